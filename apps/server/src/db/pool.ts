@@ -1,0 +1,28 @@
+import pg from 'pg';
+
+/** Opens a connection pool; numeric and int8 columns arrive as strings (never JS numbers). */
+export function createPool(url: string, max = 10): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, application_name: 'exchange' });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/** A client inside a transaction. */
+export type Tx = pg.PoolClient;
+
+/** Runs `work` in one transaction: commit on success, rollback and rethrow on failure. */
+export async function withTransaction<T>(pool: pg.Pool, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const result = await work(client);
+    await client.query('commit');
+    return result;
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,97 @@
+/** Demo reference data: currencies, chains, networks, markets and fees (amounts as decimal strings). */
+
+export const SEED_CURRENCIES = [
+  { id: 'btc', name: 'Bitcoin', type: 'coin', precision: 8, position: 1, swapFee: '0.002' },
+  { id: 'eth', name: 'Ethereum', type: 'coin', precision: 18, position: 2, swapFee: '0.002' },
+  { id: 'usdt', name: 'Tether USD', type: 'coin', precision: 6, position: 3, swapFee: '0.001' },
+  { id: 'trx', name: 'TRON', type: 'coin', precision: 6, position: 4, swapFee: '0.002' },
+  { id: 'eur', name: 'Euro', type: 'fiat', precision: 2, position: 5, swapFee: '0.002' },
+] as const;
+
+export const SEED_BLOCKCHAINS = [
+  { key: 'btc-sim', name: 'Bitcoin (simulated)', client: 'sim-btc', confirmations: 30 },
+  { key: 'eth-devnet', name: 'Ethereum (local devnet)', client: 'evm', confirmations: 30 },
+  { key: 'tron-sim', name: 'TRON (simulated)', client: 'sim-tron', confirmations: 30 },
+] as const;
+
+export const SEED_NETWORKS = [
+  {
+    currency: 'btc',
+    chain: 'btc-sim',
+    protocol: 'BTC',
+    minDeposit: '0.0001',
+    minWithdraw: '0.001',
+    fee: '0.0005',
+  },
+  {
+    currency: 'eth',
+    chain: 'eth-devnet',
+    protocol: 'ETH',
+    minDeposit: '0.001',
+    minWithdraw: '0.01',
+    fee: '0.002',
+  },
+  { currency: 'usdt', chain: 'eth-devnet', protocol: 'ERC20', minDeposit: '1', minWithdraw: '10', fee: '5' },
+  { currency: 'usdt', chain: 'tron-sim', protocol: 'TRC20', minDeposit: '1', minWithdraw: '5', fee: '1' },
+  { currency: 'trx', chain: 'tron-sim', protocol: 'TRX', minDeposit: '1', minWithdraw: '10', fee: '1' },
+] as const;
+
+/** price_precision + amount_precision <= quote precision, so price * amount is exact in quote units. */
+export const SEED_MARKETS = [
+  {
+    id: 'ethbtc',
+    base: 'eth',
+    quote: 'btc',
+    pp: 5,
+    ap: 3,
+    minPrice: '0.00001',
+    maxPrice: '10',
+    minAmount: '0.001',
+  },
+  {
+    id: 'btcusdt',
+    base: 'btc',
+    quote: 'usdt',
+    pp: 1,
+    ap: 5,
+    minPrice: '0.1',
+    maxPrice: '10000000',
+    minAmount: '0.00001',
+  },
+  {
+    id: 'ethusdt',
+    base: 'eth',
+    quote: 'usdt',
+    pp: 2,
+    ap: 4,
+    minPrice: '0.01',
+    maxPrice: '1000000',
+    minAmount: '0.0001',
+  },
+  {
+    id: 'trxusdt',
+    base: 'trx',
+    quote: 'usdt',
+    pp: 5,
+    ap: 1,
+    minPrice: '0.00001',
+    maxPrice: '1000',
+    minAmount: '1',
+  },
+] as const;
+
+export const SEED_DEFAULT_FEE = { maker: '0.001', taker: '0.002' } as const;
+
+/** Starting balances of each demo user, per currency. */
+export const DEMO_BALANCES: Record<string, string> = {
+  btc: '10',
+  eth: '100',
+  usdt: '100000',
+  trx: '1000000',
+  eur: '10000',
+};
+
+export const DEMO_USERS = [
+  { email: 'alice@example.com', first: 'Alice', last: 'Demo', phone: '431234567890' },
+  { email: 'bob@example.com', first: 'Bob', last: 'Demo', phone: '431234567891' },
+] as const;

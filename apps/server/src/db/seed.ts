@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { hash } from '@node-rs/argon2';
+import type pg from 'pg';
+import { withTransaction } from './pool.ts';
+import {
+  DEMO_BALANCES,
+  DEMO_USERS,
+  SEED_BLOCKCHAINS,
+  SEED_CURRENCIES,
+  SEED_DEFAULT_FEE,
+  SEED_MARKETS,
+  SEED_NETWORKS,
+} from './seed-data.ts';
+
+/** argon2id parameters required by DESIGN.md §7: m=19 MiB, t=2, p=1. */
+export const ARGON2_OPTIONS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+/** A new Barong-style user id: "ID" followed by ten upper-case hex digits. */
+export function newUid(): string {
+  return `ID${randomBytes(5).toString('hex').toUpperCase()}`;
+}
+
+/** Inserts reference data that is missing; never changes what an operator has edited. */
+export async function seedReferenceData(pool: pg.Pool): Promise<void> {
+  await withTransaction(pool, async (db) => {
+    for (const c of SEED_CURRENCIES) {
+      await db.query(
+        `insert into currencies (id, name, type, precision, position, swap_fee) values ($1, $2, $3, $4, $5, $6)
+         on conflict (id) do nothing`,
+        [c.id, c.name, c.type, c.precision, c.position, c.swapFee],
+      );
+    }
+    for (const b of SEED_BLOCKCHAINS) {
+      await db.query(
+        `insert into blockchains (key, name, client, min_confirmations) values ($1, $2, $3, $4)
+         on conflict (key) do nothing`,
+        [b.key, b.name, b.client, b.confirmations],
+      );
+    }
+    for (const n of SEED_NETWORKS) {
+      await db.query(
+        `insert into currency_networks (currency_id, blockchain_key, protocol, min_deposit_amount,
+           min_withdraw_amount, withdraw_fee) values ($1, $2, $3, $4, $5, $6)
+         on conflict (currency_id, blockchain_key) do nothing`,
+        [n.currency, n.chain, n.protocol, n.minDeposit, n.minWithdraw, n.fee],
+      );
+    }
+    for (const [i, m] of SEED_MARKETS.entries()) {
+      await db.query(
+        `insert into markets (id, base_unit, quote_unit, price_precision, amount_precision, min_price, max_price,
+           min_amount, position) values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+         on conflict (id) do nothing`,
+        [m.id, m.base, m.quote, m.pp, m.ap, m.minPrice, m.maxPrice, m.minAmount, i + 1],
+      );
+    }
+    await db.query(
+      `insert into trading_fees (market_id, "group", maker, taker) values ('any', 'any', $1, $2)
+       on conflict (market_id, "group") do nothing`,
+      [SEED_DEFAULT_FEE.maker, SEED_DEFAULT_FEE.taker],
+    );
+  });
+}
+
+/**
+ * Creates the demo users (active, level 2, verified email and phone) with a starting balance in every
+ * currency, credited through the ledger from the external account. Existing demo users are left alone.
+ * @returns the demo emails.
+ */
+export async function seedDemoUsers(pool: pg.Pool, password: string): Promise<string[]> {
+  const digest = await hash(password, ARGON2_OPTIONS);
+  for (const demo of DEMO_USERS) {
+    await withTransaction(pool, async (db) => {
+      const inserted = await db.query(
+        `insert into users (uid, email, password_digest, level, state) values ($1, $2, $3, 2, 'active')
+         on conflict (lower(email)) do nothing returning id`,
+        [newUid(), demo.email, digest],
+      );
+      const id = inserted.rows[0]?.id as string | undefined;
+      if (!id) return;
+      await db.query(
+        `insert into labels (user_id, key, value, scope) values ($1, 'email', 'verified', 'private'),
+           ($1, 'phone', 'verified', 'private')`,
+        [id],
+      );
+      await db.query(
+        `insert into phones (user_id, country, number, validated_at) values ($1, 'AT', $2, now())`,
+        [id, demo.phone],
+      );
+      await db.query(
+        `insert into profiles (user_id, first_name, last_name, country) values ($1, $2, $3, 'AT')`,
+        [id, demo.first, demo.last],
+      );
+      for (const [currency, amount] of Object.entries(DEMO_BALANCES)) {
+        await db.query('insert into balances (user_id, currency_id, balance) values ($1, $2, $3)', [
+          id,
+          currency,
+          amount,
+        ]);
+        await db.query(
+          `insert into ledger_postings (account, currency_id, amount, kind, ref) values
+             ('external', $2, -$3::numeric, 'adjustment', 'seed:demo'), ('u:' || $1 || ':main', $2, $3, 'adjustment', 'seed:demo')`,
+          [id, currency, amount],
+        );
+      }
+    });
+  }
+  return DEMO_USERS.map((u) => u.email);
+}

@@ -1,0 +1,51 @@
+import { ERRORS, errorCodes } from '@exchange/shared';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ZodError } from 'zod';
+
+/** An expected failure with an HTTP status and one or more dotted error codes. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly codes: string[],
+  ) {
+    super(codes.join(', '));
+  }
+}
+
+/** Shorthand for a 422 validation failure with the given codes. */
+export const invalid = (...codes: string[]): AppError => new AppError(422, codes);
+/** Shorthand for a 404 when a record does not exist or is not the caller's. */
+export const notFound = (): AppError => new AppError(404, [ERRORS.recordNotFound]);
+
+/** Maps Fastify's own error codes to our status and dotted code. */
+const FASTIFY_ERRORS: Record<string, [number, string]> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, ERRORS.invalidJson],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, ERRORS.invalidJson],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, ERRORS.payloadTooLarge],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, ERRORS.unsupportedMediaType],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, ERRORS.invalidJson],
+};
+
+/**
+ * Installs the error envelope `{"errors": [...]}` for every failure: zod validation (422), AppError,
+ * Fastify parser errors, rate limits (429) and anything unexpected (500, logged, no details leaked).
+ */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | AppError | ZodError, request, reply) => {
+    if (err instanceof AppError) return reply.status(err.status).send({ errors: err.codes });
+    if (err instanceof ZodError) return reply.status(422).send({ errors: errorCodes(err) });
+    const mapped = err.code ? FASTIFY_ERRORS[err.code] : undefined;
+    if (mapped) return reply.status(mapped[0]).send({ errors: [mapped[1]] });
+    if (err.statusCode === 429) return reply.status(429).send({ errors: [ERRORS.rateLimited] });
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      return reply.status(err.statusCode).send({ errors: [ERRORS.invalidParams] });
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.status(500).send({ errors: [ERRORS.internal] });
+  });
+}
+
+/** True for paths served by the APIs rather than the web app. */
+export function isApiPath(url: string): boolean {
+  return url.startsWith('/api/');
+}

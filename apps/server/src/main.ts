@@ -1,0 +1,72 @@
+import { noCaptcha } from './adapters/captcha/port.ts';
+import { createOutboxMail } from './adapters/mail/outbox.ts';
+import { createSmtpMail } from './adapters/mail/smtp.ts';
+import { buildApp } from './app.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { StreamHub } from './modules/ranger/hub.ts';
+
+/** Starts everything in one process: database, APIs, websocket gateway and the web app. */
+async function main(): Promise<void> {
+  const started = performance.now();
+  let config: Config;
+  try {
+    config = loadConfig();
+    if (config.captchaType !== 'none') {
+      throw new ConfigError(`Invalid configuration: CAPTCHA_TYPE: only "none" is available in this version`);
+    }
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const log = { info: (m: string) => console.log(m), warn: (m: string) => console.warn(m) };
+  const database = await openDatabase(config, log);
+  const mail = config.smtpUrl
+    ? createSmtpMail(config.smtpUrl, config.mailFrom, database.pool)
+    : createOutboxMail(database.pool);
+  const app = await buildApp({
+    config,
+    db: database.pool,
+    mail,
+    captcha: noCaptcha,
+    hub: new StreamHub(),
+    supportEmail: config.supportEmail,
+    currentUser: async () => null,
+  });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal} received, shutting down`);
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    await app.close().catch((err) => log.warn(`closing http: ${String(err)}`));
+    await database.close().catch((err) => log.warn(`closing database: ${String(err)}`));
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const seconds = ((performance.now() - started) / 1000).toFixed(2);
+  log.info(
+    `\nExchange is running on http://${displayHost(config.host)}:${config.port} (ready in ${seconds} s)`,
+  );
+  log.info(`Database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}/pg` : 'DATABASE_URL'}`);
+  if (database.demoEmails.length > 0) {
+    log.info(`Demo users: ${database.demoEmails.join(', ')}  password: ${config.demoPassword}`);
+  }
+}
+
+function displayHost(host: string): string {
+  return host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,38 @@
+/** Business constants from the specification (accounts §9, trading §9). */
+export const LIMITS = {
+  idleLogoutMs: 60 * 60 * 1000,
+  otpResendCountdownSeconds: 60,
+  resendLimitDisableSeconds: 5,
+  toastDurationMs: 2000,
+  themeTransitionMs: 1000,
+  profileReloadDelayMs: 2000,
+  tablePageLimit: 10,
+  defaultStorageLimit: 50,
+  contact: { subjectMax: 200, messageMax: 500, nameInputMax: 30, nameRuleMax: 200 },
+} as const;
+
+/** Local storage keys used by the web app. */
+export const STORAGE_KEYS = {
+  theme: 'ThemeMode',
+  favouriteMarkets: 'favMarketsId',
+  csrfToken: 'csrfToken',
+} as const;
+
+/** Market shown when none is chosen. */
+export const DEFAULT_MARKET = 'ethbtc';
+/** Coin preselected on the deposit/withdraw screen. */
+export const DEFAULT_COIN = 'trx';
+/** Default maker fee rate, as a decimal string. */
+export const DEFAULT_MAKER_FEE = '0.001';
+
+/** API prefixes of the OpenDAX family (DESIGN.md §6). */
+export const API = {
+  barong: '/api/v2/barong',
+  peatio: '/api/v2/peatio',
+  applogic: '/api/v2/applogic',
+  ranger: '/api/v2/ranger',
+} as const;
+
+/** Who sent a contact message, derived from the session on the server. */
+export const CONTACT_USER_TYPES = ['Authorize User', 'Non Authorize User'] as const;
+export type ContactUserType = (typeof CONTACT_USER_TYPES)[number];

@@ -1,0 +1,5 @@
+export * from './constants.ts';
+export * from './errors.ts';
+export * from './money.ts';
+export * from './schemas/contact.ts';
+export * from './validation.ts';
