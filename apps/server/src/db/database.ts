@@ -20,15 +20,16 @@ export interface Database {
 
 /**
  * Opens the configured database: the external one from DATABASE_URL, or the embedded server under DATA_DIR.
- * Runs migrations and the idempotent seed.
+ * Runs migrations and the idempotent seed. With `attach`, an embedded server already run by the app is shared.
  */
 export async function openDatabase(
   config: Config,
   log: Logger,
+  options: { attach?: boolean } = {},
 ): Promise<Database & { demoEmails: string[] }> {
   const embedded = config.databaseUrl
     ? undefined
-    : await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, log);
+    : await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, log, options);
   const url = config.databaseUrl ?? embedded!.url;
   const pool = createPool(url);
   try {

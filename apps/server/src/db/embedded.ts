@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chown, mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
@@ -29,10 +30,22 @@ export async function startEmbeddedPostgres(
   dataDir: string,
   port: number,
   log: Logger,
+  options: { attach?: boolean } = {},
 ): Promise<EmbeddedDatabase> {
   const clusterDir = path.join(dataDir, 'pg');
   await mkdir(dataDir, { recursive: true });
   const password = await readOrCreatePassword(path.join(dataDir, '.pg-password'));
+  const base = (p: number) => `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${p}`;
+  const running = await runningServer(clusterDir);
+  if (running?.owned) {
+    if (!options.attach) {
+      throw new Error(
+        `another instance is already using ${dataDir} (PostgreSQL pid ${running.pid}); stop it first`,
+      );
+    }
+    // A command-line tool next to a running app shares its database instead of starting another.
+    return { url: `${base(running.port)}/${DATABASE}`, stop: async () => {} };
+  }
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port,
@@ -46,6 +59,8 @@ export async function startEmbeddedPostgres(
     onError: (err: unknown) => log.warn(`embedded postgres: ${String(err)}`),
   });
 
+  const asRoot = userInfo().uid === 0;
+  if (asRoot) assertReachableByPostgres(dataDir);
   if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
     // A half-made cluster (initdb interrupted) cannot be repaired; start it again.
     await rm(clusterDir, { recursive: true, force: true });
@@ -53,7 +68,7 @@ export async function startEmbeddedPostgres(
     await server.initialise();
   }
   await recoverStaleServer(clusterDir, log);
-  if (userInfo().uid === 0) await chownForPostgres(dataDir);
+  if (asRoot) await chownForPostgres(clusterDir);
   try {
     await server.start();
   } catch (err) {
@@ -61,9 +76,8 @@ export async function startEmbeddedPostgres(
       `embedded PostgreSQL did not start on port ${port} (is the port taken? set EMBEDDED_PG_PORT): ${String(err ?? 'exited')}`,
     );
   }
-  const base = `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}`;
-  await ensureDatabase(`${base}/postgres`, DATABASE);
-  return { url: `${base}/${DATABASE}`, stop: () => server.stop() };
+  await ensureDatabase(`${base(port)}/postgres`, DATABASE);
+  return { url: `${base(port)}/${DATABASE}`, stop: () => server.stop() };
 }
 
 async function readOrCreatePassword(file: string): Promise<string> {
@@ -71,6 +85,39 @@ async function readOrCreatePassword(file: string): Promise<string> {
   const password = randomBytes(18).toString('base64url');
   await writeFile(file, `${password}\n`, { mode: 0o600 });
   return password;
+}
+
+/** A PostgreSQL server running on our cluster: its pid, port, and whether a live app process owns it. */
+async function runningServer(
+  clusterDir: string,
+): Promise<{ pid: number; port: number; owned: boolean } | null> {
+  const lockFile = path.join(clusterDir, 'postmaster.pid');
+  if (!existsSync(lockFile)) return null;
+  const lines = (await readFile(lockFile, 'utf8')).split('\n');
+  const pid = Number.parseInt(lines[0] ?? '', 10);
+  const port = Number.parseInt(lines[3] ?? '', 10);
+  if (!(pid > 0) || !(await isPostgresOf(pid, clusterDir))) return null;
+  const parent = await parentOf(pid);
+  // Owned only by a live process of this app; an orphan is re-parented to init or some other reaper.
+  const owned = parent > 1 && (await cmdline(parent)).some((arg) => /(^|\/)src\/(main|cli)\.ts$/.test(arg));
+  return { pid, port, owned };
+}
+
+async function parentOf(pid: number): Promise<number> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    return Number.parseInt(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] ?? '0', 10);
+  } catch {
+    return 0;
+  }
+}
+
+async function cmdline(pid: number): Promise<string[]> {
+  try {
+    return (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
+  } catch {
+    return [];
+  }
 }
 
 /** Shuts down a server left running by a killed process, or deletes a lock file whose owner is gone. */
@@ -92,12 +139,8 @@ async function recoverStaleServer(clusterDir: string, log: Logger): Promise<void
 }
 
 async function isPostgresOf(pid: number, clusterDir: string): Promise<boolean> {
-  try {
-    const cmdline = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
-    return cmdline.some((arg) => arg.endsWith('postgres')) && cmdline.includes(clusterDir);
-  } catch {
-    return false;
-  }
+  const args = await cmdline(pid);
+  return args.some((arg) => arg.endsWith('postgres')) && args.includes(clusterDir);
 }
 
 function isAlive(pid: number): boolean {
@@ -109,11 +152,22 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function chownForPostgres(dataDir: string): Promise<void> {
-  const { execFileSync } = await import('node:child_process');
+/** As root, PostgreSQL runs as the `postgres` user and must reach its cluster through every parent folder. */
+function assertReachableByPostgres(dataDir: string): void {
+  try {
+    execFileSync('runuser', ['-u', USER, '--', 'test', '-x', dataDir], { stdio: 'ignore' });
+  } catch {
+    throw new Error(
+      `the postgres user cannot reach ${dataDir}; make every parent folder searchable (chmod o+x)`,
+    );
+  }
+}
+
+/** Keeps the cluster owned by `postgres` (a copy or restore by root may have changed it). */
+async function chownForPostgres(clusterDir: string): Promise<void> {
   const uid = Number(execFileSync('id', ['-u', USER]).toString());
   const gid = Number(execFileSync('id', ['-g', USER]).toString());
-  await chown(path.join(dataDir, 'pg'), uid, gid);
+  await chown(clusterDir, uid, gid);
 }
 
 async function ensureDatabase(adminUrl: string, name: string): Promise<void> {

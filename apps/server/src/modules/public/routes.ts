@@ -4,7 +4,10 @@ import type { AppDeps } from '../../app.ts';
 
 /** Peatio public service routes that need no other module: server time and health. */
 export async function peatioPublicRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  app.get('/public/timestamp', async () => new Date().toISOString());
+  // Peatio answers with a bare JSON string; Fastify would send a returned string as plain text.
+  app.get('/public/timestamp', async (_request, reply) =>
+    reply.type('application/json').send(JSON.stringify(new Date().toISOString())),
+  );
 
   app.get('/public/health/alive', async (_request, reply) => {
     try {

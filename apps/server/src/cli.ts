@@ -1,0 +1,48 @@
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { findUserDetail, listUsers } from './modules/admin/users.ts';
+
+const USAGE = `usage: npm run cli -- <command> [args]
+
+commands:
+  user list                 list all users
+  user show <email>         one user with labels, phones and balances`;
+
+/** Operator command line against the same database as the app (shares a running embedded server). */
+async function main(argv: string[]): Promise<number> {
+  const [area, command, ...args] = argv;
+  if (!area || area === 'help' || area === '--help') {
+    console.log(USAGE);
+    return area ? 0 : 2;
+  }
+  const config = loadConfig({ ...process.env, SEED_DEMO: 'false' });
+  const log = { info: () => {}, warn: (m: string) => console.warn(m) };
+  const database = await openDatabase(config, log, { attach: true });
+  try {
+    if (area === 'user' && command === 'list') {
+      console.table(await listUsers(database.pool));
+      return 0;
+    }
+    if (area === 'user' && command === 'show' && args[0]) {
+      const user = await findUserDetail(database.pool, args[0]);
+      if (!user) {
+        console.error(`no user with email ${args[0]}`);
+        return 1;
+      }
+      console.log(JSON.stringify(user, null, 2));
+      return 0;
+    }
+    console.error(`unknown command: ${argv.join(' ')}\n\n${USAGE}`);
+    return 2;
+  } finally {
+    await database.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from '../../src/db/migrate.ts';
+import { seedDemoUsers, seedReferenceData } from '../../src/db/seed.ts';
+import { DEMO_BALANCES, DEMO_USERS, SEED_MARKETS } from '../../src/db/seed-data.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(() => db.drop());
+
+const count = async (table: string) =>
+  (await db.pool.query(`select count(*)::int as n from ${table}`)).rows[0].n as number;
+
+describe('migrations', () => {
+  it('are recorded and not applied twice, even when two migrators race', async () => {
+    const before = await count('schema_migrations');
+    expect(before).toBeGreaterThan(0);
+    const [a, b] = await Promise.all([migrate(db.pool), migrate(db.pool)]);
+    expect([...a, ...b]).toEqual([]);
+    expect(await count('schema_migrations')).toBe(before);
+  });
+});
+
+describe('seed', () => {
+  it('has the markets, currencies and the default maker fee', async () => {
+    const markets = (await db.pool.query('select id from markets order by position')).rows.map((r) => r.id);
+    expect(markets).toEqual(SEED_MARKETS.map((m) => m.id));
+    expect(markets[0]).toBe('ethbtc');
+    const currencies = (await db.pool.query('select id from currencies')).rows.map((r) => r.id).sort();
+    expect(currencies).toEqual(['btc', 'eth', 'eur', 'trx', 'usdt']);
+    const usdtNetworks = await db.pool.query(
+      `select blockchain_key from currency_networks where currency_id = 'usdt'`,
+    );
+    expect(usdtNetworks.rowCount).toBeGreaterThan(1);
+    const fee = await db.pool.query(
+      `select maker from trading_fees where market_id = 'any' and "group" = 'any'`,
+    );
+    expect(fee.rows[0].maker).toBe('0.001000');
+  });
+
+  it('keeps price * amount exact in quote units for every market', async () => {
+    const rows = await db.pool.query(
+      `select m.id, m.price_precision + m.amount_precision as total, q.precision as quote, m.amount_precision,
+         b.precision as base
+       from markets m join currencies q on q.id = m.quote_unit join currencies b on b.id = m.base_unit`,
+    );
+    for (const r of rows.rows) {
+      expect(r.total, r.id).toBeLessThanOrEqual(r.quote);
+      expect(r.amount_precision, r.id).toBeLessThanOrEqual(r.base);
+    }
+  });
+
+  it('is idempotent and creates active level-2 demo users with balances through the ledger', async () => {
+    await seedReferenceData(db.pool);
+    await seedDemoUsers(db.pool, 'Demo-pass-2026!');
+    const snapshot = async () => ({
+      users: await count('users'),
+      markets: await count('markets'),
+      networks: await count('currency_networks'),
+      postings: await count('ledger_postings'),
+      balances: await count('balances'),
+    });
+    const first = await snapshot();
+    await seedReferenceData(db.pool);
+    await seedDemoUsers(db.pool, 'Demo-pass-2026!');
+    expect(await snapshot()).toEqual(first);
+
+    const users = await db.pool.query(`select * from users order by id`);
+    expect(users.rows.map((u) => u.email)).toEqual(DEMO_USERS.map((u) => u.email));
+    for (const user of users.rows) {
+      expect(user).toMatchObject({ state: 'active', level: 2 });
+      expect(user.password_digest).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+      const labels = await db.pool.query('select key, value from labels where user_id = $1 order by key', [
+        user.id,
+      ]);
+      expect(labels.rows).toEqual([
+        { key: 'email', value: 'verified' },
+        { key: 'phone', value: 'verified' },
+      ]);
+      const balances = await db.pool.query(
+        'select currency_id, balance::text from balances where user_id = $1',
+        [user.id],
+      );
+      expect(balances.rowCount).toBe(Object.keys(DEMO_BALANCES).length);
+    }
+  });
+
+  it('conserves money: postings sum to zero per currency and balances equal their postings', async () => {
+    const unbalanced = await db.pool.query(
+      'select currency_id, sum(amount)::text as total from ledger_postings group by currency_id having sum(amount) <> 0',
+    );
+    expect(unbalanced.rows).toEqual([]);
+    expect(await count('ledger_postings')).toBeGreaterThan(0);
+    const mismatched = await db.pool.query(
+      `select b.user_id, b.currency_id from balances b
+       left join (select account, currency_id, sum(amount) as total from ledger_postings group by 1, 2) p
+         on p.account = 'u:' || b.user_id || ':main' and p.currency_id = b.currency_id
+       where b.balance <> coalesce(p.total, 0)`,
+    );
+    expect(mismatched.rows).toEqual([]);
+  });
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+describe('configuration', () => {
+  it('has working defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', captchaType: 'none', devTools: true });
+    expect(config.databaseUrl).toBeUndefined();
+  });
+
+  it('turns dev tools and demo users off in production unless asked', () => {
+    expect(loadConfig({ NODE_ENV: 'production' })).toMatchObject({ devTools: false, seedDemo: false });
+    expect(loadConfig({ NODE_ENV: 'production', DEV_TOOLS: 'true' }).devTools).toBe(true);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['SMTP_URL', 'http://mail'],
+    ['CAPTCHA_TYPE', 'hcaptcha'],
+    ['LOG_LEVEL', 'loud'],
+    ['DEV_TOOLS', 'maybe'],
+  ])('stops on a bad %s with a one-line message naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    try {
+      loadConfig({ [name]: value });
+    } catch (err) {
+      expect((err as Error).message).toMatch(new RegExp(`^Invalid configuration: ${name}: `));
+      expect((err as Error).message).not.toContain('\n');
+    }
+  });
+});

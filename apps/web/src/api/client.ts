@@ -1,0 +1,98 @@
+import { API, STORAGE_KEYS } from '@exchange/shared';
+import { messageFor, t } from '../i18n/index.ts';
+
+/** A failed call, normalised (accounts spec §8): `code` is the HTTP status, `message` the translated text. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    readonly errors: string[],
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Which service a call goes to; each maps to its OpenDAX prefix. */
+export type Service = 'barong' | 'peatio' | 'applogic';
+
+interface CallOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  query?: Record<string, string | number | undefined>;
+  signal?: AbortSignal;
+}
+
+/** A list response with the pagination headers (`Total`, `Page`, `Per-Page`). */
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  perPage: number;
+}
+
+function url(service: Service, path: string, query?: CallOptions['query']): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {}))
+    if (value !== undefined) params.set(key, String(value));
+  const qs = params.toString();
+  return `${API[service]}${path}${qs ? `?${qs}` : ''}`;
+}
+
+async function send(service: Service, path: string, options: CallOptions): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const csrf = localStorage.getItem(STORAGE_KEYS.csrfToken);
+  if (csrf) headers['X-CSRF-Token'] = csrf;
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(url(service, path, options.query), {
+      method: options.method ?? 'GET',
+      credentials: 'include',
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+    });
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    throw new ApiError(500, ['server.error'], t('server.error'));
+  }
+  if (!response.ok) throw await toApiError(response);
+  return response;
+}
+
+async function toApiError(response: Response): Promise<ApiError> {
+  let errors: string[] = [];
+  try {
+    const body = (await response.json()) as { errors?: unknown; error?: unknown };
+    if (Array.isArray(body.errors)) errors = body.errors.filter((e): e is string => typeof e === 'string');
+    else if (typeof body.error === 'string') errors = [body.error];
+  } catch {
+    // A body that is not JSON carries no codes; the status alone decides the message.
+  }
+  if (errors.length === 0) errors = [response.status === 504 ? 'server.connection_timeout' : 'server.error'];
+  return new ApiError(response.status, errors, messageFor(errors[0] ?? 'server.error'));
+}
+
+/** Calls the API and returns the parsed JSON body (or undefined for an empty body). */
+export async function api<T>(service: Service, path: string, options: CallOptions = {}): Promise<T> {
+  const response = await send(service, path, options);
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** Calls a list endpoint and reads its pagination headers. */
+export async function apiPage<T>(
+  service: Service,
+  path: string,
+  options: CallOptions = {},
+): Promise<Page<T>> {
+  const response = await send(service, path, options);
+  const items = (await response.json()) as T[];
+  const header = (name: string, fallback: number) => Number(response.headers.get(name) ?? fallback);
+  return {
+    items,
+    total: header('Total', items.length),
+    page: header('Page', 1),
+    perPage: header('Per-Page', items.length),
+  };
+}

@@ -1,0 +1,26 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import './global.css';
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createBrowserRouter, RouterProvider } from 'react-router';
+import { OfflineScreen, useOnline } from './offline.tsx';
+import { routes } from './routes.tsx';
+import { colorSchemeManager, theme } from './theme.ts';
+
+const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
+const router = createBrowserRouter(routes);
+
+/** Providers (theme, data, toasts) around the router; the offline screen replaces everything when offline. */
+export function App() {
+  const online = useOnline();
+  return (
+    <MantineProvider theme={theme} defaultColorScheme="dark" colorSchemeManager={colorSchemeManager}>
+      <Notifications position="top-right" limit={1} />
+      <QueryClientProvider client={queryClient}>
+        {online ? <RouterProvider router={router} /> : <OfflineScreen />}
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}

@@ -1,0 +1,19 @@
+import { Box, Container } from '@mantine/core';
+import { Outlet } from 'react-router';
+import { Footer } from './Footer.tsx';
+import { Header } from './Header.tsx';
+
+/** Header, page, footer. */
+export function Layout() {
+  return (
+    <Box mih="100vh" style={{ display: 'flex', flexDirection: 'column' }}>
+      <Header />
+      <Box component="main" style={{ flex: 1 }}>
+        <Container size="xl" px={0}>
+          <Outlet />
+        </Container>
+      </Box>
+      <Footer />
+    </Box>
+  );
+}

@@ -1,0 +1,54 @@
+import type { ReactNode } from 'react';
+import { Navigate, type RouteObject } from 'react-router';
+import { Placeholder } from '../components/Placeholder.tsx';
+import { ContactPage } from '../features/contact/ContactPage.tsx';
+import { AmlPolicyPage } from '../features/static/AmlPolicyPage.tsx';
+import { CardMarketingPage } from '../features/static/CardMarketingPage.tsx';
+import { FaqPage } from '../features/static/FaqPage.tsx';
+import { LandingPage } from '../features/static/LandingPage.tsx';
+import { PrivacyPage } from '../features/static/PrivacyPage.tsx';
+import { SuccessPage } from '../features/static/SuccessPage.tsx';
+import { TermsPage } from '../features/static/TermsPage.tsx';
+import { GuestOnly, Protected } from './guards.tsx';
+import { Layout } from './Layout.tsx';
+
+const guest = (element: ReactNode) => <GuestOnly>{element}</GuestOnly>;
+const protect = (element: ReactNode) => <Protected>{element}</Protected>;
+
+/** The route table of the accounts spec §2 and the trading spec §2. */
+export const routes: RouteObject[] = [
+  {
+    element: <Layout />,
+    children: [
+      { path: '/', element: <LandingPage /> },
+      { path: '/login', element: guest(<Placeholder name="Login" />) },
+      { path: '/2fa', element: guest(<Placeholder name="Login" />) },
+      { path: '/register', element: guest(<Placeholder name="Register" />) },
+      { path: '/forgot-password', element: guest(<Placeholder name="Forgot password" />) },
+      { path: '/password-reset/:token', element: <Placeholder name="Reset password" /> },
+      { path: '/verify-account', element: <Placeholder name="Verify account" /> },
+      { path: '/success', element: <SuccessPage /> },
+      { path: '/terms', element: <TermsPage /> },
+      { path: '/privacy', element: <PrivacyPage /> },
+      { path: '/faq', element: <FaqPage /> },
+      { path: '/contact', element: <ContactPage /> },
+      { path: '/amlPolicy', element: <AmlPolicyPage /> },
+      { path: '/european-account', element: <CardMarketingPage /> },
+      { path: '/settings', element: protect(<Placeholder name="Settings" />) },
+      { path: '/api-tokens', element: protect(<Placeholder name="My Api Tokens" />) },
+      { path: '/update-number/phone', element: protect(<Placeholder name="Change phone number" />) },
+      { path: '/sumsub-kyc', element: protect(<Placeholder name="Identity verification" />) },
+      { path: '/balance', element: protect(<Placeholder name="Spot Balance" />) },
+      { path: '/deposit_withdraw', element: protect(<Placeholder name="Deposit/Withdraw" />) },
+      { path: '/card', element: protect(<Placeholder name="Card" />) },
+      { path: '/view_statement', element: protect(<Placeholder name="Statement" />) },
+      { path: '/history/account', element: protect(<Placeholder name="Transaction History" />) },
+      { path: '/history/orders', element: protect(<Placeholder name="Order History" />) },
+      { path: '/swap', element: protect(<Placeholder name="Swap" />) },
+      { path: '/trade/:market?', element: protect(<Placeholder name="Trade" />) },
+      { path: '/kyc', element: <Navigate to="/sumsub-kyc" replace /> },
+      { path: '/profile', element: <Navigate to="/settings" replace /> },
+      { path: '*', element: <Navigate to="/" replace /> },
+    ],
+  },
+];

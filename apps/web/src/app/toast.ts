@@ -1,0 +1,12 @@
+import { LIMITS } from '@exchange/shared';
+import { notifications } from '@mantine/notifications';
+
+/** Shows one toast at a time, top right, for 2 seconds (accounts spec §2). */
+export const toast = {
+  success: (message: string) => show(message, 'teal'),
+  error: (message: string) => show(message, 'red'),
+};
+
+function show(message: string, color: string): void {
+  notifications.show({ message, color, autoClose: LIMITS.toastDurationMs, withCloseButton: true });
+}

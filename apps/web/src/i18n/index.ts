@@ -1,0 +1,29 @@
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { common } from './en/common.ts';
+import { contact } from './en/contact.ts';
+import { errors } from './en/errors.ts';
+import { staticPages } from './en/static.ts';
+
+/** The English catalogue: every user-facing string, keyed flat (server error codes are keys as they are). */
+export const en = { ...common, ...errors, ...contact, ...staticPages };
+
+void i18next.use(initReactI18next).init({
+  lng: 'en',
+  fallbackLng: 'en',
+  resources: { en: { translation: en } },
+  keySeparator: false,
+  nsSeparator: false,
+  interpolation: { escapeValue: false },
+  returnNull: false,
+});
+
+/** Translates outside React components (API client, toasts). */
+export const t = i18next.t.bind(i18next);
+
+/** Message for an error code; unknown codes fall back to the generic server error text. */
+export function messageFor(code: string): string {
+  return i18next.exists(code) ? i18next.t(code) : i18next.t('server.error');
+}
+
+export default i18next;

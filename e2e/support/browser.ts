@@ -1,0 +1,36 @@
+import { existsSync } from 'node:fs';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+
+const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'];
+
+/** Launches Debian's Chromium headless with the flags this closed network needs. */
+export async function launchBrowser(): Promise<Browser> {
+  const executablePath = CANDIDATES.find((p): p is string => Boolean(p && existsSync(p)));
+  if (!executablePath)
+    throw new Error('Chromium not found: apt-get install -y chromium (or set CHROMIUM_PATH)');
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+/** A fresh browser context (its own storage and cookies) and a page on the app. */
+export async function openPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL: inject('baseUrl'),
+    viewport: { width: 1280, height: 800 },
+  });
+  const page = await context.newPage();
+  return { context, page };
+}

@@ -1,0 +1,39 @@
+import { existsSync } from 'node:fs';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+import { freePort } from '../../apps/server/test/support/ports.ts';
+import { startServerProcess } from '../../apps/server/test/support/process.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Where the started app answers, e.g. http://127.0.0.1:41234. */
+    baseUrl: string;
+  }
+}
+
+const WEB_DIST = fileURLToPath(new URL('../../apps/web/dist/', import.meta.url));
+
+/** Starts the whole app (embedded PostgreSQL, APIs, built web app) once for the e2e run. */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  if (!existsSync(path.join(WEB_DIST, 'index.html'))) {
+    throw new Error('apps/web/dist is missing: run `npm run build:web` first (npm test does this)');
+  }
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'exchange-e2e-'));
+  await chmod(dataDir, 0o755);
+  const port = await freePort();
+  const server = await startServerProcess({
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    EMBEDDED_PG_PORT: String(await freePort()),
+    NODE_ENV: 'development',
+  });
+  project.provide('baseUrl', `http://127.0.0.1:${port}`);
+  return async () => {
+    server.child.kill('SIGTERM');
+    await server.exited;
+    await rm(dataDir, { recursive: true, force: true });
+  };
+}
