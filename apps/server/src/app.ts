@@ -11,9 +11,15 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import type { CaptchaPort } from './adapters/captcha/port.ts';
 import type { MailPort } from './adapters/mail/port.ts';
+import type { SmsPort } from './adapters/sms/port.ts';
 import type { Config } from './config.ts';
 import { installErrorHandling, isApiPath } from './http/errors.ts';
 import { contactRoutes } from './modules/contact/routes.ts';
+import { devRoutes } from './modules/dev/routes.ts';
+import type { ServerKeys } from './modules/identity/crypto.ts';
+import { userResourceRoutes } from './modules/identity/resource-routes.ts';
+import { identityRoutes } from './modules/identity/routes.ts';
+import type { SessionStore } from './modules/identity/sessions.ts';
 import { barongPublicRoutes, peatioPublicRoutes } from './modules/public/routes.ts';
 import type { StreamHub } from './modules/ranger/hub.ts';
 import { rangerRoutes } from './modules/ranger/routes.ts';
@@ -29,10 +35,13 @@ export interface AppDeps {
   config: Config;
   db: pg.Pool;
   mail: MailPort;
+  sms: SmsPort;
   captcha: CaptchaPort;
+  keys: ServerKeys;
+  sessions: SessionStore;
   hub: StreamHub;
   supportEmail: string;
-  /** Resolves the session's user; sessions arrive with the identity module, until then nobody is signed in. */
+  /** Resolves the session's user for routes that work with or without one (e.g. contact). */
   currentUser(request: FastifyRequest): Promise<RequestUser | null>;
 }
 
@@ -84,6 +93,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     async (barong) => {
       await barongPublicRoutes(barong);
       await contactRoutes(barong, deps);
+      await identityRoutes(barong, deps);
+      await barong.register((resource) => userResourceRoutes(resource, deps));
+      if (deps.config.devTools) await devRoutes(barong, deps);
     },
     { prefix: API.barong },
   );

@@ -27,6 +27,7 @@ const envSchema = z.object({
   SEED_DEMO: bool.optional(),
   DEMO_PASSWORD: z.string().min(8).default('Demo-pass-2026!'),
   TRUST_PROXY: bool.default(false),
+  SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   WEB_DIST: z.string().optional(),
 });
 
@@ -48,6 +49,8 @@ export interface Config {
   demoPassword: string;
   trustProxy: boolean;
   webDist: string;
+  /** Root secret for hashing codes and encrypting secrets at rest; generated and stored when unset (not in production). */
+  secretKey: string | undefined;
 }
 
 /** A configuration value that failed validation; its message is one line naming the variable. */
@@ -68,6 +71,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const production = e.NODE_ENV === 'production';
+  if (production && !e.SECRET_KEY) {
+    throw new ConfigError('Invalid configuration: SECRET_KEY: required when NODE_ENV=production');
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -84,6 +90,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     seedDemo: e.SEED_DEMO ?? !production,
     demoPassword: e.DEMO_PASSWORD,
     trustProxy: e.TRUST_PROXY,
+    secretKey: e.SECRET_KEY,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
   };
 }

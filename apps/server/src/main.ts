@@ -1,9 +1,13 @@
 import { noCaptcha } from './adapters/captcha/port.ts';
 import { createOutboxMail } from './adapters/mail/outbox.ts';
 import { createSmtpMail } from './adapters/mail/smtp.ts';
+import { createOutboxSms } from './adapters/sms/port.ts';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
+import { currentUserResolver } from './http/auth.ts';
+import { loadServerKeys } from './modules/identity/crypto.ts';
+import { SessionStore } from './modules/identity/sessions.ts';
 import { StreamHub } from './modules/ranger/hub.ts';
 
 /** Starts everything in one process: database, APIs, websocket gateway and the web app. */
@@ -27,14 +31,18 @@ async function main(): Promise<void> {
   const mail = config.smtpUrl
     ? createSmtpMail(config.smtpUrl, config.mailFrom, database.pool)
     : createOutboxMail(database.pool);
+  const sessions = new SessionStore(database.pool);
   const app = await buildApp({
     config,
     db: database.pool,
     mail,
+    sms: createOutboxSms(database.pool),
     captcha: noCaptcha,
+    keys: await loadServerKeys(database.pool, config.secretKey),
+    sessions,
     hub: new StreamHub(),
     supportEmail: config.supportEmail,
-    currentUser: async () => null,
+    currentUser: currentUserResolver(database.pool, sessions),
   });
 
   let stopping = false;

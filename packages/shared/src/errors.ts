@@ -49,6 +49,81 @@ export const ERRORS = {
   captchaRequired: 'identity.captcha.required',
   /** The captcha answer was wrong, expired or already used ("Verify the captcha"). */
   captchaInvalid: 'identity.captcha.verification_failed',
+
+  /** No session cookie or API key, or the session expired or was revoked (401). */
+  invalidSession: 'authz.invalid_session',
+  /** The session belongs to another client (user agent changed) (401). */
+  clientSessionMismatch: 'authz.client_session_mismatch',
+  /** The account is not active (pending, disabled or locked) (401). */
+  userNotActive: 'authz.user_not_active',
+  /** A mutating request with a session cookie carried no X-CSRF-Token header (403). */
+  missingCsrf: 'authz.missing_csrf_token',
+  /** The X-CSRF-Token header does not match the session's token (403). */
+  csrfMismatch: 'authz.csrf_token_mismatch',
+  /** API key: the HMAC signature is wrong (401). */
+  invalidSignature: 'authz.invalid_signature',
+  /** API key: the nonce is more than 5 s from server time, or was already used (401). */
+  nonceExpired: 'authz.nonce_expired',
+  /** API key: the key is inactive (401). */
+  apikeyNotActive: 'authz.apikey_not_active',
+  /** API key: no key with that kid (401). */
+  unexistentApikey: 'authz.unexistent_apikey',
+  /** API key: the key's owner has turned two-factor authentication off (401). */
+  disabled2fa: 'authz.disabled_2fa',
+  /** API key: one of the three X-Auth headers is missing or malformed (401). */
+  invalidApikeyHeaders: 'authz.invalid_apikey_headers',
+
+  /** Login: wrong email/phone or password; the body also carries `left`, the attempts remaining (401). */
+  loginInvalid: 'identity.session.invalid_params',
+  /** Login: the account is blocked after too many failures; followed by the reason code (401). */
+  accountBlocked: 'identity.session.account_blocked',
+  /** Reason: too many failed login attempts; try again later. */
+  tooManyAttempts: 'identity.session.too_many_attempts',
+  /** Login: the second step is needed: a TOTP code (`otp_code`) or a one-time code (`code`) (401). */
+  missingOtp: 'identity.session.missing_otp',
+  /** Login: the TOTP code is wrong or was already used (403). */
+  invalidOtp: 'identity.session.invalid_otp',
+  /** Login: the emailed/SMS one-time code is wrong, expired or used up (403). */
+  invalidCode: 'identity.session.invalid_code',
+  /** Login: the account is not active yet; verify email and phone first (401). */
+  notActive: 'identity.session.not_active',
+  /** Resend refused: a phone code was sent less than 60 s ago (429). */
+  phoneResendLimit: 'identity.session.phone_resend_limit',
+  /** Resend refused: an email code was sent less than 60 s ago (429). */
+  emailResendLimit: 'identity.session.email_resend_limit',
+
+  /** Registration: this email is already registered ("Email already have been taken"). */
+  emailTaken: 'identity.user.email_taken',
+  /** Password fails the strength rules or is a commonly breached password ("Please choose a stronger password"). */
+  passwordWeak: 'password.weak',
+  /** Registration: a required field is empty ("This field is required"). */
+  fieldRequired: 'identity.user.field_required',
+  /** Registration: a name has characters other than letters, spaces and hyphens, or is 3-40 long ("Invalid name"). */
+  invalidName: 'identity.user.invalid_name',
+  /** Registration: email does not match the registration rule ("Invalid Email"). */
+  invalidEmail: 'identity.user.invalid_email',
+  /** Registration: phone number is not 1-14 digits. */
+  invalidPhone: 'identity.user.invalid_phone',
+  /** Registration: country is not one of the supported registration countries, or its code does not match. */
+  invalidCountry: 'identity.user.invalid_country',
+  /** Password missing ("Please enter your password"). */
+  passwordRequired: 'password.missing',
+  /** Password does not match the pattern: 8-64 characters, upper and lower case and one of #?!@$%^&*-. */
+  passwordPattern: 'password.pattern',
+  /** Confirmation does not equal the password ("Password doesn't match"). */
+  passwordMismatch: 'password.mismatch',
+  /** Verification: the email code is wrong, expired or used up. */
+  invalidEmailCode: 'identity.user.invalid_email_code',
+  /** Verification: the phone code is wrong, expired or used up. */
+  invalidPhoneCode: 'identity.user.invalid_phone_code',
+  /** Verification: email code missing ("Please enter email OTP Code"). */
+  missingEmailCode: 'identity.user.missing_email_otp',
+  /** Verification: phone code missing ("Please enter phone OTP Code"). */
+  missingPhoneCode: 'identity.user.missing_phone_otp',
+  /** A code field is not made of digits of the right length. */
+  invalidCodeFormat: 'identity.code.invalid_format',
+  /** The account is already verified; nothing to do. */
+  alreadyVerified: 'identity.user.already_verified',
 } as const;
 
 /** Any error code the server may return. */

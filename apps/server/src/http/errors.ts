@@ -2,11 +2,15 @@ import { ERRORS, errorCodes } from '@exchange/shared';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
 
-/** An expected failure with an HTTP status and one or more dotted error codes. */
+/**
+ * An expected failure with an HTTP status and one or more dotted error codes. `extra` adds fields next to
+ * `errors` (e.g. `left`, the login attempts remaining).
+ */
 export class AppError extends Error {
   constructor(
     readonly status: number,
     readonly codes: string[],
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(codes.join(', '));
   }
@@ -32,7 +36,7 @@ const FASTIFY_ERRORS: Record<string, [number, string]> = {
  */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError | ZodError, request, reply) => {
-    if (err instanceof AppError) return reply.status(err.status).send({ errors: err.codes });
+    if (err instanceof AppError) return reply.status(err.status).send({ errors: err.codes, ...err.extra });
     if (err instanceof ZodError) return reply.status(422).send({ errors: errorCodes(err) });
     const mapped = err.code ? FASTIFY_ERRORS[err.code] : undefined;
     if (mapped) return reply.status(mapped[0]).send({ errors: [mapped[1]] });

@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { noCaptcha } from '../../src/adapters/captcha/port.ts';
 import { createOutboxMail } from '../../src/adapters/mail/outbox.ts';
+import { createOutboxSms } from '../../src/adapters/sms/port.ts';
 import { type AppDeps, buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
+import { currentUserResolver } from '../../src/http/auth.ts';
+import { loadServerKeys } from '../../src/modules/identity/crypto.ts';
+import { SessionStore } from '../../src/modules/identity/sessions.ts';
 import { StreamHub } from '../../src/modules/ranger/hub.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 
@@ -21,14 +25,18 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const db = await createTestDatabase();
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', ...env });
+  const sessions = overrides.sessions ?? new SessionStore(db.pool);
   const deps: AppDeps = {
     config,
     db: db.pool,
     mail: createOutboxMail(db.pool),
+    sms: createOutboxSms(db.pool),
     captcha: noCaptcha,
+    keys: await loadServerKeys(db.pool, config.secretKey),
+    sessions,
     hub: new StreamHub(),
     supportEmail: config.supportEmail,
-    currentUser: async () => null,
+    currentUser: currentUserResolver(db.pool, sessions),
     ...overrides,
   };
   const app = await buildApp(deps);

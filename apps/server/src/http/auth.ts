@@ -1,0 +1,68 @@
+import { ERRORS } from '@exchange/shared';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import { SESSION_COOKIE, type SessionStore } from '../modules/identity/sessions.ts';
+import { findUserById, type UserRecord } from '../modules/identity/users-repository.ts';
+import { AppError } from './errors.ts';
+
+/** Who made an authenticated request and how. */
+export interface AuthContext {
+  user: UserRecord;
+  via: 'session' | 'apikey';
+  sessionId?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth?: AuthContext;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Resolves the session cookie to an active user, or null (no cookie, unknown, expired or revoked session). */
+export async function sessionUser(
+  db: pg.Pool,
+  sessions: SessionStore,
+  request: FastifyRequest,
+): Promise<{ user: UserRecord; sessionId: string; csrfToken: string } | null> {
+  const token = request.cookies[SESSION_COOKIE];
+  if (!token) return null;
+  const session = await sessions.resolve(token);
+  if (!session) return null;
+  const user = await findUserById(db, session.userId);
+  return user ? { user, sessionId: session.id, csrfToken: session.csrfToken } : null;
+}
+
+/**
+ * Hook for protected routes: needs a live session (401 `authz.invalid_session`) of an active user
+ * (401 `authz.user_not_active`); mutating requests must echo the session's CSRF token in X-CSRF-Token
+ * (403 `authz.missing_csrf_token` / `authz.csrf_token_mismatch`).
+ */
+export function requireAuth(db: pg.Pool, sessions: SessionStore) {
+  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+    const found = await sessionUser(db, sessions, request);
+    if (!found) throw new AppError(401, [ERRORS.invalidSession]);
+    if (found.user.state !== 'active') throw new AppError(401, [ERRORS.userNotActive]);
+    if (!SAFE_METHODS.has(request.method)) {
+      const header = request.headers['x-csrf-token'];
+      if (!header) throw new AppError(403, [ERRORS.missingCsrf]);
+      if (header !== found.csrfToken) throw new AppError(403, [ERRORS.csrfMismatch]);
+    }
+    request.auth = { user: found.user, via: 'session', sessionId: found.sessionId };
+  };
+}
+
+/** The authenticated user of a request that passed {@link requireAuth}. */
+export function authUser(request: FastifyRequest): UserRecord {
+  if (!request.auth) throw new AppError(401, [ERRORS.invalidSession]);
+  return request.auth.user;
+}
+
+/** Resolves the optional signed-in user of a request (for routes open to both visitors and users). */
+export function currentUserResolver(db: pg.Pool, sessions: SessionStore) {
+  return async (request: FastifyRequest): Promise<{ id: string; email: string } | null> => {
+    const found = await sessionUser(db, sessions, request);
+    return found ? { id: found.user.id, email: found.user.email } : null;
+  };
+}

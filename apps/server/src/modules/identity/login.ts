@@ -1,0 +1,214 @@
+import { CODE_LENGTH, ERRORS, type LoginInput, type ResendLoginCodeInput } from '@exchange/shared';
+import type pg from 'pg';
+import { AppError } from '../../http/errors.ts';
+import { checkCodes, issueCode } from './codes.ts';
+import { decrypt } from './crypto.ts';
+import { mailCode, smsCode } from './notify.ts';
+import { verifyPassword } from './passwords.ts';
+import type { IdentityDeps, RequestOrigin } from './registration.ts';
+import { sendVerificationCodes } from './registration.ts';
+import type { SessionStore } from './sessions.ts';
+import { consumeTotp } from './totp.ts';
+import {
+  findUserByEmail,
+  findUserByPhone,
+  latestPhone,
+  recordActivity,
+  type UserRecord,
+  userEntity,
+} from './users-repository.ts';
+
+/** Failed first or second steps allowed per identifier before it is blocked, and for how long. */
+export const LOGIN_POLICY = { maxFailures: 5, lockMinutes: 15 } as const;
+
+/** Normalised identifier: lower-case email, or the phone's digits. */
+function identifierOf(input: {
+  session_type: 'email' | 'phone';
+  email?: string;
+  phone_number?: string;
+}): string {
+  return input.session_type === 'phone'
+    ? `phone:${(input.phone_number ?? '').replace(/\D/g, '')}`
+    : `email:${(input.email ?? '').trim().toLowerCase()}`;
+}
+
+async function findAccount(db: pg.Pool, identifier: string): Promise<UserRecord | undefined> {
+  const [kind, value] = [
+    identifier.slice(0, identifier.indexOf(':')),
+    identifier.slice(identifier.indexOf(':') + 1),
+  ];
+  if (!value) return undefined;
+  return kind === 'phone' ? findUserByPhone(db, value) : findUserByEmail(db, value);
+}
+
+async function assertNotBlocked(db: pg.Pool, identifier: string): Promise<void> {
+  const row = (
+    await db.query('select locked_until > now() as locked from login_failures where identifier = $1', [
+      identifier,
+    ])
+  ).rows[0];
+  if (row?.locked) throw new AppError(401, [ERRORS.accountBlocked, ERRORS.tooManyAttempts]);
+}
+
+/** Counts a failure; returns the attempts left, or throws the block when the limit is reached. */
+async function countFailure(db: pg.Pool, identifier: string): Promise<number> {
+  const row = (
+    await db.query(
+      `insert into login_failures (identifier, failures, updated_at) values ($1, 1, now())
+       on conflict (identifier) do update set
+         failures = case when login_failures.locked_until is not null and login_failures.locked_until <= now()
+                         then 1 else login_failures.failures + 1 end,
+         locked_until = case when login_failures.locked_until is not null and login_failures.locked_until <= now()
+                             then null else login_failures.locked_until end,
+         updated_at = now()
+       returning failures`,
+      [identifier],
+    )
+  ).rows[0];
+  const left = LOGIN_POLICY.maxFailures - row.failures;
+  if (left <= 0) {
+    await db.query(
+      `update login_failures set locked_until = now() + make_interval(mins => $2) where identifier = $1`,
+      [identifier, LOGIN_POLICY.lockMinutes],
+    );
+    throw new AppError(401, [ERRORS.accountBlocked, ERRORS.tooManyAttempts]);
+  }
+  return left;
+}
+
+/**
+ * First step shared by login and code resend: the identifier must not be blocked and the password must match.
+ * Unknown accounts take the same time and answer the same way as a wrong password.
+ */
+async function checkCredentials(
+  deps: IdentityDeps,
+  input: { session_type: 'email' | 'phone'; email?: string; phone_number?: string; password: string },
+  origin: RequestOrigin,
+): Promise<{ user: UserRecord; identifier: string }> {
+  const identifier = identifierOf(input);
+  await assertNotBlocked(deps.db, identifier);
+  const user = await findAccount(deps.db, identifier);
+  if (!(await verifyPassword(user?.password_digest, input.password)) || !user) {
+    if (user)
+      await recordActivity(deps.db, {
+        userId: user.id,
+        action: 'login',
+        result: 'failed',
+        ...origin,
+        data: { reason: 'password' },
+      });
+    const left = await countFailure(deps.db, identifier);
+    throw new AppError(401, [ERRORS.loginInvalid], { left });
+  }
+  return { user, identifier };
+}
+
+/** Outcome of a login call: a pending account to verify, or a new session. */
+export type LoginResult =
+  | { kind: 'pending'; body: { email: string; phones: { number: string }[]; level: number; state: string } }
+  | { kind: 'session'; token: string; body: Record<string, unknown> };
+
+/**
+ * Logs in with email or phone and password, then a second factor: the TOTP code when two-factor is on,
+ * otherwise the 5-digit code sent by `resent_otp`. A missing second factor answers 401
+ * `identity.session.missing_otp` with `otp` telling which one. A pending account gets its verification codes
+ * again and no session.
+ */
+export async function login(
+  deps: IdentityDeps & { sessions: SessionStore },
+  input: LoginInput,
+  origin: RequestOrigin,
+): Promise<LoginResult> {
+  const { user, identifier } = await checkCredentials(deps, input, origin);
+  if (user.state === 'pending') {
+    const phone = await latestPhone(deps.db, user.id);
+    if (phone) await sendVerificationCodes(deps, user, phone.number, 'both').catch(() => {});
+    return {
+      kind: 'pending',
+      body: {
+        email: user.email,
+        phones: phone ? [{ number: phone.number }] : [],
+        level: user.level,
+        state: user.state,
+      },
+    };
+  }
+  if (user.state !== 'active') throw new AppError(401, [ERRORS.userNotActive]);
+
+  if (user.otp && user.otp_secret_enc) {
+    if (!input.otp_code)
+      throw new AppError(401, [ERRORS.missingOtp], { otp: true, level: user.level, state: user.state });
+    if (!(await consumeTotp(deps.db, user.id, decrypt(deps.keys, user.otp_secret_enc), input.otp_code))) {
+      await recordActivity(deps.db, {
+        userId: user.id,
+        action: 'login',
+        result: 'failed',
+        ...origin,
+        data: { reason: 'otp' },
+      });
+      const left = await countFailure(deps.db, identifier);
+      throw new AppError(403, [ERRORS.invalidOtp], { left });
+    }
+  } else {
+    if (!input.code)
+      throw new AppError(401, [ERRORS.missingOtp], { otp: false, level: user.level, state: user.state });
+    const destination = await loginCodeDestination(deps.db, user, input.session_type);
+    const [ok] = await checkCodes(deps.db, deps.keys, [
+      {
+        purpose: 'login',
+        channel: input.session_type === 'phone' ? 'sms' : 'email',
+        destination,
+        code: input.code,
+      },
+    ]);
+    if (!ok) {
+      await recordActivity(deps.db, {
+        userId: user.id,
+        action: 'login',
+        result: 'failed',
+        ...origin,
+        data: { reason: 'code' },
+      });
+      const left = await countFailure(deps.db, identifier);
+      throw new AppError(403, [ERRORS.invalidCode], { left });
+    }
+  }
+
+  await deps.db.query('delete from login_failures where identifier = $1', [identifier]);
+  const { token, csrfToken } = await deps.sessions.create(user.id, origin.ip, origin.userAgent);
+  await recordActivity(deps.db, { userId: user.id, action: 'login', result: 'succeed', ...origin });
+  return { kind: 'session', token, body: { ...(await userEntity(deps.db, user)), csrf_token: csrfToken } };
+}
+
+async function loginCodeDestination(
+  db: pg.Pool,
+  user: UserRecord,
+  sessionType: 'email' | 'phone',
+): Promise<string> {
+  if (sessionType === 'email') return user.email;
+  return (await latestPhone(db, user.id))?.number ?? '';
+}
+
+/**
+ * Sends the 5-digit login code to the account's email or phone. The password is checked first (with the same
+ * failure counting as login), so codes cannot be sprayed at other people's accounts.
+ */
+export async function sendLoginCode(
+  deps: IdentityDeps,
+  input: ResendLoginCodeInput,
+  origin: RequestOrigin,
+): Promise<void> {
+  const { user } = await checkCredentials(deps, input, origin);
+  if (user.state !== 'active') throw new AppError(401, [ERRORS.userNotActive]);
+  const channel = input.session_type === 'phone' ? 'sms' : 'email';
+  const destination = await loginCodeDestination(deps.db, user, input.session_type);
+  const code = await issueCode(deps.db, deps.keys, {
+    purpose: 'login',
+    channel,
+    destination,
+    userId: user.id,
+    length: CODE_LENGTH.login,
+  });
+  if (channel === 'sms') await smsCode(deps, destination, 'login', code);
+  else await mailCode(deps, destination, 'login', code, user.anti_phishing_phrase);
+}

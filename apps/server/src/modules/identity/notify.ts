@@ -1,0 +1,43 @@
+import type { MailPort } from '../../adapters/mail/port.ts';
+import type { SmsPort } from '../../adapters/sms/port.ts';
+
+/** The ports identity uses to reach a user. */
+export interface Messengers {
+  mail: MailPort;
+  sms: SmsPort;
+}
+
+const PURPOSE_TEXT: Record<string, string> = {
+  register: 'to verify your account',
+  login: 'to finish logging in',
+  phone_change: 'to confirm your new phone number',
+  email_confirm: 'to confirm your email',
+};
+
+/** Email footer with the user's anti-phishing phrase, so genuine mail can be told from fakes. */
+function phishingLine(phrase: string | null | undefined): string {
+  return phrase ? `\n\nYour anti-phishing phrase: ${phrase}` : '';
+}
+
+/** Sends a one-time code by email. */
+export function mailCode(m: Messengers, to: string, purpose: string, code: string, phrase?: string | null) {
+  return m.mail.send({
+    to,
+    subject: `Your verification code: ${code}`,
+    text: `Your code ${PURPOSE_TEXT[purpose] ?? ''} is ${code}. It expires in 10 minutes. Never share it with anyone.${phishingLine(phrase)}`,
+  });
+}
+
+/** Sends a one-time code by SMS. */
+export function smsCode(m: Messengers, to: string, purpose: string, code: string) {
+  return m.sms.send(to, `Exchange code ${PURPOSE_TEXT[purpose] ?? ''}: ${code}. Valid 10 minutes.`);
+}
+
+/** Tells the user a security setting changed, so an unexpected change is noticed. */
+export function mailSecurityNotice(m: Messengers, to: string, what: string, phrase?: string | null) {
+  return m.mail.send({
+    to,
+    subject: `Security notice: ${what}`,
+    text: `${what} on your account just now. If this was not you, reset your password and contact support immediately.${phishingLine(phrase)}`,
+  });
+}

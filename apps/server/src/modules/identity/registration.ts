@@ -1,0 +1,154 @@
+import {
+  CODE_LENGTH,
+  ERRORS,
+  fullPhoneNumber,
+  REGISTRATION_COUNTRIES,
+  type RegisterInput,
+  type VerifyAccountInput,
+} from '@exchange/shared';
+import type pg from 'pg';
+import { withTransaction } from '../../db/pool.ts';
+import { newUid } from '../../db/seed.ts';
+import { invalid } from '../../http/errors.ts';
+import { checkCodes, issueCode } from './codes.ts';
+import type { ServerKeys } from './crypto.ts';
+import { type Messengers, mailCode, smsCode } from './notify.ts';
+import { hashPassword, isBreachedPassword } from './passwords.ts';
+import { findUserByEmail, latestPhone, recordActivity, setLabel } from './users-repository.ts';
+
+/** What identity services need. */
+export interface IdentityDeps extends Messengers {
+  db: pg.Pool;
+  keys: ServerKeys;
+}
+
+/** Where a request came from, for the security log. */
+export interface RequestOrigin {
+  ip: string;
+  userAgent: string | null;
+}
+
+/**
+ * Creates a pending, level-0 account with its profile and unverified phone, and sends a 6-digit code to the
+ * email and to the phone. Refuses weak or breached passwords (`password.weak`) and taken emails.
+ */
+export async function register(deps: IdentityDeps, input: RegisterInput, origin: RequestOrigin) {
+  if (isBreachedPassword(input.password, input.email)) throw invalid(ERRORS.passwordWeak);
+  const country = REGISTRATION_COUNTRIES.find((c) => c.code === input.country);
+  const phone = fullPhoneNumber(country?.dial ?? input.country_code, input.phone_number);
+  const digest = await hashPassword(input.password);
+  const userId = await withTransaction(deps.db, async (tx) => {
+    const inserted = await tx.query(
+      `insert into users (uid, email, password_digest, level, state) values ($1, $2, $3, 0, 'pending')
+       on conflict (lower(email)) do nothing returning id`,
+      [newUid(), input.email, digest],
+    );
+    const id = inserted.rows[0]?.id as string | undefined;
+    if (!id) throw invalid(ERRORS.emailTaken);
+    await tx.query(
+      `insert into profiles (user_id, first_name, middle_name, last_name, country) values ($1, $2, $3, $4, $5)`,
+      [id, input.first_name.trim(), input.middle_name?.trim() || null, input.last_name.trim(), input.country],
+    );
+    await tx.query('insert into phones (user_id, country, number) values ($1, $2, $3)', [
+      id,
+      input.country,
+      phone,
+    ]);
+    await recordActivity(tx, {
+      userId: id,
+      action: 'signup',
+      result: 'succeed',
+      topic: 'account',
+      ...origin,
+    });
+    return id;
+  });
+  await sendVerificationCodes(deps, { id: userId, email: input.email }, phone, 'both');
+  return { email: input.email, phone_number: phone };
+}
+
+/** Issues and sends the registration codes on one or both channels. */
+export async function sendVerificationCodes(
+  deps: IdentityDeps,
+  user: { id: string; email: string },
+  phone: string,
+  channels: 'email' | 'phone' | 'both',
+): Promise<void> {
+  if (channels !== 'phone') {
+    const code = await issueCode(deps.db, deps.keys, {
+      purpose: 'register',
+      channel: 'email',
+      destination: user.email,
+      userId: user.id,
+      length: CODE_LENGTH.verification,
+    });
+    await mailCode(deps, user.email, 'register', code);
+  }
+  if (channels !== 'email') {
+    const code = await issueCode(deps.db, deps.keys, {
+      purpose: 'register',
+      channel: 'sms',
+      destination: phone,
+      userId: user.id,
+      length: CODE_LENGTH.verification,
+    });
+    await smsCode(deps, phone, 'register', code);
+  }
+}
+
+/**
+ * Checks both registration codes; when both match, labels email and phone verified, validates the phone and
+ * makes the account active at level 2. Unknown or already active accounts get the same refusal as wrong codes.
+ */
+export async function verifyAccount(deps: IdentityDeps, input: VerifyAccountInput, origin: RequestOrigin) {
+  const user = await findUserByEmail(deps.db, input.email);
+  const phone = user ? await latestPhone(deps.db, user.id) : undefined;
+  if (!user || !phone || user.state !== 'pending') {
+    throw invalid(ERRORS.invalidEmailCode, ERRORS.invalidPhoneCode);
+  }
+  const [emailOk, phoneOk] = await checkCodes(deps.db, deps.keys, [
+    { purpose: 'register', channel: 'email', destination: user.email, code: input.email_otp },
+    { purpose: 'register', channel: 'sms', destination: phone.number, code: input.phone_otp },
+  ]);
+  if (!emailOk || !phoneOk) {
+    await recordActivity(deps.db, {
+      userId: user.id,
+      action: 'verify_account',
+      result: 'failed',
+      topic: 'account',
+      ...origin,
+    });
+    throw invalid(
+      ...(emailOk ? [] : [ERRORS.invalidEmailCode]),
+      ...(phoneOk ? [] : [ERRORS.invalidPhoneCode]),
+    );
+  }
+  await withTransaction(deps.db, async (tx) => {
+    await setLabel(tx, user.id, 'email', 'verified');
+    await setLabel(tx, user.id, 'phone', 'verified');
+    await tx.query(
+      `update phones set validated_at = now() where id = (select max(id) from phones where user_id = $1)`,
+      [user.id],
+    );
+    await tx.query(
+      `update users set level = greatest(level, 2), state = 'active', updated_at = now() where id = $1`,
+      [user.id],
+    );
+    await recordActivity(tx, {
+      userId: user.id,
+      action: 'verify_account',
+      result: 'succeed',
+      topic: 'account',
+      ...origin,
+    });
+  });
+  return { email: user.email, level: 2, state: 'active' };
+}
+
+/** Resends a registration code to a pending account; answers the same for unknown emails. */
+export async function resendVerificationCode(deps: IdentityDeps, email: string, channel: 'email' | 'phone') {
+  const user = await findUserByEmail(deps.db, email);
+  const phone = user ? await latestPhone(deps.db, user.id) : undefined;
+  if (!user || !phone || user.state !== 'pending') return;
+  await sendVerificationCodes(deps, user, phone.number, channel);
+}

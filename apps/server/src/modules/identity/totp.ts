@@ -1,0 +1,49 @@
+import { Secret, TOTP } from 'otpauth';
+import type pg from 'pg';
+
+/** RFC 6238: 30-second steps, 6 digits, SHA-1, one step of drift either side. */
+const PERIOD = 30;
+const WINDOW = 1;
+
+/** A new random 160-bit TOTP secret, base32. */
+export function newTotpSecret(): string {
+  return new Secret({ size: 20 }).base32;
+}
+
+/** The otpauth:// URL an authenticator app scans. */
+export function totpUrl(secret: string, account: string, issuer = 'Exchange'): string {
+  return new TOTP({
+    issuer,
+    label: account,
+    secret: Secret.fromBase32(secret),
+    period: PERIOD,
+    digits: 6,
+  }).toString();
+}
+
+/** The time step a valid code belongs to, or null when the code is wrong for now ± one step. */
+export function matchTotpStep(secret: string, code: string, nowMs = Date.now()): number | null {
+  if (!/^\d{6}$/.test(code)) return null;
+  const totp = new TOTP({ secret: Secret.fromBase32(secret), period: PERIOD, digits: 6 });
+  const delta = totp.validate({ token: code, window: WINDOW, timestamp: nowMs });
+  return delta === null ? null : Math.floor(nowMs / 1000 / PERIOD) + delta;
+}
+
+/**
+ * Accepts a code at most once: the step must be newer than the last one used, recorded atomically, so a
+ * replayed code (same step, or an older one) is refused even by two concurrent requests.
+ */
+export async function consumeTotp(
+  db: pg.Pool,
+  userId: string,
+  secret: string,
+  code: string,
+): Promise<boolean> {
+  const step = matchTotpStep(secret, code);
+  if (step === null) return false;
+  const updated = await db.query('update users set otp_last_step = $2 where id = $1 and otp_last_step < $2', [
+    userId,
+    step,
+  ]);
+  return updated.rowCount === 1;
+}

@@ -1,0 +1,122 @@
+import type pg from 'pg';
+import type { Tx } from '../../db/pool.ts';
+
+/** A users row with the columns identity needs. */
+export interface UserRecord {
+  id: string;
+  uid: string;
+  email: string;
+  password_digest: string;
+  role: string;
+  level: number;
+  state: string;
+  otp: boolean;
+  otp_secret_enc: string | null;
+  otp_pending_secret_enc: string | null;
+  otp_last_step: string;
+  anti_phishing_phrase: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+type Db = pg.Pool | Tx;
+
+export async function findUserByEmail(db: Db, email: string): Promise<UserRecord | undefined> {
+  return (await db.query('select * from users where lower(email) = lower($1)', [email])).rows[0];
+}
+
+/** The user whose most recent phone has this full number (country code and number, digits only). */
+export async function findUserByPhone(db: Db, number: string): Promise<UserRecord | undefined> {
+  return (
+    await db.query(
+      `select u.* from users u join phones p on p.user_id = u.id where p.number = $1 order by p.validated_at nulls last limit 1`,
+      [number],
+    )
+  ).rows[0];
+}
+
+export async function findUserById(db: Db, id: string): Promise<UserRecord | undefined> {
+  return (await db.query('select * from users where id = $1', [id])).rows[0];
+}
+
+/** The latest phone of a user. */
+export async function latestPhone(
+  db: Db,
+  userId: string,
+): Promise<{ number: string; validated_at: Date | null } | undefined> {
+  return (
+    await db.query('select number, validated_at from phones where user_id = $1 order by id desc limit 1', [
+      userId,
+    ])
+  ).rows[0];
+}
+
+/** Sets or replaces a label (e.g. email: verified). */
+export async function setLabel(
+  db: Db,
+  userId: string,
+  key: string,
+  value: string,
+  scope = 'private',
+): Promise<void> {
+  await db.query(
+    `insert into labels (user_id, key, value, scope) values ($1, $2, $3, $4)
+     on conflict (user_id, key, scope) do update set value = excluded.value, updated_at = now()`,
+    [userId, key, value, scope],
+  );
+}
+
+/** The user as Barong returns it: labels, phones and profiles included (DESIGN.md §6). */
+export async function userEntity(db: Db, user: UserRecord) {
+  const [labels, phones, profiles] = await Promise.all([
+    db.query('select key, value, scope, created_at, updated_at from labels where user_id = $1 order by id', [
+      user.id,
+    ]),
+    db.query('select country, number, validated_at from phones where user_id = $1 order by id', [user.id]),
+    db.query(
+      `select first_name, last_name, gender, to_char(dob, 'YYYY-MM-DD') as dob, address, postcode, city, country, state,
+         created_at, updated_at from profiles where user_id = $1 order by id`,
+      [user.id],
+    ),
+  ]);
+  return {
+    email: user.email,
+    uid: user.uid,
+    role: user.role,
+    level: user.level,
+    otp: user.otp,
+    state: user.state,
+    labels: labels.rows,
+    phones: phones.rows,
+    profiles: profiles.rows,
+    created_at: user.created_at,
+    updated_at: user.updated_at,
+  };
+}
+
+/** Records a security event: logins, failures and every security change. */
+export async function recordActivity(
+  db: Db,
+  entry: {
+    userId: string | null;
+    action: string;
+    result: 'succeed' | 'failed';
+    ip: string;
+    userAgent: string | null;
+    topic?: string;
+    data?: unknown;
+  },
+): Promise<void> {
+  await db.query(
+    `insert into activities (user_id, action, result, topic, ip, user_agent, data) values ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      entry.userId,
+      entry.action,
+      entry.result,
+      entry.topic ?? 'session',
+      entry.ip,
+      entry.userAgent,
+      entry.data ?? null,
+    ],
+  );
+}

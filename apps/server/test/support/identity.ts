@@ -1,0 +1,94 @@
+import type { TestApp } from './app.ts';
+
+let client = 0;
+/** A distinct client address per call, so per-IP rate limits stay out of the way of functional tests. */
+export const nextIp = () => `10.2.${Math.floor(++client / 250) % 250}.${client % 250}`;
+
+/** A valid registration body; override fields per test. */
+export function registration(email: string, overrides: Record<string, unknown> = {}) {
+  return {
+    first_name: 'Priya',
+    middle_name: '',
+    last_name: 'Sharma',
+    email,
+    country: 'IN',
+    country_code: '91',
+    phone_number: `0${String(Math.floor(Math.random() * 1e9)).padStart(9, '7')}`,
+    password: 'Tr4ding-Desk#Nova',
+    ...overrides,
+  };
+}
+
+/** The newest code sent to `to` by email or SMS, read from the outbox. */
+export async function lastCode(t: TestApp, to: string): Promise<string> {
+  const row = (
+    await t.db.pool.query(
+      'select body from mail_outbox where lower(recipient) = lower($1) order by id desc limit 1',
+      [to],
+    )
+  ).rows[0];
+  const code = /\b(\d{5,6})\b/.exec(row?.body ?? '')?.[1];
+  if (!code) throw new Error(`no code sent to ${to}`);
+  return code;
+}
+
+/** The `name=value` pairs of a response's Set-Cookie headers, ready for a Cookie header. */
+export function cookieHeader(setCookie: string | string[] | undefined): string {
+  const list = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
+  return list.map((c) => c.split(';')[0]).join('; ');
+}
+
+/** Registers and verifies an account; returns its email, phone and password. */
+export async function activeUser(t: TestApp, email: string) {
+  const body = registration(email);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v2/barong/identity/users',
+    payload: body,
+    remoteAddress: nextIp(),
+  });
+  if (res.statusCode !== 201) throw new Error(`register failed: ${res.body}`);
+  const phone = res.json().phone_number as string;
+  const verify = await t.app.inject({
+    method: 'POST',
+    remoteAddress: nextIp(),
+    url: '/api/v2/barong/identity/users/verify_account',
+    payload: {
+      email,
+      phone_number: phone,
+      email_otp: await lastCode(t, email),
+      phone_otp: await lastCode(t, phone),
+    },
+  });
+  if (verify.statusCode !== 200) throw new Error(`verify failed: ${verify.body}`);
+  return { email, phone, password: body.password };
+}
+
+/** Logs in with the emailed 5-digit code; returns the cookie and CSRF token. */
+export async function loginWithEmailCode(t: TestApp, email: string, password: string) {
+  const sent = await t.app.inject({
+    method: 'POST',
+    remoteAddress: nextIp(),
+    url: '/api/v2/barong/identity/sessions/resent_otp',
+    payload: { session_type: 'email', email, password },
+  });
+  if (sent.statusCode !== 201) throw new Error(`resent_otp failed: ${sent.body}`);
+  const res = await t.app.inject({
+    method: 'POST',
+    remoteAddress: nextIp(),
+    url: '/api/v2/barong/identity/sessions',
+    payload: {
+      session_type: 'email',
+      email,
+      password,
+      code: await lastCode(t, email),
+      authentication_state: 'web',
+    },
+  });
+  if (res.statusCode !== 200) throw new Error(`login failed: ${res.body}`);
+  return {
+    cookie: cookieHeader(res.headers['set-cookie']),
+    csrf: res.json().csrf_token as string,
+    user: res.json(),
+  };
+}
