@@ -14,6 +14,8 @@ import type { MailPort } from './adapters/mail/port.ts';
 import type { SmsPort } from './adapters/sms/port.ts';
 import type { Config } from './config.ts';
 import { installErrorHandling, isApiPath } from './http/errors.ts';
+import type { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
+import { apiKeyRoutes } from './modules/api-keys/routes.ts';
 import { contactRoutes } from './modules/contact/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
 import type { ServerKeys } from './modules/identity/crypto.ts';
@@ -39,6 +41,7 @@ export interface AppDeps {
   captcha: CaptchaPort;
   keys: ServerKeys;
   sessions: SessionStore;
+  apiKeys: ApiKeyAuthenticator;
   hub: StreamHub;
   supportEmail: string;
   /** Resolves the session's user for routes that work with or without one (e.g. contact). */
@@ -94,7 +97,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await barongPublicRoutes(barong);
       await contactRoutes(barong, deps);
       await identityRoutes(barong, deps);
-      await barong.register((resource) => userResourceRoutes(resource, deps));
+      await barong.register(async (resource) => {
+        await userResourceRoutes(resource, deps);
+        await apiKeyRoutes(resource, deps);
+      });
       if (deps.config.devTools) await devRoutes(barong, deps);
     },
     { prefix: API.barong },

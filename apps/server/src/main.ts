@@ -6,6 +6,7 @@ import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { currentUserResolver } from './http/auth.ts';
+import { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
 import { loadServerKeys } from './modules/identity/crypto.ts';
 import { SessionStore } from './modules/identity/sessions.ts';
 import { StreamHub } from './modules/ranger/hub.ts';
@@ -32,14 +33,16 @@ async function main(): Promise<void> {
     ? createSmtpMail(config.smtpUrl, config.mailFrom, database.pool)
     : createOutboxMail(database.pool);
   const sessions = new SessionStore(database.pool);
+  const keys = await loadServerKeys(database.pool, config.secretKey);
   const app = await buildApp({
     config,
     db: database.pool,
     mail,
     sms: createOutboxSms(database.pool),
     captcha: noCaptcha,
-    keys: await loadServerKeys(database.pool, config.secretKey),
+    keys,
     sessions,
+    apiKeys: new ApiKeyAuthenticator(database.pool, keys),
     hub: new StreamHub(),
     supportEmail: config.supportEmail,
     currentUser: currentUserResolver(database.pool, sessions),

@@ -122,6 +122,40 @@ export const ERRORS = {
   missingPhoneCode: 'identity.user.missing_phone_otp',
   /** A code field is not made of digits of the right length. */
   invalidCodeFormat: 'identity.code.invalid_format',
+  /** Password reset: the link's token is unknown, used or expired. */
+  invalidResetToken: 'identity.user.invalid_reset_token',
+  /** Password change: the old password is wrong. */
+  wrongOldPassword: 'identity.user.wrong_old_password',
+  /** Password change: the new password equals the old one. */
+  samePassword: 'identity.user.same_password',
+  /** A 6-digit TOTP code is required for this action ("Code is required"). */
+  totpRequired: 'resource.otp.missing_code',
+  /** The TOTP code is wrong or was already used ("Invalid 2FA Code"). */
+  totpInvalid: 'resource.otp.invalid_code',
+  /** Two-factor authentication is already on. */
+  otpAlreadyEnabled: 'resource.otp.already_enabled',
+  /** Two-factor authentication is off, but the action needs it (API keys, withdrawals). */
+  otpNotEnabled: 'resource.otp.not_enabled',
+  /** No QR code was generated before enabling two-factor authentication. */
+  otpNotGenerated: 'resource.otp.not_generated',
+  /** API key: the algorithm is not HS256. */
+  apiKeyInvalidAlgorithm: 'resource.api_key.invalid_algorithm',
+  /** API key: the state is neither active nor inactive. */
+  apiKeyInvalidState: 'resource.api_key.invalid_state',
+  /** Phone change: the number is not 4-30 digits. */
+  phoneInvalid: 'resource.phone.invalid_num',
+  /** Phone change: the number already belongs to an account. */
+  phoneExists: 'resource.phone.number_exist',
+  /** Phone change: the SMS code is wrong or expired ("Verification code is invalid"). */
+  phoneCodeInvalid: 'resource.phone.verification_invalid',
+  /** Phone change: no change was started for this number. */
+  phoneChangeNotStarted: 'resource.phone.not_started',
+  /** Profile: editing is allowed only while identity verification is Pending. */
+  profileNotEditable: 'resource.profile.doesnt_exist_or_not_editable',
+  /** Profile: date of birth is missing, invalid or less than 18 years ago. */
+  profileInvalidDob: 'resource.profile.invalid_dob',
+  /** Profile: postcode is not 1-10 letters and digits. */
+  profileInvalidPostcode: 'resource.profile.invalid_postcode',
   /** The account is already verified; nothing to do. */
   alreadyVerified: 'identity.user.already_verified',
 } as const;

@@ -1,6 +1,7 @@
 export * from './constants.ts';
 export * from './errors.ts';
 export * from './money.ts';
+export * from './schemas/account-security.ts';
 export * from './schemas/contact.ts';
 export * from './schemas/identity.ts';
 export * from './validation.ts';

@@ -1,6 +1,7 @@
 import { ERRORS } from '@exchange/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
+import type { ApiKeyAuthenticator } from '../modules/api-keys/hmac.ts';
 import { SESSION_COOKIE, type SessionStore } from '../modules/identity/sessions.ts';
 import { findUserById, type UserRecord } from '../modules/identity/users-repository.ts';
 import { AppError } from './errors.ts';
@@ -35,12 +36,17 @@ export async function sessionUser(
 }
 
 /**
- * Hook for protected routes: needs a live session (401 `authz.invalid_session`) of an active user
- * (401 `authz.user_not_active`); mutating requests must echo the session's CSRF token in X-CSRF-Token
- * (403 `authz.missing_csrf_token` / `authz.csrf_token_mismatch`).
+ * Hook for protected routes. Programs sign with an API key (see ApiKeyAuthenticator). Browsers need a live
+ * session (401 `authz.invalid_session`) of an active user (401 `authz.user_not_active`), and their mutating
+ * requests must echo the session's CSRF token in X-CSRF-Token (403 `authz.missing_csrf_token` /
+ * `authz.csrf_token_mismatch`).
  */
-export function requireAuth(db: pg.Pool, sessions: SessionStore) {
+export function requireAuth(db: pg.Pool, sessions: SessionStore, apiKeys?: ApiKeyAuthenticator) {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+    if (apiKeys && request.headers['x-auth-apikey'] !== undefined && !request.cookies[SESSION_COOKIE]) {
+      request.auth = { user: await apiKeys.authenticate(request.headers), via: 'apikey' };
+      return;
+    }
     const found = await sessionUser(db, sessions, request);
     if (!found) throw new AppError(401, [ERRORS.invalidSession]);
     if (found.user.state !== 'active') throw new AppError(401, [ERRORS.userNotActive]);

@@ -5,6 +5,7 @@ import { createOutboxSms } from '../../src/adapters/sms/port.ts';
 import { type AppDeps, buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { currentUserResolver } from '../../src/http/auth.ts';
+import { ApiKeyAuthenticator } from '../../src/modules/api-keys/hmac.ts';
 import { loadServerKeys } from '../../src/modules/identity/crypto.ts';
 import { SessionStore } from '../../src/modules/identity/sessions.ts';
 import { StreamHub } from '../../src/modules/ranger/hub.ts';
@@ -26,14 +27,16 @@ export async function createTestApp(
   const db = await createTestDatabase();
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', ...env });
   const sessions = overrides.sessions ?? new SessionStore(db.pool);
+  const keys = await loadServerKeys(db.pool, config.secretKey);
   const deps: AppDeps = {
     config,
     db: db.pool,
     mail: createOutboxMail(db.pool),
     sms: createOutboxSms(db.pool),
     captcha: noCaptcha,
-    keys: await loadServerKeys(db.pool, config.secretKey),
+    keys,
     sessions,
+    apiKeys: new ApiKeyAuthenticator(db.pool, keys),
     hub: new StreamHub(),
     supportEmail: config.supportEmail,
     currentUser: currentUserResolver(db.pool, sessions),

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import type { TestApp } from './app.ts';
 
 let client = 0;
@@ -91,4 +92,35 @@ export async function loginWithEmailCode(t: TestApp, email: string, password: st
     csrf: res.json().csrf_token as string,
     user: res.json(),
   };
+}
+
+/** A TOTP code from Debian's oathtool, an implementation independent of ours; `offsetSeconds` shifts the clock. */
+export function oathtoolCode(secret: string, offsetSeconds = 0): string {
+  const at = Math.floor(Date.now() / 1000) + offsetSeconds;
+  return execFileSync('oathtool', ['--totp', '-b', secret, '--now', `@${at}`], { encoding: 'utf8' }).trim();
+}
+
+/** Lets the next TOTP code of the same 30-second step be used (as if time had moved on). */
+export async function forgetUsedTotp(t: TestApp, email: string): Promise<void> {
+  await t.db.pool.query('update users set otp_last_step = 0 where lower(email) = lower($1)', [email]);
+}
+
+/** Enables two-factor for a signed-in user; returns the base32 secret. */
+export async function enableTwoFactor(t: TestApp, session: { cookie: string; csrf: string }, email: string) {
+  const headers = { cookie: session.cookie, 'x-csrf-token': session.csrf };
+  const qr = await t.app.inject({
+    method: 'POST',
+    url: '/api/v2/barong/resource/otp/generate_qrcode',
+    headers,
+  });
+  const secret = new URL(qr.json().data.url).searchParams.get('secret') ?? '';
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v2/barong/resource/otp/enable',
+    headers,
+    payload: { code: oathtoolCode(secret) },
+  });
+  if (res.statusCode !== 201) throw new Error(`enable 2FA failed: ${res.body}`);
+  await forgetUsedTotp(t, email);
+  return secret;
 }

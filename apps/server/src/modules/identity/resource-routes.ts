@@ -1,25 +1,99 @@
-import type { FastifyInstance } from 'fastify';
+import {
+  changePasswordSchema,
+  otpCodeSchema,
+  profileSchema,
+  resendPhoneCodeSchema,
+  startPhoneChangeSchema,
+  verifyOtpCodeSchema,
+  verifyPhoneSchema,
+} from '@exchange/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
+import { disableOtp, enableOtp, generateOtpQr } from './otp.ts';
+import { changePassword } from './password.ts';
+import {
+  confirmPhoneChange,
+  resendPhoneChangeCode,
+  startPhoneChange,
+  verifyPhoneChangeOtp,
+} from './phone.ts';
+import { saveProfile } from './profile.ts';
 import { userEntity } from './users-repository.ts';
 
 const activityQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(10) });
+const origin = (request: FastifyRequest) => ({
+  ip: request.ip,
+  userAgent: request.headers['user-agent'] ?? null,
+});
+const limit = (max: number) => ({ config: { rateLimit: { max, timeWindow: '1 minute' } } });
 
-/** Barong `resource/users/*`: the signed-in user's own data. */
+/** Barong `resource/*`: the signed-in user's own data and security settings. Session or API key. */
 export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  app.addHook('onRequest', requireAuth(deps.db, deps.sessions));
+  app.addHook('onRequest', requireAuth(deps.db, deps.sessions, deps.apiKeys));
 
   app.get('/resource/users/me', async (request) => userEntity(deps.db, authUser(request)));
 
   app.get('/resource/users/activity/:topic', async (request) => {
-    const { limit } = activityQuery.parse(request.query);
+    const { limit: count } = activityQuery.parse(request.query);
     const topic = (request.params as { topic: string }).topic;
     const rows = await deps.db.query(
       `select action, result, ip, user_agent, created_at from activities
        where user_id = $1 and ($2 = 'all' or topic = $2) order by id desc limit $3`,
-      [authUser(request).id, topic, limit],
+      [authUser(request).id, topic, count],
     );
     return rows.rows;
   });
+
+  app.put('/resource/users/password', limit(5), async (request, reply) => {
+    const input = changePasswordSchema.parse(request.body ?? {});
+    await changePassword(deps, authUser(request), input, origin(request));
+    return reply.status(201).send({ message: 'password.changed' });
+  });
+
+  app.post('/resource/otp/generate_qrcode', limit(10), async (request, reply) => {
+    return reply.status(201).send(await generateOtpQr(deps, authUser(request)));
+  });
+  app.post('/resource/otp/enable', limit(10), async (request, reply) => {
+    await enableOtp(deps, authUser(request), otpCodeSchema.parse(request.body ?? {}).code, origin(request));
+    return reply.status(201).send({ message: 'otp.enabled' });
+  });
+  app.post('/resource/otp/disable', limit(10), async (request, reply) => {
+    await disableOtp(deps, authUser(request), otpCodeSchema.parse(request.body ?? {}).code, origin(request));
+    return reply.status(201).send({ message: 'otp.disabled' });
+  });
+
+  app.post('/resource/phones/verify_otp_code', limit(10), async (request, reply) => {
+    const { otp_code } = verifyOtpCodeSchema.parse(request.body ?? {});
+    await verifyPhoneChangeOtp(deps, authUser(request), request.auth?.sessionId, otp_code);
+    return reply.status(201).send({ message: 'otp.verified' });
+  });
+  app.post('/resource/phones', limit(10), async (request, reply) => {
+    await startPhoneChange(
+      deps,
+      authUser(request),
+      request.auth?.sessionId,
+      startPhoneChangeSchema.parse(request.body ?? {}),
+    );
+    return reply.status(201).send({ message: 'phone.code_sent' });
+  });
+  app.post('/resource/phones/send_code', limit(10), async (request, reply) => {
+    await resendPhoneChangeCode(
+      deps,
+      authUser(request),
+      resendPhoneCodeSchema.parse(request.body ?? {}).phone_number,
+    );
+    return reply.status(201).send({ message: 'phone.code_sent' });
+  });
+  app.post('/resource/phones/verify', limit(10), async (request, reply) => {
+    const input = verifyPhoneSchema.parse(request.body ?? {});
+    await confirmPhoneChange(deps, authUser(request), input, origin(request));
+    return reply.status(201).send({ message: 'phone.changed' });
+  });
+
+  const profile = async (request: FastifyRequest) =>
+    saveProfile(deps, authUser(request), profileSchema.parse(request.body ?? {}));
+  app.post('/resource/profiles', async (request, reply) => reply.status(201).send(await profile(request)));
+  app.put('/resource/profiles', async (request) => profile(request));
 }

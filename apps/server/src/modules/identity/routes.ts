@@ -1,8 +1,10 @@
 import {
   ERRORS,
+  forgotPasswordSchema,
   loginSchema,
   registerSchema,
   resendLoginCodeSchema,
+  resetPasswordSchema,
   sendVerificationCodeSchema,
   verifyAccountSchema,
 } from '@exchange/shared';
@@ -11,6 +13,7 @@ import type { AppDeps } from '../../app.ts';
 import { requireAuth } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { login, sendLoginCode } from './login.ts';
+import { confirmPasswordReset, requestPasswordReset } from './password.ts';
 import { register, resendVerificationCode, verifyAccount } from './registration.ts';
 import { SESSION_COOKIE } from './sessions.ts';
 import { recordActivity } from './users-repository.ts';
@@ -55,6 +58,19 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
     await deps.captcha.verify(input.captcha_response, request.ip);
     await sendLoginCode(deps, input, origin(request));
     return reply.status(201).send({ message: 'identity.otp.sent' });
+  });
+
+  app.post('/identity/users/password/generate_code', limit(5), async (request, reply) => {
+    const input = forgotPasswordSchema.parse(request.body ?? {});
+    await deps.captcha.verify(input.captcha_response, request.ip);
+    await requestPasswordReset(deps, input.email, deps.config.publicUrl);
+    return reply.status(201).send({ message: 'password.reset_sent' });
+  });
+
+  app.post('/identity/users/password/confirm_code', limit(10), async (request, reply) => {
+    const input = resetPasswordSchema.parse(request.body ?? {});
+    await confirmPasswordReset(deps, input.reset_password_token, input.password, origin(request));
+    return reply.status(201).send({ message: 'password.reset' });
   });
 
   app.delete(

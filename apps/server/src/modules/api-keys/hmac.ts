@@ -1,0 +1,101 @@
+import { createHmac } from 'node:crypto';
+import { ERRORS } from '@exchange/shared';
+import type pg from 'pg';
+import { AppError } from '../../http/errors.ts';
+import { decrypt, type ServerKeys, safeEqual } from '../identity/crypto.ts';
+import { findUserById, type UserRecord } from '../identity/users-repository.ts';
+import { findKey } from './repository.ts';
+
+/** The nonce (milliseconds) must be within this distance of server time. */
+export const NONCE_WINDOW_MS = 5_000;
+
+interface CachedKey {
+  userId: string;
+  secret: string;
+  state: string;
+  loadedAt: number;
+}
+
+/** `hex(HMAC-SHA256(secret, nonce + kid))`, the signature programs send in X-Auth-Signature. */
+export function signature(secret: string, nonce: string, kid: string): string {
+  return createHmac('sha256', secret)
+    .update(nonce + kid)
+    .digest('hex');
+}
+
+/**
+ * Authenticates programs by API key (DESIGN.md §6): X-Auth-Apikey (kid), X-Auth-Nonce (ms), X-Auth-Signature.
+ * Beyond Barong, a nonce already seen for a key is refused, so a captured request cannot be replayed.
+ */
+export class ApiKeyAuthenticator {
+  private readonly keys = new Map<string, CachedKey>();
+  private readonly seen = new Map<string, Map<string, number>>();
+
+  constructor(
+    private readonly db: pg.Pool,
+    private readonly serverKeys: ServerKeys,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Forgets a key after it changed, so the next request reads it again. */
+  invalidate(kid: string): void {
+    this.keys.delete(kid);
+  }
+
+  async authenticate(headers: Record<string, string | string[] | undefined>): Promise<UserRecord> {
+    const kid = headers['x-auth-apikey'];
+    const nonce = headers['x-auth-nonce'];
+    const sig = headers['x-auth-signature'];
+    if (
+      typeof kid !== 'string' ||
+      typeof nonce !== 'string' ||
+      typeof sig !== 'string' ||
+      !/^\d{1,16}$/.test(nonce)
+    ) {
+      throw new AppError(401, [ERRORS.invalidApikeyHeaders]);
+    }
+    const now = this.now();
+    if (Math.abs(now - Number(nonce)) > NONCE_WINDOW_MS) throw new AppError(401, [ERRORS.nonceExpired]);
+    const key = await this.load(kid, now);
+    if (!key) throw new AppError(401, [ERRORS.unexistentApikey]);
+    if (!safeEqual(signature(key.secret, nonce, kid), sig.toLowerCase()))
+      throw new AppError(401, [ERRORS.invalidSignature]);
+    if (key.state !== 'active') throw new AppError(401, [ERRORS.apikeyNotActive]);
+    if (!this.remember(kid, nonce, now)) throw new AppError(401, [ERRORS.nonceExpired]);
+    const user = await findUserById(this.db, key.userId);
+    if (!user) throw new AppError(401, [ERRORS.unexistentApikey]);
+    if (!user.otp) throw new AppError(401, [ERRORS.disabled2fa]);
+    if (user.state !== 'active') throw new AppError(401, [ERRORS.userNotActive]);
+    return user;
+  }
+
+  private async load(kid: string, now: number): Promise<CachedKey | undefined> {
+    const cached = this.keys.get(kid);
+    if (cached && now - cached.loadedAt < 5_000) return cached;
+    const row = await findKey(this.db, kid);
+    if (!row) return undefined;
+    const key = {
+      userId: String(row.user_id),
+      secret: decrypt(this.serverKeys, row.secret_enc),
+      state: row.state,
+      loadedAt: now,
+    };
+    this.keys.set(kid, key);
+    return key;
+  }
+
+  /** Records a nonce; false if it was already used inside the window. Old nonces are dropped as time moves. */
+  private remember(kid: string, nonce: string, now: number): boolean {
+    let nonces = this.seen.get(kid);
+    if (!nonces) {
+      nonces = new Map();
+      this.seen.set(kid, nonces);
+    }
+    if (nonces.has(nonce)) return false;
+    nonces.set(nonce, now);
+    if (nonces.size > 1000) {
+      for (const [n, at] of nonces) if (now - at > 2 * NONCE_WINDOW_MS) nonces.delete(n);
+    }
+    return true;
+  }
+}

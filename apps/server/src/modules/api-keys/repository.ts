@@ -1,0 +1,81 @@
+import type pg from 'pg';
+
+/** An API key row (the secret stays encrypted). */
+export interface ApiKeyRecord {
+  id: string;
+  user_id: string;
+  kid: string;
+  algorithm: string;
+  secret_enc: string;
+  state: 'active' | 'inactive';
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The public view of a key: never the secret. */
+export function publicKey(k: ApiKeyRecord) {
+  return {
+    kid: k.kid,
+    algorithm: k.algorithm,
+    state: k.state,
+    created_at: k.created_at,
+    updated_at: k.updated_at,
+  };
+}
+
+export async function listKeys(db: pg.Pool, userId: string, limit: number, offset: number) {
+  const [rows, total] = await Promise.all([
+    db.query('select * from api_keys where user_id = $1 order by id desc limit $2 offset $3', [
+      userId,
+      limit,
+      offset,
+    ]),
+    db.query('select count(*)::int as n from api_keys where user_id = $1', [userId]),
+  ]);
+  return { items: (rows.rows as ApiKeyRecord[]).map(publicKey), total: total.rows[0].n as number };
+}
+
+export async function insertKey(
+  db: pg.Pool,
+  userId: string,
+  kid: string,
+  secretEnc: string,
+): Promise<ApiKeyRecord> {
+  return (
+    await db.query('insert into api_keys (user_id, kid, secret_enc) values ($1, $2, $3) returning *', [
+      userId,
+      kid,
+      secretEnc,
+    ])
+  ).rows[0];
+}
+
+/** A key by kid, only if it belongs to `userId` (authorisation on every object). */
+export async function findOwnKey(
+  db: pg.Pool,
+  userId: string,
+  kid: string,
+): Promise<ApiKeyRecord | undefined> {
+  return (await db.query('select * from api_keys where kid = $1 and user_id = $2', [kid, userId])).rows[0];
+}
+
+export async function findKey(db: pg.Pool, kid: string): Promise<ApiKeyRecord | undefined> {
+  return (await db.query('select * from api_keys where kid = $1', [kid])).rows[0];
+}
+
+export async function setKeyState(
+  db: pg.Pool,
+  id: string,
+  state: 'active' | 'inactive',
+): Promise<ApiKeyRecord> {
+  return (
+    await db.query('update api_keys set state = $2, updated_at = now() where id = $1 returning *', [
+      id,
+      state,
+    ])
+  ).rows[0];
+}
+
+export async function deleteKey(db: pg.Pool, id: string): Promise<void> {
+  await db.query('delete from api_keys where id = $1', [id]);
+}

@@ -1,0 +1,105 @@
+import { ERRORS } from '@exchange/shared';
+import QRCode from 'qrcode';
+import { AppError, invalid } from '../../http/errors.ts';
+import { decrypt, encrypt } from './crypto.ts';
+import { mailSecurityNotice } from './notify.ts';
+import type { IdentityDeps, RequestOrigin } from './registration.ts';
+import { consumeTotp, matchTotpStep, newTotpSecret, totpUrl } from './totp.ts';
+import { recordActivity, type UserRecord } from './users-repository.ts';
+
+/** Starts two-factor set-up: a new secret (kept encrypted until enabled) as a QR code and an otpauth URL. */
+export async function generateOtpQr(deps: IdentityDeps, user: UserRecord) {
+  if (user.otp) throw invalid(ERRORS.otpAlreadyEnabled);
+  const secret = newTotpSecret();
+  await deps.db.query('update users set otp_pending_secret_enc = $2 where id = $1', [
+    user.id,
+    encrypt(deps.keys, secret),
+  ]);
+  const url = totpUrl(secret, user.email);
+  return { data: { barcode: await QRCode.toDataURL(url, { margin: 1, width: 240 }), url } };
+}
+
+/** Turns two-factor on when the code matches the secret from the QR code; the code's step is used up. */
+export async function enableOtp(deps: IdentityDeps, user: UserRecord, code: string, origin: RequestOrigin) {
+  if (user.otp) throw invalid(ERRORS.otpAlreadyEnabled);
+  if (!user.otp_pending_secret_enc) throw invalid(ERRORS.otpNotGenerated);
+  const secret = decrypt(deps.keys, user.otp_pending_secret_enc);
+  const step = matchTotpStep(secret, code);
+  const updated =
+    step === null
+      ? { rowCount: 0 }
+      : await deps.db.query(
+          `update users set otp = true, otp_secret_enc = otp_pending_secret_enc, otp_pending_secret_enc = null,
+             otp_last_step = $2, updated_at = now() where id = $1 and otp = false and otp_last_step < $2`,
+          [user.id, step],
+        );
+  if (updated.rowCount !== 1) {
+    await recordActivity(deps.db, {
+      userId: user.id,
+      action: 'otp.enable',
+      result: 'failed',
+      topic: 'otp',
+      ...origin,
+    });
+    throw invalid(ERRORS.totpInvalid);
+  }
+  await recordActivity(deps.db, {
+    userId: user.id,
+    action: 'otp.enable',
+    result: 'succeed',
+    topic: 'otp',
+    ...origin,
+  });
+  await mailSecurityNotice(
+    deps,
+    user.email,
+    'Two-factor authentication was turned on',
+    user.anti_phishing_phrase,
+  );
+}
+
+/** Checks a TOTP code of a user with two-factor on (each code once); throws the resource.otp.* refusals. */
+export async function requireTotp(
+  deps: IdentityDeps,
+  user: UserRecord,
+  code: string | undefined,
+): Promise<void> {
+  if (!user.otp || !user.otp_secret_enc) throw new AppError(403, [ERRORS.otpNotEnabled]);
+  if (!code) throw invalid(ERRORS.totpRequired);
+  if (!(await consumeTotp(deps.db, user.id, decrypt(deps.keys, user.otp_secret_enc), code))) {
+    throw invalid(ERRORS.totpInvalid);
+  }
+}
+
+/** Turns two-factor off with a valid code; API keys stop working until it is on again. */
+export async function disableOtp(deps: IdentityDeps, user: UserRecord, code: string, origin: RequestOrigin) {
+  try {
+    await requireTotp(deps, user, code);
+  } catch (err) {
+    await recordActivity(deps.db, {
+      userId: user.id,
+      action: 'otp.disable',
+      result: 'failed',
+      topic: 'otp',
+      ...origin,
+    });
+    throw err;
+  }
+  await deps.db.query(
+    'update users set otp = false, otp_secret_enc = null, otp_pending_secret_enc = null, updated_at = now() where id = $1',
+    [user.id],
+  );
+  await recordActivity(deps.db, {
+    userId: user.id,
+    action: 'otp.disable',
+    result: 'succeed',
+    topic: 'otp',
+    ...origin,
+  });
+  await mailSecurityNotice(
+    deps,
+    user.email,
+    'Two-factor authentication was turned off',
+    user.anti_phishing_phrase,
+  );
+}

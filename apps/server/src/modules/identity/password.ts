@@ -1,0 +1,106 @@
+import { ERRORS } from '@exchange/shared';
+import { withTransaction } from '../../db/pool.ts';
+import { invalid } from '../../http/errors.ts';
+import { randomToken, sha256 } from './crypto.ts';
+import { mailSecurityNotice } from './notify.ts';
+import { hashPassword, isBreachedPassword, verifyPassword } from './passwords.ts';
+import type { IdentityDeps, RequestOrigin } from './registration.ts';
+import type { SessionStore } from './sessions.ts';
+import { findUserByEmail, recordActivity, type UserRecord } from './users-repository.ts';
+
+/** A reset link lives an hour; a new one is mailed at most once a minute per account. */
+export const RESET_POLICY = { ttlMinutes: 60, resendSeconds: 60 } as const;
+
+/**
+ * Mails a password-reset link (`<origin>/password-reset/<token>`) to an active account. Unknown emails get the
+ * same answer and nothing is sent, so the endpoint tells nobody which emails exist.
+ */
+export async function requestPasswordReset(
+  deps: IdentityDeps,
+  email: string,
+  appOrigin: string,
+): Promise<void> {
+  const user = await findUserByEmail(deps.db, email);
+  if (!user || user.state !== 'active') return;
+  const recent = await deps.db.query(
+    `select 1 from password_resets where user_id = $1 and created_at > now() - make_interval(secs => $2)`,
+    [user.id, RESET_POLICY.resendSeconds],
+  );
+  if (recent.rowCount) return;
+  const token = randomToken(32);
+  await deps.db.query(
+    `insert into password_resets (token_hash, user_id, expires_at) values ($1, $2, now() + make_interval(mins => $3))`,
+    [sha256(token), user.id, RESET_POLICY.ttlMinutes],
+  );
+  await deps.mail.send({
+    to: user.email,
+    subject: 'Reset your password',
+    text: `Open this link within an hour to choose a new password:\n\n${appOrigin}/password-reset/${token}\n\nIf you did not ask for this, ignore this email; your password stays as it is.${user.anti_phishing_phrase ? `\n\nYour anti-phishing phrase: ${user.anti_phishing_phrase}` : ''}`,
+  });
+}
+
+async function setPassword(
+  deps: IdentityDeps & { sessions: SessionStore },
+  user: UserRecord,
+  password: string,
+  origin: RequestOrigin,
+  action: string,
+): Promise<void> {
+  if (isBreachedPassword(password, user.email)) throw invalid(ERRORS.passwordWeak);
+  const digest = await hashPassword(password);
+  await withTransaction(deps.db, async (tx) => {
+    await tx.query(
+      'update users set password_digest = $2, password_changed_at = now(), updated_at = now() where id = $1',
+      [user.id, digest],
+    );
+    await tx.query(`delete from login_failures where identifier = $1`, [`email:${user.email.toLowerCase()}`]);
+    await recordActivity(tx, { userId: user.id, action, result: 'succeed', topic: 'password', ...origin });
+  });
+  await deps.sessions.revokeAllForUser(user.id);
+  await mailSecurityNotice(deps, user.email, 'Your password was changed', user.anti_phishing_phrase);
+}
+
+/** Sets a new password with a reset token; the token works once, and every session of the account ends. */
+export async function confirmPasswordReset(
+  deps: IdentityDeps & { sessions: SessionStore },
+  token: string,
+  password: string,
+  origin: RequestOrigin,
+): Promise<void> {
+  const row = (
+    await deps.db.query(
+      `update password_resets set used_at = now()
+       where token_hash = $1 and used_at is null and expires_at > now() returning user_id`,
+      [sha256(token)],
+    )
+  ).rows[0];
+  const user = row
+    ? (await deps.db.query('select * from users where id = $1', [row.user_id])).rows[0]
+    : undefined;
+  if (!user) throw invalid(ERRORS.invalidResetToken);
+  await setPassword(deps, user, password, origin, 'password.reset');
+  await deps.db.query('update password_resets set used_at = now() where user_id = $1 and used_at is null', [
+    user.id,
+  ]);
+}
+
+/** Changes the password of a signed-in user after checking the old one; every session ends, this one too. */
+export async function changePassword(
+  deps: IdentityDeps & { sessions: SessionStore },
+  user: UserRecord,
+  input: { old_password: string; new_password: string },
+  origin: RequestOrigin,
+): Promise<void> {
+  if (!(await verifyPassword(user.password_digest, input.old_password))) {
+    await recordActivity(deps.db, {
+      userId: user.id,
+      action: 'password.change',
+      result: 'failed',
+      topic: 'password',
+      ...origin,
+    });
+    throw invalid(ERRORS.wrongOldPassword);
+  }
+  if (input.old_password === input.new_password) throw invalid(ERRORS.samePassword);
+  await setPassword(deps, user, input.new_password, origin, 'password.change');
+}

@@ -1,0 +1,129 @@
+import { ERRORS } from '@exchange/shared';
+import { withTransaction } from '../../db/pool.ts';
+import { invalid } from '../../http/errors.ts';
+import { checkCodes, issueCode } from './codes.ts';
+import { decrypt } from './crypto.ts';
+import { mailSecurityNotice, smsCode } from './notify.ts';
+import { requireTotp } from './otp.ts';
+import type { IdentityDeps, RequestOrigin } from './registration.ts';
+import { consumeTotp } from './totp.ts';
+import { recordActivity, setLabel, type UserRecord } from './users-repository.ts';
+
+/** After a passed two-factor step, a phone change may be started within this many minutes. */
+const SECOND_FACTOR_GRACE_MINUTES = 5;
+
+const digits = (phone: string) => phone.replace(/\D/g, '');
+
+/** The two-factor step of a phone change: a valid code marks this session as checked for a few minutes. */
+export async function verifyPhoneChangeOtp(
+  deps: IdentityDeps,
+  user: UserRecord,
+  sessionId: string | undefined,
+  code: string,
+) {
+  await requireTotp(deps, user, code);
+  if (sessionId)
+    await deps.db.query('update sessions set otp_verified_at = now() where id = $1', [sessionId]);
+}
+
+async function secondFactorPassed(
+  deps: IdentityDeps,
+  user: UserRecord,
+  sessionId: string | undefined,
+  code?: string,
+) {
+  if (!user.otp || !user.otp_secret_enc) return true;
+  if (code) return consumeTotp(deps.db, user.id, decrypt(deps.keys, user.otp_secret_enc), code);
+  if (!sessionId) return false;
+  const row = await deps.db.query(
+    `select 1 from sessions where id = $1 and otp_verified_at > now() - make_interval(mins => $2)`,
+    [sessionId, SECOND_FACTOR_GRACE_MINUTES],
+  );
+  return row.rowCount === 1;
+}
+
+/**
+ * Starts a phone change: two-factor first when enabled (a code now, or the session's recent check), then a
+ * 6-digit code by SMS to the new number. A number verified on another account is refused.
+ */
+export async function startPhoneChange(
+  deps: IdentityDeps,
+  user: UserRecord,
+  sessionId: string | undefined,
+  input: { phone_number: string; otp_code?: string },
+) {
+  if (!(await secondFactorPassed(deps, user, sessionId, input.otp_code))) {
+    throw invalid(input.otp_code ? ERRORS.totpInvalid : ERRORS.totpRequired);
+  }
+  const number = digits(input.phone_number);
+  const taken = await deps.db.query(
+    'select 1 from phones where number = $1 and user_id <> $2 and validated_at is not null',
+    [number, user.id],
+  );
+  if (taken.rowCount) throw invalid(ERRORS.phoneExists);
+  const code = await issueCode(deps.db, deps.keys, {
+    purpose: 'phone_change',
+    channel: 'sms',
+    destination: number,
+    userId: user.id,
+    length: 6,
+  });
+  await smsCode(deps, number, 'phone_change', code);
+}
+
+/** Sends the phone-change code again (once a minute), only for a change this user started. */
+export async function resendPhoneChangeCode(deps: IdentityDeps, user: UserRecord, phone: string) {
+  const number = digits(phone);
+  const started = await deps.db.query(
+    `select 1 from one_time_codes where purpose = 'phone_change' and destination = $1 and user_id = $2 limit 1`,
+    [number, user.id],
+  );
+  if (!started.rowCount) throw invalid(ERRORS.phoneChangeNotStarted);
+  const code = await issueCode(deps.db, deps.keys, {
+    purpose: 'phone_change',
+    channel: 'sms',
+    destination: number,
+    userId: user.id,
+    length: 6,
+  });
+  await smsCode(deps, number, 'phone_change', code);
+}
+
+/** Confirms the new number with its SMS code: it becomes the account's validated phone. */
+export async function confirmPhoneChange(
+  deps: IdentityDeps,
+  user: UserRecord,
+  input: { phone_number: string; verification_code: string; country?: string },
+  origin: RequestOrigin,
+) {
+  const number = digits(input.phone_number);
+  const started = await deps.db.query(
+    `select 1 from one_time_codes where purpose = 'phone_change' and destination = $1 and user_id = $2 and consumed_at is null`,
+    [number, user.id],
+  );
+  const [ok] = started.rowCount
+    ? await checkCodes(deps.db, deps.keys, [
+        { purpose: 'phone_change', channel: 'sms', destination: number, code: input.verification_code },
+      ])
+    : [false];
+  if (!ok) throw invalid(ERRORS.phoneCodeInvalid);
+  await withTransaction(deps.db, async (tx) => {
+    const previous = (
+      await tx.query('select country from phones where user_id = $1 order by id desc limit 1', [user.id])
+    ).rows[0];
+    await tx.query('insert into phones (user_id, country, number, validated_at) values ($1, $2, $3, now())', [
+      user.id,
+      input.country ?? previous?.country ?? '',
+      number,
+    ]);
+    await setLabel(tx, user.id, 'phone', 'verified');
+    await recordActivity(tx, {
+      userId: user.id,
+      action: 'phone.change',
+      result: 'succeed',
+      topic: 'phone',
+      ...origin,
+    });
+  });
+  await mailSecurityNotice(deps, user.email, 'Your phone number was changed', user.anti_phishing_phrase);
+}

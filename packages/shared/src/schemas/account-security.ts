@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { ERRORS } from '../errors.ts';
+import { textField } from '../validation.ts';
+import { passwordField } from './identity.ts';
+
+/** A required 6-digit TOTP code. */
+export const totpField = textField(ERRORS.totpRequired, [
+  [(v) => v.length > 0, ERRORS.totpRequired],
+  [(v) => /^\d{6}$/.test(v), ERRORS.totpInvalid],
+]);
+
+const confirmed = <T extends { confirm_password: string }>(key: keyof T & string) =>
+  ((value: T, ctx: z.RefinementCtx) => {
+    if (value.confirm_password !== value[key]) {
+      ctx.addIssue({ code: 'custom', path: ['confirm_password'], message: ERRORS.passwordMismatch });
+    }
+  }) as (value: T, ctx: z.RefinementCtx) => void;
+
+/** `POST /identity/users/password/generate_code`: ask for a reset link by email. */
+export const forgotPasswordSchema = z.object({
+  email: textField(ERRORS.inquiryEmailRequired, [
+    [(v) => v.length > 0, ERRORS.inquiryEmailRequired],
+    [(v) => /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(v) && v.length <= 254, ERRORS.inquiryEmailInvalid],
+  ]),
+  captcha_response: z.string().max(10_000).optional(),
+});
+
+/** `POST /identity/users/password/confirm_code`: set a new password with the token from the link. */
+export const resetPasswordSchema = z
+  .object({
+    reset_password_token: z
+      .string({ error: ERRORS.invalidResetToken })
+      .min(10, ERRORS.invalidResetToken)
+      .max(200),
+    password: passwordField,
+    confirm_password: z.string({ error: ERRORS.passwordRequired }),
+    lang: z.string().max(5).optional(),
+  })
+  .superRefine(confirmed('password'));
+
+/** `PUT /resource/users/password`: change the password while signed in; ends every session. */
+export const changePasswordSchema = z
+  .object({
+    old_password: textField(ERRORS.passwordRequired, [[(v) => v.length > 0, ERRORS.passwordRequired]]),
+    new_password: passwordField,
+    confirm_password: z.string({ error: ERRORS.passwordRequired }),
+  })
+  .superRefine(confirmed('new_password'));
+
+/** `POST /resource/otp/enable` and `/disable`. */
+export const otpCodeSchema = z.object({ code: totpField });
+
+/** `POST /resource/api_keys`. */
+export const createApiKeySchema = z.object({
+  algorithm: z.literal('HS256', { error: ERRORS.apiKeyInvalidAlgorithm }).default('HS256'),
+  totp_code: totpField,
+});
+
+/** `PATCH /resource/api_keys/{kid}`. */
+export const updateApiKeySchema = z.object({
+  state: z.enum(['active', 'inactive'], { error: ERRORS.apiKeyInvalidState }),
+  totp_code: totpField,
+  algorithm: z.string().optional(),
+  kid: z.string().optional(),
+});
+
+/** `DELETE /resource/api_keys/{kid}?totp_code=`. */
+export const deleteApiKeySchema = z.object({ totp_code: totpField });
+
+const phoneNumber = textField(ERRORS.phoneInvalid, [
+  [(v) => /^\d{4,30}$/.test(v.replace(/\D/g, '')), ERRORS.phoneInvalid],
+]);
+
+/** `POST /resource/phones`: start a phone change; `otp_code` is required when two-factor is on. */
+export const startPhoneChangeSchema = z.object({
+  phone_number: phoneNumber,
+  country: z.string().max(2).optional(),
+  otp_code: z.string().max(6).optional(),
+});
+
+/** `POST /resource/phones/send_code`: resend the SMS code of a phone change. */
+export const resendPhoneCodeSchema = z.object({ phone_number: phoneNumber });
+
+/** `POST /resource/phones/verify`: confirm the new number with its SMS code. */
+export const verifyPhoneSchema = z.object({
+  phone_number: phoneNumber,
+  verification_code: textField(ERRORS.phoneCodeInvalid, [
+    [(v) => /^\d{6}$/.test(v), ERRORS.phoneCodeInvalid],
+  ]),
+});
+
+/** `POST /resource/phones/verify_otp_code`: the two-factor step before a phone change. */
+export const verifyOtpCodeSchema = z.object({ otp_code: totpField });
+
+/** True when `dob` (YYYY-MM-DD) is a real date at least 18 years before `today`. */
+export function isAdult(dob: string, today = new Date()): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(dob)) return false;
+  const date = new Date(`${dob}T00:00:00Z`);
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== dob) return false;
+  const limit = new Date(Date.UTC(today.getUTCFullYear() - 18, today.getUTCMonth(), today.getUTCDate()));
+  return date <= limit;
+}
+
+const required = (max: number) =>
+  textField(ERRORS.fieldRequired, [
+    [(v) => v.trim().length > 0, ERRORS.fieldRequired],
+    [(v) => v.length <= max, ERRORS.invalidParams],
+  ]);
+
+/** `POST`/`PUT /resource/profiles` (accounts spec §5 Profile). */
+export const profileSchema = z.object({
+  first_name: z.string().max(40).optional(),
+  last_name: z.string().max(40).optional(),
+  gender: z.enum(['male', 'female', 'other'], { error: ERRORS.fieldRequired }),
+  dob: textField(ERRORS.fieldRequired, [
+    [(v) => v.length > 0, ERRORS.fieldRequired],
+    [(v) => isAdult(v), ERRORS.profileInvalidDob],
+  ]),
+  address: required(200),
+  postcode: textField(ERRORS.fieldRequired, [
+    [(v) => v.length > 0, ERRORS.fieldRequired],
+    [(v) => /^[A-Za-z0-9]{1,10}$/.test(v), ERRORS.profileInvalidPostcode],
+  ]),
+  city: required(100),
+  country: textField(ERRORS.fieldRequired, [[(v) => /^[A-Z]{2}$/.test(v), ERRORS.fieldRequired]]),
+  btnName: z.enum(['saveBtn', 'proceedBtn']).default('saveBtn'),
+});
+export type ProfileInput = z.infer<typeof profileSchema>;
