@@ -13,6 +13,7 @@ import type { CaptchaPort } from './adapters/captcha/port.ts';
 import type { MailPort } from './adapters/mail/port.ts';
 import type { SmsPort } from './adapters/sms/port.ts';
 import type { Config } from './config.ts';
+import { type BodyKey, installBodyEncryption } from './http/body-encryption.ts';
 import { installErrorHandling, isApiPath } from './http/errors.ts';
 import type { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
@@ -42,6 +43,7 @@ export interface AppDeps {
   keys: ServerKeys;
   sessions: SessionStore;
   apiKeys: ApiKeyAuthenticator;
+  bodyKey: BodyKey;
   hub: StreamHub;
   supportEmail: string;
   /** Resolves the session's user for routes that work with or without one (e.g. contact). */
@@ -91,6 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     errorResponseBuilder: (_req, ctx) => ({ statusCode: ctx.statusCode, errors: [ERRORS.rateLimited] }),
   });
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+  installBodyEncryption(app, deps.bodyKey, API.barong);
 
   await app.register(
     async (barong) => {

@@ -6,6 +6,7 @@ import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { currentUserResolver } from './http/auth.ts';
+import { loadBodyKey } from './http/body-encryption.ts';
 import { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
 import { loadServerKeys } from './modules/identity/crypto.ts';
 import { SessionStore } from './modules/identity/sessions.ts';
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     keys,
     sessions,
     apiKeys: new ApiKeyAuthenticator(database.pool, keys),
+    bodyKey: await loadBodyKey(database.pool, keys),
     hub: new StreamHub(),
     supportEmail: config.supportEmail,
     currentUser: currentUserResolver(database.pool, sessions),

@@ -5,6 +5,7 @@ import { createOutboxSms } from '../../src/adapters/sms/port.ts';
 import { type AppDeps, buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { currentUserResolver } from '../../src/http/auth.ts';
+import { loadBodyKey } from '../../src/http/body-encryption.ts';
 import { ApiKeyAuthenticator } from '../../src/modules/api-keys/hmac.ts';
 import { loadServerKeys } from '../../src/modules/identity/crypto.ts';
 import { SessionStore } from '../../src/modules/identity/sessions.ts';
@@ -37,6 +38,7 @@ export async function createTestApp(
     keys,
     sessions,
     apiKeys: new ApiKeyAuthenticator(db.pool, keys),
+    bodyKey: await loadBodyKey(db.pool, keys),
     hub: new StreamHub(),
     supportEmail: config.supportEmail,
     currentUser: currentUserResolver(db.pool, sessions),
