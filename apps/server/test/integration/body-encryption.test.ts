@@ -19,7 +19,7 @@ async function encrypted(body: unknown) {
 describe('encrypted request bodies', () => {
   it('publishes an RSA public key', async () => {
     const res = await fetch(`${base}/api/v2/barong/identity/encryption_key`);
-    const key = await res.json();
+    const key = (await res.json()) as { public_key: string; algorithm: string };
     expect(key.public_key).toContain('-----BEGIN PUBLIC KEY-----');
     expect(key.algorithm).toBe('RSA-OAEP-256+A256GCM');
   });

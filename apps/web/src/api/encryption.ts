@@ -3,7 +3,10 @@
  * wrapped with the server's RSA public key (RSA-OAEP, SHA-256). The server opens `{data, iv, key}` before validation.
  */
 
-let serverKey: Promise<CryptoKey> | undefined;
+/** The key type as WebCrypto returns it (spelled this way so the module type-checks under Node too). */
+type RsaKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
+
+let serverKey: Promise<RsaKey> | undefined;
 
 function base64(bytes: ArrayBuffer | Uint8Array): string {
   const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
@@ -12,14 +15,14 @@ function base64(bytes: ArrayBuffer | Uint8Array): string {
   return btoa(text);
 }
 
-async function importServerKey(pem: string): Promise<CryptoKey> {
+async function importServerKey(pem: string): Promise<RsaKey> {
   const body = pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
   const der = Uint8Array.from(atob(body), (c) => c.charCodeAt(0));
   return crypto.subtle.importKey('spki', der, { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['encrypt']);
 }
 
 /** Fetches (once) the server's public key from `url`. */
-function publicKey(url: string): Promise<CryptoKey> {
+function publicKey(url: string): Promise<RsaKey> {
   serverKey ??= fetch(url, { credentials: 'include' })
     .then((r) => {
       if (!r.ok) throw new Error(`encryption key: ${r.status}`);
