@@ -1,4 +1,5 @@
 import { loadConfig } from './config.ts';
+import { auditLedger } from './core/audit.ts';
 import { openDatabase } from './db/database.ts';
 import { findUserDetail, listUsers } from './modules/admin/users.ts';
 
@@ -6,7 +7,8 @@ const USAGE = `usage: npm run cli -- <command> [args]
 
 commands:
   user list                 list all users
-  user show <email>         one user with labels, phones and balances`;
+  user show <email>         one user with labels, phones and balances
+  audit                     check money conservation and that balances equal their ledger postings`;
 
 /** Operator command line against the same database as the app (shares a running embedded server). */
 async function main(argv: string[]): Promise<number> {
@@ -19,6 +21,17 @@ async function main(argv: string[]): Promise<number> {
   const log = { info: () => {}, warn: (m: string) => console.warn(m) };
   const database = await openDatabase(config, log, { attach: true });
   try {
+    if (area === 'audit') {
+      const failures = await auditLedger(database.pool);
+      for (const f of failures)
+        console.error(`${f.rule}: ${f.currency}${f.account ? ` ${f.account}` : ''}: ${f.detail}`);
+      console.log(
+        failures.length === 0
+          ? 'audit passed: every currency is conserved and every balance equals its postings'
+          : `audit FAILED: ${failures.length} problem(s)`,
+      );
+      return failures.length === 0 ? 0 : 1;
+    }
     if (area === 'user' && command === 'list') {
       console.table(await listUsers(database.pool));
       return 0;

@@ -4,7 +4,9 @@ import { createSmtpMail } from './adapters/mail/smtp.ts';
 import { createOutboxSms } from './adapters/sms/port.ts';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { startCore } from './core/index.ts';
 import { openDatabase } from './db/database.ts';
+import { creditDemoBalances } from './db/seed.ts';
 import { currentUserResolver } from './http/auth.ts';
 import { loadBodyKey } from './http/body-encryption.ts';
 import { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
@@ -33,6 +35,11 @@ async function main(): Promise<void> {
   const mail = config.smtpUrl
     ? createSmtpMail(config.smtpUrl, config.mailFrom, database.pool)
     : createOutboxMail(database.pool);
+  const core = await startCore(database.pool, {}, (err) => {
+    log.warn(`${err.message}; exiting so that a restart recovers from the database`);
+    process.exit(70);
+  });
+  await creditDemoBalances(core, database.demoUsers);
   const sessions = new SessionStore(database.pool);
   const keys = await loadServerKeys(database.pool, config.secretKey);
   const app = await buildApp({
@@ -58,6 +65,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     await app.close().catch((err) => log.warn(`closing http: ${String(err)}`));
+    await core.sequencer.drain();
     await database.close().catch((err) => log.warn(`closing database: ${String(err)}`));
     process.exit(0);
   };
@@ -70,8 +78,10 @@ async function main(): Promise<void> {
     `\nExchange is running on http://${displayHost(config.host)}:${config.port} (ready in ${seconds} s)`,
   );
   log.info(`Database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}/pg` : 'DATABASE_URL'}`);
-  if (database.demoEmails.length > 0) {
-    log.info(`Demo users: ${database.demoEmails.join(', ')}  password: ${config.demoPassword}`);
+  if (database.demoUsers.length > 0) {
+    log.info(
+      `Demo users: ${database.demoUsers.map((u) => u.email).join(', ')}  password: ${config.demoPassword}`,
+    );
   }
 }
 

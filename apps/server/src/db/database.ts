@@ -26,7 +26,7 @@ export async function openDatabase(
   config: Config,
   log: Logger,
   options: { attach?: boolean } = {},
-): Promise<Database & { demoEmails: string[] }> {
+): Promise<Database & { demoUsers: { id: string; email: string }[] }> {
   const embedded = config.databaseUrl
     ? undefined
     : await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, log, options);
@@ -36,12 +36,12 @@ export async function openDatabase(
     const applied = await migrate(pool);
     if (applied.length > 0) log.info(`applied migrations: ${applied.join(', ')}`);
     await seedReferenceData(pool);
-    const demoEmails = config.seedDemo ? await seedDemoUsers(pool, config.demoPassword) : [];
+    const demoUsers = config.seedDemo ? await seedDemoUsers(pool, config.demoPassword) : [];
     return {
       pool,
       url,
       embedded: embedded !== undefined,
-      demoEmails,
+      demoUsers,
       close: async () => {
         await pool.end();
         await embedded?.stop();

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { toUnits } from '@exchange/shared';
 import { hash } from '@node-rs/argon2';
 import type pg from 'pg';
+import type { Core } from '../core/index.ts';
 import { withTransaction } from './pool.ts';
 import {
   DEMO_BALANCES,
@@ -62,11 +64,20 @@ export async function seedReferenceData(pool: pg.Pool): Promise<void> {
 }
 
 /**
- * Creates the demo users (active, level 2, verified email and phone) with a starting balance in every
- * currency, credited through the ledger from the external account. Existing demo users are left alone.
- * @returns the demo emails.
+ * Creates the demo users (active, level 2, verified email and phone). Existing demo users are left alone.
+ * Their starting balances are credited through the exchange core by {@link creditDemoBalances}.
+ * @returns the demo users' ids and emails.
  */
-export async function seedDemoUsers(pool: pg.Pool, password: string): Promise<string[]> {
+export async function seedDemoUsers(
+  pool: pg.Pool,
+  password: string,
+): Promise<{ id: string; email: string }[]> {
+  const existing = await pool.query(
+    'select id, email from users where lower(email) = any($1::text[]) order by id',
+    [DEMO_USERS.map((u) => u.email)],
+  );
+  if (existing.rowCount === DEMO_USERS.length)
+    return existing.rows.map((r) => ({ id: String(r.id), email: r.email }));
   const digest = await hash(password, ARGON2_OPTIONS);
   for (const demo of DEMO_USERS) {
     await withTransaction(pool, async (db) => {
@@ -90,19 +101,29 @@ export async function seedDemoUsers(pool: pg.Pool, password: string): Promise<st
         `insert into profiles (user_id, first_name, last_name, country) values ($1, $2, $3, 'AT')`,
         [id, demo.first, demo.last],
       );
-      for (const [currency, amount] of Object.entries(DEMO_BALANCES)) {
-        await db.query('insert into balances (user_id, currency_id, balance) values ($1, $2, $3)', [
-          id,
-          currency,
-          amount,
-        ]);
-        await db.query(
-          `insert into ledger_postings (account, currency_id, amount, kind, ref) values
-             ('external', $2, -$3::numeric, 'adjustment', 'seed:demo'), ('u:' || $1 || ':main', $2, $3, 'adjustment', 'seed:demo')`,
-          [id, currency, amount],
-        );
-      }
     });
   }
-  return DEMO_USERS.map((u) => u.email);
+  return seedDemoUsers(pool, password);
+}
+
+/**
+ * Credits each demo user's starting balance through the exchange core, once: every credit carries a client
+ * command id, so running the seed again changes nothing.
+ */
+export async function creditDemoBalances(core: Core, users: { id: string }[]): Promise<void> {
+  const credits = users.flatMap((user) =>
+    Object.entries(DEMO_BALANCES).map(([currency, amount]) =>
+      core.sequencer.submit(
+        {
+          type: 'Credit',
+          user: Number(user.id),
+          currency,
+          amount: toUnits(amount, core.units.precision(currency)),
+          kind: 'adjustment',
+        },
+        `seed:demo:${user.id}:${currency}`,
+      ),
+    ),
+  );
+  await Promise.all(credits);
 }

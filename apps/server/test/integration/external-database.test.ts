@@ -38,7 +38,7 @@ describe.skipIf(!available)('external PostgreSQL through DATABASE_URL', () => {
     const log = { info: () => {}, warn: () => {} };
     const first = await openDatabase(config, log);
     expect(first.embedded).toBe(false);
-    expect(first.demoEmails.length).toBe(2);
+    expect(first.demoUsers.length).toBe(2);
     const markets = await first.pool.query('select count(*)::int as n from markets');
     await first.close();
     const second = await openDatabase(config, log);

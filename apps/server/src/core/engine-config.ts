@@ -1,0 +1,74 @@
+import type { EngineConfig } from '@exchange/engine';
+import { toUnits } from '@exchange/shared';
+import type pg from 'pg';
+
+/** Fee rates from decimal strings ("0.001") to parts per million. */
+function ppm(rate: string): bigint {
+  return toUnits(rate, 6);
+}
+
+/** Market reference data as the core and the edges both need it. */
+export interface MarketInfo {
+  id: string;
+  base: string;
+  quote: string;
+  pricePrecision: number;
+  amountPrecision: number;
+  basePrecision: number;
+  quotePrecision: number;
+}
+
+/** Builds the engine's configuration from the reference tables (currencies, markets, fees). */
+export async function loadEngineConfig(
+  db: pg.Pool,
+): Promise<{ config: EngineConfig; markets: Map<string, MarketInfo> }> {
+  const [currencies, markets, fees] = await Promise.all([
+    db.query('select id, precision from currencies order by position, id'),
+    db.query(
+      `select m.*, b.precision as base_precision, q.precision as quote_precision
+       from markets m join currencies b on b.id = m.base_unit join currencies q on q.id = m.quote_unit order by m.position`,
+    ),
+    db.query(`select market_id, "group", maker::text, taker::text from trading_fees`),
+  ]);
+  const info = new Map<string, MarketInfo>();
+  const config: EngineConfig = {
+    currencies: currencies.rows.map((c) => ({ id: c.id, precision: c.precision })),
+    markets: markets.rows.map((m) => {
+      info.set(m.id, {
+        id: m.id,
+        base: m.base_unit,
+        quote: m.quote_unit,
+        pricePrecision: m.price_precision,
+        amountPrecision: m.amount_precision,
+        basePrecision: m.base_precision,
+        quotePrecision: m.quote_precision,
+      });
+      return {
+        id: m.id,
+        base: m.base_unit,
+        quote: m.quote_unit,
+        pricePrecision: m.price_precision,
+        amountPrecision: m.amount_precision,
+        minPrice: toUnits(m.min_price, m.price_precision),
+        maxPrice:
+          m.max_price === '0.000000000000000000' ? 10n ** 30n : toUnits(m.max_price, m.price_precision),
+        minAmount: toUnits(m.min_amount, m.amount_precision),
+        state: m.state === 'enabled' ? 'enabled' : 'disabled',
+      };
+    }),
+    fees: { rules: [] },
+  };
+  for (const f of fees.rows) {
+    const rates = { maker: ppm(f.maker), taker: ppm(f.taker) };
+    if (f.market_id === 'any' && f.group === 'any')
+      config.fees = { ...config.fees, defaultMaker: rates.maker, defaultTaker: rates.taker };
+    else {
+      config.fees?.rules?.push({
+        ...rates,
+        ...(f.market_id !== 'any' ? { market: f.market_id } : {}),
+        ...(f.group !== 'any' ? { level: Number(f.group) } : {}),
+      });
+    }
+  }
+  return { config, markets: info };
+}

@@ -1,0 +1,25 @@
+import { Engine } from '@exchange/engine';
+import type pg from 'pg';
+import { loadEngineConfig, type MarketInfo } from './engine-config.ts';
+import { loadEngineState, Units } from './persistence.ts';
+import { Sequencer, type SequencerOptions } from './sequencer.ts';
+
+/** A running exchange core. */
+export interface Core {
+  sequencer: Sequencer;
+  units: Units;
+  markets: Map<string, MarketInfo>;
+}
+
+/** Loads the engine's configuration and state from the database and starts the sequencer over it. */
+export async function startCore(
+  db: pg.Pool,
+  options: Partial<SequencerOptions> = {},
+  onFatal: (err: Error) => void = () => {},
+): Promise<Core> {
+  const { config, markets } = await loadEngineConfig(db);
+  const units = new Units(markets, new Map(config.currencies.map((c) => [c.id, c.precision])));
+  const { state, batchSeq } = await loadEngineState(db, units);
+  const engine = new Engine(config, state);
+  return { sequencer: new Sequencer(engine, db, units, batchSeq, options, onFatal), units, markets };
+}

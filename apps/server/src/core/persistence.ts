@@ -1,0 +1,293 @@
+import type { CommandResult, EngineState, OrderView, Trade } from '@exchange/engine';
+import { formatUnits, toUnits } from '@exchange/shared';
+import type pg from 'pg';
+import type { Tx } from '../db/pool.ts';
+import type { MarketInfo } from './engine-config.ts';
+
+/** Decimal conversions between the engine's integers and the database's numerics. */
+export class Units {
+  constructor(
+    readonly markets: Map<string, MarketInfo>,
+    readonly precisions: Map<string, number>,
+  ) {}
+
+  market(id: string): MarketInfo {
+    const m = this.markets.get(id);
+    if (!m) throw new Error(`unknown market ${id}`);
+    return m;
+  }
+  precision(currency: string): number {
+    const p = this.precisions.get(currency);
+    if (p === undefined) throw new Error(`unknown currency ${currency}`);
+    return p;
+  }
+  /** Currency held/spent by an order: quote for buys, base for sells. */
+  spendCurrency(o: { market: string; side: string }): string {
+    const m = this.market(o.market);
+    return o.side === 'buy' ? m.quote : m.base;
+  }
+  receiveCurrency(o: { market: string; side: string }): string {
+    const m = this.market(o.market);
+    return o.side === 'buy' ? m.base : m.quote;
+  }
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** One batch of applied commands, ready to write. */
+export interface BatchEffects {
+  seq: number;
+  results: {
+    result: CommandResult;
+    ref?: string;
+    withdrawal?: {
+      kind: 'hold' | 'release' | 'settle';
+      id: string;
+      user?: number;
+      currency?: string;
+      amount?: bigint;
+    };
+  }[];
+}
+
+/**
+ * Writes every effect of a batch in ONE transaction with multi-row `unnest` statements: orders (upsert of their
+ * final state), trades, absolute balances, system-account deltas, ledger postings aggregated per account,
+ * withdrawal holds, client command ids and the batch number.
+ */
+export async function writeBatch(tx: Tx, units: Units, batch: BatchEffects): Promise<void> {
+  const orders = new Map<number, OrderView>();
+  const trades: Trade[] = [];
+  const balances = new Map<string, { user: number; currency: string; balance: bigint; locked: bigint }>();
+  const postings = new Map<string, bigint>();
+  for (const { result } of batch.results) {
+    for (const o of result.orders) orders.set(o.id, o);
+    for (const e of result.events) {
+      if (e.type === 'Trade') trades.push(e);
+      else if (e.type === 'BalanceChanged') balances.set(`${e.user}:${e.currency}`, e);
+    }
+    for (const p of result.postings) {
+      const key = `${p.account}\n${p.currency}`;
+      postings.set(key, (postings.get(key) ?? 0n) + p.amount);
+    }
+  }
+
+  if (orders.size > 0) await upsertOrders(tx, units, [...orders.values()]);
+  if (trades.length > 0) await insertTrades(tx, units, trades);
+  if (balances.size > 0) {
+    const rows = [...balances.values()];
+    await tx.query(
+      `insert into balances (user_id, currency_id, balance, locked, updated_at)
+       select u, c, b, l, now() from unnest($1::bigint[], $2::text[], $3::numeric[], $4::numeric[]) as t(u, c, b, l)
+       on conflict (user_id, currency_id) do update set balance = excluded.balance, locked = excluded.locked, updated_at = now()`,
+      [
+        rows.map((r) => r.user),
+        rows.map((r) => r.currency),
+        rows.map((r) => formatUnits(r.balance, units.precision(r.currency))),
+        rows.map((r) => formatUnits(r.locked, units.precision(r.currency))),
+      ],
+    );
+  }
+  const ledger = [...postings.entries()]
+    .filter(([, amount]) => amount !== 0n)
+    .map(([key, amount]) => {
+      const [account = '', currency = ''] = key.split('\n');
+      return { account, currency, amount: formatUnits(amount, units.precision(currency)) };
+    });
+  if (ledger.length > 0) {
+    await tx.query(
+      `insert into ledger_postings (batch_seq, account, currency_id, amount, kind)
+       select $1, a, c, x, 'batch' from unnest($2::text[], $3::text[], $4::numeric[]) as t(a, c, x)`,
+      [batch.seq, ledger.map((l) => l.account), ledger.map((l) => l.currency), ledger.map((l) => l.amount)],
+    );
+    const system = ledger.filter((l) => !l.account.startsWith('u:'));
+    if (system.length > 0) {
+      await tx.query(
+        `insert into system_balances (account, currency_id, amount)
+         select a, c, x from unnest($1::text[], $2::text[], $3::numeric[]) as t(a, c, x)
+         on conflict (account, currency_id) do update set amount = system_balances.amount + excluded.amount`,
+        [system.map((l) => l.account), system.map((l) => l.currency), system.map((l) => l.amount)],
+      );
+    }
+  }
+  await writeHolds(tx, units, batch);
+  const refs = batch.results.filter((r) => r.ref);
+  if (refs.length > 0) {
+    await tx.query(
+      `insert into client_commands (ref, batch_seq, ok, code, order_id)
+       select r, $1, o, c, i from unnest($2::text[], $3::boolean[], $4::text[], $5::bigint[]) as t(r, o, c, i)`,
+      [
+        batch.seq,
+        refs.map((r) => r.ref),
+        refs.map((r) => r.result.ok),
+        refs.map((r) => r.result.code),
+        refs.map((r) => r.result.orderId),
+      ],
+    );
+  }
+  await tx.query('update engine_state set batch_seq = $1, updated_at = now() where id = 1', [batch.seq]);
+}
+
+async function upsertOrders(tx: Tx, units: Units, orders: OrderView[]): Promise<void> {
+  const col = <T>(f: (o: OrderView) => T) => orders.map(f);
+  const price = (o: OrderView, v: bigint | null) =>
+    v === null ? null : formatUnits(v, units.market(o.market).pricePrecision);
+  const volume = (o: OrderView, v: bigint) => formatUnits(v, units.market(o.market).amountPrecision);
+  await tx.query(
+    `insert into orders (id, user_id, market_id, side, ord_type, price, stop_price, origin_volume, remaining_volume,
+       executed_volume, locked, funds_received, funds_spent, trades_count, state, maker_fee, taker_fee, seq,
+       triggered_at, created_at, updated_at)
+     select * from unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::numeric[], $7::numeric[],
+       $8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[], $14::int[],
+       $15::text[], $16::numeric[], $17::numeric[], $18::bigint[], $19::timestamptz[], $20::timestamptz[], $21::timestamptz[])
+     on conflict (id) do update set remaining_volume = excluded.remaining_volume, executed_volume = excluded.executed_volume,
+       locked = excluded.locked, funds_received = excluded.funds_received, funds_spent = excluded.funds_spent,
+       trades_count = excluded.trades_count, state = excluded.state, triggered_at = excluded.triggered_at,
+       updated_at = excluded.updated_at`,
+    [
+      col((o) => o.id),
+      col((o) => o.user),
+      col((o) => o.market),
+      col((o) => o.side),
+      col((o) => o.ordType),
+      col((o) => price(o, o.price)),
+      col((o) => price(o, o.stopPrice)),
+      col((o) => volume(o, o.originVolume)),
+      col((o) => volume(o, o.remainingVolume)),
+      col((o) => volume(o, o.executedVolume)),
+      col((o) => formatUnits(o.locked, units.precision(units.spendCurrency(o)))),
+      col((o) => formatUnits(o.fundsReceived, units.precision(units.receiveCurrency(o)))),
+      col((o) => formatUnits(o.fundsSpent, units.precision(units.spendCurrency(o)))),
+      col((o) => o.tradesCount),
+      col((o) => o.state),
+      col((o) => formatUnits(o.makerFee, 6)),
+      col((o) => formatUnits(o.takerFee, 6)),
+      col((o) => o.seq),
+      col((o) => (o.triggeredAt === null ? null : iso(o.triggeredAt))),
+      col((o) => iso(o.createdAt)),
+      col((o) => iso(o.updatedAt)),
+    ],
+  );
+}
+
+async function insertTrades(tx: Tx, units: Units, trades: Trade[]): Promise<void> {
+  const col = <T>(f: (t: Trade) => T) => trades.map(f);
+  const m = (t: Trade) => units.market(t.market);
+  // The maker receives quote when the taker buys, base when the taker sells; fees are in what each receives.
+  const makerFeeCurrency = (t: Trade) => (t.takerSide === 'buy' ? m(t).quote : m(t).base);
+  const takerFeeCurrency = (t: Trade) => (t.takerSide === 'buy' ? m(t).base : m(t).quote);
+  await tx.query(
+    `insert into trades (id, market_id, price, amount, total, maker_order_id, taker_order_id, maker_id, taker_id,
+       taker_type, maker_fee, taker_fee, created_at)
+     select * from unnest($1::bigint[], $2::text[], $3::numeric[], $4::numeric[], $5::numeric[], $6::bigint[],
+       $7::bigint[], $8::bigint[], $9::bigint[], $10::text[], $11::numeric[], $12::numeric[], $13::timestamptz[])`,
+    [
+      col((t) => t.id),
+      col((t) => t.market),
+      col((t) => formatUnits(t.price, m(t).pricePrecision)),
+      col((t) => formatUnits(t.volume, m(t).amountPrecision)),
+      col((t) => formatUnits(t.total, units.precision(m(t).quote))),
+      col((t) => t.makerOrderId),
+      col((t) => t.takerOrderId),
+      col((t) => t.makerUser),
+      col((t) => t.takerUser),
+      col((t) => t.takerSide),
+      col((t) => formatUnits(t.makerFee, units.precision(makerFeeCurrency(t)))),
+      col((t) => formatUnits(t.takerFee, units.precision(takerFeeCurrency(t)))),
+      col((t) => iso(t.at)),
+    ],
+  );
+}
+
+async function writeHolds(tx: Tx, units: Units, batch: BatchEffects): Promise<void> {
+  for (const { result, withdrawal } of batch.results) {
+    if (!withdrawal || !result.ok) continue;
+    if (withdrawal.kind === 'hold' && withdrawal.currency && withdrawal.amount !== undefined) {
+      await tx.query(
+        'insert into withdrawal_holds (withdrawal_id, user_id, currency_id, amount) values ($1, $2, $3, $4)',
+        [
+          withdrawal.id,
+          withdrawal.user,
+          withdrawal.currency,
+          formatUnits(withdrawal.amount, units.precision(withdrawal.currency)),
+        ],
+      );
+    } else {
+      await tx.query('delete from withdrawal_holds where withdrawal_id = $1', [withdrawal.id]);
+    }
+  }
+}
+
+/** Reads everything the engine needs to continue: balances, system accounts, open orders, last prices, holds. */
+export async function loadEngineState(
+  db: pg.Pool,
+  units: Units,
+): Promise<{ state: EngineState; batchSeq: number }> {
+  const [meta, maxima, balances, system, orders, prices, holds] = await Promise.all([
+    db.query('select batch_seq from engine_state where id = 1'),
+    db.query(
+      `select (select coalesce(max(id), 0) from orders) as o, (select coalesce(max(id), 0) from trades) as t,
+         (select coalesce(max(seq), 0) from orders) as s`,
+    ),
+    db.query('select user_id, currency_id, balance::text, locked::text from balances'),
+    db.query('select account, currency_id, amount::text from system_balances'),
+    db.query(`select * from orders where state in ('wait', 'pending') order by seq`),
+    db.query(`select distinct on (market_id) market_id, price::text from trades order by market_id, id desc`),
+    db.query('select withdrawal_id, user_id, currency_id, amount::text from withdrawal_holds'),
+  ]);
+  const ms = (d: Date | null) => (d === null ? null : d.getTime());
+  const state: EngineState = {
+    nextOrderId: Number(maxima.rows[0].o) + 1,
+    nextTradeId: Number(maxima.rows[0].t) + 1,
+    nextSeq: Number(maxima.rows[0].s) + 1,
+    balances: balances.rows.map((b) => ({
+      user: Number(b.user_id),
+      currency: b.currency_id,
+      balance: toUnits(b.balance, units.precision(b.currency_id)),
+      locked: toUnits(b.locked, units.precision(b.currency_id)),
+    })),
+    system: system.rows.map((s) => ({
+      account: s.account,
+      currency: s.currency_id,
+      amount: toUnits(s.amount, units.precision(s.currency_id)),
+    })),
+    lastPrices: prices.rows.map((p) => ({
+      market: p.market_id,
+      price: toUnits(p.price, units.market(p.market_id).pricePrecision),
+    })),
+    orders: orders.rows.map((o) => {
+      const market = units.market(o.market_id);
+      const view = { market: o.market_id, side: o.side };
+      return {
+        id: Number(o.id),
+        user: Number(o.user_id),
+        market: o.market_id,
+        side: o.side,
+        ordType: o.ord_type,
+        price: o.price === null ? null : toUnits(o.price, market.pricePrecision),
+        stopPrice: o.stop_price === null ? null : toUnits(o.stop_price, market.pricePrecision),
+        originVolume: toUnits(o.origin_volume, market.amountPrecision),
+        remainingVolume: toUnits(o.remaining_volume, market.amountPrecision),
+        executedVolume: toUnits(o.executed_volume, market.amountPrecision),
+        locked: toUnits(o.locked, units.precision(units.spendCurrency(view))),
+        fundsReceived: toUnits(o.funds_received, units.precision(units.receiveCurrency(view))),
+        fundsSpent: toUnits(o.funds_spent, units.precision(units.spendCurrency(view))),
+        tradesCount: o.trades_count,
+        state: o.state,
+        createdAt: o.created_at.getTime(),
+        updatedAt: o.updated_at.getTime(),
+        makerFee: toUnits(o.maker_fee, 6),
+        takerFee: toUnits(o.taker_fee, 6),
+        triggeredAt: ms(o.triggered_at),
+        seq: Number(o.seq),
+      };
+    }),
+    withdrawals: holds.rows.map((h) => ({
+      withdrawalId: h.withdrawal_id,
+      user: Number(h.user_id),
+      currency: h.currency_id,
+      amount: toUnits(h.amount, units.precision(h.currency_id)),
+    })),
+  };
+  return { state, batchSeq: Number(meta.rows[0].batch_seq) };
+}

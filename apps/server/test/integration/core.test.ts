@@ -1,0 +1,189 @@
+import { toUnits } from '@exchange/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLedger } from '../../src/core/audit.ts';
+import { type Core, startCore } from '../../src/core/index.ts';
+import { plainUser } from '../support/core.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+
+let db: TestDatabase;
+let core: Core;
+let alice: number;
+let bob: number;
+
+// ethbtc: price ticks of 0.00001 BTC, volume steps of 0.001 ETH.
+const price = (btc: string) => toUnits(btc, 5);
+const eth = (n: number) => BigInt(n) * 10n ** 18n;
+const btc = (n: number) => BigInt(n) * 10n ** 8n;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  alice = await plainUser(db.pool, 'alice@core.test');
+  bob = await plainUser(db.pool, 'bob@core.test');
+  core = await startCore(db.pool);
+  await core.sequencer.submit({
+    type: 'Credit',
+    user: alice,
+    currency: 'eth',
+    amount: eth(10),
+    kind: 'deposit',
+  });
+  await core.sequencer.submit({
+    type: 'Credit',
+    user: bob,
+    currency: 'btc',
+    amount: btc(2),
+    kind: 'deposit',
+  });
+});
+afterAll(() => db.drop());
+
+const balance = async (user: number, currency: string) =>
+  (
+    await db.pool.query(
+      'select trim_scale(balance)::text as balance, trim_scale(locked)::text as locked from balances where user_id = $1 and currency_id = $2',
+      [user, currency],
+    )
+  ).rows[0];
+
+describe('exchange core over PostgreSQL', () => {
+  it('commits orders, trades and balances before answering', async () => {
+    const sell = await core.sequencer.submit({
+      type: 'PlaceOrder',
+      user: alice,
+      market: 'ethbtc',
+      side: 'sell',
+      ordType: 'limit',
+      price: price('0.05'),
+      volume: 2000n,
+    });
+    expect(sell.ok).toBe(true);
+    expect(await balance(alice, 'eth')).toEqual({ balance: '8', locked: '2' });
+    const buy = await core.sequencer.submit({
+      type: 'PlaceOrder',
+      user: bob,
+      market: 'ethbtc',
+      side: 'buy',
+      ordType: 'limit',
+      price: price('0.05'),
+      volume: 1500n,
+    });
+    expect(buy.ok).toBe(true);
+    const trade = (
+      await db.pool.query(
+        'select trim_scale(price)::text as price, trim_scale(amount)::text as amount, trim_scale(total)::text as total, taker_type from trades',
+      )
+    ).rows;
+    expect(trade).toEqual([{ price: '0.05', amount: '1.5', total: '0.075', taker_type: 'buy' }]);
+    const orders = (
+      await db.pool.query(
+        'select id, state, trim_scale(remaining_volume)::text as remaining from orders order by id',
+      )
+    ).rows;
+    expect(orders.map((o) => [o.state, o.remaining])).toEqual([
+      ['pending', '0.5'],
+      ['done', '0'],
+    ]);
+    // Bob pays 0.075 BTC and receives 1.5 ETH less the taker fee (0.002); Alice gets 0.075 BTC less the maker fee (0.001).
+    expect(await balance(bob, 'eth')).toEqual({ balance: '1.497', locked: '0' });
+    expect(await balance(bob, 'btc')).toEqual({ balance: '1.925', locked: '0' });
+    expect(await balance(alice, 'btc')).toEqual({ balance: '0.074925', locked: '0' });
+    expect(await auditLedger(db.pool)).toEqual([]);
+  });
+
+  it('refuses what the engine refuses and changes nothing', async () => {
+    const before = await balance(bob, 'btc');
+    const tooBig = await core.sequencer.submit({
+      type: 'PlaceOrder',
+      user: bob,
+      market: 'ethbtc',
+      side: 'buy',
+      ordType: 'limit',
+      price: price('0.05'),
+      volume: 1_000_000n,
+    });
+    expect(tooBig.ok).toBe(false);
+    expect(tooBig.code).toBeTruthy();
+    expect(await balance(bob, 'btc')).toEqual(before);
+    expect(await auditLedger(db.pool)).toEqual([]);
+  });
+
+  it('takes a command with a client id once', async () => {
+    const credit = {
+      type: 'Credit',
+      user: bob,
+      currency: 'usdt',
+      amount: 5_000_000n,
+      kind: 'deposit',
+    } as const;
+    const [a, b] = await Promise.all([
+      core.sequencer.submit(credit, 'dep-1'),
+      core.sequencer.submit(credit, 'dep-1'),
+    ]);
+    const c = await core.sequencer.submit(credit, 'dep-1');
+    expect([a.ok, b.ok, c.ok]).toEqual([true, true, true]);
+    expect(await balance(bob, 'usdt')).toEqual({ balance: '5', locked: '0' });
+  });
+
+  it('rebuilds the same engine from the database, which then behaves exactly like the one that never stopped', async () => {
+    await core.sequencer.submit({
+      type: 'PlaceOrder',
+      user: alice,
+      market: 'ethbtc',
+      side: 'sell',
+      ordType: 'stop_loss_limit',
+      price: price('0.04'),
+      stopPrice: price('0.045'),
+      volume: 1000n,
+    });
+    await core.sequencer.drain();
+    const restarted = await startCore(db.pool);
+    const original = core.sequencer.state;
+    const rebuilt = restarted.sequencer.state;
+    expect(rebuilt.depth('ethbtc')).toEqual(original.depth('ethbtc'));
+    expect(rebuilt.openOrders(alice)).toEqual(original.openOrders(alice));
+    for (const user of [alice, bob]) {
+      for (const currency of ['btc', 'eth', 'usdt'])
+        expect(rebuilt.balance(user, currency)).toEqual(original.balance(user, currency));
+    }
+    expect(rebuilt.lastPrice('ethbtc')).toEqual(original.lastPrice('ethbtc'));
+    // The same next command on both gives the same result (the restarted one's write is its own test database row).
+    const next = {
+      type: 'PlaceOrder',
+      user: bob,
+      market: 'ethbtc',
+      side: 'buy',
+      ordType: 'limit',
+      price: price('0.05'),
+      volume: 500n,
+      at: 1,
+    } as const;
+    const a = original.apply({ ...next });
+    const b = rebuilt.apply({ ...next });
+    expect(b).toEqual(a);
+  });
+
+  it('stops for good when a commit fails, and answers nothing as done', async () => {
+    const other = await createTestDatabase();
+    const user = await plainUser(other.pool, 'crash@core.test');
+    let fatal: Error | undefined;
+    const failing = await startCore(other.pool, {}, (err) => {
+      fatal = err;
+    });
+    await other.pool.query('alter table balances add constraint no_more check (balance < 0.5)');
+    const res = failing.sequencer.submit({
+      type: 'Credit',
+      user,
+      currency: 'btc',
+      amount: btc(1),
+      kind: 'deposit',
+    });
+    await expect(res).rejects.toThrow(/exchange core stopped/);
+    expect(fatal?.message).toMatch(/exchange core stopped/);
+    await expect(
+      failing.sequencer.submit({ type: 'Credit', user, currency: 'btc', amount: 1n, kind: 'deposit' }),
+    ).rejects.toThrow(/exchange core stopped/);
+    const rows = await other.pool.query('select count(*)::int as n from balances');
+    expect(rows.rows[0].n).toBe(0);
+    await other.drop();
+  });
+});
