@@ -142,7 +142,7 @@ export class Sequencer {
     }
     this.batchSeq = seq;
     this.writing = false;
-    batch.forEach((pending, i) => pending.resolve(results[i] as CommandResult));
+    for (const [i, pending] of batch.entries()) pending.resolve(results[i] as CommandResult);
     for (const listener of this.listeners) listener({ seq, results });
     if (this.queue.length > 0) this.schedule();
   }

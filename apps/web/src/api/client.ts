@@ -38,6 +38,24 @@ function url(service: Service, path: string, query?: CallOptions['query']): stri
   return `${API[service]}${path}${qs ? `?${qs}` : ''}`;
 }
 
+/** Codes of a 401 that mean the session is over (accounts spec §8). */
+const SESSION_ENDED = new Set([
+  'authz.invalid_session',
+  'authz.client_session_mismatch',
+  'authz.user_not_active',
+]);
+/** Calls whose 401 is an answer, not a lost session: the current-user probe and login itself. */
+const SESSION_PROBES = ['/resource/users/me', '/identity/sessions'];
+
+let sessionEnded: () => void = () => {
+  if (window.location.pathname !== '/login') window.location.assign('/login');
+};
+
+/** Sets what happens when a call finds the session ended (the app clears the user and goes to /login). */
+export function onSessionEnded(handler: () => void): void {
+  sessionEnded = handler;
+}
+
 async function send(service: Service, path: string, options: CallOptions): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const csrf = localStorage.getItem(STORAGE_KEYS.csrfToken);
@@ -56,7 +74,15 @@ async function send(service: Service, path: string, options: CallOptions): Promi
     if ((err as Error).name === 'AbortError') throw err;
     throw new ApiError(500, ['server.error'], t('server.error'));
   }
-  if (!response.ok) throw await toApiError(response);
+  if (!response.ok) {
+    const error = await toApiError(response);
+    const probe = SESSION_PROBES.some((p) => path === p || path.startsWith(`${p}/`));
+    if (response.status === 401 && !probe && error.errors.some((e) => SESSION_ENDED.has(e))) {
+      localStorage.removeItem(STORAGE_KEYS.csrfToken);
+      sessionEnded();
+    }
+    throw error;
+  }
   return response;
 }
 

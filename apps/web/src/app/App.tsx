@@ -5,12 +5,22 @@ import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter, RouterProvider } from 'react-router';
+import { onSessionEnded } from '../api/client.ts';
+import { CURRENT_USER_KEY } from '../api/user.ts';
+import { IdleLogout } from './IdleLogout.tsx';
 import { OfflineScreen, useOnline } from './offline.tsx';
 import { routes } from './routes.tsx';
 import { colorSchemeManager, theme } from './theme.ts';
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
 const router = createBrowserRouter(routes);
+
+// A call refused for an ended session forgets the user and goes to /login (accounts spec §8).
+onSessionEnded(() => {
+  queryClient.setQueryData(CURRENT_USER_KEY, null);
+  void router.navigate('/login');
+});
+const toLogin = () => void router.navigate('/login');
 
 /** Providers (theme, data, toasts) around the router; the offline screen replaces everything when offline. */
 export function App() {
@@ -19,6 +29,7 @@ export function App() {
     <MantineProvider theme={theme} defaultColorScheme="dark" colorSchemeManager={colorSchemeManager}>
       <Notifications position="top-right" limit={1} />
       <QueryClientProvider client={queryClient}>
+        <IdleLogout onLoggedOut={toLogin} />
         {online ? <RouterProvider router={router} /> : <OfflineScreen />}
       </QueryClientProvider>
     </MantineProvider>

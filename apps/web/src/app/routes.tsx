@@ -1,7 +1,15 @@
 import type { ReactNode } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { Placeholder } from '../components/Placeholder.tsx';
+import { ApiTokensPage } from '../features/api-tokens/ApiTokensPage.tsx';
+import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage.tsx';
+import { LoginPage } from '../features/auth/LoginPage.tsx';
+import { RegisterPage } from '../features/auth/RegisterPage.tsx';
+import { ResetPasswordPage } from '../features/auth/ResetPasswordPage.tsx';
+import { VerifyAccountPage } from '../features/auth/VerifyAccountPage.tsx';
 import { ContactPage } from '../features/contact/ContactPage.tsx';
+import { ChangePhonePage } from '../features/phone/ChangePhonePage.tsx';
+import { SettingsPage } from '../features/settings/SettingsPage.tsx';
 import { AmlPolicyPage } from '../features/static/AmlPolicyPage.tsx';
 import { CardMarketingPage } from '../features/static/CardMarketingPage.tsx';
 import { FaqPage } from '../features/static/FaqPage.tsx';
@@ -21,12 +29,12 @@ export const routes: RouteObject[] = [
     element: <Layout />,
     children: [
       { path: '/', element: <LandingPage /> },
-      { path: '/login', element: guest(<Placeholder name="Login" />) },
-      { path: '/2fa', element: guest(<Placeholder name="Login" />) },
-      { path: '/register', element: guest(<Placeholder name="Register" />) },
-      { path: '/forgot-password', element: guest(<Placeholder name="Forgot password" />) },
-      { path: '/password-reset/:token', element: <Placeholder name="Reset password" /> },
-      { path: '/verify-account', element: <Placeholder name="Verify account" /> },
+      { path: '/login', element: guest(<LoginPage />) },
+      { path: '/2fa', element: guest(<LoginPage />) },
+      { path: '/register', element: guest(<RegisterPage />) },
+      { path: '/forgot-password', element: guest(<ForgotPasswordPage />) },
+      { path: '/password-reset/:token', element: <ResetPasswordPage /> },
+      { path: '/verify-account', element: <VerifyAccountPage /> },
       { path: '/success', element: <SuccessPage /> },
       { path: '/terms', element: <TermsPage /> },
       { path: '/privacy', element: <PrivacyPage /> },
@@ -34,9 +42,9 @@ export const routes: RouteObject[] = [
       { path: '/contact', element: <ContactPage /> },
       { path: '/amlPolicy', element: <AmlPolicyPage /> },
       { path: '/european-account', element: <CardMarketingPage /> },
-      { path: '/settings', element: protect(<Placeholder name="Settings" />) },
-      { path: '/api-tokens', element: protect(<Placeholder name="My Api Tokens" />) },
-      { path: '/update-number/phone', element: protect(<Placeholder name="Change phone number" />) },
+      { path: '/settings', element: protect(<SettingsPage />) },
+      { path: '/api-tokens', element: protect(<ApiTokensPage />) },
+      { path: '/update-number/phone', element: protect(<ChangePhonePage />) },
       { path: '/sumsub-kyc', element: protect(<Placeholder name="Identity verification" />) },
       { path: '/balance', element: protect(<Placeholder name="Spot Balance" />) },
       { path: '/deposit_withdraw', element: protect(<Placeholder name="Deposit/Withdraw" />) },

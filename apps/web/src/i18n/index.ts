@@ -3,10 +3,11 @@ import { initReactI18next } from 'react-i18next';
 import { common } from './en/common.ts';
 import { contact } from './en/contact.ts';
 import { errors } from './en/errors.ts';
+import { identity } from './en/identity.ts';
 import { staticPages } from './en/static.ts';
 
 /** The English catalogue: every user-facing string, keyed flat (server error codes are keys as they are). */
-export const en = { ...common, ...errors, ...contact, ...staticPages };
+export const en = { ...common, ...errors, ...contact, ...staticPages, ...identity };
 
 void i18next.use(initReactI18next).init({
   lng: 'en',
