@@ -27,6 +27,7 @@ const envSchema = z.object({
   SEED_DEMO: bool.optional(),
   DEMO_PASSWORD: z.string().min(8).default('Demo-pass-2026!'),
   TRUST_PROXY: bool.default(false),
+  RATE_LIMITS: bool.default(true),
   PUBLIC_URL: z.url().optional(),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   WEB_DIST: z.string().optional(),
@@ -49,6 +50,8 @@ export interface Config {
   seedDemo: boolean;
   demoPassword: string;
   trustProxy: boolean;
+  /** Per-IP and per-account request limits; only a load test on loopback turns them off. */
+  rateLimits: boolean;
   webDist: string;
   /** Address of the web app as users reach it; links in emails point here (never at a request's Host header). */
   publicUrl: string;
@@ -93,6 +96,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     seedDemo: e.SEED_DEMO ?? !production,
     demoPassword: e.DEMO_PASSWORD,
     trustProxy: e.TRUST_PROXY,
+    rateLimits: e.RATE_LIMITS,
     secretKey: e.SECRET_KEY,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),

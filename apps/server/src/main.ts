@@ -1,18 +1,8 @@
-import { noCaptcha } from './adapters/captcha/port.ts';
-import { createOutboxMail } from './adapters/mail/outbox.ts';
-import { createSmtpMail } from './adapters/mail/smtp.ts';
-import { createOutboxSms } from './adapters/sms/port.ts';
-import { buildApp } from './app.ts';
+import { composeApp } from './compose.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { startCore } from './core/index.ts';
 import { openDatabase } from './db/database.ts';
 import { creditDemoBalances } from './db/seed.ts';
-import { currentUserResolver } from './http/auth.ts';
-import { loadBodyKey } from './http/body-encryption.ts';
-import { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
-import { loadServerKeys } from './modules/identity/crypto.ts';
-import { SessionStore } from './modules/identity/sessions.ts';
-import { StreamHub } from './modules/ranger/hub.ts';
 
 /** Starts everything in one process: database, APIs, websocket gateway and the web app. */
 async function main(): Promise<void> {
@@ -32,30 +22,12 @@ async function main(): Promise<void> {
   }
   const log = { info: (m: string) => console.log(m), warn: (m: string) => console.warn(m) };
   const database = await openDatabase(config, log);
-  const mail = config.smtpUrl
-    ? createSmtpMail(config.smtpUrl, config.mailFrom, database.pool)
-    : createOutboxMail(database.pool);
   const core = await startCore(database.pool, {}, (err) => {
     log.warn(`${err.message}; exiting so that a restart recovers from the database`);
     process.exit(70);
   });
   await creditDemoBalances(core, database.demoUsers);
-  const sessions = new SessionStore(database.pool);
-  const keys = await loadServerKeys(database.pool, config.secretKey);
-  const app = await buildApp({
-    config,
-    db: database.pool,
-    mail,
-    sms: createOutboxSms(database.pool),
-    captcha: noCaptcha,
-    keys,
-    sessions,
-    apiKeys: new ApiKeyAuthenticator(database.pool, keys),
-    bodyKey: await loadBodyKey(database.pool, keys),
-    hub: new StreamHub(),
-    supportEmail: config.supportEmail,
-    currentUser: currentUserResolver(database.pool, sessions),
-  });
+  const { app } = await composeApp(config, database.pool);
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -35,8 +35,10 @@ export async function findUserByPhone(db: Db, number: string): Promise<UserRecor
   ).rows[0];
 }
 
+/** Named, so each connection plans it once: it runs on every authenticated request. */
 export async function findUserById(db: Db, id: string): Promise<UserRecord | undefined> {
-  return (await db.query('select * from users where id = $1', [id])).rows[0];
+  return (await db.query({ name: 'user-by-id', text: 'select * from users where id = $1', values: [id] }))
+    .rows[0];
 }
 
 /** The latest phone of a user. */
@@ -66,19 +68,22 @@ export async function setLabel(
   );
 }
 
-/** The user as Barong returns it: labels, phones and profiles included (DESIGN.md §6). */
+/** The user as Barong returns it: labels, phones and profiles included (DESIGN.md §6); one query. */
 export async function userEntity(db: Db, user: UserRecord) {
-  const [labels, phones, profiles] = await Promise.all([
-    db.query('select key, value, scope, created_at, updated_at from labels where user_id = $1 order by id', [
-      user.id,
-    ]),
-    db.query('select country, number, validated_at from phones where user_id = $1 order by id', [user.id]),
-    db.query(
-      `select first_name, last_name, gender, to_char(dob, 'YYYY-MM-DD') as dob, address, postcode, city, country, state,
-         created_at, updated_at from profiles where user_id = $1 order by id`,
-      [user.id],
-    ),
-  ]);
+  const row = (
+    await db.query({
+      name: 'user-entity',
+      text: `select
+         coalesce((select json_agg(json_build_object('key', key, 'value', value, 'scope', scope,
+           'created_at', created_at, 'updated_at', updated_at) order by id) from labels where user_id = $1), '[]') as labels,
+         coalesce((select json_agg(json_build_object('country', country, 'number', number,
+           'validated_at', validated_at) order by id) from phones where user_id = $1), '[]') as phones,
+         coalesce((select json_agg(json_build_object('first_name', first_name, 'last_name', last_name, 'gender', gender,
+           'dob', to_char(dob, 'YYYY-MM-DD'), 'address', address, 'postcode', postcode, 'city', city, 'country', country,
+           'state', state, 'created_at', created_at, 'updated_at', updated_at) order by id) from profiles where user_id = $1), '[]') as profiles`,
+      values: [user.id],
+    })
+  ).rows[0];
   return {
     email: user.email,
     uid: user.uid,
@@ -86,9 +91,9 @@ export async function userEntity(db: Db, user: UserRecord) {
     level: user.level,
     otp: user.otp,
     state: user.state,
-    labels: labels.rows,
-    phones: phones.rows,
-    profiles: profiles.rows,
+    labels: row.labels,
+    phones: row.phones,
+    profiles: row.profiles,
     created_at: user.created_at,
     updated_at: user.updated_at,
   };

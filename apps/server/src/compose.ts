@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { noCaptcha } from './adapters/captcha/port.ts';
+import { createOutboxMail } from './adapters/mail/outbox.ts';
+import { createSmtpMail } from './adapters/mail/smtp.ts';
+import { createOutboxSms } from './adapters/sms/port.ts';
+import { type AppDeps, buildApp } from './app.ts';
+import type { Config } from './config.ts';
+import { currentUserResolver } from './http/auth.ts';
+import { loadBodyKey } from './http/body-encryption.ts';
+import { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
+import { loadServerKeys } from './modules/identity/crypto.ts';
+import { SessionStore } from './modules/identity/sessions.ts';
+import { StreamHub } from './modules/ranger/hub.ts';
+
+/**
+ * The composition root: builds every dependency from the configuration and a database pool, then the app.
+ * `overrides` replace single dependencies (tests, benchmarks).
+ */
+export async function composeApp(
+  config: Config,
+  db: pg.Pool,
+  overrides: Partial<AppDeps> = {},
+): Promise<{ app: FastifyInstance; deps: AppDeps }> {
+  const sessions = overrides.sessions ?? new SessionStore(db);
+  const keys = overrides.keys ?? (await loadServerKeys(db, config.secretKey));
+  const deps: AppDeps = {
+    config,
+    db,
+    mail: config.smtpUrl ? createSmtpMail(config.smtpUrl, config.mailFrom, db) : createOutboxMail(db),
+    sms: createOutboxSms(db),
+    captcha: noCaptcha,
+    keys,
+    sessions,
+    apiKeys: new ApiKeyAuthenticator(db, keys),
+    bodyKey: await loadBodyKey(db, keys),
+    hub: new StreamHub(),
+    supportEmail: config.supportEmail,
+    currentUser: currentUserResolver(db, sessions),
+    ...overrides,
+  };
+  return { app: await buildApp(deps), deps };
+}

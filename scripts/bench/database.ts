@@ -1,0 +1,34 @@
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startEmbeddedPostgres } from '../../apps/server/src/db/embedded.ts';
+import { migrate } from '../../apps/server/src/db/migrate.ts';
+import { createPool } from '../../apps/server/src/db/pool.ts';
+import { seedReferenceData } from '../../apps/server/src/db/seed.ts';
+import { freePort } from '../../apps/server/test/support/ports.ts';
+
+/** A scratch embedded PostgreSQL with the schema and reference data, for one benchmark run. */
+export async function benchDatabase() {
+  const dir = await mkdtemp(path.join(tmpdir(), 'exchange-bench-'));
+  await chmod(dir, 0o755);
+  const server = await startEmbeddedPostgres(dir, await freePort(), { info: () => {}, warn: () => {} });
+  const admin = createPool(server.url.replace(/\/exchange$/, '/postgres'), 1);
+  let n = 0;
+  return {
+    /** A fresh migrated database. */
+    async fresh() {
+      const name = `bench_${++n}`;
+      await admin.query(`create database ${name}`);
+      const url = server.url.replace(/\/exchange$/, `/${name}`);
+      const pool = createPool(url, 10);
+      await migrate(pool);
+      await seedReferenceData(pool);
+      return { url, pool };
+    },
+    async close() {
+      await admin.end();
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
+import { composeApp } from '../../apps/server/src/compose.ts';
+import { loadConfig } from '../../apps/server/src/config.ts';
+import { encrypt } from '../../apps/server/src/modules/identity/crypto.ts';
+import { hashPassword } from '../../apps/server/src/modules/identity/passwords.ts';
+import { SESSION_COOKIE } from '../../apps/server/src/modules/identity/sessions.ts';
+import { newTotpSecret } from '../../apps/server/src/modules/identity/totp.ts';
+import { printTable, rate } from './stats.ts';
+
+const WORKER = fileURLToPath(new URL('./load-worker.ts', import.meta.url));
+
+interface LoadResult {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  total: number;
+  statusCodes: Record<string, { count: number }>;
+}
+
+function load(spec: Record<string, unknown>): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify(spec)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += c.toString();
+    });
+    child.once('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load worker exited ${code}`)),
+    );
+  });
+}
+
+/**
+ * Identity figures: first-step logins per second (bounded by argon2id at m=19 MiB, t=2), and p50/p99 of an
+ * authenticated `GET /resource/users/me` with a session cookie and with an HMAC-signed API key.
+ */
+export async function httpBench(fresh: () => Promise<{ pool: pg.Pool }>) {
+  const { pool } = await fresh();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    RATE_LIMITS: 'false',
+    WEB_DIST: '/nonexistent',
+  });
+  const { app, deps } = await composeApp(config, pool);
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  const password = 'Bench-Mark#2026';
+  const user = (
+    await pool.query(
+      `insert into users (uid, email, password_digest, level, state, otp, otp_secret_enc)
+       values ('IDBENCH00001', 'bench@example.com', $1, 2, 'active', true, $2) returning id`,
+      [await hashPassword(password), encrypt(deps.keys, newTotpSecret())],
+    )
+  ).rows[0].id as string;
+  const session = await deps.sessions.create(user, '127.0.0.1', 'bench');
+  const apiKeys = [];
+  for (let i = 0; i < 50; i++) {
+    const kid = randomBytes(8).toString('hex');
+    const secret = randomBytes(32).toString('hex');
+    await pool.query('insert into api_keys (user_id, kid, secret_enc) values ($1, $2, $3)', [
+      user,
+      kid,
+      encrypt(deps.keys, secret),
+    ]);
+    apiKeys.push({ kid, secret });
+  }
+  const me = `${base}/api/v2/barong/resource/users/me`;
+  const login = await load({
+    url: `${base}/api/v2/barong/identity/sessions`,
+    method: 'POST',
+    connections: 8,
+    duration: 5,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'bench@example.com', password }),
+  });
+  const withSession = await load({
+    url: me,
+    method: 'GET',
+    connections: 32,
+    duration: 5,
+    headers: { cookie: `${SESSION_COOKIE}=${session.token}` },
+  });
+  const withKey = await load({ url: me, method: 'GET', connections: 32, duration: 5, apiKeys });
+  await app.close();
+  const ok = (r: LoadResult, status: string) => `${r.statusCodes[status]?.count ?? 0}/${r.total}`;
+  printTable(
+    'Identity over HTTP on loopback (autocannon in a second process)',
+    ['measure', 'req/s', 'p50 ms', 'p99 ms', 'expected answers'],
+    [
+      [
+        'login first step (argon2id m=19MiB t=2 p=1)',
+        rate(login.requestsPerSecond),
+        login.p50,
+        login.p99,
+        `${ok(login, '401')} missing_otp`,
+      ],
+      [
+        'GET /resource/users/me, session cookie',
+        rate(withSession.requestsPerSecond),
+        withSession.p50,
+        withSession.p99,
+        `${ok(withSession, '200')} 200`,
+      ],
+      [
+        'GET /resource/users/me, API key (HMAC)',
+        rate(withKey.requestsPerSecond),
+        withKey.p50,
+        withKey.p99,
+        `${ok(withKey, '200')} 200`,
+      ],
+      ['Barong (published figures)', 'not published', '-', '-', '-'],
+    ],
+  );
+  return { login, withSession, withKey };
+}

@@ -1,0 +1,20 @@
+import { benchDatabase } from './database.ts';
+import { durableBench } from './durable.ts';
+import { httpBench } from './http.ts';
+
+/** `npm run bench`: our figures and the peer's side by side, from one run. Pass section names to run only those. */
+const only = new Set(process.argv.slice(2));
+const want = (name: string) => only.size === 0 || only.has(name);
+
+console.log(`exchange benchmarks on ${process.platform}/${process.arch}, node ${process.version}`);
+if (want('engine')) {
+  const { runEngineBench } = await import('../../packages/engine/bench/engine-bench.ts');
+  await runEngineBench({ print: true });
+}
+const db = await benchDatabase();
+try {
+  if (want('durable')) await durableBench(db.fresh, Number(process.env.BENCH_ORDERS ?? 100_000));
+  if (want('http')) await httpBench(db.fresh);
+} finally {
+  await db.close();
+}
