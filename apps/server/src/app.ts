@@ -99,7 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (barong) => {
-      await barongPublicRoutes(barong);
+      await barongPublicRoutes(barong, deps);
       await contactRoutes(barong, deps);
       await identityRoutes(barong, deps);
       await barong.register(async (resource) => {

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
-import { noCaptcha } from './adapters/captcha/port.ts';
+import { createAltchaCaptcha } from './adapters/captcha/altcha.ts';
+import { type CaptchaPort, noCaptcha } from './adapters/captcha/port.ts';
+import { createRecaptcha } from './adapters/captcha/recaptcha.ts';
 import { createOutboxMail } from './adapters/mail/outbox.ts';
 import { createSmtpMail } from './adapters/mail/smtp.ts';
 import { createOutboxSms } from './adapters/sms/port.ts';
@@ -29,7 +31,7 @@ export async function composeApp(
     db,
     mail: config.smtpUrl ? createSmtpMail(config.smtpUrl, config.mailFrom, db) : createOutboxMail(db),
     sms: createOutboxSms(db),
-    captcha: noCaptcha,
+    captcha: captchaFor(config, keys.captchaKey),
     keys,
     sessions,
     apiKeys: new ApiKeyAuthenticator(db, keys),
@@ -40,4 +42,11 @@ export async function composeApp(
     ...overrides,
   };
   return { app: await buildApp(deps), deps };
+}
+
+/** The captcha adapter for CAPTCHA_TYPE: ALTCHA proof-of-work (self-hosted), reCAPTCHA, or none. */
+function captchaFor(config: Config, key: Buffer): CaptchaPort {
+  if (config.captchaType === 'altcha') return createAltchaCaptcha(key.toString('hex'));
+  if (config.captchaType === 'recaptcha' && config.recaptcha) return createRecaptcha(config.recaptcha.secret);
+  return noCaptcha;
 }

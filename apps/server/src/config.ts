@@ -29,6 +29,8 @@ const envSchema = z.object({
   TRUST_PROXY: bool.default(false),
   RATE_LIMITS: bool.default(true),
   PUBLIC_URL: z.url().optional(),
+  RECAPTCHA_SITE_KEY: z.string().min(10).optional(),
+  RECAPTCHA_SECRET: z.string().min(10).optional(),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   WEB_DIST: z.string().optional(),
 });
@@ -53,6 +55,8 @@ export interface Config {
   /** Per-IP and per-account request limits; only a load test on loopback turns them off. */
   rateLimits: boolean;
   webDist: string;
+  /** reCAPTCHA keys, required when CAPTCHA_TYPE=recaptcha. */
+  recaptcha: { siteKey: string; secret: string } | undefined;
   /** Address of the web app as users reach it; links in emails point here (never at a request's Host header). */
   publicUrl: string;
   /** Root secret for hashing codes and encrypting secrets at rest; generated and stored when unset (not in production). */
@@ -77,6 +81,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const production = e.NODE_ENV === 'production';
+  if (e.CAPTCHA_TYPE === 'recaptcha' && !(e.RECAPTCHA_SITE_KEY && e.RECAPTCHA_SECRET)) {
+    throw new ConfigError(
+      'Invalid configuration: RECAPTCHA_SECRET: RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET are required with CAPTCHA_TYPE=recaptcha',
+    );
+  }
   if (production && !e.SECRET_KEY) {
     throw new ConfigError('Invalid configuration: SECRET_KEY: required when NODE_ENV=production');
   }
@@ -98,6 +107,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     rateLimits: e.RATE_LIMITS,
     secretKey: e.SECRET_KEY,
+    recaptcha:
+      e.RECAPTCHA_SITE_KEY && e.RECAPTCHA_SECRET
+        ? { siteKey: e.RECAPTCHA_SITE_KEY, secret: e.RECAPTCHA_SECRET }
+        : undefined,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
   };

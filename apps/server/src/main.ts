@@ -10,9 +10,6 @@ async function main(): Promise<void> {
   let config: Config;
   try {
     config = loadConfig();
-    if (config.captchaType !== 'none') {
-      throw new ConfigError(`Invalid configuration: CAPTCHA_TYPE: only "none" is available in this version`);
-    }
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);

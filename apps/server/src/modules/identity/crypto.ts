@@ -13,6 +13,8 @@ import type pg from 'pg';
 export interface ServerKeys {
   codePepper: Buffer;
   encryptionKey: Buffer;
+  /** HMAC key that signs captcha challenges. */
+  captchaKey: Buffer;
 }
 
 /**
@@ -31,7 +33,11 @@ export async function loadServerKeys(db: pg.Pool, secretKey: string | undefined)
       .value as string;
   }
   const derive = (info: string) => Buffer.from(hkdfSync('sha256', secret, 'exchange', info, 32));
-  return { codePepper: derive('one-time-codes'), encryptionKey: derive('encryption-at-rest') };
+  return {
+    codePepper: derive('one-time-codes'),
+    encryptionKey: derive('encryption-at-rest'),
+    captchaKey: derive('captcha'),
+  };
 }
 
 /** Hex SHA-256; used for session ids so the database never holds a usable cookie. */

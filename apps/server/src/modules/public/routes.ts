@@ -1,5 +1,6 @@
 import { ERRORS } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
+import type { AltchaCaptcha } from '../../adapters/captcha/altcha.ts';
 import type { AppDeps } from '../../app.ts';
 
 /** Peatio public service routes that need no other module: server time and health. */
@@ -19,8 +20,19 @@ export async function peatioPublicRoutes(app: FastifyInstance, deps: AppDeps): P
   });
 }
 
-/** Barong's liveness routes. */
-export async function barongPublicRoutes(app: FastifyInstance): Promise<void> {
+/** Barong's liveness routes, the public client configuration and the captcha challenge. */
+export async function barongPublicRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.get('/identity/ping', async () => ({ ping: 'pong' }));
   app.get('/identity/time', async () => ({ time: Math.floor(Date.now() / 1000) }));
+  app.get('/identity/configs', async () => ({
+    captcha_type: deps.config.captchaType,
+    captcha_id: deps.config.captchaType === 'recaptcha' ? deps.config.recaptcha?.siteKey : undefined,
+    session_expire_time: 3600,
+    password_min_length: 8,
+  }));
+  app.get('/identity/captcha/challenge', async (_request, reply) => {
+    if (!('challenge' in deps.captcha)) return reply.status(404).send({ errors: [ERRORS.routeNotFound] });
+    reply.header('cache-control', 'no-store');
+    return (deps.captcha as AltchaCaptcha).challenge();
+  });
 }
