@@ -23,6 +23,7 @@ import type { ServerKeys } from './modules/identity/crypto.ts';
 import { userResourceRoutes } from './modules/identity/resource-routes.ts';
 import { identityRoutes } from './modules/identity/routes.ts';
 import type { SessionStore } from './modules/identity/sessions.ts';
+import { memberRoutes } from './modules/members/routes.ts';
 import { barongPublicRoutes, peatioPublicRoutes } from './modules/public/routes.ts';
 import type { StreamHub } from './modules/ranger/hub.ts';
 import { rangerRoutes } from './modules/ranger/routes.ts';
@@ -110,7 +111,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: API.barong },
   );
-  await app.register((peatio) => peatioPublicRoutes(peatio, deps), { prefix: API.peatio });
+  await app.register(
+    async (peatio) => {
+      await peatioPublicRoutes(peatio, deps);
+      await peatio.register((account) => memberRoutes(account, deps));
+    },
+    { prefix: API.peatio },
+  );
   await app.register((ranger) => rangerRoutes(ranger, deps), { prefix: API.ranger });
 
   await serveWebApp(app, deps.config.webDist);

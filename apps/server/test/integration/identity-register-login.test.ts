@@ -364,3 +364,60 @@ describe('sessions and CSRF', () => {
     expect(row.user_id).not.toBeNull();
   });
 });
+
+describe('smaller identity flows', () => {
+  it('changes the number of a pending registration and sends the new one a code', async () => {
+    await post('/identity/users', registration('change-number@example.com'));
+    await t.db.pool.query(`update one_time_codes set created_at = now() - interval '2 minutes'`);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/v2/barong/identity/users/edit/phone_number?email=change-number@example.com&country_code=81&phone_number=09011112222',
+      remoteAddress: '10.7.7.7',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ email: 'change-number@example.com', phone_number: '819011112222' });
+    expect(await lastCode(t, '819011112222')).toMatch(/^\d{6}$/);
+    const active = await activeUser(t, 'active-number@example.com');
+    const refused = await t.app.inject({
+      method: 'GET',
+      url: `/api/v2/barong/identity/users/edit/phone_number?email=${active.email}&country_code=81&phone_number=09011113333`,
+      remoteAddress: '10.7.7.8',
+    });
+    expect(refused.json()).toEqual({ errors: ['identity.user.already_verified'] });
+  });
+
+  it('confirms the email alone at level 1', async () => {
+    await post('/identity/users', registration('email-only@example.com'));
+    const bad = await post('/identity/users/email/confirm_code', {
+      email: 'email-only@example.com',
+      code: '000000',
+    });
+    const code = await lastCode(t, 'email-only@example.com');
+    if (code !== '000000') expect(bad.json()).toEqual({ errors: ['identity.user.invalid_email_code'] });
+    const ok = await post('/identity/users/email/confirm_code', { email: 'email-only@example.com', code });
+    expect(ok.statusCode).toBe(201);
+    expect(ok.json()).toEqual({ email: 'email-only@example.com', level: 1 });
+  });
+
+  it('checks a reset link before the form is shown', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/v2/barong/identity/sessions/verify_access_token?access_token=not-a-real-token',
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ errors: ['identity.user.invalid_reset_token'] });
+  });
+
+  it('answers account/members/me on the trading service', async () => {
+    const { email, password } = await activeUser(t, 'member@example.com');
+    const { cookie } = await loginWithEmailCode(t, email, password);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/v2/peatio/account/members/me',
+      headers: { cookie },
+    });
+    expect(res.json()).toMatchObject({ email, level: 2, state: 'active' });
+    const anonymous = await t.app.inject({ method: 'GET', url: '/api/v2/peatio/account/members/me' });
+    expect(anonymous.statusCode).toBe(401);
+  });
+});

@@ -104,3 +104,12 @@ export async function changePassword(
   if (input.old_password === input.new_password) throw invalid(ERRORS.samePassword);
   await setPassword(deps, user, input.new_password, origin, 'password.change');
 }
+
+/** True while a password-reset token is unused and unexpired (the reset page checks its link first). */
+export async function resetTokenValid(deps: IdentityDeps, token: string): Promise<boolean> {
+  const row = await deps.db.query(
+    'select 1 from password_resets where token_hash = $1 and used_at is null and expires_at > now()',
+    [sha256(token)],
+  );
+  return row.rowCount === 1;
+}

@@ -152,3 +152,54 @@ export async function resendVerificationCode(deps: IdentityDeps, email: string, 
   if (!user || !phone || user.state !== 'pending') return;
   await sendVerificationCodes(deps, user, phone.number, channel);
 }
+
+/**
+ * Replaces the phone of a pending registration (the "Change number" step before verification) and sends the new
+ * number a code. Only pending accounts can change this way; the email code is still needed to verify.
+ */
+export async function changePendingPhone(
+  deps: IdentityDeps,
+  email: string,
+  dialCode: string,
+  number: string,
+) {
+  const user = await findUserByEmail(deps.db, email);
+  if (!user || user.state !== 'pending') throw invalid(ERRORS.alreadyVerified);
+  const phone = fullPhoneNumber(dialCode, number);
+  if (!/^\d{4,15}$/.test(phone)) throw invalid(ERRORS.invalidPhone);
+  await deps.db.query(
+    'update phones set number = $2, country = coalesce($3, country) where id = (select max(id) from phones where user_id = $1)',
+    [
+      user.id,
+      phone,
+      REGISTRATION_COUNTRIES.find((c) => c.dial === dialCode.replace(/\D/g, ''))?.code ?? null,
+    ],
+  );
+  await sendVerificationCodes(deps, user, phone, 'phone');
+  return { email: user.email, phone_number: phone };
+}
+
+/** Confirms only the email of a pending registration (level 1); the phone code completes it later. */
+export async function confirmEmail(deps: IdentityDeps, email: string, code: string, origin: RequestOrigin) {
+  const user = await findUserByEmail(deps.db, email);
+  const [ok] = user
+    ? await checkCodes(deps.db, deps.keys, [
+        { purpose: 'register', channel: 'email', destination: user.email, code },
+      ])
+    : [false];
+  if (!user || !ok) throw invalid(ERRORS.invalidEmailCode);
+  await withTransaction(deps.db, async (tx) => {
+    await setLabel(tx, user.id, 'email', 'verified');
+    await tx.query('update users set level = greatest(level, 1), updated_at = now() where id = $1', [
+      user.id,
+    ]);
+    await recordActivity(tx, {
+      userId: user.id,
+      action: 'email.confirm',
+      result: 'succeed',
+      topic: 'account',
+      ...origin,
+    });
+  });
+  return { email: user.email, level: Math.max(user.level, 1) };
+}

@@ -9,15 +9,34 @@ import {
   verifyAccountSchema,
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { requireAuth } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { login, sendLoginCode } from './login.ts';
-import { confirmPasswordReset, requestPasswordReset } from './password.ts';
-import { register, resendVerificationCode, verifyAccount } from './registration.ts';
+import { confirmPasswordReset, requestPasswordReset, resetTokenValid } from './password.ts';
+import {
+  changePendingPhone,
+  confirmEmail,
+  register,
+  resendVerificationCode,
+  verifyAccount,
+} from './registration.ts';
 import { SESSION_COOKIE } from './sessions.ts';
 import { recordActivity } from './users-repository.ts';
 
+const editPhoneQuery = z.object({
+  email: z.string({ error: ERRORS.fieldRequired }).min(3, ERRORS.fieldRequired).max(254),
+  country_code: z.string({ error: ERRORS.invalidCountry }).regex(/^\+?\d{1,4}$/, ERRORS.invalidCountry),
+  phone_number: z.string({ error: ERRORS.invalidPhone }).regex(/^\d{1,15}$/, ERRORS.invalidPhone),
+});
+const confirmEmailSchema = z.object({
+  email: z.string({ error: ERRORS.fieldRequired }).min(3, ERRORS.fieldRequired).max(254),
+  code: z.string({ error: ERRORS.missingEmailCode }).regex(/^\d{6}$/, ERRORS.invalidCodeFormat),
+});
+const accessTokenQuery = z.object({
+  access_token: z.string({ error: ERRORS.invalidResetToken }).min(10, ERRORS.invalidResetToken).max(200),
+});
 const origin = (request: FastifyRequest) => ({
   ip: request.ip,
   userAgent: request.headers['user-agent'] ?? null,
@@ -43,6 +62,28 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
       return reply.status(201).send({ message: 'identity.otp.sent' });
     });
   }
+
+  app.get('/identity/users/edit/phone_number', limit(5), async (request) => {
+    const q = editPhoneQuery.parse(request.query);
+    return changePendingPhone(deps, q.email, q.country_code, q.phone_number);
+  });
+
+  app.post('/identity/users/email/generate_code', limit(10), async (request, reply) => {
+    await resendVerificationCode(deps, sendVerificationCodeSchema.parse(request.body ?? {}).email, 'email');
+    return reply.status(201).send({ message: 'identity.otp.sent' });
+  });
+
+  app.post('/identity/users/email/confirm_code', limit(20), async (request, reply) => {
+    const input = confirmEmailSchema.parse(request.body ?? {});
+    return reply.status(201).send(await confirmEmail(deps, input.email, input.code, origin(request)));
+  });
+
+  app.get('/identity/sessions/verify_access_token', limit(20), async (request, reply) => {
+    const { access_token } = accessTokenQuery.parse(request.query);
+    if (!(await resetTokenValid(deps, access_token)))
+      return reply.status(422).send({ errors: [ERRORS.invalidResetToken] });
+    return { valid: true };
+  });
 
   app.post('/identity/sessions', limit(30), async (request, reply) => {
     const input = loginSchema.parse(request.body ?? {});
