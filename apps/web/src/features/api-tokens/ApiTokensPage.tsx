@@ -1,0 +1,205 @@
+import { LIMITS } from '@exchange/shared';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Container,
+  Group,
+  Modal,
+  Pagination,
+  Paper,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate } from 'react-router';
+import { api, apiPage } from '../../api/client.ts';
+import { useCurrentUser } from '../../api/user.ts';
+import { toast } from '../../app/toast.ts';
+import { CopyField } from '../auth/components/CopyField.tsx';
+import { errorText } from '../auth/components/errors.ts';
+import { formatDateTime } from '../settings/kyc.ts';
+import { TotpModal } from './TotpModal.tsx';
+
+/** An API key as listed (the secret is never listed). */
+export interface ApiKey {
+  kid: string;
+  algorithm: string;
+  state: 'active' | 'inactive';
+  created_at: string;
+  updated_at: string;
+}
+
+/** A freshly created key: the only time its secret is shown. */
+interface CreatedKey extends ApiKey {
+  secret?: string;
+  accessKey?: string;
+  secretKey?: string;
+}
+
+type Action = { kind: 'create' } | { kind: 'toggle'; key: ApiKey } | { kind: 'delete'; key: ApiKey };
+
+const KEYS_QUERY = 'apiKeys';
+
+function TrashIcon() {
+  return (
+    <svg
+      width="18"
+      height="18"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      aria-hidden
+    >
+      <path d="M4 7h16M10 11v6M14 11v6M5 7l1 12a2 2 0 0 0 2 2h8a2 2 0 0 0 2-2l1-12M9 7V4h6v3" />
+    </svg>
+  );
+}
+
+/** My Api Tokens (`/api-tokens`, accounts spec §2, §4, §6): list, toggle, delete, create; 2FA required. */
+export function ApiTokensPage() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const { data: user } = useCurrentUser();
+  const [page, setPage] = useState(1);
+  const [action, setAction] = useState<Action | null>(null);
+  const [created, setCreated] = useState<CreatedKey | null>(null);
+  const list = useQuery({
+    queryKey: [KEYS_QUERY, page],
+    queryFn: () =>
+      apiPage<ApiKey>('barong', '/resource/api_keys', { query: { page, limit: LIMITS.tablePageLimit } }),
+    enabled: Boolean(user?.otp),
+    placeholderData: keepPreviousData,
+  });
+
+  if (!user?.otp) return <Navigate to="/settings" replace />;
+
+  const perform = async (totpCode: string) => {
+    if (!action) return;
+    if (action.kind === 'create') {
+      const key = await api<CreatedKey>('barong', '/resource/api_keys', {
+        method: 'POST',
+        body: { algorithm: 'HS256', totp_code: totpCode },
+      });
+      setCreated(key);
+      toast.success(t('identity.apiKeys.created'));
+    } else if (action.kind === 'toggle') {
+      const state = action.key.state === 'active' ? 'inactive' : 'active';
+      await api('barong', `/resource/api_keys/${encodeURIComponent(action.key.kid)}`, {
+        method: 'PATCH',
+        body: { state, totp_code: totpCode },
+      });
+      toast.success(t('identity.apiKeys.updated'));
+    } else {
+      await api('barong', `/resource/api_keys/${encodeURIComponent(action.key.kid)}`, {
+        method: 'DELETE',
+        query: { totp_code: totpCode },
+      });
+      toast.success(t('identity.apiKeys.deleted'));
+    }
+    setAction(null);
+    await client.invalidateQueries({ queryKey: [KEYS_QUERY] });
+  };
+
+  const items = list.data?.items ?? [];
+  const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / LIMITS.tablePageLimit));
+  const title =
+    action?.kind === 'create'
+      ? t('identity.apiKeys.createTitle')
+      : action?.kind === 'toggle'
+        ? t('identity.apiKeys.toggleTitle')
+        : t('identity.apiKeys.deleteTitle');
+
+  return (
+    <Container size="lg" py="xl">
+      <Stack>
+        <Group justify="space-between">
+          <Title order={2}>{t('identity.apiKeys.title')}</Title>
+          <Button onClick={() => setAction({ kind: 'create' })} data-testid="api-key-create">
+            {t('identity.apiKeys.createNew')}
+          </Button>
+        </Group>
+        <Paper withBorder>
+          <Table.ScrollContainer minWidth={640}>
+            <Table verticalSpacing="sm" data-testid="api-keys-table">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('identity.apiKeys.kid')}</Table.Th>
+                  <Table.Th>{t('identity.apiKeys.algorithm')}</Table.Th>
+                  <Table.Th>{t('identity.apiKeys.state')}</Table.Th>
+                  <Table.Th>{t('identity.apiKeys.createdAt')}</Table.Th>
+                  <Table.Th>{t('identity.apiKeys.updatedAt')}</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {items.map((key) => (
+                  <Table.Tr key={key.kid} data-testid="api-key-row">
+                    <Table.Td style={{ fontFamily: 'monospace' }}>{key.kid}</Table.Td>
+                    <Table.Td>{key.algorithm}</Table.Td>
+                    <Table.Td>
+                      <Switch
+                        checked={key.state === 'active'}
+                        onChange={() => setAction({ kind: 'toggle', key })}
+                        label={t(`identity.apiKeys.${key.state}`)}
+                        aria-label={t('identity.apiKeys.toggle', { kid: key.kid })}
+                      />
+                    </Table.Td>
+                    <Table.Td>{formatDateTime(key.created_at)}</Table.Td>
+                    <Table.Td>{formatDateTime(key.updated_at)}</Table.Td>
+                    <Table.Td>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        onClick={() => setAction({ kind: 'delete', key })}
+                        aria-label={t('identity.apiKeys.delete', { kid: key.kid })}
+                      >
+                        <TrashIcon />
+                      </ActionIcon>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          {list.isSuccess && items.length === 0 && (
+            <Text c="dimmed" ta="center" py="lg">
+              {t('identity.apiKeys.empty')}
+            </Text>
+          )}
+          {list.isError && (
+            <Alert color="red" m="md">
+              {errorText(t, list.error)}
+            </Alert>
+          )}
+        </Paper>
+        {pages > 1 && <Pagination value={page} onChange={setPage} total={pages} />}
+      </Stack>
+      {action && <TotpModal title={title} onSubmit={perform} onClose={() => setAction(null)} />}
+      {created && (
+        <Modal opened onClose={() => setCreated(null)} centered title={t('identity.apiKeys.createdTitle')}>
+          <Stack>
+            <Alert color="yellow">{t('identity.apiKeys.secretOnce')}</Alert>
+            <CopyField
+              label={t('identity.apiKeys.accessKey')}
+              value={created.accessKey ?? created.kid}
+              testId="api-key-access"
+            />
+            <CopyField
+              label={t('identity.apiKeys.secretKey')}
+              value={created.secretKey ?? created.secret ?? ''}
+              testId="api-key-secret"
+            />
+            <Button onClick={() => setCreated(null)}>{t('identity.apiKeys.done')}</Button>
+          </Stack>
+        </Modal>
+      )}
+    </Container>
+  );
+}

@@ -1,0 +1,74 @@
+import { CODE_LENGTH, ERRORS, fieldErrors, totpField } from '@exchange/shared';
+import { Button, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { codeText, errorCodes, errorText } from '../auth/components/errors.ts';
+import { digitsOnly } from '../auth/schemas.ts';
+
+const schema = z.object({ totp_code: totpField });
+
+interface Props {
+  title: string;
+  /** Performs the change with the code; throws the API error on failure. */
+  onSubmit: (totpCode: string) => Promise<void>;
+  onClose: () => void;
+}
+
+/** The two-factor code asked before every API-token change (accounts spec §2, §6). */
+export function TotpModal({ title, onSubmit, onClose }: Props) {
+  const { t } = useTranslation();
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const parsed = schema.safeParse({ totp_code: code });
+    if (!parsed.success) {
+      const first = fieldErrors(parsed.error).totp_code;
+      setError(first ? codeText(t, first, 'apiKey') : undefined);
+      return;
+    }
+    setBusy(true);
+    try {
+      await onSubmit(parsed.data.totp_code);
+    } catch (err) {
+      const codes = errorCodes(err);
+      if (codes.includes(ERRORS.totpInvalid) || codes.includes(ERRORS.totpRequired))
+        setError(errorText(t, err, 'apiKey'));
+      else setError(errorText(t, err, 'apiKey') || t('server.error'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal opened onClose={onClose} centered title={title}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Text size="sm" c="dimmed">
+            {t('identity.apiKeys.totpHint')}
+          </Text>
+          <TextInput
+            label={t('identity.apiKeys.totpLabel')}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={CODE_LENGTH.totp}
+            value={code}
+            onChange={(e) => {
+              setCode(digitsOnly(e.currentTarget.value, CODE_LENGTH.totp));
+              setError(undefined);
+            }}
+            error={error}
+            data-autofocus
+            data-testid="api-key-totp"
+          />
+          <Button type="submit" loading={busy}>
+            {t('identity.apiKeys.confirm')}
+          </Button>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

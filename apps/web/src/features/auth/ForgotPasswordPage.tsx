@@ -1,0 +1,66 @@
+import { forgotPasswordSchema } from '@exchange/shared';
+import { Anchor, Button, Container, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { api } from '../../api/client.ts';
+import { toast } from '../../app/toast.ts';
+import { useSchemaForm } from '../../components/useSchemaForm.ts';
+import { codeText, errorText } from './components/errors.ts';
+
+/** Forgot password (accounts spec §2, §5): email, then a reset link arrives by email. */
+export function ForgotPasswordPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const form = useSchemaForm(forgotPasswordSchema, { email: '' });
+  const [sending, setSending] = useState(false);
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const input = form.validate();
+    if (!input) return;
+    setSending(true);
+    try {
+      await api('barong', '/identity/users/password/generate_code', {
+        method: 'POST',
+        body: { email: input.email, captcha_response: input.captcha_response },
+      });
+      toast.success(t('identity.forgot.sent'));
+      navigate('/login');
+    } catch (err) {
+      toast.error(errorText(t, err, 'forgot') || t('server.error'));
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <Container size="xs" py="xl">
+      <Paper withBorder p="xl">
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <Title order={2}>{t('identity.forgot.title')}</Title>
+            <Text c="dimmed" size="sm">
+              {t('identity.forgot.intro')}
+            </Text>
+            <TextInput
+              label={t('identity.forgot.email')}
+              type="text"
+              inputMode="email"
+              autoComplete="email"
+              value={form.values.email}
+              onChange={(e) => form.set('email', e.currentTarget.value)}
+              error={form.errors.email ? codeText(t, form.errors.email, 'forgot') : undefined}
+            />
+            <Button type="submit" loading={sending}>
+              {t('identity.forgot.submit')}
+            </Button>
+            <Anchor component={Link} to="/login" size="sm" ta="center">
+              {t('identity.forgot.back')}
+            </Anchor>
+          </Stack>
+        </form>
+      </Paper>
+    </Container>
+  );
+}

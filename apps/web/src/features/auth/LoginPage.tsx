@@ -1,0 +1,169 @@
+import { ERRORS, fieldErrors, fullPhoneNumber } from '@exchange/shared';
+import {
+  Anchor,
+  Button,
+  Container,
+  Group,
+  Paper,
+  PasswordInput,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import type { User } from '../../api/user.ts';
+import { toast } from '../../app/toast.ts';
+import {
+  createSession,
+  isPending,
+  type LoginCredentials,
+  type PendingLogin,
+  rememberSession,
+} from './api.ts';
+import { codeText, DetailedApiError, errorText } from './components/errors.ts';
+import { countryByIso, DEFAULT_PHONE_COUNTRY, DIAL_CODE_OPTIONS } from './countries.ts';
+import { LoginSecondStep } from './LoginSecondStep.tsx';
+import { isPhoneIdentifier, LOGIN_LIMITS, loginFormSchema } from './schemas.ts';
+
+interface Values {
+  identifier: string;
+  country_code: string | null;
+  password: string;
+}
+const EMPTY: Values = { identifier: '', country_code: DEFAULT_PHONE_COUNTRY, password: '' };
+
+/** Login (`/login` and `/2fa`, accounts spec §2, §4, §5): email or phone, password, then the second step. */
+export function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const [values, setValues] = useState<Values>(EMPTY);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [loading, setLoading] = useState(false);
+  const [step, setStep] = useState<{ otp: boolean; credentials: LoginCredentials } | null>(null);
+  const phoneMode = isPhoneIdentifier(values.identifier);
+  const error = (field: string) => (errors[field] ? codeText(t, errors[field], 'login') : undefined);
+
+  const set = <K extends keyof Values>(key: K, value: Values[K]) => {
+    setValues((v) => ({ ...v, [key]: value }));
+    setErrors(({ [key]: _dropped, ...rest }) => rest);
+  };
+
+  const finish = (result: User | PendingLogin) => {
+    setStep(null);
+    if (isPending(result)) {
+      navigate('/verify-account', {
+        state: { email: result.email, phone: result.phones[0]?.number },
+      });
+      toast.success(t('identity.login.pendingNotice'));
+      return;
+    }
+    rememberSession(client, result);
+    navigate('/settings', { replace: true });
+    toast.success(t('identity.login.success'));
+  };
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const id = values.identifier.trim();
+    const sessionType = phoneMode ? 'phone' : 'email';
+    const dial = countryByIso(values.country_code)?.dial ?? '';
+    const credentials: LoginCredentials = phoneMode
+      ? { session_type: 'phone', phone_number: fullPhoneNumber(dial, id), password: values.password }
+      : { session_type: 'email', email: id, password: values.password };
+    const parsed = loginFormSchema.safeParse({ ...credentials, session_type: sessionType, ...values });
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error));
+      return;
+    }
+    setLoading(true);
+    try {
+      finish(await createSession(credentials));
+    } catch (err) {
+      if (err instanceof DetailedApiError && err.errors.includes(ERRORS.missingOtp)) {
+        setStep({ otp: err.details.otp === true, credentials });
+        return;
+      }
+      const message = errorText(t, err, 'login');
+      if (message) toast.error(message);
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  /** Closing the second step resets the form, the countdown (unmounted with the dialog) and the captcha. */
+  const closeStep = () => {
+    setStep(null);
+    setValues(EMPTY);
+    setErrors({});
+  };
+
+  return (
+    <Container size="xs" py="xl">
+      <Paper withBorder p="xl">
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <Title order={2}>{t('identity.login.title')}</Title>
+            <Group align="flex-start" wrap="nowrap" gap="xs">
+              {phoneMode && (
+                <Select
+                  label={t('identity.login.countryCode')}
+                  data={DIAL_CODE_OPTIONS}
+                  value={values.country_code}
+                  onChange={(value) => set('country_code', value)}
+                  searchable
+                  w={190}
+                  comboboxProps={{ width: 280, position: 'bottom-start' }}
+                  error={error('country_code')}
+                  data-testid="login-country-code"
+                />
+              )}
+              <TextInput
+                label={t('identity.login.identifier')}
+                name="identifier"
+                autoComplete="username"
+                maxLength={LOGIN_LIMITS.identifierMax}
+                value={values.identifier}
+                onChange={(e) => set('identifier', e.currentTarget.value)}
+                error={error('identifier')}
+                style={{ flex: 1 }}
+              />
+            </Group>
+            <PasswordInput
+              label={t('identity.login.password')}
+              name="password"
+              autoComplete="current-password"
+              maxLength={LOGIN_LIMITS.passwordMax}
+              value={values.password}
+              onChange={(e) => set('password', e.currentTarget.value)}
+              error={error('password')}
+              visibilityToggleButtonProps={{ 'aria-label': t('identity.password.toggle') }}
+            />
+            <Group justify="flex-end">
+              <Anchor component={Link} to="/forgot-password" size="sm">
+                {t('identity.login.forgot')}
+              </Anchor>
+            </Group>
+            <Button type="submit" loading={loading} disabled={loading || step !== null}>
+              {t('identity.login.submit')}
+            </Button>
+            <Text size="sm" ta="center">
+              {t('identity.login.noAccount')}{' '}
+              <Anchor component={Link} to="/register">
+                {t('identity.login.signUp')}
+              </Anchor>
+            </Text>
+          </Stack>
+        </form>
+      </Paper>
+      {step && (
+        <LoginSecondStep credentials={step.credentials} otp={step.otp} onClose={closeStep} onDone={finish} />
+      )}
+    </Container>
+  );
+}

@@ -1,0 +1,91 @@
+import { ERRORS } from '@exchange/shared';
+import { Anchor, Button, Container, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { api } from '../../api/client.ts';
+import { toast } from '../../app/toast.ts';
+import { useSchemaForm } from '../../components/useSchemaForm.ts';
+import { codeText, errorCodes, errorText } from './components/errors.ts';
+import { resetFormSchema } from './schemas.ts';
+
+/** Reset password (`/password-reset/:token`, accounts spec §2, §5): new password and its confirmation. */
+export function ResetPasswordPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { token = '' } = useParams();
+  const form = useSchemaForm(resetFormSchema, {
+    reset_password_token: token,
+    password: '',
+    confirm_password: '',
+    lang: 'EN',
+  });
+  const [sending, setSending] = useState(false);
+  const error = (field: string) =>
+    form.errors[field] ? codeText(t, form.errors[field], 'reset') : undefined;
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const input = form.validate();
+    if (!input) {
+      if (!resetFormSchema.shape.reset_password_token.safeParse(token).success)
+        toast.error(t(ERRORS.invalidResetToken));
+      return;
+    }
+    setSending(true);
+    try {
+      await api('barong', '/identity/users/password/confirm_code', { method: 'POST', body: input });
+      toast.success(t('identity.reset.success'));
+      navigate('/login', { replace: true });
+    } catch (err) {
+      const codes = errorCodes(err);
+      const field = codes.find((c) => c.startsWith('password.'));
+      if (field) form.setErrors({ password: field });
+      else toast.error(errorText(t, err, 'reset'));
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <Container size="xs" py="xl">
+      <Paper withBorder p="xl">
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <Title order={2}>{t('identity.reset.title')}</Title>
+            <Text c="dimmed" size="sm">
+              {t('identity.reset.intro')}
+            </Text>
+            <PasswordInput
+              label={t('identity.reset.password')}
+              autoComplete="new-password"
+              maxLength={64}
+              value={form.values.password}
+              onChange={(e) => form.set('password', e.currentTarget.value)}
+              error={error('password')}
+              visibilityToggleButtonProps={{ 'aria-label': t('identity.password.toggle') }}
+            />
+            <PasswordInput
+              label={t('identity.reset.confirmPassword')}
+              autoComplete="new-password"
+              maxLength={64}
+              value={form.values.confirm_password}
+              onChange={(e) => form.set('confirm_password', e.currentTarget.value)}
+              error={error('confirm_password')}
+              visibilityToggleButtonProps={{ 'aria-label': t('identity.password.toggle') }}
+            />
+            <Button type="submit" loading={sending}>
+              {t('identity.reset.submit')}
+            </Button>
+            <Text size="sm" ta="center">
+              {t('identity.reset.noAccount')}{' '}
+              <Anchor component={Link} to="/register">
+                {t('identity.reset.register')}
+              </Anchor>
+            </Text>
+          </Stack>
+        </form>
+      </Paper>
+    </Container>
+  );
+}

@@ -1,0 +1,85 @@
+import { LIMITS } from '@exchange/shared';
+import { Anchor, Text } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from '../../../app/toast.ts';
+import { errorText, isResendLimit } from './errors.ts';
+import { useCountdown } from './useCountdown.ts';
+
+interface Props {
+  /** Sends the code; throws on failure. */
+  onRequest: () => Promise<void>;
+  /** Toast shown when the code was sent. */
+  successMessage: string;
+  /** Link text; "Get OTP" by default. */
+  label?: string;
+  /** Starts with the countdown running (a code was just sent). */
+  startRunning?: boolean;
+  testId?: string;
+}
+
+/**
+ * "Get OTP" link replaced by a 60 s countdown after a request (accounts spec §4). A resend-limit refusal
+ * disables the link for 5 s; any other error still starts the countdown.
+ */
+export function OtpRequestLink({ onRequest, successMessage, label, startRunning, testId }: Props) {
+  const { t } = useTranslation();
+  const countdown = useCountdown();
+  const [busy, setBusy] = useState(false);
+  const [blocked, setBlocked] = useState(false);
+  const blockTimer = useRef<number | undefined>(undefined);
+  const { start } = countdown;
+
+  useEffect(() => {
+    if (startRunning) start(LIMITS.otpResendCountdownSeconds);
+  }, [startRunning, start]);
+  useEffect(() => () => window.clearTimeout(blockTimer.current), []);
+
+  const request = async () => {
+    if (busy || blocked || countdown.running) return;
+    setBusy(true);
+    try {
+      await onRequest();
+      toast.success(successMessage);
+      start(LIMITS.otpResendCountdownSeconds);
+    } catch (err) {
+      const message = errorText(t, err);
+      if (message) toast.error(message);
+      if (isResendLimit(err)) {
+        setBlocked(true);
+        blockTimer.current = window.setTimeout(
+          () => setBlocked(false),
+          LIMITS.resendLimitDisableSeconds * 1000,
+        );
+      } else {
+        start(LIMITS.otpResendCountdownSeconds);
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (countdown.running) {
+    return (
+      <Text size="sm" c="dimmed" data-testid={testId ? `${testId}-countdown` : undefined}>
+        {t('identity.otp.countdown', { seconds: countdown.seconds })}
+      </Text>
+    );
+  }
+  const disabled = busy || blocked;
+  return (
+    <Anchor
+      component="button"
+      type="button"
+      size="sm"
+      onClick={request}
+      disabled={disabled}
+      aria-disabled={disabled}
+      c={disabled ? 'dimmed' : undefined}
+      style={disabled ? { cursor: 'not-allowed' } : undefined}
+      data-testid={testId}
+    >
+      {label ?? t('identity.otp.get')}
+    </Anchor>
+  );
+}

@@ -1,0 +1,257 @@
+import { Secret, TOTP } from 'otpauth';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser, openPage } from '../support/browser.ts';
+
+const PASSWORD = 'Secret-pass1';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser.close());
+
+const barong = (path: string) => `${inject('baseUrl')}/api/v2/barong${path}`;
+
+interface OutboxMessage {
+  subject: string | null;
+  body: string;
+}
+
+async function outbox(to: string): Promise<OutboxMessage[]> {
+  return (await (await fetch(barong(`/dev/outbox?to=${encodeURIComponent(to)}`))).json()) as OutboxMessage[];
+}
+
+/** The newest one-time code (5 or 6 digits) sent to an email or phone. */
+async function latestCode(to: string): Promise<string> {
+  const [message] = await outbox(to);
+  const code = /\b(\d{5,6})\b/.exec(`${message?.subject ?? ''} ${message?.body ?? ''}`)?.[1];
+  if (!code) throw new Error(`no code in the outbox for ${to}`);
+  return code;
+}
+
+const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+
+/** Registers and verifies an account through the API (Japan, +81). */
+async function activeAccount(): Promise<{ email: string; phone: string }> {
+  const email = `sec${unique()}@example.com`;
+  const post = (path: string, body: unknown) =>
+    fetch(barong(path), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const registered = await post('/identity/users', {
+    first_name: 'Mina',
+    last_name: 'Kimura',
+    email,
+    country: 'JP',
+    country_code: '81',
+    phone_number: `8${unique().slice(-9)}`,
+    password: PASSWORD,
+  });
+  expect(registered.status).toBe(201);
+  const { phone_number: phone } = (await registered.json()) as { phone_number: string };
+  const verified = await post('/identity/users/verify_account', {
+    email,
+    phone_number: phone,
+    email_otp: await latestCode(email),
+    phone_otp: await latestCode(phone),
+  });
+  expect(verified.status).toBe(200);
+  return { email, phone };
+}
+
+async function submitCredentials(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email or phone number').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.locator('form').getByRole('button', { name: 'Login' }).click();
+}
+
+async function loginWithEmailCode(page: Page, email: string): Promise<void> {
+  await submitCredentials(page, email);
+  await page.getByTestId('login-get-otp').click();
+  await page.getByText('OTP code sent successfully on your email').waitFor();
+  await page.getByTestId('login-code').fill(await latestCode(email));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.waitForURL((url) => url.pathname === '/settings');
+}
+
+/**
+ * TOTP codes for one secret. The server accepts the current 30 s step ± 1, each step once and in increasing
+ * order, so every call hands out the next unused step that is valid now, waiting only when it must.
+ */
+function totpCodes(secret: string) {
+  const totp = new TOTP({ secret: Secret.fromBase32(secret), period: 30, digits: 6 });
+  const stepNow = () => Math.floor(Date.now() / 30_000);
+  let last = 0;
+  return async (): Promise<string> => {
+    // Stay clear of a step boundary, so the code is still in the window when the server checks it.
+    while (Date.now() % 30_000 > 27_000) await new Promise((r) => setTimeout(r, 500));
+    while (Math.max(last + 1, stepNow() - 1) > stepNow() + 1) await new Promise((r) => setTimeout(r, 1000));
+    last = Math.max(last + 1, stepNow() - 1);
+    return totp.generate({ timestamp: last * 30_000 });
+  };
+}
+
+async function logout(page: Page): Promise<void> {
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await page.getByText('Logged out successfully').waitFor();
+}
+
+describe('two-factor authentication and API tokens', () => {
+  it('enables 2FA, logs in with the TOTP code and manages an API token', async () => {
+    const { email } = await activeAccount();
+    const { context, page } = await openPage(browser);
+    await loginWithEmailCode(page, email);
+    expect(await page.getByTestId('api-tokens-link').count()).toBe(0);
+    await page.goto('/api-tokens');
+    await page.waitForURL((url) => url.pathname === '/settings');
+
+    await page.getByTestId('otp-toggle').click();
+    await page.getByRole('button', { name: 'Enable' }).last().click();
+    await page.getByText('Code is required.').waitFor();
+    const secret = (await page.getByTestId('otp-secret').textContent())?.trim() ?? '';
+    expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    const nextCode = totpCodes(secret);
+    await page.getByTestId('otp-code').fill(await nextCode());
+    await page.getByRole('button', { name: 'Enable' }).last().click();
+    await page.getByText('2FA enabled').waitFor();
+    await page.getByTestId('api-tokens-link').waitFor();
+    await logout(page);
+
+    await submitCredentials(page, email);
+    await page.getByText('Two-factor code').waitFor();
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByText('2FA Code Required').waitFor();
+    await page.getByTestId('login-code').fill('123');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByText('Invalid 2FA Code').waitFor();
+    await page.getByTestId('login-code').fill(await nextCode());
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL((url) => url.pathname === '/settings');
+    await page.getByText('Logged in successfully').waitFor();
+
+    await page.getByTestId('api-tokens-link').click();
+    await page.getByRole('heading', { name: 'My Api Tokens' }).waitFor();
+    await page.getByTestId('api-key-create').click();
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Code is required').waitFor();
+    await page.getByTestId('api-key-totp').fill(await nextCode());
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Api key created').waitFor();
+    const kid = await page.getByTestId('api-key-access').inputValue();
+    expect(kid).toMatch(/^[0-9a-f]+$/);
+    expect((await page.getByTestId('api-key-secret').inputValue()).length).toBeGreaterThan(20);
+    await page.getByRole('button', { name: 'Copy Secret key' }).click();
+    await page.getByText('Copied!').waitFor();
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByTestId('api-key-row').getByText(kid).waitFor();
+
+    expect(await page.getByRole('switch', { name: `Switch API key ${kid} on or off` }).isChecked()).toBe(
+      true,
+    );
+    await page.getByTestId('api-key-row').getByText('Active').click();
+    await page.getByTestId('api-key-totp').fill(await nextCode());
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByTestId('api-key-row').getByText('Inactive').waitFor();
+
+    await page.getByRole('button', { name: `Delete API key ${kid}` }).click();
+    await page.getByTestId('api-key-totp').fill(await nextCode());
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('You have no API tokens yet.').waitFor();
+    await context.close();
+    // Five TOTP steps are used in turn; the last two may each wait for the next 30 s step.
+  }, 150_000);
+});
+
+describe('passwords and phone', () => {
+  it('resets a forgotten password through the emailed link', async () => {
+    const { email } = await activeAccount();
+    const { context, page } = await openPage(browser);
+    await page.goto('/forgot-password');
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByText('Please enter your email').waitFor();
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    const link = (await outbox(email)).map((m) => /\/password-reset\/(\S+)/.exec(m.body)?.[1]).find(Boolean);
+    expect(link).toBeTruthy();
+
+    await page.goto(`/password-reset/${link}`);
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await page.getByText('Password Required').waitFor();
+    await page.getByLabel('New password', { exact: true }).fill('Newer-pass2');
+    await page.getByLabel('Confirm new password').fill('Newer-pass3');
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await page.getByText('Password Not Matching').waitFor();
+    await page.getByLabel('Confirm new password').fill('Newer-pass2');
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.getByText('Your password has been reset. Please login.').waitFor();
+
+    await submitCredentials(page, email, 'Newer-pass2');
+    await page.getByText('Verify your login').waitFor();
+    await context.close();
+  });
+
+  it('changes the password and the phone number from the settings', async () => {
+    const { email } = await activeAccount();
+    const { context, page } = await openPage(browser);
+    await loginWithEmailCode(page, email);
+
+    await page.getByTestId('change-phone').click();
+    await page.waitForURL((url) => url.pathname === '/update-number/phone');
+    await page.getByRole('textbox', { name: 'Country' }).fill('India');
+    await page.getByRole('option', { name: 'India (+91)' }).click();
+    const national = `7${unique().slice(-9)}`;
+    await page.getByLabel('New phone number').fill(`${national.slice(0, 4)}-${national.slice(4)}`);
+    expect(await page.getByLabel('New phone number').inputValue()).toBe(national);
+    await page.getByRole('button', { name: 'Send code' }).click();
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByText('Please enter OTP Code').waitFor();
+    await page.getByTestId('phone-code').fill('000000');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByText('Verification code is invalid').waitFor();
+    await page.getByTestId('phone-code').fill(await latestCode(`91${national}`));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL((url) => url.pathname === '/settings');
+    await page.getByTestId('profile-phone').getByText(`+91${national}`).waitFor();
+
+    await page.getByRole('textbox', { name: 'Gender' }).click();
+    await page.getByRole('option', { name: 'Female' }).click();
+    await page.getByLabel('Date of birth').fill(`${new Date().getFullYear() - 10}-01-01`);
+    await page.getByLabel('Address').fill('1-1 Chiyoda');
+    await page.getByLabel('Town').fill('Tokyo');
+    await page.getByLabel('Postcode').fill('100-0001');
+    expect(await page.getByLabel('Postcode').inputValue()).toBe('1000001');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('You must be at least 18 years old').waitFor();
+    await page.getByLabel('Date of birth').fill('1990-05-01');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Profile saved successfully').waitFor();
+
+    await page.getByTestId('change-password').click();
+    const submit = page.getByRole('dialog').getByRole('button', { name: 'Change password' });
+    await submit.click();
+    expect(await page.getByText('Password Required').count()).toBe(3);
+    expect(await page.getByLabel('Old password').getAttribute('maxlength')).toBe('29');
+    await page.getByLabel('Old password').fill('Wrong-pass9');
+    await page.getByLabel('New password').fill('Newer-pass2');
+    await page.getByLabel('Confirm password').fill('Newer-pass3');
+    await submit.click();
+    await page.getByText("Password doesn't match").waitFor();
+    await page.getByLabel('Confirm password').fill('Newer-pass2');
+    await submit.click();
+    await page.getByText('Old password is incorrect').waitFor();
+    await page.getByLabel('Old password').fill(PASSWORD);
+    await submit.click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.getByText('Password changed successfully. Please login again.').waitFor();
+    const me = await page.request.get(barong('/resource/users/me'));
+    expect(me.status()).toBe(401);
+    await context.close();
+  });
+});

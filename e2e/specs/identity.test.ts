@@ -1,0 +1,269 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser, openPage } from '../support/browser.ts';
+
+const PASSWORD = 'Secret-pass1';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser.close());
+
+const barong = (path: string) => `${inject('baseUrl')}/api/v2/barong${path}`;
+
+/** The newest one-time code (5 or 6 digits) sent to an email or phone, from the dev outbox. */
+async function latestCode(to: string): Promise<string> {
+  const response = await fetch(barong(`/dev/outbox?to=${encodeURIComponent(to)}`));
+  const [message] = (await response.json()) as { subject: string | null; body: string }[];
+  const code = /\b(\d{5,6})\b/.exec(`${message?.subject ?? ''} ${message?.body ?? ''}`)?.[1];
+  if (!code) throw new Error(`no code in the outbox for ${to}`);
+  return code;
+}
+
+const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+
+/** Registers and verifies an account through the API (Japan, +81); returns its email and full phone. */
+async function activeAccount(): Promise<{ email: string; phone: string }> {
+  const email = `id${unique()}@example.com`;
+  const national = `9${unique().slice(-9)}`;
+  const post = (path: string, body: unknown) =>
+    fetch(barong(path), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const registered = await post('/identity/users', {
+    first_name: 'Mina',
+    last_name: 'Kimura',
+    email,
+    country: 'JP',
+    country_code: '81',
+    phone_number: national,
+    password: PASSWORD,
+  });
+  expect(registered.status).toBe(201);
+  const { phone_number: phone } = (await registered.json()) as { phone_number: string };
+  const verified = await post('/identity/users/verify_account', {
+    email,
+    phone_number: phone,
+    email_otp: await latestCode(email),
+    phone_otp: await latestCode(phone),
+  });
+  expect(verified.status).toBe(200);
+  return { email, phone };
+}
+
+/** Logs in through the screen with email, password and the emailed 5-digit code. */
+async function loginWithEmailCode(page: Page, email: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email or phone number').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.locator('form').getByRole('button', { name: 'Login' }).click();
+  await page.getByTestId('login-get-otp').click();
+  await page.getByText('OTP code sent successfully on your email').waitFor();
+  await page.getByTestId('login-code').fill(await latestCode(email));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.waitForURL((url) => url.pathname === '/settings');
+}
+
+describe('registration and login', () => {
+  it('registers, verifies both codes, logs in with the emailed code and logs out', async () => {
+    const { context, page } = await openPage(browser);
+    const email = `reg${unique()}@example.com`;
+    await page.goto('/register');
+    await page.getByText('Enter the details as per the valid legal documents').waitFor();
+    await page.getByLabel('First name').fill('Asha');
+    await page.getByLabel('Last name').fill('Patel');
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('textbox', { name: 'Country' }).click();
+    await page.getByRole('option', { name: 'India (+91)' }).click();
+    expect(await page.getByLabel('Code', { exact: true }).inputValue()).toBe('+91');
+    await page.getByLabel('Phone number').fill('09876543210');
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Confirm password').fill(PASSWORD);
+    await page.getByRole('checkbox').check();
+    await page.locator('form').getByRole('button', { name: 'Register' }).click();
+
+    await page.waitForURL((url) => url.pathname === '/verify-account');
+    await page.getByText('Phone OTP (sent to 91********10)').waitFor();
+    await page.getByText(`Email OTP (sent to re${'*'.repeat(email.indexOf('@') - 2)}@example.com)`).waitFor();
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByText('Please enter phone OTP Code').waitFor();
+    await page.getByText('Please enter email OTP Code').waitFor();
+    await page.getByTestId('verify-phone-code').fill('12ab34');
+    expect(await page.getByTestId('verify-phone-code').inputValue()).toBe('1234');
+    await page.getByTestId('verify-phone-code').fill(await latestCode('919876543210'));
+    await page.getByTestId('verify-email-code').fill(await latestCode(email));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL((url) => url.pathname === '/login');
+
+    await loginWithEmailCode(page, email);
+    await page.getByText('Logged in successfully').waitFor();
+    await page.getByTestId('profile-email').getByText(email).waitFor();
+    await page.getByTestId('profile-phone').getByText('+919876543210').waitFor();
+    await page.getByTestId('kyc-status').getByText('KYC: Pending').waitFor();
+
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.getByText('Logged out successfully').waitFor();
+    await page.locator('header').getByRole('link', { name: 'Login' }).waitFor();
+    expect((await page.request.get(barong('/resource/users/me'))).status()).toBe(401);
+    await context.close();
+  });
+
+  it('shows the spec messages for refused registration input', async () => {
+    const { context, page } = await openPage(browser);
+    await page.goto('/register');
+    await page.locator('form').getByRole('button', { name: 'Register' }).click();
+    await page.getByText('Please enter your password').waitFor();
+    await page.getByText('Please enter your confirm password').waitFor();
+    expect(await page.getByText('This field is required').count()).toBe(5);
+
+    await page.getByLabel('First name').fill('Al1');
+    expect(await page.getByLabel('First name').inputValue()).toBe('Al');
+    await page.getByLabel('Last name').fill('-Patel');
+    await page.getByLabel('Email').fill('asha@ex.com');
+    await page.getByLabel('Password', { exact: true }).fill('weakpass');
+    await page.getByLabel('Confirm password').fill('weakpas');
+    await page.getByText('Password and confirm password do not match').waitFor();
+    await page.locator('form').getByRole('button', { name: 'Register' }).click();
+    expect(await page.getByText('Invalid name').count()).toBe(2);
+    await page.getByText('Invalid Email').waitFor();
+    await page
+      .getByText(
+        'Password must be 8-64 characters with at least one uppercase letter, one lowercase letter and one special character (#?!@$%^&*-)',
+      )
+      .waitFor();
+    await page.getByText('Please accept the terms and conditions').waitFor();
+    await context.close();
+  });
+
+  it('tells how many chances are left after a wrong password', async () => {
+    const { email } = await activeAccount();
+    const { context, page } = await openPage(browser);
+    await page.goto('/login');
+    await page.locator('form').getByRole('button', { name: 'Login' }).click();
+    await page.getByText('Please enter your email').waitFor();
+    await page.getByText('Please enter your password').waitFor();
+    await page.getByLabel('Email or phone number').fill('not-an-email');
+    await page.locator('form').getByRole('button', { name: 'Login' }).click();
+    await page.getByText('Enter valid email').waitFor();
+
+    await page.getByLabel('Email or phone number').fill('12ab');
+    await page.getByRole('textbox', { name: 'Country code' }).waitFor();
+    expect(await page.getByRole('textbox', { name: 'Country code' }).inputValue()).toBe('+43 Austria');
+    await page.locator('form').getByRole('button', { name: 'Login' }).click();
+    await page.getByText('Enter valid number').waitFor();
+
+    await page.getByLabel('Email or phone number').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('Wrong-pass1');
+    await page.locator('form').getByRole('button', { name: 'Login' }).click();
+    await page
+      .getByText('Incorrect password. You have 4 more chances to input the correct password.')
+      .waitFor();
+    await context.close();
+  });
+
+  it('sends a login of an unverified account to /verify-account with the notice', async () => {
+    const email = `pend${unique()}@example.com`;
+    const registered = await fetch(barong('/identity/users'), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        first_name: 'Jun',
+        last_name: 'Park',
+        email,
+        country: 'KR',
+        country_code: '82',
+        phone_number: `10${unique().slice(-8)}`,
+        password: PASSWORD,
+      }),
+    });
+    expect(registered.status).toBe(201);
+    const { context, page } = await openPage(browser);
+    await page.goto('/login');
+    await page.getByLabel('Email or phone number').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.locator('form').getByRole('button', { name: 'Login' }).click();
+    await page.waitForURL((url) => url.pathname === '/verify-account');
+    await page.getByText('A verification code has been sent to your phone and email').waitFor();
+    await page.getByText(/^Phone OTP \(sent to 82\*+\d{2}\)$/).waitFor();
+    // Without a registration held in state, the screen sends the visitor to /login.
+    await page.goto('/');
+    await page.goto('/verify-account');
+    await page.waitForURL((url) => url.pathname === '/login');
+    await context.close();
+  });
+
+  it('asks for the OTP code in the second step and resets the form when it is closed', async () => {
+    const { phone } = await activeAccount();
+    const { context, page } = await openPage(browser);
+    await page.goto('/2fa');
+    await page.getByLabel('Email or phone number').fill(phone.slice(2));
+    await page.getByRole('textbox', { name: 'Country code' }).fill('Japan');
+    await page.getByRole('option', { name: '+81 Japan' }).click();
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    const login = page.locator('form').getByRole('button', { name: 'Login' });
+    await login.click();
+    await page.getByText('Verify your login').waitFor();
+    expect(await login.isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByText('OTP code Required').waitFor();
+    await page.getByTestId('login-code').fill('123');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByText('Invalid OTP code').waitFor();
+    await page.getByTestId('login-get-otp').click();
+    await page.getByText('OTP code sent successfully on your phone').waitFor();
+    await page
+      .getByTestId('login-get-otp-countdown')
+      .getByText(/Resend OTP in \d+s/)
+      .waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByText('Verify your login').waitFor({ state: 'detached' });
+    expect(await page.getByLabel('Email or phone number').inputValue()).toBe('');
+    expect(await login.isDisabled()).toBe(false);
+    await context.close();
+  });
+
+  it('keeps signed-in users off the guest pages and ends a lost session at /login', async () => {
+    const { email } = await activeAccount();
+    const { context, page } = await openPage(browser);
+    await loginWithEmailCode(page, email);
+    for (const path of ['/login', '/register', '/forgot-password']) {
+      await page.goto(path);
+      await page.waitForURL((url) => url.pathname === '/settings');
+    }
+    await page
+      .getByTestId('profile-last-login')
+      .getByText(/\d{2}\/\d{2}\/\d{4}/)
+      .waitFor();
+    // The session ends behind the app's back: the next protected call sends the user to /login.
+    await context.clearCookies();
+    await page.getByTestId('otp-toggle').click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.getByRole('link', { name: 'Register' }).waitFor();
+    await context.close();
+  });
+
+  it('logs out after 60 idle minutes with the session-expired alert', async () => {
+    const { email } = await activeAccount();
+    const { context, page } = await openPage(browser);
+    await page.clock.install();
+    await loginWithEmailCode(page, email);
+    const alert = new Promise<string>((resolve) => {
+      page.once('dialog', (dialog) => {
+        resolve(dialog.message());
+        void dialog.accept();
+      });
+    });
+    await page.clock.fastForward('59:00');
+    expect(page.url()).toContain('/settings');
+    await page.clock.fastForward('01:30');
+    expect(await alert).toBe('Session expired, Please login again');
+    await page.waitForURL((url) => url.pathname === '/login');
+    const me = await page.request.get(barong('/resource/users/me'));
+    expect(me.status()).toBe(401);
+    await context.close();
+  });
+});
