@@ -1,0 +1,128 @@
+/** Events and command results. */
+import type { RejectionCode } from './codes.ts';
+import type { OrderView, OrdType, Side } from './types.ts';
+
+/** One ledger line; a command's postings sum to zero per currency. */
+export interface Posting {
+  /** `u:<id>:main`, `u:<id>:locked`, `fees`, `external`, `card` or `swap`. */
+  account: string;
+  currency: string;
+  /** Signed change of the account. */
+  amount: bigint;
+}
+
+/** Why an order was cancelled. */
+export type CancelReason = 'user' | 'self_trade' | 'unfilled' | 'budget';
+
+/** An order was accepted (its full, final state for this command is in {@link CommandResult.orders}). */
+export interface OrderOpened {
+  type: 'OrderOpened';
+  orderId: number;
+  user: number;
+  market: string;
+  side: Side;
+  ordType: OrdType;
+  price: bigint | null;
+  stopPrice: bigint | null;
+  volume: bigint;
+  /** Amount held at placement (quote units for buys, base units for sells). */
+  locked: bigint;
+  at: number;
+}
+export interface OrderTriggered {
+  type: 'OrderTriggered';
+  orderId: number;
+  user: number;
+  market: string;
+  stopPrice: bigint;
+  lastPrice: bigint;
+  at: number;
+}
+export interface Trade {
+  type: 'Trade';
+  id: number;
+  market: string;
+  price: bigint;
+  volume: bigint;
+  /** Quote units exchanged (price · volume converted). */
+  total: bigint;
+  makerOrderId: number;
+  takerOrderId: number;
+  makerUser: number;
+  takerUser: number;
+  takerSide: Side;
+  /** Fee charged to the maker, in the currency the maker receives. */
+  makerFee: bigint;
+  /** Fee charged to the taker, in the currency the taker receives. */
+  takerFee: bigint;
+  at: number;
+}
+export interface OrderDone {
+  type: 'OrderDone';
+  orderId: number;
+  user: number;
+  market: string;
+  at: number;
+}
+export interface OrderCancelled {
+  type: 'OrderCancelled';
+  orderId: number;
+  user: number;
+  market: string;
+  reason: CancelReason;
+  at: number;
+}
+export interface OrderRejected {
+  type: 'OrderRejected';
+  code: RejectionCode;
+  user: number;
+  market: string;
+  at: number;
+}
+/** New absolute balance of one user in one currency; emitted once per touched pair, at command end. */
+export interface BalanceChanged {
+  type: 'BalanceChanged';
+  user: number;
+  currency: string;
+  balance: bigint;
+  locked: bigint;
+}
+
+/** Every event the engine emits. */
+export type EngineEvent =
+  | OrderOpened
+  | OrderTriggered
+  | Trade
+  | OrderDone
+  | OrderCancelled
+  | OrderRejected
+  | BalanceChanged;
+
+/** Outcome of an accepted Swap. */
+export interface SwapOutcome {
+  from: string;
+  to: string;
+  /** Units of `from` taken from the user. */
+  given: bigint;
+  /** Units of `to` credited to the user (after fee). */
+  received: bigint;
+  /** Units of `to` that went to `fees`. */
+  fee: bigint;
+  /** The market order id, in `book` mode. */
+  orderId: number | null;
+}
+
+/** What one command produced. */
+export interface CommandResult {
+  ok: boolean;
+  /** Null when accepted. */
+  code: RejectionCode | null;
+  ref: string | undefined;
+  events: EngineEvent[];
+  postings: Posting[];
+  /** Final state of every order this command touched, in first-touch order (rows to upsert). */
+  orders: OrderView[];
+  /** The new order's id (PlaceOrder). */
+  orderId: number | null;
+  swap: SwapOutcome | null;
+}

@@ -1,0 +1,340 @@
+/** Internal mutable state of the engine: users, markets, orders, system accounts, per-command context. */
+import { type BookNode, BookSide, type Level, OrderBook } from './book.ts';
+import { OrderIndex } from './order-index.ts';
+import type {
+  CurrencyConfig,
+  EngineEvent,
+  FeeRates,
+  FeeRule,
+  MarketConfig,
+  MarketState,
+  OrderState,
+  OrderView,
+  OrdType,
+  Posting,
+  Side,
+} from './types.ts';
+
+/** 10^n as a bigint. */
+export function pow10(n: number): bigint {
+  return 10n ** BigInt(n);
+}
+
+/** One user's balances, indexed by currency index. */
+export class UserAccount {
+  readonly main: bigint[];
+  readonly locked: bigint[];
+  /** Command stamp of the last BalanceChanged bookkeeping, per currency. */
+  readonly stamp: number[];
+  readonly mainKey: string;
+  readonly lockedKey: string;
+  level = 0;
+  /** Open orders of this user in id order (doubly linked through Order.uprev/unext). */
+  ordersHead: Order | null = null;
+  ordersTail: Order | null = null;
+
+  constructor(
+    readonly id: number,
+    nCurrencies: number,
+  ) {
+    // packed (not holey) arrays
+    this.main = Array.from({ length: nCurrencies }, () => 0n);
+    this.locked = Array.from({ length: nCurrencies }, () => 0n);
+    this.stamp = Array.from({ length: nCurrencies }, () => -1);
+    this.mainKey = `u:${id}:main`;
+    this.lockedKey = `u:${id}:locked`;
+  }
+
+  linkOrder(o: Order): void {
+    o.unext = null;
+    o.uprev = this.ordersTail;
+    if (this.ordersTail === null) this.ordersHead = o;
+    else this.ordersTail.unext = o;
+    this.ordersTail = o;
+  }
+
+  unlinkOrder(o: Order): void {
+    if (o.uprev === null) this.ordersHead = o.unext;
+    else o.uprev.unext = o.unext;
+    if (o.unext === null) this.ordersTail = o.uprev;
+    else o.unext.uprev = o.uprev;
+    o.uprev = null;
+    o.unext = null;
+  }
+}
+
+/** Runtime market: config, unit multipliers, book, stop sets, last price, fee table. */
+export class MarketRt {
+  readonly id: string;
+  readonly base: string;
+  readonly quote: string;
+  readonly baseIdx: number;
+  readonly quoteIdx: number;
+  readonly cfg: MarketConfig;
+  /** Base units per volume step. */
+  readonly bm: bigint;
+  /** Quote units per (price tick × volume step). */
+  readonly qm: bigint;
+  state: MarketState;
+  readonly book = new OrderBook();
+  /** Stops triggered when last <= stop (sell stop-loss, buy take-profit); best = highest stop. */
+  readonly stopsDown = new BookSide(true);
+  /** Stops triggered when last >= stop (buy stop-loss, sell take-profit); best = lowest stop. */
+  readonly stopsUp = new BookSide(false);
+  lastPrice: bigint | null = null;
+  feeDefault: FeeRates = { maker: 1000n, taker: 1000n };
+  feeLevels = new Map<number, FeeRates>();
+
+  constructor(
+    cfg: MarketConfig,
+    baseCur: CurrencyConfig,
+    quoteCur: CurrencyConfig,
+    baseIdx: number,
+    quoteIdx: number,
+  ) {
+    this.cfg = { ...cfg };
+    this.id = cfg.id;
+    this.base = cfg.base;
+    this.quote = cfg.quote;
+    this.baseIdx = baseIdx;
+    this.quoteIdx = quoteIdx;
+    this.state = cfg.state;
+    this.bm = pow10(baseCur.precision - cfg.amountPrecision);
+    this.qm = pow10(quoteCur.precision - cfg.pricePrecision - cfg.amountPrecision);
+  }
+
+  /** Resolve fee rates for a trading level. */
+  fees(level: number): FeeRates {
+    return this.feeLevels.size === 0 ? this.feeDefault : (this.feeLevels.get(level) ?? this.feeDefault);
+  }
+
+  /** Rebuild the fee table of this market from defaults and rules (most specific rule wins). */
+  rebuildFees(defaults: FeeRates, rules: FeeRule[]): void {
+    let def = defaults;
+    const levels = new Map<number, FeeRates>();
+    for (const r of rules) if (r.market === undefined && r.level === undefined) def = r;
+    for (const r of rules) if (r.market === this.id && r.level === undefined) def = r;
+    for (const r of rules) if (r.market === undefined && r.level !== undefined) levels.set(r.level, r);
+    for (const r of rules) if (r.market === this.id && r.level !== undefined) levels.set(r.level, r);
+    this.feeDefault = { maker: def.maker, taker: def.taker };
+    this.feeLevels = new Map([...levels].map(([l, r]) => [l, { maker: r.maker, taker: r.taker }]));
+  }
+}
+
+/** Internal order; also a node of a book level or stop set. */
+export class Order implements BookNode {
+  prev: BookNode | null = null;
+  next: BookNode | null = null;
+  level: Level | null = null;
+  uprev: Order | null = null;
+  unext: Order | null = null;
+  remainingVolume: bigint;
+  executedVolume = 0n;
+  /** Quote units exchanged so far (spent by buys, received by sells, before fees). */
+  quoteTotal = 0n;
+  tradesCount = 0;
+  state: OrderState = 'wait';
+  updatedAt: number;
+  triggeredAt: number | null = null;
+  /** Last command stamp that put this order into a result's `orders`. */
+  stamp = -1;
+
+  constructor(
+    readonly id: number,
+    readonly acct: UserAccount,
+    readonly mkt: MarketRt,
+    readonly side: Side,
+    readonly ordType: OrdType,
+    readonly price: bigint | null,
+    readonly stopPrice: bigint | null,
+    readonly originVolume: bigint,
+    public locked: bigint,
+    readonly createdAt: number,
+    readonly makerFee: bigint,
+    readonly takerFee: bigint,
+    public seq: number,
+  ) {
+    this.remainingVolume = originVolume;
+    this.updatedAt = createdAt;
+  }
+
+  get user(): number {
+    return this.acct.id;
+  }
+
+  /** Gross units received: base (executed volume) for buys, quote for sells. */
+  get fundsReceived(): bigint {
+    return this.side === 'buy' ? this.executedVolume * this.mkt.bm : this.quoteTotal;
+  }
+
+  /** Units given: quote for buys, base (executed volume) for sells. */
+  get fundsSpent(): bigint {
+    return this.side === 'buy' ? this.quoteTotal : this.executedVolume * this.mkt.bm;
+  }
+
+  /** True for stop types that have not been triggered yet. */
+  get untriggeredStop(): boolean {
+    return this.stopPrice !== null && this.triggeredAt === null;
+  }
+
+  view(): OrderView {
+    return {
+      id: this.id,
+      user: this.acct.id,
+      market: this.mkt.id,
+      side: this.side,
+      ordType: this.ordType,
+      price: this.price,
+      stopPrice: this.stopPrice,
+      originVolume: this.originVolume,
+      remainingVolume: this.remainingVolume,
+      executedVolume: this.executedVolume,
+      locked: this.locked,
+      fundsReceived: this.fundsReceived,
+      fundsSpent: this.fundsSpent,
+      tradesCount: this.tradesCount,
+      state: this.state,
+      createdAt: this.createdAt,
+      updatedAt: this.updatedAt,
+      makerFee: this.makerFee,
+      takerFee: this.takerFee,
+      triggeredAt: this.triggeredAt,
+      seq: this.seq,
+    };
+  }
+}
+
+/**
+ * Per-command context: collects events, postings, touched balances and orders. One instance is reused for
+ * every command (no shrinking); the result gets exact-size copies of events and postings.
+ */
+export class Tx {
+  /** Events are events[0 .. nEvents), postings are postings[0 .. nPostings): reused scratch arrays. */
+  readonly events: EngineEvent[] = [];
+  nEvents = 0;
+  readonly postings: Posting[] = [];
+  nPostings = 0;
+  readonly orders: Order[] = [];
+  readonly touchedAcct: UserAccount[] = [];
+  readonly touchedCur: number[] = [];
+  /** Touched orders are orders[0 .. nOrders) (a reused stack; no shrinking between commands). */
+  nOrders = 0;
+  /** Touched balances are touchedAcct/touchedCur[0 .. nTouched). */
+  nTouched = 0;
+  /** Stop orders triggered and waiting to run, in trigger order. */
+  readonly triggered: Order[] = [];
+  at = 0;
+  stamp = 0;
+
+  emit(e: EngineEvent): void {
+    this.events[this.nEvents++] = e;
+  }
+
+  post(account: string, currency: string, amount: bigint): void {
+    this.postings[this.nPostings++] = { account, currency, amount };
+  }
+
+  /** Start a new command. */
+  reset(at: number, stamp: number): this {
+    this.at = at;
+    this.stamp = stamp;
+    this.nEvents = 0;
+    this.nPostings = 0;
+    this.nOrders = 0;
+    this.nTouched = 0;
+    if (this.triggered.length !== 0) this.triggered.length = 0;
+    return this;
+  }
+}
+
+/** System accounts, indexed by currency index. */
+export interface SystemAccounts {
+  fees: bigint[];
+  external: bigint[];
+  card: bigint[];
+  swap: bigint[];
+}
+
+/** A held withdrawal. */
+export interface HeldWithdrawal {
+  acct: UserAccount;
+  cur: number;
+  amount: bigint;
+}
+
+/** The whole mutable state. */
+export class CoreState {
+  readonly currencies: CurrencyConfig[];
+  readonly curIdx = new Map<string, number>();
+  readonly curIds: string[];
+  readonly markets = new Map<string, MarketRt>();
+  readonly users = new Map<number, UserAccount>();
+  readonly orders = new OrderIndex<Order>();
+  readonly withdrawals = new Map<string, HeldWithdrawal>();
+  readonly sys: SystemAccounts;
+  feeDefaults: FeeRates;
+  feeRules: FeeRule[];
+  readonly cardCur: number;
+  nextOrderId = 1;
+  nextTradeId = 1;
+  nextSeq = 1;
+  stamp = 0;
+  readonly tx = new Tx();
+  /** One-entry cache for market lookups (consecutive commands usually hit the same market). */
+  private lastMarket: MarketRt | undefined;
+
+  /** The market with this id (cached). */
+  market(id: string): MarketRt | undefined {
+    const c = this.lastMarket;
+    if (c !== undefined && c.id === id) return c;
+    const m = this.markets.get(id);
+    if (m !== undefined) this.lastMarket = m;
+    return m;
+  }
+
+  constructor(
+    currencies: CurrencyConfig[],
+    markets: MarketConfig[],
+    feeDefaults: FeeRates,
+    feeRules: FeeRule[],
+    cardCurrency: string,
+  ) {
+    this.currencies = currencies.map((c) => ({ ...c }));
+    this.curIds = this.currencies.map((c) => c.id);
+    this.currencies.forEach((c, i) => {
+      this.curIdx.set(c.id, i);
+    });
+    const n = this.currencies.length;
+    const zeros = () => new Array<bigint>(n).fill(0n);
+    this.sys = { fees: zeros(), external: zeros(), card: zeros(), swap: zeros() };
+    this.feeDefaults = feeDefaults;
+    this.feeRules = feeRules.map((r) => ({ ...r }));
+    for (const m of markets) {
+      const bi = this.curIdx.get(m.base);
+      const qi = this.curIdx.get(m.quote);
+      if (bi === undefined || qi === undefined)
+        throw new Error(`engine config: market ${m.id}: unknown currency`);
+      const rt = new MarketRt(
+        m,
+        this.currencies[bi] as CurrencyConfig,
+        this.currencies[qi] as CurrencyConfig,
+        bi,
+        qi,
+      );
+      rt.rebuildFees(feeDefaults, this.feeRules);
+      this.markets.set(m.id, rt);
+    }
+    const ci = this.curIdx.get(cardCurrency);
+    this.cardCur = ci ?? -1;
+  }
+
+  /** The user's account, created empty on first use. */
+  account(user: number): UserAccount {
+    let a = this.users.get(user);
+    if (a === undefined) {
+      a = new UserAccount(user, this.currencies.length);
+      this.users.set(user, a);
+    }
+    return a;
+  }
+}

@@ -1,0 +1,210 @@
+/** Wallet, card, liquidity and admin commands. */
+import { Rejection, type RejectionCode } from './codes.ts';
+import {
+  available,
+  hold,
+  lockedToSys,
+  release,
+  type SystemAccount,
+  sysToSys,
+  sysToUser,
+  userToSys,
+  userToUser,
+} from './ledger.ts';
+import { validUser } from './orders.ts';
+import type { CoreState, Tx } from './state.ts';
+import type {
+  CardFee,
+  CardRefund,
+  CardTopUp,
+  Credit,
+  Debit,
+  DrainLiquidity,
+  FundLiquidity,
+  HoldWithdrawal,
+  InternalTransfer,
+  ReleaseWithdrawal,
+  SetFeeRule,
+  SetMarketState,
+  SetTradingLevel,
+  SettleWithdrawal,
+} from './types.ts';
+
+const PPM = 1_000_000n;
+
+function cur(st: CoreState, id: string): number | RejectionCode {
+  const i = st.curIdx.get(id);
+  return i === undefined ? Rejection.CurrencyNotFound : i;
+}
+
+function isAmount(x: unknown): x is bigint {
+  return typeof x === 'bigint';
+}
+
+/** Credit: `external` → user balance. */
+export function credit(st: CoreState, tx: Tx, c: Credit): RejectionCode | null {
+  if (!validUser(c.user)) return Rejection.InvalidUser;
+  const ci = cur(st, c.currency);
+  if (typeof ci === 'string') return ci;
+  if (!isAmount(c.amount)) return Rejection.InvalidCommand;
+  if (c.amount <= 0n) return Rejection.NonPositiveAmount;
+  if (c.kind !== 'deposit' && c.kind !== 'adjustment') return Rejection.InvalidKind;
+  sysToUser(st, tx, 'external', st.account(c.user), ci, c.amount);
+  return null;
+}
+
+/** Debit: user balance → `external`. */
+export function debit(st: CoreState, tx: Tx, c: Debit): RejectionCode | null {
+  if (!validUser(c.user)) return Rejection.InvalidUser;
+  const ci = cur(st, c.currency);
+  if (typeof ci === 'string') return ci;
+  if (!isAmount(c.amount)) return Rejection.InvalidCommand;
+  if (c.amount <= 0n) return Rejection.NonPositiveAmount;
+  if (c.kind !== 'withdrawal' && c.kind !== 'adjustment') return Rejection.InvalidKind;
+  if (available(st, c.user, ci) < c.amount) return Rejection.InsufficientFunds;
+  userToSys(st, tx, st.account(c.user), 'external', ci, c.amount);
+  return null;
+}
+
+/** HoldWithdrawal: balance → locked, remembered under `withdrawalId`. */
+export function holdWithdrawal(st: CoreState, tx: Tx, c: HoldWithdrawal): RejectionCode | null {
+  if (!validUser(c.user)) return Rejection.InvalidUser;
+  const ci = cur(st, c.currency);
+  if (typeof ci === 'string') return ci;
+  if (typeof c.withdrawalId !== 'string' || !isAmount(c.amount)) return Rejection.InvalidCommand;
+  if (c.amount <= 0n) return Rejection.WithdrawNonPositiveAmount;
+  if (st.withdrawals.has(c.withdrawalId)) return Rejection.WithdrawDuplicate;
+  if (available(st, c.user, ci) < c.amount) return Rejection.WithdrawInsufficientBalance;
+  const acct = st.account(c.user);
+  hold(st, tx, acct, ci, c.amount);
+  st.withdrawals.set(c.withdrawalId, { acct, cur: ci, amount: c.amount });
+  return null;
+}
+
+/** SettleWithdrawal: locked → `external` (amount − fee) and `fees` (fee). */
+export function settleWithdrawal(st: CoreState, tx: Tx, c: SettleWithdrawal): RejectionCode | null {
+  const w = st.withdrawals.get(c.withdrawalId);
+  if (w === undefined) return Rejection.WithdrawNotFound;
+  if (!isAmount(c.fee)) return Rejection.InvalidCommand;
+  if (c.fee < 0n || c.fee > w.amount) return Rejection.WithdrawInvalidFee;
+  st.withdrawals.delete(c.withdrawalId);
+  lockedToSys(st, tx, w.acct, 'external', w.cur, w.amount - c.fee);
+  lockedToSys(st, tx, w.acct, 'fees', w.cur, c.fee);
+  return null;
+}
+
+/** ReleaseWithdrawal: locked → balance. */
+export function releaseWithdrawal(st: CoreState, tx: Tx, c: ReleaseWithdrawal): RejectionCode | null {
+  const w = st.withdrawals.get(c.withdrawalId);
+  if (w === undefined) return Rejection.WithdrawNotFound;
+  st.withdrawals.delete(c.withdrawalId);
+  release(st, tx, w.acct, w.cur, w.amount);
+  return null;
+}
+
+/** InternalTransfer: sender balance → receiver balance, no fee. */
+export function internalTransfer(st: CoreState, tx: Tx, c: InternalTransfer): RejectionCode | null {
+  if (!validUser(c.from) || !validUser(c.to)) return Rejection.InvalidUser;
+  const ci = cur(st, c.currency);
+  if (typeof ci === 'string') return ci;
+  if (!isAmount(c.amount)) return Rejection.InvalidCommand;
+  if (c.amount <= 0n) return Rejection.TransferNonPositiveAmount;
+  if (c.from === c.to) return Rejection.TransferToSelf;
+  if (available(st, c.from, ci) < c.amount) return Rejection.TransferInsufficientBalance;
+  userToUser(st, tx, st.account(c.from), st.account(c.to), ci, c.amount);
+  return null;
+}
+
+function cardCur(st: CoreState): number | RejectionCode {
+  return st.cardCur < 0 ? Rejection.CurrencyNotFound : st.cardCur;
+}
+
+/** CardTopUp: balance → `card` (amount) and `fees` (fee). */
+export function cardTopUp(st: CoreState, tx: Tx, c: CardTopUp): RejectionCode | null {
+  if (!validUser(c.user)) return Rejection.InvalidUser;
+  const ci = cardCur(st);
+  if (typeof ci === 'string') return ci;
+  if (!isAmount(c.amount) || !isAmount(c.fee)) return Rejection.InvalidCommand;
+  if (c.amount <= 0n) return Rejection.CardNonPositiveAmount;
+  if (c.fee < 0n) return Rejection.CardInvalidFee;
+  if (available(st, c.user, ci) < c.amount + c.fee) return Rejection.CardInsufficientBalance;
+  const acct = st.account(c.user);
+  userToSys(st, tx, acct, 'card', ci, c.amount);
+  userToSys(st, tx, acct, 'fees', ci, c.fee);
+  return null;
+}
+
+/** CardFee: balance → `fees`. */
+export function cardFee(st: CoreState, tx: Tx, c: CardFee): RejectionCode | null {
+  if (!validUser(c.user)) return Rejection.InvalidUser;
+  const ci = cardCur(st);
+  if (typeof ci === 'string') return ci;
+  if (!isAmount(c.amount)) return Rejection.InvalidCommand;
+  if (c.amount <= 0n) return Rejection.CardNonPositiveAmount;
+  if (available(st, c.user, ci) < c.amount) return Rejection.CardInsufficientBalance;
+  userToSys(st, tx, st.account(c.user), 'fees', ci, c.amount);
+  return null;
+}
+
+/** CardRefund: `card` → balance. */
+export function cardRefund(st: CoreState, tx: Tx, c: CardRefund): RejectionCode | null {
+  if (!validUser(c.user)) return Rejection.InvalidUser;
+  const ci = cardCur(st);
+  if (typeof ci === 'string') return ci;
+  if (!isAmount(c.amount)) return Rejection.InvalidCommand;
+  if (c.amount <= 0n) return Rejection.CardNonPositiveAmount;
+  if ((st.sys.card[ci] as bigint) < c.amount) return Rejection.CardInsufficientFloat;
+  sysToUser(st, tx, 'card', st.account(c.user), ci, c.amount);
+  return null;
+}
+
+/** FundLiquidity / DrainLiquidity: `external` ↔ `swap`. */
+export function liquidity(st: CoreState, tx: Tx, c: FundLiquidity | DrainLiquidity): RejectionCode | null {
+  const ci = cur(st, c.currency);
+  if (typeof ci === 'string') return ci;
+  if (!isAmount(c.amount)) return Rejection.InvalidCommand;
+  if (c.amount <= 0n) return Rejection.NonPositiveAmount;
+  const [from, to]: [SystemAccount, SystemAccount] =
+    c.type === 'FundLiquidity' ? ['external', 'swap'] : ['swap', 'external'];
+  if (c.type === 'DrainLiquidity' && (st.sys.swap[ci] as bigint) < c.amount)
+    return Rejection.LiquidityInsufficient;
+  sysToSys(st, tx, from, to, ci, c.amount);
+  return null;
+}
+
+function validLevel(l: unknown): l is number {
+  return typeof l === 'number' && Number.isSafeInteger(l) && l >= 0;
+}
+
+/** SetTradingLevel. */
+export function setTradingLevel(st: CoreState, c: SetTradingLevel): RejectionCode | null {
+  if (!validUser(c.user)) return Rejection.InvalidUser;
+  if (!validLevel(c.level)) return Rejection.InvalidTradingLevel;
+  st.account(c.user).level = c.level;
+  return null;
+}
+
+/** SetFeeRule: replaces the rule with the same (market, level) scope, or adds it. */
+export function setFeeRule(st: CoreState, c: SetFeeRule): RejectionCode | null {
+  const r = c.rule;
+  if (typeof r !== 'object' || r === null) return Rejection.InvalidCommand;
+  if (r.market !== undefined && !st.markets.has(r.market)) return Rejection.MarketNotFound;
+  if (r.level !== undefined && !validLevel(r.level)) return Rejection.InvalidTradingLevel;
+  for (const x of [r.maker, r.taker]) {
+    if (typeof x !== 'bigint' || x < 0n || x > PPM) return Rejection.InvalidFeeRate;
+  }
+  const rules = st.feeRules.filter((x) => x.market !== r.market || x.level !== r.level);
+  rules.push({ ...r });
+  st.feeRules = rules;
+  for (const m of st.markets.values()) m.rebuildFees(st.feeDefaults, rules);
+  return null;
+}
+
+/** SetMarketState. */
+export function setMarketState(st: CoreState, c: SetMarketState): RejectionCode | null {
+  const m = st.markets.get(c.market);
+  if (m === undefined) return Rejection.MarketNotFound;
+  if (c.state !== 'enabled' && c.state !== 'disabled') return Rejection.InvalidMarketState;
+  m.state = c.state;
+  return null;
+}

@@ -1,0 +1,336 @@
+import { describe, expect, it } from 'vitest';
+import { type Command, checkConservation, Engine, Rejection } from '../src/index.ts';
+import { AT, fund, limit, ok, rejects, testConfig, trades } from './helpers.ts';
+
+const USDT = 1_000_000n;
+
+function setup(): Engine {
+  const e = new Engine(testConfig());
+  fund(e, 1, 'usdt', 1000n * USDT);
+  return e;
+}
+
+describe('credit and debit', () => {
+  it('credit moves money from external to the user; debit back', () => {
+    const e = setup();
+    const r = ok(e, { type: 'Credit', user: 2, currency: 'btc', amount: 5n, kind: 'adjustment', at: AT });
+    expect(r.postings).toEqual([
+      { account: 'external', currency: 'btc', amount: -5n },
+      { account: 'u:2:main', currency: 'btc', amount: 5n },
+    ]);
+    expect(r.events).toEqual([{ type: 'BalanceChanged', user: 2, currency: 'btc', balance: 5n, locked: 0n }]);
+    ok(e, { type: 'Debit', user: 2, currency: 'btc', amount: 5n, kind: 'withdrawal', at: AT });
+    expect(e.balance(2, 'btc').balance).toBe(0n);
+    expect(e.balances(2)).toEqual([]);
+    expect(e.balances(1)).toEqual([{ currency: 'usdt', balance: 1000n * USDT, locked: 0n }]);
+    expect(checkConservation(e).totals.find((t) => t.currency === 'btc')?.netExternalFlow).toBe(0n);
+  });
+
+  it('rejections', () => {
+    const e = setup();
+    const C = (o: object) =>
+      ({ type: 'Credit', user: 1, currency: 'usdt', amount: 1n, kind: 'deposit', at: AT, ...o }) as Command;
+    const D = (o: object) =>
+      ({ type: 'Debit', user: 1, currency: 'usdt', amount: 1n, kind: 'withdrawal', at: AT, ...o }) as Command;
+    rejects(e, C({ currency: 'xrp' }), Rejection.CurrencyNotFound);
+    rejects(e, C({ amount: 0n }), Rejection.NonPositiveAmount);
+    rejects(e, C({ amount: -1n }), Rejection.NonPositiveAmount);
+    rejects(e, C({ amount: 1 }), Rejection.InvalidCommand);
+    rejects(e, C({ kind: 'gift' }), Rejection.InvalidKind);
+    rejects(e, C({ user: 'x' }), Rejection.InvalidUser);
+    rejects(e, D({ amount: 1000n * USDT + 1n }), Rejection.InsufficientFunds);
+    rejects(e, D({ kind: 'deposit' }), Rejection.InvalidKind);
+    rejects(e, D({ amount: 0n }), Rejection.NonPositiveAmount);
+    rejects(e, D({ currency: 'xrp' }), Rejection.CurrencyNotFound);
+    ok(e, limit(1, 'buy', 100n, 10n)); // 1000 units locked: not available for a debit
+    rejects(e, D({ amount: 1000n * USDT }), Rejection.InsufficientFunds);
+  });
+});
+
+describe('withdrawals', () => {
+  it('hold → settle sends amount − fee out and fee to the fee account', () => {
+    const e = setup();
+    ok(e, { type: 'HoldWithdrawal', user: 1, currency: 'usdt', amount: 100n, withdrawalId: 'w1', at: AT });
+    expect(e.balance(1, 'usdt')).toEqual({ balance: 1000n * USDT - 100n, locked: 100n });
+    const r = ok(e, { type: 'SettleWithdrawal', withdrawalId: 'w1', fee: 7n, at: AT });
+    expect(r.postings).toEqual([
+      { account: 'u:1:locked', currency: 'usdt', amount: -93n },
+      { account: 'external', currency: 'usdt', amount: 93n },
+      { account: 'u:1:locked', currency: 'usdt', amount: -7n },
+      { account: 'fees', currency: 'usdt', amount: 7n },
+    ]);
+    expect(e.balance(1, 'usdt')).toEqual({ balance: 1000n * USDT - 100n, locked: 0n });
+    expect(e.systemBalance('fees', 'usdt')).toBe(7n);
+    rejects(e, { type: 'SettleWithdrawal', withdrawalId: 'w1', fee: 0n, at: AT }, Rejection.WithdrawNotFound);
+  });
+
+  it('hold → release returns the funds', () => {
+    const e = setup();
+    ok(e, { type: 'HoldWithdrawal', user: 1, currency: 'usdt', amount: 100n, withdrawalId: 'w1', at: AT });
+    ok(e, { type: 'ReleaseWithdrawal', withdrawalId: 'w1', at: AT });
+    expect(e.balance(1, 'usdt')).toEqual({ balance: 1000n * USDT, locked: 0n });
+    rejects(e, { type: 'ReleaseWithdrawal', withdrawalId: 'w1', at: AT }, Rejection.WithdrawNotFound);
+  });
+
+  it('rejections', () => {
+    const e = setup();
+    const H = (o: object) =>
+      ({
+        type: 'HoldWithdrawal',
+        user: 1,
+        currency: 'usdt',
+        amount: 10n,
+        withdrawalId: 'w',
+        at: AT,
+        ...o,
+      }) as Command;
+    rejects(e, H({ amount: 1000n * USDT + 1n }), Rejection.WithdrawInsufficientBalance);
+    rejects(e, H({ amount: 0n }), Rejection.WithdrawNonPositiveAmount);
+    rejects(e, H({ currency: 'zzz' }), Rejection.CurrencyNotFound);
+    rejects(e, H({ withdrawalId: 5 }), Rejection.InvalidCommand);
+    ok(e, H({}));
+    rejects(e, H({}), Rejection.WithdrawDuplicate);
+    rejects(
+      e,
+      { type: 'SettleWithdrawal', withdrawalId: 'w', fee: 11n, at: AT },
+      Rejection.WithdrawInvalidFee,
+    );
+    rejects(
+      e,
+      { type: 'SettleWithdrawal', withdrawalId: 'w', fee: -1n, at: AT },
+      Rejection.WithdrawInvalidFee,
+    );
+    ok(e, { type: 'SettleWithdrawal', withdrawalId: 'w', fee: 10n, at: AT });
+  });
+});
+
+describe('internal transfer', () => {
+  it('moves balance between users without fee', () => {
+    const e = setup();
+    const r = ok(e, {
+      type: 'InternalTransfer',
+      from: 1,
+      to: 2,
+      currency: 'usdt',
+      amount: 300n,
+      ref: 't1',
+      at: AT,
+    });
+    expect(r.ref).toBe('t1');
+    expect(e.balance(2, 'usdt').balance).toBe(300n);
+    expect(e.balance(1, 'usdt').balance).toBe(1000n * USDT - 300n);
+  });
+  it('rejections', () => {
+    const e = setup();
+    const T = (o: object) =>
+      ({ type: 'InternalTransfer', from: 1, to: 2, currency: 'usdt', amount: 1n, at: AT, ...o }) as Command;
+    rejects(e, T({ to: 1 }), Rejection.TransferToSelf);
+    rejects(e, T({ amount: 0n }), Rejection.TransferNonPositiveAmount);
+    rejects(e, T({ amount: 1000n * USDT + 1n }), Rejection.TransferInsufficientBalance);
+    rejects(e, T({ from: 2, to: 1 }), Rejection.TransferInsufficientBalance);
+    rejects(e, T({ currency: 'q' }), Rejection.CurrencyNotFound);
+    rejects(e, T({ to: -2 }), Rejection.InvalidUser);
+  });
+});
+
+describe('card', () => {
+  it('top-up moves amount to the card float and fee to fees; the invariant counts the float', () => {
+    const e = setup();
+    const r = ok(e, { type: 'CardTopUp', user: 1, amount: 50n * USDT, fee: USDT, at: AT });
+    expect(r.postings).toEqual([
+      { account: 'u:1:main', currency: 'usdt', amount: -50n * USDT },
+      { account: 'card', currency: 'usdt', amount: 50n * USDT },
+      { account: 'u:1:main', currency: 'usdt', amount: -USDT },
+      { account: 'fees', currency: 'usdt', amount: USDT },
+    ]);
+    expect(e.balance(1, 'usdt').balance).toBe(949n * USDT);
+    const t = checkConservation(e).totals.find((x) => x.currency === 'usdt');
+    // Σ users + fees + swap == net external flow − card loads
+    expect(t && t.users + t.fees + t.swap).toBe(1000n * USDT - 50n * USDT);
+    ok(e, { type: 'CardFee', user: 1, amount: 10n * USDT, at: AT });
+    expect(e.systemBalance('fees', 'usdt')).toBe(11n * USDT);
+    ok(e, { type: 'CardRefund', user: 1, amount: 20n * USDT, at: AT });
+    expect(e.systemBalance('card', 'usdt')).toBe(30n * USDT);
+  });
+  it('rejections', () => {
+    const e = setup();
+    rejects(
+      e,
+      { type: 'CardTopUp', user: 1, amount: 1000n * USDT, fee: 1n, at: AT },
+      Rejection.CardInsufficientBalance,
+    );
+    rejects(e, { type: 'CardTopUp', user: 1, amount: 0n, fee: 0n, at: AT }, Rejection.CardNonPositiveAmount);
+    rejects(e, { type: 'CardTopUp', user: 1, amount: 1n, fee: -1n, at: AT }, Rejection.CardInvalidFee);
+    rejects(e, { type: 'CardFee', user: 1, amount: 1001n * USDT, at: AT }, Rejection.CardInsufficientBalance);
+    rejects(e, { type: 'CardFee', user: 1, amount: -1n, at: AT }, Rejection.CardNonPositiveAmount);
+    rejects(e, { type: 'CardRefund', user: 1, amount: 1n, at: AT }, Rejection.CardInsufficientFloat);
+    const noCard = new Engine(testConfig({ cardCurrency: 'eur' }));
+    rejects(noCard, { type: 'CardFee', user: 1, amount: 1n, at: AT }, Rejection.CurrencyNotFound);
+  });
+});
+
+describe('swap at a quoted price', () => {
+  it('pays from the liquidity account, fee to fees, conserves every unit', () => {
+    const e = setup();
+    ok(e, { type: 'FundLiquidity', currency: 'btc', amount: 10n ** 8n, at: AT });
+    // 300 USDT at 30,000 USDT/BTC → 0.01 BTC = 1,000,000 sat; price = BTC per 1 USDT · 10^8
+    const price = 3333n; // 0.00003333 BTC per USDT
+    const r = ok(e, {
+      type: 'Swap',
+      user: 1,
+      from: 'usdt',
+      to: 'btc',
+      amount: 300n * USDT,
+      mode: { price },
+      feePpm: 2000n,
+      at: AT,
+    });
+    const gross = (300n * USDT * price * 10n ** 8n) / (10n ** 6n * 10n ** 8n); // 999,900 sat
+    const fee = (gross * 2000n + 999_999n) / 1_000_000n;
+    expect(r.swap).toEqual({
+      from: 'usdt',
+      to: 'btc',
+      given: 300n * USDT,
+      received: gross - fee,
+      fee,
+      orderId: null,
+    });
+    expect(e.balance(1, 'btc').balance).toBe(gross - fee);
+    expect(e.systemBalance('swap', 'usdt')).toBe(300n * USDT);
+    expect(e.systemBalance('swap', 'btc')).toBe(10n ** 8n - gross);
+    expect(e.systemBalance('fees', 'btc')).toBe(fee);
+    ok(e, { type: 'DrainLiquidity', currency: 'usdt', amount: 300n * USDT, at: AT });
+  });
+
+  it('rejections', () => {
+    const e = setup();
+    ok(e, { type: 'FundLiquidity', currency: 'btc', amount: 100n, at: AT });
+    const S = (o: object) =>
+      ({
+        type: 'Swap',
+        user: 1,
+        from: 'usdt',
+        to: 'btc',
+        amount: USDT,
+        mode: { price: 3333n },
+        feePpm: 0n,
+        at: AT,
+        ...o,
+      }) as Command;
+    rejects(e, S({}), Rejection.SwapInsufficientLiquidity); // needs 3333 sat
+    rejects(e, S({ to: 'usdt' }), Rejection.SwapSameCurrency);
+    rejects(e, S({ to: 'doge' }), Rejection.CurrencyNotFound);
+    rejects(e, S({ amount: 0n }), Rejection.SwapNonPositiveAmount);
+    rejects(e, S({ mode: { price: 0n } }), Rejection.SwapInvalidPrice);
+    rejects(e, S({ feePpm: 1_000_001n }), Rejection.SwapInvalidFee);
+    rejects(e, S({ feePpm: -1n }), Rejection.SwapInvalidFee);
+    rejects(e, S({ amount: 1n }), Rejection.SwapAmountTooSmall); // rounds to 0 sat
+    rejects(e, S({ amount: 2000n * USDT, mode: { price: 1n } }), Rejection.SwapInsufficientBalance);
+    rejects(e, S({ mode: 'pool' }), Rejection.InvalidCommand);
+    rejects(
+      e,
+      { type: 'DrainLiquidity', currency: 'btc', amount: 101n, at: AT },
+      Rejection.LiquidityInsufficient,
+    );
+    rejects(e, { type: 'FundLiquidity', currency: 'btc', amount: 0n, at: AT }, Rejection.NonPositiveAmount);
+  });
+});
+
+describe('swap against the book', () => {
+  function book(): Engine {
+    const e = setup();
+    fund(e, 2, 'btc', 10n ** 8n);
+    fund(e, 2, 'usdt', 10n ** 12n);
+    ok(e, limit(2, 'sell', 3_000_000n, 10n)); // 0.001 BTC at 30,000.00
+    ok(e, limit(2, 'sell', 3_100_000n, 10n));
+    ok(e, limit(2, 'buy', 2_900_000n, 10n));
+    return e;
+  }
+
+  it('buying the base with quote takes what the amount can pay for and keeps the rest', () => {
+    const e = book();
+    // 40 USDT: 30 buys 10 steps at 30,000; 10 buys 3 steps at 31,000 (9.3); 0.7 stays
+    const r = ok(e, {
+      type: 'Swap',
+      user: 1,
+      from: 'usdt',
+      to: 'btc',
+      amount: 40n * USDT,
+      mode: 'book',
+      feePpm: 5000n,
+      at: AT,
+    });
+    expect(trades(r).map((t) => [t.price, t.volume, t.takerFee])).toEqual([
+      [3_000_000n, 10n, 500n],
+      [3_100_000n, 3n, 150n],
+    ]);
+    expect(r.swap).toEqual({
+      from: 'usdt',
+      to: 'btc',
+      given: 39_300_000n,
+      received: 130_000n - 650n,
+      fee: 650n,
+      orderId: 4,
+    });
+    expect(e.balance(1, 'usdt')).toEqual({ balance: 1000n * USDT - 39_300_000n, locked: 0n });
+    expect(r.orders.find((o) => o.id === 4)).toMatchObject({
+      ordType: 'market',
+      state: 'done',
+      takerFee: 5000n,
+    });
+  });
+
+  it('selling the base: whole amount steps only', () => {
+    const e = book();
+    fund(e, 1, 'btc', 10n ** 6n);
+    const r = ok(e, {
+      type: 'Swap',
+      user: 1,
+      from: 'btc',
+      to: 'usdt',
+      amount: 50_000n,
+      mode: 'book',
+      feePpm: 0n,
+      at: AT,
+    });
+    expect(r.swap).toMatchObject({ given: 50_000n, received: 14_500_000n, fee: 0n });
+    const S = (o: object) =>
+      ({
+        type: 'Swap',
+        user: 1,
+        from: 'btc',
+        to: 'usdt',
+        amount: 10_000n,
+        mode: 'book',
+        feePpm: 0n,
+        at: AT,
+        ...o,
+      }) as Command;
+    rejects(e, S({ amount: 10_001n }), Rejection.SwapInvalidPrecision);
+    rejects(e, S({ amount: 2n * 10n ** 6n }), Rejection.SwapInsufficientBalance);
+    const only = new Engine(testConfig({ markets: testConfig().markets.slice(0, 1) }));
+    rejects(only, S({ to: 'eth', from: 'usdt' }), Rejection.SwapMarketNotFound);
+  });
+
+  it('rejections: empty book, too small, disabled market', () => {
+    const e = setup();
+    const S = (o: object) =>
+      ({
+        type: 'Swap',
+        user: 1,
+        from: 'usdt',
+        to: 'btc',
+        amount: USDT,
+        mode: 'book',
+        feePpm: 0n,
+        at: AT,
+        ...o,
+      }) as Command;
+    rejects(e, S({}), Rejection.SwapInsufficientLiquidity);
+    fund(e, 2, 'btc', 10n ** 8n);
+    ok(e, limit(2, 'sell', 3_000_000n, 10n));
+    rejects(e, S({ amount: 100n }), Rejection.SwapAmountTooSmall); // less than one step
+    ok(e, { type: 'SetMarketState', market: 'btcusdt', state: 'disabled', at: AT });
+    rejects(e, S({}), Rejection.MarketDisabled);
+  });
+});
