@@ -1,5 +1,6 @@
 import { API, STORAGE_KEYS } from '@exchange/shared';
 import { messageFor, t } from '../i18n/index.ts';
+import { encryptBody } from './encryption.ts';
 
 /** A failed call, normalised (accounts spec §8): `code` is the HTTP status, `message` the translated text. */
 export class ApiError extends Error {
@@ -7,6 +8,8 @@ export class ApiError extends Error {
     readonly code: number,
     readonly errors: string[],
     message: string,
+    /** Fields the error body carried next to `errors` (e.g. `left`, the login attempts remaining; `otp`). */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -67,7 +70,7 @@ async function send(service: Service, path: string, options: CallOptions): Promi
       method: options.method ?? 'GET',
       credentials: 'include',
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: options.body === undefined ? undefined : JSON.stringify(await sealed(path, options.body)),
       signal: options.signal,
     });
   } catch (err) {
@@ -88,15 +91,30 @@ async function send(service: Service, path: string, options: CallOptions): Promi
 
 async function toApiError(response: Response): Promise<ApiError> {
   let errors: string[] = [];
+  let details: Record<string, unknown> = {};
   try {
-    const body = (await response.json()) as { errors?: unknown; error?: unknown };
-    if (Array.isArray(body.errors)) errors = body.errors.filter((e): e is string => typeof e === 'string');
-    else if (typeof body.error === 'string') errors = [body.error];
+    const { errors: list, error, ...rest } = (await response.json()) as Record<string, unknown>;
+    details = rest;
+    if (Array.isArray(list)) errors = list.filter((e): e is string => typeof e === 'string');
+    else if (typeof error === 'string') errors = [error];
   } catch {
     // A body that is not JSON carries no codes; the status alone decides the message.
   }
   if (errors.length === 0) errors = [response.status === 504 ? 'server.connection_timeout' : 'server.error'];
-  return new ApiError(response.status, errors, messageFor(errors[0] ?? 'server.error'));
+  return new ApiError(response.status, errors, messageFor(errors[0] ?? 'server.error'), details);
+}
+
+/**
+ * The body as sent: encrypted (accounts spec §7) except on public paths, or where the browser has no WebCrypto
+ * (a page served over plain HTTP on a non-local address); the server accepts plain JSON too.
+ */
+async function sealed(path: string, body: unknown): Promise<unknown> {
+  if (path.includes('public') || !globalThis.crypto?.subtle) return body;
+  try {
+    return await encryptBody(body, `${API.barong}/identity/encryption_key`);
+  } catch {
+    return body;
+  }
 }
 
 /** Calls the API and returns the parsed JSON body (or undefined for an empty body). */

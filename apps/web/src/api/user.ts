@@ -1,5 +1,6 @@
 import { STORAGE_KEYS } from '@exchange/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
 import { api } from './client.ts';
 
 /** The signed-in user as Barong returns it (DESIGN.md §6 user entity). */
@@ -41,11 +42,16 @@ export function isLoggedIn(user: User | null | undefined): user is User {
   return Boolean(user?.email) && user?.state === 'active';
 }
 
-/** Ends the session on the server, then forgets everything the browser kept for it. */
+/**
+ * Ends the session on the server, leaves for `to` (the landing page by default), then forgets everything the
+ * browser kept for it. Leaving first matters: a protected page still on screen would send the user to /login.
+ */
 export function useLogout() {
   const client = useQueryClient();
-  return async () => {
+  const navigate = useNavigate();
+  return async (to = '/') => {
     await api('barong', '/identity/sessions', { method: 'DELETE' });
+    navigate(to, { replace: true });
     const theme = localStorage.getItem(STORAGE_KEYS.theme);
     const favourites = localStorage.getItem(STORAGE_KEYS.favouriteMarkets);
     localStorage.clear();

@@ -7,7 +7,6 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { onSessionEnded } from '../api/client.ts';
 import { CURRENT_USER_KEY } from '../api/user.ts';
-import { IdleLogout } from './IdleLogout.tsx';
 import { OfflineScreen, useOnline } from './offline.tsx';
 import { routes } from './routes.tsx';
 import { colorSchemeManager, theme } from './theme.ts';
@@ -20,7 +19,6 @@ onSessionEnded(() => {
   queryClient.setQueryData(CURRENT_USER_KEY, null);
   void router.navigate('/login');
 });
-const toLogin = () => void router.navigate('/login');
 
 /** Providers (theme, data, toasts) around the router; the offline screen replaces everything when offline. */
 export function App() {
@@ -29,7 +27,6 @@ export function App() {
     <MantineProvider theme={theme} defaultColorScheme="dark" colorSchemeManager={colorSchemeManager}>
       <Notifications position="top-right" limit={1} />
       <QueryClientProvider client={queryClient}>
-        <IdleLogout onLoggedOut={toLogin} />
         {online ? <RouterProvider router={router} /> : <OfflineScreen />}
       </QueryClientProvider>
     </MantineProvider>

@@ -2,7 +2,7 @@ import { ActionIcon, Anchor, Box, Burger, Button, Group, Menu, Stack, Text } fro
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { isLoggedIn, useCurrentUser, useLogout } from '../api/user.ts';
 import { useThemeToggle } from './theme.ts';
 import { toast } from './toast.ts';
@@ -31,7 +31,6 @@ function NavLinks({ onNavigate, vertical }: { onNavigate: () => void; vertical: 
   const { t } = useTranslation();
   const { data: user } = useCurrentUser();
   const logout = useLogout();
-  const navigate = useNavigate();
   if (!isLoggedIn(user)) {
     return (
       <Wrap vertical={vertical}>
@@ -51,8 +50,7 @@ function NavLinks({ onNavigate, vertical }: { onNavigate: () => void; vertical: 
   const onLogout = async () => {
     onNavigate();
     try {
-      await logout();
-      navigate('/');
+      await logout('/');
       toast.success(t('logout.success'));
     } catch {
       toast.error(t('logout.failed'));

@@ -2,11 +2,13 @@ import { Box, Container } from '@mantine/core';
 import { Outlet } from 'react-router';
 import { Footer } from './Footer.tsx';
 import { Header } from './Header.tsx';
+import { IdleLogout } from './IdleLogout.tsx';
 
 /** Header, page, footer. */
 export function Layout() {
   return (
     <Box mih="100vh" style={{ display: 'flex', flexDirection: 'column' }}>
+      <IdleLogout />
       <Header />
       <Box component="main" style={{ flex: 1 }}>
         <Container size="xl" px={0}>

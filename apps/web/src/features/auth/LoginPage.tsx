@@ -16,6 +16,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { ApiError } from '../../api/client.ts';
 import type { User } from '../../api/user.ts';
 import { toast } from '../../app/toast.ts';
 import {
@@ -25,7 +26,7 @@ import {
   type PendingLogin,
   rememberSession,
 } from './api.ts';
-import { codeText, DetailedApiError, errorText } from './components/errors.ts';
+import { codeText, errorText } from './components/errors.ts';
 import { countryByIso, DEFAULT_PHONE_COUNTRY, DIAL_CODE_OPTIONS } from './countries.ts';
 import { LoginSecondStep } from './LoginSecondStep.tsx';
 import { isPhoneIdentifier, LOGIN_LIMITS, loginFormSchema } from './schemas.ts';
@@ -85,7 +86,7 @@ export function LoginPage() {
     try {
       finish(await createSession(credentials));
     } catch (err) {
-      if (err instanceof DetailedApiError && err.errors.includes(ERRORS.missingOtp)) {
+      if (err instanceof ApiError && err.errors.includes(ERRORS.missingOtp)) {
         setStep({ otp: err.details.otp === true, credentials });
         return;
       }

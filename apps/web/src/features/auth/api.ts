@@ -1,8 +1,7 @@
-import { API, STORAGE_KEYS } from '@exchange/shared';
+import { STORAGE_KEYS } from '@exchange/shared';
 import type { QueryClient } from '@tanstack/react-query';
+import { api } from '../../api/client.ts';
 import { CURRENT_USER_KEY, type User } from '../../api/user.ts';
-import { messageFor, t } from '../../i18n/index.ts';
-import { DetailedApiError } from './components/errors.ts';
 
 /** Where a login identifier points: the session type and the email or full phone number. */
 export interface LoginCredentials {
@@ -20,40 +19,9 @@ export interface PendingLogin {
   state: string;
 }
 
-/**
- * POSTs to the identity service and keeps the extra fields of an error body (`left`, `otp`), which the
- * login screens need and the generic client drops.
- */
-export async function identityPost<T>(path: string, body: unknown): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json', 'Content-Type': 'application/json' };
-  const csrf = localStorage.getItem(STORAGE_KEYS.csrfToken);
-  if (csrf) headers['X-CSRF-Token'] = csrf;
-  let response: Response;
-  try {
-    response = await fetch(`${API.barong}${path}`, {
-      method: 'POST',
-      credentials: 'include',
-      headers,
-      body: JSON.stringify(body),
-    });
-  } catch {
-    throw new DetailedApiError(500, ['server.error'], t('server.error'), {});
-  }
-  const text = await response.text();
-  let parsed: unknown;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  if (response.ok) return parsed as T;
-  const { errors: raw, ...details } = (parsed && typeof parsed === 'object' ? parsed : {}) as Record<
-    string,
-    unknown
-  >;
-  const errors = Array.isArray(raw) ? raw.filter((e): e is string => typeof e === 'string') : [];
-  if (errors.length === 0) errors.push('server.error');
-  return Promise.reject(new DetailedApiError(response.status, errors, messageFor(errors[0] ?? ''), details));
+/** POSTs to the identity service through the shared client (encrypted body; error details kept). */
+export function identityPost<T>(path: string, body: unknown): Promise<T> {
+  return api<T>('barong', path, { method: 'POST', body });
 }
 
 /** Login, either step: `POST /identity/sessions`. */

@@ -2,18 +2,6 @@ import { ERRORS } from '@exchange/shared';
 import type { TFunction } from 'i18next';
 import { ApiError } from '../../../api/client.ts';
 
-/** A failed call whose error body carried extra fields next to `errors` (e.g. `left`, `otp`). */
-export class DetailedApiError extends ApiError {
-  constructor(
-    code: number,
-    errors: string[],
-    message: string,
-    readonly details: Record<string, unknown>,
-  ) {
-    super(code, errors, message);
-  }
-}
-
 /** Codes that are never shown: the login's second step is asked for instead. */
 const SILENT: readonly string[] = [ERRORS.missingOtp];
 
@@ -38,7 +26,7 @@ export function codeText(t: TFunction, code: string, scope?: string, params: Rec
  */
 export function errorText(t: TFunction, err: unknown, scope?: string): string {
   const codes = errorCodes(err).filter((c) => !SILENT.includes(c));
-  const details = err instanceof DetailedApiError ? err.details : {};
+  const details = err instanceof ApiError ? err.details : {};
   const [first, second] = codes;
   if (!first) return '';
   if (first === ERRORS.accountBlocked && second) return `${t(first)} ${codeText(t, second, scope)}`;
