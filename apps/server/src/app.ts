@@ -13,6 +13,7 @@ import type { CaptchaPort } from './adapters/captcha/port.ts';
 import type { MailPort } from './adapters/mail/port.ts';
 import type { SmsPort } from './adapters/sms/port.ts';
 import type { Config } from './config.ts';
+import type { Core } from './core/index.ts';
 import { type BodyKey, installBodyEncryption } from './http/body-encryption.ts';
 import { installErrorHandling, isApiPath } from './http/errors.ts';
 import type { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
@@ -23,10 +24,13 @@ import type { ServerKeys } from './modules/identity/crypto.ts';
 import { userResourceRoutes } from './modules/identity/resource-routes.ts';
 import { identityRoutes } from './modules/identity/routes.ts';
 import type { SessionStore } from './modules/identity/sessions.ts';
+import { marketDataRoutes } from './modules/market-data/routes.ts';
+import type { MarketData } from './modules/market-data/service.ts';
 import { memberRoutes } from './modules/members/routes.ts';
 import { barongPublicRoutes, peatioPublicRoutes } from './modules/public/routes.ts';
 import type { StreamHub } from './modules/ranger/hub.ts';
 import { rangerRoutes } from './modules/ranger/routes.ts';
+import { tradingRoutes } from './modules/trading/routes.ts';
 
 /** The signed-in user of a request, as far as the server can tell. */
 export interface RequestUser {
@@ -45,6 +49,10 @@ export interface AppDeps {
   sessions: SessionStore;
   apiKeys: ApiKeyAuthenticator;
   bodyKey: BodyKey;
+  /** The exchange core: the only way balances and orders change. */
+  core: Core;
+  /** Committed order books, tickers, candles and the streams built from them. */
+  marketData: MarketData;
   hub: StreamHub;
   supportEmail: string;
   /** Resolves the session's user for routes that work with or without one (e.g. contact). */
@@ -114,7 +122,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (peatio) => {
       await peatioPublicRoutes(peatio, deps);
+      await marketDataRoutes(peatio, deps);
       await peatio.register((account) => memberRoutes(account, deps));
+      await peatio.register((trading) => tradingRoutes(trading, deps));
     },
     { prefix: API.peatio },
   );

@@ -8,11 +8,13 @@ import { createSmtpMail } from './adapters/mail/smtp.ts';
 import { createOutboxSms } from './adapters/sms/port.ts';
 import { type AppDeps, buildApp } from './app.ts';
 import type { Config } from './config.ts';
+import { startCore } from './core/index.ts';
 import { currentUserResolver } from './http/auth.ts';
 import { loadBodyKey } from './http/body-encryption.ts';
 import { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
 import { loadServerKeys } from './modules/identity/crypto.ts';
 import { SessionStore } from './modules/identity/sessions.ts';
+import { MarketData } from './modules/market-data/service.ts';
 import { StreamHub } from './modules/ranger/hub.ts';
 
 /**
@@ -26,6 +28,8 @@ export async function composeApp(
 ): Promise<{ app: FastifyInstance; deps: AppDeps }> {
   const sessions = overrides.sessions ?? new SessionStore(db);
   const keys = overrides.keys ?? (await loadServerKeys(db, config.secretKey));
+  const core = overrides.core ?? (await startCore(db));
+  const hub = overrides.hub ?? new StreamHub();
   const deps: AppDeps = {
     config,
     db,
@@ -36,7 +40,9 @@ export async function composeApp(
     sessions,
     apiKeys: new ApiKeyAuthenticator(db, keys),
     bodyKey: await loadBodyKey(db, keys),
-    hub: new StreamHub(),
+    core,
+    marketData: overrides.marketData ?? (await MarketData.start(db, core, hub)),
+    hub,
     supportEmail: config.supportEmail,
     currentUser: currentUserResolver(db, sessions),
     ...overrides,

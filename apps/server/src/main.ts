@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     process.exit(70);
   });
   await creditDemoBalances(core, database.demoUsers);
-  const { app } = await composeApp(config, database.pool);
+  const { app } = await composeApp(config, database.pool, { core });
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -3,6 +3,7 @@ import { formatUnits, toUnits } from '@exchange/shared';
 import type pg from 'pg';
 import type { Tx } from '../db/pool.ts';
 import type { MarketInfo } from './engine-config.ts';
+import { orderUuid } from './order-uuid.ts';
 
 /** Decimal conversions between the engine's integers and the database's numerics. */
 export class Units {
@@ -134,12 +135,13 @@ async function upsertOrders(tx: Tx, units: Units, orders: OrderView[]): Promise<
     v === null ? null : formatUnits(v, units.market(o.market).pricePrecision);
   const volume = (o: OrderView, v: bigint) => formatUnits(v, units.market(o.market).amountPrecision);
   await tx.query(
-    `insert into orders (id, user_id, market_id, side, ord_type, price, stop_price, origin_volume, remaining_volume,
+    `insert into orders (uuid, id, user_id, market_id, side, ord_type, price, stop_price, origin_volume, remaining_volume,
        executed_volume, locked, funds_received, funds_spent, trades_count, state, maker_fee, taker_fee, seq,
        triggered_at, created_at, updated_at)
-     select * from unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::numeric[], $7::numeric[],
-       $8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[], $14::int[],
-       $15::text[], $16::numeric[], $17::numeric[], $18::bigint[], $19::timestamptz[], $20::timestamptz[], $21::timestamptz[])
+     select * from unnest($22::uuid[], $1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::numeric[],
+       $7::numeric[], $8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[],
+       $14::int[], $15::text[], $16::numeric[], $17::numeric[], $18::bigint[], $19::timestamptz[], $20::timestamptz[],
+       $21::timestamptz[])
      on conflict (id) do update set remaining_volume = excluded.remaining_volume, executed_volume = excluded.executed_volume,
        locked = excluded.locked, funds_received = excluded.funds_received, funds_spent = excluded.funds_spent,
        trades_count = excluded.trades_count, state = excluded.state, triggered_at = excluded.triggered_at,
@@ -166,6 +168,7 @@ async function upsertOrders(tx: Tx, units: Units, orders: OrderView[]): Promise<
       col((o) => (o.triggeredAt === null ? null : iso(o.triggeredAt))),
       col((o) => iso(o.createdAt)),
       col((o) => iso(o.updatedAt)),
+      col((o) => orderUuid(o.id)),
     ],
   );
 }
@@ -218,6 +221,36 @@ async function writeHolds(tx: Tx, units: Units, batch: BatchEffects): Promise<vo
   }
 }
 
+/** An `orders` row (as node-postgres returns it) converted back to the engine's integer view. */
+// biome-ignore lint/suspicious/noExplicitAny: a raw database row
+export function orderViewFromRow(units: Units, o: Record<string, any>): OrderView {
+  const market = units.market(o.market_id);
+  const view = { market: o.market_id, side: o.side };
+  return {
+    id: Number(o.id),
+    user: Number(o.user_id),
+    market: o.market_id,
+    side: o.side,
+    ordType: o.ord_type,
+    price: o.price === null ? null : toUnits(o.price, market.pricePrecision),
+    stopPrice: o.stop_price === null ? null : toUnits(o.stop_price, market.pricePrecision),
+    originVolume: toUnits(o.origin_volume, market.amountPrecision),
+    remainingVolume: toUnits(o.remaining_volume, market.amountPrecision),
+    executedVolume: toUnits(o.executed_volume, market.amountPrecision),
+    locked: toUnits(o.locked, units.precision(units.spendCurrency(view))),
+    fundsReceived: toUnits(o.funds_received, units.precision(units.receiveCurrency(view))),
+    fundsSpent: toUnits(o.funds_spent, units.precision(units.spendCurrency(view))),
+    tradesCount: o.trades_count,
+    state: o.state,
+    createdAt: o.created_at.getTime(),
+    updatedAt: o.updated_at.getTime(),
+    makerFee: toUnits(o.maker_fee, 6),
+    takerFee: toUnits(o.taker_fee, 6),
+    triggeredAt: o.triggered_at === null ? null : o.triggered_at.getTime(),
+    seq: Number(o.seq),
+  };
+}
+
 /** Reads everything the engine needs to continue: balances, system accounts, open orders, last prices, holds. */
 export async function loadEngineState(
   db: pg.Pool,
@@ -235,7 +268,6 @@ export async function loadEngineState(
     db.query(`select distinct on (market_id) market_id, price::text from trades order by market_id, id desc`),
     db.query('select withdrawal_id, user_id, currency_id, amount::text from withdrawal_holds'),
   ]);
-  const ms = (d: Date | null) => (d === null ? null : d.getTime());
   const state: EngineState = {
     nextOrderId: Number(maxima.rows[0].o) + 1,
     nextTradeId: Number(maxima.rows[0].t) + 1,
@@ -255,33 +287,7 @@ export async function loadEngineState(
       market: p.market_id,
       price: toUnits(p.price, units.market(p.market_id).pricePrecision),
     })),
-    orders: orders.rows.map((o) => {
-      const market = units.market(o.market_id);
-      const view = { market: o.market_id, side: o.side };
-      return {
-        id: Number(o.id),
-        user: Number(o.user_id),
-        market: o.market_id,
-        side: o.side,
-        ordType: o.ord_type,
-        price: o.price === null ? null : toUnits(o.price, market.pricePrecision),
-        stopPrice: o.stop_price === null ? null : toUnits(o.stop_price, market.pricePrecision),
-        originVolume: toUnits(o.origin_volume, market.amountPrecision),
-        remainingVolume: toUnits(o.remaining_volume, market.amountPrecision),
-        executedVolume: toUnits(o.executed_volume, market.amountPrecision),
-        locked: toUnits(o.locked, units.precision(units.spendCurrency(view))),
-        fundsReceived: toUnits(o.funds_received, units.precision(units.receiveCurrency(view))),
-        fundsSpent: toUnits(o.funds_spent, units.precision(units.spendCurrency(view))),
-        tradesCount: o.trades_count,
-        state: o.state,
-        createdAt: o.created_at.getTime(),
-        updatedAt: o.updated_at.getTime(),
-        makerFee: toUnits(o.maker_fee, 6),
-        takerFee: toUnits(o.taker_fee, 6),
-        triggeredAt: ms(o.triggered_at),
-        seq: Number(o.seq),
-      };
-    }),
+    orders: orders.rows.map((o) => orderViewFromRow(units, o)),
     withdrawals: holds.rows.map((h) => ({
       withdrawalId: h.withdrawal_id,
       user: Number(h.user_id),

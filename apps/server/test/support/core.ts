@@ -8,3 +8,14 @@ export async function plainUser(db: pg.Pool, email: string): Promise<number> {
   );
   return Number(row.rows[0].id);
 }
+
+/** A signed-in browser session for a user, without going through the login flow. */
+export async function sessionFor(
+  sessions: {
+    create(userId: string, ip: string, ua: string | null): Promise<{ token: string; csrfToken: string }>;
+  },
+  userId: number,
+): Promise<{ cookie: string; 'x-csrf-token': string }> {
+  const { token, csrfToken } = await sessions.create(String(userId), '127.0.0.1', 'test');
+  return { cookie: `session=${token}`, 'x-csrf-token': csrfToken };
+}

@@ -5,6 +5,9 @@ export interface StreamClient {
   close(): void;
 }
 
+/** Gives the frame a client gets on subscribing to `stream`, or undefined when there is none. */
+export type SnapshotProvider = (stream: string) => { stream: string; payload: unknown } | undefined;
+
 /** Most frames a client may have queued before it is dropped as too slow. */
 export const MAX_BUFFERED_BYTES = 1 << 20;
 
@@ -14,13 +17,24 @@ export const MAX_BUFFERED_BYTES = 1 << 20;
  */
 export class StreamHub {
   private readonly byStream = new Map<string, Set<StreamClient>>();
+  private readonly snapshots: SnapshotProvider[] = [];
+
+  /** Registers what a client receives right after subscribing to a stream (e.g. the order book snapshot). */
+  onSubscribe(provider: SnapshotProvider): void {
+    this.snapshots.push(provider);
+  }
 
   subscribe(client: StreamClient, streams: readonly string[]): void {
     for (const stream of streams) {
+      if (client.streams.has(stream)) continue;
       client.streams.add(stream);
       const set = this.byStream.get(stream);
       if (set) set.add(client);
       else this.byStream.set(stream, new Set([client]));
+      for (const provider of this.snapshots) {
+        const snapshot = provider(stream);
+        if (snapshot) client.send(JSON.stringify({ [snapshot.stream]: snapshot.payload }));
+      }
     }
   }
 
@@ -37,11 +51,14 @@ export class StreamHub {
     this.unsubscribe(client, [...client.streams]);
   }
 
-  /** Sends `payload` on `stream` to every subscriber; a client that cannot keep up is closed. */
-  publish(stream: string, payload: unknown): number {
+  /**
+   * Sends `payload` on `stream` to every subscriber, as `{"<name>": payload}` (`name` defaults to the stream; a
+   * private stream is routed per user but named plainly). A client that cannot keep up is closed.
+   */
+  publish(stream: string, payload: unknown, name: string = stream): number {
     const set = this.byStream.get(stream);
     if (!set) return 0;
-    const frame = JSON.stringify({ [stream]: payload });
+    const frame = JSON.stringify({ [name]: payload });
     let delivered = 0;
     for (const client of set) {
       if (client.send(frame)) delivered++;

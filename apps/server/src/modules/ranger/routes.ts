@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { AppDeps } from '../../app.ts';
+import { sessionUser } from '../../http/auth.ts';
+import { privateStream } from '../market-data/service.ts';
 import { MAX_BUFFERED_BYTES, type StreamClient } from './hub.ts';
 
 const MAX_STREAMS = 200;
@@ -13,7 +15,19 @@ function requestedStreams(request: FastifyRequest): string[] {
   return list.filter((s) => STREAM_NAME.test(s)).slice(0, MAX_STREAMS);
 }
 
-function attach(socket: WebSocket, request: FastifyRequest, deps: AppDeps): void {
+/** Private stream names a signed-in user may subscribe to; each is routed to that user only. */
+const PRIVATE_STREAMS = new Set(['order', 'trade', 'balances', 'deposit_address']);
+
+/**
+ * Connects a client. On `/private` (with a valid session cookie) the names `order`, `trade`, `balances` and
+ * `deposit_address` map to the user's own channels; public names work on both endpoints.
+ */
+function attach(socket: WebSocket, request: FastifyRequest, deps: AppDeps, userId?: string): void {
+  const route = (streams: string[]) =>
+    streams
+      .map((s) => (userId && PRIVATE_STREAMS.has(s) ? privateStream(userId, s) : s))
+      .filter((s) => !PRIVATE_STREAMS.has(s));
+  const shown = (streams: Iterable<string>) => [...streams].map((s) => s.replace(/^u\d+\./, ''));
   const client: StreamClient = {
     streams: new Set(),
     send(frame) {
@@ -23,7 +37,7 @@ function attach(socket: WebSocket, request: FastifyRequest, deps: AppDeps): void
     },
     close: () => socket.close(1008, 'slow consumer'),
   };
-  deps.hub.subscribe(client, requestedStreams(request));
+  deps.hub.subscribe(client, route(requestedStreams(request)));
   socket.on('message', (data) => {
     const text = data.toString();
     if (text === 'ping') return socket.send('pong');
@@ -37,11 +51,11 @@ function attach(socket: WebSocket, request: FastifyRequest, deps: AppDeps): void
       ? message.streams.filter((s): s is string => typeof s === 'string' && STREAM_NAME.test(s))
       : [];
     if (message.event === 'subscribe') {
-      deps.hub.subscribe(client, streams.slice(0, MAX_STREAMS - client.streams.size));
-      socket.send(JSON.stringify({ success: { message: 'subscribed', streams: [...client.streams] } }));
+      deps.hub.subscribe(client, route(streams).slice(0, MAX_STREAMS - client.streams.size));
+      socket.send(JSON.stringify({ success: { message: 'subscribed', streams: shown(client.streams) } }));
     } else if (message.event === 'unsubscribe') {
-      deps.hub.unsubscribe(client, streams);
-      socket.send(JSON.stringify({ success: { message: 'unsubscribed', streams: [...client.streams] } }));
+      deps.hub.unsubscribe(client, route(streams));
+      socket.send(JSON.stringify({ success: { message: 'unsubscribed', streams: shown(client.streams) } }));
     } else {
       socket.send(JSON.stringify({ error: { message: 'unsupported event' } }));
     }
@@ -49,8 +63,20 @@ function attach(socket: WebSocket, request: FastifyRequest, deps: AppDeps): void
   socket.on('close', () => deps.hub.remove(client));
 }
 
-/** Ranger websocket endpoints: `/public` and `/private` (private streams arrive with the identity issue). */
+/** Ranger websocket endpoints: `/public`, and `/private` for signed-in users (session cookie). */
 export async function rangerRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  app.get('/public', { websocket: true }, (socket, request) => attach(socket, request, deps));
-  app.get('/public/', { websocket: true }, (socket, request) => attach(socket, request, deps));
+  for (const path of ['/public', '/public/']) {
+    app.get(path, { websocket: true }, (socket, request) => attach(socket, request, deps));
+  }
+  for (const path of ['/private', '/private/']) {
+    app.get(path, { websocket: true }, async (socket, request) => {
+      const found = await sessionUser(deps.db, deps.sessions, request).catch(() => null);
+      if (!found || found.user.state !== 'active') {
+        socket.send(JSON.stringify({ error: { message: 'authz.invalid_session' } }));
+        socket.close(4001, 'authz.invalid_session');
+        return;
+      }
+      attach(socket, request, deps, found.user.id);
+    });
+  }
 }

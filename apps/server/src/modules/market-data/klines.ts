@@ -1,0 +1,58 @@
+import type pg from 'pg';
+
+/** K-line periods in minutes and their stream suffixes (trading spec §7). */
+export const KLINE_PERIODS: Record<number, string> = {
+  1: '1m',
+  5: '5m',
+  15: '15m',
+  30: '30m',
+  60: '1h',
+  120: '2h',
+  240: '4h',
+  360: '6h',
+  720: '12h',
+  1440: '1d',
+  4320: '3d',
+  10080: '1w',
+};
+
+/** One candle: bucket start (epoch seconds), open, high, low, close, volume (decimal strings). */
+export type Candle = [number, string, string, string, string, string];
+
+/**
+ * Candles for a market and period built from its trades, oldest first. Buckets are aligned to the epoch;
+ * `time_from`/`time_to` are epoch seconds; at most `limit` candles, the latest ones when no `time_from`.
+ */
+export async function queryKlines(
+  db: pg.Pool,
+  market: string,
+  periodMinutes: number,
+  from: number | undefined,
+  to: number | undefined,
+  limit: number,
+): Promise<Candle[]> {
+  const rows = await db.query(
+    `select bucket, (array_agg(price order by id))[1] as o, max(price) as h, min(price) as l,
+       (array_agg(price order by id desc))[1] as c, sum(amount) as v
+     from (select id, price, amount, floor(extract(epoch from created_at) / $2)::bigint * $2 as bucket
+           from trades where market_id = $1
+             and ($3::bigint is null or created_at >= to_timestamp($3))
+             and ($4::bigint is null or created_at < to_timestamp($4 + $2))) t
+     group by bucket order by bucket ${from === undefined ? 'desc' : 'asc'} limit $5`,
+    [market, periodMinutes * 60, from ?? null, to ?? null, limit],
+  );
+  const candles: Candle[] = rows.rows.map((r) => [
+    Number(r.bucket),
+    trim(r.o),
+    trim(r.h),
+    trim(r.l),
+    trim(r.c),
+    trim(r.v),
+  ]);
+  return from === undefined ? candles.reverse() : candles;
+}
+
+/** Trailing zeros off a numeric string ("0.050000" -> "0.05"). */
+export function trim(value: string): string {
+  return value.includes('.') ? value.replace(/0+$/, '').replace(/\.$/, '') : value;
+}

@@ -1,0 +1,105 @@
+import { ERRORS } from '@exchange/shared';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppDeps } from '../../app.ts';
+import { AppError } from '../../http/errors.ts';
+import { KLINE_PERIODS, queryKlines, trim } from './klines.ts';
+
+const marketParam = z.object({ id: z.string().max(20) });
+const depthQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(300) });
+const tradesQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) });
+const klineQuery = z.object({
+  period: z.coerce
+    .number()
+    .int()
+    .refine((p) => p in KLINE_PERIODS, 'market.kline.invalid_period')
+    .default(1),
+  time_from: z.coerce.number().int().min(0).optional(),
+  time_to: z.coerce.number().int().min(0).optional(),
+  limit: z.coerce.number().int().min(1).max(10_000).default(30),
+});
+
+/** Peatio `public/*`: markets, tickers, depth, public trades, k-lines, currencies and fees. No login needed. */
+export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const market = (id: string) => {
+    if (!deps.core.markets.has(id)) throw new AppError(404, [ERRORS.recordNotFound]);
+    return id;
+  };
+
+  app.get('/public/markets', async () => {
+    const rows = await deps.db.query(
+      `select id, id as symbol, upper(base_unit) || '/' || upper(quote_unit) as name, 'spot' as type, base_unit, quote_unit,
+         trim_scale(min_price)::text as min_price, trim_scale(max_price)::text as max_price,
+         trim_scale(min_amount)::text as min_amount, amount_precision, price_precision, state
+       from markets where state <> 'hidden' order by position`,
+    );
+    return rows.rows;
+  });
+
+  app.get('/public/markets/tickers', async () => deps.marketData.tickers());
+
+  app.get('/public/markets/:id/tickers', async (request) => {
+    const id = market(marketParam.parse(request.params).id);
+    return (await deps.marketData.tickers())[id];
+  });
+
+  app.get('/public/markets/:id/depth', async (request) => {
+    const id = market(marketParam.parse(request.params).id);
+    const depth = deps.marketData.depth(id, depthQuery.parse(request.query).limit);
+    return { timestamp: depth?.timestamp, asks: depth?.asks ?? [], bids: depth?.bids ?? [] };
+  });
+
+  app.get('/public/markets/:id/trades', async (request) => {
+    const id = market(marketParam.parse(request.params).id);
+    const rows = await deps.db.query(
+      `select id, trim_scale(price)::text as price, trim_scale(amount)::text as amount, trim_scale(total)::text as total,
+         market_id as market, created_at, taker_type from trades where market_id = $1 order by id desc limit $2`,
+      [id, tradesQuery.parse(request.query).limit],
+    );
+    return rows.rows.map((r) => ({ ...r, id: Number(r.id) }));
+  });
+
+  app.get('/public/markets/:id/k-line', async (request) => {
+    const id = market(marketParam.parse(request.params).id);
+    const q = klineQuery.parse(request.query);
+    return queryKlines(deps.db, id, q.period, q.time_from, q.time_to, q.limit);
+  });
+
+  app.get('/public/currencies', async () => {
+    const [currencies, networks] = await Promise.all([
+      deps.db.query(
+        `select id, name, type, precision, icon_url, position, trim_scale(deposit_fee)::text as deposit_fee,
+           trim_scale(swap_fee)::text as swap_fee from currencies where visible order by position`,
+      ),
+      deps.db.query(
+        `select n.currency_id, n.blockchain_key, n.protocol, b.explorer_transaction, b.explorer_address,
+           trim_scale(n.min_deposit_amount)::text as min_deposit_amount, trim_scale(n.min_withdraw_amount)::text as min_withdraw_amount,
+           trim_scale(n.withdraw_fee)::text as withdraw_fee, trim_scale(n.deposit_fee)::text as deposit_fee,
+           n.deposit_enabled, n.withdraw_enabled, b.min_confirmations
+         from currency_networks n join blockchains b on b.key = n.blockchain_key order by n.id`,
+      ),
+    ]);
+    return currencies.rows.map((c) => ({
+      ...c,
+      networks: networks.rows
+        .filter((n) => n.currency_id === c.id)
+        .map(({ currency_id, ...n }) => ({ ...n, currency_id })),
+    }));
+  });
+
+  app.get('/public/trading_fees', async () => {
+    const rows = await deps.db.query(
+      `select id, "group", market_id, trim_scale(maker)::text as maker, trim_scale(taker)::text as taker, created_at
+       from trading_fees order by id`,
+    );
+    return rows.rows.map((r) => ({ ...r, id: Number(r.id), maker: trim(r.maker), taker: trim(r.taker) }));
+  });
+
+  app.get('/public/trading_level', async () => {
+    const rows = await deps.db.query(
+      `select "group" as level, trim_scale(maker)::text as maker, trim_scale(taker)::text as taker
+       from trading_fees where market_id = 'any' order by "group"`,
+    );
+    return rows.rows;
+  });
+}

@@ -1,0 +1,271 @@
+import type { CommandResult, OrderView, Trade } from '@exchange/engine';
+import { formatUnits, toUnits } from '@exchange/shared';
+import type pg from 'pg';
+import type { Core } from '../../core/index.ts';
+import { orderViewFromRow } from '../../core/persistence.ts';
+import type { CommittedBatch } from '../../core/sequencer.ts';
+import type { StreamHub } from '../ranger/hub.ts';
+import { orderEntity } from '../trading/presenters.ts';
+import { BookView, type LevelChange } from './book-view.ts';
+import { type Candle, KLINE_PERIODS, queryKlines } from './klines.ts';
+import { computeTickers, type Ticker } from './tickers.ts';
+
+/** The candle being built, in integer ticks (price) and steps (volume). */
+interface LiveCandle {
+  bucket: number;
+  open: bigint;
+  high: bigint;
+  low: bigint;
+  close: bigint;
+  volume: bigint;
+}
+
+/** Stream name of a user's private channel (`order`, `trade`, `balances`, `deposit_address`). */
+export const privateStream = (userId: number | string, name: string) => `u${userId}.${name}`;
+
+/** Publishes on a user's private stream under its plain name. */
+function publishPrivate(hub: StreamHub, userId: number, name: string, payload: unknown): void {
+  hub.publish(privateStream(userId, name), payload, name);
+}
+
+/**
+ * Market data from committed batches only: per-market committed order books (`ob-snap`/`ob-inc` with a gap-free
+ * sequence, `update`), public trades, live candles for every period, throttled `global.tickers`, and each user's
+ * private `order`, `trade` and `balances` streams.
+ */
+export class MarketData {
+  readonly books = new Map<string, BookView>();
+  private readonly candles = new Map<string, LiveCandle>();
+  private tickerCache: { at: number; value: Record<string, Ticker> } | undefined;
+  private tickerTimer: NodeJS.Timeout | undefined;
+
+  private constructor(
+    private readonly db: pg.Pool,
+    private readonly core: Core,
+    private readonly hub: StreamHub,
+  ) {}
+
+  /** Builds the books from committed open orders and starts following committed batches. */
+  static async start(db: pg.Pool, core: Core, hub: StreamHub): Promise<MarketData> {
+    const data = new MarketData(db, core, hub);
+    for (const id of core.markets.keys()) data.books.set(id, new BookView());
+    const open = await db.query(`select * from orders where state in ('wait', 'pending') order by seq`);
+    const ignored = new Map<string, LevelChange>();
+    for (const row of open.rows)
+      data.books.get(row.market_id)?.apply(orderViewFromRow(core.units, row), ignored);
+    core.sequencer.onCommitted((batch) => data.onBatch(batch));
+    hub.onSubscribe((stream) => data.snapshotFor(stream));
+    return data;
+  }
+
+  /** Depth in decimal strings: asks ascending, bids descending. */
+  depth(market: string, limit: number) {
+    const book = this.books.get(market);
+    const info = this.core.markets.get(market);
+    if (!book || !info) return undefined;
+    const { asks, bids } = book.depth(limit);
+    const fmt = ([p, v]: [bigint, bigint]) => [
+      formatUnits(p, info.pricePrecision),
+      formatUnits(v, info.amountPrecision),
+    ];
+    return {
+      timestamp: Math.floor(Date.now() / 1000),
+      asks: asks.map(fmt),
+      bids: bids.map(fmt),
+      sequence: book.sequence,
+    };
+  }
+
+  /** Tickers, recomputed at most once a second. */
+  async tickers(): Promise<Record<string, Ticker>> {
+    if (this.tickerCache && Date.now() - this.tickerCache.at < 1000) return this.tickerCache.value;
+    const value = await computeTickers(this.db, [...this.core.markets.keys()]);
+    this.tickerCache = { at: Date.now(), value };
+    return value;
+  }
+
+  /** What a client gets right after subscribing: the full book for `ob-snap`/`ob-inc`/`update`. */
+  private snapshotFor(stream: string): { stream: string; payload: unknown } | undefined {
+    const [market, kind] = stream.split('.');
+    if (!market || !(kind === 'ob-snap' || kind === 'ob-inc' || kind === 'update')) return undefined;
+    const depth = this.depth(market, 300);
+    if (!depth) return undefined;
+    return {
+      stream: `${market}.${kind === 'update' ? 'update' : 'ob-snap'}`,
+      payload: { asks: depth.asks, bids: depth.bids, sequence: depth.sequence },
+    };
+  }
+
+  private onBatch(batch: CommittedBatch): void {
+    const changes = new Map<string, Map<string, LevelChange>>();
+    const trades: Trade[] = [];
+    const orders = new Map<number, OrderView>();
+    for (const result of batch.results) this.collect(result, changes, trades, orders);
+    for (const [market, levels] of changes) this.publishLevels(market, levels);
+    if (trades.length > 0) this.publishTrades(trades);
+    for (const o of orders.values())
+      publishPrivate(this.hub, o.user, 'order', orderEntity(this.core.units, o));
+  }
+
+  private collect(
+    result: CommandResult,
+    changes: Map<string, Map<string, LevelChange>>,
+    trades: Trade[],
+    orders: Map<number, OrderView>,
+  ) {
+    for (const o of result.orders) {
+      orders.set(o.id, o);
+      let levels = changes.get(o.market);
+      if (!levels) changes.set(o.market, (levels = new Map()));
+      this.books.get(o.market)?.apply(o, levels);
+    }
+    for (const e of result.events) {
+      if (e.type === 'Trade') trades.push(e);
+      else if (e.type === 'BalanceChanged') {
+        const p = this.core.units.precision(e.currency);
+        publishPrivate(this.hub, e.user, 'balances', {
+          [e.currency]: [formatUnits(e.balance, p), formatUnits(e.locked, p)],
+        });
+      }
+    }
+  }
+
+  private publishLevels(market: string, levels: Map<string, LevelChange>): void {
+    const book = this.books.get(market);
+    const info = this.core.markets.get(market);
+    if (!book || !info) return;
+    for (const change of levels.values()) {
+      book.sequence += 1;
+      const level = [
+        formatUnits(change.price, info.pricePrecision),
+        formatUnits(change.volume, info.amountPrecision),
+      ];
+      this.hub.publish(`${market}.ob-inc`, {
+        [change.side === 'sell' ? 'asks' : 'bids']: level,
+        sequence: book.sequence,
+      });
+    }
+    if (this.hub.subscriberCount(`${market}.update`) > 0) {
+      const depth = this.depth(market, 300);
+      if (depth)
+        this.hub.publish(`${market}.update`, {
+          asks: depth.asks,
+          bids: depth.bids,
+          sequence: depth.sequence,
+        });
+    }
+  }
+
+  private publishTrades(trades: Trade[]): void {
+    const byMarket = new Map<string, Trade[]>();
+    for (const t of trades) byMarket.set(t.market, [...(byMarket.get(t.market) ?? []), t]);
+    for (const [market, list] of byMarket) {
+      const info = this.core.markets.get(market);
+      if (!info) continue;
+      const price = (t: Trade) => formatUnits(t.price, info.pricePrecision);
+      const amount = (t: Trade) => formatUnits(t.volume, info.amountPrecision);
+      this.hub.publish(`${market}.trades`, {
+        trades: list.map((t) => ({
+          tid: t.id,
+          taker_type: t.takerSide,
+          date: Math.floor(t.at / 1000),
+          price: price(t),
+          amount: amount(t),
+        })),
+      });
+      for (const t of list) {
+        const entity = {
+          id: t.id,
+          price: price(t),
+          amount: amount(t),
+          total: formatUnits(t.total, this.core.units.precision(info.quote)),
+          market,
+          created_at: new Date(t.at).toISOString(),
+          taker_type: t.takerSide,
+        };
+        publishPrivate(this.hub, t.takerUser, 'trade', {
+          ...entity,
+          side: t.takerSide,
+          order_id: t.takerOrderId,
+        });
+        publishPrivate(this.hub, t.makerUser, 'trade', {
+          ...entity,
+          side: t.takerSide === 'buy' ? 'sell' : 'buy',
+          order_id: t.makerOrderId,
+        });
+      }
+      for (const [minutes, suffix] of Object.entries(KLINE_PERIODS))
+        this.updateCandle(market, Number(minutes), suffix, list);
+    }
+    this.scheduleTickers();
+  }
+
+  private updateCandle(market: string, minutes: number, suffix: string, trades: Trade[]) {
+    const key = `${market}:${minutes}`;
+    for (const t of trades) {
+      const bucket = Math.floor(t.at / 1000 / (minutes * 60)) * minutes * 60;
+      const current = this.candles.get(key);
+      if (!current || current.bucket !== bucket) {
+        this.candles.set(key, {
+          bucket,
+          open: t.price,
+          high: t.price,
+          low: t.price,
+          close: t.price,
+          volume: t.volume,
+        });
+        // The first candle seen since start may already hold earlier trades: rebuild it from the database.
+        if (!current) void this.reloadCandle(market, minutes, key, bucket);
+      } else {
+        if (t.price > current.high) current.high = t.price;
+        if (t.price < current.low) current.low = t.price;
+        current.close = t.price;
+        current.volume += t.volume;
+      }
+    }
+    const stream = `${market}.kline-${suffix}`;
+    const candle = this.candles.get(key);
+    if (candle && this.hub.subscriberCount(stream) > 0)
+      this.hub.publish(stream, this.formatCandle(market, candle));
+  }
+
+  private formatCandle(market: string, c: LiveCandle): Candle {
+    const info = this.core.units.market(market);
+    const p = (v: bigint) => formatUnits(v, info.pricePrecision);
+    return [
+      c.bucket,
+      p(c.open),
+      p(c.high),
+      p(c.low),
+      p(c.close),
+      formatUnits(c.volume, info.amountPrecision),
+    ];
+  }
+
+  private async reloadCandle(market: string, minutes: number, key: string, bucket: number) {
+    const [candle] = await queryKlines(this.db, market, minutes, bucket, bucket, 1);
+    const current = this.candles.get(key);
+    if (!candle || !current || current.bucket !== bucket) return;
+    const info = this.core.units.market(market);
+    const p = (v: string) => toUnits(v, info.pricePrecision);
+    this.candles.set(key, {
+      bucket,
+      open: p(candle[1]),
+      high: p(candle[2]),
+      low: p(candle[3]),
+      close: p(candle[4]),
+      volume: toUnits(candle[5], info.amountPrecision),
+    });
+  }
+
+  private scheduleTickers(): void {
+    if (this.tickerTimer) return;
+    this.tickerTimer = setTimeout(async () => {
+      this.tickerTimer = undefined;
+      if (this.hub.subscriberCount('global.tickers') === 0) return;
+      this.tickerCache = undefined;
+      this.hub.publish('global.tickers', await this.tickers().catch(() => ({})));
+    }, 1000);
+    this.tickerTimer.unref();
+  }
+}

@@ -1,0 +1,67 @@
+import { toUnits } from '@exchange/shared';
+import type pg from 'pg';
+import { trim } from './klines.ts';
+
+/** A Peatio ticker: 24-hour rolling figures of one market. */
+export interface Ticker {
+  at: number;
+  ticker: {
+    low: string;
+    high: string;
+    open: string;
+    last: string;
+    vol: string;
+    volume: string;
+    amount: string;
+    avg_price: string;
+    price_change_percent: string;
+  };
+}
+
+/** "+20.00%" / "-3.15%" from open and last, in hundredths of a percent, exact (no floats). */
+export function changePercent(open: string, last: string): string {
+  const o = toUnits(open, 18);
+  if (o === 0n) return '+0.00%';
+  const diff = ((toUnits(last, 18) - o) * 10000n) / o;
+  const sign = diff < 0n ? '-' : '+';
+  const abs = diff < 0n ? -diff : diff;
+  return `${sign}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}%`;
+}
+
+/** Tickers of every market from the last 24 hours of trades; a market without trades shows its last price. */
+export async function computeTickers(db: pg.Pool, markets: string[]): Promise<Record<string, Ticker>> {
+  const rows = await db.query(
+    `with day as (select * from trades where created_at > now() - interval '24 hours'),
+     agg as (select market_id, (array_agg(price order by id))[1] as open, max(price) as high, min(price) as low,
+               (array_agg(price order by id desc))[1] as last, sum(amount) as volume, sum(total) as amount
+             from day group by market_id),
+     last_ever as (select distinct on (market_id) market_id, price from trades order by market_id, id desc)
+     select m.id, agg.open::text, agg.high::text, agg.low::text, coalesce(agg.last, le.price, 0)::text as last,
+       coalesce(agg.volume, 0)::text as volume, coalesce(agg.amount, 0)::text as amount,
+       case when coalesce(agg.volume, 0) = 0 then 0 else agg.amount / agg.volume end::numeric(36, 18)::text as avg_price
+     from markets m left join agg on agg.market_id = m.id left join last_ever le on le.market_id = m.id
+     where m.id = any($1)`,
+    [markets],
+  );
+  const at = Math.floor(Date.now() / 1000);
+  const out: Record<string, Ticker> = {};
+  for (const r of rows.rows) {
+    const last = trim(r.last);
+    const open = trim(r.open ?? r.last);
+    out[r.id] = {
+      at,
+      ticker: {
+        low: trim(r.low ?? r.last),
+        high: trim(r.high ?? r.last),
+        open,
+        last,
+        vol: trim(r.volume),
+        volume: trim(r.volume),
+        amount: trim(r.amount),
+        avg_price: trim(r.avg_price),
+        price_change_percent: changePercent(open, last),
+      },
+    };
+  }
+  return out;
+}

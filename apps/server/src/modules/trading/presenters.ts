@@ -1,0 +1,65 @@
+import type { OrderView } from '@exchange/engine';
+import { formatUnits } from '@exchange/shared';
+import { orderUuid } from '../../core/order-uuid.ts';
+import type { Units } from '../../core/persistence.ts';
+
+/** An order as Peatio returns it: decimals as strings, ISO timestamps. */
+export interface OrderEntity {
+  id: number;
+  uuid: string;
+  side: string;
+  ord_type: string;
+  price: string | null;
+  stop_price: string | null;
+  avg_price: string;
+  state: string;
+  market: string;
+  market_type: 'spot';
+  created_at: string;
+  updated_at: string;
+  origin_volume: string;
+  remaining_volume: string;
+  executed_volume: string;
+  maker_fee: string;
+  taker_fee: string;
+  trades_count: number;
+}
+
+/**
+ * Average fill price in ticks: quote paid or received over executed volume, rounded down to the price tick
+ * (exact integer division; no floats).
+ */
+function avgPriceTicks(units: Units, o: OrderView): bigint {
+  if (o.executedVolume === 0n) return 0n;
+  const m = units.market(o.market);
+  const quote = o.side === 'buy' ? o.fundsSpent : o.fundsReceived;
+  const scale = 10n ** BigInt(m.quotePrecision - m.pricePrecision - m.amountPrecision);
+  return quote / (o.executedVolume * scale);
+}
+
+/** Formats an engine order view (the committed final state of a command) as the Peatio order entity. */
+export function orderEntity(units: Units, o: OrderView): OrderEntity {
+  const m = units.market(o.market);
+  const price = (v: bigint | null) => (v === null ? null : formatUnits(v, m.pricePrecision, 1));
+  const volume = (v: bigint) => formatUnits(v, m.amountPrecision, 1);
+  return {
+    id: o.id,
+    uuid: orderUuid(o.id),
+    side: o.side,
+    ord_type: o.ordType,
+    price: price(o.price),
+    stop_price: price(o.stopPrice),
+    avg_price: formatUnits(avgPriceTicks(units, o), m.pricePrecision, 1),
+    state: o.state,
+    market: o.market,
+    market_type: 'spot',
+    created_at: new Date(o.createdAt).toISOString(),
+    updated_at: new Date(o.updatedAt).toISOString(),
+    origin_volume: volume(o.originVolume),
+    remaining_volume: volume(o.remainingVolume),
+    executed_volume: volume(o.executedVolume),
+    maker_fee: formatUnits(o.makerFee, 6, 1),
+    taker_fee: formatUnits(o.takerFee, 6, 1),
+    trades_count: o.tradesCount,
+  };
+}

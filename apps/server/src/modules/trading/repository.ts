@@ -1,0 +1,80 @@
+import type { listOrdersQuery } from '@exchange/shared';
+import type pg from 'pg';
+import type { z } from 'zod';
+import { orderViewFromRow, type Units } from '../../core/persistence.ts';
+import { orderEntity } from './presenters.ts';
+
+/** The user's orders with Peatio's filters, newest first by default, and the total for the `Total` header. */
+export async function listOrders(
+  db: pg.Pool,
+  units: Units,
+  userId: number,
+  q: z.infer<typeof listOrdersQuery>,
+) {
+  const states = q.state === undefined ? null : Array.isArray(q.state) ? q.state : [q.state];
+  const where = `user_id = $1 and ($2::text is null or market_id = $2) and ($3::text[] is null or state = any($3))
+    and ($4::text is null or ord_type = $4) and ($5::text is null or side = $5)`;
+  const params = [userId, q.market ?? null, states, q.ord_type ?? null, q.type ?? null];
+  const [rows, total] = await Promise.all([
+    db.query(
+      `select * from orders where ${where} order by id ${q.order_by === 'asc' ? 'asc' : 'desc'} limit $6 offset $7`,
+      [...params, q.limit, (q.page - 1) * q.limit],
+    ),
+    db.query(`select count(*)::int as n from orders where ${where}`, params),
+  ]);
+  return {
+    items: rows.rows.map((r) => orderEntity(units, orderViewFromRow(units, r))),
+    total: total.rows[0].n as number,
+  };
+}
+
+/** One order of the user by id or uuid; undefined when it is not theirs. */
+export async function findOwnOrder(db: pg.Pool, units: Units, userId: number, idOrUuid: string) {
+  const byUuid = /^[0-9a-f-]{36}$/.test(idOrUuid);
+  if (!byUuid && !/^\d{1,18}$/.test(idOrUuid)) return undefined;
+  const row = (
+    await db.query(
+      `select * from orders where user_id = $1 and ${byUuid ? 'uuid = $2::uuid' : 'id = $2::bigint'}`,
+      [userId, idOrUuid],
+    )
+  ).rows[0];
+  return row ? orderEntity(units, orderViewFromRow(units, row)) : undefined;
+}
+
+/** The user's trades, newest first, from their side of each trade. */
+export async function listUserTrades(
+  db: pg.Pool,
+  userId: number,
+  market: string | undefined,
+  limit: number,
+  page: number,
+) {
+  const where = `(maker_id = $1 or taker_id = $1) and ($2::text is null or t.market_id = $2)`;
+  const [rows, total] = await Promise.all([
+    db.query(
+      `select t.id, trim_scale(t.price)::text as price, trim_scale(t.amount)::text as amount, trim_scale(t.total)::text as total,
+         t.market_id as market, t.created_at, t.taker_type,
+         case when t.taker_id = $1 then t.taker_type else (case t.taker_type when 'buy' then 'sell' else 'buy' end) end as side,
+         case when t.taker_id = $1 then t.taker_order_id else t.maker_order_id end as order_id,
+         trim_scale(case when t.taker_id = $1 then t.taker_fee else t.maker_fee end)::text as fee_amount,
+         case when (t.taker_id = $1) = (t.taker_type = 'buy') then m.base_unit else m.quote_unit end as fee_currency
+       from trades t join markets m on m.id = t.market_id where ${where} order by t.id desc limit $3 offset $4`,
+      [userId, market ?? null, limit, (page - 1) * limit],
+    ),
+    db.query(`select count(*)::int as n from trades t where ${where}`, [userId, market ?? null]),
+  ]);
+  return {
+    items: rows.rows.map((r) => ({ ...r, id: Number(r.id), order_id: Number(r.order_id) })),
+    total: total.rows[0].n as number,
+  };
+}
+
+/** The user's committed balances in every currency (zero rows included). */
+export async function listBalances(db: pg.Pool, userId: number) {
+  const rows = await db.query(
+    `select c.id as currency, trim_scale(coalesce(b.balance, 0))::text as balance, trim_scale(coalesce(b.locked, 0))::text as locked
+     from currencies c left join balances b on b.currency_id = c.id and b.user_id = $1 where c.visible order by c.position, c.id`,
+    [userId],
+  );
+  return rows.rows;
+}

@@ -1,0 +1,122 @@
+import { cancelAllSchema, ERRORS, listOrdersQuery, ORDER_ERRORS, placeOrderSchema } from '@exchange/shared';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type { AppDeps } from '../../app.ts';
+import { authUser, requireAuth } from '../../http/auth.ts';
+import { AppError } from '../../http/errors.ts';
+import { findOwnOrder, listBalances, listOrders, listUserTrades } from './repository.ts';
+import { cancelAll, cancelOrder, placeOrder } from './service.ts';
+
+const pageQuery = z.object({
+  market: z.string().max(20).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+function paged(reply: FastifyReply, total: number, page: number, limit: number) {
+  reply.header('Total', total).header('Page', page).header('Per-Page', limit);
+}
+
+const favouriteSchema = z.object({
+  market_id: z.string().max(20),
+  /** 1 or true marks the market a favourite, 0 or false removes it (the web keeps isFav as 0/1). */
+  is_fav: z
+    .union([z.boolean(), z.literal(0), z.literal(1)])
+    .transform(Boolean)
+    .default(true),
+});
+
+async function favourites(deps: AppDeps, user: number): Promise<string[]> {
+  const rows = await deps.db.query(
+    'select market_id from favourite_markets where user_id = $1 order by created_at',
+    [user],
+  );
+  return rows.rows.map((r) => r.market_id);
+}
+
+const userId = (request: Parameters<typeof authUser>[0]) => Number(authUser(request).id);
+
+/** Peatio `market/*` and `account/balances`: orders and trades of the signed-in user (session or API key). */
+export async function tradingRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  app.addHook('onRequest', requireAuth(deps.db, deps.sessions, deps.apiKeys));
+  const limits = {
+    config: {
+      rateLimit: {
+        max: 6000,
+        timeWindow: '1 minute',
+        keyGenerator: (r: { auth?: { user: { id: string } }; ip: string }) => r.auth?.user.id ?? r.ip,
+      },
+    },
+  };
+
+  app.post('/market/orders', limits, async (request, reply) => {
+    const order = await placeOrder(deps.core, userId(request), placeOrderSchema.parse(request.body ?? {}));
+    return reply.status(201).send(order);
+  });
+
+  app.get('/market/orders', async (request, reply) => {
+    const q = listOrdersQuery.parse(request.query);
+    const { items, total } = await listOrders(deps.db, deps.core.units, userId(request), q);
+    paged(reply, total, q.page, q.limit);
+    return items;
+  });
+
+  app.get('/market/orders/:id', async (request) => {
+    const order = await findOwnOrder(
+      deps.db,
+      deps.core.units,
+      userId(request),
+      (request.params as { id: string }).id,
+    );
+    if (!order) throw new AppError(404, [ORDER_ERRORS.orderNotFound]);
+    return order;
+  });
+
+  app.post('/market/orders/:id/cancel', limits, async (request, reply) => {
+    const id = (request.params as { id: string }).id;
+    const order = /^\d{1,15}$/.test(id)
+      ? { id: Number(id) }
+      : await findOwnOrder(deps.db, deps.core.units, userId(request), id);
+    if (!order) throw new AppError(404, [ORDER_ERRORS.orderNotFound]);
+    return reply.status(201).send(await cancelOrder(deps.core, userId(request), order.id));
+  });
+
+  app.post('/market/orders/cancel', limits, async (request, reply) => {
+    return reply
+      .status(201)
+      .send(await cancelAll(deps.core, userId(request), cancelAllSchema.parse(request.body ?? {})));
+  });
+
+  app.get('/market/trades', async (request, reply) => {
+    const q = pageQuery.parse(request.query);
+    const { items, total } = await listUserTrades(deps.db, userId(request), q.market, q.limit, q.page);
+    paged(reply, total, q.page, q.limit);
+    return items;
+  });
+
+  app.put('/account/fav_market', async (request) => {
+    const input = favouriteSchema.parse(request.body ?? {});
+    if (!deps.core.markets.has(input.market_id)) throw new AppError(422, [ORDER_ERRORS.marketNotFound]);
+    await (input.is_fav
+      ? deps.db.query(
+          'insert into favourite_markets (user_id, market_id) values ($1, $2) on conflict do nothing',
+          [userId(request), input.market_id],
+        )
+      : deps.db.query('delete from favourite_markets where user_id = $1 and market_id = $2', [
+          userId(request),
+          input.market_id,
+        ]));
+    return favourites(deps, userId(request));
+  });
+
+  app.get('/account/fav_market/list', async (request) => favourites(deps, userId(request)));
+
+  app.get('/account/balances', async (request) => listBalances(deps.db, userId(request)));
+
+  app.get('/account/balances/:currency', async (request) => {
+    const currency = (request.params as { currency: string }).currency;
+    const row = (await listBalances(deps.db, userId(request))).find((b) => b.currency === currency);
+    if (!row) throw new AppError(404, [ERRORS.recordNotFound]);
+    return row;
+  });
+}

@@ -1,0 +1,81 @@
+import type { CommandResult, OrderView } from '@exchange/engine';
+import { ORDER_ERRORS, type PlaceOrderInput, parseUnits } from '@exchange/shared';
+import type { Core } from '../../core/index.ts';
+import { AppError, invalid } from '../../http/errors.ts';
+import { type OrderEntity, orderEntity } from './presenters.ts';
+
+/** Parses a decimal at a precision, refusing excess decimals with the precision code (never rounding). */
+function ticks(text: string, precision: number, invalidCode: string, precisionCode: string): bigint {
+  const parsed = parseUnits(text, precision);
+  if (!parsed.ok) throw invalid(parsed.error === 'too_precise' ? precisionCode : invalidCode);
+  return parsed.units;
+}
+
+function touched(result: CommandResult, id: number | null): OrderView | undefined {
+  return result.orders.find((o) => o.id === id);
+}
+
+/**
+ * Places an order through the core; answers after the durable commit. Refusals are 422 with the engine's or
+ * the precision code; nothing changes on refusal. With `client_id`, a repeat returns the first order.
+ */
+export async function placeOrder(core: Core, userId: number, input: PlaceOrderInput): Promise<OrderEntity> {
+  const market = core.markets.get(input.market);
+  if (!market) throw invalid(ORDER_ERRORS.marketNotFound);
+  const volume = ticks(
+    input.volume,
+    market.amountPrecision,
+    ORDER_ERRORS.invalidVolume,
+    ORDER_ERRORS.volumePrecision,
+  );
+  const price =
+    input.price === undefined
+      ? undefined
+      : ticks(input.price, market.pricePrecision, ORDER_ERRORS.invalidPrice, ORDER_ERRORS.pricePrecision);
+  const stopPrice =
+    input.stop_price === undefined
+      ? undefined
+      : ticks(
+          input.stop_price,
+          market.pricePrecision,
+          ORDER_ERRORS.invalidPrice,
+          ORDER_ERRORS.pricePrecision,
+        );
+  const result = await core.sequencer.submit(
+    {
+      type: 'PlaceOrder',
+      user: userId,
+      market: market.id,
+      side: input.side,
+      ordType: input.ord_type,
+      volume,
+      ...(price === undefined ? {} : { price }),
+      ...(stopPrice === undefined ? {} : { stopPrice }),
+    },
+    input.client_id ? `order:${userId}:${input.client_id}` : undefined,
+  );
+  if (!result.ok) throw invalid(result.code ?? ORDER_ERRORS.invalidVolume);
+  const order =
+    touched(result, result.orderId) ??
+    (result.orderId !== null ? core.sequencer.state.order(result.orderId) : undefined);
+  if (!order) throw new AppError(409, [ORDER_ERRORS.orderNotFound]);
+  return orderEntity(core.units, order);
+}
+
+/** Cancels one open order of the user; someone else's, unknown or closed orders are 404. */
+export async function cancelOrder(core: Core, userId: number, orderId: number): Promise<OrderEntity> {
+  const result = await core.sequencer.submit({ type: 'CancelOrder', user: userId, orderId });
+  const order = touched(result, orderId);
+  if (!result.ok || !order) throw new AppError(404, [ORDER_ERRORS.orderNotFound]);
+  return orderEntity(core.units, order);
+}
+
+/** Cancels all open orders of the user, optionally in one market and/or on one side. */
+export async function cancelAll(
+  core: Core,
+  userId: number,
+  filter: { market?: string; side?: 'buy' | 'sell' },
+) {
+  const result = await core.sequencer.submit({ type: 'CancelAll', user: userId, ...filter });
+  return result.orders.map((o) => orderEntity(core.units, o));
+}

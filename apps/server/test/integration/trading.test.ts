@@ -1,0 +1,339 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { plainUser, sessionFor } from '../support/core.ts';
+
+let t: TestApp;
+let seller: { id: number; headers: Record<string, string> };
+let buyer: { id: number; headers: Record<string, string> };
+
+async function trader(email: string, credits: Record<string, bigint>) {
+  const id = await plainUser(t.db.pool, email);
+  for (const [currency, amount] of Object.entries(credits)) {
+    await t.deps.core.sequencer.submit({ type: 'Credit', user: id, currency, amount, kind: 'deposit' });
+  }
+  return { id, headers: await sessionFor(t.deps.sessions, id) };
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  seller = await trader('seller@trade.test', { eth: 10n * 10n ** 18n });
+  buyer = await trader('buyer@trade.test', { btc: 2n * 10n ** 8n });
+});
+afterAll(() => t.close());
+
+const order = (who: { headers: Record<string, string> }, body: Record<string, unknown>) =>
+  t.app.inject({ method: 'POST', url: '/api/v2/peatio/market/orders', headers: who.headers, payload: body });
+const get = (url: string, who?: { headers: Record<string, string> }) =>
+  t.app.inject({ method: 'GET', url: `/api/v2/peatio${url}`, headers: who?.headers ?? {} });
+const balances = async (who: { headers: Record<string, string> }) =>
+  Object.fromEntries(
+    (await get('/account/balances', who))
+      .json()
+      .map((b: { currency: string; balance: string; locked: string }) => [b.currency, [b.balance, b.locked]]),
+  );
+
+describe('orders over HTTP', () => {
+  it('places a limit order after the durable commit, in the Peatio shape', async () => {
+    const res = await order(seller, {
+      market: 'ethbtc',
+      side: 'sell',
+      volume: '2',
+      price: '0.05',
+      ord_type: 'limit',
+    });
+    expect(res.statusCode).toBe(201);
+    const o = res.json();
+    expect(o).toMatchObject({
+      side: 'sell',
+      ord_type: 'limit',
+      price: '0.05',
+      state: 'wait',
+      market: 'ethbtc',
+      origin_volume: '2.0',
+      remaining_volume: '2.0',
+      executed_volume: '0.0',
+      trades_count: 0,
+    });
+    expect(o.uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const stored = await t.db.pool.query('select uuid::text from orders where id = $1', [o.id]);
+    expect(stored.rows[0].uuid).toBe(o.uuid);
+    expect((await balances(seller)).eth).toEqual(['8', '2']);
+    const depth = (await get('/public/markets/ethbtc/depth')).json();
+    expect(depth.asks).toEqual([['0.05', '2']]);
+  });
+
+  it.each([
+    [
+      'too many amount decimals',
+      { market: 'ethbtc', side: 'sell', volume: '0.0001', price: '0.05' },
+      'market.order.invalid_volume_precision',
+    ],
+    [
+      'too many price decimals',
+      { market: 'ethbtc', side: 'sell', volume: '1', price: '0.050001' },
+      'market.order.invalid_price_precision',
+    ],
+    [
+      'volume below the minimum',
+      { market: 'ethbtc', side: 'sell', volume: '0', price: '0.05' },
+      'market.order.non_positive_volume',
+    ],
+    [
+      'unknown market',
+      { market: 'dogeeur', side: 'sell', volume: '1', price: '1' },
+      'market.market.doesnt_exist',
+    ],
+    ['bad side', { market: 'ethbtc', side: 'hold', volume: '1', price: '0.05' }, 'market.order.invalid_side'],
+    [
+      'not a decimal',
+      { market: 'ethbtc', side: 'sell', volume: '1e3', price: '0.05' },
+      'market.order.invalid_volume',
+    ],
+    [
+      'insufficient funds',
+      { market: 'ethbtc', side: 'sell', volume: '100', price: '0.05' },
+      'market.account.insufficient_balance',
+    ],
+    [
+      'price above the maximum',
+      { market: 'ethbtc', side: 'sell', volume: '1', price: '11' },
+      'market.order.invalid_price',
+    ],
+    [
+      'market order into an empty side',
+      { market: 'ethbtc', side: 'sell', volume: '1', ord_type: 'market' },
+      'market.order.insufficient_market_liquidity',
+    ],
+  ])('refuses %s with 422 and changes nothing', async (_name, body, code) => {
+    const before = await balances(seller);
+    const count = (await t.db.pool.query('select count(*)::int as n from orders')).rows[0].n;
+    const res = await order(seller, body);
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ errors: [code] });
+    expect(await balances(seller)).toEqual(before);
+    expect(
+      (await t.db.pool.query('select count(*)::int as n from orders where state <> $1', ['reject'])).rows[0]
+        .n,
+    ).toBe(count);
+  });
+
+  it('matches, and both sides see the trade; public trades, depth and tickers follow', async () => {
+    const res = await order(buyer, { market: 'ethbtc', side: 'buy', volume: '1.5', price: '0.05' });
+    expect(res.json()).toMatchObject({
+      state: 'done',
+      executed_volume: '1.5',
+      avg_price: '0.05',
+      trades_count: 1,
+    });
+    const mine = (await get('/market/trades', buyer)).json();
+    expect(mine).toEqual([
+      expect.objectContaining({
+        price: '0.05',
+        amount: '1.5',
+        total: '0.075',
+        side: 'buy',
+        market: 'ethbtc',
+        fee_currency: 'eth',
+      }),
+    ]);
+    const theirs = (await get('/market/trades', seller)).json();
+    expect(theirs[0]).toMatchObject({ side: 'sell', fee_currency: 'btc' });
+    expect((await get('/public/markets/ethbtc/trades')).json()[0]).toMatchObject({
+      price: '0.05',
+      amount: '1.5',
+      taker_type: 'buy',
+    });
+    expect((await get('/public/markets/ethbtc/depth')).json().asks).toEqual([['0.05', '0.5']]);
+    const ticker = (await get('/public/markets/tickers')).json().ethbtc.ticker;
+    expect(ticker).toMatchObject({
+      last: '0.05',
+      volume: '1.5',
+      amount: '0.075',
+      price_change_percent: '+0.00%',
+    });
+  });
+
+  it("cannot see or cancel someone else's order, and cancels its own", async () => {
+    const mine = (await get('/market/orders?state=pending', seller)).json();
+    expect(mine).toHaveLength(1);
+    const id = mine[0].id;
+    expect((await get(`/market/orders/${id}`, buyer)).statusCode).toBe(404);
+    const steal = await t.app.inject({
+      method: 'POST',
+      url: `/api/v2/peatio/market/orders/${id}/cancel`,
+      headers: buyer.headers,
+    });
+    expect(steal.statusCode).toBe(404);
+    expect(steal.json()).toEqual({ errors: ['market.order.doesnt_exist'] });
+    const own = await t.app.inject({
+      method: 'POST',
+      url: `/api/v2/peatio/market/orders/${id}/cancel`,
+      headers: seller.headers,
+    });
+    expect(own.statusCode).toBe(201);
+    expect(own.json()).toMatchObject({ id, state: 'cancel', remaining_volume: '0.5' });
+    expect((await balances(seller)).eth).toEqual(['8.5', '0']);
+  });
+
+  it('cancels all open orders, optionally by side', async () => {
+    for (const price of ['0.06', '0.07'])
+      await order(seller, { market: 'ethbtc', side: 'sell', volume: '1', price });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/peatio/market/orders/cancel',
+      headers: seller.headers,
+      payload: { side: 'sell' },
+    });
+    expect(res.json().map((o: { state: string }) => o.state)).toEqual(['cancel', 'cancel']);
+    expect((await balances(seller)).eth).toEqual(['8.5', '0']);
+  });
+
+  it('lists orders with filters and pagination headers', async () => {
+    const res = await get('/market/orders?limit=2&page=1&state=cancel', seller);
+    expect(res.headers.total).toBe('3');
+    expect(res.headers.page).toBe('1');
+    expect(res.headers['per-page']).toBe('2');
+    expect(res.json()).toHaveLength(2);
+    expect((await get('/market/orders', undefined)).statusCode).toBe(401);
+  });
+
+  it('keeps the ledger exact after all of it', async () => {
+    const { auditLedger } = await import('../../src/core/audit.ts');
+    expect(await auditLedger(t.db.pool)).toEqual([]);
+  });
+});
+
+describe('market data', () => {
+  it('lists markets and currencies in the Peatio shapes', async () => {
+    const markets = (await get('/public/markets')).json();
+    expect(markets[0]).toMatchObject({
+      id: 'ethbtc',
+      name: 'ETH/BTC',
+      type: 'spot',
+      base_unit: 'eth',
+      quote_unit: 'btc',
+      price_precision: 5,
+      amount_precision: 3,
+      min_amount: '0.001',
+    });
+    const usdt = (await get('/public/currencies')).json().find((c: { id: string }) => c.id === 'usdt');
+    expect(usdt.networks.map((n: { blockchain_key: string }) => n.blockchain_key).sort()).toEqual([
+      'eth-devnet',
+      'tron-sim',
+    ]);
+    expect((await get('/public/trading_fees')).json()[0]).toMatchObject({
+      market_id: 'any',
+      group: 'any',
+      maker: '0.001',
+    });
+  });
+
+  it('builds k-lines from trades, bucket by bucket', async () => {
+    const u = buyer.id;
+    const rows: [number, string, string][] = [
+      [0, '0.1', '10'],
+      [20, '0.12', '5'],
+      [50, '0.09', '1'],
+      [70, '0.11', '2'],
+      [200, '0.13', '3'],
+    ];
+    const base = Math.floor(Date.UTC(2026, 0, 5, 10, 0, 0) / 1000);
+    for (const [i, [offset, price, amount]] of rows.entries()) {
+      await t.db.pool.query(
+        `insert into trades (id, market_id, price, amount, total, maker_order_id, taker_order_id, maker_id, taker_id, taker_type,
+           maker_fee, taker_fee, created_at) values ($1, 'trxusdt', $2, $3, $2::numeric * $3::numeric, 1, 2, $4, $4, 'buy', 0, 0, to_timestamp($5))`,
+        [900_000 + i, price, amount, u, base + offset],
+      );
+    }
+    const oneMinute = (
+      await get(`/public/markets/trxusdt/k-line?period=1&time_from=${base}&time_to=${base + 300}`)
+    ).json();
+    expect(oneMinute).toEqual([
+      [base, '0.1', '0.12', '0.09', '0.09', '16'],
+      [base + 60, '0.11', '0.11', '0.11', '0.11', '2'],
+      [base + 180, '0.13', '0.13', '0.13', '0.13', '3'],
+    ]);
+    const fiveMinutes = (
+      await get(`/public/markets/trxusdt/k-line?period=5&time_from=${base}&time_to=${base + 300}`)
+    ).json();
+    expect(fiveMinutes).toEqual([[base, '0.1', '0.13', '0.09', '0.13', '21']]);
+    expect((await get('/public/markets/trxusdt/k-line?period=7')).statusCode).toBe(422);
+    expect((await get('/public/markets/btcusdt/k-line?period=60')).json()).toEqual([]);
+    await t.db.pool.query('delete from trades where id >= 900000');
+  });
+});
+
+describe('streams', () => {
+  it('sends a book snapshot on subscribe, then increments with a gap-free sequence, and private order updates', async () => {
+    const base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws');
+    const frames: Record<string, unknown>[] = [];
+    const publicWs = new WebSocket(
+      `${base}/api/v2/ranger/public/?stream=btcusdt.ob-inc&stream=btcusdt.trades`,
+    );
+    publicWs.on('message', (d) => frames.push(JSON.parse(d.toString())));
+    const privateFrames: Record<string, unknown>[] = [];
+    const privateWs = new WebSocket(`${base}/api/v2/ranger/private/?stream=order&stream=balances`, {
+      headers: { cookie: seller.headers.cookie ?? '' },
+    });
+    privateWs.on('message', (d) => privateFrames.push(JSON.parse(d.toString())));
+    await Promise.all([publicWs, privateWs].map((ws) => new Promise((r) => ws.once('open', r))));
+    await new Promise((r) => setTimeout(r, 100));
+    const snap = frames.find((f) => 'btcusdt.ob-snap' in f) as {
+      'btcusdt.ob-snap': { sequence: number; asks: unknown[] };
+    };
+    expect(snap['btcusdt.ob-snap'].asks).toEqual([]);
+    const start = snap['btcusdt.ob-snap'].sequence;
+
+    await t.deps.core.sequencer.submit({
+      type: 'Credit',
+      user: seller.id,
+      currency: 'btc',
+      amount: 10n ** 8n,
+      kind: 'deposit',
+    });
+    await order(seller, { market: 'btcusdt', side: 'sell', volume: '0.5', price: '60000' });
+    await order(seller, { market: 'btcusdt', side: 'sell', volume: '0.25', price: '60000' });
+    await new Promise((r) => setTimeout(r, 200));
+    const incs = frames
+      .filter((f) => 'btcusdt.ob-inc' in f)
+      .map((f) => f['btcusdt.ob-inc'] as { asks: string[]; sequence: number });
+    expect(incs.map((i) => i.sequence)).toEqual([start + 1, start + 2]);
+    expect(incs.map((i) => i.asks)).toEqual([
+      ['60000', '0.5'],
+      ['60000', '0.75'],
+    ]);
+    const orders = privateFrames
+      .filter((f) => 'order' in f)
+      .map((f) => f.order as { market: string; state: string });
+    expect(orders.map((o) => [o.market, o.state])).toEqual([
+      ['btcusdt', 'wait'],
+      ['btcusdt', 'wait'],
+    ]);
+    expect(privateFrames.some((f) => 'balances' in f)).toBe(true);
+
+    const refused = new WebSocket(`${base}/api/v2/ranger/private/?stream=order`);
+    const closed = await new Promise<number>((r) => refused.once('close', (code) => r(code)));
+    expect(closed).toBe(4001);
+    publicWs.close();
+    privateWs.close();
+  });
+});
+
+describe('favourite markets', () => {
+  it('marks and unmarks favourites per user', async () => {
+    const put = (body: unknown) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/v2/peatio/account/fav_market',
+        headers: seller.headers,
+        payload: body as Record<string, unknown>,
+      });
+    expect((await put({ market_id: 'btcusdt', is_fav: 1 })).json()).toEqual(['btcusdt']);
+    expect((await put({ market_id: 'ethbtc' })).json()).toEqual(['btcusdt', 'ethbtc']);
+    expect((await put({ market_id: 'btcusdt', is_fav: 0 })).json()).toEqual(['ethbtc']);
+    expect((await put({ market_id: 'nope' })).statusCode).toBe(422);
+    expect((await get('/account/fav_market/list', buyer)).json()).toEqual([]);
+    expect((await get('/account/fav_market/list', seller)).json()).toEqual(['ethbtc']);
+  });
+});
