@@ -1,5 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { captcha } from './en/captcha.ts';
 import { common } from './en/common.ts';
 import { contact } from './en/contact.ts';
 import { errors } from './en/errors.ts';
@@ -7,7 +8,7 @@ import { identity } from './en/identity.ts';
 import { staticPages } from './en/static.ts';
 
 /** The English catalogue: every user-facing string, keyed flat (server error codes are keys as they are). */
-export const en = { ...common, ...errors, ...contact, ...staticPages, ...identity };
+export const en = { ...common, ...errors, ...contact, ...staticPages, ...identity, ...captcha };
 
 void i18next.use(initReactI18next).init({
   lng: 'en',

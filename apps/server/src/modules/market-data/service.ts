@@ -115,8 +115,8 @@ export class MarketData {
   ) {
     for (const o of result.orders) {
       orders.set(o.id, o);
-      let levels = changes.get(o.market);
-      if (!levels) changes.set(o.market, (levels = new Map()));
+      const levels = changes.get(o.market) ?? new Map<string, LevelChange>();
+      changes.set(o.market, levels);
       this.books.get(o.market)?.apply(o, levels);
     }
     for (const e of result.events) {
