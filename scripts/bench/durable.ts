@@ -1,6 +1,8 @@
+import type { Command } from '@exchange/engine';
 import type pg from 'pg';
 import { startCore } from '../../apps/server/src/core/index.ts';
-import { plainUser } from '../../apps/server/test/support/core.ts';
+import type { Submitted } from '../../apps/server/src/core/sequencer.ts';
+import { genMixed } from '../../packages/engine/bench/engine-bench.ts';
 import { percentile, printTable, rate } from './stats.ts';
 
 interface DurableResult {
@@ -10,58 +12,62 @@ interface DurableResult {
   orders: number;
 }
 
-/** Places `count` limit orders with `concurrency` callers waiting for durable acknowledgement. */
+/**
+ * Replays the engine benchmark's mixed stream (70% limit orders around a random-walk mid, 20% cancels of live
+ * orders, 10% market orders; 1,000 funded users) through the sequencer with `concurrency` callers, each waiting
+ * for the durable acknowledgement. Commands are submitted in stream order, so order ids match the stream's.
+ */
 async function run(
   pool: pg.Pool,
   count: number,
   concurrency: number,
   maxBatch: number,
 ): Promise<DurableResult> {
-  const users: number[] = [];
-  for (let i = 0; i < 8; i++) users.push(await plainUser(pool, `bench${maxBatch}-${i}@bench.test`));
+  const stream = genMixed(count, 42).cmds;
+  await pool.query(
+    `insert into users (id, uid, email, password_digest, level, state)
+     select g, 'IDBENCH' || g, 'bench' || g || '@bench.test', 'x', 2, 'active' from generate_series(1, 1000) g`,
+  );
   const core = await startCore(pool, { maxBatch });
-  for (const user of users) {
-    await core.sequencer.submit({
-      type: 'Credit',
-      user,
-      currency: 'eth',
-      amount: 10n ** 26n,
-      kind: 'deposit',
-    });
-    await core.sequencer.submit({
-      type: 'Credit',
-      user,
-      currency: 'btc',
-      amount: 10n ** 16n,
-      kind: 'deposit',
-    });
-  }
+  await Promise.all(
+    Array.from({ length: 1000 }, (_, i) =>
+      Promise.all([
+        core.sequencer.submit({
+          type: 'Credit',
+          user: i + 1,
+          currency: 'usdt',
+          amount: 10n ** 20n,
+          kind: 'deposit',
+        }),
+        core.sequencer.submit({
+          type: 'Credit',
+          user: i + 1,
+          currency: 'btc',
+          amount: 10n ** 18n,
+          kind: 'deposit',
+        }),
+      ]),
+    ),
+  );
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
   const worker = async () => {
-    while (next < count) {
-      const i = next++;
+    while (next < stream.length) {
+      const { at: _at, ...command } = stream[next++] as Command;
       const t0 = performance.now();
-      await core.sequencer.submit({
-        type: 'PlaceOrder',
-        user: users[i % users.length] as number,
-        market: 'ethbtc',
-        side: i % 2 === 0 ? 'buy' : 'sell',
-        ordType: 'limit',
-        price: 5000n + BigInt((i * 7919) % 41) - 20n,
-        volume: 1000n + BigInt(i % 5) * 1000n,
-      });
+      await core.sequencer.submit(command as Submitted);
       latencies.push(performance.now() - t0);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   const seconds = (performance.now() - started) / 1000;
+  await core.sequencer.drain();
   return {
-    ordersPerSecond: count / seconds,
+    ordersPerSecond: stream.length / seconds,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
-    orders: count,
+    orders: stream.length,
   };
 }
 
@@ -70,11 +76,11 @@ async function run(
  * against the same code committing every order in its own transaction (the per-order write of the peer).
  */
 export async function durableBench(fresh: () => Promise<{ pool: pg.Pool }>, orders: number) {
-  const ours = await run((await fresh()).pool, orders, 2000, 5000);
+  const ours = await run((await fresh()).pool, orders, 1000, 1000);
   const perOrder = await run((await fresh()).pool, Math.min(orders, 3000), 64, 1);
   printTable(
-    `Durable orders through the sequencer into PostgreSQL (acknowledged after commit, ${rate(orders)} orders)`,
-    ['system', 'orders/s', 'p50 ms', 'p99 ms'],
+    `Durable commands through the sequencer into PostgreSQL, acknowledged after commit (mixed stream of the engine bench, ${rate(orders)} commands, 1,000 callers)`,
+    ['system', 'commands/s', 'p50 ms', 'p99 ms'],
     [
       ['ours: group commit', rate(ours.ordersPerSecond), ours.p50.toFixed(1), ours.p99.toFixed(1)],
       [

@@ -21,7 +21,7 @@ const envSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).default('Exchange <no-reply@example.com>'),
   SUPPORT_EMAIL: z.email().default('support@example.com'),
-  CAPTCHA_TYPE: z.enum(['none', 'altcha', 'recaptcha']).default('none'),
+  CAPTCHA_TYPE: z.enum(['none', 'altcha', 'recaptcha']).default('altcha'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEV_TOOLS: bool.optional(),
   SEED_DEMO: bool.optional(),

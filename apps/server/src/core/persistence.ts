@@ -51,12 +51,31 @@ export interface BatchEffects {
   }[];
 }
 
-/**
- * Writes every effect of a batch in ONE transaction with multi-row `unnest` statements: orders (upsert of their
- * final state), trades, absolute balances, system-account deltas, ledger postings aggregated per account,
- * withdrawal holds, client command ids and the batch number.
- */
+/** One SQL statement with its parameters. */
+export interface Statement {
+  text: string;
+  values: unknown[];
+}
+
+/** Runs a prepared batch in the given transaction, statement by statement. */
+export async function executeBatch(tx: Tx, statements: Statement[]): Promise<void> {
+  for (const statement of statements) await tx.query(statement.text, statement.values);
+}
+
+/** Prepares and writes a batch in one call (tests and tools; the sequencer prepares ahead of writing). */
 export async function writeBatch(tx: Tx, units: Units, batch: BatchEffects): Promise<void> {
+  await executeBatch(tx, prepareBatch(units, batch));
+}
+
+/**
+ * Turns every effect of a batch into multi-row `unnest` statements for ONE transaction: orders (upsert of their
+ * final state), trades, absolute balances, system-account deltas, ledger postings aggregated per account,
+ * withdrawal holds, client command ids and the batch number. Pure CPU work: the sequencer does it for the next
+ * batch while the previous one commits.
+ */
+export function prepareBatch(units: Units, batch: BatchEffects): Statement[] {
+  const out: Statement[] = [];
+  const tx = { query: (text: string, values: unknown[]) => void out.push({ text, values }) };
   const orders = new Map<number, OrderView>();
   const trades: Trade[] = [];
   const balances = new Map<string, { user: number; currency: string; balance: bigint; locked: bigint }>();
@@ -73,11 +92,11 @@ export async function writeBatch(tx: Tx, units: Units, batch: BatchEffects): Pro
     }
   }
 
-  if (orders.size > 0) await upsertOrders(tx, units, [...orders.values()]);
-  if (trades.length > 0) await insertTrades(tx, units, trades);
+  if (orders.size > 0) out.push(upsertOrders(units, [...orders.values()]));
+  if (trades.length > 0) out.push(insertTrades(units, trades));
   if (balances.size > 0) {
     const rows = [...balances.values()];
-    await tx.query(
+    tx.query(
       `insert into balances (user_id, currency_id, balance, locked, updated_at)
        select u, c, b, l, now() from unnest($1::bigint[], $2::text[], $3::numeric[], $4::numeric[]) as t(u, c, b, l)
        on conflict (user_id, currency_id) do update set balance = excluded.balance, locked = excluded.locked, updated_at = now()`,
@@ -96,14 +115,14 @@ export async function writeBatch(tx: Tx, units: Units, batch: BatchEffects): Pro
       return { account, currency, amount: formatUnits(amount, units.precision(currency)) };
     });
   if (ledger.length > 0) {
-    await tx.query(
+    tx.query(
       `insert into ledger_postings (batch_seq, account, currency_id, amount, kind)
        select $1, a, c, x, 'batch' from unnest($2::text[], $3::text[], $4::numeric[]) as t(a, c, x)`,
       [batch.seq, ledger.map((l) => l.account), ledger.map((l) => l.currency), ledger.map((l) => l.amount)],
     );
     const system = ledger.filter((l) => !l.account.startsWith('u:'));
     if (system.length > 0) {
-      await tx.query(
+      tx.query(
         `insert into system_balances (account, currency_id, amount)
          select a, c, x from unnest($1::text[], $2::text[], $3::numeric[]) as t(a, c, x)
          on conflict (account, currency_id) do update set amount = system_balances.amount + excluded.amount`,
@@ -111,10 +130,10 @@ export async function writeBatch(tx: Tx, units: Units, batch: BatchEffects): Pro
       );
     }
   }
-  await writeHolds(tx, units, batch);
+  out.push(...holdStatements(units, batch));
   const refs = batch.results.filter((r) => r.ref);
   if (refs.length > 0) {
-    await tx.query(
+    tx.query(
       `insert into client_commands (ref, batch_seq, ok, code, order_id)
        select r, $1, o, c, i from unnest($2::text[], $3::boolean[], $4::text[], $5::bigint[]) as t(r, o, c, i)`,
       [
@@ -126,15 +145,16 @@ export async function writeBatch(tx: Tx, units: Units, batch: BatchEffects): Pro
       ],
     );
   }
-  await tx.query('update engine_state set batch_seq = $1, updated_at = now() where id = 1', [batch.seq]);
+  tx.query('update engine_state set batch_seq = $1, updated_at = now() where id = 1', [batch.seq]);
+  return out;
 }
 
-async function upsertOrders(tx: Tx, units: Units, orders: OrderView[]): Promise<void> {
+function upsertOrders(units: Units, orders: OrderView[]): Statement {
   const col = <T>(f: (o: OrderView) => T) => orders.map(f);
   const price = (o: OrderView, v: bigint | null) =>
     v === null ? null : formatUnits(v, units.market(o.market).pricePrecision);
   const volume = (o: OrderView, v: bigint) => formatUnits(v, units.market(o.market).amountPrecision);
-  await tx.query(
+  return statement(
     `insert into orders (uuid, id, user_id, market_id, side, ord_type, price, stop_price, origin_volume, remaining_volume,
        executed_volume, locked, funds_received, funds_spent, trades_count, state, maker_fee, taker_fee, seq,
        triggered_at, created_at, updated_at)
@@ -173,13 +193,13 @@ async function upsertOrders(tx: Tx, units: Units, orders: OrderView[]): Promise<
   );
 }
 
-async function insertTrades(tx: Tx, units: Units, trades: Trade[]): Promise<void> {
+function insertTrades(units: Units, trades: Trade[]): Statement {
   const col = <T>(f: (t: Trade) => T) => trades.map(f);
   const m = (t: Trade) => units.market(t.market);
   // The maker receives quote when the taker buys, base when the taker sells; fees are in what each receives.
   const makerFeeCurrency = (t: Trade) => (t.takerSide === 'buy' ? m(t).quote : m(t).base);
   const takerFeeCurrency = (t: Trade) => (t.takerSide === 'buy' ? m(t).base : m(t).quote);
-  await tx.query(
+  return statement(
     `insert into trades (id, market_id, price, amount, total, maker_order_id, taker_order_id, maker_id, taker_id,
        taker_type, maker_fee, taker_fee, created_at)
      select * from unnest($1::bigint[], $2::text[], $3::numeric[], $4::numeric[], $5::numeric[], $6::bigint[],
@@ -202,24 +222,28 @@ async function insertTrades(tx: Tx, units: Units, trades: Trade[]): Promise<void
   );
 }
 
-async function writeHolds(tx: Tx, units: Units, batch: BatchEffects): Promise<void> {
+function holdStatements(units: Units, batch: BatchEffects): Statement[] {
+  const out: Statement[] = [];
   for (const { result, withdrawal } of batch.results) {
     if (!withdrawal || !result.ok) continue;
     if (withdrawal.kind === 'hold' && withdrawal.currency && withdrawal.amount !== undefined) {
-      await tx.query(
-        'insert into withdrawal_holds (withdrawal_id, user_id, currency_id, amount) values ($1, $2, $3, $4)',
-        [
-          withdrawal.id,
-          withdrawal.user,
-          withdrawal.currency,
-          formatUnits(withdrawal.amount, units.precision(withdrawal.currency)),
-        ],
+      out.push(
+        statement(
+          'insert into withdrawal_holds (withdrawal_id, user_id, currency_id, amount) values ($1, $2, $3, $4)',
+          [
+            withdrawal.id,
+            withdrawal.user,
+            withdrawal.currency,
+            formatUnits(withdrawal.amount, units.precision(withdrawal.currency)),
+          ],
+        ),
       );
-    } else {
-      await tx.query('delete from withdrawal_holds where withdrawal_id = $1', [withdrawal.id]);
-    }
+    } else out.push(statement('delete from withdrawal_holds where withdrawal_id = $1', [withdrawal.id]));
   }
+  return out;
 }
+
+const statement = (text: string, values: unknown[]): Statement => ({ text, values });
 
 /** An `orders` row (as node-postgres returns it) converted back to the engine's integer view. */
 // biome-ignore lint/suspicious/noExplicitAny: a raw database row

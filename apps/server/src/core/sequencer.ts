@@ -1,7 +1,7 @@
 import type { Command, CommandResult, Engine } from '@exchange/engine';
 import type pg from 'pg';
 import { withTransaction } from '../db/pool.ts';
-import { type BatchEffects, type Units, writeBatch } from './persistence.ts';
+import { type BatchEffects, executeBatch, prepareBatch, type Statement, type Units } from './persistence.ts';
 
 /** A command as callers submit it: the sequencer stamps the time. */
 export type Submitted = Command extends infer C ? (C extends Command ? Omit<C, 'at'> : never) : never;
@@ -10,6 +10,13 @@ export type Submitted = Command extends infer C ? (C extends Command ? Omit<C, '
 export interface CommittedBatch {
   seq: number;
   results: CommandResult[];
+}
+
+interface PreparedBatch {
+  seq: number;
+  batch: Pending[];
+  results: CommandResult[];
+  statements: Statement[];
 }
 
 interface Pending {
@@ -35,7 +42,12 @@ const DEFAULTS: SequencerOptions = { maxBatch: 5000, maxDelayMs: 1, now: Date.no
  */
 export class Sequencer {
   private queue: Pending[] = [];
-  private writing = false;
+  /** A transaction is in progress. */
+  private committing = false;
+  /** The next batch, applied and prepared, waiting for the commit slot. */
+  private prepared: PreparedBatch | undefined;
+  /** Number of the last batch applied to the engine (committed or not). */
+  private appliedSeq: number;
   private timer: NodeJS.Timeout | undefined;
   private failure: Error | undefined;
   private readonly inFlight = new Map<string, Promise<CommandResult>>();
@@ -51,6 +63,7 @@ export class Sequencer {
     private readonly onFatal: (err: Error) => void = () => {},
   ) {
     this.options = { ...DEFAULTS, ...options };
+    this.appliedSeq = batchSeq;
   }
 
   /** The engine, for reads (depth, balances); never apply commands to it directly. */
@@ -106,25 +119,34 @@ export class Sequencer {
     });
   }
 
+  /**
+   * Cuts the next batch. With nothing committing: after `maxDelayMs`, or at once when `maxBatch` commands wait.
+   * While a batch commits, the next one is applied and prepared only when full, so that CPU work (engine, SQL
+   * parameters) overlaps the commit under load without splitting light traffic into tiny batches.
+   */
   private schedule(): void {
-    if (this.writing || this.failure) return;
+    if (this.failure || this.prepared || this.queue.length === 0) return;
+    if (this.committing) {
+      if (this.queue.length >= this.options.maxBatch) setImmediate(() => this.prepareNext());
+      return;
+    }
     if (this.queue.length >= this.options.maxBatch) {
       clearTimeout(this.timer);
       this.timer = undefined;
-      setImmediate(() => void this.flush());
+      setImmediate(() => this.prepareNext());
     } else if (!this.timer) {
       this.timer = setTimeout(() => {
         this.timer = undefined;
-        void this.flush();
+        this.prepareNext();
       }, this.options.maxDelayMs);
     }
   }
 
-  private async flush(): Promise<void> {
-    if (this.writing || this.failure || this.queue.length === 0) return;
-    this.writing = true;
+  /** Applies the next batch to the engine and prepares its SQL; commits it when the commit slot is free. */
+  private prepareNext(): void {
+    if (this.failure || this.prepared || this.queue.length === 0) return;
     const batch = this.queue.splice(0, this.options.maxBatch);
-    const seq = this.batchSeq + 1;
+    const seq = ++this.appliedSeq;
     const effects: BatchEffects = { seq, results: [] };
     const results: CommandResult[] = [];
     const at = this.options.now();
@@ -134,17 +156,33 @@ export class Sequencer {
       results.push(result);
       effects.results.push({ result, ref: pending.ref, withdrawal: withdrawalEffect(pending.command) });
     }
+    this.prepared = { seq, batch, results, statements: prepareBatch(this.units, effects) };
+    if (!this.committing) void this.commitNext();
+  }
+
+  /** Commits the prepared batch in one transaction; only then answers its callers and publishes it. */
+  private async commitNext(): Promise<void> {
+    const next = this.prepared;
+    if (!next || this.committing || this.failure) return;
+    this.prepared = undefined;
+    this.committing = true;
+    this.schedule();
     try {
-      await withTransaction(this.db, (tx) => writeBatch(tx, this.units, effects));
+      await withTransaction(this.db, (tx) => executeBatch(tx, next.statements));
     } catch (err) {
-      this.fail(err instanceof Error ? err : new Error(String(err)), batch);
+      const waiting = this.prepared as PreparedBatch | undefined;
+      this.fail(err instanceof Error ? err : new Error(String(err)), [
+        ...next.batch,
+        ...(waiting?.batch ?? []),
+      ]);
       return;
     }
-    this.batchSeq = seq;
-    this.writing = false;
-    for (const [i, pending] of batch.entries()) pending.resolve(results[i] as CommandResult);
-    for (const listener of this.listeners) listener({ seq, results });
-    if (this.queue.length > 0) this.schedule();
+    this.batchSeq = next.seq;
+    this.committing = false;
+    for (const [i, pending] of next.batch.entries()) pending.resolve(next.results[i] as CommandResult);
+    for (const listener of this.listeners) listener({ seq: next.seq, results: next.results });
+    if (this.prepared) void this.commitNext();
+    else this.schedule();
   }
 
   private fail(err: Error, batch: Pending[]): void {
@@ -155,8 +193,9 @@ export class Sequencer {
 
   /** Resolves when everything submitted so far has been committed (or the core has failed). */
   async drain(): Promise<void> {
-    while ((this.queue.length > 0 || this.writing) && !this.failure)
+    while ((this.queue.length > 0 || this.committing || this.prepared) && !this.failure) {
       await new Promise((r) => setTimeout(r, 1));
+    }
   }
 }
 

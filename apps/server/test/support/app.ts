@@ -18,7 +18,14 @@ export async function createTestApp(
   env: Record<string, string> = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', ...env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    WEB_DIST: '/nonexistent',
+    // The identity tests post forms without solving a captcha; captcha.test.ts turns ALTCHA on itself.
+    CAPTCHA_TYPE: 'none',
+    ...env,
+  });
   const { app, deps } = await composeApp(config, db.pool, overrides);
   await app.ready();
   return {

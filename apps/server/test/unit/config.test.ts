@@ -4,13 +4,15 @@ import { ConfigError, loadConfig } from '../../src/config.ts';
 describe('configuration', () => {
   it('has working defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', captchaType: 'none', devTools: true });
+    expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', captchaType: 'altcha', devTools: true });
     expect(config.databaseUrl).toBeUndefined();
   });
 
   it('turns dev tools and demo users off in production unless asked', () => {
-    expect(loadConfig({ NODE_ENV: 'production' })).toMatchObject({ devTools: false, seedDemo: false });
-    expect(loadConfig({ NODE_ENV: 'production', DEV_TOOLS: 'true' }).devTools).toBe(true);
+    // Production refuses to start without SECRET_KEY; give it one.
+    const production = { NODE_ENV: 'production', SECRET_KEY: 'k'.repeat(32) };
+    expect(loadConfig(production)).toMatchObject({ devTools: false, seedDemo: false });
+    expect(loadConfig({ ...production, DEV_TOOLS: 'true' }).devTools).toBe(true);
   });
 
   it.each([
