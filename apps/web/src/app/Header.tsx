@@ -59,6 +59,9 @@ function NavLinks({ onNavigate, vertical }: { onNavigate: () => void; vertical: 
 
   return (
     <Wrap vertical={vertical}>
+      <Anchor component={Link} to="/trade" onClick={onNavigate}>
+        {t('nav.trade')}
+      </Anchor>
       <Anchor component={Link} to="/card" onClick={onNavigate}>
         {t('nav.card')}
       </Anchor>
