@@ -198,6 +198,24 @@ describe('orders over HTTP', () => {
     expect((await get('/market/orders', undefined)).statusCode).toBe(401);
   });
 
+  it('places an order with a client id once, however often it is sent', async () => {
+    const body = { market: 'ethbtc', side: 'sell', volume: '1', price: '0.09', client_id: 'my-order-1' };
+    const [a, b] = await Promise.all([order(seller, body), order(seller, body)]);
+    const c = await order(seller, body);
+    expect([a.statusCode, b.statusCode, c.statusCode]).toEqual([201, 201, 201]);
+    expect(new Set([a.json().id, b.json().id, c.json().id]).size).toBe(1);
+    const rows = await t.db.pool.query(
+      `select count(*)::int as n from orders where price = 0.09 and user_id = $1`,
+      [seller.id],
+    );
+    expect(rows.rows[0].n).toBe(1);
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/v2/peatio/market/orders/${a.json().id}/cancel`,
+      headers: seller.headers,
+    });
+  });
+
   it('keeps the ledger exact after all of it', async () => {
     const { auditLedger } = await import('../../src/core/audit.ts');
     expect(await auditLedger(t.db.pool)).toEqual([]);

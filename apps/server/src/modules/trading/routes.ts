@@ -50,7 +50,10 @@ export async function tradingRoutes(app: FastifyInstance, deps: AppDeps): Promis
   };
 
   app.post('/market/orders', limits, async (request, reply) => {
-    const order = await placeOrder(deps.core, userId(request), placeOrderSchema.parse(request.body ?? {}));
+    const user = userId(request);
+    const order = await placeOrder(deps.core, user, placeOrderSchema.parse(request.body ?? {}), (id) =>
+      findOwnOrder(deps.db, deps.core.units, user, String(id)),
+    );
     return reply.status(201).send(order);
   });
 

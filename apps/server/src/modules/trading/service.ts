@@ -19,7 +19,13 @@ function touched(result: CommandResult, id: number | null): OrderView | undefine
  * Places an order through the core; answers after the durable commit. Refusals are 422 with the engine's or
  * the precision code; nothing changes on refusal. With `client_id`, a repeat returns the first order.
  */
-export async function placeOrder(core: Core, userId: number, input: PlaceOrderInput): Promise<OrderEntity> {
+export async function placeOrder(
+  core: Core,
+  userId: number,
+  input: PlaceOrderInput,
+  /** Reads a committed order (a repeated client id may name one the engine has already closed). */
+  stored: (orderId: number) => Promise<OrderEntity | undefined>,
+): Promise<OrderEntity> {
   const market = core.markets.get(input.market);
   if (!market) throw invalid(ORDER_ERRORS.marketNotFound);
   const volume = ticks(
