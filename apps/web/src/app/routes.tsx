@@ -17,6 +17,8 @@ import { LandingPage } from '../features/static/LandingPage.tsx';
 import { PrivacyPage } from '../features/static/PrivacyPage.tsx';
 import { SuccessPage } from '../features/static/SuccessPage.tsx';
 import { TermsPage } from '../features/static/TermsPage.tsx';
+import { OrderHistoryPage } from '../features/trading/OrderHistoryPage.tsx';
+import { TradingPage } from '../features/trading/TradingPage.tsx';
 import { GuestOnly, Protected } from './guards.tsx';
 import { Layout } from './Layout.tsx';
 
@@ -51,9 +53,9 @@ export const routes: RouteObject[] = [
       { path: '/card', element: protect(<Placeholder name="Card" />) },
       { path: '/view_statement', element: protect(<Placeholder name="Statement" />) },
       { path: '/history/account', element: protect(<Placeholder name="Transaction History" />) },
-      { path: '/history/orders', element: protect(<Placeholder name="Order History" />) },
+      { path: '/history/orders', element: protect(<OrderHistoryPage />) },
       { path: '/swap', element: protect(<Placeholder name="Swap" />) },
-      { path: '/trade/:market?', element: protect(<Placeholder name="Trade" />) },
+      { path: '/trade/:market?', element: protect(<TradingPage />) },
       { path: '/kyc', element: <Navigate to="/sumsub-kyc" replace /> },
       { path: '/profile', element: <Navigate to="/settings" replace /> },
       { path: '*', element: <Navigate to="/" replace /> },

@@ -1,0 +1,87 @@
+import { Anchor, Button, Group, Paper, Tabs, Text } from '@mantine/core';
+import { type QueryKey, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ApiError, api, type Page } from '../../api/client.ts';
+import { toast } from '../../app/toast.ts';
+import { KEYS, type Market, type Order, useLiveOrders, useOrders } from './api.ts';
+import { OrdersTable } from './OrdersTable.tsx';
+
+const OPEN = { states: ['wait', 'pending'], page: 1, limit: 100 };
+const HISTORY = { states: ['done', 'cancel', 'reject'], page: 1, limit: 10 };
+
+/** Open orders (per-row Cancel, Cancel All) and the last 10 closed orders, under the trading view. */
+export function OrdersPanel({ markets }: { markets: Market[] | undefined }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  useLiveOrders();
+  const open = useOrders(OPEN);
+  const history = useOrders(HISTORY);
+  const [busy, setBusy] = useState<number | 'all' | null>(null);
+  const openKey: QueryKey = [...KEYS.orders, OPEN];
+
+  const cancel = async (target: Order | 'all') => {
+    setBusy(target === 'all' ? 'all' : target.id);
+    try {
+      if (target === 'all') await api('peatio', '/market/orders/cancel', { method: 'POST', body: {} });
+      else await api('peatio', `/market/orders/${target.id}/cancel`, { method: 'POST' });
+      client.setQueryData<Page<Order>>(
+        openKey,
+        (old) =>
+          old && { ...old, items: target === 'all' ? [] : old.items.filter((o) => o.id !== target.id) },
+      );
+      toast.success(t('trading.orders.cancelled'));
+      void client.invalidateQueries({ queryKey: KEYS.orders });
+    } catch (err) {
+      toast.error(err instanceof ApiError ? err.message : t('server.error'));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const action = (o: Order) => {
+    if (o.state === 'cancel') return t('trading.orders.cancelledLabel');
+    if (o.state === 'done') return t('trading.orders.completed');
+    return (
+      <Button size="compact-xs" variant="light" color="red" loading={busy === o.id} onClick={() => cancel(o)}>
+        {t('trading.orders.cancel')}
+      </Button>
+    );
+  };
+  const openOrders = open.data?.items ?? [];
+
+  return (
+    <Paper withBorder p="xs">
+      <Tabs defaultValue="open">
+        <Tabs.List>
+          <Tabs.Tab value="open">{t('trading.orders.open', { count: openOrders.length })}</Tabs.Tab>
+          <Tabs.Tab value="history">{t('trading.orders.history')}</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="open" pt="xs">
+          <Group justify="flex-end" mb={4}>
+            <Button
+              size="compact-xs"
+              color="red"
+              variant="outline"
+              disabled={openOrders.length === 0}
+              loading={busy === 'all'}
+              onClick={() => cancel('all')}
+            >
+              {t('trading.orders.cancelAll')}
+            </Button>
+          </Group>
+          <OrdersTable orders={openOrders} markets={markets} open action={action} testId="open-orders" />
+        </Tabs.Panel>
+        <Tabs.Panel value="history" pt="xs">
+          <OrdersTable orders={history.data?.items ?? []} markets={markets} testId="order-history" />
+          <Text ta="right" size="xs" mt={4}>
+            <Anchor component={Link} to="/history/orders">
+              {t('trading.orders.viewAll')}
+            </Anchor>
+          </Text>
+        </Tabs.Panel>
+      </Tabs>
+    </Paper>
+  );
+}

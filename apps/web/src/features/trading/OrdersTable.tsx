@@ -1,0 +1,94 @@
+import { Table, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Market, Order } from './api.ts';
+import {
+  Amount,
+  fillKey,
+  ORDER_TYPE_KEYS,
+  openFillKey,
+  pairName,
+  shortDate,
+  sideColor,
+  stateKey,
+} from './format.tsx';
+
+/**
+ * Orders with the spec's columns: date, pair, type (side), order (type), state, price or Market, volume, average,
+ * fulfilled; `action` adds a last column.
+ */
+export function OrdersTable({
+  orders,
+  markets,
+  open,
+  action,
+  testId,
+}: {
+  orders: Order[];
+  markets: Market[] | undefined;
+  /** Open orders label New/Partial by trades; history by the remaining volume (spec §4). */
+  open?: boolean;
+  action?: (order: Order) => ReactNode;
+  testId?: string;
+}) {
+  const { t } = useTranslation();
+  const pair = (id: string) => {
+    const m = markets?.find((x) => x.id === id);
+    return m ? pairName(m.base_unit, m.quote_unit) : id.toUpperCase();
+  };
+  return (
+    <Table.ScrollContainer minWidth={800}>
+      <Table fz="xs" striped data-testid={testId}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('trading.orders.date')}</Table.Th>
+            <Table.Th>{t('trading.orders.pair')}</Table.Th>
+            <Table.Th>{t('trading.orders.side')}</Table.Th>
+            <Table.Th>{t('trading.orders.type')}</Table.Th>
+            <Table.Th>{t('trading.orders.state')}</Table.Th>
+            <Table.Th>{t('trading.orders.price')}</Table.Th>
+            <Table.Th>{t('trading.orders.volume')}</Table.Th>
+            <Table.Th>{t('trading.orders.average')}</Table.Th>
+            <Table.Th>{t('trading.orders.filled')}</Table.Th>
+            {action && <Table.Th />}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {orders.map((o) => (
+            <Table.Tr key={o.id} data-order-id={o.id} data-state={o.state}>
+              <Table.Td>{shortDate(o.created_at)}</Table.Td>
+              <Table.Td>{pair(o.market)}</Table.Td>
+              <Table.Td>
+                <Text span inherit c={sideColor(o.side)}>
+                  {t(`trading.side.${o.side}`)}
+                </Text>
+              </Table.Td>
+              <Table.Td>{t(ORDER_TYPE_KEYS[o.ord_type] ?? 'trading.type.limit')}</Table.Td>
+              <Table.Td>
+                {o.state === 'wait' || o.state === 'pending'
+                  ? t(open ? openFillKey(o) : stateKey(o.state))
+                  : `${t(stateKey(o.state))} (${t(fillKey(o))})`}
+              </Table.Td>
+              <Table.Td>{o.price ? <Amount value={o.price} /> : t('trading.type.market')}</Table.Td>
+              <Table.Td>
+                <Amount value={o.origin_volume} />
+              </Table.Td>
+              <Table.Td>
+                <Amount value={o.avg_price} />
+              </Table.Td>
+              <Table.Td>
+                <Amount value={o.executed_volume} />
+              </Table.Td>
+              {action && <Table.Td>{action(o)}</Table.Td>}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      {orders.length === 0 && (
+        <Text size="sm" c="dimmed" ta="center" py="sm">
+          {t('trading.empty')}
+        </Text>
+      )}
+    </Table.ScrollContainer>
+  );
+}

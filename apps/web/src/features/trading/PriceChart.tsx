@@ -1,0 +1,159 @@
+import { Box, Group, Paper, SegmentedControl, Text, useComputedColorScheme } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import {
+  type CandlestickData,
+  CandlestickSeries,
+  createChart,
+  type IChartApi,
+  type ISeriesApi,
+  type UTCTimestamp,
+} from 'lightweight-charts';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../api/client.ts';
+import { useRanger } from '../../api/ranger.ts';
+
+/** Chart periods and their k-line minutes (spec §7); default 5m (spec §9). */
+export const PERIODS: Record<string, number> = {
+  '1m': 1,
+  '5m': 5,
+  '15m': 15,
+  '30m': 30,
+  '1h': 60,
+  '2h': 120,
+  '4h': 240,
+  '6h': 360,
+  '12h': 720,
+  '1d': 1440,
+  '3d': 4320,
+  '1w': 10080,
+};
+export const DEFAULT_PERIOD = '5m';
+
+type Kline = [number, string, string, string, string, string];
+
+/** Plotted in the user's time zone: the library draws UTC, so times are shifted by the local offset. */
+function toCandle(k: Kline): CandlestickData<UTCTimestamp> {
+  const offset = new Date(k[0] * 1000).getTimezoneOffset() * 60;
+  // Numbers here are for plotting only; amounts stay strings everywhere else.
+  return {
+    time: (k[0] - offset) as UTCTimestamp,
+    open: Number(k[1]),
+    high: Number(k[2]),
+    low: Number(k[3]),
+    close: Number(k[4]),
+  };
+}
+
+const COLORS = {
+  dark: { background: '#1a1b1e', text: '#c1c2c5', grid: '#2c2e33' },
+  light: { background: '#ffffff', text: '#212529', grid: '#e9ecef' },
+};
+
+/** Candlesticks of a market: history from the k-line call, then live from `<m>.kline-<period>`. */
+export function PriceChart({ market, pricePrecision }: { market: string; pricePrecision: number }) {
+  const { t } = useTranslation();
+  const scheme = useComputedColorScheme('dark');
+  const [period, setPeriod] = useState(DEFAULT_PERIOD);
+  const box = useRef<HTMLDivElement>(null);
+  const chart = useRef<IChartApi | null>(null);
+  const series = useRef<ISeriesApi<'Candlestick'> | null>(null);
+  const [last, setLast] = useState({ count: 0, close: '', time: 0 });
+
+  const history = useQuery({
+    queryKey: ['trading', 'kline', market, period],
+    queryFn: () =>
+      api<Kline[]>('peatio', `/public/markets/${market}/k-line`, {
+        query: { period: PERIODS[period], limit: 300 },
+      }),
+    staleTime: 0,
+  });
+
+  useEffect(() => {
+    if (!box.current) return;
+    const created = createChart(box.current, { autoSize: true });
+    chart.current = created;
+    series.current = created.addSeries(CandlestickSeries, {
+      upColor: '#12b886',
+      downColor: '#fa5252',
+      borderVisible: false,
+      wickUpColor: '#12b886',
+      wickDownColor: '#fa5252',
+    });
+    return () => {
+      created.remove();
+      chart.current = null;
+      series.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    const c = COLORS[scheme];
+    chart.current?.applyOptions({
+      layout: { background: { color: c.background }, textColor: c.text },
+      grid: { vertLines: { color: c.grid }, horzLines: { color: c.grid } },
+      timeScale: { timeVisible: true },
+    });
+  }, [scheme]);
+
+  useEffect(() => {
+    series.current?.applyOptions({
+      priceFormat: { type: 'price', precision: pricePrecision, minMove: 10 ** -pricePrecision },
+    });
+  }, [pricePrecision]);
+
+  useEffect(() => {
+    if (!history.data || !series.current) return;
+    series.current.setData(history.data.map(toCandle));
+    chart.current?.timeScale().fitContent();
+    const end = history.data.at(-1);
+    setLast({ count: history.data.length, close: end?.[4] ?? '', time: end?.[0] ?? 0 });
+  }, [history.data]);
+
+  useRanger('public', [`${market}.kline-${period}`], (payload) => {
+    const k = payload as Kline;
+    if (!Array.isArray(k) || !series.current) return;
+    series.current.update(toCandle(k));
+    setLast((prev) => ({
+      count: k[0] > prev.time ? prev.count + 1 : prev.count,
+      close: k[4],
+      time: Math.max(prev.time, k[0]),
+    }));
+  });
+
+  return (
+    <Paper withBorder p="xs">
+      <Group justify="space-between" mb={4}>
+        <SegmentedControl
+          size="xs"
+          value={period}
+          onChange={setPeriod}
+          data={Object.keys(PERIODS)}
+          aria-label={t('trading.chart.period')}
+        />
+        {(history.isError || (history.isSuccess && last.count === 0)) && (
+          <Text size="xs" c="dimmed">
+            {t('trading.chart.noData')}
+          </Text>
+        )}
+      </Group>
+      <Box
+        ref={box}
+        h={360}
+        data-testid="price-chart"
+        data-candles={last.count}
+        data-last-close={last.close}
+      />
+    </Paper>
+  );
+}
+
+/** Shown in the chart area for an unknown market. */
+export function SymbolNotFound() {
+  const { t } = useTranslation();
+  return (
+    <Paper withBorder p="xs" h={400} style={{ display: 'grid', placeItems: 'center' }}>
+      <Text c="dimmed">{t('trading.chart.symbolNotFound')}</Text>
+    </Paper>
+  );
+}

@@ -1,0 +1,53 @@
+import { DEFAULT_MARKET } from '@exchange/shared';
+import { Grid, LoadingOverlay, Stack } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { useMarkets, useTickers } from './api.ts';
+import { MarketList } from './MarketList.tsx';
+import { OrderBook } from './OrderBook.tsx';
+import { OrderForm } from './OrderForm.tsx';
+import { OrdersPanel } from './OrdersPanel.tsx';
+import { PriceChart, SymbolNotFound } from './PriceChart.tsx';
+import { RecentTrades } from './RecentTrades.tsx';
+import { TickerHeader } from './TickerHeader.tsx';
+
+/** The trading screen (`/trade/:market?`, default ethbtc): markets, chart, order form, book, trades, orders. */
+export function TradingPage() {
+  const { t } = useTranslation();
+  const id = (useParams().market ?? DEFAULT_MARKET).toLowerCase();
+  const markets = useMarkets();
+  const tickers = useTickers();
+  if (markets.isPending) return <LoadingOverlay visible aria-label={t('loading.label')} />;
+  const market = markets.data?.find((m) => m.id === id);
+  const ticker = tickers.data?.[id]?.ticker;
+
+  return (
+    <Stack gap="xs" p="xs">
+      {market && <TickerHeader market={market} ticker={ticker} />}
+      <Grid gutter="xs">
+        <Grid.Col span={{ base: 12, md: 3 }}>
+          <MarketList markets={markets.data ?? []} tickers={tickers.data} current={id} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 6 }}>
+          <Stack gap="xs">
+            {market ? (
+              <PriceChart key={market.id} market={market.id} pricePrecision={market.price_precision} />
+            ) : (
+              <SymbolNotFound />
+            )}
+            {market && <OrderForm market={market} lastPrice={ticker?.last ?? '0'} />}
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 3 }}>
+          {market && (
+            <Stack gap="xs">
+              <OrderBook key={`book-${market.id}`} market={market} />
+              <RecentTrades key={`trades-${market.id}`} market={market} />
+            </Stack>
+          )}
+        </Grid.Col>
+      </Grid>
+      <OrdersPanel markets={markets.data} />
+    </Stack>
+  );
+}
