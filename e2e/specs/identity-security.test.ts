@@ -2,6 +2,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, openPage } from '../support/browser.ts';
+import { captchaResponse, solveCaptcha } from '../support/captcha.ts';
 
 const PASSWORD = 'Secret-pass1';
 
@@ -49,6 +50,7 @@ async function activeAccount(): Promise<{ email: string; phone: string }> {
     country_code: '81',
     phone_number: `8${unique().slice(-9)}`,
     password: PASSWORD,
+    captcha_response: await captchaResponse(),
   });
   expect(registered.status).toBe(201);
   const { phone_number: phone } = (await registered.json()) as { phone_number: string };
@@ -66,6 +68,7 @@ async function submitCredentials(page: Page, email: string, password = PASSWORD)
   await page.goto('/login');
   await page.getByLabel('Email or phone number').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
+  await solveCaptcha(page);
   await page.locator('form').getByRole('button', { name: 'Login' }).click();
 }
 
@@ -175,6 +178,7 @@ describe('passwords and phone', () => {
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.getByText('Please enter your email').waitFor();
     await page.getByLabel('Email').fill(email);
+    await solveCaptcha(page);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.waitForURL((url) => url.pathname === '/login');
     const link = (await outbox(email)).map((m) => /\/password-reset\/(\S+)/.exec(m.body)?.[1]).find(Boolean);

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, openPage } from '../support/browser.ts';
+import { captchaResponse, captchaWidget, solveCaptcha } from '../support/captcha.ts';
 
 const PASSWORD = 'Secret-pass1';
 
@@ -41,6 +42,7 @@ async function activeAccount(): Promise<{ email: string; phone: string }> {
     country_code: '81',
     phone_number: national,
     password: PASSWORD,
+    captcha_response: await captchaResponse(),
   });
   expect(registered.status).toBe(201);
   const { phone_number: phone } = (await registered.json()) as { phone_number: string };
@@ -59,7 +61,9 @@ async function loginWithEmailCode(page: Page, email: string): Promise<void> {
   await page.goto('/login');
   await page.getByLabel('Email or phone number').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await solveCaptcha(page);
   await page.locator('form').getByRole('button', { name: 'Login' }).click();
+  // The second step solves a fresh captcha in the background for each call (each answer is accepted once).
   await page.getByTestId('login-get-otp').click();
   await page.getByText('OTP code sent successfully on your email').waitFor();
   await page.getByTestId('login-code').fill(await latestCode(email));
@@ -82,7 +86,8 @@ describe('registration and login', () => {
     await page.getByLabel('Phone number').fill('09876543210');
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByLabel('Confirm password').fill(PASSWORD);
-    await page.getByRole('checkbox').check();
+    await page.getByRole('checkbox', { name: 'I agree to the Terms and Conditions' }).check();
+    await solveCaptcha(page);
     await page.locator('form').getByRole('button', { name: 'Register' }).click();
 
     await page.waitForURL((url) => url.pathname === '/verify-account');
@@ -139,6 +144,34 @@ describe('registration and login', () => {
     await context.close();
   });
 
+  it('asks to verify the captcha before a login is sent, and the solved widget passes the server', async () => {
+    const { context, page } = await openPage(browser);
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/identity/sessions'))
+        posts.push(request.url());
+    });
+    await page.goto('/login');
+    await page.getByLabel('Email or phone number').fill(`nobody${unique()}@example.com`);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    const login = page.locator('form').getByRole('button', { name: 'Login' });
+    await login.click();
+    await page.getByText('Verify the captcha').waitFor();
+    expect(posts).toEqual([]);
+
+    await solveCaptcha(page);
+    expect(await page.getByText('Verify the captcha').count()).toBe(0);
+    const answer = page.waitForResponse(
+      (response) => response.request().method() === 'POST' && response.url().endsWith('/identity/sessions'),
+    );
+    await login.click();
+    const { errors } = (await (await answer).json()) as { errors: string[] };
+    // Refused for the unknown account, not for the captcha: our server verified the widget's answer.
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.filter((e) => e.startsWith('identity.captcha.'))).toEqual([]);
+    await context.close();
+  });
+
   it('tells how many chances are left after a wrong password', async () => {
     const { email } = await activeAccount();
     const { context, page } = await openPage(browser);
@@ -158,10 +191,13 @@ describe('registration and login', () => {
 
     await page.getByLabel('Email or phone number').fill(email);
     await page.getByLabel('Password', { exact: true }).fill('Wrong-pass1');
+    await solveCaptcha(page);
     await page.locator('form').getByRole('button', { name: 'Login' }).click();
     await page
       .getByText('Incorrect password. You have 4 more chances to input the correct password.')
       .waitFor();
+    // The server spent the answer: the widget is reset for the next attempt.
+    await captchaWidget(page).getByText("I'm not a robot").waitFor();
     await context.close();
   });
 
@@ -178,6 +214,7 @@ describe('registration and login', () => {
         country_code: '82',
         phone_number: `10${unique().slice(-8)}`,
         password: PASSWORD,
+        captcha_response: await captchaResponse(),
       }),
     });
     expect(registered.status).toBe(201);
@@ -185,6 +222,7 @@ describe('registration and login', () => {
     await page.goto('/login');
     await page.getByLabel('Email or phone number').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await solveCaptcha(page);
     await page.locator('form').getByRole('button', { name: 'Login' }).click();
     await page.waitForURL((url) => url.pathname === '/verify-account');
     await page.getByText('A verification code has been sent to your phone and email').waitFor();
@@ -204,6 +242,7 @@ describe('registration and login', () => {
     await page.getByRole('textbox', { name: 'Country code' }).fill('Japan');
     await page.getByRole('option', { name: '+81 Japan' }).click();
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await solveCaptcha(page);
     const login = page.locator('form').getByRole('button', { name: 'Login' });
     await login.click();
     await page.getByText('Verify your login').waitFor();
@@ -223,6 +262,9 @@ describe('registration and login', () => {
     await page.getByText('Verify your login').waitFor({ state: 'detached' });
     expect(await page.getByLabel('Email or phone number').inputValue()).toBe('');
     expect(await login.isDisabled()).toBe(false);
+    // Closing the dialog also resets the captcha.
+    await captchaWidget(page).getByText("I'm not a robot").waitFor();
+    expect(await captchaWidget(page).getByText('Verified', { exact: true }).count()).toBe(0);
     await context.close();
   });
 

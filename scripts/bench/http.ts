@@ -46,6 +46,7 @@ export async function httpBench(fresh: () => Promise<{ pool: pg.Pool }>) {
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     RATE_LIMITS: 'false',
+    CAPTCHA_TYPE: 'none',
     WEB_DIST: '/nonexistent',
   });
   const { app, deps } = await composeApp(config, pool);

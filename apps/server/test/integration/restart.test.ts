@@ -20,6 +20,7 @@ beforeAll(async () => {
     PORT: String(port),
     EMBEDDED_PG_PORT: String(await freePort()),
     WEB_DIST: '/nonexistent',
+    CAPTCHA_TYPE: 'none',
   };
   base = `http://127.0.0.1:${port}`;
 });

@@ -6,9 +6,10 @@ import { contact } from './en/contact.ts';
 import { errors } from './en/errors.ts';
 import { identity } from './en/identity.ts';
 import { staticPages } from './en/static.ts';
+import { trading } from './en/trading.ts';
 
 /** The English catalogue: every user-facing string, keyed flat (server error codes are keys as they are). */
-export const en = { ...common, ...errors, ...contact, ...staticPages, ...identity, ...captcha };
+export const en = { ...common, ...errors, ...contact, ...staticPages, ...identity, ...captcha, ...trading };
 
 void i18next.use(initReactI18next).init({
   lng: 'en',

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { api } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
+import { Captcha, useCaptchaField } from '../../components/Captcha.tsx';
 import { useSchemaForm } from '../../components/useSchemaForm.ts';
 import { codeText, errorText } from './components/errors.ts';
 
@@ -14,20 +15,23 @@ export function ForgotPasswordPage() {
   const navigate = useNavigate();
   const form = useSchemaForm(forgotPasswordSchema, { email: '' });
   const [sending, setSending] = useState(false);
+  const captcha = useCaptchaField();
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     const input = form.validate();
-    if (!input) return;
+    const solved = captcha.check();
+    if (!input || !solved) return;
     setSending(true);
     try {
       await api('barong', '/identity/users/password/generate_code', {
         method: 'POST',
-        body: { email: input.email, captcha_response: input.captcha_response },
+        body: { email: input.email, captcha_response: captcha.response },
       });
       toast.success(t('identity.forgot.sent'));
       navigate('/login');
     } catch (err) {
+      if (captcha.failed(err)) return;
       toast.error(errorText(t, err, 'forgot') || t('server.error'));
     } finally {
       setSending(false);
@@ -52,6 +56,7 @@ export function ForgotPasswordPage() {
               onChange={(e) => form.set('email', e.currentTarget.value)}
               error={form.errors.email ? codeText(t, form.errors.email, 'forgot') : undefined}
             />
+            <Captcha {...captcha.props} />
             <Button type="submit" loading={sending}>
               {t('identity.forgot.submit')}
             </Button>

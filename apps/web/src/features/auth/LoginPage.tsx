@@ -19,6 +19,7 @@ import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import type { User } from '../../api/user.ts';
 import { toast } from '../../app/toast.ts';
+import { Captcha, useCaptchaField, withCaptcha } from '../../components/Captcha.tsx';
 import {
   createSession,
   isPending,
@@ -47,6 +48,7 @@ export function LoginPage() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [loading, setLoading] = useState(false);
   const [step, setStep] = useState<{ otp: boolean; credentials: LoginCredentials } | null>(null);
+  const captcha = useCaptchaField();
   const phoneMode = isPhoneIdentifier(values.identifier);
   const error = (field: string) => (errors[field] ? codeText(t, errors[field], 'login') : undefined);
 
@@ -78,18 +80,19 @@ export function LoginPage() {
       ? { session_type: 'phone', phone_number: fullPhoneNumber(dial, id), password: values.password }
       : { session_type: 'email', email: id, password: values.password };
     const parsed = loginFormSchema.safeParse({ ...credentials, session_type: sessionType, ...values });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error));
-      return;
-    }
+    setErrors(parsed.success ? {} : fieldErrors(parsed.error));
+    const solved = captcha.check();
+    if (!parsed.success || !solved) return;
     setLoading(true);
     try {
-      finish(await createSession(credentials));
+      finish(await createSession(withCaptcha(credentials, captcha.response)));
     } catch (err) {
       if (err instanceof ApiError && err.errors.includes(ERRORS.missingOtp)) {
+        // The second step re-sends the login; it brings its own captcha answers (each is accepted once).
         setStep({ otp: err.details.otp === true, credentials });
         return;
       }
+      if (captcha.failed(err)) return;
       const message = errorText(t, err, 'login');
       if (message) toast.error(message);
     } finally {
@@ -102,6 +105,7 @@ export function LoginPage() {
     setStep(null);
     setValues(EMPTY);
     setErrors({});
+    captcha.reset();
   };
 
   return (
@@ -145,6 +149,7 @@ export function LoginPage() {
               error={error('password')}
               visibilityToggleButtonProps={{ 'aria-label': t('identity.password.toggle') }}
             />
+            <Captcha {...captcha.props} />
             <Group justify="flex-end">
               <Anchor component={Link} to="/forgot-password" size="sm">
                 {t('identity.login.forgot')}

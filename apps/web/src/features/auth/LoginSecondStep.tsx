@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../../api/user.ts';
 import { toast } from '../../app/toast.ts';
+import { useBackgroundCaptcha, withCaptcha } from '../../components/Captcha.tsx';
 import { createSession, type LoginCredentials, type PendingLogin, resendLoginCode } from './api.ts';
 import { codeText, errorCodes, errorText } from './components/errors.ts';
 import { OtpRequestLink } from './components/OtpRequestLink.tsx';
@@ -19,13 +20,16 @@ interface Props {
 
 /**
  * The login's second step (accounts spec §2, §4): a 6-digit two-factor code, or the 5-digit code sent to the
- * registered email or phone with a Get OTP link, a 60 s countdown and a Verify button.
+ * registered email or phone with a Get OTP link, a 60 s countdown and a Verify button. The server checks a
+ * captcha on every login and code request and accepts each answer once, so the user's box from the first
+ * step is not asked for again: each call here carries an answer solved in the background.
  */
 export function LoginSecondStep({ credentials, otp, onClose, onDone }: Props) {
   const { t } = useTranslation();
   const [code, setCode] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const captcha = useBackgroundCaptcha();
   const scope = otp ? 'login.totp' : 'login.code';
   const length = otp ? CODE_LENGTH.totp : CODE_LENGTH.login;
   const channel = t(credentials.session_type === 'phone' ? 'identity.otp.phone' : 'identity.otp.email');
@@ -40,7 +44,8 @@ export function LoginSecondStep({ credentials, otp, onClose, onDone }: Props) {
     }
     setBusy(true);
     try {
-      onDone(await createSession(credentials, otp ? { otp_code: code } : { code }));
+      const body = withCaptcha(credentials, await captcha());
+      onDone(await createSession(body, otp ? { otp_code: code } : { code }));
     } catch (err) {
       const codes = errorCodes(err);
       const message = errorText(t, err, scope);
@@ -84,7 +89,7 @@ export function LoginSecondStep({ credentials, otp, onClose, onDone }: Props) {
             <Group justify="flex-end">
               <OtpRequestLink
                 onRequest={async () => {
-                  await resendLoginCode(credentials);
+                  await resendLoginCode(withCaptcha(credentials, await captcha()));
                 }}
                 successMessage={t('identity.otp.sent', { type: channel })}
                 testId="login-get-otp"

@@ -19,6 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { api } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
+import { Captcha, useCaptchaField } from '../../components/Captcha.tsx';
 import { useSchemaForm } from '../../components/useSchemaForm.ts';
 import { codeText, errorCodes, errorText } from './components/errors.ts';
 import { digitsOnly, registerFormSchema } from './schemas.ts';
@@ -61,6 +62,7 @@ export function RegisterPage() {
   const navigate = useNavigate();
   const form = useSchemaForm(registerFormSchema, EMPTY);
   const [sending, setSending] = useState(false);
+  const captcha = useCaptchaField();
   const v = form.values;
   const error = (field: string) =>
     form.errors[field] ? codeText(t, form.errors[field], 'register') : undefined;
@@ -69,17 +71,20 @@ export function RegisterPage() {
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     const input = form.validate();
-    if (!input) return;
-    const { confirm_password: _c, terms: _t, ...body } = input;
+    const solved = captcha.check();
+    if (!input || !solved) return;
+    const { confirm_password: _c, terms: _t, ...fields } = input;
     setSending(true);
     try {
       const result = await api<{ email: string; phone_number: string }>('barong', '/identity/users', {
         method: 'POST',
-        body,
+        body: { ...fields, captcha_response: captcha.response },
       });
       toast.success(t('identity.register.success'));
       navigate('/verify-account', { state: { email: result.email, phone: result.phone_number } });
     } catch (err) {
+      // After a registration error the captcha is reset (accounts spec §8): its answer was spent.
+      if (captcha.failed(err)) return;
       const placed: Record<string, string> = {};
       for (const code of errorCodes(err)) {
         const field = FIELD_OF[code];
@@ -180,6 +185,7 @@ export function RegisterPage() {
               error={error('confirm_password') ?? (mismatch ? t('register/password.mismatch') : undefined)}
               visibilityToggleButtonProps={{ 'aria-label': t('identity.password.toggle') }}
             />
+            <Captcha {...captcha.props} />
             <Checkbox
               checked={v.terms}
               onChange={(e) => form.set('terms', e.currentTarget.checked)}

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../api/client.ts';
 import { isLoggedIn, useCurrentUser } from '../../api/user.ts';
 import { toast } from '../../app/toast.ts';
+import { Captcha, useCaptchaField } from '../../components/Captcha.tsx';
 import { useSchemaForm } from '../../components/useSchemaForm.ts';
 
 const EMPTY = { email: '', subject: '', name: '', message: '' };
@@ -15,19 +16,26 @@ export function ContactPage() {
   const { data: user } = useCurrentUser();
   const form = useSchemaForm(contactSchema, EMPTY);
   const [sending, setSending] = useState(false);
+  const captcha = useCaptchaField();
   const error = (field: string) => (form.errors[field] ? t(form.errors[field]) : undefined);
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     const input = form.validate();
-    if (!input) return;
+    const solved = captcha.check();
+    if (!input || !solved) return;
     setSending(true);
     try {
       const userType = isLoggedIn(user) ? 'Authorize User' : 'Non Authorize User';
-      await api('barong', '/identity/inquiry', { method: 'POST', body: { ...input, user_type: userType } });
+      await api('barong', '/identity/inquiry', {
+        method: 'POST',
+        body: { ...input, user_type: userType, captcha_response: captcha.response },
+      });
       form.reset();
+      captcha.reset();
       toast.success(t('contact.sent'));
     } catch (err) {
+      if (captcha.failed(err)) return;
       toast.error(err instanceof ApiError ? err.message : t('server.error'));
     } finally {
       setSending(false);
@@ -75,6 +83,7 @@ export function ContactPage() {
               onChange={(e) => form.set('message', e.currentTarget.value)}
               error={error('message')}
             />
+            <Captcha {...captcha.props} />
             <Button type="submit" loading={sending}>
               {t('contact.submit')}
             </Button>

@@ -1,0 +1,29 @@
+import { type Challenge, solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/sha';
+import type { Page } from 'playwright-core';
+import { inject } from 'vitest';
+
+/** The proof of work takes about a second in a browser; on a busy machine it may take several. */
+const SOLVE_TIMEOUT_MS = 45_000;
+
+/**
+ * A solved ALTCHA answer for a request sent straight to the API (the `captcha_response` field): the server
+ * runs with its default CAPTCHA_TYPE=altcha and accepts each answer once.
+ */
+export async function captchaResponse(): Promise<string> {
+  const response = await fetch(`${inject('baseUrl')}/api/v2/barong/identity/captcha/challenge`);
+  const challenge = (await response.json()) as Challenge;
+  const solution = await solveChallenge({ challenge, deriveKey });
+  if (!solution) throw new Error('could not solve the captcha challenge');
+  return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+}
+
+/** The form's captcha widget (the page shows at most one). */
+export const captchaWidget = (page: Page) => page.locator('altcha-widget');
+
+/** Ticks "I'm not a robot" and waits until the widget has solved its challenge and shows Verified. */
+export async function solveCaptcha(page: Page): Promise<void> {
+  const widget = captchaWidget(page);
+  await widget.getByRole('checkbox', { name: "I'm not a robot" }).click();
+  await widget.getByText('Verified', { exact: true }).waitFor({ timeout: SOLVE_TIMEOUT_MS });
+}
