@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -147,7 +148,21 @@ describe('two-factor authentication and API tokens', () => {
     await page.getByText('Api key created').waitFor();
     const kid = await page.getByTestId('api-key-access').inputValue();
     expect(kid).toMatch(/^[0-9a-f]+$/);
-    expect((await page.getByTestId('api-key-secret').inputValue()).length).toBeGreaterThan(20);
+    const apiSecret = await page.getByTestId('api-key-secret').inputValue();
+    expect(apiSecret.length).toBeGreaterThan(20);
+    // A program outside the browser signs in with the key: HMAC-SHA256(secret, nonce + kid).
+    const nonce = String(Date.now());
+    const signed = await fetch(`${inject('baseUrl')}/api/v2/barong/resource/users/me`, {
+      headers: {
+        'X-Auth-Apikey': kid,
+        'X-Auth-Nonce': nonce,
+        'X-Auth-Signature': createHmac('sha256', apiSecret)
+          .update(nonce + kid)
+          .digest('hex'),
+      },
+    });
+    expect(signed.status, await signed.clone().text()).toBe(200);
+    expect(((await signed.json()) as { otp: boolean }).otp).toBe(true);
     await page.getByRole('button', { name: 'Copy Secret key' }).click();
     await page.getByText('Copied!').waitFor();
     await page.getByRole('button', { name: 'Done' }).click();

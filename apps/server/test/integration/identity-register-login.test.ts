@@ -421,3 +421,18 @@ describe('smaller identity flows', () => {
     expect(anonymous.statusCode).toBe(401);
   });
 });
+
+describe('per-account login limit', () => {
+  it('answers 429 after 20 attempts on one account, whatever the addresses', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      const res = await post('/identity/sessions', {
+        email: 'spray-target@example.com',
+        password: `Wrong#${i}xyz`,
+      });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true);
+  });
+});

@@ -380,3 +380,20 @@ it('keeps a cookie session free of API-key headers confusion', async () => {
   });
   expect(res.statusCode).toBe(200);
 });
+
+describe('anti-phishing phrase', () => {
+  it('is set by the user and shown in every email sent to them', async () => {
+    const { email, session } = await signedIn('phrase@example.com');
+    const bad = await call('PUT', '/resource/users/anti_phishing', session, { phrase: '<script>' });
+    expect(bad.statusCode).toBe(422);
+    const ok = await call('PUT', '/resource/users/anti_phishing', session, { phrase: 'blue heron 42' });
+    expect(ok.json()).toEqual({ anti_phishing: true });
+    await call('POST', '/identity/users/password/generate_code', undefined, { email });
+    const mail = (
+      await t.db.pool.query('select body from mail_outbox where recipient = $1 order by id desc limit 1', [
+        email,
+      ])
+    ).rows[0];
+    expect(mail.body).toContain('Your anti-phishing phrase: blue heron 42');
+  });
+});

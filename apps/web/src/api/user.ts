@@ -11,6 +11,8 @@ export interface User {
   level: number;
   otp: boolean;
   state: string;
+  /** Whether the user set an anti-phishing phrase (shown in every email). */
+  anti_phishing?: boolean;
   csrf_token?: string;
   labels?: { key: string; value: string; scope: string }[];
   phones?: { country: string; number: string; validated_at: string | null }[];

@@ -8,6 +8,7 @@ import { RegisterPage } from '../features/auth/RegisterPage.tsx';
 import { ResetPasswordPage } from '../features/auth/ResetPasswordPage.tsx';
 import { VerifyAccountPage } from '../features/auth/VerifyAccountPage.tsx';
 import { ContactPage } from '../features/contact/ContactPage.tsx';
+import { DevInboxPage } from '../features/dev/DevInboxPage.tsx';
 import { ChangePhonePage } from '../features/phone/ChangePhonePage.tsx';
 import { SettingsPage } from '../features/settings/SettingsPage.tsx';
 import { AmlPolicyPage } from '../features/static/AmlPolicyPage.tsx';
@@ -56,6 +57,7 @@ export const routes: RouteObject[] = [
       { path: '/history/orders', element: protect(<OrderHistoryPage />) },
       { path: '/swap', element: protect(<Placeholder name="Swap" />) },
       { path: '/trade/:market?', element: protect(<TradingPage />) },
+      { path: '/dev/inbox', element: <DevInboxPage /> },
       { path: '/kyc', element: <Navigate to="/sumsub-kyc" replace /> },
       { path: '/profile', element: <Navigate to="/settings" replace /> },
       { path: '*', element: <Navigate to="/" replace /> },

@@ -3,13 +3,23 @@ import { initReactI18next } from 'react-i18next';
 import { captcha } from './en/captcha.ts';
 import { common } from './en/common.ts';
 import { contact } from './en/contact.ts';
+import { dev } from './en/dev.ts';
 import { errors } from './en/errors.ts';
 import { identity } from './en/identity.ts';
 import { staticPages } from './en/static.ts';
 import { trading } from './en/trading.ts';
 
 /** The English catalogue: every user-facing string, keyed flat (server error codes are keys as they are). */
-export const en = { ...common, ...errors, ...contact, ...staticPages, ...identity, ...captcha, ...trading };
+export const en = {
+  ...dev,
+  ...common,
+  ...errors,
+  ...contact,
+  ...staticPages,
+  ...identity,
+  ...captcha,
+  ...trading,
+};
 
 void i18next.use(initReactI18next).init({
   lng: 'en',

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { AppError } from '../../http/errors.ts';
 import { checkCodes, issueCode } from './codes.ts';
 import { decrypt } from './crypto.ts';
+import { SlidingWindowLimiter } from './limiter.ts';
 import { mailCode, smsCode } from './notify.ts';
 import { verifyPassword } from './passwords.ts';
 import type { IdentityDeps, RequestOrigin } from './registration.ts';
@@ -18,8 +19,21 @@ import {
   userEntity,
 } from './users-repository.ts';
 
-/** Failed first or second steps allowed per identifier before it is blocked, and for how long. */
-export const LOGIN_POLICY = { maxFailures: 5, lockMinutes: 15 } as const;
+/**
+ * Failed first or second steps allowed per identifier before it is blocked, and for how long; and how many
+ * attempts of any outcome one identifier may make per 10 minutes from all addresses together.
+ */
+export const LOGIN_POLICY = {
+  maxFailures: 5,
+  lockMinutes: 15,
+  attemptsPerWindow: 20,
+  windowMinutes: 10,
+} as const;
+
+const perAccount = new SlidingWindowLimiter(
+  LOGIN_POLICY.attemptsPerWindow,
+  LOGIN_POLICY.windowMinutes * 60_000,
+);
 
 /** Normalised identifier: lower-case email, or the phone's digits. */
 function identifierOf(input: {
@@ -86,6 +100,7 @@ async function checkCredentials(
   origin: RequestOrigin,
 ): Promise<{ user: UserRecord; identifier: string }> {
   const identifier = identifierOf(input);
+  if (!perAccount.take(identifier)) throw new AppError(429, [ERRORS.rateLimited]);
   await assertNotBlocked(deps.db, identifier);
   const user = await findAccount(deps.db, identifier);
   if (!(await verifyPassword(user?.password_digest, input.password)) || !user) {

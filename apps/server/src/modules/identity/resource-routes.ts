@@ -1,5 +1,6 @@
 import {
   changePasswordSchema,
+  ERRORS,
   otpCodeSchema,
   profileSchema,
   resendPhoneCodeSchema,
@@ -20,8 +21,15 @@ import {
   verifyPhoneChangeOtp,
 } from './phone.ts';
 import { saveProfile } from './profile.ts';
-import { userEntity } from './users-repository.ts';
+import { recordActivity, userEntity } from './users-repository.ts';
 
+/** A phrase the user recognises, shown in every email (empty removes it); letters, digits and spaces. */
+const antiPhishingSchema = z.object({
+  phrase: z
+    .string({ error: ERRORS.invalidParams })
+    .max(40, ERRORS.invalidParams)
+    .regex(/^[\p{L}\p{N} ]*$/u, ERRORS.invalidParams),
+});
 const activityQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(10) });
 const origin = (request: FastifyRequest) => ({
   ip: request.ip,
@@ -90,6 +98,23 @@ export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): P
     const input = verifyPhoneSchema.parse(request.body ?? {});
     await confirmPhoneChange(deps, authUser(request), input, origin(request));
     return reply.status(201).send({ message: 'phone.changed' });
+  });
+
+  app.put('/resource/users/anti_phishing', limit(10), async (request) => {
+    const { phrase } = antiPhishingSchema.parse(request.body ?? {});
+    const user = authUser(request);
+    await deps.db.query('update users set anti_phishing_phrase = $2, updated_at = now() where id = $1', [
+      user.id,
+      phrase || null,
+    ]);
+    await recordActivity(deps.db, {
+      userId: user.id,
+      action: 'anti_phishing.set',
+      result: 'succeed',
+      topic: 'account',
+      ...origin(request),
+    });
+    return { anti_phishing: Boolean(phrase) };
   });
 
   const profile = async (request: FastifyRequest) =>

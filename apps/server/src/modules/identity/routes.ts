@@ -29,6 +29,7 @@ const editPhoneQuery = z.object({
   email: z.string({ error: ERRORS.fieldRequired }).min(3, ERRORS.fieldRequired).max(254),
   country_code: z.string({ error: ERRORS.invalidCountry }).regex(/^\+?\d{1,4}$/, ERRORS.invalidCountry),
   phone_number: z.string({ error: ERRORS.invalidPhone }).regex(/^\d{1,15}$/, ERRORS.invalidPhone),
+  captcha_response: z.string().max(10_000).optional(),
 });
 const confirmEmailSchema = z.object({
   email: z.string({ error: ERRORS.fieldRequired }).min(3, ERRORS.fieldRequired).max(254),
@@ -65,6 +66,7 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
 
   app.get('/identity/users/edit/phone_number', limit(5), async (request) => {
     const q = editPhoneQuery.parse(request.query);
+    await deps.captcha.verify(q.captcha_response, request.ip);
     return changePendingPhone(deps, q.email, q.country_code, q.phone_number);
   });
 

@@ -91,6 +91,7 @@ export async function userEntity(db: Db, user: UserRecord) {
     level: user.level,
     otp: user.otp,
     state: user.state,
+    anti_phishing: Boolean(user.anti_phishing_phrase),
     labels: row.labels,
     phones: row.phones,
     profiles: row.profiles,

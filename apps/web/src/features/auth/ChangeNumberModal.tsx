@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
+import { Captcha, useCaptchaField } from '../../components/Captcha.tsx';
 import { codeText, errorText } from './components/errors.ts';
 import { changeNumberSchema, digitsOnly } from './schemas.ts';
 
@@ -26,6 +27,7 @@ export function ChangeNumberModal({ email, onClose, onChanged }: Props) {
   const [phone, setPhone] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  const captcha = useCaptchaField();
   const error = (field: string) => (errors[field] ? codeText(t, errors[field]) : undefined);
 
   const submit = async (event: React.FormEvent) => {
@@ -35,17 +37,17 @@ export function ChangeNumberModal({ email, onClose, onChanged }: Props) {
       setErrors(fieldErrors(parsed.error));
       return;
     }
+    if (!captcha.check()) return;
     const dial = REGISTRATION_COUNTRIES.find((c) => c.code === country)?.dial ?? '';
-    const full = fullPhoneNumber(dial, phone);
     setBusy(true);
     try {
-      await api('barong', '/identity/users/edit/phone_number', {
-        query: { email, phone_number: full, country: country ?? undefined },
+      const changed = await api<{ phone_number: string }>('barong', '/identity/users/edit/phone_number', {
+        query: { email, country_code: dial, phone_number: phone, captcha_response: captcha.response },
       });
       toast.success(t('identity.changeNumber.success'));
-      onChanged(full);
+      onChanged(changed.phone_number ?? fullPhoneNumber(dial, phone));
     } catch (err) {
-      toast.error(errorText(t, err) || t('server.error'));
+      if (!captcha.failed(err)) toast.error(errorText(t, err) || t('server.error'));
     } finally {
       setBusy(false);
     }
@@ -78,6 +80,7 @@ export function ChangeNumberModal({ email, onClose, onChanged }: Props) {
               error={error('phone_number')}
             />
           </Group>
+          <Captcha {...captcha.props} />
           <Button type="submit" loading={busy}>
             {t('identity.changeNumber.submit')}
           </Button>

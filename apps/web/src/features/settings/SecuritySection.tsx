@@ -3,6 +3,7 @@ import { Fragment, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { User } from '../../api/user.ts';
+import { AntiPhishingModal } from './AntiPhishingModal.tsx';
 import { ChangePasswordModal } from './ChangePasswordModal.tsx';
 import { KYC_COLOR, kycStatus } from './kyc.ts';
 import { TwoFactorModal } from './TwoFactorModal.tsx';
@@ -20,7 +21,7 @@ const hasLabel = (user: User, key: string) =>
 /** Settings › Security Settings (accounts spec §2): password, verification, phone, 2FA, API tokens. */
 export function SecuritySection({ user }: { user: User }) {
   const { t } = useTranslation();
-  const [dialog, setDialog] = useState<'password' | 'enable' | 'disable' | null>(null);
+  const [dialog, setDialog] = useState<'password' | 'enable' | 'disable' | 'phrase' | null>(null);
   const status = kycStatus(user);
   const verified = (ok: boolean) => (
     <Badge color={ok ? 'teal' : 'gray'} variant="light">
@@ -88,6 +89,16 @@ export function SecuritySection({ user }: { user: User }) {
       ),
     },
   ];
+  rows.push({
+    key: 'phrase',
+    title: t('identity.antiPhishing.title'),
+    description: t(user.anti_phishing ? 'identity.antiPhishing.on' : 'identity.antiPhishing.off'),
+    action: (
+      <Button variant="default" onClick={() => setDialog('phrase')} data-testid="anti-phishing">
+        {t(user.anti_phishing ? 'identity.security.change' : 'identity.antiPhishing.set')}
+      </Button>
+    ),
+  });
   if (user.otp) {
     rows.push({
       key: 'api',
@@ -121,6 +132,7 @@ export function SecuritySection({ user }: { user: User }) {
         ))}
       </Stack>
       {dialog === 'password' && <ChangePasswordModal onClose={() => setDialog(null)} />}
+      {dialog === 'phrase' && <AntiPhishingModal onClose={() => setDialog(null)} />}
       {(dialog === 'enable' || dialog === 'disable') && (
         <TwoFactorModal mode={dialog} onClose={() => setDialog(null)} />
       )}

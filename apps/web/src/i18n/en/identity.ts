@@ -285,6 +285,16 @@ export const identity = {
   'identity.apiKeys.accessKey': 'Access key',
   'identity.apiKeys.secretKey': 'Secret key',
   'identity.apiKeys.done': 'Done',
+  'identity.antiPhishing.title': 'Anti-phishing phrase',
+  'identity.antiPhishing.explain':
+    'Choose a phrase only you know. Every email we send you will show it, so an email without it is not from us.',
+  'identity.antiPhishing.label': 'Phrase (letters, digits and spaces, up to 40)',
+  'identity.antiPhishing.save': 'Save phrase',
+  'identity.antiPhishing.saved': 'Anti-phishing phrase saved',
+  'identity.antiPhishing.invalid': 'Use only letters, digits and spaces, at most 40 characters.',
+  'identity.antiPhishing.on': 'Set: every email from us shows your phrase.',
+  'identity.antiPhishing.off': 'Not set: add a phrase to recognise genuine emails.',
+  'identity.antiPhishing.set': 'Set phrase',
 } as const;
 
 /** A key of the identity catalogue. */
