@@ -91,7 +91,7 @@ export class BookSide {
   /** Account for `v` steps filled from a node still resting on this side. */
   reduce(node: BookNode, v: bigint): void {
     this.work++;
-    node.remainingVolume -= v;
+    node.remainingVolume = node.remainingVolume === v ? 0n : node.remainingVolume - v;
     (node.level as Level).volume -= v;
   }
 

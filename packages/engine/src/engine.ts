@@ -3,9 +3,10 @@ import { depth as sideDepth } from './book.ts';
 import { Rejection, type RejectionCode } from './codes.ts';
 import { validateConfig } from './config.ts';
 import { flushBalances } from './ledger.ts';
+import type { Order } from './order.ts';
 import { cancelAll, cancelOrder, placeOrder } from './orders.ts';
 import { exportSnapshot, importState } from './snapshot.ts';
-import { CoreState } from './state.ts';
+import { CoreState, type Tx } from './state.ts';
 import { swap } from './swap.ts';
 import type {
   Command,
@@ -31,6 +32,17 @@ import {
   setTradingLevel,
   settleWithdrawal,
 } from './wallet.ts';
+
+/** Most closed order objects kept for reuse. */
+const POOL_MAX = 8192;
+
+/** Hand the orders closed by this command (their views are built) back to the pool. */
+function recycle(st: CoreState, tx: Tx): void {
+  const pool = st.pool;
+  const freed = tx.freed;
+  for (let i = 0; i < tx.nFreed && pool.length < POOL_MAX; i++) pool.push(freed[i] as Order);
+  tx.nFreed = 0;
+}
 
 /**
  * A pure, deterministic exchange core over all balances and order books.
@@ -162,9 +174,11 @@ export class Engine {
       };
     }
     flushBalances(st, tx);
+    const n = tx.nOrders;
     const touched = tx.orders;
-    const orders: OrderView[] = new Array(tx.nOrders);
-    for (let i = 0; i < tx.nOrders; i++) orders[i] = (touched[i] as (typeof touched)[number]).view();
+    const orders: OrderView[] = new Array(n);
+    for (let i = 0; i < n; i++) orders[i] = (touched[i] as Order).view();
+    if (tx.nFreed !== 0) recycle(st, tx);
     return {
       ok: true,
       code: null,

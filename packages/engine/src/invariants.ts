@@ -1,8 +1,8 @@
 /** Money conservation and structural invariants, for tests and audits. */
 import type { BookSide, Level } from './book.ts';
 import type { Engine } from './engine.ts';
+import type { Order } from './order.ts';
 import type { OrderIndex } from './order-index.ts';
-import type { Order } from './state.ts';
 
 /** Per-currency totals. */
 export interface CurrencyTotals {

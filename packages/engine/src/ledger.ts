@@ -19,7 +19,7 @@ export function touch(tx: Tx, a: UserAccount, ci: number): void {
 
 /** Append a posting (skips zero amounts). */
 export function post(st: CoreState, tx: Tx, account: string, ci: number, amount: bigint): void {
-  if (amount !== 0n) tx.post(account, st.curIds[ci] as string, amount);
+  if (amount !== 0n) tx.postings[tx.nPostings++] = { account, currency: st.curIds[ci] as string, amount };
 }
 
 /** Available (main) balance of a user without creating the account. */
@@ -33,8 +33,10 @@ export function hold(st: CoreState, tx: Tx, a: UserAccount, ci: number, amt: big
   if (amt === 0n) return;
   a.main[ci] = (a.main[ci] as bigint) - amt;
   a.locked[ci] = (a.locked[ci] as bigint) + amt;
-  post(st, tx, a.mainKey, ci, -amt);
-  post(st, tx, a.lockedKey, ci, amt);
+  const currency = st.curIds[ci] as string;
+  const postings = tx.postings;
+  postings[tx.nPostings++] = { account: a.mainKey, currency, amount: -amt };
+  postings[tx.nPostings++] = { account: a.lockedKey, currency, amount: amt };
   touch(tx, a, ci);
 }
 
@@ -43,8 +45,10 @@ export function release(st: CoreState, tx: Tx, a: UserAccount, ci: number, amt: 
   if (amt === 0n) return;
   a.locked[ci] = (a.locked[ci] as bigint) - amt;
   a.main[ci] = (a.main[ci] as bigint) + amt;
-  post(st, tx, a.lockedKey, ci, -amt);
-  post(st, tx, a.mainKey, ci, amt);
+  const currency = st.curIds[ci] as string;
+  const postings = tx.postings;
+  postings[tx.nPostings++] = { account: a.lockedKey, currency, amount: -amt };
+  postings[tx.nPostings++] = { account: a.mainKey, currency, amount: amt };
   touch(tx, a, ci);
 }
 
@@ -143,12 +147,12 @@ export function flushBalances(st: CoreState, tx: Tx): void {
   for (let i = 0; i < tx.nTouched; i++) {
     const a = accts[i] as UserAccount;
     const ci = curs[i] as number;
-    tx.emit({
+    tx.events[tx.nEvents++] = {
       type: 'BalanceChanged',
       user: a.id,
       currency: st.curIds[ci] as string,
       balance: a.main[ci] as bigint,
       locked: a.locked[ci] as bigint,
-    });
+    };
   }
 }

@@ -4,7 +4,8 @@
  */
 import type { BookNode, BookSide } from './book.ts';
 import { release, touch } from './ledger.ts';
-import type { CoreState, MarketRt, Order, Tx } from './state.ts';
+import type { Order } from './order.ts';
+import type { CoreState, MarketRt, Tx } from './state.ts';
 import type { CancelReason } from './types.ts';
 
 const PPM = 1_000_000n;
@@ -28,9 +29,10 @@ export function holdCur(o: Order): number {
   return o.side === 'buy' ? o.mkt.quoteIdx : o.mkt.baseIdx;
 }
 
-function forget(st: CoreState, o: Order): void {
+function forget(st: CoreState, tx: Tx, o: Order): void {
   st.orders.delete(o.id);
   o.acct.unlinkOrder(o);
+  tx.freed[tx.nFreed++] = o;
 }
 
 /** Close a fully filled order: release any leftover hold (market buys), emit OrderDone. */
@@ -41,9 +43,15 @@ export function finishDone(st: CoreState, tx: Tx, o: Order): void {
   }
   o.state = 'done';
   o.updatedAt = tx.at;
-  forget(st, o);
+  forget(st, tx, o);
   touchOrder(tx, o);
-  tx.emit({ type: 'OrderDone', orderId: o.id, user: o.acct.id, market: o.mkt.id, at: tx.at });
+  tx.events[tx.nEvents++] = {
+    type: 'OrderDone',
+    orderId: o.id,
+    user: o.acct.id,
+    market: o.mkt.id,
+    at: tx.at,
+  };
 }
 
 /** Cancel an open order wherever it is (book, stop set, or in flight): release its hold, emit OrderCancelled. */
@@ -55,16 +63,28 @@ export function cancelOpen(st: CoreState, tx: Tx, o: Order, reason: CancelReason
   }
   o.state = 'cancel';
   o.updatedAt = tx.at;
-  forget(st, o);
+  forget(st, tx, o);
   touchOrder(tx, o);
-  tx.emit({
+  tx.events[tx.nEvents++] = {
     type: 'OrderCancelled',
     orderId: o.id,
     user: o.acct.id,
     market: o.mkt.id,
     reason,
     at: tx.at,
-  });
+  };
+}
+
+/** fee(v · bm, rate) for a fill of `v` steps: a multiplication when bm · rate is a whole number of ppm. */
+function baseFee(m: MarketRt, v: bigint, base: bigint, rate: bigint): bigint {
+  if (rate === 0n) return 0n;
+  if (rate !== m.bfRate) {
+    const k = m.bm * rate;
+    m.bfUnit = k % PPM === 0n ? k / PPM : -1n;
+    m.bfRate = rate;
+  }
+  const u = m.bfUnit;
+  return u < 0n ? feeOf(base, rate) : u === 1n ? v : v * u;
 }
 
 /** Settle one fill of `v` steps at the maker's price `p`. */
@@ -78,8 +98,9 @@ function settle(
   p: bigint,
   v: bigint,
 ) {
+  const qm1 = m.qm === 1n;
   const base = m.bm === 1n ? v : v * m.bm;
-  const quote = m.qm === 1n ? p * v : p * v * m.qm;
+  const quote = qm1 ? p * v : p * v * m.qm;
   const takerBuys = taker.side === 'buy';
   const buy = takerBuys ? taker : maker;
   const sell = takerBuys ? maker : taker;
@@ -90,55 +111,60 @@ function settle(
   const fees = st.sys.fees;
   const bCode = m.base;
   const qCode = m.quote;
+  const postings = tx.postings;
 
   // Buyer pays the quote out of its hold; a better price than the buyer's limit releases the difference.
-  buy.locked -= quote;
-  B.locked[qi] = (B.locked[qi] as bigint) - quote;
-  tx.post(B.lockedKey, qCode, -quote);
-  if (takerBuys && taker.price !== null && taker.price !== p) {
-    const imp = (taker.price - p) * v * m.qm;
-    buy.locked -= imp;
-    B.locked[qi] = (B.locked[qi] as bigint) - imp;
+  const limit = taker.price;
+  if (takerBuys && limit !== null && limit !== p) {
+    const held = qm1 ? limit * v : limit * v * m.qm;
+    const imp = held - quote;
+    buy.locked -= held;
+    B.locked[qi] = (B.locked[qi] as bigint) - held;
     B.main[qi] = (B.main[qi] as bigint) + imp;
-    tx.post(B.lockedKey, qCode, -imp);
-    tx.post(B.mainKey, qCode, imp);
+    postings[tx.nPostings++] = { account: B.lockedKey, currency: qCode, amount: -quote };
+    postings[tx.nPostings++] = { account: B.lockedKey, currency: qCode, amount: -imp };
+    postings[tx.nPostings++] = { account: B.mainKey, currency: qCode, amount: imp };
+  } else {
+    buy.locked -= quote;
+    B.locked[qi] = (B.locked[qi] as bigint) - quote;
+    postings[tx.nPostings++] = { account: B.lockedKey, currency: qCode, amount: -quote };
   }
   // Seller delivers the base out of its hold.
   sell.locked -= base;
   S.locked[bi] = (S.locked[bi] as bigint) - base;
-  tx.post(S.lockedKey, bCode, -base);
+  postings[tx.nPostings++] = { account: S.lockedKey, currency: bCode, amount: -base };
 
-  const buyFee = feeOf(base, takerBuys ? taker.takerFee : maker.makerFee);
+  const buyFee = baseFee(m, v, base, takerBuys ? taker.takerFee : maker.makerFee);
   const sellFee = feeOf(quote, takerBuys ? maker.makerFee : taker.takerFee);
-  const baseNet = base - buyFee;
-  const quoteNet = quote - sellFee;
+  const baseNet = buyFee === 0n ? base : base - buyFee;
+  const quoteNet = sellFee === 0n ? quote : quote - sellFee;
   B.main[bi] = (B.main[bi] as bigint) + baseNet;
-  if (baseNet !== 0n) tx.post(B.mainKey, bCode, baseNet);
+  if (baseNet !== 0n) postings[tx.nPostings++] = { account: B.mainKey, currency: bCode, amount: baseNet };
   S.main[qi] = (S.main[qi] as bigint) + quoteNet;
-  if (quoteNet !== 0n) tx.post(S.mainKey, qCode, quoteNet);
+  if (quoteNet !== 0n) postings[tx.nPostings++] = { account: S.mainKey, currency: qCode, amount: quoteNet };
   if (buyFee !== 0n) {
     fees[bi] = (fees[bi] as bigint) + buyFee;
-    tx.post('fees', bCode, buyFee);
+    postings[tx.nPostings++] = { account: 'fees', currency: bCode, amount: buyFee };
   }
   if (sellFee !== 0n) {
     fees[qi] = (fees[qi] as bigint) + sellFee;
-    tx.post('fees', qCode, sellFee);
+    postings[tx.nPostings++] = { account: 'fees', currency: qCode, amount: sellFee };
   }
   touch(tx, B, qi);
   touch(tx, B, bi);
   touch(tx, S, bi);
   touch(tx, S, qi);
 
-  // Orders.
+  // Orders (a first fill or a full fill needs no arithmetic).
   const at = tx.at;
   opp.reduce(maker, v);
-  taker.remainingVolume -= v;
-  maker.executedVolume += v;
-  taker.executedVolume += v;
+  taker.remainingVolume = taker.remainingVolume === v ? 0n : taker.remainingVolume - v;
+  maker.executedVolume = maker.executedVolume === 0n ? v : maker.executedVolume + v;
+  taker.executedVolume = taker.executedVolume === 0n ? v : taker.executedVolume + v;
+  maker.quoteTotal = maker.quoteTotal === 0n ? quote : maker.quoteTotal + quote;
+  taker.quoteTotal = taker.quoteTotal === 0n ? quote : taker.quoteTotal + quote;
   maker.tradesCount++;
   taker.tradesCount++;
-  buy.quoteTotal += quote;
-  sell.quoteTotal += quote;
   maker.updatedAt = at;
   taker.updatedAt = at;
   maker.state = 'pending';
@@ -147,7 +173,7 @@ function settle(
   touchOrder(tx, taker);
   m.lastPrice = p;
 
-  tx.emit({
+  tx.events[tx.nEvents++] = {
     type: 'Trade',
     id: st.nextTradeId++,
     market: m.id,
@@ -162,7 +188,7 @@ function settle(
     makerFee: takerBuys ? sellFee : buyFee,
     takerFee: takerBuys ? buyFee : sellFee,
     at,
-  });
+  };
 }
 
 /**
@@ -241,7 +267,7 @@ export function collectTriggers(st: CoreState, tx: Tx, m: MarketRt): void {
     s.updatedAt = tx.at;
     touchOrder(tx, s);
     q.push(s);
-    tx.emit({
+    tx.events[tx.nEvents++] = {
       type: 'OrderTriggered',
       orderId: s.id,
       user: s.acct.id,
@@ -249,7 +275,7 @@ export function collectTriggers(st: CoreState, tx: Tx, m: MarketRt): void {
       stopPrice: s.stopPrice as bigint,
       lastPrice: last,
       at: tx.at,
-    });
+    };
   }
 }
 
@@ -272,5 +298,5 @@ export function execute(st: CoreState, tx: Tx, m: MarketRt, o: Order | null): vo
     runTaker(st, tx, m, q[i] as Order);
     collectTriggers(st, tx, m);
   }
-  q.length = 0;
+  if (q.length !== 0) q.length = 0;
 }

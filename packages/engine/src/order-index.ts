@@ -18,8 +18,11 @@ export class OrderIndex<T extends HasId> {
   size = 0;
 
   get(id: number): T | undefined {
-    if (!Number.isSafeInteger(id) || id < 0) return undefined;
-    const pn = Math.floor(id / PAGE);
+    // Fast path for int32 ids (PAGE = 2^12); anything else goes through the exact checks.
+    let pn: number;
+    if ((id | 0) === id && id >= 0) pn = id >> 12;
+    else if (!Number.isSafeInteger(id) || id < 0) return undefined;
+    else pn = Math.floor(id / PAGE);
     const i = pn - this.base;
     if (i < 0 || i >= this.pages.length) return undefined;
     const p = this.pages[i];

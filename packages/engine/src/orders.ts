@@ -3,7 +3,8 @@ import type { Level } from './book.ts';
 import { Rejection, type RejectionCode } from './codes.ts';
 import { hold } from './ledger.ts';
 import { cancelOpen, execute, touchOrder } from './matching.ts';
-import { type CoreState, type MarketRt, Order, type Tx, type UserAccount } from './state.ts';
+import { Order } from './order.ts';
+import type { CoreState, MarketRt, Tx, UserAccount } from './state.ts';
 import type { CancelAll, CancelOrder, OrdType, PlaceOrder, Side } from './types.ts';
 
 function validType(t: string): t is OrdType {
@@ -61,57 +62,62 @@ function checkPrice(
   range: RejectionCode,
 ): RejectionCode | null {
   if (typeof p !== 'bigint') return Rejection.InvalidVolumeOrPrice;
-  if (p <= 0n) return nonPos;
-  if (p < m.cfg.minPrice || p > m.cfg.maxPrice) return range;
+  // minPrice > 0 (checked at construction), so a non-positive price is also below minPrice.
+  if (p < m.cfg.minPrice) return p <= 0n ? nonPos : range;
+  if (p > m.cfg.maxPrice) return range;
   return null;
 }
 
-interface Valid {
-  m: MarketRt;
-  lock: bigint;
-  acct: UserAccount | undefined;
-}
-
-/** Validate a PlaceOrder; returns the rejection code, or the market and the amount to hold. */
-function validate(st: CoreState, c: PlaceOrder): RejectionCode | Valid {
+/**
+ * Validate a PlaceOrder; returns the rejection code, or null with the market and the amount to hold in
+ * `tx.vMarket` / `tx.vLock` (scratch fields: no result object per command).
+ */
+function validate(st: CoreState, tx: Tx, c: PlaceOrder): RejectionCode | null {
   if (!validUser(c.user)) return Rejection.InvalidUser;
   const m = st.market(c.market);
   if (m === undefined) return Rejection.MarketNotFound;
   if (m.state !== 'enabled') return Rejection.MarketDisabled;
-  if (c.side !== 'buy' && c.side !== 'sell') return Rejection.InvalidSide;
-  if (!validType(c.ordType)) return Rejection.InvalidType;
+  const side = c.side;
+  if (side !== 'buy' && side !== 'sell') return Rejection.InvalidSide;
+  const t = c.ordType;
+  if (!validType(t)) return Rejection.InvalidType;
   const vol = c.volume;
   if (typeof vol !== 'bigint') return Rejection.InvalidVolumeOrPrice;
-  if (vol <= 0n) return Rejection.NonPositiveVolume;
-  if (vol < m.cfg.minAmount) return Rejection.VolumeTooSmall;
-  if (hasLimitPrice(c.ordType)) {
-    if (c.price === undefined) return Rejection.MissingPrice;
-    const e = checkPrice(c.price, m, Rejection.NonPositivePrice, Rejection.PriceOutOfRange);
+  // minAmount > 0 (checked at construction), so a non-positive volume is also below it.
+  if (vol < m.cfg.minAmount) return vol <= 0n ? Rejection.NonPositiveVolume : Rejection.VolumeTooSmall;
+  const price = c.price;
+  if (t === 'limit' || t === 'stop_loss_limit' || t === 'take_profit_limit') {
+    if (price === undefined) return Rejection.MissingPrice;
+    const e = checkPrice(price, m, Rejection.NonPositivePrice, Rejection.PriceOutOfRange);
     if (e !== null) return e;
-  } else if (c.price !== undefined) return Rejection.MarketOrderPrice;
-  if (isStop(c.ordType)) {
+  } else if (price !== undefined) return Rejection.MarketOrderPrice;
+  if (t !== 'limit' && t !== 'market') {
     if (c.stopPrice === undefined) return Rejection.MissingStopPrice;
     const e = checkPrice(c.stopPrice, m, Rejection.NonPositiveStopPrice, Rejection.StopPriceOutOfRange);
     if (e !== null) return e;
   } else if (c.stopPrice !== undefined) return Rejection.UnexpectedStopPrice;
 
   let lock: bigint;
-  const buy = c.side === 'buy';
-  if (c.ordType === 'market') {
+  const buy = side === 'buy';
+  if (t === 'market') {
     if ((buy ? m.book.asks : m.book.bids).size === 0) return Rejection.InsufficientLiquidity;
-    lock = buy ? walkBuyCost(m, vol) : vol * m.bm;
+    lock = buy ? walkBuyCost(m, vol) : m.bm === 1n ? vol : vol * m.bm;
   } else if (!buy) {
-    lock = vol * m.bm;
+    lock = m.bm === 1n ? vol : vol * m.bm;
   } else {
     // Limit-priced buys hold price · volume; a buy stop_loss_order holds stopPrice · volume and, once
     // triggered, spends at most that.
-    lock = ((c.price ?? c.stopPrice) as bigint) * vol * m.qm;
+    const p = (price ?? c.stopPrice) as bigint;
+    lock = m.qm === 1n ? p * vol : p * vol * m.qm;
   }
   const acct = st.users.get(c.user);
   if (acct === undefined ? lock > 0n : (acct.main[buy ? m.quoteIdx : m.baseIdx] as bigint) < lock) {
     return Rejection.InsufficientBalance;
   }
-  return { m, lock, acct };
+  tx.vMarket = m;
+  tx.vAcct = acct;
+  tx.vLock = lock;
+  return null;
 }
 
 /** Create and hold an order (no matching). */
@@ -130,26 +136,33 @@ export function openOrder(
 ): Order {
   const acct = typeof user === 'number' ? st.account(user) : user;
   const rates = m.fees(acct.level);
-  const o = new Order(
-    st.nextOrderId++,
-    acct,
-    m,
-    side,
-    ordType,
-    price,
-    stopPrice,
-    volume,
-    lock,
-    tx.at,
-    rates.maker,
-    takerFeeOverride ?? rates.taker,
-    st.nextSeq++,
-  );
+  const id = st.nextOrderId++;
+  const seq = st.nextSeq++;
+  const taker = takerFeeOverride ?? rates.taker;
+  const pool = st.pool;
+  const o =
+    pool.length === 0
+      ? new Order(id, acct, m, side, ordType, price, stopPrice, volume, lock, tx.at, rates.maker, taker, seq)
+      : (pool.pop() as Order).reuse(
+          id,
+          acct,
+          m,
+          side,
+          ordType,
+          price,
+          stopPrice,
+          volume,
+          lock,
+          tx.at,
+          rates.maker,
+          taker,
+          seq,
+        );
   hold(st, tx, acct, side === 'buy' ? m.quoteIdx : m.baseIdx, lock);
   st.orders.set(o);
   acct.linkOrder(o);
   touchOrder(tx, o);
-  tx.emit({
+  tx.events[tx.nEvents++] = {
     type: 'OrderOpened',
     orderId: o.id,
     user: acct.id,
@@ -161,16 +174,17 @@ export function openOrder(
     volume,
     locked: lock,
     at: tx.at,
-  });
+  };
   return o;
 }
 
 /** PlaceOrder. Returns a rejection code, or the new order id. */
 export function placeOrder(st: CoreState, tx: Tx, c: PlaceOrder): RejectionCode | number {
-  const v = validate(st, c);
-  if (typeof v === 'string') return v;
-  const { m, lock } = v;
-  const acct = v.acct ?? st.account(c.user);
+  const e = validate(st, tx, c);
+  if (e !== null) return e;
+  const m = tx.vMarket as MarketRt;
+  const lock = tx.vLock;
+  const acct = tx.vAcct ?? st.account(c.user);
   const stop = isStop(c.ordType);
   const o = openOrder(
     st,

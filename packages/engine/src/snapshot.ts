@@ -1,6 +1,8 @@
 /** Reading the engine state out, and loading it back in. */
+
+import { Order } from './order.ts';
 import { isStop, triggersDown } from './orders.ts';
-import { type CoreState, Order, type SystemAccounts } from './state.ts';
+import type { CoreState, SystemAccounts } from './state.ts';
 import type { EngineSnapshot, EngineState, OrderView } from './types.ts';
 
 const SYSTEM: Array<keyof SystemAccounts> = ['fees', 'external', 'card', 'swap'];

@@ -1,5 +1,6 @@
 /** Internal mutable state of the engine: users, markets, orders, system accounts, per-command context. */
-import { type BookNode, BookSide, type Level, OrderBook } from './book.ts';
+import { BookSide, OrderBook } from './book.ts';
+import type { Order } from './order.ts';
 import { OrderIndex } from './order-index.ts';
 import type {
   CurrencyConfig,
@@ -8,11 +9,7 @@ import type {
   FeeRule,
   MarketConfig,
   MarketState,
-  OrderState,
-  OrderView,
-  OrdType,
   Posting,
-  Side,
 } from './types.ts';
 
 /** 10^n as a bigint. */
@@ -75,6 +72,9 @@ export class MarketRt {
   readonly bm: bigint;
   /** Quote units per (price tick × volume step). */
   readonly qm: bigint;
+  /** Fee cache for base amounts: for rate `bfRate`, fee(v · bm) = v · bfUnit exactly, or bfUnit < 0. */
+  bfRate = -1n;
+  bfUnit = -1n;
   state: MarketState;
   readonly book = new OrderBook();
   /** Stops triggered when last <= stop (sell stop-loss, buy take-profit); best = highest stop. */
@@ -121,89 +121,6 @@ export class MarketRt {
   }
 }
 
-/** Internal order; also a node of a book level or stop set. */
-export class Order implements BookNode {
-  prev: BookNode | null = null;
-  next: BookNode | null = null;
-  level: Level | null = null;
-  uprev: Order | null = null;
-  unext: Order | null = null;
-  remainingVolume: bigint;
-  executedVolume = 0n;
-  /** Quote units exchanged so far (spent by buys, received by sells, before fees). */
-  quoteTotal = 0n;
-  tradesCount = 0;
-  state: OrderState = 'wait';
-  updatedAt: number;
-  triggeredAt: number | null = null;
-  /** Last command stamp that put this order into a result's `orders`. */
-  stamp = -1;
-
-  constructor(
-    readonly id: number,
-    readonly acct: UserAccount,
-    readonly mkt: MarketRt,
-    readonly side: Side,
-    readonly ordType: OrdType,
-    readonly price: bigint | null,
-    readonly stopPrice: bigint | null,
-    readonly originVolume: bigint,
-    public locked: bigint,
-    readonly createdAt: number,
-    readonly makerFee: bigint,
-    readonly takerFee: bigint,
-    public seq: number,
-  ) {
-    this.remainingVolume = originVolume;
-    this.updatedAt = createdAt;
-  }
-
-  get user(): number {
-    return this.acct.id;
-  }
-
-  /** Gross units received: base (executed volume) for buys, quote for sells. */
-  get fundsReceived(): bigint {
-    return this.side === 'buy' ? this.executedVolume * this.mkt.bm : this.quoteTotal;
-  }
-
-  /** Units given: quote for buys, base (executed volume) for sells. */
-  get fundsSpent(): bigint {
-    return this.side === 'buy' ? this.quoteTotal : this.executedVolume * this.mkt.bm;
-  }
-
-  /** True for stop types that have not been triggered yet. */
-  get untriggeredStop(): boolean {
-    return this.stopPrice !== null && this.triggeredAt === null;
-  }
-
-  view(): OrderView {
-    return {
-      id: this.id,
-      user: this.acct.id,
-      market: this.mkt.id,
-      side: this.side,
-      ordType: this.ordType,
-      price: this.price,
-      stopPrice: this.stopPrice,
-      originVolume: this.originVolume,
-      remainingVolume: this.remainingVolume,
-      executedVolume: this.executedVolume,
-      locked: this.locked,
-      fundsReceived: this.fundsReceived,
-      fundsSpent: this.fundsSpent,
-      tradesCount: this.tradesCount,
-      state: this.state,
-      createdAt: this.createdAt,
-      updatedAt: this.updatedAt,
-      makerFee: this.makerFee,
-      takerFee: this.takerFee,
-      triggeredAt: this.triggeredAt,
-      seq: this.seq,
-    };
-  }
-}
-
 /**
  * Per-command context: collects events, postings, touched balances and orders. One instance is reused for
  * every command (no shrinking); the result gets exact-size copies of events and postings.
@@ -223,16 +140,15 @@ export class Tx {
   nTouched = 0;
   /** Stop orders triggered and waiting to run, in trigger order. */
   readonly triggered: Order[] = [];
+  /** Orders closed by this command are freed[0 .. nFreed): recycled once the result is built. */
+  readonly freed: Order[] = [];
+  nFreed = 0;
+  /** Scratch outputs of PlaceOrder validation (avoids a result object per command). */
+  vMarket: MarketRt | null = null;
+  vAcct: UserAccount | undefined = undefined;
+  vLock = 0n;
   at = 0;
   stamp = 0;
-
-  emit(e: EngineEvent): void {
-    this.events[this.nEvents++] = e;
-  }
-
-  post(account: string, currency: string, amount: bigint): void {
-    this.postings[this.nPostings++] = { account, currency, amount };
-  }
 
   /** Start a new command. */
   reset(at: number, stamp: number): this {
@@ -242,6 +158,7 @@ export class Tx {
     this.nPostings = 0;
     this.nOrders = 0;
     this.nTouched = 0;
+    this.nFreed = 0;
     if (this.triggered.length !== 0) this.triggered.length = 0;
     return this;
   }
@@ -280,6 +197,8 @@ export class CoreState {
   nextSeq = 1;
   stamp = 0;
   readonly tx = new Tx();
+  /** Closed order objects ready for reuse (bounded). */
+  readonly pool: Order[] = [];
   /** One-entry cache for market lookups (consecutive commands usually hit the same market). */
   private lastMarket: MarketRt | undefined;
 
