@@ -100,7 +100,7 @@ async function checkCredentials(
   origin: RequestOrigin,
 ): Promise<{ user: UserRecord; identifier: string }> {
   const identifier = identifierOf(input);
-  if (!perAccount.take(identifier)) throw new AppError(429, [ERRORS.rateLimited]);
+  if (deps.config.rateLimits && !perAccount.take(identifier)) throw new AppError(429, [ERRORS.rateLimited]);
   await assertNotBlocked(deps.db, identifier);
   const user = await findAccount(deps.db, identifier);
   if (!(await verifyPassword(user?.password_digest, input.password)) || !user) {

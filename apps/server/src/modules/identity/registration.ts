@@ -20,6 +20,8 @@ import { findUserByEmail, latestPhone, recordActivity, setLabel } from './users-
 export interface IdentityDeps extends Messengers {
   db: pg.Pool;
   keys: ServerKeys;
+  /** `rateLimits` off only for load tests on loopback. */
+  config: { rateLimits: boolean };
 }
 
 /** Where a request came from, for the security log. */
