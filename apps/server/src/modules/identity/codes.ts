@@ -81,7 +81,7 @@ export async function checkCodes(
           [attempt.purpose, attempt.channel, attempt.destination],
         )
       ).rows[0];
-      if (!row || !row.fresh || row.attempts >= CODE_POLICY.maxAttempts) {
+      if (!row?.fresh || row.attempts >= CODE_POLICY.maxAttempts) {
         results.push(false);
         continue;
       }

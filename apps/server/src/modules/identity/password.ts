@@ -21,7 +21,7 @@ export async function requestPasswordReset(
   appOrigin: string,
 ): Promise<void> {
   const user = await findUserByEmail(deps.db, email);
-  if (!user || user.state !== 'active') return;
+  if (user?.state !== 'active') return;
   const recent = await deps.db.query(
     `select 1 from password_resets where user_id = $1 and created_at > now() - make_interval(secs => $2)`,
     [user.id, RESET_POLICY.resendSeconds],

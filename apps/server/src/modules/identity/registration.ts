@@ -166,7 +166,7 @@ export async function changePendingPhone(
   number: string,
 ) {
   const user = await findUserByEmail(deps.db, email);
-  if (!user || user.state !== 'pending') throw invalid(ERRORS.alreadyVerified);
+  if (user?.state !== 'pending') throw invalid(ERRORS.alreadyVerified);
   const phone = fullPhoneNumber(dialCode, number);
   if (!/^\d{4,15}$/.test(phone)) throw invalid(ERRORS.invalidPhone);
   await deps.db.query(

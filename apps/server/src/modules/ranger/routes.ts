@@ -71,7 +71,7 @@ export async function rangerRoutes(app: FastifyInstance, deps: AppDeps): Promise
   for (const path of ['/private', '/private/']) {
     app.get(path, { websocket: true }, async (socket, request) => {
       const found = await sessionUser(deps.db, deps.sessions, request).catch(() => null);
-      if (!found || found.user.state !== 'active') {
+      if (found?.user.state !== 'active') {
         socket.send(JSON.stringify({ error: { message: 'authz.invalid_session' } }));
         socket.close(4001, 'authz.invalid_session');
         return;
