@@ -48,6 +48,8 @@ export class Sequencer {
   private prepared: PreparedBatch | undefined;
   /** Number of the last batch applied to the engine (committed or not). */
   private appliedSeq: number;
+  /** Number of the last committed batch (also in `engine_state.batch_seq`). */
+  committedSeq: number;
   private timer: NodeJS.Timeout | undefined;
   private failure: Error | undefined;
   private readonly inFlight = new Map<string, Promise<CommandResult>>();
@@ -58,12 +60,13 @@ export class Sequencer {
     private readonly engine: Engine,
     private readonly db: pg.Pool,
     private readonly units: Units,
-    private batchSeq: number,
+    batchSeq: number,
     options: Partial<SequencerOptions> = {},
     private readonly onFatal: (err: Error) => void = () => {},
   ) {
     this.options = { ...DEFAULTS, ...options };
     this.appliedSeq = batchSeq;
+    this.committedSeq = batchSeq;
   }
 
   /** The engine, for reads (depth, balances); never apply commands to it directly. */
@@ -177,7 +180,7 @@ export class Sequencer {
       ]);
       return;
     }
-    this.batchSeq = next.seq;
+    this.committedSeq = next.seq;
     this.committing = false;
     for (const [i, pending] of next.batch.entries()) pending.resolve(next.results[i] as CommandResult);
     for (const listener of this.listeners) listener({ seq: next.seq, results: next.results });

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import {
   activeUser,
-  cookieHeader,
   enableTwoFactor,
   forgetUsedTotp,
   lastCode,

@@ -61,11 +61,12 @@ export async function placeOrder(
     input.client_id ? `order:${userId}:${input.client_id}` : undefined,
   );
   if (!result.ok) throw invalid(result.code ?? ORDER_ERRORS.invalidVolume);
-  const order =
-    touched(result, result.orderId) ??
-    (result.orderId !== null ? core.sequencer.state.order(result.orderId) : undefined);
-  if (!order) throw new AppError(409, [ORDER_ERRORS.orderNotFound]);
-  return orderEntity(core.units, order);
+  const order = touched(result, result.orderId);
+  if (order) return orderEntity(core.units, order);
+  // A repeated client id: the order was placed by the first request; read its committed state.
+  const earlier = result.orderId === null ? undefined : await stored(result.orderId);
+  if (!earlier) throw new AppError(409, [ORDER_ERRORS.orderNotFound]);
+  return earlier;
 }
 
 /** Cancels one open order of the user; someone else's, unknown or closed orders are 404. */
