@@ -29,6 +29,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     PORT: String(port),
     EMBEDDED_PG_PORT: String(await freePort()),
     NODE_ENV: 'development',
+    // The trading tests start from the demo users' seeded balances and empty books.
+    DEMO_BOOKS: 'false',
   });
   project.provide('baseUrl', `http://127.0.0.1:${port}`);
   return async () => {

@@ -25,6 +25,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEV_TOOLS: bool.optional(),
   SEED_DEMO: bool.optional(),
+  DEMO_BOOKS: bool.optional(),
   DEMO_PASSWORD: z.string().min(8).default('Demo-pass-2026!'),
   TRUST_PROXY: bool.default(false),
   RATE_LIMITS: bool.default(true),
@@ -50,6 +51,8 @@ export interface Config {
   logLevel: string;
   devTools: boolean;
   seedDemo: boolean;
+  /** Place a small demo order book in every market (with the demo users). */
+  demoBooks: boolean;
   demoPassword: string;
   trustProxy: boolean;
   /** Per-IP and per-account request limits; only a load test on loopback turns them off. */
@@ -103,6 +106,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     devTools: e.DEV_TOOLS ?? !production,
     seedDemo: e.SEED_DEMO ?? !production,
+    demoBooks: (e.SEED_DEMO ?? !production) && (e.DEMO_BOOKS ?? true),
     demoPassword: e.DEMO_PASSWORD,
     trustProxy: e.TRUST_PROXY,
     rateLimits: e.RATE_LIMITS,

@@ -2,7 +2,7 @@ import { composeApp } from './compose.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { startCore } from './core/index.ts';
 import { openDatabase } from './db/database.ts';
-import { creditDemoBalances } from './db/seed.ts';
+import { creditDemoBalances, seedDemoBooks } from './db/seed.ts';
 
 /** Starts everything in one process: database, APIs, websocket gateway and the web app. */
 async function main(): Promise<void> {
@@ -24,6 +24,7 @@ async function main(): Promise<void> {
     process.exit(70);
   });
   await creditDemoBalances(core, database.demoUsers);
+  if (config.demoBooks) await seedDemoBooks(core, database.demoUsers);
   const { app } = await composeApp(config, database.pool, { core });
 
   let stopping = false;

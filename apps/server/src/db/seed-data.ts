@@ -95,3 +95,11 @@ export const DEMO_USERS = [
   { email: 'alice@example.com', first: 'Alice', last: 'Demo', phone: '431234567890' },
   { email: 'bob@example.com', first: 'Bob', last: 'Demo', phone: '431234567891' },
 ] as const;
+
+/** Reference prices for the demo order books (quote per base), and the step between ladder rungs. */
+export const DEMO_BOOKS = [
+  { market: 'ethbtc', mid: '0.035', step: '0.0002', volume: '1' },
+  { market: 'btcusdt', mid: '65000', step: '25', volume: '0.05' },
+  { market: 'ethusdt', mid: '2300', step: '2.5', volume: '0.5' },
+  { market: 'trxusdt', mid: '0.25', step: '0.0005', volume: '500' },
+] as const;

@@ -6,6 +6,7 @@ import type { Core } from '../core/index.ts';
 import { withTransaction } from './pool.ts';
 import {
   DEMO_BALANCES,
+  DEMO_BOOKS,
   DEMO_USERS,
   SEED_BLOCKCHAINS,
   SEED_CURRENCIES,
@@ -126,4 +127,50 @@ export async function creditDemoBalances(core: Core, users: { id: string }[]): P
     ),
   );
   await Promise.all(credits);
+}
+
+/**
+ * Gives each demo market a small order book from the second demo user (five bids and five asks around a
+ * reference price) and one trade by the first, so the screens show depth, a ticker and a candle. Every order
+ * carries a client id, so running the seed again places nothing new.
+ */
+export async function seedDemoBooks(core: Core, users: { id: string }[]): Promise<void> {
+  const [taker, maker] = users;
+  if (!taker || !maker) return;
+  for (const book of DEMO_BOOKS) {
+    const info = core.markets.get(book.market);
+    if (!info) continue;
+    const mid = toUnits(book.mid, info.pricePrecision);
+    const step = toUnits(book.step, info.pricePrecision);
+    const volume = toUnits(book.volume, info.amountPrecision);
+    const orders = [1n, 2n, 3n, 4n, 5n].flatMap((i) => [
+      { side: 'sell' as const, price: mid + step * i, ref: `ask:${i}` },
+      { side: 'buy' as const, price: mid - step * i, ref: `bid:${i}` },
+    ]);
+    for (const o of orders) {
+      await core.sequencer.submit(
+        {
+          type: 'PlaceOrder',
+          user: Number(maker.id),
+          market: book.market,
+          side: o.side,
+          ordType: 'limit',
+          price: o.price,
+          volume,
+        },
+        `seed:book:${book.market}:${o.ref}`,
+      );
+    }
+    await core.sequencer.submit(
+      {
+        type: 'PlaceOrder',
+        user: Number(taker.id),
+        market: book.market,
+        side: 'buy',
+        ordType: 'market',
+        volume: volume / 2n || 1n,
+      },
+      `seed:book:${book.market}:trade`,
+    );
+  }
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../src/core/audit.ts';
 import { startCore } from '../../src/core/index.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import { creditDemoBalances, seedDemoUsers, seedReferenceData } from '../../src/db/seed.ts';
+import { creditDemoBalances, seedDemoBooks, seedDemoUsers, seedReferenceData } from '../../src/db/seed.ts';
 import { DEMO_BALANCES, DEMO_USERS, SEED_MARKETS } from '../../src/db/seed-data.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 
@@ -90,6 +90,21 @@ describe('seed', () => {
       );
       expect(Object.fromEntries(balances.rows.map((b) => [b.currency_id, b.balance]))).toEqual(DEMO_BALANCES);
     }
+  });
+
+  it('gives every market a demo book once, from the demo users, with the ledger exact', async () => {
+    const users = await seedDemoUsers(db.pool, 'Demo-pass-2026!');
+    const core = await startCore(db.pool);
+    await seedDemoBooks(core, users);
+    const count = async () =>
+      (await db.pool.query('select count(*)::int as n from orders')).rows[0].n as number;
+    const placed = await count();
+    expect(placed).toBe(SEED_MARKETS.length * 11);
+    await seedDemoBooks(await startCore(db.pool), users);
+    expect(await count()).toBe(placed);
+    const trades = await db.pool.query('select market_id from trades order by market_id');
+    expect(trades.rows.map((r) => r.market_id)).toEqual([...SEED_MARKETS.map((m) => m.id)].sort());
+    expect(core.sequencer.state.depth('ethbtc').bids).toHaveLength(5);
   });
 
   it('conserves money: the audit finds every currency balanced and every balance equal to its postings', async () => {
