@@ -1,4 +1,5 @@
-import { Box, Container } from '@mantine/core';
+import { Box, Container, LoadingOverlay } from '@mantine/core';
+import { Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { Footer } from './Footer.tsx';
 import { Header } from './Header.tsx';
@@ -12,7 +13,9 @@ export function Layout() {
       <Header />
       <Box component="main" style={{ flex: 1 }}>
         <Container size="xl" px={0}>
-          <Outlet />
+          <Suspense fallback={<LoadingOverlay visible />}>
+            <Outlet />
+          </Suspense>
         </Container>
       </Box>
       <Footer />

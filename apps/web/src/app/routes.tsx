@@ -1,27 +1,36 @@
-import type { ReactNode } from 'react';
+import { type ComponentType, lazy, type ReactNode } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { Placeholder } from '../components/Placeholder.tsx';
-import { ApiTokensPage } from '../features/api-tokens/ApiTokensPage.tsx';
-import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage.tsx';
-import { LoginPage } from '../features/auth/LoginPage.tsx';
-import { RegisterPage } from '../features/auth/RegisterPage.tsx';
-import { ResetPasswordPage } from '../features/auth/ResetPasswordPage.tsx';
-import { VerifyAccountPage } from '../features/auth/VerifyAccountPage.tsx';
-import { ContactPage } from '../features/contact/ContactPage.tsx';
-import { DevInboxPage } from '../features/dev/DevInboxPage.tsx';
-import { ChangePhonePage } from '../features/phone/ChangePhonePage.tsx';
-import { SettingsPage } from '../features/settings/SettingsPage.tsx';
-import { AmlPolicyPage } from '../features/static/AmlPolicyPage.tsx';
-import { CardMarketingPage } from '../features/static/CardMarketingPage.tsx';
-import { FaqPage } from '../features/static/FaqPage.tsx';
 import { LandingPage } from '../features/static/LandingPage.tsx';
-import { PrivacyPage } from '../features/static/PrivacyPage.tsx';
-import { SuccessPage } from '../features/static/SuccessPage.tsx';
-import { TermsPage } from '../features/static/TermsPage.tsx';
-import { OrderHistoryPage } from '../features/trading/OrderHistoryPage.tsx';
-import { TradingPage } from '../features/trading/TradingPage.tsx';
 import { GuestOnly, Protected } from './guards.tsx';
 import { Layout } from './Layout.tsx';
+
+/** A screen loaded on first visit, so the first page does not carry every screen's code. */
+function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+
+const ApiTokensPage = page(() => import('../features/api-tokens/ApiTokensPage.tsx'), 'ApiTokensPage');
+const ForgotPasswordPage = page(
+  () => import('../features/auth/ForgotPasswordPage.tsx'),
+  'ForgotPasswordPage',
+);
+const LoginPage = page(() => import('../features/auth/LoginPage.tsx'), 'LoginPage');
+const RegisterPage = page(() => import('../features/auth/RegisterPage.tsx'), 'RegisterPage');
+const ResetPasswordPage = page(() => import('../features/auth/ResetPasswordPage.tsx'), 'ResetPasswordPage');
+const VerifyAccountPage = page(() => import('../features/auth/VerifyAccountPage.tsx'), 'VerifyAccountPage');
+const ContactPage = page(() => import('../features/contact/ContactPage.tsx'), 'ContactPage');
+const DevInboxPage = page(() => import('../features/dev/DevInboxPage.tsx'), 'DevInboxPage');
+const ChangePhonePage = page(() => import('../features/phone/ChangePhonePage.tsx'), 'ChangePhonePage');
+const SettingsPage = page(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage');
+const AmlPolicyPage = page(() => import('../features/static/AmlPolicyPage.tsx'), 'AmlPolicyPage');
+const CardMarketingPage = page(() => import('../features/static/CardMarketingPage.tsx'), 'CardMarketingPage');
+const FaqPage = page(() => import('../features/static/FaqPage.tsx'), 'FaqPage');
+const PrivacyPage = page(() => import('../features/static/PrivacyPage.tsx'), 'PrivacyPage');
+const SuccessPage = page(() => import('../features/static/SuccessPage.tsx'), 'SuccessPage');
+const TermsPage = page(() => import('../features/static/TermsPage.tsx'), 'TermsPage');
+const OrderHistoryPage = page(() => import('../features/trading/OrderHistoryPage.tsx'), 'OrderHistoryPage');
+const TradingPage = page(() => import('../features/trading/TradingPage.tsx'), 'TradingPage');
 
 const guest = (element: ReactNode) => <GuestOnly>{element}</GuestOnly>;
 const protect = (element: ReactNode) => <Protected>{element}</Protected>;
