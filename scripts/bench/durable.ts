@@ -76,8 +76,12 @@ async function run(
  * against the same code committing every order in its own transaction (the per-order write of the peer).
  */
 export async function durableBench(fresh: () => Promise<{ pool: pg.Pool }>, orders: number) {
-  const ours = await run((await fresh()).pool, orders, 1000, 1000);
-  const perOrder = await run((await fresh()).pool, Math.min(orders, 3000), 64, 1);
+  const first = (await fresh()).pool;
+  const ours = await run(first, orders, 1000, 1000);
+  await first.end();
+  const second = (await fresh()).pool;
+  const perOrder = await run(second, Math.min(orders, 3000), 64, 1);
+  await second.end();
   printTable(
     `Durable commands through the sequencer into PostgreSQL, acknowledged after commit (mixed stream of the engine bench, ${rate(orders)} commands, 1,000 callers)`,
     ['system', 'commands/s', 'p50 ms', 'p99 ms'],

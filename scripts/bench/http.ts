@@ -88,7 +88,27 @@ export async function httpBench(fresh: () => Promise<{ pool: pg.Pool }>) {
     headers: { cookie: `${SESSION_COOKIE}=${session.token}` },
   });
   const withKey = await load({ url: me, method: 'GET', connections: 32, duration: 5, apiKeys });
+  await deps.core.sequencer.submit({
+    type: 'Credit',
+    user: Number(user),
+    currency: 'eth',
+    amount: 10n ** 26n,
+    kind: 'deposit',
+  });
+  // Each request places a resting sell far from the market: a full durable order placement per request.
+  const orders = await load({
+    url: `${base}/api/v2/peatio/market/orders`,
+    method: 'POST',
+    connections: 256,
+    duration: 8,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ market: 'ethbtc', side: 'sell', volume: '0.001', price: '9', ord_type: 'limit' }),
+    apiKeys,
+  });
+  const placed = (await pool.query('select count(*)::int as n from orders')).rows[0].n as number;
   await app.close();
+  await deps.core.sequencer.drain();
+  await pool.end();
   const ok = (r: LoadResult, status: string) => `${r.statusCodes[status]?.count ?? 0}/${r.total}`;
   printTable(
     'Identity over HTTP on loopback (autocannon in a second process)',
@@ -115,8 +135,16 @@ export async function httpBench(fresh: () => Promise<{ pool: pg.Pool }>) {
         withKey.p99,
         `${ok(withKey, '200')} 200`,
       ],
+      [
+        'POST /market/orders, API key, durable ack',
+        rate(orders.requestsPerSecond),
+        orders.p50,
+        orders.p99,
+        `${ok(orders, '201')} 201, ${placed} stored`,
+      ],
       ['Barong (published figures)', 'not published', '-', '-', '-'],
+      ['Peatio orders (published figure, not run here)', '60-125', '-', '-', '-'],
     ],
   );
-  return { login, withSession, withKey };
+  return { login, withSession, withKey, orders };
 }
