@@ -1,6 +1,7 @@
 import { benchDatabase } from './database.ts';
 import { durableBench } from './durable.ts';
 import { httpBench } from './http.ts';
+import { wsBench } from './ws.ts';
 
 /** `npm run bench`: our figures and the peer's side by side, from one run. Pass section names to run only those. */
 const only = new Set(process.argv.slice(2));
@@ -15,6 +16,7 @@ const db = await benchDatabase();
 try {
   if (want('durable')) await durableBench(db.fresh, Number(process.env.BENCH_ORDERS ?? 100_000));
   if (want('http')) await httpBench(db.fresh);
+  if (want('ws')) await wsBench(db.fresh);
 } finally {
   await db.close();
 }

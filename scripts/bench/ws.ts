@@ -1,0 +1,115 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
+import { composeApp } from '../../apps/server/src/compose.ts';
+import { loadConfig } from '../../apps/server/src/config.ts';
+import { plainUser } from '../../apps/server/test/support/core.ts';
+import { percentile, printTable, rate } from './stats.ts';
+
+const CLIENTS = fileURLToPath(new URL('./ws-clients.ts', import.meta.url));
+
+/**
+ * Websocket fan-out: `clients` connections (in a second process) on one market's trades and order book while
+ * trades flow; reports frames delivered per second and the delay from commit to each client receiving a trade.
+ */
+export async function wsBench(fresh: () => Promise<{ pool: pg.Pool }>, clients = 5000, seconds = 10) {
+  const { pool } = await fresh();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    RATE_LIMITS: 'false',
+    CAPTCHA_TYPE: 'none',
+    WEB_DIST: '/nonexistent',
+  });
+  const { app, deps } = await composeApp(config, pool);
+  const base = (await app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws');
+  const seller = await plainUser(pool, 'ws-seller@bench.test');
+  const buyer = await plainUser(pool, 'ws-buyer@bench.test');
+  await deps.core.sequencer.submit({
+    type: 'Credit',
+    user: seller,
+    currency: 'eth',
+    amount: 10n ** 24n,
+    kind: 'deposit',
+  });
+  await deps.core.sequencer.submit({
+    type: 'Credit',
+    user: buyer,
+    currency: 'btc',
+    amount: 10n ** 16n,
+    kind: 'deposit',
+  });
+  const committed = new Map<number, number>();
+  deps.core.sequencer.onCommitted((batch) => {
+    const now = performance.timeOrigin + performance.now();
+    for (const r of batch.results) for (const e of r.events) if (e.type === 'Trade') committed.set(e.id, now);
+  });
+
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', CLIENTS, base, String(clients), String(seconds)],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  child.stdout.on('data', (c) => {
+    out += c.toString();
+  });
+  while (!out.includes('ready')) await new Promise((r) => setTimeout(r, 50));
+
+  // About 50 trades a second: a resting sell and a market buy that takes it.
+  const end = Date.now() + seconds * 1000;
+  while (Date.now() < end) {
+    await deps.core.sequencer.submit({
+      type: 'PlaceOrder',
+      user: seller,
+      market: 'ethbtc',
+      side: 'sell',
+      ordType: 'limit',
+      price: 3500n,
+      volume: 1000n,
+    });
+    await deps.core.sequencer.submit({
+      type: 'PlaceOrder',
+      user: buyer,
+      market: 'ethbtc',
+      side: 'buy',
+      ordType: 'market',
+      volume: 1000n,
+    });
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  await new Promise((r) => setTimeout(r, 1000));
+  child.stdin.write('done\n');
+  await new Promise((r) => child.once('exit', r));
+  const report = JSON.parse(out.slice(out.indexOf('{'))) as {
+    frames: number;
+    open: number;
+    trades: [tid: number, count: number, p50: number, p99: number, last: number][];
+  };
+  const medians: number[] = [];
+  const tails: number[] = [];
+  let deliveries = 0;
+  for (const [tid, count, p50, p99] of report.trades) {
+    const at = committed.get(tid);
+    if (at === undefined) continue;
+    deliveries += count;
+    medians.push(p50 - at);
+    tails.push(p99 - at);
+  }
+  await app.close();
+  await pool.end();
+  printTable(
+    `Websocket fan-out: ${rate(report.open)} clients on ethbtc.trades + ethbtc.ob-inc, trades flowing for ${seconds} s`,
+    ['measure', 'value'],
+    [
+      ['frames delivered per second', rate(report.frames / seconds)],
+      ['trades committed', rate(committed.size)],
+      ['trade deliveries (trades x clients)', rate(deliveries)],
+      [
+        'commit -> client delay, median over trades of each trade median, ms',
+        percentile(medians, 50).toFixed(1),
+      ],
+      ['commit -> client delay, p99 over trades of each trade p99, ms', percentile(tails, 99).toFixed(1)],
+    ],
+  );
+}
