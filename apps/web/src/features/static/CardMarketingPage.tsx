@@ -3,7 +3,6 @@ import {
   Badge,
   Box,
   Button,
-  Card,
   Container,
   Group,
   Paper,
@@ -18,26 +17,9 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { StaticKey } from '../../i18n/en/static.ts';
+import { FeatureGrid, StepGrid, Svg } from './marketing.tsx';
 
 /** A line icon drawn in the current text colour. */
-function Svg({ size = 24, children }: { size?: number; children: ReactNode }) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden
-    >
-      {children}
-    </svg>
-  );
-}
-
 const CARD_ICON = (
   <>
     <rect x={2} y={5} width={20} height={14} rx={2} />
@@ -169,23 +151,7 @@ function Benefits() {
       <Title order={2} ta="center">
         {t('cardPage.benefits.title')}
       </Title>
-      <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="lg">
-        {BENEFITS.map((benefit) => (
-          <Card key={benefit.title} withBorder radius="md" padding="lg">
-            <Stack gap="sm">
-              <ThemeIcon variant="light" size={44} radius="md">
-                <Svg>{benefit.icon}</Svg>
-              </ThemeIcon>
-              <Title order={3} size="h4">
-                {t(benefit.title)}
-              </Title>
-              <Text c="dimmed" size="sm">
-                {t(benefit.body)}
-              </Text>
-            </Stack>
-          </Card>
-        ))}
-      </SimpleGrid>
+      <FeatureGrid items={BENEFITS} />
     </Stack>
   );
 }
@@ -197,21 +163,7 @@ function Steps() {
       <Title order={2} ta="center">
         {t('cardPage.steps.title')}
       </Title>
-      <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="lg">
-        {STEPS.map((n) => (
-          <Stack key={n} gap="xs">
-            <ThemeIcon radius="xl" size={36}>
-              <Text span fw={700}>
-                {n}
-              </Text>
-            </ThemeIcon>
-            <Text fw={600}>{t(stepTitle(n))}</Text>
-            <Text c="dimmed" size="sm">
-              {t(stepBody(n))}
-            </Text>
-          </Stack>
-        ))}
-      </SimpleGrid>
+      <StepGrid steps={STEPS.map((n) => ({ title: stepTitle(n), body: stepBody(n) }))} />
     </Stack>
   );
 }

@@ -1,41 +1,11 @@
-import {
-  Badge,
-  Box,
-  Button,
-  Card,
-  Container,
-  Group,
-  SimpleGrid,
-  Stack,
-  Text,
-  ThemeIcon,
-  Title,
-} from '@mantine/core';
-import type { ReactNode } from 'react';
+import { Badge, Box, Button, Card, Container, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { isLoggedIn, useCurrentUser } from '../../api/user.ts';
 import type { StaticKey } from '../../i18n/en/static.ts';
+import { FeatureGrid, StepGrid } from './marketing.tsx';
 
 /** A 24×24 line icon drawn in the current text colour. */
-function Svg({ children }: { children: ReactNode }) {
-  return (
-    <svg
-      width={24}
-      height={24}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden
-    >
-      {children}
-    </svg>
-  );
-}
-
 const ICONS = {
   trading: <path d="M3 3v18h18M6 15l4-5 4 3 6-7" />,
   deposits: <path d="M7 20V4M3 8l4-4 4 4M17 4v16M13 16l4 4 4-4" />,
@@ -175,23 +145,7 @@ function Features() {
         <Title order={2}>{t('landing.features.title')}</Title>
         <Text c="dimmed">{t('landing.features.subtitle')}</Text>
       </Stack>
-      <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="lg">
-        {FEATURES.map((feature) => (
-          <Card key={feature.title} withBorder radius="md" padding="lg">
-            <Stack gap="sm">
-              <ThemeIcon variant="light" color={feature.color} size={44} radius="md">
-                <Svg>{ICONS[feature.icon]}</Svg>
-              </ThemeIcon>
-              <Title order={3} size="h4">
-                {t(feature.title)}
-              </Title>
-              <Text c="dimmed" size="sm">
-                {t(feature.body)}
-              </Text>
-            </Stack>
-          </Card>
-        ))}
-      </SimpleGrid>
+      <FeatureGrid items={FEATURES.map((f) => ({ ...f, icon: ICONS[f.icon] }))} />
     </Stack>
   );
 }
@@ -204,21 +158,7 @@ function HowToStart() {
         <Title order={2}>{t('landing.steps.title')}</Title>
         <Text c="dimmed">{t('landing.steps.subtitle')}</Text>
       </Stack>
-      <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="lg">
-        {STEPS.map((n) => (
-          <Stack key={n} gap="xs">
-            <ThemeIcon radius="xl" size={36}>
-              <Text span fw={700}>
-                {n}
-              </Text>
-            </ThemeIcon>
-            <Text fw={600}>{t(stepTitle(n))}</Text>
-            <Text c="dimmed" size="sm">
-              {t(stepBody(n))}
-            </Text>
-          </Stack>
-        ))}
-      </SimpleGrid>
+      <StepGrid steps={STEPS.map((n) => ({ title: stepTitle(n), body: stepBody(n) }))} />
     </Stack>
   );
 }
