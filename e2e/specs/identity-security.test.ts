@@ -2,68 +2,15 @@ import { createHmac } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { activeAccount, barong, latestCode, outbox, PASSWORD, unique } from '../support/accounts.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
-import { captchaResponse, solveCaptcha } from '../support/captcha.ts';
-
-const PASSWORD = 'Secret-pass1';
+import { solveCaptcha } from '../support/captcha.ts';
 
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(() => browser.close());
-
-const barong = (path: string) => `${inject('baseUrl')}/api/v2/barong${path}`;
-
-interface OutboxMessage {
-  subject: string | null;
-  body: string;
-}
-
-async function outbox(to: string): Promise<OutboxMessage[]> {
-  return (await (await fetch(barong(`/dev/outbox?to=${encodeURIComponent(to)}`))).json()) as OutboxMessage[];
-}
-
-/** The newest one-time code (5 or 6 digits) sent to an email or phone. */
-async function latestCode(to: string): Promise<string> {
-  const [message] = await outbox(to);
-  const code = /\b(\d{5,6})\b/.exec(`${message?.subject ?? ''} ${message?.body ?? ''}`)?.[1];
-  if (!code) throw new Error(`no code in the outbox for ${to}`);
-  return code;
-}
-
-const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-
-/** Registers and verifies an account through the API (Japan, +81). */
-async function activeAccount(): Promise<{ email: string; phone: string }> {
-  const email = `sec${unique()}@example.com`;
-  const post = (path: string, body: unknown) =>
-    fetch(barong(path), {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-  const registered = await post('/identity/users', {
-    first_name: 'Mina',
-    last_name: 'Kimura',
-    email,
-    country: 'JP',
-    country_code: '81',
-    phone_number: `8${unique().slice(-9)}`,
-    password: PASSWORD,
-    captcha_response: await captchaResponse(),
-  });
-  expect(registered.status).toBe(201);
-  const { phone_number: phone } = (await registered.json()) as { phone_number: string };
-  const verified = await post('/identity/users/verify_account', {
-    email,
-    phone_number: phone,
-    email_otp: await latestCode(email),
-    phone_otp: await latestCode(phone),
-  });
-  expect(verified.status).toBe(200);
-  return { email, phone };
-}
 
 async function submitCredentials(page: Page, email: string, password = PASSWORD): Promise<void> {
   await page.goto('/login');
@@ -107,7 +54,7 @@ async function logout(page: Page): Promise<void> {
 
 describe('two-factor authentication and API tokens', () => {
   it('enables 2FA, logs in with the TOTP code and manages an API token', async () => {
-    const { email } = await activeAccount();
+    const { email } = await activeAccount('sec');
     const { context, page } = await openPage(browser);
     await loginWithEmailCode(page, email);
     expect(await page.getByTestId('api-tokens-link').count()).toBe(0);
@@ -187,7 +134,7 @@ describe('two-factor authentication and API tokens', () => {
 
 describe('passwords and phone', () => {
   it('resets a forgotten password through the emailed link', async () => {
-    const { email } = await activeAccount();
+    const { email } = await activeAccount('sec');
     const { context, page } = await openPage(browser);
     await page.goto('/forgot-password');
     await page.getByRole('button', { name: 'Send reset link' }).click();
@@ -217,7 +164,7 @@ describe('passwords and phone', () => {
   });
 
   it('changes the password and the phone number from the settings', async () => {
-    const { email } = await activeAccount();
+    const { email } = await activeAccount('sec');
     const { context, page } = await openPage(browser);
     await loginWithEmailCode(page, email);
 

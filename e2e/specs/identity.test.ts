@@ -1,60 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activeAccount, barong, latestCode, PASSWORD, unique } from '../support/accounts.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
 import { captchaResponse, captchaWidget, solveCaptcha } from '../support/captcha.ts';
-
-const PASSWORD = 'Secret-pass1';
 
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(() => browser.close());
-
-const barong = (path: string) => `${inject('baseUrl')}/api/v2/barong${path}`;
-
-/** The newest one-time code (5 or 6 digits) sent to an email or phone, from the dev outbox. */
-async function latestCode(to: string): Promise<string> {
-  const response = await fetch(barong(`/dev/outbox?to=${encodeURIComponent(to)}`));
-  const [message] = (await response.json()) as { subject: string | null; body: string }[];
-  const code = /\b(\d{5,6})\b/.exec(`${message?.subject ?? ''} ${message?.body ?? ''}`)?.[1];
-  if (!code) throw new Error(`no code in the outbox for ${to}`);
-  return code;
-}
-
-const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-
-/** Registers and verifies an account through the API (Japan, +81); returns its email and full phone. */
-async function activeAccount(): Promise<{ email: string; phone: string }> {
-  const email = `id${unique()}@example.com`;
-  const national = `9${unique().slice(-9)}`;
-  const post = (path: string, body: unknown) =>
-    fetch(barong(path), {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-  const registered = await post('/identity/users', {
-    first_name: 'Mina',
-    last_name: 'Kimura',
-    email,
-    country: 'JP',
-    country_code: '81',
-    phone_number: national,
-    password: PASSWORD,
-    captcha_response: await captchaResponse(),
-  });
-  expect(registered.status).toBe(201);
-  const { phone_number: phone } = (await registered.json()) as { phone_number: string };
-  const verified = await post('/identity/users/verify_account', {
-    email,
-    phone_number: phone,
-    email_otp: await latestCode(email),
-    phone_otp: await latestCode(phone),
-  });
-  expect(verified.status).toBe(200);
-  return { email, phone };
-}
 
 /** Logs in through the screen with email, password and the emailed 5-digit code. */
 async function loginWithEmailCode(page: Page, email: string): Promise<void> {
@@ -173,7 +127,7 @@ describe('registration and login', () => {
   });
 
   it('tells how many chances are left after a wrong password', async () => {
-    const { email } = await activeAccount();
+    const { email } = await activeAccount('id');
     const { context, page } = await openPage(browser);
     await page.goto('/login');
     await page.locator('form').getByRole('button', { name: 'Login' }).click();
@@ -235,7 +189,7 @@ describe('registration and login', () => {
   });
 
   it('asks for the OTP code in the second step and resets the form when it is closed', async () => {
-    const { phone } = await activeAccount();
+    const { phone } = await activeAccount('id');
     const { context, page } = await openPage(browser);
     await page.goto('/2fa');
     await page.getByLabel('Email or phone number').fill(phone.slice(2));
@@ -269,7 +223,7 @@ describe('registration and login', () => {
   });
 
   it('keeps signed-in users off the guest pages and ends a lost session at /login', async () => {
-    const { email } = await activeAccount();
+    const { email } = await activeAccount('id');
     const { context, page } = await openPage(browser);
     await loginWithEmailCode(page, email);
     for (const path of ['/login', '/register', '/forgot-password']) {
@@ -289,7 +243,7 @@ describe('registration and login', () => {
   });
 
   it('logs out after 60 idle minutes with the session-expired alert', async () => {
-    const { email } = await activeAccount();
+    const { email } = await activeAccount('id');
     const { context, page } = await openPage(browser);
     await page.clock.install();
     await loginWithEmailCode(page, email);
