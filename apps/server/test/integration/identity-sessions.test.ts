@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { activeUser, cookieHeader, lastCode, loginWithEmailCode, registration } from '../support/identity.ts';
+import {
+  activeUser,
+  cookieHeader,
+  lastCode,
+  loginWithEmailCode,
+  postFrom,
+  registration,
+} from '../support/identity.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -8,16 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-let client = 0;
-// Each call comes from its own address so the per-IP rate limits do not interfere between tests.
 const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
-  t.app.inject({
-    method: 'POST',
-    url: `/api/v2/barong${url}`,
-    payload: payload as Record<string, unknown>,
-    headers,
-    remoteAddress: `10.1.${Math.floor(++client / 250)}.${client % 250}`,
-  });
+  postFrom(t)(url, payload, headers);
 
 describe('sessions and CSRF', () => {
   it('needs a session for resource routes', async () => {

@@ -124,3 +124,15 @@ export async function enableTwoFactor(t: TestApp, session: { cookie: string; csr
   await forgetUsedTotp(t, email);
   return secret;
 }
+
+/** A POST to the identity service from a fresh client address (per-IP limits stay out of functional tests). */
+export function postFrom(t: TestApp) {
+  return (url: string, payload: unknown, headers: Record<string, string> = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/v2/barong${url}`,
+      payload: payload as Record<string, unknown>,
+      headers,
+      remoteAddress: nextIp(),
+    });
+}

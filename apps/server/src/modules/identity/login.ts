@@ -91,6 +91,30 @@ async function countFailure(db: pg.Pool, identifier: string): Promise<number> {
 }
 
 /**
+ * Records a failed step in the security log (when the account exists), counts it against the identifier and
+ * throws the refusal with the attempts left (or the block once none are left).
+ */
+async function refuse(
+  deps: IdentityDeps,
+  identifier: string,
+  user: UserRecord | undefined,
+  origin: RequestOrigin,
+  refusal: { status: number; code: string; reason: string },
+): Promise<never> {
+  if (user) {
+    await recordActivity(deps.db, {
+      userId: user.id,
+      action: 'login',
+      result: 'failed',
+      ...origin,
+      data: { reason: refusal.reason },
+    });
+  }
+  const left = await countFailure(deps.db, identifier);
+  throw new AppError(refusal.status, [refusal.code], { left });
+}
+
+/**
  * First step shared by login and code resend: the identifier must not be blocked and the password must match.
  * Unknown accounts take the same time and answer the same way as a wrong password.
  */
@@ -104,16 +128,11 @@ async function checkCredentials(
   await assertNotBlocked(deps.db, identifier);
   const user = await findAccount(deps.db, identifier);
   if (!(await verifyPassword(user?.password_digest, input.password)) || !user) {
-    if (user)
-      await recordActivity(deps.db, {
-        userId: user.id,
-        action: 'login',
-        result: 'failed',
-        ...origin,
-        data: { reason: 'password' },
-      });
-    const left = await countFailure(deps.db, identifier);
-    throw new AppError(401, [ERRORS.loginInvalid], { left });
+    return refuse(deps, identifier, user, origin, {
+      status: 401,
+      code: ERRORS.loginInvalid,
+      reason: 'password',
+    });
   }
   return { user, identifier };
 }
@@ -154,15 +173,7 @@ export async function login(
     if (!input.otp_code)
       throw new AppError(401, [ERRORS.missingOtp], { otp: true, level: user.level, state: user.state });
     if (!(await consumeTotp(deps.db, user.id, decrypt(deps.keys, user.otp_secret_enc), input.otp_code))) {
-      await recordActivity(deps.db, {
-        userId: user.id,
-        action: 'login',
-        result: 'failed',
-        ...origin,
-        data: { reason: 'otp' },
-      });
-      const left = await countFailure(deps.db, identifier);
-      throw new AppError(403, [ERRORS.invalidOtp], { left });
+      await refuse(deps, identifier, user, origin, { status: 403, code: ERRORS.invalidOtp, reason: 'otp' });
     }
   } else {
     if (!input.code)
@@ -176,17 +187,8 @@ export async function login(
         code: input.code,
       },
     ]);
-    if (!ok) {
-      await recordActivity(deps.db, {
-        userId: user.id,
-        action: 'login',
-        result: 'failed',
-        ...origin,
-        data: { reason: 'code' },
-      });
-      const left = await countFailure(deps.db, identifier);
-      throw new AppError(403, [ERRORS.invalidCode], { left });
-    }
+    if (!ok)
+      await refuse(deps, identifier, user, origin, { status: 403, code: ERRORS.invalidCode, reason: 'code' });
   }
 
   await deps.db.query('delete from login_failures where identifier = $1', [identifier]);
