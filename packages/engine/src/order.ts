@@ -10,60 +10,33 @@ export class Order implements BookNode {
   level: Level | null = null;
   uprev: Order | null = null;
   unext: Order | null = null;
-  remainingVolume: bigint;
+  remainingVolume!: bigint;
   executedVolume = 0n;
   /** Quote units exchanged so far (spent by buys, received by sells, before fees). */
   quoteTotal = 0n;
   tradesCount = 0;
   state: OrderState = 'wait';
-  updatedAt: number;
+  updatedAt!: number;
   triggeredAt: number | null = null;
   /** Last command stamp that put this order into a result's `orders`. */
   stamp = -1;
-  id: number;
-  acct: UserAccount;
-  mkt: MarketRt;
-  side: Side;
-  ordType: OrdType;
-  price: bigint | null;
-  stopPrice: bigint | null;
-  originVolume: bigint;
-  locked: bigint;
-  createdAt: number;
-  makerFee: bigint;
-  takerFee: bigint;
-  seq: number;
+  id!: number;
+  acct!: UserAccount;
+  mkt!: MarketRt;
+  side!: Side;
+  ordType!: OrdType;
+  price!: bigint | null;
+  stopPrice!: bigint | null;
+  originVolume!: bigint;
+  locked!: bigint;
+  createdAt!: number;
+  makerFee!: bigint;
+  takerFee!: bigint;
+  seq!: number;
 
-  constructor(
-    id: number,
-    acct: UserAccount,
-    mkt: MarketRt,
-    side: Side,
-    ordType: OrdType,
-    price: bigint | null,
-    stopPrice: bigint | null,
-    originVolume: bigint,
-    locked: bigint,
-    createdAt: number,
-    makerFee: bigint,
-    takerFee: bigint,
-    seq: number,
-  ) {
-    this.remainingVolume = originVolume;
-    this.updatedAt = createdAt;
-    this.id = id;
-    this.acct = acct;
-    this.mkt = mkt;
-    this.side = side;
-    this.ordType = ordType;
-    this.price = price;
-    this.stopPrice = stopPrice;
-    this.originVolume = originVolume;
-    this.locked = locked;
-    this.createdAt = createdAt;
-    this.makerFee = makerFee;
-    this.takerFee = takerFee;
-    this.seq = seq;
+  /** A new order; the same initialisation as {@link Order.reuse}, which recycles a closed one. */
+  constructor(...fields: Parameters<Order['reuse']>) {
+    this.reuse(...fields);
   }
 
   /** Re-initialise a closed order object as a brand-new order (same fields as the constructor). */
