@@ -1,5 +1,5 @@
 import { forgotPasswordSchema } from '@exchange/shared';
-import { Anchor, Button, Container, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -7,6 +7,7 @@ import { api } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
 import { Captcha, useCaptchaField } from '../../components/Captcha.tsx';
 import { useSchemaForm } from '../../components/useSchemaForm.ts';
+import { AuthCard } from './components/AuthCard.tsx';
 import { codeText, errorText } from './components/errors.ts';
 
 /** Forgot password (accounts spec §2, §5): email, then a reset link arrives by email. */
@@ -39,33 +40,29 @@ export function ForgotPasswordPage() {
   };
 
   return (
-    <Container size="xs" py="xl">
-      <Paper withBorder p="xl">
-        <form onSubmit={submit} noValidate>
-          <Stack>
-            <Title order={2}>{t('identity.forgot.title')}</Title>
-            <Text c="dimmed" size="sm">
-              {t('identity.forgot.intro')}
-            </Text>
-            <TextInput
-              label={t('identity.forgot.email')}
-              type="text"
-              inputMode="email"
-              autoComplete="email"
-              value={form.values.email}
-              onChange={(e) => form.set('email', e.currentTarget.value)}
-              error={form.errors.email ? codeText(t, form.errors.email, 'forgot') : undefined}
-            />
-            <Captcha {...captcha.props} />
-            <Button type="submit" loading={sending}>
-              {t('identity.forgot.submit')}
-            </Button>
-            <Anchor component={Link} to="/login" size="sm" ta="center">
-              {t('identity.forgot.back')}
-            </Anchor>
-          </Stack>
-        </form>
-      </Paper>
-    </Container>
+    <AuthCard
+      title={t('identity.forgot.title')}
+      intro={t('identity.forgot.intro')}
+      submitLabel={t('identity.forgot.submit')}
+      sending={sending}
+      onSubmit={submit}
+      size="xs"
+      footer={
+        <Anchor component={Link} to="/login" size="sm" ta="center">
+          {t('identity.forgot.back')}
+        </Anchor>
+      }
+    >
+      <TextInput
+        label={t('identity.forgot.email')}
+        type="text"
+        inputMode="email"
+        autoComplete="email"
+        value={form.values.email}
+        onChange={(e) => form.set('email', e.currentTarget.value)}
+        error={form.errors.email ? codeText(t, form.errors.email, 'forgot') : undefined}
+      />
+      <Captcha {...captcha.props} />
+    </AuthCard>
   );
 }

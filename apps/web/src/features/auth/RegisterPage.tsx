@@ -1,19 +1,5 @@
 import { ERRORS, REGISTRATION_COUNTRIES } from '@exchange/shared';
-import {
-  Anchor,
-  Button,
-  Checkbox,
-  Container,
-  Group,
-  Paper,
-  PasswordInput,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Anchor, Checkbox, Group, PasswordInput, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -21,6 +7,7 @@ import { api } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
 import { Captcha, useCaptchaField } from '../../components/Captcha.tsx';
 import { useSchemaForm } from '../../components/useSchemaForm.ts';
+import { AuthCard } from './components/AuthCard.tsx';
 import { codeText, errorCodes, errorText } from './components/errors.ts';
 import { digitsOnly, registerFormSchema } from './schemas.ts';
 
@@ -98,119 +85,117 @@ export function RegisterPage() {
   };
 
   return (
-    <Container size="sm" py="xl">
-      <Paper withBorder p="xl">
-        <form onSubmit={submit} noValidate>
-          <Stack>
-            <Title order={2}>{t('identity.register.title')}</Title>
-            <Text c="dimmed">{t('identity.register.headline')}</Text>
-            <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              <TextInput
-                label={t('identity.register.firstName')}
-                value={v.first_name}
-                onChange={(e) => form.set('first_name', nameOnly(e.currentTarget.value))}
-                error={error('first_name')}
-                maxLength={40}
-              />
-              <TextInput
-                label={t('identity.register.middleName')}
-                value={v.middle_name}
-                onChange={(e) => form.set('middle_name', nameOnly(e.currentTarget.value))}
-                error={error('middle_name')}
-                maxLength={40}
-              />
-              <TextInput
-                label={t('identity.register.lastName')}
-                value={v.last_name}
-                onChange={(e) => form.set('last_name', nameOnly(e.currentTarget.value))}
-                error={error('last_name')}
-                maxLength={40}
-              />
-            </SimpleGrid>
-            <TextInput
-              label={t('identity.register.email')}
-              type="text"
-              inputMode="email"
-              autoComplete="email"
-              maxLength={40}
-              value={v.email}
-              onChange={(e) => form.set('email', e.currentTarget.value)}
-              error={error('email')}
-            />
-            <Group align="flex-start" grow>
-              <Select
-                label={t('identity.register.country')}
-                placeholder={t('identity.register.countryPlaceholder')}
-                data={COUNTRY_OPTIONS}
-                value={v.country || null}
-                onChange={(value) => {
-                  const country = REGISTRATION_COUNTRIES.find((c) => c.code === value);
-                  form.set('country', value ?? '');
-                  form.set('country_code', country?.dial ?? '');
-                }}
-                error={error('country')}
-                allowDeselect={false}
-              />
-              <TextInput
-                label={t('identity.register.countryCode')}
-                value={v.country_code ? `+${v.country_code}` : ''}
-                readOnly
-                maw={110}
-              />
-              <TextInput
-                label={t('identity.register.phone')}
-                inputMode="numeric"
-                autoComplete="tel-national"
-                maxLength={14}
-                value={v.phone_number}
-                onChange={(e) => form.set('phone_number', digitsOnly(e.currentTarget.value, 14))}
-                error={error('phone_number')}
-              />
-            </Group>
-            <PasswordInput
-              label={t('identity.register.password')}
-              autoComplete="new-password"
-              maxLength={64}
-              value={v.password}
-              onChange={(e) => form.set('password', e.currentTarget.value)}
-              error={error('password')}
-              visibilityToggleButtonProps={{ 'aria-label': t('identity.password.toggle') }}
-            />
-            <PasswordInput
-              label={t('identity.register.confirmPassword')}
-              autoComplete="new-password"
-              maxLength={64}
-              value={v.confirm_password}
-              onChange={(e) => form.set('confirm_password', e.currentTarget.value)}
-              error={error('confirm_password') ?? (mismatch ? t('register/password.mismatch') : undefined)}
-              visibilityToggleButtonProps={{ 'aria-label': t('identity.password.toggle') }}
-            />
-            <Captcha {...captcha.props} />
-            <Checkbox
-              checked={v.terms}
-              onChange={(e) => form.set('terms', e.currentTarget.checked)}
-              error={error('terms')}
-              label={
-                <>
-                  {t('identity.register.termsPrefix')}{' '}
-                  <Anchor href="/terms" target="_blank" rel="noopener" inherit>
-                    {t('identity.register.termsLink')}
-                  </Anchor>
-                </>
-              }
-            />
-            <Button type="submit" loading={sending}>
-              {t('identity.register.submit')}
-            </Button>
-            <Text size="sm" ta="center">
-              {t('identity.register.haveAccount')}{' '}
-              <Anchor component={Link} to="/login">
-                {t('identity.register.login')}
-              </Anchor>
-            </Text>
-          </Stack>
-        </form>
-      </Paper>
-    </Container>
+    <AuthCard
+      title={t('identity.register.title')}
+      intro={t('identity.register.headline')}
+      submitLabel={t('identity.register.submit')}
+      sending={sending}
+      onSubmit={submit}
+      size="sm"
+      footer={
+        <Text size="sm" ta="center">
+          {t('identity.register.haveAccount')}{' '}
+          <Anchor component={Link} to="/login">
+            {t('identity.register.login')}
+          </Anchor>
+        </Text>
+      }
+    >
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <TextInput
+          label={t('identity.register.firstName')}
+          value={v.first_name}
+          onChange={(e) => form.set('first_name', nameOnly(e.currentTarget.value))}
+          error={error('first_name')}
+          maxLength={40}
+        />
+        <TextInput
+          label={t('identity.register.middleName')}
+          value={v.middle_name}
+          onChange={(e) => form.set('middle_name', nameOnly(e.currentTarget.value))}
+          error={error('middle_name')}
+          maxLength={40}
+        />
+        <TextInput
+          label={t('identity.register.lastName')}
+          value={v.last_name}
+          onChange={(e) => form.set('last_name', nameOnly(e.currentTarget.value))}
+          error={error('last_name')}
+          maxLength={40}
+        />
+      </SimpleGrid>
+      <TextInput
+        label={t('identity.register.email')}
+        type="text"
+        inputMode="email"
+        autoComplete="email"
+        maxLength={40}
+        value={v.email}
+        onChange={(e) => form.set('email', e.currentTarget.value)}
+        error={error('email')}
+      />
+      <Group align="flex-start" grow>
+        <Select
+          label={t('identity.register.country')}
+          placeholder={t('identity.register.countryPlaceholder')}
+          data={COUNTRY_OPTIONS}
+          value={v.country || null}
+          onChange={(value) => {
+            const country = REGISTRATION_COUNTRIES.find((c) => c.code === value);
+            form.set('country', value ?? '');
+            form.set('country_code', country?.dial ?? '');
+          }}
+          error={error('country')}
+          allowDeselect={false}
+        />
+        <TextInput
+          label={t('identity.register.countryCode')}
+          value={v.country_code ? `+${v.country_code}` : ''}
+          readOnly
+          maw={110}
+        />
+        <TextInput
+          label={t('identity.register.phone')}
+          inputMode="numeric"
+          autoComplete="tel-national"
+          maxLength={14}
+          value={v.phone_number}
+          onChange={(e) => form.set('phone_number', digitsOnly(e.currentTarget.value, 14))}
+          error={error('phone_number')}
+        />
+      </Group>
+      <PasswordInput
+        label={t('identity.register.password')}
+        autoComplete="new-password"
+        maxLength={64}
+        value={v.password}
+        onChange={(e) => form.set('password', e.currentTarget.value)}
+        error={error('password')}
+        visibilityToggleButtonProps={{ 'aria-label': t('identity.password.toggle') }}
+      />
+      <PasswordInput
+        label={t('identity.register.confirmPassword')}
+        autoComplete="new-password"
+        maxLength={64}
+        value={v.confirm_password}
+        onChange={(e) => form.set('confirm_password', e.currentTarget.value)}
+        error={error('confirm_password') ?? (mismatch ? t('register/password.mismatch') : undefined)}
+        visibilityToggleButtonProps={{ 'aria-label': t('identity.password.toggle') }}
+      />
+      <Captcha {...captcha.props} />
+      <Checkbox
+        checked={v.terms}
+        onChange={(e) => form.set('terms', e.currentTarget.checked)}
+        error={error('terms')}
+        label={
+          <>
+            {t('identity.register.termsPrefix')}{' '}
+            <Anchor href="/terms" target="_blank" rel="noopener" inherit>
+              {t('identity.register.termsLink')}
+            </Anchor>
+          </>
+        }
+      />
+    </AuthCard>
   );
 }

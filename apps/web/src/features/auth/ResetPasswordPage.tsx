@@ -1,11 +1,12 @@
 import { ERRORS } from '@exchange/shared';
-import { Anchor, Button, Container, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Anchor, PasswordInput, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
 import { useSchemaForm } from '../../components/useSchemaForm.ts';
+import { AuthCard } from './components/AuthCard.tsx';
 import { codeText, errorCodes, errorText } from './components/errors.ts';
 import { resetFormSchema } from './schemas.ts';
 
@@ -48,44 +49,40 @@ export function ResetPasswordPage() {
   };
 
   return (
-    <Container size="xs" py="xl">
-      <Paper withBorder p="xl">
-        <form onSubmit={submit} noValidate>
-          <Stack>
-            <Title order={2}>{t('identity.reset.title')}</Title>
-            <Text c="dimmed" size="sm">
-              {t('identity.reset.intro')}
-            </Text>
-            <PasswordInput
-              label={t('identity.reset.password')}
-              autoComplete="new-password"
-              maxLength={64}
-              value={form.values.password}
-              onChange={(e) => form.set('password', e.currentTarget.value)}
-              error={error('password')}
-              visibilityToggleButtonProps={{ 'aria-label': t('identity.password.toggle') }}
-            />
-            <PasswordInput
-              label={t('identity.reset.confirmPassword')}
-              autoComplete="new-password"
-              maxLength={64}
-              value={form.values.confirm_password}
-              onChange={(e) => form.set('confirm_password', e.currentTarget.value)}
-              error={error('confirm_password')}
-              visibilityToggleButtonProps={{ 'aria-label': t('identity.password.toggle') }}
-            />
-            <Button type="submit" loading={sending}>
-              {t('identity.reset.submit')}
-            </Button>
-            <Text size="sm" ta="center">
-              {t('identity.reset.noAccount')}{' '}
-              <Anchor component={Link} to="/register">
-                {t('identity.reset.register')}
-              </Anchor>
-            </Text>
-          </Stack>
-        </form>
-      </Paper>
-    </Container>
+    <AuthCard
+      title={t('identity.reset.title')}
+      intro={t('identity.reset.intro')}
+      submitLabel={t('identity.reset.submit')}
+      sending={sending}
+      onSubmit={submit}
+      size="xs"
+      footer={
+        <Text size="sm" ta="center">
+          {t('identity.reset.noAccount')}{' '}
+          <Anchor component={Link} to="/register">
+            {t('identity.reset.register')}
+          </Anchor>
+        </Text>
+      }
+    >
+      <PasswordInput
+        label={t('identity.reset.password')}
+        autoComplete="new-password"
+        maxLength={64}
+        value={form.values.password}
+        onChange={(e) => form.set('password', e.currentTarget.value)}
+        error={error('password')}
+        visibilityToggleButtonProps={{ 'aria-label': t('identity.password.toggle') }}
+      />
+      <PasswordInput
+        label={t('identity.reset.confirmPassword')}
+        autoComplete="new-password"
+        maxLength={64}
+        value={form.values.confirm_password}
+        onChange={(e) => form.set('confirm_password', e.currentTarget.value)}
+        error={error('confirm_password')}
+        visibilityToggleButtonProps={{ 'aria-label': t('identity.password.toggle') }}
+      />
+    </AuthCard>
   );
 }
