@@ -1,10 +1,10 @@
 import { CODE_LENGTH, ERRORS, fieldErrors, totpField } from '@exchange/shared';
-import { Button, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { CodeInput } from '../../components/CodeInput.tsx';
 import { codeText, errorCodes, errorText } from '../auth/components/errors.ts';
-import { digitsOnly } from '../auth/schemas.ts';
 
 const schema = z.object({ totp_code: totpField });
 
@@ -50,19 +50,17 @@ export function TotpModal({ title, onSubmit, onClose }: Props) {
           <Text size="sm" c="dimmed">
             {t('identity.apiKeys.totpHint')}
           </Text>
-          <TextInput
+          <CodeInput
             label={t('identity.apiKeys.totpLabel')}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={CODE_LENGTH.totp}
+            length={CODE_LENGTH.totp}
             value={code}
-            onChange={(e) => {
-              setCode(digitsOnly(e.currentTarget.value, CODE_LENGTH.totp));
+            onChange={(value) => {
+              setCode(value);
               setError(undefined);
             }}
             error={error}
-            data-autofocus
-            data-testid="api-key-totp"
+            autoFocus
+            testId="api-key-totp"
           />
           <Button type="submit" loading={busy}>
             {t('identity.apiKeys.confirm')}

@@ -28,6 +28,7 @@ import { z } from 'zod';
 import { api } from '../../api/client.ts';
 import { CURRENT_USER_KEY, useCurrentUser } from '../../api/user.ts';
 import { toast } from '../../app/toast.ts';
+import { CodeInput } from '../../components/CodeInput.tsx';
 import { codeText, errorCodes, errorText } from '../auth/components/errors.ts';
 import { OtpRequestLink } from '../auth/components/OtpRequestLink.tsx';
 import { COUNTRIES, countryByIso } from '../auth/countries.ts';
@@ -144,18 +145,16 @@ export function ChangePhonePage() {
                 <Text size="sm" c="dimmed">
                   {t('identity.phone.otpIntro')}
                 </Text>
-                <TextInput
+                <CodeInput
                   label={t('identity.phone.otpLabel')}
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  maxLength={CODE_LENGTH.totp}
+                  length={CODE_LENGTH.totp}
                   value={otpCode}
-                  onChange={(e) => {
-                    setOtpCode(digitsOnly(e.currentTarget.value, CODE_LENGTH.totp));
+                  onChange={(value) => {
+                    setOtpCode(value);
                     clear('otp_code');
                   }}
                   error={error('otp_code')}
-                  data-testid="phone-otp-code"
+                  testId="phone-otp-code"
                 />
                 <Button type="submit" loading={busy}>
                   {t('identity.phone.continue')}
@@ -201,18 +200,16 @@ export function ChangePhonePage() {
                 <Text size="sm" c="dimmed">
                   {t('identity.phone.codeIntro', { phone: `+${full}` })}
                 </Text>
-                <TextInput
+                <CodeInput
                   label={t('identity.phone.codeLabel')}
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  maxLength={CODE_LENGTH.verification}
+                  length={CODE_LENGTH.verification}
                   value={code}
-                  onChange={(e) => {
-                    setCode(digitsOnly(e.currentTarget.value, CODE_LENGTH.verification));
+                  onChange={(value) => {
+                    setCode(value);
                     clear('verification_code');
                   }}
                   error={error('verification_code')}
-                  data-testid="phone-code"
+                  testId="phone-code"
                 />
                 <Group justify="flex-end">
                   <OtpRequestLink

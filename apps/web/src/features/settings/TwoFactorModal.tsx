@@ -1,13 +1,13 @@
 import { CODE_LENGTH, ERRORS, fieldErrors, otpCodeSchema } from '@exchange/shared';
-import { Button, Center, Code, Image, Loader, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Center, Code, Image, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
 import { CURRENT_USER_KEY } from '../../api/user.ts';
 import { toast } from '../../app/toast.ts';
+import { CodeInput } from '../../components/CodeInput.tsx';
 import { codeText, errorCodes, errorText } from '../auth/components/errors.ts';
-import { digitsOnly } from '../auth/schemas.ts';
 
 interface QrCode {
   data: { barcode: string; url: string };
@@ -98,18 +98,16 @@ export function TwoFactorModal({ mode, onClose }: { mode: 'enable' | 'disable'; 
               )}
             </>
           )}
-          <TextInput
+          <CodeInput
             label={t('identity.otp.code')}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={CODE_LENGTH.totp}
+            length={CODE_LENGTH.totp}
             value={code}
-            onChange={(e) => {
-              setCode(digitsOnly(e.currentTarget.value, CODE_LENGTH.totp));
+            onChange={(value) => {
+              setCode(value);
               setError(undefined);
             }}
             error={error}
-            data-testid="otp-code"
+            testId="otp-code"
           />
           <Button type="submit" loading={busy} color={mode === 'disable' ? 'red' : undefined}>
             {t(mode === 'enable' ? 'identity.otp.enable' : 'identity.otp.disable')}

@@ -1,0 +1,31 @@
+import { TextInput } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+interface CodeInputProps {
+  label: ReactNode;
+  /** Digits the code has (6 for TOTP and verification codes, 5 for the login code). */
+  length: number;
+  value: string;
+  /** Called with the digits only, cut to `length`. */
+  onChange: (value: string) => void;
+  error?: ReactNode;
+  testId?: string;
+  autoFocus?: boolean;
+}
+
+/** A one-time-code field: numeric keyboard, the browser's one-time-code autofill, digits only, fixed length. */
+export function CodeInput({ label, length, value, onChange, error, testId, autoFocus }: CodeInputProps) {
+  return (
+    <TextInput
+      label={label}
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      maxLength={length}
+      value={value}
+      onChange={(e) => onChange(e.currentTarget.value.replace(/\D/g, '').slice(0, length))}
+      error={error}
+      data-autofocus={autoFocus || undefined}
+      data-testid={testId}
+    />
+  );
+}
