@@ -20,8 +20,6 @@ export const STORAGE_KEYS = {
 
 /** Market shown when none is chosen. */
 export const DEFAULT_MARKET = 'ethbtc';
-/** Coin preselected on the deposit/withdraw screen. */
-export const DEFAULT_COIN = 'trx';
 /** Default maker fee rate, as a decimal string. */
 export const DEFAULT_MAKER_FEE = '0.001';
 

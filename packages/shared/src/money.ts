@@ -46,9 +46,3 @@ export function formatUnits(units: bigint, precision: number, minDecimals = 0): 
   const text = fraction ? `${whole}.${fraction}` : whole;
   return negative && units !== 0n ? `-${text}` : text;
 }
-
-/** Number of decimals written in a decimal string ("1.250" -> 3). */
-export function decimalPlaces(text: string): number {
-  const dot = text.indexOf('.');
-  return dot < 0 ? 0 : text.length - dot - 1;
-}

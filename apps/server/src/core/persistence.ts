@@ -62,11 +62,6 @@ export async function executeBatch(tx: Tx, statements: Statement[]): Promise<voi
   for (const statement of statements) await tx.query(statement.text, statement.values);
 }
 
-/** Prepares and writes a batch in one call (tests and tools; the sequencer prepares ahead of writing). */
-export async function writeBatch(tx: Tx, units: Units, batch: BatchEffects): Promise<void> {
-  await executeBatch(tx, prepareBatch(units, batch));
-}
-
 /**
  * Turns every effect of a batch into multi-row `unnest` statements for ONE transaction: orders (upsert of their
  * final state), trades, absolute balances, system-account deltas, ledger postings aggregated per account,
