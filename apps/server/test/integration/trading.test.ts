@@ -75,9 +75,14 @@ describe('orders over HTTP', () => {
       'market.order.invalid_price_precision',
     ],
     [
-      'volume below the minimum',
+      'zero volume',
       { market: 'ethbtc', side: 'sell', volume: '0', price: '0.05' },
       'market.order.non_positive_volume',
+    ],
+    [
+      'volume below the minimum ("Amount must be greater than 1")',
+      { market: 'trxusdt', side: 'sell', volume: '0.5', price: '0.25' },
+      'market.order.invalid_volume',
     ],
     [
       'unknown market',
