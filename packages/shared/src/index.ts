@@ -5,4 +5,5 @@ export * from './schemas/account-security.ts';
 export * from './schemas/contact.ts';
 export * from './schemas/identity.ts';
 export * from './schemas/trading.ts';
+export * from './schemas/wallet.ts';
 export * from './validation.ts';

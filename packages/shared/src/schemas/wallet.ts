@@ -1,0 +1,314 @@
+import { z } from 'zod';
+import { ERRORS } from '../errors.ts';
+import { formatUnits, parseUnits } from '../money.ts';
+
+/**
+ * Wallet error codes (Peatio `account.*`). The web app maps each to the trading spec's message (§5, §8).
+ */
+export const WALLET_ERRORS = {
+  /** Unknown currency, or a currency without the requested network (422). */
+  currencyNotFound: 'account.currency.doesnt_exist',
+  /** The currency has no network with this `blockchain_key` (422). */
+  networkNotFound: 'account.blockchain.doesnt_exist',
+  /** Deposits are switched off for this currency on this network (422). */
+  depositDisabled: 'account.deposit.disabled',
+  /** Amount missing ("Please enter an amount"). */
+  amountRequired: 'account.withdraw.missing_amount',
+  /** Amount is not a positive decimal of at most 10 characters and 10 decimals, or has more decimals than the currency (422). */
+  amountInvalid: 'account.withdraw.invalid_amount',
+  /** Amount exceeds the available balance ("Please enter an amount not higher than available balance"). */
+  insufficientBalance: 'account.withdraw.insufficient_balance',
+  /** Amount below the minimum: minimum withdrawal + fee, or the minimum withdrawal alone for an internal address ("Amount to withdraw should be at least X CUR"). */
+  amountTooSmall: 'account.withdraw.amount_too_small',
+  /** No beneficiary chosen ("Withdraw address is required"). */
+  beneficiaryRequired: 'account.withdraw.missing_beneficiary',
+  /** The beneficiary is not active, or belongs to another currency or network (422). */
+  beneficiaryNotActive: 'account.withdraw.beneficiary_not_active',
+  /** TOTP code missing ("Code is required"). */
+  otpRequired: 'account.withdraw.missing_otp',
+  /** TOTP code wrong or already used (422). */
+  otpInvalid: 'account.withdraw.invalid_otp',
+  /** The user is not level 3 or has no 2FA, or the 24-hour hold after a password or 2FA change is running (403). The web app ignores it silently, as the spec says. */
+  withdrawNotPermitted: 'account.withdraw.not_permitted',
+  /** Withdrawals are switched off for this currency on this network (422). */
+  withdrawDisabled: 'account.withdraw.disabled',
+  /** Beneficiary name missing ("Name is required"). */
+  beneficiaryNameRequired: 'account.beneficiary.missing_name',
+  /** Beneficiary name over 64 characters (422). */
+  beneficiaryNameTooLong: 'account.beneficiary.name_too_long',
+  /** Beneficiary address missing ("Address is required"). */
+  beneficiaryAddressRequired: 'account.beneficiary.missing_address',
+  /** The address is not valid for the network (422). */
+  beneficiaryAddressInvalid: 'account.beneficiary.invalid_address',
+  /** The same address is already saved for this currency and network (422). */
+  beneficiaryDuplicate: 'account.beneficiary.duplicate_address',
+  /** Activation pin missing ("Field is Required"). */
+  pinRequired: 'account.beneficiary.missing_pin',
+  /** Activation pin is not digits ("Only number is allowed"). */
+  pinNotInteger: 'account.beneficiary.non_integer_pin',
+  /** Activation pin wrong, expired or out of attempts (422). */
+  pinInvalid: 'account.beneficiary.invalid_pin',
+  /** The pin was sent less than a minute ago ("Please wait for one minute") (422). */
+  pinTooSoon: 'account.beneficiary.resend_too_soon',
+  /** The beneficiary is already active (422). */
+  beneficiaryAlreadyActive: 'account.beneficiary.already_active',
+  /** Swap: the pair cannot be swapped (422). */
+  swapPairInvalid: 'account.swap.invalid_pair',
+  /** Swap: the amount is not a positive decimal within the currency's precision (422). */
+  swapAmountInvalid: 'account.swap.invalid_amount',
+  /** Swap: there is no price for the pair (422). */
+  swapNoPrice: 'account.swap.no_price',
+  /** Swap: the quote expired or the price moved beyond the tolerance; ask for a new quote (422). */
+  swapQuoteExpired: 'account.swap.quote_expired',
+  /** Swap: not enough available balance (422). */
+  swapInsufficientBalance: 'account.swap.insufficient_balance',
+  /** History filters: a date is in the future, or the end is before the start ("Please enter a valid date range") (422). */
+  invalidDateRange: 'account.history.invalid_date_range',
+} as const;
+
+/** Beneficiary pin and TOTP length (spec §9). */
+export const PIN_LENGTH = 6;
+/** Withdraw amount input: at most 10 characters and 10 decimals (spec §5). */
+export const WITHDRAW_AMOUNT_MAX_CHARS = 10;
+
+const amountText = z
+  .string({ error: WALLET_ERRORS.amountRequired })
+  .trim()
+  .min(1, WALLET_ERRORS.amountRequired)
+  .max(WITHDRAW_AMOUNT_MAX_CHARS, WALLET_ERRORS.amountInvalid)
+  .regex(/^(0|[1-9]\d*)(\.\d{1,10})?$/, WALLET_ERRORS.amountInvalid);
+
+const currencyId = z
+  .string({ error: WALLET_ERRORS.currencyNotFound })
+  .regex(/^[a-z0-9]{2,10}$/, WALLET_ERRORS.currencyNotFound);
+const blockchainKey = z
+  .string({ error: WALLET_ERRORS.networkNotFound })
+  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, WALLET_ERRORS.networkNotFound);
+const totp = (missing: string, invalid: string) =>
+  z
+    .string({ error: missing })
+    .trim()
+    .min(1, missing)
+    .regex(/^\d{6}$/, invalid);
+
+/** `POST /account/withdraws` (spec §3 Withdrawal). */
+export const withdrawSchema = z.object({
+  amount: amountText,
+  otp: totp(WALLET_ERRORS.otpRequired, WALLET_ERRORS.otpInvalid),
+  beneficiary_id: z.coerce
+    .number({ error: WALLET_ERRORS.beneficiaryRequired })
+    .int(WALLET_ERRORS.beneficiaryRequired)
+    .positive(WALLET_ERRORS.beneficiaryRequired),
+  currency: currencyId,
+  blockchain_key: blockchainKey,
+});
+export type WithdrawInput = z.infer<typeof withdrawSchema>;
+
+/** `POST /account/beneficiaries`. A memo travels in the address after `?dt=` (spec §3). */
+export const createBeneficiarySchema = z.object({
+  name: z
+    .string({ error: WALLET_ERRORS.beneficiaryNameRequired })
+    .trim()
+    .min(1, WALLET_ERRORS.beneficiaryNameRequired)
+    .max(64, WALLET_ERRORS.beneficiaryNameTooLong),
+  currency: currencyId,
+  blockchain_key: blockchainKey,
+  description: z.string().trim().max(255).optional(),
+  data: z.object(
+    {
+      address: z
+        .string({ error: WALLET_ERRORS.beneficiaryAddressRequired })
+        .trim()
+        .min(1, WALLET_ERRORS.beneficiaryAddressRequired)
+        .max(200, WALLET_ERRORS.beneficiaryAddressInvalid),
+    },
+    { error: WALLET_ERRORS.beneficiaryAddressRequired },
+  ),
+});
+export type CreateBeneficiaryInput = z.infer<typeof createBeneficiarySchema>;
+
+/** `PATCH /account/beneficiaries/{id}/activate`. */
+export const activateBeneficiarySchema = z.object({
+  pin: z
+    .string({ error: WALLET_ERRORS.pinRequired })
+    .trim()
+    .min(1, WALLET_ERRORS.pinRequired)
+    .regex(/^\d+$/, WALLET_ERRORS.pinNotInteger)
+    .max(PIN_LENGTH, WALLET_ERRORS.pinInvalid),
+});
+
+/** `DELETE /account/beneficiaries/{id}` with an authenticator code. */
+export const deleteBeneficiarySchema = z.object({
+  otp: totp(ERRORS.totpRequired, ERRORS.totpInvalid),
+});
+
+/** Splits a beneficiary address into the address and the optional memo after `?dt=`. */
+export function splitMemo(address: string): { address: string; memo: string | null } {
+  const at = address.indexOf('?dt=');
+  if (at < 0) return { address, memo: null };
+  return { address: address.slice(0, at), memo: address.slice(at + 4) || null };
+}
+
+/** Deposit states a status filter expands to (spec §4). */
+export const DEPOSIT_STATE_FILTERS: Record<string, readonly string[]> = {
+  collected: [
+    'collected',
+    'collecting',
+    'accepted',
+    'skipped',
+    'fee_processing',
+    'fee_collecting',
+    'fee_collected',
+    'processing',
+    'errored',
+  ],
+  submitted: ['submitted'],
+  canceled: ['canceled'],
+  rejected: ['rejected'],
+};
+/** Withdrawal states a status filter expands to (spec §4). */
+export const WITHDRAW_STATE_FILTERS: Record<string, readonly string[]> = {
+  canceled: ['canceled'],
+  failed: ['failed', 'errored'],
+  confirming: ['confirming'],
+  succeed: ['succeed'],
+  processing: ['skipped', 'processing'],
+  rejected: ['rejected'],
+  accepted: ['accepted'],
+};
+/** Adjustment state filters (spec §4). */
+export const ADJUSTMENT_STATE_FILTERS: Record<string, readonly string[]> = {
+  accepted: ['accepted'],
+  rejected: ['rejected'],
+  pending: ['pending'],
+};
+
+const epochSeconds = z.coerce.number({ error: WALLET_ERRORS.invalidDateRange }).int().nonnegative();
+
+/** Query of the deposit, withdrawal, adjustment and swap lists: limit, page, state, currency, time range (epoch seconds). */
+export const walletHistoryQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(1000).default(10),
+    page: z.coerce.number().int().min(1).default(1),
+    state: z
+      .string()
+      .regex(/^[a-z_]{1,32}$/)
+      .optional(),
+    currency: currencyId.optional(),
+    time_from: epochSeconds.optional(),
+    time_to: epochSeconds.optional(),
+  })
+  .refine((q) => q.time_from === undefined || q.time_to === undefined || q.time_from <= q.time_to, {
+    message: WALLET_ERRORS.invalidDateRange,
+  });
+export type WalletHistoryQuery = z.infer<typeof walletHistoryQuery>;
+
+/** `GET /account/amount_quote`: how much `to_currency` a swap of `amount` `from_currency` gives now. */
+export const amountQuoteQuery = z.object({
+  from_currency: currencyId,
+  to_currency: currencyId,
+  amount: z
+    .string({ error: WALLET_ERRORS.swapAmountInvalid })
+    .trim()
+    .regex(/^(0|[1-9]\d{0,17})(\.\d{1,18})?$/, WALLET_ERRORS.swapAmountInvalid),
+});
+
+/** `POST /account/swaps`: executes the quote `quote_id` (from `amount_quote`) while it is valid. */
+export const createSwapSchema = amountQuoteQuery.extend({
+  quote_id: z
+    .string({ error: WALLET_ERRORS.swapQuoteExpired })
+    .min(1, WALLET_ERRORS.swapQuoteExpired)
+    .max(200),
+});
+
+/** A network of a currency, as `GET /public/currencies` lists it. */
+export interface NetworkInfo {
+  blockchain_key: string;
+  min_withdraw_amount: string;
+  withdraw_fee: string;
+}
+
+/**
+ * The least a user may withdraw (spec §5): the network's minimum plus its fee to an external address,
+ * the minimum alone to an address of another user of this exchange. In units of the currency.
+ */
+export function withdrawMinimum(network: NetworkInfo, precision: number, internal: boolean): bigint {
+  const min = unitsOf(network.min_withdraw_amount, precision);
+  return internal ? min : min + unitsOf(network.withdraw_fee, precision);
+}
+
+/** What arrives (spec §5): amount − fee, floored at 0; the fee is 0 for an internal address. In units. */
+export function amountReceived(amount: bigint, fee: bigint): bigint {
+  return amount > fee ? amount - fee : 0n;
+}
+
+/** Formats a units amount for display with the currency's precision (no trailing zeros). */
+export function formatAmount(units: bigint, precision: number): string {
+  return formatUnits(units, precision);
+}
+
+function unitsOf(text: string, precision: number): bigint {
+  const parsed = parseUnits(text, precision);
+  return parsed.ok ? parsed.units : 0n;
+}
+
+/** A deposit, withdrawal or adjustment as the account history lists return it (spec §3). */
+export interface WalletHistoryItem {
+  id: number;
+  currency: string;
+  blockchain_key: string | null;
+  amount: string;
+  fee: string;
+  state: string;
+  /** Chain transaction id; null for internal transfers and adjustments. */
+  txid: string | null;
+  blockchain_txid: string | null;
+  /** Recipient address (withdrawals) or deposit address (deposits). */
+  rid: string | null;
+  tid: string;
+  /** 'internal' for transfers between users of this exchange, 'external' otherwise; 'adjustment' for adjustments. */
+  transaction_type: 'internal' | 'external' | 'adjustment';
+  confirmations?: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A saved withdrawal address (spec §3 Beneficiary). */
+export interface BeneficiaryItem {
+  id: number;
+  name: string;
+  description: string;
+  currency: string;
+  blockchain_key: string;
+  state: 'pending' | 'active';
+  data: { address: string; memo?: string };
+  created_at: string;
+}
+
+/** `GET /account/amount_quote`. */
+export interface AmountQuote {
+  quote_id: string;
+  from_currency: string;
+  to_currency: string;
+  amount: string;
+  /** Units of `to_currency` per 1 `from_currency`. */
+  price: string;
+  fee: string;
+  /** What the user receives after the fee. */
+  total: string;
+  expires_at: string;
+}
+
+/** A swap in the swap history (spec §3 Swap item). */
+export interface SwapItem {
+  id: number;
+  created_at: string;
+  /** Amount swapped, in `ask_currency`. */
+  price: string;
+  ask_currency: string;
+  /** Amount received, in `currency`. */
+  total: string;
+  currency: string;
+  fee: string;
+  state: 'completed' | 'rejected';
+}
