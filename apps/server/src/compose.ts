@@ -45,6 +45,7 @@ export async function composeApp(
       log: { warn: (m) => console.warn(m) },
       pollMs: config.walletPollMs,
       simBlockMs: config.simBlockMs,
+      evm: { rpcUrl: config.evmRpcUrl, chainId: config.evmChainId, devnet: config.evmDevnet },
     }));
   const deps: AppDeps = {
     config,

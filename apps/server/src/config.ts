@@ -37,6 +37,8 @@ const envSchema = z.object({
   WALLET_POLL_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
   SIM_BLOCK_MS: z.coerce.number().int().min(0).max(600_000).optional(),
   EVM_RPC_URL: z.url().optional(),
+  EVM_CHAIN_ID: z.coerce.number().int().positive().default(31337),
+  EVM_DEVNET: bool.optional(),
 });
 
 /** Validated runtime configuration; every field comes from an environment variable of the same meaning. */
@@ -71,6 +73,10 @@ export interface Config {
   simBlockMs: number;
   /** JSON-RPC of an external EVM node for eth-devnet; unset: an in-process Hardhat devnet outside production. */
   evmRpcUrl: string | undefined;
+  /** Chain id signed into every EVM transaction (EIP-155) when EVM_RPC_URL is set. */
+  evmChainId: number;
+  /** Without EVM_RPC_URL, run an in-process Hardhat devnet for eth-devnet (default outside production). */
+  evmDevnet: boolean;
   /** Root secret for hashing codes and encrypting secrets at rest; generated and stored when unset (not in production). */
   secretKey: string | undefined;
 }
@@ -128,6 +134,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     walletPollMs: e.WALLET_POLL_MS,
     simBlockMs: e.SIM_BLOCK_MS ?? (production ? 0 : 1000),
     evmRpcUrl: e.EVM_RPC_URL,
+    evmChainId: e.EVM_CHAIN_ID,
+    evmDevnet: e.EVM_DEVNET ?? !production,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
   };
 }

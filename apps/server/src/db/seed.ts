@@ -197,15 +197,17 @@ export async function seedDemoWallet(
     ),
   );
   for (const network of wallet.chains.all()) {
-    if (!network.sim) continue;
+    const dev = network.dev;
+    if (!dev) continue;
     const hot = await hotWallet(db, keys, network);
     let funded = false;
     for (const [currency, precision] of network.currencies) {
       if ((await network.chain.balance(hot.address, currency)) > 0n) continue;
       const amount = DEMO_BALANCES[currency] ?? '1000';
-      await network.sim.faucet(hot.address, currency, 10n * toUnits(amount, precision));
+      // Ether pays the gas of every EVM withdrawal, so the hot wallet gets a modest float.
+      await dev.faucet(hot.address, currency, (currency === 'eth' ? 1n : 10n) * toUnits(amount, precision));
       funded = true;
     }
-    if (funded) await network.sim.mine(1);
+    if (funded) await dev.mine(1);
   }
 }

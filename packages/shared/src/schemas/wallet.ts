@@ -67,6 +67,18 @@ export const WALLET_ERRORS = {
   invalidDateRange: 'account.history.invalid_date_range',
 } as const;
 
+/** Developer faucet refusals (only with DEV_TOOLS). */
+export const DEV_ERRORS = {
+  /** The network has no faucet (a real network, or one this app does not serve) (422). */
+  unsupportedNetwork: 'dev.faucet.unsupported_network',
+  /** The network does not carry this currency (422). */
+  unsupportedCurrency: 'dev.faucet.unsupported_currency',
+  /** The address is not valid on the network (422). */
+  invalidAddress: 'dev.faucet.invalid_address',
+  /** The amount is not a positive decimal within the currency's precision (422). */
+  invalidAmount: 'dev.faucet.invalid_amount',
+} as const;
+
 /** Beneficiary pin and TOTP length (spec §9). */
 export const PIN_LENGTH = 6;
 /** Withdraw amount input: at most 10 characters and 10 decimals (spec §5). */

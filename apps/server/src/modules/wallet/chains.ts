@@ -8,6 +8,8 @@ export interface Network {
   chain: ChainPort;
   /** Set for simulated chains: the faucet, mining and reorgs. */
   sim: SimChain | null;
+  /** Developer tools (faucet, mining) on simulated chains and devnets; null on real networks. */
+  dev: DevTools | null;
   confirmations: number;
   /** Explorer link template with `#{txid}`, if any. */
   explorerTransaction: string | null;
@@ -17,12 +19,20 @@ export interface Network {
   collect: boolean;
 }
 
+/** Test coins and blocks on demand, where a chain allows it. */
+export interface DevTools {
+  /** Sends `amount` (currency units) to `address`; resolves with the txid. */
+  faucet(address: string, currency: string, amount: bigint): Promise<string>;
+  /** Mines `blocks` blocks; resolves with the new height. */
+  mine(blocks?: number): Promise<number>;
+}
+
 /** Builds an adapter for a `blockchains.client` kind; `null` when this process cannot serve it. */
 export type ChainFactory = (
   key: string,
   client: string,
   currencies: Record<string, number>,
-) => Promise<ChainPort | null>;
+) => Promise<{ chain: ChainPort; dev: DevTools | null } | null>;
 
 /** The networks of the database, each with its adapter. */
 export class ChainRegistry {
@@ -43,12 +53,21 @@ export class ChainRegistry {
       const currencies: Record<string, number> = row.currencies ?? {};
       const flavour = row.client === 'sim-tron' ? 'tron' : row.client === 'sim-btc' ? 'btc' : null;
       const sim = flavour ? createSimChain(db, { key: row.key, flavour, currencies }) : null;
-      const chain = sim ?? (await factory(row.key, row.client, currencies));
-      if (!chain) continue;
+      const built = sim
+        ? {
+            chain: sim,
+            dev: {
+              faucet: async (a: string, c: string, n: bigint) => (await sim.faucet(a, c, n)).txid,
+              mine: sim.mine,
+            },
+          }
+        : await factory(row.key, row.client, currencies);
+      if (!built) continue;
       networks.set(row.key, {
         key: row.key,
-        chain,
+        chain: built.chain,
         sim,
+        dev: built.dev,
         confirmations: row.min_confirmations,
         explorerTransaction: row.explorer_transaction,
         currencies: new Map(Object.entries(currencies)),

@@ -1,4 +1,4 @@
-import { parseUnits } from '@exchange/shared';
+import { DEV_ERRORS, parseUnits } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
@@ -22,26 +22,26 @@ const mineSchema = z.object({
 export async function walletDevRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const network = (key: string) => {
     const n = deps.wallet.chains.get(key);
-    if (!n?.sim) throw invalid('dev.faucet.unsupported_network');
-    return { ...n, sim: n.sim };
+    if (!n?.dev) throw invalid(DEV_ERRORS.unsupportedNetwork);
+    return { ...n, dev: n.dev };
   };
 
   app.post('/faucet', async (request, reply) => {
     const input = faucetSchema.parse(request.body ?? {});
     const n = network(input.blockchain_key);
     const precision = n.currencies.get(input.currency);
-    if (precision === undefined) throw invalid('dev.faucet.unsupported_currency');
+    if (precision === undefined) throw invalid(DEV_ERRORS.unsupportedCurrency);
     const address = n.chain.normalizeAddress(input.address);
-    if (!address) throw invalid('dev.faucet.invalid_address');
+    if (!address) throw invalid(DEV_ERRORS.invalidAddress);
     const amount = parseUnits(input.amount, precision);
-    if (!amount.ok || amount.units <= 0n) throw invalid('dev.faucet.invalid_amount');
-    const { txid } = await n.sim.faucet(address, input.currency, amount.units);
+    if (!amount.ok || amount.units <= 0n) throw invalid(DEV_ERRORS.invalidAmount);
+    const txid = await n.dev.faucet(address, input.currency, amount.units);
     return reply.status(201).send({ txid, blockchain_key: n.key, address, amount: input.amount });
   });
 
   app.post('/mine', async (request) => {
     const input = mineSchema.parse(request.body ?? {});
-    const height = await network(input.blockchain_key).sim.mine(input.blocks);
+    const height = await network(input.blockchain_key).dev.mine(input.blocks);
     await deps.wallet.tick();
     return { blockchain_key: input.blockchain_key, height };
   });

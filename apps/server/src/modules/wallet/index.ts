@@ -1,11 +1,13 @@
 import type pg from 'pg';
+import type { EvmDevnet } from '../../adapters/chains/evm/devnet.ts';
 import type { MailPort } from '../../adapters/mail/port.ts';
 import type { Core } from '../../core/index.ts';
 import type { ServerKeys } from '../identity/crypto.ts';
 import { privateStream } from '../market-data/service.ts';
 import type { StreamHub } from '../ranger/hub.ts';
 import { applyPendingAdjustments } from './adjustments.ts';
-import { type ChainFactory, ChainRegistry } from './chains.ts';
+import { ChainRegistry } from './chains.ts';
+import { type EvmSettings, evmChainFactory } from './evm.ts';
 import { historyItem, type Kind } from './history.ts';
 import { WithdrawalProcessor } from './processor.ts';
 import { DepositWatcher } from './watcher.ts';
@@ -22,8 +24,8 @@ export interface WalletOptions {
   pollMs: number;
   /** A block every `simBlockMs` on each simulated chain; 0: only when mined by hand. */
   simBlockMs: number;
-  /** Builds adapters for networks that are not simulated (EVM). */
-  chainFactory?: ChainFactory;
+  /** Where EVM networks come from (an external node or an in-process devnet); absent: not served. */
+  evm?: EvmSettings;
 }
 
 /**
@@ -38,6 +40,9 @@ export class Wallet {
   private miner: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
+  private stopChains: (() => Promise<void>) | undefined;
+  /** The in-process Hardhat devnet behind eth-devnet, when this app runs one. */
+  evmDevnet: EvmDevnet | undefined;
 
   private constructor(
     private readonly options: WalletOptions,
@@ -63,8 +68,11 @@ export class Wallet {
 
   /** Loads the networks and starts the loops. */
   static async start(options: WalletOptions): Promise<Wallet> {
-    const chains = await ChainRegistry.load(options.db, options.chainFactory);
+    const evm = options.evm ? evmChainFactory(options.db, options.evm) : undefined;
+    const chains = await ChainRegistry.load(options.db, evm?.factory);
     const wallet = new Wallet(options, chains);
+    wallet.stopChains = evm?.stop;
+    wallet.evmDevnet = evm?.devnet();
     await wallet.processor.recoverInterrupted();
     if (options.pollMs > 0) wallet.schedule();
     if (options.simBlockMs > 0) {
@@ -146,5 +154,6 @@ export class Wallet {
     clearTimeout(this.loop);
     clearInterval(this.miner);
     await this.running;
+    await this.stopChains?.();
   }
 }

@@ -23,6 +23,8 @@ export interface WatcherDeps {
 
 /** Blocks scanned per tick at most, so one tick stays short. */
 const SCAN_LIMIT = 200;
+/** Reorgs handled in one tick at most. */
+const MAX_UNWINDS_PER_TICK = 3;
 
 /**
  * Follows one network: records deposits to our addresses block by block, notices reorgs by parent hashes,
@@ -58,6 +60,7 @@ export class DepositWatcher {
     ).rows[0];
     if (stored && tip?.hash !== stored.hash) next = await this.unwind(next - 1);
     const stop = Math.min(latest, next + SCAN_LIMIT - 1);
+    let unwinds = 0;
     while (next <= stop) {
       const block = await this.network.chain.block(next);
       if (!block) return;
@@ -68,6 +71,8 @@ export class DepositWatcher {
         ])
       ).rows[0];
       if (parent && parent.hash !== block.parentHash) {
+        // A chain that keeps disagreeing with itself must not spin this loop; the next tick tries again.
+        if (++unwinds > MAX_UNWINDS_PER_TICK) return;
         next = await this.unwind(next - 1);
         continue;
       }

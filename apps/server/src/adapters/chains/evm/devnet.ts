@@ -1,14 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import {
-  Contract,
-  ContractFactory,
-  FetchRequest,
-  id,
-  JsonRpcProvider,
-  Network,
-  toQuantity,
-  Wallet,
-} from 'ethers';
+import { Contract, ContractFactory, FetchRequest, id, JsonRpcProvider, Network, Wallet } from 'ethers';
 import { resolveConfig } from 'hardhat/internal/core/config/config-resolution.js';
 import { createProvider } from 'hardhat/internal/core/providers/construction.js';
 import { JsonRpcServer } from 'hardhat/internal/hardhat-network/jsonrpc/server.js';
@@ -142,13 +133,19 @@ export async function startEvmDevnet(options: EvmDevnetOptions = {}): Promise<Ev
     },
     async mine(blocks = 1) {
       if (!Number.isInteger(blocks) || blocks < 1) throw new Error('blocks must be a positive integer');
-      await provider.send('hardhat_mine', [toQuantity(blocks)]);
+      // One evm_mine per block: hardhat_mine reserves blocks whose parentHash reads as zero, which a
+      // watcher following parent hashes takes for a reorg.
+      for (let i = 0; i < blocks; i++) await provider.send('evm_mine', []);
       return provider.getBlockNumber();
     },
     deployToken,
     mintToken,
     async stop() {
       provider.destroy();
+      // Clients (the chain adapter's provider among them) keep connections alive; close() would wait for them.
+      (
+        server as unknown as { _httpServer: { closeAllConnections(): void } }
+      )._httpServer.closeAllConnections();
       await server.close();
     },
   };

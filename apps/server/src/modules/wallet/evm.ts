@@ -1,0 +1,57 @@
+import type pg from 'pg';
+import { createEvmChain, type EvmCurrency } from '../../adapters/chains/evm/adapter.ts';
+import { type EvmDevnet, startEvmDevnet } from '../../adapters/chains/evm/devnet.ts';
+import type { ChainFactory, DevTools } from './chains.ts';
+
+/** Where the EVM networks come from: an external node, an in-process Hardhat devnet, or nowhere. */
+export interface EvmSettings {
+  rpcUrl: string | undefined;
+  chainId: number;
+  /** Start an in-process devnet when there is no `rpcUrl` (development and the demo). */
+  devnet: boolean;
+}
+
+/**
+ * Builds the `evm` chain factory. With a devnet, the TestUSDT contract it deploys becomes the network's USDT
+ * (recorded in `currency_networks.contract_address`, the only token contract whose transfers are credited).
+ */
+export function evmChainFactory(db: pg.Pool, settings: EvmSettings) {
+  let devnet: EvmDevnet | undefined;
+  const factory: ChainFactory = async (key, client, currencies) => {
+    if (client !== 'evm') return null;
+    if (!settings.rpcUrl && !settings.devnet) return null;
+    let rpcUrl = settings.rpcUrl;
+    let chainId = settings.chainId;
+    if (!rpcUrl) {
+      devnet ??= await startEvmDevnet();
+      rpcUrl = devnet.rpcUrl;
+      chainId = devnet.chainId;
+      await db.query(
+        `update currency_networks set contract_address = $2 where blockchain_key = $1 and protocol = 'ERC20'`,
+        [key, devnet.usdtAddress],
+      );
+    }
+    const tokens = await db.query(
+      `select currency_id, contract_address from currency_networks where blockchain_key = $1 and protocol = 'ERC20'`,
+      [key],
+    );
+    const contractOf = new Map<string, string>(tokens.rows.map((r) => [r.currency_id, r.contract_address]));
+    const evmCurrencies = Object.entries(currencies).flatMap(([currency, precision]): EvmCurrency[] => {
+      const contract = contractOf.get(currency);
+      if (contract === undefined) return [{ currency, precision, native: true as const }];
+      return contract ? [{ currency, precision, contract, decimals: precision }] : [];
+    });
+    const chain = createEvmChain({ key, rpcUrl, chainId, currencies: evmCurrencies });
+    const dev: DevTools | null = devnet
+      ? {
+          faucet: async (address, currency, amount) => {
+            if (currency !== 'eth' && currency !== 'usdt') throw new Error(`the devnet has no ${currency}`);
+            return (devnet as EvmDevnet).faucet(address, currency, amount);
+          },
+          mine: (blocks) => (devnet as EvmDevnet).mine(blocks),
+        }
+      : null;
+    return { chain, dev };
+  };
+  return { factory, devnet: () => devnet, stop: async () => devnet?.stop() };
+}
