@@ -6,4 +6,16 @@ export const dev = {
   'dev.inbox.off': 'Developer tools are turned off on this server (DEV_TOOLS=false or NODE_ENV=production).',
   'dev.inbox.filter': 'Only messages to (email or phone digits)',
   'dev.inbox.empty': 'No messages yet.',
+  'dev.faucet.title': 'Developer faucet',
+  'dev.faucet.intro':
+    'Sends test coins on a simulated chain to any address (yours is filled in when you are signed in) and mines blocks so deposits get their confirmations.',
+  'dev.faucet.network': 'Network',
+  'dev.faucet.currency': 'Currency',
+  'dev.faucet.address': 'Address',
+  'dev.faucet.amount': 'Amount',
+  'dev.faucet.send': 'Send',
+  'dev.faucet.sent': 'Coins sent',
+  'dev.faucet.blocks': 'Blocks',
+  'dev.faucet.mine': 'Mine blocks',
+  'dev.faucet.mined': 'Blocks mined',
 } as const;
