@@ -20,6 +20,8 @@ import { useCurrencies, useDepositAddress } from '../wallet/api.ts';
 
 /** The simulated chains of development (DESIGN.md chain port). */
 const NETWORKS = ['tron-sim', 'btc-sim', 'eth-devnet'];
+/** The coin each chain offers first. */
+const NATIVE: Record<string, string> = { 'tron-sim': 'trx', 'btc-sim': 'btc', 'eth-devnet': 'eth' };
 
 /** POSTs to the dev API (`/api/v2/dev/*`), which sits outside the Barong and Peatio prefixes. */
 async function devPost(path: string, body: unknown): Promise<{ status: number; text: string }> {
@@ -53,7 +55,8 @@ export function DevFaucetPage() {
   const [network, setNetwork] = useState(NETWORKS[0] ?? '');
   const coins = (currencies ?? []).filter((c) => c.networks.some((n) => n.blockchain_key === network));
   const [currency, setCurrency] = useState<string>();
-  const coin = coins.some((c) => c.id === currency) ? currency : coins[0]?.id;
+  const native = coins.find((c) => c.id === NATIVE[network]) ?? coins[0];
+  const coin = coins.some((c) => c.id === currency) ? currency : native?.id;
   const own = useOwnAddress(coin, network);
   const [address, setAddress] = useState('');
   const [amount, setAmount] = useState('100');

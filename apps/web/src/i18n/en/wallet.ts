@@ -104,6 +104,7 @@ export const wallet = {
   'wallet.status.rejected': 'Rejected',
   'wallet.state.prepared': 'Prepared',
   'wallet.state.submitted': 'Submitted',
+  'wallet.state.collected': 'Collected',
   'wallet.state.accepted': 'Accepted',
   'wallet.state.processing': 'Processing',
   'wallet.state.skipped': 'Processing',
