@@ -176,7 +176,18 @@ describe('wallet screens', () => {
   });
 });
 
-/** Ends the 24-hour hold that enabling 2FA started, which a test cannot wait out. */
+/**
+ * Ends the 24-hour hold that enabling 2FA started, which a test cannot wait out: the hold runs from the latest
+ * successful 2FA change (an `otp` activity) and the last password change, so both move a day back.
+ */
 async function liftWithdrawHold(email: string): Promise<void> {
-  await db.query('update users set updated_at = updated_at where email = $1', [email]);
+  await db.query(
+    `update activities set created_at = created_at - interval '25 hours'
+      where topic = 'otp' and user_id = (select id from users where email = $1)`,
+    [email],
+  );
+  await db.query(
+    `update users set password_changed_at = password_changed_at - interval '25 hours' where email = $1`,
+    [email],
+  );
 }

@@ -16,6 +16,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLoggedIn, useCurrentUser } from '../../api/user.ts';
 import { toast } from '../../app/toast.ts';
+import { messageFor } from '../../i18n/index.ts';
 import { useCurrencies, useDepositAddress } from '../wallet/api.ts';
 
 /** The simulated chains of development (DESIGN.md chain port). */
@@ -35,6 +36,17 @@ async function devPost(path: string, body: unknown): Promise<{ status: number; t
     body: JSON.stringify(body),
   });
   return { status: response.status, text: await response.text() };
+}
+
+/** The message of a refusal (`{"errors":["dev.faucet.invalid_address"]}`). */
+function failure(text: string): string {
+  try {
+    const code = (JSON.parse(text) as { errors?: string[] }).errors?.[0];
+    if (code) return messageFor(code);
+  } catch {
+    // Not JSON: the generic message below.
+  }
+  return messageFor('server.error');
 }
 
 /** Your own deposit address on the chosen network, when signed in. */
@@ -81,7 +93,7 @@ export function DevFaucetPage() {
             })
           : await devPost('mine', { blockchain_key: network, blocks: Number(blocks) });
       if (result.status === 404) setOff(true);
-      else if (result.status >= 400) toast.error(`${result.status} ${result.text}`);
+      else if (result.status >= 400) toast.error(failure(result.text));
       else toast.success(t(kind === 'send' ? 'dev.faucet.sent' : 'dev.faucet.mined'));
     } catch {
       toast.error(t('server.error'));

@@ -18,4 +18,8 @@ export const dev = {
   'dev.faucet.blocks': 'Blocks',
   'dev.faucet.mine': 'Mine blocks',
   'dev.faucet.mined': 'Blocks mined',
+  'dev.faucet.unsupported_network': 'The faucet works only on the simulated networks',
+  'dev.faucet.unsupported_currency': 'This network does not carry that currency',
+  'dev.faucet.invalid_address': 'This address is not valid for the network',
+  'dev.faucet.invalid_amount': 'Please enter a positive amount',
 } as const;
