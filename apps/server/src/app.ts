@@ -31,6 +31,9 @@ import { barongPublicRoutes, peatioPublicRoutes } from './modules/public/routes.
 import type { StreamHub } from './modules/ranger/hub.ts';
 import { rangerRoutes } from './modules/ranger/routes.ts';
 import { tradingRoutes } from './modules/trading/routes.ts';
+import { walletDevRoutes } from './modules/wallet/dev-routes.ts';
+import type { Wallet } from './modules/wallet/index.ts';
+import { walletRoutes } from './modules/wallet/routes.ts';
 
 /** The signed-in user of a request, as far as the server can tell. */
 export interface RequestUser {
@@ -54,6 +57,8 @@ export interface AppDeps {
   /** Committed order books, tickers, candles and the streams built from them. */
   marketData: MarketData;
   hub: StreamHub;
+  /** Deposits, withdrawals and the chains behind them. */
+  wallet: Wallet;
   supportEmail: string;
   /** Resolves the session's user for routes that work with or without one (e.g. contact). */
   currentUser(request: FastifyRequest): Promise<RequestUser | null>;
@@ -125,9 +130,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await marketDataRoutes(peatio, deps);
       await peatio.register((account) => memberRoutes(account, deps));
       await peatio.register((trading) => tradingRoutes(trading, deps));
+      await peatio.register((account) => walletRoutes(account, deps));
     },
     { prefix: API.peatio },
   );
+  if (deps.config.devTools) await app.register((dev) => walletDevRoutes(dev, deps), { prefix: API.dev });
   await app.register((ranger) => rangerRoutes(ranger, deps), { prefix: API.ranger });
 
   await serveWebApp(app, deps.config.webDist);

@@ -16,6 +16,7 @@ import { loadServerKeys } from './modules/identity/crypto.ts';
 import { SessionStore } from './modules/identity/sessions.ts';
 import { MarketData } from './modules/market-data/service.ts';
 import { StreamHub } from './modules/ranger/hub.ts';
+import { Wallet } from './modules/wallet/index.ts';
 
 /**
  * The composition root: builds every dependency from the configuration and a database pool, then the app.
@@ -30,10 +31,25 @@ export async function composeApp(
   const keys = overrides.keys ?? (await loadServerKeys(db, config.secretKey));
   const core = overrides.core ?? (await startCore(db));
   const hub = overrides.hub ?? new StreamHub();
+  const mail =
+    overrides.mail ??
+    (config.smtpUrl ? createSmtpMail(config.smtpUrl, config.mailFrom, db) : createOutboxMail(db));
+  const wallet =
+    overrides.wallet ??
+    (await Wallet.start({
+      db,
+      core,
+      keys,
+      mail,
+      hub,
+      log: { warn: (m) => console.warn(m) },
+      pollMs: config.walletPollMs,
+      simBlockMs: config.simBlockMs,
+    }));
   const deps: AppDeps = {
     config,
     db,
-    mail: config.smtpUrl ? createSmtpMail(config.smtpUrl, config.mailFrom, db) : createOutboxMail(db),
+    mail,
     sms: createOutboxSms(db),
     captcha: captchaFor(config, keys.captchaKey),
     keys,
@@ -43,11 +59,14 @@ export async function composeApp(
     core,
     marketData: overrides.marketData ?? (await MarketData.start(db, core, hub)),
     hub,
+    wallet,
     supportEmail: config.supportEmail,
     currentUser: currentUserResolver(db, sessions),
     ...overrides,
   };
-  return { app: await buildApp(deps), deps };
+  const app = await buildApp(deps);
+  app.addHook('onClose', () => wallet.stop());
+  return { app, deps };
 }
 
 /** The captcha adapter for CAPTCHA_TYPE: ALTCHA proof-of-work (self-hosted), reCAPTCHA, or none. */

@@ -34,6 +34,9 @@ const envSchema = z.object({
   RECAPTCHA_SECRET: z.string().min(10).optional(),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   WEB_DIST: z.string().optional(),
+  WALLET_POLL_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
+  SIM_BLOCK_MS: z.coerce.number().int().min(0).max(600_000).optional(),
+  EVM_RPC_URL: z.url().optional(),
 });
 
 /** Validated runtime configuration; every field comes from an environment variable of the same meaning. */
@@ -62,6 +65,12 @@ export interface Config {
   recaptcha: { siteKey: string; secret: string } | undefined;
   /** Address of the web app as users reach it; links in emails point here (never at a request's Host header). */
   publicUrl: string;
+  /** How often the deposit watchers and the withdrawal processor run (ms); 0 turns the loop off (tests). */
+  walletPollMs: number;
+  /** A block every this many ms on the simulated chains (default 1000 outside production; 0: only by hand). */
+  simBlockMs: number;
+  /** JSON-RPC of an external EVM node for eth-devnet; unset: an in-process Hardhat devnet outside production. */
+  evmRpcUrl: string | undefined;
   /** Root secret for hashing codes and encrypting secrets at rest; generated and stored when unset (not in production). */
   secretKey: string | undefined;
 }
@@ -116,6 +125,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? { siteKey: e.RECAPTCHA_SITE_KEY, secret: e.RECAPTCHA_SECRET }
         : undefined,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    walletPollMs: e.WALLET_POLL_MS,
+    simBlockMs: e.SIM_BLOCK_MS ?? (production ? 0 : 1000),
+    evmRpcUrl: e.EVM_RPC_URL,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
   };
 }

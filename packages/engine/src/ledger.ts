@@ -105,6 +105,24 @@ export function lockedToSys(
   touch(tx, a, ci);
 }
 
+/** user locked → another user's main. */
+export function lockedToUser(
+  st: CoreState,
+  tx: Tx,
+  from: UserAccount,
+  to: UserAccount,
+  ci: number,
+  amt: bigint,
+): void {
+  if (amt === 0n) return;
+  from.locked[ci] = (from.locked[ci] as bigint) - amt;
+  to.main[ci] = (to.main[ci] as bigint) + amt;
+  post(st, tx, from.lockedKey, ci, -amt);
+  post(st, tx, to.mainKey, ci, amt);
+  touch(tx, from, ci);
+  touch(tx, to, ci);
+}
+
 /** system → system. */
 export function sysToSys(
   st: CoreState,

@@ -116,11 +116,15 @@ export interface HoldWithdrawal extends CommandBase {
   amount: bigint;
   withdrawalId: string;
 }
-/** The held withdrawal leaves: `amount - fee` to `external`, `fee` to `fees`. */
+/**
+ * The held withdrawal leaves: `amount - fee` to `external`, `fee` to `fees`. With `toUser` it is an internal
+ * transfer: `amount - fee` goes to that user's balance instead (never to `external`).
+ */
 export interface SettleWithdrawal extends CommandBase {
   type: 'SettleWithdrawal';
   withdrawalId: string;
   fee: bigint;
+  toUser?: number;
 }
 /** The held withdrawal is returned: locked → balance. */
 export interface ReleaseWithdrawal extends CommandBase {

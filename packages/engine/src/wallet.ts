@@ -4,6 +4,7 @@ import {
   available,
   hold,
   lockedToSys,
+  lockedToUser,
   release,
   type SystemAccount,
   sysToSys,
@@ -81,14 +82,17 @@ export function holdWithdrawal(st: CoreState, tx: Tx, c: HoldWithdrawal): Reject
   return null;
 }
 
-/** SettleWithdrawal: locked → `external` (amount − fee) and `fees` (fee). */
+/** SettleWithdrawal: locked → `external` or another user (amount − fee) and `fees` (fee). */
 export function settleWithdrawal(st: CoreState, tx: Tx, c: SettleWithdrawal): RejectionCode | null {
   const w = st.withdrawals.get(c.withdrawalId);
   if (w === undefined) return Rejection.WithdrawNotFound;
   if (!isAmount(c.fee)) return Rejection.InvalidCommand;
   if (c.fee < 0n || c.fee > w.amount) return Rejection.WithdrawInvalidFee;
+  if (c.toUser !== undefined && (!validUser(c.toUser) || c.toUser === w.acct.id))
+    return Rejection.InvalidUser;
   st.withdrawals.delete(c.withdrawalId);
-  lockedToSys(st, tx, w.acct, 'external', w.cur, w.amount - c.fee);
+  if (c.toUser !== undefined) lockedToUser(st, tx, w.acct, st.account(c.toUser), w.cur, w.amount - c.fee);
+  else lockedToSys(st, tx, w.acct, 'external', w.cur, w.amount - c.fee);
   lockedToSys(st, tx, w.acct, 'fees', w.cur, c.fee);
   return null;
 }

@@ -64,6 +64,26 @@ describe('withdrawals', () => {
     rejects(e, { type: 'SettleWithdrawal', withdrawalId: 'w1', fee: 0n, at: AT }, Rejection.WithdrawNotFound);
   });
 
+  it('hold → settle to another user moves the funds inside the exchange, nothing to external', () => {
+    const e = setup();
+    ok(e, { type: 'HoldWithdrawal', user: 1, currency: 'usdt', amount: 100n, withdrawalId: 'w1', at: AT });
+    rejects(
+      e,
+      { type: 'SettleWithdrawal', withdrawalId: 'w1', fee: 0n, toUser: 1, at: AT },
+      Rejection.InvalidUser,
+    );
+    const r = ok(e, { type: 'SettleWithdrawal', withdrawalId: 'w1', fee: 0n, toUser: 2, at: AT });
+    expect(r.postings).toEqual([
+      { account: 'u:1:locked', currency: 'usdt', amount: -100n },
+      { account: 'u:2:main', currency: 'usdt', amount: 100n },
+    ]);
+    expect(e.balance(1, 'usdt')).toEqual({ balance: 1000n * USDT - 100n, locked: 0n });
+    expect(e.balance(2, 'usdt')).toEqual({ balance: 100n, locked: 0n });
+    expect(checkConservation(e).totals.find((t) => t.currency === 'usdt')?.netExternalFlow).toBe(
+      1000n * USDT,
+    );
+  });
+
   it('hold → release returns the funds', () => {
     const e = setup();
     ok(e, { type: 'HoldWithdrawal', user: 1, currency: 'usdt', amount: 100n, withdrawalId: 'w1', at: AT });

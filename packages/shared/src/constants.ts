@@ -29,6 +29,8 @@ export const API = {
   peatio: '/api/v2/peatio',
   applogic: '/api/v2/applogic',
   ranger: '/api/v2/ranger',
+  /** Developer tools (faucet, mining), only when DEV_TOOLS is on. */
+  dev: '/api/v2/dev',
 } as const;
 
 /** Who sent a contact message, derived from the session on the server. */

@@ -24,6 +24,9 @@ export async function createTestApp(
     WEB_DIST: '/nonexistent',
     // The identity tests post forms without solving a captcha; captcha.test.ts turns ALTCHA on itself.
     CAPTCHA_TYPE: 'none',
+    // Chains move only when a test mines or ticks the wallet.
+    WALLET_POLL_MS: '0',
+    SIM_BLOCK_MS: '0',
     ...env,
   });
   const { app, deps } = await composeApp(config, db.pool, overrides);

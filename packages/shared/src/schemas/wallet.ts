@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ERRORS } from '../errors.ts';
 import { formatUnits, parseUnits } from '../money.ts';
+import { textField } from '../validation.ts';
 
 /**
  * Wallet error codes (Peatio `account.*`). The web app maps each to the trading spec's message (§5, §8).
@@ -71,12 +72,11 @@ export const PIN_LENGTH = 6;
 /** Withdraw amount input: at most 10 characters and 10 decimals (spec §5). */
 export const WITHDRAW_AMOUNT_MAX_CHARS = 10;
 
-const amountText = z
-  .string({ error: WALLET_ERRORS.amountRequired })
-  .trim()
-  .min(1, WALLET_ERRORS.amountRequired)
-  .max(WITHDRAW_AMOUNT_MAX_CHARS, WALLET_ERRORS.amountInvalid)
-  .regex(/^(0|[1-9]\d*)(\.\d{1,10})?$/, WALLET_ERRORS.amountInvalid);
+const amountText = textField(WALLET_ERRORS.amountRequired, [
+  [(v) => v.trim().length > 0, WALLET_ERRORS.amountRequired],
+  [(v) => v.trim().length <= WITHDRAW_AMOUNT_MAX_CHARS, WALLET_ERRORS.amountInvalid],
+  [(v) => /^(0|[1-9]\d*)(\.\d{1,10})?$/.test(v.trim()), WALLET_ERRORS.amountInvalid],
+]).transform((v) => v.trim());
 
 const currencyId = z
   .string({ error: WALLET_ERRORS.currencyNotFound })
@@ -85,11 +85,10 @@ const blockchainKey = z
   .string({ error: WALLET_ERRORS.networkNotFound })
   .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, WALLET_ERRORS.networkNotFound);
 const totp = (missing: string, invalid: string) =>
-  z
-    .string({ error: missing })
-    .trim()
-    .min(1, missing)
-    .regex(/^\d{6}$/, invalid);
+  textField(missing, [
+    [(v) => v.trim().length > 0, missing],
+    [(v) => /^\d{6}$/.test(v.trim()), invalid],
+  ]).transform((v) => v.trim());
 
 /** `POST /account/withdraws` (spec §3 Withdrawal). */
 export const withdrawSchema = z.object({

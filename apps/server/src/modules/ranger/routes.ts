@@ -16,7 +16,7 @@ function requestedStreams(request: FastifyRequest): string[] {
 }
 
 /** Private stream names a signed-in user may subscribe to; each is routed to that user only. */
-const PRIVATE_STREAMS = new Set(['order', 'trade', 'balances', 'deposit_address']);
+const PRIVATE_STREAMS = new Set(['order', 'trade', 'balances', 'deposit_address', 'deposit', 'withdraw']);
 
 /**
  * Connects a client. On `/private` (with a valid session cookie) the names `order`, `trade`, `balances` and

@@ -1,9 +1,10 @@
 import { cancelAllSchema, ERRORS, listOrdersQuery, ORDER_ERRORS, placeOrderSchema } from '@exchange/shared';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
+import { paged } from '../../http/paging.ts';
 import { findOwnOrder, listBalances, listOrders, listUserTrades } from './repository.ts';
 import { cancelAll, cancelOrder, placeOrder } from './service.ts';
 
@@ -12,10 +13,6 @@ const pageQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
-
-function paged(reply: FastifyReply, total: number, page: number, limit: number) {
-  reply.header('Total', total).header('Page', page).header('Per-Page', limit);
-}
 
 const favouriteSchema = z.object({
   market_id: z.string().max(20),

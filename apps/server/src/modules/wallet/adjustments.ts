@@ -1,0 +1,63 @@
+import { parseUnits } from '@exchange/shared';
+import type pg from 'pg';
+import type { Core } from '../../core/index.ts';
+
+/**
+ * Records an operator's balance adjustment as `pending` (the command line cannot reach the core, which lives in
+ * the app); the app applies it through the core. A negative amount debits.
+ * @returns the adjustment id.
+ */
+export async function requestAdjustment(
+  db: pg.Pool,
+  email: string,
+  currency: string,
+  amount: string,
+  reason: string,
+): Promise<number> {
+  const cur = (await db.query('select precision from currencies where id = $1', [currency])).rows[0];
+  if (!cur) throw new Error(`unknown currency ${currency}`);
+  const parsed = parseUnits(amount.replace(/^-/, ''), cur.precision);
+  if (!parsed.ok || parsed.units === 0n)
+    throw new Error(`amount must be a non-zero decimal with at most ${cur.precision} decimals`);
+  const user = (await db.query('select id from users where lower(email) = lower($1)', [email])).rows[0];
+  if (!user) throw new Error(`no user with email ${email}`);
+  const row = (
+    await db.query(
+      'insert into adjustments (user_id, currency_id, amount, reason) values ($1, $2, $3, $4) returning id',
+      [user.id, currency, amount, reason],
+    )
+  ).rows[0];
+  return Number(row.id);
+}
+
+/**
+ * Applies pending adjustments in order as Credit or Debit of kind `adjustment` (double-entry against
+ * `external`), each with the client command id `adjustment:<id>` so a crash never applies one twice.
+ * A debit larger than the available balance is rejected.
+ */
+export async function applyPendingAdjustments(
+  db: pg.Pool,
+  core: Core,
+  onChange: (userId: number) => void,
+): Promise<void> {
+  const pending = await db.query(
+    `select id, user_id, currency_id, amount::text from adjustments where state = 'pending' order by id limit 100`,
+  );
+  for (const a of pending.rows) {
+    const negative = a.amount.startsWith('-');
+    const parsed = parseUnits(a.amount.replace(/^-/, ''), core.units.precision(a.currency_id));
+    const amount = parsed.ok ? parsed.units : 0n;
+    const user = Number(a.user_id);
+    const result = await core.sequencer.submit(
+      negative
+        ? { type: 'Debit', user, currency: a.currency_id, amount, kind: 'adjustment' }
+        : { type: 'Credit', user, currency: a.currency_id, amount, kind: 'adjustment' },
+      `adjustment:${a.id}`,
+    );
+    await db.query(
+      `update adjustments set state = $2, updated_at = now() where id = $1 and state = 'pending'`,
+      [a.id, result.ok ? 'accepted' : 'rejected'],
+    );
+    onChange(user);
+  }
+}

@@ -1,0 +1,181 @@
+import { randomInt } from 'node:crypto';
+import {
+  type BeneficiaryItem,
+  type CreateBeneficiaryInput,
+  ERRORS,
+  PIN_LENGTH,
+  splitMemo,
+  WALLET_ERRORS,
+} from '@exchange/shared';
+import type pg from 'pg';
+import type { MailPort } from '../../adapters/mail/port.ts';
+import { AppError, invalid, notFound } from '../../http/errors.ts';
+import { hashCode, type ServerKeys, safeEqual } from '../identity/crypto.ts';
+import type { UserRecord } from '../identity/users-repository.ts';
+import type { ChainRegistry } from './chains.ts';
+import { checkTotp } from './totp-check.ts';
+
+/** Pin lifetime, the gap between two sends, and wrong tries allowed per pin. */
+export const PIN_POLICY = { ttlMinutes: 10, resendSeconds: 60, maxAttempts: 5 } as const;
+
+export interface BeneficiaryDeps {
+  db: pg.Pool;
+  keys: ServerKeys;
+  mail: MailPort;
+  chains: ChainRegistry;
+}
+
+interface BeneficiaryRow {
+  id: string;
+  name: string;
+  description: string;
+  currency_id: string;
+  blockchain_key: string;
+  address: string;
+  memo: string | null;
+  state: 'pending' | 'active';
+  created_at: Date;
+}
+
+/** The wire shape (spec §3 Beneficiary). */
+export function beneficiaryEntity(row: BeneficiaryRow): BeneficiaryItem {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    description: row.description,
+    currency: row.currency_id,
+    blockchain_key: row.blockchain_key,
+    state: row.state,
+    data: row.memo ? { address: row.address, memo: row.memo } : { address: row.address },
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+/** The user's beneficiaries, optionally of one currency and network. */
+export async function listBeneficiaries(
+  db: pg.Pool,
+  userId: string,
+  filter: { currency?: string; blockchain_key?: string },
+): Promise<BeneficiaryItem[]> {
+  const rows = await db.query(
+    `select * from beneficiaries where user_id = $1 and ($2::text is null or currency_id = $2)
+       and ($3::text is null or blockchain_key = $3) order by id desc`,
+    [userId, filter.currency ?? null, filter.blockchain_key ?? null],
+  );
+  return rows.rows.map(beneficiaryEntity);
+}
+
+/** One of the user's beneficiaries; another user's is "not found". */
+export async function findBeneficiary(db: pg.Pool, userId: string, id: number): Promise<BeneficiaryRow> {
+  if (!Number.isSafeInteger(id) || id <= 0) throw notFound();
+  const row = (await db.query('select * from beneficiaries where id = $1 and user_id = $2', [id, userId]))
+    .rows[0];
+  if (!row) throw notFound();
+  return row;
+}
+
+/** Saves a new address as pending and emails the activation pin. */
+export async function createBeneficiary(
+  deps: BeneficiaryDeps,
+  user: UserRecord,
+  input: CreateBeneficiaryInput,
+): Promise<BeneficiaryItem> {
+  const network = await networkOf(deps, input.currency, input.blockchain_key);
+  const { address: raw, memo } = splitMemo(input.data.address);
+  const address = network.chain.normalizeAddress(raw);
+  if (!address) throw invalid(WALLET_ERRORS.beneficiaryAddressInvalid);
+  const inserted = await deps.db.query(
+    `insert into beneficiaries (user_id, currency_id, blockchain_key, name, description, address, memo)
+     values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing returning *`,
+    [user.id, input.currency, input.blockchain_key, input.name, input.description ?? '', address, memo],
+  );
+  if (inserted.rowCount !== 1) throw invalid(WALLET_ERRORS.beneficiaryDuplicate);
+  const row = inserted.rows[0] as BeneficiaryRow;
+  await sendPin(deps, user, row, false);
+  return beneficiaryEntity(row);
+}
+
+/** Sends a new pin; refused within a minute of the previous one ("Please wait for one minute"). */
+export async function resendPin(deps: BeneficiaryDeps, user: UserRecord, id: number): Promise<void> {
+  const row = await findBeneficiary(deps.db, user.id, id);
+  if (row.state === 'active') throw invalid(WALLET_ERRORS.beneficiaryAlreadyActive);
+  await sendPin(deps, user, row, true);
+}
+
+async function sendPin(deps: BeneficiaryDeps, user: UserRecord, row: BeneficiaryRow, resend: boolean) {
+  const pin = String(randomInt(0, 10 ** PIN_LENGTH)).padStart(PIN_LENGTH, '0');
+  const updated = await deps.db.query(
+    `update beneficiaries set pin_hash = $2, pin_sent_at = now(), pin_attempts = 0,
+       pin_expires_at = now() + make_interval(mins => $3), updated_at = now()
+     where id = $1 and state = 'pending'
+       and ($4 = false or pin_sent_at is null or pin_sent_at <= now() - make_interval(secs => $5))`,
+    [row.id, pinHash(deps.keys, row.id, pin), PIN_POLICY.ttlMinutes, resend, PIN_POLICY.resendSeconds],
+  );
+  if (updated.rowCount !== 1) throw invalid(WALLET_ERRORS.pinTooSoon);
+  await deps.mail.send({
+    to: user.email,
+    subject: `Your withdrawal address code: ${pin}`,
+    text:
+      `Use ${pin} to activate the withdrawal address "${row.name}" (${row.currency_id.toUpperCase()}, ${row.blockchain_key}):\n` +
+      `${row.address}\n\nThe code expires in ${PIN_POLICY.ttlMinutes} minutes. If you did not add this address, ` +
+      'change your password and contact support.' +
+      (user.anti_phishing_phrase ? `\n\nYour anti-phishing phrase: ${user.anti_phishing_phrase}` : ''),
+  });
+}
+
+const pinHash = (keys: ServerKeys, id: string, pin: string) => hashCode(keys, `beneficiary:${id}`, pin);
+
+/** Activates with the emailed pin: 5 wrong tries or 10 minutes end a pin. */
+export async function activateBeneficiary(
+  deps: BeneficiaryDeps,
+  userId: string,
+  id: number,
+  pin: string,
+): Promise<BeneficiaryItem> {
+  const row = await findBeneficiary(deps.db, userId, id);
+  if (row.state === 'active') throw invalid(WALLET_ERRORS.beneficiaryAlreadyActive);
+  const current = (
+    await deps.db.query(
+      `update beneficiaries set pin_attempts = pin_attempts + 1 where id = $1 and state = 'pending'
+       returning pin_hash, pin_attempts, pin_expires_at > now() as fresh`,
+      [row.id],
+    )
+  ).rows[0];
+  const usable = current?.pin_hash && current.fresh && current.pin_attempts <= PIN_POLICY.maxAttempts;
+  if (!usable || !safeEqual(current.pin_hash, pinHash(deps.keys, row.id, pin))) {
+    throw invalid(WALLET_ERRORS.pinInvalid);
+  }
+  const activated = await deps.db.query(
+    `update beneficiaries set state = 'active', pin_hash = null, updated_at = now()
+     where id = $1 and state = 'pending' returning *`,
+    [row.id],
+  );
+  if (activated.rowCount !== 1) throw invalid(WALLET_ERRORS.beneficiaryAlreadyActive);
+  return beneficiaryEntity(activated.rows[0]);
+}
+
+/** Deletes with an authenticator code (needs 2FA on). */
+export async function deleteBeneficiary(
+  deps: BeneficiaryDeps,
+  user: UserRecord,
+  id: number,
+  otp: string,
+): Promise<void> {
+  const row = await findBeneficiary(deps.db, user.id, id);
+  if (!user.otp) throw new AppError(403, [ERRORS.otpNotEnabled]);
+  await checkTotp(deps.db, deps.keys, user, otp, ERRORS.totpInvalid);
+  await deps.db.query('delete from beneficiaries where id = $1 and user_id = $2', [row.id, user.id]);
+}
+
+/** The network of a currency, or the refusal the spec's screens expect. */
+async function networkOf(deps: BeneficiaryDeps, currency: string, key: string) {
+  const row = (
+    await deps.db.query('select 1 from currency_networks where currency_id = $1 and blockchain_key = $2', [
+      currency,
+      key,
+    ])
+  ).rows[0];
+  const network = deps.chains.get(key);
+  if (!row || !network) throw invalid(WALLET_ERRORS.networkNotFound);
+  return network;
+}

@@ -1,0 +1,48 @@
+import { parseUnits } from '@exchange/shared';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppDeps } from '../../app.ts';
+import { invalid } from '../../http/errors.ts';
+
+const faucetSchema = z.object({
+  blockchain_key: z.string().max(64),
+  currency: z.string().max(10),
+  address: z.string().min(1).max(200),
+  amount: z.string().max(40),
+});
+const mineSchema = z.object({
+  blockchain_key: z.string().max(64),
+  blocks: z.coerce.number().int().min(1).max(1000).default(1),
+});
+
+/**
+ * Developer tools for trying deposits (only with DEV_TOOLS): send coins from nowhere to any address on a
+ * simulated chain, and mine blocks. The command line's `faucet` and `mine` call these.
+ */
+export async function walletDevRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const network = (key: string) => {
+    const n = deps.wallet.chains.get(key);
+    if (!n?.sim) throw invalid('dev.faucet.unsupported_network');
+    return { ...n, sim: n.sim };
+  };
+
+  app.post('/faucet', async (request, reply) => {
+    const input = faucetSchema.parse(request.body ?? {});
+    const n = network(input.blockchain_key);
+    const precision = n.currencies.get(input.currency);
+    if (precision === undefined) throw invalid('dev.faucet.unsupported_currency');
+    const address = n.chain.normalizeAddress(input.address);
+    if (!address) throw invalid('dev.faucet.invalid_address');
+    const amount = parseUnits(input.amount, precision);
+    if (!amount.ok || amount.units <= 0n) throw invalid('dev.faucet.invalid_amount');
+    const { txid } = await n.sim.faucet(address, input.currency, amount.units);
+    return reply.status(201).send({ txid, blockchain_key: n.key, address, amount: input.amount });
+  });
+
+  app.post('/mine', async (request) => {
+    const input = mineSchema.parse(request.body ?? {});
+    const height = await network(input.blockchain_key).sim.mine(input.blocks);
+    await deps.wallet.tick();
+    return { blockchain_key: input.blockchain_key, height };
+  });
+}

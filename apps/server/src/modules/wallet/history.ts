@@ -1,0 +1,169 @@
+import {
+  ADJUSTMENT_STATE_FILTERS,
+  DEPOSIT_STATE_FILTERS,
+  type SwapItem,
+  WALLET_ERRORS,
+  type WalletHistoryItem,
+  type WalletHistoryQuery,
+  WITHDRAW_STATE_FILTERS,
+} from '@exchange/shared';
+import type pg from 'pg';
+import { invalid } from '../../http/errors.ts';
+
+/** A page of a list and the number of rows in all pages (the `Total` header). */
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+/** A row of the SELECTs below. */
+interface HistoryRow {
+  id: string;
+  currency: string;
+  blockchain_key: string | null;
+  amount: string;
+  fee: string;
+  state: string;
+  txid: string | null;
+  blockchain_txid: string | null;
+  rid: string | null;
+  transaction_type: WalletHistoryItem['transaction_type'];
+  block_height: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The three account history lists. */
+export type Kind = 'deposits' | 'withdrawals' | 'adjustments';
+
+const FILTERS: Record<Kind, Record<string, readonly string[]>> = {
+  deposits: DEPOSIT_STATE_FILTERS,
+  withdrawals: WITHDRAW_STATE_FILTERS,
+  adjustments: ADJUSTMENT_STATE_FILTERS,
+};
+
+/** The rows of each list as WalletHistoryItem columns. */
+const SELECT: Record<Kind, string> = {
+  deposits: `select id, currency_id as currency, blockchain_key, trim_scale(amount)::text as amount,
+      trim_scale(fee)::text as fee, state, txid, txid as blockchain_txid, address as rid,
+      'external' as transaction_type, block_height, created_at, updated_at from deposits`,
+  withdrawals: `select id, currency_id as currency, blockchain_key, trim_scale(amount)::text as amount,
+      trim_scale(fee)::text as fee, state, txid, txid as blockchain_txid, rid,
+      case when internal_user_id is null then 'external' else 'internal' end as transaction_type,
+      block_height, created_at, updated_at from withdrawals`,
+  adjustments: `select id, currency_id as currency, null as blockchain_key, trim_scale(amount)::text as amount,
+      '0' as fee, state, null as txid, null as blockchain_txid, null as rid, 'adjustment' as transaction_type,
+      null as block_height, created_at, updated_at from adjustments`,
+};
+
+/** Which states a `state` filter means (spec §4 expansions); an unknown filter is refused. */
+export function statesFor(kind: keyof typeof FILTERS, state: string | undefined): readonly string[] | null {
+  if (state === undefined || state === 'all') return null;
+  const states = FILTERS[kind][state];
+  if (!states) throw invalid('account.history.invalid_state');
+  return states;
+}
+
+/** Dates in the future are refused (spec §5); the range order is checked by the schema. */
+function checkRange(q: WalletHistoryQuery): void {
+  const now = Math.floor(Date.now() / 1000) + 86_400;
+  if ((q.time_from ?? 0) > now || (q.time_to ?? 0) > now) throw invalid(WALLET_ERRORS.invalidDateRange);
+}
+
+/** The user's deposits, withdrawals or adjustments, newest first, with the spec's filters. */
+export async function listHistory(
+  db: pg.Pool,
+  userId: string,
+  kind: Kind,
+  q: WalletHistoryQuery,
+  confirmations: (network: string) => number,
+  latestHeight: (network: string) => number | undefined,
+): Promise<Page<WalletHistoryItem>> {
+  checkRange(q);
+  const where = `where user_id = $1 and ($2::text[] is null or state = any($2)) and ($3::text is null or currency_id = $3)
+    and ($4::bigint is null or created_at >= to_timestamp($4)) and ($5::bigint is null or created_at <= to_timestamp($5))`;
+  const params = [
+    userId,
+    statesFor(kind, q.state),
+    q.currency ?? null,
+    q.time_from ?? null,
+    q.time_to ?? null,
+  ];
+  const table = kind;
+  const [rows, count] = await Promise.all([
+    db.query(`${SELECT[kind]} ${where} order by id desc limit $6 offset $7`, [
+      ...params,
+      q.limit,
+      (q.page - 1) * q.limit,
+    ]),
+    db.query(`select count(*)::int as total from ${table} ${where}`, params),
+  ]);
+  return {
+    total: count.rows[0].total,
+    items: rows.rows.map((r) => toItem(kind, r, confirmations, latestHeight)),
+  };
+}
+
+/** One deposit, withdrawal or adjustment of the user, for the private streams. */
+export async function historyItem(
+  db: pg.Pool,
+  kind: Kind,
+  id: number,
+  confirmations: (network: string) => number,
+  latestHeight: (network: string) => number | undefined,
+): Promise<WalletHistoryItem | null> {
+  const row = (await db.query(`${SELECT[kind]} where id = $1`, [id])).rows[0];
+  return row ? toItem(kind, row, confirmations, latestHeight) : null;
+}
+
+function toItem(
+  kind: Kind,
+  r: HistoryRow,
+  confirmations: (network: string) => number,
+  latestHeight: (network: string) => number | undefined,
+): WalletHistoryItem {
+  const item: WalletHistoryItem = {
+    id: Number(r.id),
+    currency: r.currency,
+    blockchain_key: r.blockchain_key,
+    amount: r.amount,
+    fee: r.fee,
+    state: r.state,
+    txid: r.txid,
+    blockchain_txid: r.blockchain_txid,
+    rid: r.rid,
+    tid: `${kind[0]?.toUpperCase()}${r.id}`,
+    transaction_type: r.transaction_type,
+    created_at: r.created_at.toISOString(),
+    updated_at: r.updated_at.toISOString(),
+  };
+  const network = r.blockchain_key;
+  const latest = network ? latestHeight(network) : undefined;
+  if (kind === 'deposits' && network && r.block_height !== null && latest !== undefined) {
+    const needed = confirmations(network);
+    item.confirmations = Math.min(Math.max(0, latest - Number(r.block_height) + 1), needed);
+  }
+  return item;
+}
+
+/** The user's swaps, newest first, optionally by state. */
+export async function listSwaps(db: pg.Pool, userId: string, q: WalletHistoryQuery): Promise<Page<SwapItem>> {
+  checkRange(q);
+  const state = q.state && q.state !== 'all' ? q.state : null;
+  const where = `where user_id = $1 and ($2::text is null or state = $2)
+    and ($3::bigint is null or created_at >= to_timestamp($3)) and ($4::bigint is null or created_at <= to_timestamp($4))`;
+  const params = [userId, state, q.time_from ?? null, q.time_to ?? null];
+  const [rows, count] = await Promise.all([
+    db.query(
+      `select id, created_at, trim_scale(amount)::text as price, from_currency as ask_currency,
+         trim_scale(total)::text as total, to_currency as currency, trim_scale(fee)::text as fee, state
+       from swaps ${where} order by id desc limit $5 offset $6`,
+      [...params, q.limit, (q.page - 1) * q.limit],
+    ),
+    db.query(`select count(*)::int as total from swaps ${where}`, params),
+  ]);
+  return {
+    total: count.rows[0].total,
+    items: rows.rows.map((r) => ({ ...r, id: Number(r.id), created_at: r.created_at.toISOString() })),
+  };
+}

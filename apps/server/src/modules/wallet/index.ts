@@ -1,0 +1,150 @@
+import type pg from 'pg';
+import type { MailPort } from '../../adapters/mail/port.ts';
+import type { Core } from '../../core/index.ts';
+import type { ServerKeys } from '../identity/crypto.ts';
+import { privateStream } from '../market-data/service.ts';
+import type { StreamHub } from '../ranger/hub.ts';
+import { applyPendingAdjustments } from './adjustments.ts';
+import { type ChainFactory, ChainRegistry } from './chains.ts';
+import { historyItem, type Kind } from './history.ts';
+import { WithdrawalProcessor } from './processor.ts';
+import { DepositWatcher } from './watcher.ts';
+import type { WithdrawDeps } from './withdrawals.ts';
+
+export interface WalletOptions {
+  db: pg.Pool;
+  core: Core;
+  keys: ServerKeys;
+  mail: MailPort;
+  hub: StreamHub;
+  log: { warn(message: string): void };
+  /** How often the watchers, the withdrawal processor and pending adjustments run; 0: only when `tick()` is called. */
+  pollMs: number;
+  /** A block every `simBlockMs` on each simulated chain; 0: only when mined by hand. */
+  simBlockMs: number;
+  /** Builds adapters for networks that are not simulated (EVM). */
+  chainFactory?: ChainFactory;
+}
+
+/**
+ * The wallet back office: one deposit watcher per network, the withdrawal processor and the adjustment
+ * applier, run in one loop (never overlapping), plus block production on the simulated chains.
+ */
+export class Wallet {
+  private readonly watchers: DepositWatcher[];
+  private readonly processor: WithdrawalProcessor;
+  private readonly latest = new Map<string, number>();
+  private loop: NodeJS.Timeout | undefined;
+  private miner: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+
+  private constructor(
+    private readonly options: WalletOptions,
+    readonly chains: ChainRegistry,
+  ) {
+    const events = {
+      depositAddress: (userId: number, network: string, address: string) => {
+        const currencies = [...(chains.get(network)?.currencies.keys() ?? [])];
+        for (const currency of currencies) {
+          options.hub.publish(
+            privateStream(userId, 'deposit_address'),
+            { currency, blockchain_key: network, address },
+            'deposit_address',
+          );
+        }
+      },
+      deposit: (userId: number, id: number) => void this.publishItem(userId, 'deposits', id),
+    };
+    const watcherDeps = { db: options.db, core: options.core, keys: options.keys, events, log: options.log };
+    this.watchers = chains.all().map((n) => new DepositWatcher(watcherDeps, n));
+    this.processor = new WithdrawalProcessor({ ...this.withdrawDeps(), log: options.log });
+  }
+
+  /** Loads the networks and starts the loops. */
+  static async start(options: WalletOptions): Promise<Wallet> {
+    const chains = await ChainRegistry.load(options.db, options.chainFactory);
+    const wallet = new Wallet(options, chains);
+    await wallet.processor.recoverInterrupted();
+    if (options.pollMs > 0) wallet.schedule();
+    if (options.simBlockMs > 0) {
+      wallet.miner = setInterval(() => {
+        for (const n of chains.all())
+          n.sim?.mine(1).catch((err) => options.log.warn(`${n.key}: mining failed: ${String(err)}`));
+      }, options.simBlockMs);
+      wallet.miner.unref();
+    }
+    return wallet;
+  }
+
+  /** What withdrawals need; also used by the routes. */
+  withdrawDeps(): WithdrawDeps {
+    const { db, keys, core, mail } = this.options;
+    return {
+      db,
+      keys,
+      core,
+      mail,
+      chains: this.chains,
+      onChange: (userId, id) => void this.publishItem(userId, 'withdrawals', id),
+    };
+  }
+
+  /** Confirmations a network requires. */
+  confirmations = (network: string): number => this.chains.get(network)?.confirmations ?? 0;
+  /** The newest block height seen on a network. */
+  latestHeight = (network: string): number | undefined => this.latest.get(network);
+
+  /** One pass of everything; waits for a pass already running instead of overlapping it. */
+  async tick(): Promise<void> {
+    if (this.running) return this.running;
+    this.running = this.pass().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async pass(): Promise<void> {
+    const { log } = this.options;
+    for (const [i, watcher] of this.watchers.entries()) {
+      const network = this.chains.all()[i];
+      try {
+        await watcher.tick();
+        if (network) this.latest.set(network.key, await network.chain.latestBlock());
+      } catch (err) {
+        log.warn(`${network?.key}: deposit watcher: ${String(err)}`);
+      }
+    }
+    try {
+      await this.processor.tick();
+      await applyPendingAdjustments(this.options.db, this.options.core, () => {});
+    } catch (err) {
+      log.warn(`wallet: ${String(err)}`);
+    }
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.loop = setTimeout(() => {
+      this.tick().finally(() => this.schedule());
+    }, this.options.pollMs);
+    this.loop.unref();
+  }
+
+  private async publishItem(userId: number, kind: Kind, id: number): Promise<void> {
+    const item = await historyItem(this.options.db, kind, id, this.confirmations, this.latestHeight).catch(
+      () => null,
+    );
+    if (!item) return;
+    const name = kind === 'deposits' ? 'deposit' : 'withdraw';
+    this.options.hub.publish(privateStream(userId, name), item, name);
+  }
+
+  /** Stops the loops and waits for a pass in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.loop);
+    clearInterval(this.miner);
+    await this.running;
+  }
+}

@@ -1,0 +1,110 @@
+import { toUnits } from '@exchange/shared';
+import { BroadcastUnknownError } from '../../adapters/chains/port.ts';
+import { hotWallet } from './addresses.ts';
+import { setState, type WithdrawDeps } from './withdrawals.ts';
+
+/**
+ * Pays accepted external withdrawals from the network's hot wallet and follows them to the confirmation
+ * threshold. Each one is broadcast at most once: it is marked `processing` before the broadcast, and a
+ * `processing` one found at start-up, or a broadcast whose outcome is unknown, becomes `errored` for an
+ * operator; it is never resent automatically. Every money movement goes through the core with a client
+ * command id, so repeating a step after a crash has no further effect.
+ */
+export class WithdrawalProcessor {
+  constructor(private readonly deps: WithdrawDeps & { log: { warn(message: string): void } }) {}
+
+  /** Withdrawals left `processing` by a previous run may have reached the chain: hand them to an operator. */
+  async recoverInterrupted(): Promise<void> {
+    const rows = await this.deps.db.query(
+      `update withdrawals set state = 'errored', error = 'interrupted during broadcast', updated_at = now()
+       where state = 'processing' returning id, user_id`,
+    );
+    for (const r of rows.rows) {
+      this.deps.log.warn(
+        `withdrawal ${r.id} was interrupted during broadcast: marked errored for an operator`,
+      );
+      this.deps.onChange(Number(r.user_id), Number(r.id));
+    }
+  }
+
+  async tick(): Promise<void> {
+    await this.broadcast();
+    await this.follow();
+  }
+
+  private async broadcast(): Promise<void> {
+    const { db, core, keys, chains } = this.deps;
+    const rows = await db.query(
+      `select id, user_id, currency_id, blockchain_key, rid, memo, amount::text, fee::text from withdrawals
+       where state = 'accepted' and internal_user_id is null order by id limit 50`,
+    );
+    for (const w of rows.rows) {
+      const id = Number(w.id);
+      const network = chains.get(w.blockchain_key);
+      if (!network) continue;
+      if (!(await setState(db, id, 'processing'))) continue;
+      const precision = core.units.precision(w.currency_id);
+      try {
+        const hot = await hotWallet(db, keys, network);
+        const sent = await network.chain.send({
+          fromSecret: hot.secret,
+          to: w.rid,
+          currency: w.currency_id,
+          amount: toUnits(w.amount, precision) - toUnits(w.fee, precision),
+          memo: w.memo,
+        });
+        await setState(db, id, 'confirming', null, { txid: sent.txid });
+      } catch (err) {
+        if (err instanceof BroadcastUnknownError) {
+          this.deps.log.warn(`withdrawal ${id}: ${err.message}; marked errored for an operator`);
+          await setState(db, id, 'errored', err.message.slice(0, 300));
+        } else {
+          await this.fail(id, `broadcast refused: ${String(err).slice(0, 300)}`, 'processing');
+        }
+      }
+      this.deps.onChange(Number(w.user_id), id);
+    }
+  }
+
+  private async follow(): Promise<void> {
+    const { db, core, chains } = this.deps;
+    const rows = await db.query(
+      `select id, user_id, currency_id, blockchain_key, txid, fee::text from withdrawals
+       where state = 'confirming' order by id limit 200`,
+    );
+    for (const w of rows.rows) {
+      const id = Number(w.id);
+      const network = chains.get(w.blockchain_key);
+      if (!network) continue;
+      const status = await network.chain.transaction(w.txid);
+      if (status.state === 'failed') {
+        await this.fail(id, 'the transaction failed on chain', 'confirming');
+      } else if (status.state === 'confirmed' && status.confirmations >= network.confirmations) {
+        const fee = toUnits(w.fee, core.units.precision(w.currency_id));
+        const result = await core.sequencer.submit(
+          { type: 'SettleWithdrawal', withdrawalId: `w${id}`, fee },
+          `withdraw-settle:${id}`,
+        );
+        if (!result.ok) throw new Error(`withdrawal ${id} could not settle: ${result.code}`);
+        await setState(db, id, 'succeed', null, status.height === null ? {} : { height: status.height });
+      } else {
+        continue;
+      }
+      this.deps.onChange(Number(w.user_id), id);
+    }
+  }
+
+  /** The funds come back to the user: the hold is released through the core, then the state is `failed`. */
+  private async fail(id: number, reason: string, from: 'processing' | 'confirming'): Promise<void> {
+    const result = await this.deps.core.sequencer.submit(
+      { type: 'ReleaseWithdrawal', withdrawalId: `w${id}` },
+      `withdraw-release:${id}`,
+    );
+    if (!result.ok) throw new Error(`withdrawal ${id} could not be released: ${result.code}`);
+    const updated = await this.deps.db.query(
+      `update withdrawals set state = 'failed', error = $2, updated_at = now() where id = $1 and state = $3`,
+      [id, reason, from],
+    );
+    if (updated.rowCount !== 1) this.deps.log.warn(`withdrawal ${id}: unexpected state while failing it`);
+  }
+}

@@ -1,0 +1,155 @@
+import {
+  activateBeneficiarySchema,
+  amountQuoteQuery,
+  createBeneficiarySchema,
+  createSwapSchema,
+  deleteBeneficiarySchema,
+  WALLET_ERRORS,
+  walletHistoryQuery,
+  withdrawSchema,
+} from '@exchange/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { AppDeps } from '../../app.ts';
+import { authUser, requireAuth } from '../../http/auth.ts';
+import { invalid } from '../../http/errors.ts';
+import { paged } from '../../http/paging.ts';
+import { currentDepositAddress } from './addresses.ts';
+import {
+  activateBeneficiary,
+  type BeneficiaryDeps,
+  createBeneficiary,
+  deleteBeneficiary,
+  listBeneficiaries,
+  resendPin,
+} from './beneficiaries.ts';
+import { historyItem, listHistory, listSwaps } from './history.ts';
+import { executeSwap, quoteSwap } from './swaps.ts';
+import { lineChart, pieChart } from './valuation.ts';
+import { createWithdrawal, withdrawPermission } from './withdrawals.ts';
+
+const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const addressQuery = z.object({ blockchain_key: z.string().max(64).optional() });
+const beneficiaryQuery = z.object({
+  currency: z.string().max(10).optional(),
+  blockchain_key: z.string().max(64).optional(),
+});
+/** Fiat currencies deposit as USDT (spec §7: "usd and eur use usdt"). */
+const DEPOSIT_ALIAS: Record<string, string> = { usd: 'usdt', eur: 'usdt' };
+
+/** Peatio `account/*` wallet calls of the signed-in user (session or API key). */
+export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  app.addHook('onRequest', requireAuth(deps.db, deps.sessions, deps.apiKeys));
+  const { wallet } = deps;
+  const uid = (request: FastifyRequest) => authUser(request).id;
+  const beneficiaryDeps: BeneficiaryDeps = {
+    db: deps.db,
+    keys: deps.keys,
+    mail: deps.mail,
+    chains: wallet.chains,
+  };
+  // Per account, so users behind one address do not share a budget.
+  const strict = {
+    config: {
+      rateLimit: {
+        max: 60,
+        timeWindow: '1 minute',
+        keyGenerator: (r: FastifyRequest) => `wallet:${r.auth?.user.id ?? r.ip}`,
+      },
+    },
+  };
+
+  app.get('/account/balances/pie_chart', async (request) => pieChart(deps.core, Number(uid(request))));
+  app.get('/account/balances/line_chart', async (request) =>
+    lineChart(deps.db, deps.core, Number(uid(request))),
+  );
+
+  app.get('/account/deposit_address/:currency', async (request) => {
+    const requested = z
+      .string()
+      .max(10)
+      .parse((request.params as { currency: string }).currency)
+      .toLowerCase();
+    const currency = DEPOSIT_ALIAS[requested] ?? requested;
+    const { blockchain_key } = addressQuery.parse(request.query);
+    const row = (
+      await deps.db.query(
+        `select blockchain_key, deposit_enabled from currency_networks
+         where currency_id = $1 and ($2::text is null or blockchain_key = $2) order by id limit 1`,
+        [currency, blockchain_key ?? null],
+      )
+    ).rows[0];
+    const network = row ? wallet.chains.get(row.blockchain_key) : undefined;
+    if (!row || !network) throw invalid(WALLET_ERRORS.networkNotFound);
+    if (!row.deposit_enabled) throw invalid(WALLET_ERRORS.depositDisabled);
+    const address = await currentDepositAddress(deps.db, deps.keys, network, Number(uid(request)));
+    return { currency, blockchain_key: network.key, address, state: 'active' };
+  });
+
+  const lists = [
+    ['/account/deposits', 'deposits'],
+    ['/account/withdraws', 'withdrawals'],
+    ['/account/adjustments', 'adjustments'],
+    ['/account/balance_adjustments', 'adjustments'],
+  ] as const;
+  for (const [path, kind] of lists) {
+    app.get(path, async (request, reply) => {
+      const q = walletHistoryQuery.parse(request.query);
+      const page = await listHistory(
+        deps.db,
+        uid(request),
+        kind,
+        q,
+        wallet.confirmations,
+        wallet.latestHeight,
+      );
+      paged(reply, page.total, q.page, q.limit);
+      return page.items;
+    });
+  }
+
+  app.get('/account/withdraw_permission', async (request) => withdrawPermission(deps.db, authUser(request)));
+
+  app.post('/account/withdraws', strict, async (request, reply) => {
+    const input = withdrawSchema.parse(request.body ?? {});
+    const id = await createWithdrawal(wallet.withdrawDeps(), authUser(request), input);
+    const item = await historyItem(deps.db, 'withdrawals', id, wallet.confirmations, wallet.latestHeight);
+    return reply.status(201).send(item);
+  });
+
+  app.get('/account/beneficiaries', async (request) =>
+    listBeneficiaries(deps.db, uid(request), beneficiaryQuery.parse(request.query)),
+  );
+  app.post('/account/beneficiaries', strict, async (request, reply) => {
+    const input = createBeneficiarySchema.parse(request.body ?? {});
+    return reply.status(201).send(await createBeneficiary(beneficiaryDeps, authUser(request), input));
+  });
+  app.post('/account/beneficiaries/:id/resend_pin', strict, async (request, reply) => {
+    await resendPin(beneficiaryDeps, authUser(request), idParam.parse(request.params).id);
+    return reply.status(201).send({});
+  });
+  app.patch('/account/beneficiaries/:id/activate', strict, async (request) => {
+    const { pin } = activateBeneficiarySchema.parse(request.body ?? {});
+    return activateBeneficiary(beneficiaryDeps, uid(request), idParam.parse(request.params).id, pin);
+  });
+  app.delete('/account/beneficiaries/:id', strict, async (request, reply) => {
+    const { otp } = deleteBeneficiarySchema.parse(request.body ?? {});
+    await deleteBeneficiary(beneficiaryDeps, authUser(request), idParam.parse(request.params).id, otp);
+    return reply.status(204).send();
+  });
+
+  const swapDeps = { db: deps.db, core: deps.core, keys: deps.keys };
+  app.get('/account/amount_quote', async (request) =>
+    quoteSwap(swapDeps, uid(request), amountQuoteQuery.parse(request.query)),
+  );
+  app.post('/account/swaps', strict, async (request, reply) => {
+    const input = createSwapSchema.parse(request.body ?? {});
+    return reply.status(201).send(await executeSwap(swapDeps, uid(request), input));
+  });
+  app.get('/account/swaps', async (request, reply) => {
+    const q = walletHistoryQuery.parse(request.query);
+    const page = await listSwaps(deps.db, uid(request), q);
+    paged(reply, page.total, q.page, q.limit);
+    return page.items;
+  });
+}

@@ -1,0 +1,209 @@
+import {
+  type AmountQuote,
+  formatUnits,
+  parseUnits,
+  type SwapItem,
+  toUnits,
+  WALLET_ERRORS,
+} from '@exchange/shared';
+import type pg from 'pg';
+import type { Core } from '../../core/index.ts';
+import { invalid } from '../../http/errors.ts';
+import { hashCode, type ServerKeys, safeEqual, sha256 } from '../identity/crypto.ts';
+
+/** Engine swap prices are units of `to` per whole `from`, times 10^8. */
+const PRICE_SCALE = 100_000_000n;
+const PRICE_DECIMALS = 8;
+/** A quote is good for this long. */
+export const QUOTE_TTL_MS = 15_000;
+/** A quote is refused when the price has since moved against the user by more than this (parts per million). */
+export const PRICE_TOLERANCE_PPM = 5_000n;
+
+export interface SwapDeps {
+  db: pg.Pool;
+  core: Core;
+  keys: ServerKeys;
+  now?: () => number;
+}
+
+interface QuoteTerms {
+  user: string;
+  from: string;
+  to: string;
+  amount: string;
+  price: string;
+  expires: number;
+}
+
+/**
+ * The current price of `from` in `to` (×10^8) from the book of the market that trades the pair: the best bid
+ * when selling the base, one over the best ask when buying it; the last trade price when that side is empty.
+ */
+export function currentSwapPrice(core: Core, from: string, to: string): bigint | null {
+  for (const m of core.markets.values()) {
+    const sellsBase = m.base === from && m.quote === to;
+    const buysBase = m.base === to && m.quote === from;
+    if (!sellsBase && !buysBase) continue;
+    const depth = core.sequencer.state.depth(m.id, 1);
+    const ticks =
+      (sellsBase ? depth.bids[0]?.[0] : depth.asks[0]?.[0]) ?? core.sequencer.state.lastPrice(m.id);
+    if (!ticks || ticks <= 0n) return null;
+    const scale = 10n ** BigInt(m.pricePrecision);
+    return sellsBase ? (ticks * PRICE_SCALE) / scale : (scale * PRICE_SCALE) / ticks;
+  }
+  return null;
+}
+
+async function feePpm(db: pg.Pool, currency: string): Promise<bigint> {
+  const row = (
+    await db.query('select trim_scale(swap_fee)::text as fee from currencies where id = $1', [currency])
+  ).rows[0];
+  return row ? toUnits(row.fee, 6) : 0n;
+}
+
+/** Gross, fee and net of swapping `amount` units at `price`, exactly as the engine computes them. */
+function outcome(core: Core, from: string, to: string, amount: bigint, price: bigint, ppm: bigint) {
+  const fromPrec = core.units.precision(from);
+  const toPrec = core.units.precision(to);
+  const gross = (amount * price * 10n ** BigInt(toPrec)) / (10n ** BigInt(fromPrec) * PRICE_SCALE);
+  const fee = (gross * ppm + 999_999n) / 1_000_000n;
+  return { gross, fee, net: gross - fee };
+}
+
+function parseAmount(core: Core, currency: string, text: string): bigint {
+  const parsed = parseUnits(text, core.units.precision(currency));
+  if (!parsed.ok || parsed.units <= 0n) throw invalid(WALLET_ERRORS.swapAmountInvalid);
+  return parsed.units;
+}
+
+function checkPair(core: Core, from: string, to: string): void {
+  if (from === to || !core.units.precisions.has(from) || !core.units.precisions.has(to))
+    throw invalid(WALLET_ERRORS.swapPairInvalid);
+}
+
+function sign(keys: ServerKeys, terms: QuoteTerms): string {
+  const body = Buffer.from(JSON.stringify(terms)).toString('base64url');
+  return `${body}.${hashCode(keys, 'swap-quote', body)}`;
+}
+
+function verify(keys: ServerKeys, quoteId: string): QuoteTerms | null {
+  const [body, mac] = quoteId.split('.');
+  if (!body || !mac || !safeEqual(mac, hashCode(keys, 'swap-quote', body))) return null;
+  try {
+    return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as QuoteTerms;
+  } catch {
+    return null;
+  }
+}
+
+/** `GET /account/amount_quote`: a signed quote the user can execute within 15 s. */
+export async function quoteSwap(
+  deps: SwapDeps,
+  userId: string,
+  q: { from_currency: string; to_currency: string; amount: string },
+): Promise<AmountQuote> {
+  const { core } = deps;
+  checkPair(core, q.from_currency, q.to_currency);
+  const amount = parseAmount(core, q.from_currency, q.amount);
+  const price = currentSwapPrice(core, q.from_currency, q.to_currency);
+  if (price === null) throw invalid(WALLET_ERRORS.swapNoPrice);
+  const { fee, net } = outcome(
+    core,
+    q.from_currency,
+    q.to_currency,
+    amount,
+    price,
+    await feePpm(deps.db, q.from_currency),
+  );
+  if (net <= 0n) throw invalid(WALLET_ERRORS.swapAmountInvalid);
+  const expires = (deps.now ?? Date.now)() + QUOTE_TTL_MS;
+  const toPrec = core.units.precision(q.to_currency);
+  const terms: QuoteTerms = {
+    user: userId,
+    from: q.from_currency,
+    to: q.to_currency,
+    amount: formatUnits(amount, core.units.precision(q.from_currency)),
+    price: price.toString(),
+    expires,
+  };
+  return {
+    quote_id: sign(deps.keys, terms),
+    from_currency: q.from_currency,
+    to_currency: q.to_currency,
+    amount: terms.amount,
+    price: formatUnits(price, PRICE_DECIMALS),
+    fee: formatUnits(fee, toPrec),
+    total: formatUnits(net, toPrec),
+    expires_at: new Date(expires).toISOString(),
+  };
+}
+
+/**
+ * Executes a quote at its price through the core, against the swap liquidity account. Refused when the quote is
+ * not this user's, has expired, or the price has moved against the user beyond the tolerance. A quote takes
+ * effect at most once. An engine refusal (balance, liquidity) is kept in the history as `rejected`.
+ */
+export async function executeSwap(
+  deps: SwapDeps,
+  userId: string,
+  input: { from_currency: string; to_currency: string; amount: string; quote_id: string },
+): Promise<SwapItem> {
+  const { core, db } = deps;
+  const terms = verify(deps.keys, input.quote_id);
+  if (
+    !terms ||
+    terms.user !== userId ||
+    terms.from !== input.from_currency ||
+    terms.to !== input.to_currency ||
+    parseAmount(core, terms.from, terms.amount) !== parseAmount(core, input.from_currency, input.amount) ||
+    terms.expires < (deps.now ?? Date.now)()
+  )
+    throw invalid(WALLET_ERRORS.swapQuoteExpired);
+  const quoted = BigInt(terms.price);
+  const now = currentSwapPrice(core, terms.from, terms.to);
+  if (now === null || now * 1_000_000n < quoted * (1_000_000n - PRICE_TOLERANCE_PPM))
+    throw invalid(WALLET_ERRORS.swapQuoteExpired);
+  const amount = parseAmount(core, terms.from, terms.amount);
+  const ppm = await feePpm(db, terms.from);
+  const quoteHash = sha256(input.quote_id);
+  const result = await core.sequencer.submit(
+    {
+      type: 'Swap',
+      user: Number(userId),
+      from: terms.from,
+      to: terms.to,
+      amount,
+      mode: { price: quoted },
+      feePpm: ppm,
+    },
+    `swap:${quoteHash}`,
+  );
+  const { fee, net } = outcome(core, terms.from, terms.to, amount, quoted, ppm);
+  const toPrec = core.units.precision(terms.to);
+  await db.query(
+    `insert into swaps (user_id, from_currency, to_currency, amount, price, total, fee, state, reason, quote_hash)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) on conflict (quote_hash) do nothing`,
+    [
+      userId,
+      terms.from,
+      terms.to,
+      terms.amount,
+      formatUnits(quoted, PRICE_DECIMALS),
+      result.ok ? formatUnits(net, toPrec) : '0',
+      result.ok ? formatUnits(fee, toPrec) : '0',
+      result.ok ? 'completed' : 'rejected',
+      result.ok ? null : result.code,
+      quoteHash,
+    ],
+  );
+  if (!result.ok) throw invalid(result.code ?? WALLET_ERRORS.swapNoPrice);
+  const row = (
+    await db.query(
+      `select id, created_at, trim_scale(amount)::text as price, from_currency as ask_currency,
+         trim_scale(total)::text as total, to_currency as currency, trim_scale(fee)::text as fee, state
+       from swaps where quote_hash = $1`,
+      [quoteHash],
+    )
+  ).rows[0];
+  return { ...row, id: Number(row.id), created_at: row.created_at.toISOString() };
+}

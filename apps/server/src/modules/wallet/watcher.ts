@@ -1,0 +1,285 @@
+import { formatUnits, toUnits } from '@exchange/shared';
+import type pg from 'pg';
+import type { ChainBlock } from '../../adapters/chains/port.ts';
+import type { Core } from '../../core/index.ts';
+import { withTransaction } from '../../db/pool.ts';
+import type { ServerKeys } from '../identity/crypto.ts';
+import { depositAddressSecret, hotWallet, newDepositAddress } from './addresses.ts';
+import type { Network } from './chains.ts';
+
+/** What the watcher tells the rest of the app: a new address to show, a deposit that changed. */
+export interface WatcherEvents {
+  depositAddress(userId: number, network: string, address: string): void;
+  deposit(userId: number, depositId: number): void;
+}
+
+export interface WatcherDeps {
+  db: pg.Pool;
+  core: Core;
+  keys: ServerKeys;
+  events: WatcherEvents;
+  log: { warn(message: string): void };
+}
+
+/** Blocks scanned per tick at most, so one tick stays short. */
+const SCAN_LIMIT = 200;
+
+/**
+ * Follows one network: records deposits to our addresses block by block, notices reorgs by parent hashes,
+ * credits a deposit through the core once it has enough confirmations, and sweeps it to the hot wallet.
+ * A deposit is one (network, txid, index) row, and the credit carries the client command id `deposit:<id>`, so
+ * neither a re-scan nor a crash between the credit and the state change can credit twice.
+ */
+export class DepositWatcher {
+  constructor(
+    private readonly deps: WatcherDeps,
+    private readonly network: Network,
+  ) {}
+
+  /** One pass: scan new blocks, then confirm, credit and collect. */
+  async tick(): Promise<void> {
+    const latest = await this.network.chain.latestBlock();
+    await this.scan(latest);
+    await this.confirm(latest);
+    if (this.network.collect) await this.collect();
+  }
+
+  private async scan(latest: number): Promise<void> {
+    const { db } = this.deps;
+    const key = this.network.key;
+    let next = await this.resumeHeight();
+    // A reorg to a chain of the same length changes the tip without adding a block.
+    const tip = next > 0 ? await this.network.chain.block(next - 1) : null;
+    const stored = (
+      await db.query('select hash from chain_blocks where blockchain_key = $1 and height = $2', [
+        key,
+        next - 1,
+      ])
+    ).rows[0];
+    if (stored && tip?.hash !== stored.hash) next = await this.unwind(next - 1);
+    const stop = Math.min(latest, next + SCAN_LIMIT - 1);
+    while (next <= stop) {
+      const block = await this.network.chain.block(next);
+      if (!block) return;
+      const parent = (
+        await db.query('select hash from chain_blocks where blockchain_key = $1 and height = $2', [
+          key,
+          next - 1,
+        ])
+      ).rows[0];
+      if (parent && parent.hash !== block.parentHash) {
+        next = await this.unwind(next - 1);
+        continue;
+      }
+      await this.record(block);
+      next++;
+    }
+  }
+
+  /** Where to continue: after the last recorded block, or from the start after a chain reset (a new devnet). */
+  private async resumeHeight(): Promise<number> {
+    const { db } = this.deps;
+    const key = this.network.key;
+    const last = (
+      await db.query(
+        'select height, hash from chain_blocks where blockchain_key = $1 order by height desc limit 1',
+        [key],
+      )
+    ).rows[0];
+    if (!last) return 0;
+    const genesis = (
+      await db.query('select hash from chain_blocks where blockchain_key = $1 and height = 0', [key])
+    ).rows[0];
+    const chainGenesis = await this.network.chain.block(0);
+    if (genesis && chainGenesis && genesis.hash !== chainGenesis.hash) {
+      this.deps.log.warn(`${key}: the chain was reset (new genesis); scanning it from the start`);
+      await db.query('delete from chain_blocks where blockchain_key = $1', [key]);
+      return 0;
+    }
+    return Number(last.height) + 1;
+  }
+
+  /**
+   * Walks back from `height` to the last block that is still on the chain and forgets the rest. Deposits
+   * not yet credited in the dropped blocks are cancelled; a credited one raises an alert and keeps its credit.
+   * @returns the first height to scan again.
+   */
+  private async unwind(height: number): Promise<number> {
+    const { db } = this.deps;
+    const key = this.network.key;
+    let fork = height;
+    while (fork >= 0) {
+      const stored = (
+        await db.query('select hash from chain_blocks where blockchain_key = $1 and height = $2', [key, fork])
+      ).rows[0];
+      const onChain = await this.network.chain.block(fork);
+      if (!stored || (onChain && onChain.hash === stored.hash)) break;
+      fork--;
+    }
+    this.deps.log.warn(`${key}: reorg, blocks after ${fork} replaced`);
+    const touched = await withTransaction(db, async (tx) => {
+      const credited = await tx.query(
+        `select id, user_id, txid, amount::text from deposits
+         where blockchain_key = $1 and block_height > $2 and credited_at is not null`,
+        [key, fork],
+      );
+      for (const d of credited.rows) {
+        await tx.query(
+          `insert into chain_alerts (blockchain_key, kind, detail) values ($1, 'reorg_after_credit', $2)`,
+          [key, { deposit_id: Number(d.id), user_id: Number(d.user_id), txid: d.txid, amount: d.amount }],
+        );
+      }
+      const cancelled = await tx.query(
+        `update deposits set state = 'canceled', note = 'reorg', block_height = null, block_hash = null, updated_at = now()
+         where blockchain_key = $1 and block_height > $2 and credited_at is null returning id, user_id`,
+        [key, fork],
+      );
+      await tx.query('delete from chain_blocks where blockchain_key = $1 and height > $2', [key, fork]);
+      return cancelled.rows;
+    });
+    for (const d of touched) this.deps.events.deposit(Number(d.user_id), Number(d.id));
+    return fork + 1;
+  }
+
+  /** Records a block and the deposits in it to our addresses, in one transaction. */
+  private async record(block: ChainBlock): Promise<void> {
+    const { db } = this.deps;
+    const key = this.network.key;
+    const targets = [...new Set(block.transfers.map((t) => t.to))];
+    const owners = new Map<string, number>();
+    if (targets.length > 0) {
+      const rows = await db.query(
+        'select address, user_id from deposit_addresses where blockchain_key = $1 and address = any($2)',
+        [key, targets],
+      );
+      for (const r of rows.rows) owners.set(r.address, Number(r.user_id));
+    }
+    const changed = await withTransaction(db, async (tx) => {
+      const out: { id: number; user: number; address: string }[] = [];
+      for (const t of block.transfers) {
+        const user = owners.get(t.to);
+        if (user === undefined) continue;
+        const precision = this.network.currencies.get(t.currency);
+        if (precision === undefined) continue;
+        const row = (
+          await tx.query(
+            `insert into deposits (user_id, currency_id, blockchain_key, address, txid, txout, amount, block_height, block_hash)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+             on conflict (blockchain_key, txid, txout) do update
+               set block_height = excluded.block_height, block_hash = excluded.block_hash, updated_at = now(),
+                   state = case when deposits.state = 'canceled' and deposits.note = 'reorg' then 'submitted' else deposits.state end,
+                   note = case when deposits.state = 'canceled' and deposits.note = 'reorg' then null else deposits.note end
+             returning id`,
+            [
+              user,
+              t.currency,
+              key,
+              t.to,
+              t.txid,
+              t.index,
+              formatUnits(t.amount, precision),
+              block.height,
+              block.hash,
+            ],
+          )
+        ).rows[0];
+        out.push({ id: Number(row.id), user, address: t.to });
+      }
+      await tx.query(
+        `insert into chain_blocks (blockchain_key, height, hash, parent_hash) values ($1, $2, $3, $4)
+         on conflict (blockchain_key, height) do update set hash = excluded.hash, parent_hash = excluded.parent_hash`,
+        [key, block.height, block.hash, block.parentHash],
+      );
+      return out;
+    });
+    for (const d of changed) {
+      this.deps.events.deposit(d.user, d.id);
+      await this.rotateAddress(d.user, d.address);
+    }
+  }
+
+  /** After a deposit to the user's newest address, give them a new one (old ones keep working). */
+  private async rotateAddress(userId: number, address: string): Promise<void> {
+    const { db, keys } = this.deps;
+    const newest = (
+      await db.query(
+        'select address from deposit_addresses where user_id = $1 and blockchain_key = $2 order by id desc limit 1',
+        [userId, this.network.key],
+      )
+    ).rows[0]?.address;
+    if (newest !== address) return;
+    const fresh = await newDepositAddress(db, keys, this.network, userId, false);
+    this.deps.events.depositAddress(userId, this.network.key, fresh);
+  }
+
+  /** Credits deposits that reached the confirmation threshold; those under the network minimum are rejected. */
+  private async confirm(latest: number): Promise<void> {
+    const { db, core } = this.deps;
+    const ready = await db.query(
+      `select d.id, d.user_id, d.currency_id, d.amount::text, n.min_deposit_amount::text as min
+       from deposits d join currency_networks n on n.currency_id = d.currency_id and n.blockchain_key = d.blockchain_key
+       where d.blockchain_key = $1 and d.state = 'submitted' and d.block_height is not null and d.block_height <= $2
+       order by d.id`,
+      [this.network.key, latest - this.network.confirmations + 1],
+    );
+    for (const d of ready.rows) {
+      const precision = core.units.precision(d.currency_id);
+      const amount = toUnits(d.amount, precision);
+      if (amount < toUnits(d.min, precision)) {
+        await db.query(
+          `update deposits set state = 'rejected', note = 'below the minimum deposit', updated_at = now() where id = $1`,
+          [d.id],
+        );
+      } else {
+        const result = await core.sequencer.submit(
+          { type: 'Credit', user: Number(d.user_id), currency: d.currency_id, amount, kind: 'deposit' },
+          `deposit:${d.id}`,
+        );
+        const state = result.ok ? 'accepted' : 'errored';
+        await db.query(
+          `update deposits set state = $2, credited_at = case when $3 then now() end, note = $4, updated_at = now()
+           where id = $1 and state = 'submitted'`,
+          [d.id, state, result.ok, result.ok ? null : result.code],
+        );
+      }
+      this.deps.events.deposit(Number(d.user_id), Number(d.id));
+    }
+  }
+
+  /** Sweeps credited deposits from the deposit addresses to the hot wallet. */
+  private async collect(): Promise<void> {
+    const { db, keys, core } = this.deps;
+    const accepted = await db.query(
+      `select id, user_id, currency_id, address, amount::text from deposits
+       where blockchain_key = $1 and state = 'accepted' order by id limit 50`,
+      [this.network.key],
+    );
+    if (accepted.rowCount === 0) return;
+    const hot = await hotWallet(db, keys, this.network);
+    for (const d of accepted.rows) {
+      const claimed = await db.query(
+        `update deposits set state = 'collecting', updated_at = now() where id = $1 and state = 'accepted'`,
+        [d.id],
+      );
+      if (claimed.rowCount !== 1) continue;
+      try {
+        const secret = await depositAddressSecret(db, keys, this.network.key, d.address);
+        await this.network.chain.send({
+          fromSecret: secret,
+          to: hot.address,
+          currency: d.currency_id,
+          amount: toUnits(d.amount, core.units.precision(d.currency_id)),
+        });
+        await db.query(`update deposits set state = 'collected', updated_at = now() where id = $1`, [d.id]);
+      } catch (err) {
+        // The credit stands; only the sweep failed. An operator can look at it.
+        this.deps.log.warn(`${this.network.key}: collecting deposit ${d.id} failed: ${String(err)}`);
+        await db.query(`update deposits set state = 'errored', note = $2, updated_at = now() where id = $1`, [
+          d.id,
+          `collect: ${String(err).slice(0, 200)}`,
+        ]);
+      }
+      this.deps.events.deposit(Number(d.user_id), Number(d.id));
+    }
+  }
+}

@@ -1,0 +1,178 @@
+import {
+  formatUnits,
+  parseUnits,
+  toUnits,
+  WALLET_ERRORS,
+  type WithdrawInput,
+  withdrawMinimum,
+} from '@exchange/shared';
+import type pg from 'pg';
+import type { MailPort } from '../../adapters/mail/port.ts';
+import type { Core } from '../../core/index.ts';
+import { AppError, invalid } from '../../http/errors.ts';
+import type { ServerKeys } from '../identity/crypto.ts';
+import type { UserRecord } from '../identity/users-repository.ts';
+import { addressOwner } from './addresses.ts';
+import { findBeneficiary } from './beneficiaries.ts';
+import type { ChainRegistry } from './chains.ts';
+import { checkTotp } from './totp-check.ts';
+
+/** Withdrawals wait this long after a password or 2FA change (beyond the spec: a stolen session can't cash out). */
+export const WITHDRAW_HOLD_HOURS = 24;
+
+export interface WithdrawDeps {
+  db: pg.Pool;
+  keys: ServerKeys;
+  core: Core;
+  chains: ChainRegistry;
+  mail: MailPort;
+  /** A withdrawal changed state (for the private `withdraw` stream). */
+  onChange(userId: number, withdrawalId: number): void;
+  /** Checks the authenticator code (replaced only by tests that measure something else). */
+  verifyTotp?: (user: UserRecord, code: string) => Promise<void>;
+}
+
+/** Whether the user may withdraw now, and why not (GET /account/withdraw_permission). */
+export async function withdrawPermission(db: pg.Pool, user: UserRecord) {
+  const row = (
+    await db.query(
+      `select greatest(u.password_changed_at,
+           (select max(created_at) from activities a where a.user_id = u.id and a.topic = 'otp' and a.result = 'succeed'))
+         + make_interval(hours => $2) as hold_until
+       from users u where u.id = $1`,
+      [user.id, WITHDRAW_HOLD_HOURS],
+    )
+  ).rows[0];
+  const holdUntil: Date | null = row?.hold_until && row.hold_until > new Date() ? row.hold_until : null;
+  return {
+    allowed: user.level >= 3 && user.otp && holdUntil === null,
+    level: user.level,
+    otp: user.otp,
+    hold_until: holdUntil ? holdUntil.toISOString() : null,
+  };
+}
+
+/**
+ * Validates a withdrawal (spec §5 and issue rules), checks the TOTP code, and holds the amount through the core.
+ * An address that belongs to another user of the exchange is settled internally at once, without a fee and
+ * without touching a chain; an external one waits for the processor to broadcast it.
+ */
+export async function createWithdrawal(deps: WithdrawDeps, user: UserRecord, input: WithdrawInput) {
+  const { db, core } = deps;
+  if (!(await withdrawPermission(db, user)).allowed)
+    throw new AppError(403, [WALLET_ERRORS.withdrawNotPermitted]);
+  const network = (
+    await db.query(
+      `select n.min_withdraw_amount::text, n.withdraw_fee::text, n.withdraw_enabled, c.precision
+       from currency_networks n join currencies c on c.id = n.currency_id
+       where n.currency_id = $1 and n.blockchain_key = $2`,
+      [input.currency, input.blockchain_key],
+    )
+  ).rows[0];
+  if (!network || !deps.chains.get(input.blockchain_key)) throw invalid(WALLET_ERRORS.networkNotFound);
+  if (!network.withdraw_enabled) throw invalid(WALLET_ERRORS.withdrawDisabled);
+  const beneficiary = await findBeneficiary(db, user.id, input.beneficiary_id);
+  if (
+    beneficiary.state !== 'active' ||
+    beneficiary.currency_id !== input.currency ||
+    beneficiary.blockchain_key !== input.blockchain_key
+  )
+    throw invalid(WALLET_ERRORS.beneficiaryNotActive);
+  const precision: number = network.precision;
+  const parsed = parseUnits(input.amount, precision);
+  if (!parsed.ok || parsed.units <= 0n) throw invalid(WALLET_ERRORS.amountInvalid);
+  const amount = parsed.units;
+  const recipient = await addressOwner(db, input.blockchain_key, beneficiary.address);
+  if (recipient === Number(user.id)) throw invalid(WALLET_ERRORS.beneficiaryAddressInvalid);
+  const internal = recipient !== null;
+  const info = {
+    min_withdraw_amount: network.min_withdraw_amount,
+    withdraw_fee: network.withdraw_fee,
+    blockchain_key: input.blockchain_key,
+  };
+  const minimum = withdrawMinimum(info, precision, internal);
+  if (amount < minimum) {
+    throw new AppError(422, [WALLET_ERRORS.amountTooSmall], {
+      details: { min: formatUnits(minimum, precision), currency: input.currency },
+    });
+  }
+  if (core.sequencer.state.balance(Number(user.id), input.currency).balance < amount)
+    throw invalid(WALLET_ERRORS.insufficientBalance);
+  if (deps.verifyTotp) await deps.verifyTotp(user, input.otp);
+  else await checkTotp(db, deps.keys, user, input.otp, WALLET_ERRORS.otpInvalid);
+
+  const fee = internal ? 0n : toUnits(network.withdraw_fee, precision);
+  const row = (
+    await db.query(
+      `insert into withdrawals (user_id, currency_id, blockchain_key, beneficiary_id, rid, memo, amount, fee, internal_user_id)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
+      [
+        user.id,
+        input.currency,
+        input.blockchain_key,
+        beneficiary.id,
+        beneficiary.address,
+        beneficiary.memo,
+        formatUnits(amount, precision),
+        formatUnits(fee, precision),
+        recipient,
+      ],
+    )
+  ).rows[0];
+  const id = Number(row.id);
+  const hold = await core.sequencer.submit(
+    {
+      type: 'HoldWithdrawal',
+      user: Number(user.id),
+      currency: input.currency,
+      amount,
+      withdrawalId: `w${id}`,
+    },
+    `withdraw-hold:${id}`,
+  );
+  if (!hold.ok) {
+    await setState(db, id, 'rejected', hold.code);
+    throw invalid(WALLET_ERRORS.insufficientBalance);
+  }
+  await setState(db, id, 'accepted');
+  if (internal && recipient !== null) await settleInternal(deps, id, recipient);
+  deps.onChange(Number(user.id), id);
+  return id;
+}
+
+/** Internal transfer: the held amount goes straight to the other user; no fee (spec §5). */
+async function settleInternal(deps: WithdrawDeps, id: number, recipient: number): Promise<void> {
+  const result = await deps.core.sequencer.submit(
+    { type: 'SettleWithdrawal', withdrawalId: `w${id}`, fee: 0n, toUser: recipient },
+    `withdraw-settle:${id}`,
+  );
+  if (!result.ok) throw new Error(`internal withdrawal ${id} could not settle: ${result.code}`);
+  await setState(deps.db, id, 'succeed');
+}
+
+/** Moves a withdrawal to `state`, only from the states that lead there. */
+export async function setState(
+  db: pg.Pool,
+  id: number,
+  state: string,
+  error: string | null = null,
+  extra: { txid?: string; height?: number } = {},
+): Promise<boolean> {
+  const from: Record<string, string[]> = {
+    accepted: ['prepared'],
+    rejected: ['prepared'],
+    processing: ['accepted'],
+    confirming: ['processing'],
+    succeed: ['accepted', 'confirming'],
+    failed: ['processing', 'confirming'],
+    errored: ['processing'],
+    canceled: ['accepted', 'errored'],
+  };
+  const updated = await db.query(
+    `update withdrawals set state = $2, error = coalesce($3, error), txid = coalesce($4, txid),
+       block_height = coalesce($5, block_height), updated_at = now()
+     where id = $1 and state = any($6)`,
+    [id, state, error, extra.txid ?? null, extra.height ?? null, from[state] ?? []],
+  );
+  return updated.rowCount === 1;
+}
