@@ -2,13 +2,15 @@ import { loadConfig } from './config.ts';
 import { auditLedger } from './core/audit.ts';
 import { openDatabase } from './db/database.ts';
 import { findUserDetail, listUsers } from './modules/admin/users.ts';
+import { WALLET_USAGE, walletCommand } from './modules/wallet/cli.ts';
 
 const USAGE = `usage: npm run cli -- <command> [args]
 
 commands:
   user list                 list all users
   user show <email>         one user with labels, phones and balances
-  audit                     check money conservation and that balances equal their ledger postings`;
+  audit                     check money conservation and that balances equal their ledger postings
+${WALLET_USAGE}`;
 
 /** Operator command line against the same database as the app (shares a running embedded server). */
 async function main(argv: string[]): Promise<number> {
@@ -32,6 +34,8 @@ async function main(argv: string[]): Promise<number> {
       );
       return failures.length === 0 ? 0 : 1;
     }
+    const wallet = await walletCommand(argv, database.pool, config);
+    if (wallet !== undefined) return wallet;
     if (area === 'user' && command === 'list') {
       console.table(await listUsers(database.pool));
       return 0;

@@ -2,7 +2,7 @@ import { composeApp } from './compose.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { startCore } from './core/index.ts';
 import { openDatabase } from './db/database.ts';
-import { creditDemoBalances, seedDemoBooks } from './db/seed.ts';
+import { creditDemoBalances, seedDemoBooks, seedDemoWallet } from './db/seed.ts';
 
 /** Starts everything in one process: database, APIs, websocket gateway and the web app. */
 async function main(): Promise<void> {
@@ -25,7 +25,8 @@ async function main(): Promise<void> {
   });
   await creditDemoBalances(core, database.demoUsers);
   if (config.demoBooks) await seedDemoBooks(core, database.demoUsers);
-  const { app } = await composeApp(config, database.pool, { core });
+  const { app, deps } = await composeApp(config, database.pool, { core });
+  if (database.demoUsers.length > 0) await seedDemoWallet(core, deps.wallet, database.pool, deps.keys);
 
   let stopping = false;
   const stop = async (signal: string) => {

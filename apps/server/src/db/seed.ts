@@ -3,6 +3,9 @@ import { toUnits } from '@exchange/shared';
 import { hash } from '@node-rs/argon2';
 import type pg from 'pg';
 import type { Core } from '../core/index.ts';
+import type { ServerKeys } from '../modules/identity/crypto.ts';
+import { hotWallet } from '../modules/wallet/addresses.ts';
+import type { Wallet } from '../modules/wallet/index.ts';
 import { withTransaction } from './pool.ts';
 import {
   DEMO_BALANCES,
@@ -172,5 +175,37 @@ export async function seedDemoBooks(core: Core, users: { id: string }[]): Promis
       },
       `seed:book:${book.market}:trade`,
     );
+  }
+}
+
+/**
+ * Demo money outside the users: the swap desk's liquidity (ten times a demo balance per currency) and coins
+ * in each simulated network's hot wallet, so swaps and withdrawals work on a fresh install. Both happen once.
+ */
+export async function seedDemoWallet(
+  core: Core,
+  wallet: Wallet,
+  db: pg.Pool,
+  keys: ServerKeys,
+): Promise<void> {
+  await Promise.all(
+    Object.entries(DEMO_BALANCES).map(([currency, amount]) =>
+      core.sequencer.submit(
+        { type: 'FundLiquidity', currency, amount: 10n * toUnits(amount, core.units.precision(currency)) },
+        `seed:liquidity:${currency}`,
+      ),
+    ),
+  );
+  for (const network of wallet.chains.all()) {
+    if (!network.sim) continue;
+    const hot = await hotWallet(db, keys, network);
+    let funded = false;
+    for (const [currency, precision] of network.currencies) {
+      if ((await network.chain.balance(hot.address, currency)) > 0n) continue;
+      const amount = DEMO_BALANCES[currency] ?? '1000';
+      await network.sim.faucet(hot.address, currency, 10n * toUnits(amount, precision));
+      funded = true;
+    }
+    if (funded) await network.sim.mine(1);
   }
 }

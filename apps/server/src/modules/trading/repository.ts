@@ -72,7 +72,8 @@ export async function listUserTrades(
 /** The user's committed balances in every currency (zero rows included). */
 export async function listBalances(db: pg.Pool, userId: number) {
   const rows = await db.query(
-    `select c.id as currency, trim_scale(coalesce(b.balance, 0))::text as balance, trim_scale(coalesce(b.locked, 0))::text as locked
+    `select c.id as currency, c.name, c.precision, trim_scale(coalesce(b.balance, 0))::text as balance,
+       trim_scale(coalesce(b.locked, 0))::text as locked
      from currencies c left join balances b on b.currency_id = c.id and b.user_id = $1 where c.visible order by c.position, c.id`,
     [userId],
   );

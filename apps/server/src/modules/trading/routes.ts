@@ -5,6 +5,7 @@ import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { paged } from '../../http/paging.ts';
+import { usdtPriceText } from '../wallet/valuation.ts';
 import { findOwnOrder, listBalances, listOrders, listUserTrades } from './repository.ts';
 import { cancelAll, cancelOrder, placeOrder } from './service.ts';
 
@@ -111,11 +112,17 @@ export async function tradingRoutes(app: FastifyInstance, deps: AppDeps): Promis
 
   app.get('/account/fav_market/list', async (request) => favourites(deps, userId(request)));
 
-  app.get('/account/balances', async (request) => listBalances(deps.db, userId(request)));
+  /** Each row also carries `usdt_price`, the value of one unit in USDT (1 when there is no price). */
+  const balances = async (user: number) =>
+    (await listBalances(deps.db, user)).map((b) => ({
+      ...b,
+      usdt_price: usdtPriceText(deps.core, b.currency),
+    }));
+  app.get('/account/balances', async (request) => balances(userId(request)));
 
   app.get('/account/balances/:currency', async (request) => {
     const currency = (request.params as { currency: string }).currency;
-    const row = (await listBalances(deps.db, userId(request))).find((b) => b.currency === currency);
+    const row = (await balances(userId(request))).find((b) => b.currency === currency);
     if (!row) throw new AppError(404, [ERRORS.recordNotFound]);
     return row;
   });

@@ -1,0 +1,112 @@
+import { API } from '@exchange/shared';
+import type pg from 'pg';
+import type { Config } from '../../config.ts';
+import { requestAdjustment } from './adjustments.ts';
+
+/** The wallet's operator commands, with their usage lines for the command line's help. */
+export const WALLET_USAGE = `  faucet <blockchain_key> <address> <amount> [currency]
+                            send test coins to an address on a simulated or devnet chain (app must run)
+  mine <blockchain_key> [blocks]
+                            mine blocks on a simulated chain (app must run)
+  adjust <email> <currency> <amount> [reason]
+                            credit (or, negative, debit) a balance as an admin adjustment
+  alerts                    chain alerts: reorgs under deposits that were already credited`;
+
+/** Runs a wallet command; `undefined` when `argv` is not one. */
+export async function walletCommand(
+  argv: string[],
+  db: pg.Pool,
+  config: Config,
+): Promise<number | undefined> {
+  const [area, ...args] = argv;
+  if (area === 'faucet' && args.length >= 3) {
+    const [key, address, amount, currency] = args as [string, string, string, string | undefined];
+    const native = currency ?? (await nativeCurrency(db, key));
+    return devCall(
+      config,
+      '/faucet',
+      { blockchain_key: key, address, amount, currency: native },
+      (r) => `sent ${amount} ${native} to ${address} on ${key}: txid ${r.txid}`,
+    );
+  }
+  if (area === 'mine' && args.length >= 1) {
+    const [key, blocks = '1'] = args as [string, string | undefined];
+    return devCall(
+      config,
+      '/mine',
+      { blockchain_key: key, blocks: Number(blocks) },
+      (r) => `${key} is at height ${r.height}`,
+    );
+  }
+  if (area === 'adjust' && args.length >= 3) {
+    const [email, currency, amount, ...reason] = args as [string, string, string, ...string[]];
+    const id = await requestAdjustment(db, email, currency, amount, reason.join(' '));
+    const state = await waitForState(db, id);
+    console.log(
+      state === 'pending'
+        ? `adjustment ${id} recorded; the app applies it when it runs`
+        : `adjustment ${id} ${state} (${amount} ${currency} for ${email})`,
+    );
+    return state === 'rejected' ? 1 : 0;
+  }
+  if (area === 'alerts') {
+    const rows = await db.query(
+      'select id, blockchain_key, kind, detail, created_at from chain_alerts order by id',
+    );
+    if (rows.rowCount === 0) console.log('no chain alerts');
+    else console.table(rows.rows.map((r) => ({ ...r, detail: JSON.stringify(r.detail) })));
+    return 0;
+  }
+  return undefined;
+}
+
+async function nativeCurrency(db: pg.Pool, key: string): Promise<string> {
+  const row = (
+    await db.query(
+      `select currency_id from currency_networks where blockchain_key = $1
+       order by (contract_address is null and coalesce(protocol, '') not like '%20') desc, id limit 1`,
+      [key],
+    )
+  ).rows[0];
+  if (!row) throw new Error(`no currency on ${key}`);
+  return row.currency_id;
+}
+
+/** The faucet and mining live in the running app (it owns the chains); the command line asks it over HTTP. */
+async function devCall(
+  config: Config,
+  path: string,
+  body: unknown,
+  describe: (answer: Record<string, string>) => string,
+): Promise<number> {
+  const url = `http://127.0.0.1:${config.port}${API.dev}${path}`;
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    console.error(`the app is not answering on ${url}: start it with npm start (developer tools must be on)`);
+    return 1;
+  }
+  const answer = (await res.json().catch(() => ({}))) as Record<string, string> & { errors?: string[] };
+  if (!res.ok) {
+    console.error(
+      `refused (${res.status}): ${answer.errors?.join(', ') ?? 'no developer tools on this app?'}`,
+    );
+    return 1;
+  }
+  console.log(describe(answer));
+  return 0;
+}
+
+async function waitForState(db: pg.Pool, id: number): Promise<string> {
+  for (let i = 0; i < 20; i++) {
+    const state = (await db.query('select state from adjustments where id = $1', [id])).rows[0]?.state;
+    if (state !== 'pending') return state;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return 'pending';
+}
