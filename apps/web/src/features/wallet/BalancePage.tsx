@@ -4,8 +4,11 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Amount, SCALE, units } from '../../components/format.tsx';
-import { type BalanceRow, useWalletBalances } from './api.ts';
+import { type BalanceRow, type Currency, useCurrencies, useWalletBalances } from './api.ts';
 import { COIN_STORAGE_KEY } from './format.ts';
+
+/** Display precision when a currency's own is unknown. */
+const DEFAULT_PRECISION = 8;
 
 type SortKey = 'coin' | 'name' | 'total' | 'available' | 'locked';
 
@@ -20,15 +23,15 @@ interface Row {
 }
 
 /** total = balance + locked; its USDT value = total × price (spec §3), exact at 18 decimals. */
-function toRow(b: BalanceRow): Row {
+function toRow(b: BalanceRow, currency: Currency | undefined): Row {
   const available = units(b.balance);
   const locked = units(b.locked);
   const total = available + locked;
   const price = units(b.usdt_price || '1');
   return {
     coin: b.currency,
-    name: b.name,
-    precision: b.precision,
+    name: b.name ?? currency?.name ?? b.currency.toUpperCase(),
+    precision: Math.min(b.precision ?? currency?.precision ?? DEFAULT_PRECISION, SCALE),
     available,
     locked,
     total,
@@ -53,7 +56,17 @@ export function BalancePage() {
   const { data } = useWalletBalances();
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<{ key: SortKey; asc: boolean }>({ key: 'coin', asc: true });
-  const rows = useMemo(() => (data ?? []).map(toRow), [data]);
+  const { data: currencies } = useCurrencies();
+  const rows = useMemo(
+    () =>
+      (data ?? []).map((b) =>
+        toRow(
+          b,
+          currencies?.find((c) => c.id === b.currency),
+        ),
+      ),
+    [data, currencies],
+  );
   const totalUsdt = rows.reduce((sum, r) => sum + r.usdt, 0n);
   const needle = search.trim().toLowerCase();
   const shown = rows

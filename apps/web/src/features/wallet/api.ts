@@ -30,11 +30,11 @@ export interface Currency {
   networks: Network[];
 }
 
-/** A row of `GET /account/balances?version=v2`. */
+/** A row of `GET /account/balances?version=v2` (name and precision may be absent: the currency list has them). */
 export interface BalanceRow {
   currency: string;
-  name: string;
-  precision: number;
+  name?: string;
+  precision?: number;
   balance: string;
   locked: string;
   /** Value of one unit in USDT ("1" when there is no price). */
