@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { activeAccount, apiLogin, latestCode } from '../support/accounts.ts';
+import { activeAccount, apiLogin, latestCode, postFromPage } from '../support/accounts.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
 import { totpCodes } from '../support/totp.ts';
 
@@ -160,7 +160,17 @@ describe('wallet screens', () => {
       .poll(() => page.getByTestId('recent-history').getByTestId('history-row').count(), POLL)
       .toBe(1);
 
-    // Swap 10 TRX to USDT from the quote, then find it in the swap history.
+    // Swap 10 TRX to USDT at bob's bid (the e2e app starts with empty books), then find it in the history.
+    const bob = await openPage(browser);
+    await apiLogin(bob.page, 'bob@example.com', DEMO_PASSWORD);
+    const bid = await postFromPage(bob.page, '/api/v2/peatio/market/orders', {
+      market: 'trxusdt',
+      side: 'buy',
+      ord_type: 'limit',
+      volume: '100',
+      price: '0.1',
+    });
+    expect(bid.status).toBe(201);
     await page.goto('/swap');
     await choose(page, 'swap-from', 'TRX');
     await choose(page, 'swap-to', 'USDT');
@@ -172,6 +182,8 @@ describe('wallet screens', () => {
     await page.getByTestId('tab-swap-history').click();
     await expect.poll(() => page.getByTestId('swap-row').count(), POLL).toBe(1);
     expect(await page.getByTestId('swap-row').textContent()).toContain('TRX');
+    await postFromPage(bob.page, '/api/v2/peatio/market/orders/cancel', {});
+    await bob.context.close();
     await context.close();
   });
 });
