@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
-import { Secret, TOTP } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { activeAccount, barong, latestCode, outbox, PASSWORD, unique } from '../support/accounts.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
 import { solveCaptcha } from '../support/captcha.ts';
+import { totpCodes } from '../support/totp.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -27,23 +27,6 @@ async function loginWithEmailCode(page: Page, email: string): Promise<void> {
   await page.getByTestId('login-code').fill(await latestCode(email));
   await page.getByRole('button', { name: 'Verify' }).click();
   await page.waitForURL((url) => url.pathname === '/settings');
-}
-
-/**
- * TOTP codes for one secret. The server accepts the current 30 s step ± 1, each step once and in increasing
- * order, so every call hands out the next unused step that is valid now, waiting only when it must.
- */
-function totpCodes(secret: string) {
-  const totp = new TOTP({ secret: Secret.fromBase32(secret), period: 30, digits: 6 });
-  const stepNow = () => Math.floor(Date.now() / 30_000);
-  let last = 0;
-  return async (): Promise<string> => {
-    // Stay clear of a step boundary, so the code is still in the window when the server checks it.
-    while (Date.now() % 30_000 > 27_000) await new Promise((r) => setTimeout(r, 500));
-    while (Math.max(last + 1, stepNow() - 1) > stepNow() + 1) await new Promise((r) => setTimeout(r, 1000));
-    last = Math.max(last + 1, stepNow() - 1);
-    return totp.generate({ timestamp: last * 30_000 });
-  };
 }
 
 async function logout(page: Page): Promise<void> {

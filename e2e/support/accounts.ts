@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { captchaResponse } from './captcha.ts';
 
@@ -57,4 +58,48 @@ export async function activeAccount(prefix = 'id'): Promise<{ email: string; pho
   if (verified.status !== 200)
     throw new Error(`verification failed: ${verified.status} ${await verified.text()}`);
   return { email, phone };
+}
+
+/** POSTs JSON from inside the page, so cookies land in (and come from) its browser context. */
+export function postFromPage(page: Page, path: string, body: unknown) {
+  return page.evaluate(
+    async ({ path, body }) => {
+      const csrf = localStorage.getItem('csrfToken');
+      const response = await fetch(path, {
+        method: 'POST',
+        credentials: 'include',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json',
+          ...(csrf ? { 'X-CSRF-Token': csrf } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json().catch(() => null)) as unknown };
+    },
+    { path, body },
+  );
+}
+
+/** Signs a user in through the API (password, then the emailed code) inside `page`, and keeps the CSRF token. */
+export async function apiLogin(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await page.goto('/');
+  const sent = await postFromPage(page, '/api/v2/barong/identity/sessions/resent_otp', {
+    session_type: 'email',
+    email,
+    password,
+    captcha_response: await captchaResponse(),
+  });
+  if (sent.status !== 201) throw new Error(`login code not sent: ${sent.status}`);
+  const session = await postFromPage(page, '/api/v2/barong/identity/sessions', {
+    email,
+    password,
+    code: await latestCode(email),
+    session_type: 'email',
+    captcha_response: await captchaResponse(),
+  });
+  if (session.status !== 200)
+    throw new Error(`login failed: ${session.status} ${JSON.stringify(session.body)}`);
+  const csrf = (session.body as { csrf_token: string }).csrf_token;
+  await page.evaluate((token) => localStorage.setItem('csrfToken', token), csrf);
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres } from '../../apps/server/src/db/embedded.ts';
 import { freePort } from '../../apps/server/test/support/ports.ts';
 import { startServerProcess } from '../../apps/server/test/support/process.ts';
 
@@ -11,6 +12,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Where the started app answers, e.g. http://127.0.0.1:41234. */
     baseUrl: string;
+    /** The started app's PostgreSQL, for arranging what no screen can (a user's verification level). */
+    databaseUrl: string;
   }
 }
 
@@ -24,15 +27,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const dataDir = await mkdtemp(path.join(tmpdir(), 'exchange-e2e-'));
   await chmod(dataDir, 0o755);
   const port = await freePort();
+  const pgPort = await freePort();
   const server = await startServerProcess({
     DATA_DIR: dataDir,
     PORT: String(port),
-    EMBEDDED_PG_PORT: String(await freePort()),
+    EMBEDDED_PG_PORT: String(pgPort),
     NODE_ENV: 'development',
     // The trading tests start from the demo users' seeded balances and empty books.
     DEMO_BOOKS: 'false',
   });
   project.provide('baseUrl', `http://127.0.0.1:${port}`);
+  // Attaching to the app's running server only reads its URL; it starts nothing.
+  const quiet = { info: () => {}, warn: () => {} };
+  const database = await startEmbeddedPostgres(dataDir, pgPort, quiet, { attach: true });
+  project.provide('databaseUrl', database.url);
   return async () => {
     server.child.kill('SIGTERM');
     await server.exited;

@@ -67,7 +67,7 @@ function NavLinks({ onNavigate, vertical }: { onNavigate: () => void; vertical: 
       </Anchor>
       <Menu position="bottom-start" withinPortal>
         <Menu.Target>
-          <Anchor component="button" type="button">
+          <Anchor component="button" type="button" data-testid="nav-wallet">
             {t('nav.wallet')} ▾
           </Anchor>
         </Menu.Target>
@@ -77,6 +77,24 @@ function NavLinks({ onNavigate, vertical }: { onNavigate: () => void; vertical: 
           </Menu.Item>
           <Menu.Item component={Link} to="/deposit_withdraw" onClick={onNavigate}>
             {t('nav.depositWithdraw')}
+          </Menu.Item>
+          <Menu.Item component={Link} to="/swap" onClick={onNavigate}>
+            {t('nav.swap')}
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+      <Menu position="bottom-start" withinPortal>
+        <Menu.Target>
+          <Anchor component="button" type="button" data-testid="nav-history">
+            {t('nav.history')} ▾
+          </Anchor>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item component={Link} to="/history/account" onClick={onNavigate}>
+            {t('nav.transactionHistory')}
+          </Menu.Item>
+          <Menu.Item component={Link} to="/history/orders" onClick={onNavigate}>
+            {t('nav.orderHistory')}
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>

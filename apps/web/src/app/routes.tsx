@@ -20,6 +20,7 @@ const RegisterPage = page(() => import('../features/auth/RegisterPage.tsx'), 'Re
 const ResetPasswordPage = page(() => import('../features/auth/ResetPasswordPage.tsx'), 'ResetPasswordPage');
 const VerifyAccountPage = page(() => import('../features/auth/VerifyAccountPage.tsx'), 'VerifyAccountPage');
 const ContactPage = page(() => import('../features/contact/ContactPage.tsx'), 'ContactPage');
+const DevFaucetPage = page(() => import('../features/dev/DevFaucetPage.tsx'), 'DevFaucetPage');
 const DevInboxPage = page(() => import('../features/dev/DevInboxPage.tsx'), 'DevInboxPage');
 const ChangePhonePage = page(() => import('../features/phone/ChangePhonePage.tsx'), 'ChangePhonePage');
 const SettingsPage = page(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage');
@@ -31,6 +32,16 @@ const SuccessPage = page(() => import('../features/static/SuccessPage.tsx'), 'Su
 const TermsPage = page(() => import('../features/static/TermsPage.tsx'), 'TermsPage');
 const OrderHistoryPage = page(() => import('../features/trading/OrderHistoryPage.tsx'), 'OrderHistoryPage');
 const TradingPage = page(() => import('../features/trading/TradingPage.tsx'), 'TradingPage');
+const BalancePage = page(() => import('../features/wallet/BalancePage.tsx'), 'BalancePage');
+const DepositWithdrawPage = page(
+  () => import('../features/wallet/DepositWithdrawPage.tsx'),
+  'DepositWithdrawPage',
+);
+const SwapPage = page(() => import('../features/wallet/SwapPage.tsx'), 'SwapPage');
+const TransactionHistoryPage = page(
+  () => import('../features/wallet/TransactionHistoryPage.tsx'),
+  'TransactionHistoryPage',
+);
 
 const guest = (element: ReactNode) => <GuestOnly>{element}</GuestOnly>;
 const protect = (element: ReactNode) => <Protected>{element}</Protected>;
@@ -58,15 +69,16 @@ export const routes: RouteObject[] = [
       { path: '/api-tokens', element: protect(<ApiTokensPage />) },
       { path: '/update-number/phone', element: protect(<ChangePhonePage />) },
       { path: '/sumsub-kyc', element: protect(<Placeholder name="Identity verification" />) },
-      { path: '/balance', element: protect(<Placeholder name="Spot Balance" />) },
-      { path: '/deposit_withdraw', element: protect(<Placeholder name="Deposit/Withdraw" />) },
+      { path: '/balance', element: protect(<BalancePage />) },
+      { path: '/deposit_withdraw', element: protect(<DepositWithdrawPage />) },
       { path: '/card', element: protect(<Placeholder name="Card" />) },
       { path: '/view_statement', element: protect(<Placeholder name="Statement" />) },
-      { path: '/history/account', element: protect(<Placeholder name="Transaction History" />) },
+      { path: '/history/account', element: protect(<TransactionHistoryPage />) },
       { path: '/history/orders', element: protect(<OrderHistoryPage />) },
-      { path: '/swap', element: protect(<Placeholder name="Swap" />) },
+      { path: '/swap', element: protect(<SwapPage />) },
       { path: '/trade/:market?', element: protect(<TradingPage />) },
       { path: '/dev/inbox', element: <DevInboxPage /> },
+      { path: '/dev/faucet', element: <DevFaucetPage /> },
       { path: '/kyc', element: <Navigate to="/sumsub-kyc" replace /> },
       { path: '/profile', element: <Navigate to="/settings" replace /> },
       { path: '*', element: <Navigate to="/" replace /> },

@@ -8,6 +8,7 @@ import { errors } from './en/errors.ts';
 import { identity } from './en/identity.ts';
 import { staticPages } from './en/static.ts';
 import { trading } from './en/trading.ts';
+import { wallet } from './en/wallet.ts';
 
 /** The English catalogue: every user-facing string, keyed flat (server error codes are keys as they are). */
 export const en = {
@@ -19,6 +20,7 @@ export const en = {
   ...identity,
   ...captcha,
   ...trading,
+  ...wallet,
 };
 
 void i18next.use(initReactI18next).init({

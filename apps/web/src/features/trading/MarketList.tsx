@@ -6,8 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api } from '../../api/client.ts';
 import { isLoggedIn, useCurrentUser } from '../../api/user.ts';
+import { Amount } from '../../components/format.tsx';
 import type { Market, Tickers } from './api.ts';
-import { Amount, pairName } from './format.tsx';
+import { pairName } from './format.tsx';
 
 function readFavourites(): string[] {
   try {

@@ -2,8 +2,8 @@ import { Box, Group, Paper, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ranger, useRanger } from '../../api/ranger.ts';
+import { fixed, units } from '../../components/format.tsx';
 import type { Market } from './api.ts';
-import { fixed, units } from './format.tsx';
 
 type Level = [string, string];
 interface Book {

@@ -6,8 +6,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
+import { fixed, multiply, SCALE, units } from '../../components/format.tsx';
 import { type Balance, KEYS, type Market, type Order, useBalances, useMakerFee } from './api.ts';
-import { fixed, multiply, SCALE, units } from './format.tsx';
 
 /** Open orders refresh this long after a submission (spec §4, §9). */
 export const ORDER_REFRESH_MS = 500;

@@ -2,8 +2,9 @@ import { LIMITS } from '@exchange/shared';
 import { Container, Group, Pagination, Paper, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Amount, longDate } from '../../components/format.tsx';
 import { type Market, useLiveOrders, useMarkets, useOrders, useUserTrades } from './api.ts';
-import { Amount, longDate, ORDER_TYPE_KEYS, pairName, sideColor } from './format.tsx';
+import { ORDER_TYPE_KEYS, pairName, sideColor } from './format.tsx';
 import { OrdersTable } from './OrdersTable.tsx';
 
 const LIMIT = LIMITS.tablePageLimit;

@@ -1,17 +1,9 @@
 import { Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Amount, shortDate } from '../../components/format.tsx';
 import type { Market, Order } from './api.ts';
-import {
-  Amount,
-  fillKey,
-  ORDER_TYPE_KEYS,
-  openFillKey,
-  pairName,
-  shortDate,
-  sideColor,
-  stateKey,
-} from './format.tsx';
+import { fillKey, ORDER_TYPE_KEYS, openFillKey, pairName, sideColor, stateKey } from './format.tsx';
 
 /**
  * Orders with the spec's columns: date, pair, type (side), order (type), state, price or Market, volume, average,

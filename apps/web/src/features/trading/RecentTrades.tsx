@@ -3,8 +3,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
 import { useRanger } from '../../api/ranger.ts';
+import { fixed, timeOnly } from '../../components/format.tsx';
 import type { Market } from './api.ts';
-import { fixed, sideColor, timeOnly } from './format.tsx';
+import { sideColor } from './format.tsx';
 
 interface PublicTrade {
   id: number;

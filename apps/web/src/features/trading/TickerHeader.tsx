@@ -1,7 +1,8 @@
 import { Group, Paper, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { fixed } from '../../components/format.tsx';
 import type { Market, Ticker } from './api.ts';
-import { fixed, pairName } from './format.tsx';
+import { pairName } from './format.tsx';
 
 /** Volume precision (spec §9). */
 const VOLUME_PRECISION = 8;

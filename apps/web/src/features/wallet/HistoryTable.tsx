@@ -1,0 +1,104 @@
+import type { WalletHistoryItem } from '@exchange/shared';
+import { Anchor, Group, Pagination, Table, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Amount, longDate } from '../../components/format.tsx';
+import { type HistoryKind, useCurrencies } from './api.ts';
+import { explorerLink, networkName, networkOf, statusColor, statusKey } from './format.ts';
+
+/** Pages only when there is more than one (spec §9). */
+export function Pager({
+  total,
+  page,
+  limit,
+  onChange,
+}: {
+  total: number;
+  page: number;
+  limit: number;
+  onChange: (p: number) => void;
+}) {
+  const pages = Math.ceil(total / limit);
+  if (pages <= 1) return null;
+  return (
+    <Group justify="flex-end">
+      <Pagination size="sm" total={pages} value={page} onChange={onChange} />
+    </Group>
+  );
+}
+
+function Info({ kind, item }: { kind: HistoryKind; item: WalletHistoryItem }) {
+  const { t } = useTranslation();
+  const { data: currencies } = useCurrencies();
+  if (kind === 'adjustments') return <>{t('wallet.history.adjustmentInfo')}</>;
+  const txid = item.blockchain_txid ?? item.txid;
+  if (!txid) return <>{t(`wallet.history.type.${item.transaction_type}`)}</>;
+  const href = explorerLink(networkOf(currencies, item), txid);
+  const text = txid.length > 16 ? `${txid.slice(0, 8)}…${txid.slice(-6)}` : txid;
+  return href ? (
+    <Anchor href={href} target="_blank" rel="noopener noreferrer" title={txid} size="sm">
+      {text}
+    </Anchor>
+  ) : (
+    <Text span inherit title={txid}>
+      {text}
+    </Text>
+  );
+}
+
+/** Status, coin, network, amount, date, info (spec §2 Transaction History); "No record found" when empty. */
+export function HistoryTable({
+  kind,
+  items,
+  testId,
+}: {
+  kind: HistoryKind;
+  items: WalletHistoryItem[];
+  testId?: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Table.ScrollContainer minWidth={720}>
+      <Table fz="sm" striped data-testid={testId}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('wallet.history.status')}</Table.Th>
+            <Table.Th>{t('wallet.history.coin')}</Table.Th>
+            <Table.Th>{t('wallet.history.network')}</Table.Th>
+            <Table.Th>{t('wallet.history.amount')}</Table.Th>
+            <Table.Th>{t('wallet.history.date')}</Table.Th>
+            <Table.Th>{t('wallet.history.info')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {items.map((item) => (
+            <Table.Tr key={item.id} data-testid="history-row">
+              <Table.Td>
+                <Text span inherit c={statusColor(item.state)} data-testid="history-status">
+                  {t(statusKey(kind, item.state), { defaultValue: item.state })}
+                </Text>
+              </Table.Td>
+              <Table.Td>{item.currency.toUpperCase()}</Table.Td>
+              <Table.Td>
+                {kind === 'adjustments'
+                  ? t('wallet.history.adjustmentNetwork')
+                  : networkName(item.blockchain_key).toUpperCase()}
+              </Table.Td>
+              <Table.Td>
+                <Amount value={item.amount} />
+              </Table.Td>
+              <Table.Td>{longDate(item.created_at)}</Table.Td>
+              <Table.Td>
+                <Info kind={kind} item={item} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      {items.length === 0 && (
+        <Text size="sm" c="dimmed" ta="center" py="sm">
+          {t('wallet.empty')}
+        </Text>
+      )}
+    </Table.ScrollContainer>
+  );
+}

@@ -1,0 +1,97 @@
+import { LIMITS } from '@exchange/shared';
+import { Button, Group, Paper, Select, Stack, Table, Text } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Amount, fixed, longDate } from '../../components/format.tsx';
+import { useCurrencies, useSwaps } from './api.ts';
+import { Pager } from './HistoryTable.tsx';
+
+const LIMIT = LIMITS.tablePageLimit;
+const ALL = 'all';
+const STATES = [ALL, 'completed', 'rejected'];
+/** Precision used when a currency's own is unknown (spec §2 Swap History). */
+const DEFAULT_PRECISION = 8;
+
+/** Swap history (spec §2): Date, You Swap, You Get, Status; state filter with Search and Reset; 10 a page. */
+export function SwapHistory() {
+  const { t } = useTranslation();
+  const { data: currencies } = useCurrencies();
+  const [state, setState] = useState(ALL);
+  const [applied, setApplied] = useState<string>();
+  const [page, setPage] = useState(1);
+  const { data } = useSwaps(applied, page, LIMIT);
+  const items = data?.items ?? [];
+  const precision = (id: string) => currencies?.find((c) => c.id === id)?.precision ?? DEFAULT_PRECISION;
+
+  return (
+    <Paper withBorder p="md">
+      <Stack>
+        <Group align="flex-end">
+          <Select
+            label={t('wallet.history.status')}
+            data={STATES.map((s) => ({ value: s, label: t(`wallet.filter.${s}`) }))}
+            value={state}
+            onChange={(v) => setState(v ?? ALL)}
+            allowDeselect={false}
+            data-testid="swap-state"
+          />
+          <Button
+            onClick={() => {
+              setApplied(state === ALL ? undefined : state);
+              setPage(1);
+            }}
+            data-testid="swap-search"
+          >
+            {t('wallet.history.search')}
+          </Button>
+          <Button
+            variant="default"
+            onClick={() => {
+              setState(ALL);
+              setApplied(undefined);
+              setPage(1);
+            }}
+          >
+            {t('wallet.history.reset')}
+          </Button>
+        </Group>
+        <Table.ScrollContainer minWidth={600}>
+          <Table fz="sm" striped data-testid="swap-history">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('wallet.history.date')}</Table.Th>
+                <Table.Th>{t('wallet.swap.youSwap')}</Table.Th>
+                <Table.Th>{t('wallet.swap.youGet')}</Table.Th>
+                <Table.Th>{t('wallet.history.status')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((s) => (
+                <Table.Tr key={s.id} data-testid="swap-row">
+                  <Table.Td>{longDate(s.created_at)}</Table.Td>
+                  <Table.Td>
+                    <Amount value={s.price} /> {s.ask_currency.toUpperCase()}
+                  </Table.Td>
+                  <Table.Td>
+                    <Amount value={fixed(s.total, precision(s.currency))} /> {s.currency.toUpperCase()}
+                  </Table.Td>
+                  <Table.Td>
+                    <Text span inherit c={s.state === 'rejected' ? 'red' : 'teal'}>
+                      {t(`wallet.filter.${s.state}`, { defaultValue: s.state })}
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+          {items.length === 0 && (
+            <Text size="sm" c="dimmed" ta="center" py="sm">
+              {t('wallet.empty')}
+            </Text>
+          )}
+        </Table.ScrollContainer>
+        <Pager total={data?.total ?? 0} page={page} limit={LIMIT} onChange={setPage} />
+      </Stack>
+    </Paper>
+  );
+}

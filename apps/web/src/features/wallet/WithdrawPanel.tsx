@@ -1,0 +1,234 @@
+import {
+  amountReceived,
+  fieldErrors,
+  formatUnits,
+  PIN_LENGTH,
+  parseUnits,
+  WALLET_ERRORS,
+  withdrawMinimum,
+  withdrawSchema,
+} from '@exchange/shared';
+import { Button, Group, Modal, Select, Slider, Stack, Text, TextInput } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError, api } from '../../api/client.ts';
+import { toast } from '../../app/toast.ts';
+import { CodeInput } from '../../components/CodeInput.tsx';
+import { useSchemaForm } from '../../components/useSchemaForm.ts';
+import { type Currency, type Network, useBeneficiaries, WALLET_KEYS } from './api.ts';
+import { BeneficiaryModal } from './BeneficiaryModal.tsx';
+import { acceptAmount, fitAmount, walletErrorText } from './format.ts';
+
+const STEPS = [0, 25, 50, 75, 100];
+const AMOUNT_CODES: readonly string[] = [
+  WALLET_ERRORS.amountRequired,
+  WALLET_ERRORS.amountInvalid,
+  WALLET_ERRORS.insufficientBalance,
+  WALLET_ERRORS.amountTooSmall,
+];
+const OTP_CODES: readonly string[] = [WALLET_ERRORS.otpRequired, WALLET_ERRORS.otpInvalid];
+const BENEFICIARY_CODES: readonly string[] = [
+  WALLET_ERRORS.beneficiaryRequired,
+  WALLET_ERRORS.beneficiaryNotActive,
+];
+
+/** Which field a refusal belongs to; the rest are toasts. */
+function fieldOf(code: string): 'amount' | 'otp' | 'beneficiary_id' | undefined {
+  if (AMOUNT_CODES.includes(code)) return 'amount';
+  if (OTP_CODES.includes(code)) return 'otp';
+  if (BENEFICIARY_CODES.includes(code)) return 'beneficiary_id';
+  return undefined;
+}
+
+const toUnits = (text: string, precision: number) => {
+  const parsed = parseUnits(text || '0', precision);
+  return parsed.ok ? parsed.units : 0n;
+};
+
+interface Props {
+  currency: Currency;
+  network: Network;
+  /** Available balance of the currency, a decimal string. */
+  available: string;
+}
+
+/**
+ * Withdraw form (spec §2, §5): saved address, amount with a 0–100 % slider of the available balance, fee and
+ * "will get" lines, then a verification dialog for the authenticator code. Validated with the server's schema.
+ */
+export function WithdrawPanel({ currency, network, available }: Props) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const precision = currency.precision;
+  const unit = currency.id.toUpperCase();
+  const { data: beneficiaries } = useBeneficiaries(currency.id, network.blockchain_key);
+  const active = (beneficiaries ?? []).filter((b) => b.state === 'active');
+  const initial = {
+    amount: '',
+    otp: '',
+    beneficiary_id: '',
+    currency: currency.id,
+    blockchain_key: network.blockchain_key,
+  };
+  const form = useSchemaForm(withdrawSchema, initial);
+  const [percent, setPercent] = useState(0);
+  const [verifying, setVerifying] = useState(false);
+  const [managing, setManaging] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const fee = toUnits(network.withdraw_fee, precision);
+  const amount = toUnits(String(form.values.amount), precision);
+  const willGet = formatUnits(amountReceived(amount, fee), precision);
+  const external = {
+    min: formatUnits(withdrawMinimum(network, precision, false), precision),
+    currency: unit,
+  };
+  const message = (code: string) => t([code, 'server.error'], external);
+
+  const pick = (value: number) => {
+    setPercent(value);
+    const share = (toUnits(available, precision) * BigInt(value)) / 100n;
+    form.set('amount', fitAmount(formatUnits(share, precision)));
+  };
+
+  /** Everything but the code; the address may be internal, so only the internal minimum is certain here. */
+  const precheck = (): boolean => {
+    const parsed = withdrawSchema.omit({ otp: true }).safeParse(form.values);
+    if (!parsed.success) {
+      form.setErrors(fieldErrors(parsed.error));
+      return false;
+    }
+    if (amount > toUnits(available, precision)) {
+      form.setErrors({ amount: WALLET_ERRORS.insufficientBalance });
+      return false;
+    }
+    const internalMin = withdrawMinimum(network, precision, true);
+    if (amount < internalMin) {
+      form.setErrors({ amount: WALLET_ERRORS.amountTooSmall });
+      return false;
+    }
+    return true;
+  };
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const body = form.validate();
+    if (!body) return;
+    setBusy(true);
+    try {
+      await api('peatio', '/account/withdraws', { method: 'POST', body });
+      toast.success(t('wallet.withdraw.done'));
+      form.reset();
+      setPercent(0);
+      setVerifying(false);
+      void client.invalidateQueries({ queryKey: WALLET_KEYS.history });
+      void client.invalidateQueries({ queryKey: WALLET_KEYS.balances });
+    } catch (err) {
+      const code = err instanceof ApiError ? err.errors[0] : undefined;
+      const field = code ? fieldOf(code) : undefined;
+      if (code && field) {
+        form.setErrors({ [field]: code });
+        if (field !== 'otp') setVerifying(false);
+      } else {
+        const text = walletErrorText(t, err, external);
+        if (text) toast.error(text);
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Stack>
+      <Group align="flex-end" wrap="nowrap">
+        <Select
+          style={{ flex: 1 }}
+          label={t('wallet.withdraw.address')}
+          placeholder={t('wallet.withdraw.addressPlaceholder')}
+          data={active.map((b) => ({ value: String(b.id), label: `${b.name} — ${b.data.address}` }))}
+          value={form.values.beneficiary_id ? String(form.values.beneficiary_id) : null}
+          onChange={(v) => form.set('beneficiary_id', v ?? '')}
+          error={form.errors.beneficiary_id && message(form.errors.beneficiary_id)}
+          nothingFoundMessage={t('wallet.empty')}
+          data-testid="withdraw-beneficiary"
+        />
+        <Button variant="default" onClick={() => setManaging(true)} data-testid="manage-addresses">
+          {t('wallet.withdraw.manage')}
+        </Button>
+      </Group>
+      <TextInput
+        label={t('wallet.withdraw.amount')}
+        inputMode="decimal"
+        autoComplete="off"
+        value={String(form.values.amount)}
+        onChange={(e) => {
+          const next = acceptAmount(e.currentTarget.value, precision);
+          if (next !== undefined) form.set('amount', next);
+        }}
+        rightSection={<Text size="xs">{unit}</Text>}
+        rightSectionWidth={56}
+        error={form.errors.amount && message(form.errors.amount)}
+        description={t('wallet.withdraw.available', { amount: available, coin: unit })}
+        data-testid="withdraw-amount"
+      />
+      <Slider
+        value={percent}
+        onChange={pick}
+        step={25}
+        marks={STEPS.map((s) => ({ value: s, label: `${s}%` }))}
+        label={(v) => `${v}%`}
+        aria-label={t('wallet.withdraw.percent')}
+        mb="md"
+      />
+      <Group justify="space-between">
+        <Text size="sm" c="dimmed">
+          {t('wallet.withdraw.fee')}
+        </Text>
+        <Text size="sm" data-testid="withdraw-fee">{`${formatUnits(fee, precision)} ${unit}`}</Text>
+      </Group>
+      <Group justify="space-between">
+        <Text size="sm" c="dimmed">
+          {t('wallet.withdraw.willGet')}
+        </Text>
+        <Text size="sm" fw={600} data-testid="withdraw-will-get">{`${willGet} ${unit}`}</Text>
+      </Group>
+      <Text size="xs" c="dimmed">
+        {t('wallet.withdraw.internalNote')}
+      </Text>
+      <Button
+        disabled={!network.withdraw_enabled}
+        onClick={() => precheck() && setVerifying(true)}
+        data-testid="withdraw-submit"
+      >
+        {t('wallet.withdraw.submit')}
+      </Button>
+      {verifying && (
+        <Modal opened onClose={() => setVerifying(false)} centered title={t('wallet.withdraw.verifyTitle')}>
+          <form onSubmit={submit} noValidate>
+            <Stack>
+              <Text size="sm">
+                {t('wallet.withdraw.verifySummary', { amount: form.values.amount, coin: unit })}
+              </Text>
+              <CodeInput
+                label={t('wallet.withdraw.otp')}
+                length={PIN_LENGTH}
+                value={form.values.otp}
+                onChange={(v) => form.set('otp', v)}
+                error={form.errors.otp && message(form.errors.otp)}
+                testId="withdraw-otp"
+                autoFocus
+              />
+              <Button type="submit" loading={busy} data-testid="withdraw-confirm">
+                {t('wallet.withdraw.confirm')}
+              </Button>
+            </Stack>
+          </form>
+        </Modal>
+      )}
+      {managing && (
+        <BeneficiaryModal currency={currency} network={network} onClose={() => setManaging(false)} />
+      )}
+    </Stack>
+  );
+}
