@@ -11,6 +11,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Where the started app answers, e.g. http://127.0.0.1:41234. */
     baseUrl: string;
+    /** The app's environment for operator commands (`npm run cli -- …`) against its database. */
+    cliEnv: Record<string, string>;
   }
 }
 
@@ -24,15 +26,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const dataDir = await mkdtemp(path.join(tmpdir(), 'exchange-e2e-'));
   await chmod(dataDir, 0o755);
   const port = await freePort();
+  const where = { DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(await freePort()) };
   const server = await startServerProcess({
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    EMBEDDED_PG_PORT: String(await freePort()),
+    ...where,
     NODE_ENV: 'development',
     // The trading tests start from the demo users' seeded balances and empty books.
     DEMO_BOOKS: 'false',
   });
   project.provide('baseUrl', `http://127.0.0.1:${port}`);
+  project.provide('cliEnv', where);
   return async () => {
     server.child.kill('SIGTERM');
     await server.exited;

@@ -60,7 +60,7 @@ export async function composeApp(
     ...overrides,
   };
   app = await buildApp(deps);
-  await deps.kycSimulator?.delivery.start();
+  deps.kycSimulator?.delivery.start();
   return { app, deps };
 }
 

@@ -184,7 +184,7 @@ describe('KYC label transitions', () => {
 
   it('a GREEN for another level changes nothing', () => {
     expect(decide(reviewed('GREEN'), 'another-level', 0, 0)).toEqual({ outcome: 'other_level' });
-    expect(decide(event('applicantReset', { levelName: 'another-level' }), LEVEL + 'x', 0, 0)).toEqual({
+    expect(decide(event('applicantReset', { levelName: 'another-level' }), `${LEVEL}x`, 0, 0)).toEqual({
       outcome: 'other_level',
     });
   });

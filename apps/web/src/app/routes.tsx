@@ -19,6 +19,8 @@ const LoginPage = page(() => import('../features/auth/LoginPage.tsx'), 'LoginPag
 const RegisterPage = page(() => import('../features/auth/RegisterPage.tsx'), 'RegisterPage');
 const ResetPasswordPage = page(() => import('../features/auth/ResetPasswordPage.tsx'), 'ResetPasswordPage');
 const VerifyAccountPage = page(() => import('../features/auth/VerifyAccountPage.tsx'), 'VerifyAccountPage');
+const KycPage = page(() => import('../features/kyc/KycPage.tsx'), 'KycPage');
+const WithdrawAccess = page(() => import('../features/kyc/WithdrawAccess.tsx'), 'WithdrawAccess');
 const ContactPage = page(() => import('../features/contact/ContactPage.tsx'), 'ContactPage');
 const DevInboxPage = page(() => import('../features/dev/DevInboxPage.tsx'), 'DevInboxPage');
 const ChangePhonePage = page(() => import('../features/phone/ChangePhonePage.tsx'), 'ChangePhonePage');
@@ -57,9 +59,9 @@ export const routes: RouteObject[] = [
       { path: '/settings', element: protect(<SettingsPage />) },
       { path: '/api-tokens', element: protect(<ApiTokensPage />) },
       { path: '/update-number/phone', element: protect(<ChangePhonePage />) },
-      { path: '/sumsub-kyc', element: protect(<Placeholder name="Identity verification" />) },
+      { path: '/sumsub-kyc', element: protect(<KycPage />) },
       { path: '/balance', element: protect(<Placeholder name="Spot Balance" />) },
-      { path: '/deposit_withdraw', element: protect(<Placeholder name="Deposit/Withdraw" />) },
+      { path: '/deposit_withdraw', element: protect(<WithdrawAccess />) },
       { path: '/card', element: protect(<Placeholder name="Card" />) },
       { path: '/view_statement', element: protect(<Placeholder name="Statement" />) },
       { path: '/history/account', element: protect(<Placeholder name="Transaction History" />) },

@@ -8,7 +8,7 @@ export interface DeliveryOptions {
   algorithm: DigestAlgorithm;
   /** Where the exchange receives webhooks; null while the server is not listening yet. */
   webhookUrl: () => string | null;
-  /** How often due webhooks and scheduled reviews are looked for besides notifications. */
+  /** How often due webhooks (some queued by the operator CLI) and scheduled reviews are looked for. */
   pollMs?: number;
   log?: { warn(obj: unknown, msg?: string): void };
 }
@@ -20,26 +20,19 @@ export interface DeliveryOptions {
  */
 export class WebhookDelivery {
   private timer: NodeJS.Timeout | undefined;
-  private listener: pg.PoolClient | undefined;
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
 
   constructor(private readonly options: DeliveryOptions) {}
 
-  /** Starts listening for new webhooks (queued by this process or by the operator CLI) and polling. */
-  async start(): Promise<void> {
+  /**
+   * Starts polling. It holds no connection between passes (a pool being closed never waits for it); what
+   * this process queues is sent at once through {@link kick}, what the operator CLI queues at the next poll.
+   */
+  start(): void {
     this.stopped = false;
-    try {
-      const client = await this.options.db.connect();
-      client.on('notification', () => this.kick());
-      client.on('error', () => {});
-      await client.query('listen kyc_sim_webhooks');
-      this.listener = client;
-    } catch (err) {
-      this.options.log?.warn({ err }, 'kyc simulator: listen failed, polling only');
-    }
-    this.timer = setInterval(() => this.kick(), this.options.pollMs ?? 2000);
+    this.timer = setInterval(() => this.kick(), this.options.pollMs ?? 1000);
     this.timer.unref();
     this.kick();
   }
@@ -48,16 +41,11 @@ export class WebhookDelivery {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     await this.running?.catch(() => {});
-    if (this.listener) {
-      await this.listener.query('unlisten *').catch(() => {});
-      this.listener.release();
-      this.listener = undefined;
-    }
   }
 
   /** Runs one pass now (or right after the current one). */
   kick(): void {
-    if (this.stopped) return;
+    if (this.stopped || (this.options.db as { ending?: boolean }).ending) return;
     if (this.running) {
       this.again = true;
       return;

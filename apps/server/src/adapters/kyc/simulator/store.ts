@@ -155,7 +155,6 @@ export async function enqueueWebhook(db: Db, applicant: SimApplicant, type: stri
     clientId: 'exchange-simulator',
   };
   await db.query('insert into kyc_sim_webhooks (payload) values ($1)', [JSON.stringify(payload)]);
-  await db.query(`select pg_notify('kyc_sim_webhooks', '')`);
 }
 
 /** What a reviewer (or the applicant) can do to an applicant; each emits the webhook Sumsub would send. */
