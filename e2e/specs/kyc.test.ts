@@ -44,7 +44,7 @@ describe('identity verification (KYC)', () => {
     await page.waitForURL((url) => url.pathname === '/settings');
 
     await page.getByRole('textbox', { name: 'Gender' }).click();
-    await page.getByRole('option', { name: 'Male' }).click();
+    await page.getByRole('option', { name: 'Male', exact: true }).click();
     await page.getByLabel('Date of birth').fill('1988-09-30');
     await page.getByLabel('Address').fill('2-3 Marunouchi');
     await page.getByLabel('Town').fill('Tokyo');

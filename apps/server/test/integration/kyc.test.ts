@@ -488,3 +488,47 @@ describe('applicant id, documents and net verify', () => {
     expect(res.statusCode).toBe(401);
   });
 });
+
+describe('the demo setting that auto-approves', () => {
+  it('approves a submitted applicant after the configured delay', async () => {
+    const demo = await createTestApp({}, { KYC_AUTO_APPROVE_SECONDS: '1' });
+    try {
+      const demoBase = await demo.app.listen({ port: 0, host: '127.0.0.1' });
+      const user = await activeUser(demo, 'kyc-auto@example.com');
+      const session = await loginWithEmailCode(demo, user.email, user.password);
+      const headers = { cookie: session.cookie, 'x-csrf-token': session.csrf };
+      await demo.app.inject({
+        method: 'POST',
+        url: '/api/v2/barong/resource/profiles',
+        headers,
+        payload: PROFILE,
+      });
+      const token = (
+        await demo.app.inject({ method: 'GET', url: '/api/v2/barong/resource/sumsub/token', headers })
+      ).json();
+      const form = multipart([
+        { name: 'access_token', value: token.token },
+        { name: 'id_doc_type', value: 'PASSPORT' },
+        { name: 'front', fileName: 'p.jpg', value: JPEG },
+        { name: 'selfie', fileName: 's.png', value: PNG },
+      ]);
+      const submitted = await fetch(`${demoBase}/kyc-sim/websdk/submit`, {
+        method: 'POST',
+        headers: { 'content-type': form.contentType },
+        body: form.body,
+        redirect: 'manual',
+      });
+      expect(submitted.status).toBe(303);
+      const deadline = Date.now() + 15_000;
+      let level = 0;
+      while (Date.now() < deadline && level !== 3) {
+        await new Promise((r) => setTimeout(r, 250));
+        level = (await demo.db.pool.query('select level from users where email = $1', [user.email])).rows[0]
+          .level;
+      }
+      expect(level).toBe(3);
+    } finally {
+      await demo.close();
+    }
+  });
+});
