@@ -11,6 +11,7 @@ import type { AppDeps } from '../../app.ts';
 import { authUser } from '../../http/auth.ts';
 import { invalid } from '../../http/errors.ts';
 import { acceptMultipart, parseMultipart } from '../../http/multipart.ts';
+import type { DocumentRow } from './repository.ts';
 
 /** Path of the provider's webhooks, under the identity prefix. */
 export const KYC_WEBHOOK_PATH = '/public/kyc/webhook';
@@ -82,16 +83,7 @@ export async function kycWebhookRoutes(app: FastifyInstance, deps: AppDeps): Pro
 }
 
 /** A document as the API shows it (never its content). */
-function present(d: {
-  id: string;
-  doc_type: string;
-  doc_number: string | null;
-  doc_expire: string | null;
-  file_name: string;
-  mime_type: string;
-  size_bytes: number;
-  created_at: Date;
-}) {
+function present(d: DocumentRow) {
   return {
     id: Number(d.id),
     doc_type: d.doc_type,

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type { Tx } from '../../../db/pool.ts';
+import { type Tx, withTransaction } from '../../../db/pool.ts';
 import { formatCreatedAtMs } from '../../../modules/kyc/labels.ts';
 import type { Applicant, ApplicantStatus } from '../port.ts';
 
@@ -101,10 +101,8 @@ export async function createSimApplicant(
   db: pg.Pool,
   input: { externalUserId: string; levelName: string; email?: string; phone?: string; info?: unknown },
 ): Promise<{ applicant: SimApplicant; created: boolean }> {
-  const client = await db.connect();
-  try {
-    await client.query('begin');
-    const inserted = await client.query(
+  return withTransaction(db, async (tx) => {
+    const inserted = await tx.query(
       `insert into kyc_sim_applicants (id, inspection_id, external_user_id, level_name, email, phone, info)
        values ($1, $2, $3, $4, $5, $6, $7) on conflict (external_user_id, level_name) do nothing returning *`,
       [
@@ -120,20 +118,14 @@ export async function createSimApplicant(
     const applicant: SimApplicant =
       inserted.rows[0] ??
       (
-        await client.query(
-          'select * from kyc_sim_applicants where external_user_id = $1 and level_name = $2',
-          [input.externalUserId, input.levelName],
-        )
+        await tx.query('select * from kyc_sim_applicants where external_user_id = $1 and level_name = $2', [
+          input.externalUserId,
+          input.levelName,
+        ])
       ).rows[0];
-    if (inserted.rows[0]) await enqueueWebhook(client, applicant, 'applicantCreated');
-    await client.query('commit');
+    if (inserted.rows[0]) await enqueueWebhook(tx, applicant, 'applicantCreated');
     return { applicant, created: Boolean(inserted.rows[0]) };
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** Queues one webhook for the exchange, in Sumsub's shape; the delivery worker signs and sends it. */
@@ -173,20 +165,16 @@ export async function actOnApplicant(
   action: SimAction,
   autoApproveSeconds = 0,
 ): Promise<SimApplicant | SimRefusal> {
-  const client = await db.connect();
-  try {
-    await client.query('begin');
+  return withTransaction(db, async (tx) => {
     const current: SimApplicant | undefined = (
-      await client.query('select * from kyc_sim_applicants where id = $1 for update', [applicantId])
+      await tx.query('select * from kyc_sim_applicants where id = $1 for update', [applicantId])
     ).rows[0];
-    const refusal = current ? refuse(current, action) : 'not_found';
-    if (refusal || !current) {
-      await client.query('rollback');
-      return refusal ?? 'not_found';
-    }
+    if (!current) return 'not_found';
+    const refusal = refuse(current, action);
+    if (refusal) return refusal;
     const next = transition(action);
     const updated: SimApplicant = (
-      await client.query(
+      await tx.query(
         `update kyc_sim_applicants set review_status = $2, review_answer = $3, reject_type = $4,
            auto_review_at = case when $5::int > 0 then now() + make_interval(secs => $5::int) end, updated_at = now()
          where id = $1 returning *`,
@@ -200,16 +188,10 @@ export async function actOnApplicant(
       )
     ).rows[0];
     if (action === 'reset')
-      await client.query('delete from kyc_sim_documents where applicant_id = $1', [applicantId]);
-    await enqueueWebhook(client, updated, next.webhook);
-    await client.query('commit');
+      await tx.query('delete from kyc_sim_documents where applicant_id = $1', [applicantId]);
+    await enqueueWebhook(tx, updated, next.webhook);
     return updated;
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 function refuse(a: SimApplicant, action: SimAction): SimRefusal | null {
