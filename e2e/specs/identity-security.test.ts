@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { activeAccount, barong, latestCode, outbox, PASSWORD, unique } from '../support/accounts.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
 import { solveCaptcha } from '../support/captcha.ts';
+import { loginWithEmailCode, submitCredentials } from '../support/login.ts';
 import { totpCodes } from '../support/totp.ts';
 
 let browser: Browser;
@@ -11,23 +12,6 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(() => browser.close());
-
-async function submitCredentials(page: Page, email: string, password = PASSWORD): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Email or phone number').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await solveCaptcha(page);
-  await page.locator('form').getByRole('button', { name: 'Login' }).click();
-}
-
-async function loginWithEmailCode(page: Page, email: string): Promise<void> {
-  await submitCredentials(page, email);
-  await page.getByTestId('login-get-otp').click();
-  await page.getByText('OTP code sent successfully on your email').waitFor();
-  await page.getByTestId('login-code').fill(await latestCode(email));
-  await page.getByRole('button', { name: 'Verify' }).click();
-  await page.waitForURL((url) => url.pathname === '/settings');
-}
 
 async function logout(page: Page): Promise<void> {
   await page.getByTestId('user-menu').click();

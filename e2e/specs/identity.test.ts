@@ -1,29 +1,15 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeAccount, barong, latestCode, PASSWORD, unique } from '../support/accounts.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
 import { captchaResponse, captchaWidget, solveCaptcha } from '../support/captcha.ts';
+import { loginWithEmailCode } from '../support/login.ts';
 
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(() => browser.close());
-
-/** Logs in through the screen with email, password and the emailed 5-digit code. */
-async function loginWithEmailCode(page: Page, email: string): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Email or phone number').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await solveCaptcha(page);
-  await page.locator('form').getByRole('button', { name: 'Login' }).click();
-  // The second step solves a fresh captcha in the background for each call (each answer is accepted once).
-  await page.getByTestId('login-get-otp').click();
-  await page.getByText('OTP code sent successfully on your email').waitFor();
-  await page.getByTestId('login-code').fill(await latestCode(email));
-  await page.getByRole('button', { name: 'Verify' }).click();
-  await page.waitForURL((url) => url.pathname === '/settings');
-}
 
 describe('registration and login', () => {
   it('registers, verifies both codes, logs in with the emailed code and logs out', async () => {

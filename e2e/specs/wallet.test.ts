@@ -100,10 +100,10 @@ describe('wallet screens', () => {
     await page.getByTestId('history-reset').click();
     await expect.poll(() => statuses(page), POLL).toEqual(['Completed']);
 
-    // Withdraw at level 2: the prompt sends the user to settings.
+    // Withdraw at level 2: the verification-required prompt (to the KYC flow or the profile).
     await page.goto('/deposit_withdraw');
     await page.getByTestId('tab-withdraw').click();
-    await page.getByTestId('withdraw-prompt-kyc').waitFor();
+    await page.getByTestId('kyc-required').waitFor();
     await page.keyboard.press('Escape');
 
     await db.query('update users set level = 3 where email = $1', [email]);

@@ -14,6 +14,8 @@ declare module 'vitest' {
     baseUrl: string;
     /** The started app's PostgreSQL, for arranging what no screen can (a user's verification level). */
     databaseUrl: string;
+    /** The app's environment for operator commands (`npm run cli -- …`) against its database. */
+    cliEnv: Record<string, string>;
   }
 }
 
@@ -28,10 +30,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await chmod(dataDir, 0o755);
   const port = await freePort();
   const pgPort = await freePort();
+  const where = { DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort) };
   const server = await startServerProcess({
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    EMBEDDED_PG_PORT: String(pgPort),
+    ...where,
     NODE_ENV: 'development',
     // The trading tests start from the demo users' seeded balances and empty books.
     DEMO_BOOKS: 'false',
@@ -41,6 +42,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const quiet = { info: () => {}, warn: () => {} };
   const database = await startEmbeddedPostgres(dataDir, pgPort, quiet, { attach: true });
   project.provide('databaseUrl', database.url);
+  project.provide('cliEnv', where);
   return async () => {
     server.child.kill('SIGTERM');
     await server.exited;

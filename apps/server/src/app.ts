@@ -10,6 +10,8 @@ import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
 import type pg from 'pg';
 import type { CaptchaPort } from './adapters/captcha/port.ts';
+import type { WebhookDelivery } from './adapters/kyc/simulator/delivery.ts';
+import { SIMULATOR_PREFIX, type SimulatorDeps, simulatorRoutes } from './adapters/kyc/simulator/routes.ts';
 import type { MailPort } from './adapters/mail/port.ts';
 import type { SmsPort } from './adapters/sms/port.ts';
 import type { Config } from './config.ts';
@@ -24,6 +26,8 @@ import type { ServerKeys } from './modules/identity/crypto.ts';
 import { userResourceRoutes } from './modules/identity/resource-routes.ts';
 import { identityRoutes } from './modules/identity/routes.ts';
 import type { SessionStore } from './modules/identity/sessions.ts';
+import { kycResourceRoutes, kycWebhookRoutes } from './modules/kyc/routes.ts';
+import type { KycService } from './modules/kyc/service.ts';
 import { marketDataRoutes } from './modules/market-data/routes.ts';
 import type { MarketData } from './modules/market-data/service.ts';
 import { memberRoutes } from './modules/members/routes.ts';
@@ -59,22 +63,32 @@ export interface AppDeps {
   hub: StreamHub;
   /** Deposits, withdrawals and the chains behind them. */
   wallet: Wallet;
+  /** Identity verification through the configured provider. */
+  kyc: KycService;
+  /** The built-in Sumsub-compatible simulator, when it is the provider (the default). */
+  kycSimulator?: { routes: SimulatorDeps; delivery: WebhookDelivery };
   supportEmail: string;
   /** Resolves the session's user for routes that work with or without one (e.g. contact). */
   currentUser(request: FastifyRequest): Promise<RequestUser | null>;
 }
 
-const CSP = {
-  defaultSrc: ["'self'"],
-  scriptSrc: ["'self'"],
-  styleSrc: ["'self'", "'unsafe-inline'"],
-  imgSrc: ["'self'", 'data:', 'blob:'],
-  connectSrc: ["'self'", 'ws:', 'wss:'],
-  workerSrc: ["'self'", 'blob:'],
-  fontSrc: ["'self'", 'data:'],
-  objectSrc: ["'none'"],
-  frameAncestors: ["'none'"],
-};
+/** The content security policy; with the real Sumsub provider its WebSDK script, frames and calls are allowed. */
+function contentSecurityPolicy(config: Config) {
+  const sumsub =
+    config.kyc.provider === 'sumsub' ? [new URL(config.kyc.webSdkUrl).origin, 'https://*.sumsub.com'] : [];
+  return {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'", ...sumsub],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:', 'blob:', ...sumsub],
+    connectSrc: ["'self'", 'ws:', 'wss:', ...sumsub],
+    frameSrc: ["'self'", ...sumsub],
+    workerSrc: ["'self'", 'blob:'],
+    fontSrc: ["'self'", 'data:'],
+    objectSrc: ["'none'"],
+    frameAncestors: ["'none'"],
+  };
+}
 
 /** Builds the Fastify app: APIs under their OpenDAX prefixes, the ranger websocket and the web app. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -98,7 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   installErrorHandling(app);
   await app.register(fastifyHelmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: CSP },
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(deps.config) },
     crossOriginEmbedderPolicy: false,
   });
   await app.register(fastifyCookie);
@@ -119,7 +133,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await barong.register(async (resource) => {
         await userResourceRoutes(resource, deps);
         await apiKeyRoutes(resource, deps);
+        await resource.register((kyc) => kycResourceRoutes(kyc, deps));
       });
+      await barong.register((webhooks) => kycWebhookRoutes(webhooks, deps));
       if (deps.config.devTools) await devRoutes(barong, deps);
     },
     { prefix: API.barong },
@@ -136,6 +152,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   if (deps.config.devTools) await app.register((dev) => walletDevRoutes(dev, deps), { prefix: API.dev });
   await app.register((ranger) => rangerRoutes(ranger, deps), { prefix: API.ranger });
+  const simulator = deps.kycSimulator;
+  if (simulator) {
+    await app.register((sim) => simulatorRoutes(sim, simulator.routes), { prefix: SIMULATOR_PREFIX });
+    app.addHook('onClose', () => simulator.delivery.stop());
+  }
 
   await serveWebApp(app, deps.config.webDist);
   return app;

@@ -1,3 +1,4 @@
+import { kycCommand } from './adapters/kyc/simulator/cli.ts';
 import { loadConfig } from './config.ts';
 import { auditLedger } from './core/audit.ts';
 import { openDatabase } from './db/database.ts';
@@ -10,6 +11,12 @@ commands:
   user list                 list all users
   user show <email>         one user with labels, phones and balances
   audit                     check money conservation and that balances equal their ledger postings
+  kyc approve <email>       the KYC simulator's reviewer: GREEN (identity verified, level 3)
+  kyc reject <email>        RED, FINAL: no further attempts
+  kyc retry <email>         RED, RETRY: the user may resubmit
+  kyc hold <email>          put the review on hold
+  kyc reset <email>         reset the applicant (drops level 3)
+  kyc status <email>        the applicant at the simulator and the user's KYC labels
 ${WALLET_USAGE}`;
 
 /** Operator command line against the same database as the app (shares a running embedded server). */
@@ -36,6 +43,15 @@ async function main(argv: string[]): Promise<number> {
     }
     const wallet = await walletCommand(argv, database.pool, config);
     if (wallet !== undefined) return wallet;
+    if (area === 'kyc' && command && args[0]) {
+      if (config.kyc.provider !== 'simulator') {
+        console.error('KYC_PROVIDER=sumsub: reviews happen in the Sumsub dashboard');
+        return 1;
+      }
+      const result = await kycCommand(database.pool, command, args[0]);
+      (result.ok ? console.log : console.error)(result.message);
+      return result.ok ? 0 : 1;
+    }
     if (area === 'user' && command === 'list') {
       console.table(await listUsers(database.pool));
       return 0;

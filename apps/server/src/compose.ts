@@ -1,8 +1,13 @@
+import { API } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { createAltchaCaptcha } from './adapters/captcha/altcha.ts';
 import { type CaptchaPort, noCaptcha } from './adapters/captcha/port.ts';
 import { createRecaptcha } from './adapters/captcha/recaptcha.ts';
+import { WebhookDelivery } from './adapters/kyc/simulator/delivery.ts';
+import { SIMULATOR_PREFIX } from './adapters/kyc/simulator/routes.ts';
+import { loadSimulatorCredentials } from './adapters/kyc/simulator/store.ts';
+import { createSumsubProvider } from './adapters/kyc/sumsub.ts';
 import { createOutboxMail } from './adapters/mail/outbox.ts';
 import { createSmtpMail } from './adapters/mail/smtp.ts';
 import { createOutboxSms } from './adapters/sms/port.ts';
@@ -14,6 +19,8 @@ import { loadBodyKey } from './http/body-encryption.ts';
 import { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
 import { loadServerKeys } from './modules/identity/crypto.ts';
 import { SessionStore } from './modules/identity/sessions.ts';
+import { KYC_WEBHOOK_PATH } from './modules/kyc/routes.ts';
+import { KycService } from './modules/kyc/service.ts';
 import { MarketData } from './modules/market-data/service.ts';
 import { StreamHub } from './modules/ranger/hub.ts';
 import { Wallet } from './modules/wallet/index.ts';
@@ -31,6 +38,9 @@ export async function composeApp(
   const keys = overrides.keys ?? (await loadServerKeys(db, config.secretKey));
   const core = overrides.core ?? (await startCore(db));
   const hub = overrides.hub ?? new StreamHub();
+  let app: FastifyInstance | undefined;
+  const selfUrl = () => (app ? listeningUrl(app) : null);
+  const kyc = await kycFor(config, db, selfUrl);
   const mail =
     overrides.mail ??
     (config.smtpUrl ? createSmtpMail(config.smtpUrl, config.mailFrom, db) : createOutboxMail(db));
@@ -61,13 +71,79 @@ export async function composeApp(
     marketData: overrides.marketData ?? (await MarketData.start(db, core, hub)),
     hub,
     wallet,
+    kyc: kyc.service,
+    kycSimulator: kyc.simulator,
     supportEmail: config.supportEmail,
     currentUser: currentUserResolver(db, sessions),
     ...overrides,
   };
-  const app = await buildApp(deps);
+  app = await buildApp(deps);
   app.addHook('onClose', () => wallet.stop());
+  deps.kycSimulator?.delivery.start();
   return { app, deps };
+}
+
+/**
+ * The KYC provider: the real Sumsub adapter, pointed at api.sumsub.com, or by default at the built-in
+ * simulator in this same process (over HTTP, once the server listens), whose webhooks come back here.
+ */
+async function kycFor(config: Config, db: pg.Pool, selfUrl: () => string | null) {
+  const log = { warn: (obj: unknown, msg?: string) => console.warn(msg ?? 'kyc', obj) };
+  const widgetPath = `${SIMULATOR_PREFIX}/websdk`;
+  if (config.kyc.provider === 'sumsub' && config.kyc.sumsub) {
+    const s = config.kyc.sumsub;
+    const service = new KycService({
+      db,
+      provider: createSumsubProvider({ baseUrl: s.baseUrl, appToken: s.appToken, secretKey: s.secretKey }),
+      levelName: config.kyc.levelName,
+      webhookSecret: s.webhookSecret,
+      widget: { kind: 'sumsub', sdkUrl: config.kyc.webSdkUrl },
+      log,
+    });
+    return { service, simulator: undefined };
+  }
+  const credentials = await loadSimulatorCredentials(db);
+  const delivery = new WebhookDelivery({
+    db,
+    credentials,
+    algorithm: config.kyc.simDigestAlg,
+    webhookUrl: () => {
+      const base = selfUrl();
+      return base ? `${base}${API.barong}${KYC_WEBHOOK_PATH}` : null;
+    },
+    log,
+  });
+  const provider = createSumsubProvider({
+    baseUrl: () => `${selfUrl() ?? 'http://127.0.0.1:0'}${SIMULATOR_PREFIX}`,
+    appToken: credentials.appToken,
+    secretKey: credentials.secretKey,
+    kind: 'simulator',
+  });
+  const service = new KycService({
+    db,
+    provider,
+    levelName: config.kyc.levelName,
+    webhookSecret: credentials.webhookSecret,
+    widget: { kind: 'simulator', pagePath: widgetPath },
+    log,
+  });
+  const routes = {
+    db,
+    credentials,
+    publicUrl: config.publicUrl,
+    autoApproveSeconds: config.kyc.autoApproveSeconds,
+    kick: () => delivery.kick(),
+  };
+  return { service, simulator: { routes, delivery } };
+}
+
+/** `http://host:port` of a listening app, for calls it makes to itself (loopback for a wildcard address). */
+function listeningUrl(app: FastifyInstance): string | null {
+  const address = app.server.address();
+  if (!address || typeof address === 'string') return null;
+  const wildcard = address.address === '0.0.0.0' || address.address === '::';
+  const host = wildcard ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
 }
 
 /** The captcha adapter for CAPTCHA_TYPE: ALTCHA proof-of-work (self-hosted), reCAPTCHA, or none. */

@@ -39,6 +39,20 @@ const envSchema = z.object({
   EVM_RPC_URL: z.url().optional(),
   EVM_CHAIN_ID: z.coerce.number().int().positive().default(31337),
   EVM_DEVNET: bool.optional(),
+  KYC_PROVIDER: z.enum(['simulator', 'sumsub']).default('simulator'),
+  KYC_LEVEL_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+    .default('basic-kyc-level'),
+  KYC_AUTO_APPROVE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(0),
+  KYC_SIM_DIGEST_ALG: z
+    .enum(['HMAC_SHA1_HEX', 'HMAC_SHA256_HEX', 'HMAC_SHA512_HEX'])
+    .default('HMAC_SHA256_HEX'),
+  SUMSUB_BASE_URL: z.url().default('https://api.sumsub.com'),
+  SUMSUB_APP_TOKEN: z.string().min(10).optional(),
+  SUMSUB_SECRET_KEY: z.string().min(10).optional(),
+  SUMSUB_WEBHOOK_SECRET: z.string().min(10).optional(),
+  SUMSUB_WEBSDK_URL: z.url().default('https://static.sumsub.com/idensic/static/sns-websdk-builder.js'),
 });
 
 /** Validated runtime configuration; every field comes from an environment variable of the same meaning. */
@@ -77,8 +91,25 @@ export interface Config {
   evmChainId: number;
   /** Without EVM_RPC_URL, run an in-process Hardhat devnet for eth-devnet (default outside production). */
   evmDevnet: boolean;
+  /** Identity verification: the provider, the level checked, and the simulator's demo settings. */
+  kyc: KycConfig;
   /** Root secret for hashing codes and encrypting secrets at rest; generated and stored when unset (not in production). */
   secretKey: string | undefined;
+}
+
+export interface KycConfig {
+  /** `simulator` (built in, the default: same REST paths, signatures and webhooks as Sumsub) or `sumsub`. */
+  provider: 'simulator' | 'sumsub';
+  /** The verification level whose GREEN review makes a user level 3. */
+  levelName: string;
+  /** Simulator only: approve a submitted applicant after this many seconds (0: a reviewer decides). */
+  autoApproveSeconds: number;
+  /** Simulator only: the `x-payload-digest-alg` its webhooks use. */
+  simDigestAlg: 'HMAC_SHA1_HEX' | 'HMAC_SHA256_HEX' | 'HMAC_SHA512_HEX';
+  /** The real service's address and credentials, with KYC_PROVIDER=sumsub. */
+  sumsub: { baseUrl: string; appToken: string; secretKey: string; webhookSecret: string } | undefined;
+  /** The Sumsub WebSDK script the web app loads with KYC_PROVIDER=sumsub. */
+  webSdkUrl: string;
 }
 
 /** A configuration value that failed validation; its message is one line naming the variable. */
@@ -104,6 +135,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration: RECAPTCHA_SECRET: RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET are required with CAPTCHA_TYPE=recaptcha',
     );
   }
+  if (
+    e.KYC_PROVIDER === 'sumsub' &&
+    !(e.SUMSUB_APP_TOKEN && e.SUMSUB_SECRET_KEY && e.SUMSUB_WEBHOOK_SECRET)
+  ) {
+    throw new ConfigError(
+      'Invalid configuration: SUMSUB_APP_TOKEN: SUMSUB_APP_TOKEN, SUMSUB_SECRET_KEY and SUMSUB_WEBHOOK_SECRET are required with KYC_PROVIDER=sumsub',
+    );
+  }
   if (production && !e.SECRET_KEY) {
     throw new ConfigError('Invalid configuration: SECRET_KEY: required when NODE_ENV=production');
   }
@@ -126,6 +165,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     rateLimits: e.RATE_LIMITS,
     secretKey: e.SECRET_KEY,
+    kyc: {
+      provider: e.KYC_PROVIDER,
+      levelName: e.KYC_LEVEL_NAME,
+      autoApproveSeconds: e.KYC_AUTO_APPROVE_SECONDS,
+      simDigestAlg: e.KYC_SIM_DIGEST_ALG,
+      sumsub:
+        e.SUMSUB_APP_TOKEN && e.SUMSUB_SECRET_KEY && e.SUMSUB_WEBHOOK_SECRET
+          ? {
+              baseUrl: e.SUMSUB_BASE_URL,
+              appToken: e.SUMSUB_APP_TOKEN,
+              secretKey: e.SUMSUB_SECRET_KEY,
+              webhookSecret: e.SUMSUB_WEBHOOK_SECRET,
+            }
+          : undefined,
+      webSdkUrl: e.SUMSUB_WEBSDK_URL,
+    },
     recaptcha:
       e.RECAPTCHA_SITE_KEY && e.RECAPTCHA_SECRET
         ? { siteKey: e.RECAPTCHA_SITE_KEY, secret: e.RECAPTCHA_SECRET }

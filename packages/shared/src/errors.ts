@@ -156,6 +156,40 @@ export const ERRORS = {
   profileInvalidDob: 'resource.profile.invalid_dob',
   /** Profile: postcode is not 1-10 letters and digits. */
   profileInvalidPostcode: 'resource.profile.invalid_postcode',
+  /** KYC: the profile lacks gender, date of birth, address, postcode, city or country (422). */
+  kycProfileIncomplete: 'resource.kyc.profile_incomplete',
+  /** KYC: identity is already verified; nothing to submit (422). */
+  kycAlreadyVerified: 'resource.kyc.already_verified',
+  /** KYC: the provider's final rejection blocks further attempts (422). */
+  kycRejectedFinal: 'resource.kyc.rejected_final',
+  /** KYC: the applicant id is missing, unknown to the provider, or belongs to someone else (422). */
+  kycInvalidApplicant: 'resource.kyc.invalid_applicant',
+  /** KYC: the verification provider did not answer; try again later (503). */
+  kycProviderUnavailable: 'resource.kyc.provider_unavailable',
+  /** Net verify: redirectUrl is missing or not an http(s) address (422). */
+  kycInvalidRedirect: 'resource.kyc.invalid_redirect_url',
+  /** Net verify: scan_ref is missing (422). */
+  kycMissingScanRef: 'resource.kyc.missing_scan_ref',
+  /** Documents: doc_type is missing or not one of the accepted types (422). */
+  documentInvalidType: 'resource.documents.invalid_doc_type',
+  /** Documents: doc_number is not 1-32 letters, digits, underscores or hyphens (422). */
+  documentInvalidNumber: 'resource.documents.invalid_doc_number',
+  /** Documents: doc_expire is not a date (YYYY-MM-DD) in the future (422). */
+  documentInvalidExpire: 'resource.documents.invalid_doc_expire',
+  /** Documents: no file was sent (422). */
+  documentMissingUpload: 'resource.documents.missing_upload',
+  /** Documents: a file is not JPG, JPEG, PNG or PDF by its content (422). */
+  documentInvalidFormat: 'resource.documents.invalid_format',
+  /** Documents: a file is larger than 2 MB (422). */
+  documentTooLarge: 'resource.documents.file_too_large',
+  /** Documents: more files than one upload takes (422). */
+  documentTooMany: 'resource.documents.too_many_files',
+  /** Documents: the request is not multipart/form-data (422). */
+  documentNotMultipart: 'resource.documents.not_multipart',
+  /** KYC webhook: `x-payload-digest` is missing or does not match the raw body (401). */
+  kycWebhookInvalidDigest: 'kyc.webhook.invalid_digest',
+  /** KYC webhook: the body is not a webhook payload (400). */
+  kycWebhookInvalidPayload: 'kyc.webhook.invalid_payload',
   /** The account is already verified; nothing to do. */
   alreadyVerified: 'identity.user.already_verified',
 } as const;

@@ -4,6 +4,7 @@ export * from './money.ts';
 export * from './schemas/account-security.ts';
 export * from './schemas/contact.ts';
 export * from './schemas/identity.ts';
+export * from './schemas/kyc.ts';
 export * from './schemas/trading.ts';
 export * from './schemas/wallet.ts';
 export * from './validation.ts';

@@ -23,8 +23,11 @@ export interface User {
 
 export const CURRENT_USER_KEY = ['currentUser'] as const;
 
-/** Fetches the current user; `null` when nobody is signed in or the session is gone. */
-export function useCurrentUser() {
+/**
+ * Fetches the current user; `null` when nobody is signed in or the session is gone. `refetchInterval` polls
+ * (the KYC page watches its label move).
+ */
+export function useCurrentUser(options: { refetchInterval?: number } = {}) {
   return useQuery({
     queryKey: CURRENT_USER_KEY,
     queryFn: async (): Promise<User | null> => {
@@ -36,6 +39,7 @@ export function useCurrentUser() {
     },
     staleTime: 60_000,
     retry: false,
+    refetchInterval: options.refetchInterval,
   });
 }
 

@@ -19,6 +19,7 @@ const LoginPage = page(() => import('../features/auth/LoginPage.tsx'), 'LoginPag
 const RegisterPage = page(() => import('../features/auth/RegisterPage.tsx'), 'RegisterPage');
 const ResetPasswordPage = page(() => import('../features/auth/ResetPasswordPage.tsx'), 'ResetPasswordPage');
 const VerifyAccountPage = page(() => import('../features/auth/VerifyAccountPage.tsx'), 'VerifyAccountPage');
+const KycPage = page(() => import('../features/kyc/KycPage.tsx'), 'KycPage');
 const ContactPage = page(() => import('../features/contact/ContactPage.tsx'), 'ContactPage');
 const DevFaucetPage = page(() => import('../features/dev/DevFaucetPage.tsx'), 'DevFaucetPage');
 const DevInboxPage = page(() => import('../features/dev/DevInboxPage.tsx'), 'DevInboxPage');
@@ -68,7 +69,7 @@ export const routes: RouteObject[] = [
       { path: '/settings', element: protect(<SettingsPage />) },
       { path: '/api-tokens', element: protect(<ApiTokensPage />) },
       { path: '/update-number/phone', element: protect(<ChangePhonePage />) },
-      { path: '/sumsub-kyc', element: protect(<Placeholder name="Identity verification" />) },
+      { path: '/sumsub-kyc', element: protect(<KycPage />) },
       { path: '/balance', element: protect(<BalancePage />) },
       { path: '/deposit_withdraw', element: protect(<DepositWithdrawPage />) },
       { path: '/card', element: protect(<Placeholder name="Card" />) },

@@ -6,6 +6,7 @@ import { contact } from './en/contact.ts';
 import { dev } from './en/dev.ts';
 import { errors } from './en/errors.ts';
 import { identity } from './en/identity.ts';
+import { kyc } from './en/kyc.ts';
 import { staticPages } from './en/static.ts';
 import { trading } from './en/trading.ts';
 import { wallet } from './en/wallet.ts';
@@ -18,6 +19,7 @@ export const en = {
   ...contact,
   ...staticPages,
   ...identity,
+  ...kyc,
   ...captcha,
   ...trading,
   ...wallet,

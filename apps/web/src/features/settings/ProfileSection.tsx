@@ -1,4 +1,4 @@
-import { ERRORS, LIMITS, profileSchema } from '@exchange/shared';
+import { ERRORS, LIMITS, profileComplete, profileSchema } from '@exchange/shared';
 import {
   Badge,
   Button,
@@ -22,6 +22,7 @@ import { toast } from '../../app/toast.ts';
 import { useSchemaForm } from '../../components/useSchemaForm.ts';
 import { codeText, errorCodes, errorText } from '../auth/components/errors.ts';
 import { countryByIso } from '../auth/countries.ts';
+import { VerificationRequiredModal } from '../kyc/VerificationRequiredModal.tsx';
 import { formatDateTime, KYC_COLOR, kycStatus } from './kyc.ts';
 
 /** The shared profile body; the gender select starts empty, so its input is any string. */
@@ -71,6 +72,7 @@ export function ProfileSection({ user }: { user: User }) {
     btnName: 'saveBtn',
   });
   const [saving, setSaving] = useState<'saveBtn' | 'proceedBtn' | null>(null);
+  const [verifyPrompt, setVerifyPrompt] = useState(false);
   const error = (field: string) =>
     form.errors[field] ? codeText(t, form.errors[field], 'profile') : undefined;
   const name = [profile.first_name, profile.last_name].filter(Boolean).join(' ');
@@ -112,8 +114,8 @@ export function ProfileSection({ user }: { user: User }) {
           <Button
             variant="light"
             color={KYC_COLOR[status]}
-            onClick={() => navigate('/sumsub-kyc')}
-            disabled={status === 'verified' || status === 'underReview'}
+            onClick={() => (profileComplete(profile) ? navigate('/sumsub-kyc') : setVerifyPrompt(true))}
+            disabled={status === 'verified' || status === 'underReview' || status === 'rejected'}
             data-testid="kyc-status"
           >
             {t('identity.profile.kyc', { status: t(`identity.kyc.${status}`) })}
@@ -207,6 +209,7 @@ export function ProfileSection({ user }: { user: User }) {
           </Group>
         )}
       </Stack>
+      <VerificationRequiredModal user={user} opened={verifyPrompt} onClose={() => setVerifyPrompt(false)} />
     </Paper>
   );
 }

@@ -2,8 +2,9 @@ import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useCurrentUser } from '../../api/user.ts';
 import { longDate } from '../../components/format.tsx';
+import { VerificationRequiredModal } from '../kyc/VerificationRequiredModal.tsx';
 import { TwoFactorModal } from '../settings/TwoFactorModal.tsx';
 import { WALLET_KEYS, type WithdrawPermission } from './api.ts';
 
@@ -37,29 +38,23 @@ function EnableTwoFactor({ onClose }: { onClose: () => void }) {
 /** The prompt shown on choosing Withdraw: verify identity in settings, or enable two-factor. */
 export function WithdrawPromptModal({ prompt, onClose }: { prompt: WithdrawPrompt; onClose: () => void }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const [enabling, setEnabling] = useState(false);
+  const { data: user } = useCurrentUser();
   if (enabling) return <EnableTwoFactor onClose={onClose} />;
+  // Identity first: the verification-required modal leads to the KYC flow, or to the profile when incomplete.
+  if (prompt === 'kyc')
+    return user ? <VerificationRequiredModal user={user} opened onClose={onClose} /> : null;
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      centered
-      title={t(prompt === 'kyc' ? 'wallet.gate.kycTitle' : 'wallet.gate.otpTitle')}
-    >
+    <Modal opened onClose={onClose} centered title={t('wallet.gate.otpTitle')}>
       <Stack data-testid={`withdraw-prompt-${prompt}`}>
-        <Text size="sm">{t(prompt === 'kyc' ? 'wallet.gate.kycBody' : 'wallet.gate.otpBody')}</Text>
+        <Text size="sm">{t('wallet.gate.otpBody')}</Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t('wallet.gate.later')}
           </Button>
-          {prompt === 'kyc' ? (
-            <Button onClick={() => navigate('/settings')}>{t('wallet.gate.toSettings')}</Button>
-          ) : (
-            <Button onClick={() => setEnabling(true)} data-testid="withdraw-enable-2fa">
-              {t('wallet.gate.enable2fa')}
-            </Button>
-          )}
+          <Button onClick={() => setEnabling(true)} data-testid="withdraw-enable-2fa">
+            {t('wallet.gate.enable2fa')}
+          </Button>
         </Group>
       </Stack>
     </Modal>

@@ -51,7 +51,6 @@ export const wallet = {
   'wallet.withdraw.otp': 'Authenticator code',
   'wallet.withdraw.confirm': 'Confirm withdrawal',
   'wallet.withdraw.done': 'Withdrawal requested successfully',
-  'wallet.gate.kycTitle': 'Verification required',
   'wallet.gate.kycBody': 'Please complete your identity verification (KYC) in Settings before you withdraw.',
   'wallet.gate.otpTitle': 'Two-factor authentication required',
   'wallet.gate.otpBody': 'Withdrawals need two-factor authentication. Please enable it first.',

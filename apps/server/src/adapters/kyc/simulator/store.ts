@@ -1,0 +1,290 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { type Tx, withTransaction } from '../../../db/pool.ts';
+import { formatCreatedAtMs } from '../../../modules/kyc/labels.ts';
+import type { Applicant, ApplicantStatus } from '../port.ts';
+
+type Db = pg.Pool | Tx;
+
+/** The simulator's credentials: what a Sumsub dashboard would hand out (app token, its secret, webhook secret). */
+export interface SimulatorCredentials {
+  appToken: string;
+  secretKey: string;
+  webhookSecret: string;
+}
+
+/** Loads the simulator's credentials, generating them once (shared by the app and the operator CLI). */
+export async function loadSimulatorCredentials(db: pg.Pool): Promise<SimulatorCredentials> {
+  const fresh: SimulatorCredentials = {
+    appToken: `sbx:${randomBytes(18).toString('base64url')}`,
+    secretKey: randomBytes(24).toString('base64url'),
+    webhookSecret: randomBytes(24).toString('base64url'),
+  };
+  await db.query(
+    `insert into app_secrets (name, value) values ('kyc_simulator', $1) on conflict (name) do nothing`,
+    [JSON.stringify(fresh)],
+  );
+  const row = (await db.query(`select value from app_secrets where name = 'kyc_simulator'`)).rows[0];
+  return JSON.parse(row.value) as SimulatorCredentials;
+}
+
+/** A simulator applicant row. */
+export interface SimApplicant {
+  id: string;
+  inspection_id: string;
+  external_user_id: string;
+  level_name: string;
+  email: string | null;
+  phone: string | null;
+  info: Record<string, unknown>;
+  review_status: 'init' | 'pending' | 'onHold' | 'completed';
+  review_answer: 'GREEN' | 'RED' | null;
+  reject_type: 'RETRY' | 'FINAL' | null;
+  created_at: Date;
+}
+
+/** A 24-hex-digit id, like Sumsub's. */
+const objectId = () => randomBytes(12).toString('hex');
+
+/** The applicant as Sumsub's `GET /resources/applicants/{id}/one` shows it. */
+export function applicantView(a: SimApplicant): Applicant & Record<string, unknown> {
+  return {
+    id: a.id,
+    createdAt: formatCreatedAtMs(a.created_at.getTime()).slice(0, 19),
+    clientId: 'exchange-simulator',
+    inspectionId: a.inspection_id,
+    externalUserId: a.external_user_id,
+    levelName: a.level_name,
+    email: a.email ?? undefined,
+    phone: a.phone ?? undefined,
+    fixedInfo: a.info,
+    review: statusView(a),
+    type: 'individual',
+  };
+}
+
+/** The review status as `GET /resources/applicants/{id}/status` shows it. */
+export function statusView(a: SimApplicant): ApplicantStatus {
+  return {
+    reviewStatus: a.review_status,
+    levelName: a.level_name,
+    ...(a.review_status === 'completed' && a.review_answer
+      ? {
+          reviewResult: {
+            reviewAnswer: a.review_answer,
+            ...(a.review_answer === 'RED' ? { reviewRejectType: a.reject_type ?? 'FINAL' } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+export async function findSimApplicant(db: Db, id: string): Promise<SimApplicant | undefined> {
+  return (await db.query('select * from kyc_sim_applicants where id = $1', [id])).rows[0];
+}
+
+/** The newest applicant of an external user id (any level). */
+export async function findSimApplicantByExternalId(
+  db: Db,
+  externalUserId: string,
+): Promise<SimApplicant | undefined> {
+  return (
+    await db.query(
+      'select * from kyc_sim_applicants where external_user_id = $1 order by created_at desc limit 1',
+      [externalUserId],
+    )
+  ).rows[0];
+}
+
+/** Creates an applicant (or returns the existing one of that user and level) and announces it. */
+export async function createSimApplicant(
+  db: pg.Pool,
+  input: { externalUserId: string; levelName: string; email?: string; phone?: string; info?: unknown },
+): Promise<{ applicant: SimApplicant; created: boolean }> {
+  return withTransaction(db, async (tx) => {
+    const inserted = await tx.query(
+      `insert into kyc_sim_applicants (id, inspection_id, external_user_id, level_name, email, phone, info)
+       values ($1, $2, $3, $4, $5, $6, $7) on conflict (external_user_id, level_name) do nothing returning *`,
+      [
+        objectId(),
+        objectId(),
+        input.externalUserId,
+        input.levelName,
+        input.email ?? null,
+        input.phone ?? null,
+        input.info ?? {},
+      ],
+    );
+    const applicant: SimApplicant =
+      inserted.rows[0] ??
+      (
+        await tx.query('select * from kyc_sim_applicants where external_user_id = $1 and level_name = $2', [
+          input.externalUserId,
+          input.levelName,
+        ])
+      ).rows[0];
+    if (inserted.rows[0]) await enqueueWebhook(tx, applicant, 'applicantCreated');
+    return { applicant, created: Boolean(inserted.rows[0]) };
+  });
+}
+
+/** Queues one webhook for the exchange, in Sumsub's shape; the delivery worker signs and sends it. */
+export async function enqueueWebhook(db: Db, applicant: SimApplicant, type: string): Promise<void> {
+  const reviewStatus =
+    type === 'applicantCreated' || type === 'applicantReset' ? 'init' : applicant.review_status;
+  const payload = {
+    applicantId: applicant.id,
+    inspectionId: applicant.inspection_id,
+    applicantType: 'individual',
+    correlationId: `req-${randomUUID()}`,
+    levelName: applicant.level_name,
+    sandboxMode: true,
+    externalUserId: applicant.external_user_id,
+    type,
+    reviewStatus,
+    ...(type === 'applicantReviewed' ? { reviewResult: statusView(applicant).reviewResult } : {}),
+    createdAtMs: formatCreatedAtMs(Date.now()),
+    clientId: 'exchange-simulator',
+  };
+  await db.query('insert into kyc_sim_webhooks (payload) values ($1)', [JSON.stringify(payload)]);
+}
+
+/** What a reviewer (or the applicant) can do to an applicant; each emits the webhook Sumsub would send. */
+export type SimAction = 'submit' | 'approve' | 'reject' | 'retry' | 'hold' | 'reset';
+
+/** Why an action is refused. */
+export type SimRefusal = 'not_found' | 'final' | 'not_submitted' | 'already_reviewed';
+
+/**
+ * Applies an action in one transaction and queues its webhook. `autoApproveSeconds` > 0 schedules the
+ * simulated reviewer's GREEN after a submission.
+ */
+export async function actOnApplicant(
+  db: pg.Pool,
+  applicantId: string,
+  action: SimAction,
+  autoApproveSeconds = 0,
+): Promise<SimApplicant | SimRefusal> {
+  return withTransaction(db, async (tx) => {
+    const current: SimApplicant | undefined = (
+      await tx.query('select * from kyc_sim_applicants where id = $1 for update', [applicantId])
+    ).rows[0];
+    if (!current) return 'not_found';
+    const refusal = refuse(current, action);
+    if (refusal) return refusal;
+    const next = transition(action);
+    const updated: SimApplicant = (
+      await tx.query(
+        `update kyc_sim_applicants set review_status = $2, review_answer = $3, reject_type = $4,
+           auto_review_at = case when $5::int > 0 then now() + make_interval(secs => $5::int) end, updated_at = now()
+         where id = $1 returning *`,
+        [
+          applicantId,
+          next.status,
+          next.answer,
+          next.rejectType,
+          action === 'submit' ? autoApproveSeconds : 0,
+        ],
+      )
+    ).rows[0];
+    if (action === 'reset')
+      await tx.query('delete from kyc_sim_documents where applicant_id = $1', [applicantId]);
+    await enqueueWebhook(tx, updated, next.webhook);
+    return updated;
+  });
+}
+
+function refuse(a: SimApplicant, action: SimAction): SimRefusal | null {
+  const final = a.review_status === 'completed' && a.review_answer === 'RED' && a.reject_type !== 'RETRY';
+  if (action === 'reset') return null;
+  if (action === 'submit') {
+    if (final) return 'final';
+    if (a.review_status === 'completed' && a.review_answer === 'GREEN') return 'already_reviewed';
+    return null;
+  }
+  if (a.review_status === 'init') return 'not_submitted';
+  if (a.review_status === 'completed') return final ? 'final' : 'already_reviewed';
+  return null;
+}
+
+function transition(action: SimAction): {
+  status: SimApplicant['review_status'];
+  answer: 'GREEN' | 'RED' | null;
+  rejectType: 'RETRY' | 'FINAL' | null;
+  webhook: string;
+} {
+  switch (action) {
+    case 'submit':
+      return { status: 'pending', answer: null, rejectType: null, webhook: 'applicantPending' };
+    case 'hold':
+      return { status: 'onHold', answer: null, rejectType: null, webhook: 'applicantOnHold' };
+    case 'approve':
+      return { status: 'completed', answer: 'GREEN', rejectType: null, webhook: 'applicantReviewed' };
+    case 'retry':
+      return { status: 'completed', answer: 'RED', rejectType: 'RETRY', webhook: 'applicantReviewed' };
+    case 'reject':
+      return { status: 'completed', answer: 'RED', rejectType: 'FINAL', webhook: 'applicantReviewed' };
+    case 'reset':
+      return { status: 'init', answer: null, rejectType: null, webhook: 'applicantReset' };
+  }
+}
+
+/** Stores one uploaded document of an applicant. */
+export async function addSimDocument(
+  db: Db,
+  applicantId: string,
+  doc: {
+    idDocType: string;
+    idDocSubType?: string;
+    country?: string;
+    fileName?: string;
+    mimeType: string;
+    content: Buffer;
+  },
+): Promise<string> {
+  const row = (
+    await db.query(
+      `insert into kyc_sim_documents (applicant_id, id_doc_type, id_doc_sub_type, country, file_name, mime_type, content)
+       values ($1, $2, $3, $4, $5, $6, $7) returning id`,
+      [
+        applicantId,
+        doc.idDocType,
+        doc.idDocSubType ?? null,
+        doc.country ?? null,
+        doc.fileName ?? null,
+        doc.mimeType,
+        doc.content,
+      ],
+    )
+  ).rows[0];
+  return String(row.id);
+}
+
+/** Issues a web-SDK access token for an external user id and level. */
+export async function issueAccessToken(
+  db: Db,
+  externalUserId: string,
+  levelName: string,
+  ttlInSecs: number,
+): Promise<string> {
+  const token = `_act-sbx-${randomBytes(24).toString('base64url')}`;
+  await db.query(
+    `insert into kyc_sim_access_tokens (token, external_user_id, level_name, expires_at)
+     values ($1, $2, $3, now() + make_interval(secs => $4::int))`,
+    [token, externalUserId, levelName, ttlInSecs],
+  );
+  await db.query('delete from kyc_sim_access_tokens where expires_at < now()');
+  return token;
+}
+
+/** The applicant an access token is for, if the token is live. */
+export async function applicantForToken(db: Db, token: string): Promise<SimApplicant | undefined> {
+  return (
+    await db.query(
+      `select a.* from kyc_sim_access_tokens t
+       join kyc_sim_applicants a on a.external_user_id = t.external_user_id and a.level_name = t.level_name
+       where t.token = $1 and t.expires_at > now()`,
+      [token],
+    )
+  ).rows[0];
+}

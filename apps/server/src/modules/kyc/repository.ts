@@ -1,0 +1,174 @@
+import type pg from 'pg';
+import type { Tx } from '../../db/pool.ts';
+import { setLabel } from '../identity/users-repository.ts';
+import { KYC_LABEL_KEY, type KycLabel } from './labels.ts';
+
+type Db = pg.Pool | Tx;
+
+/** The exchange's record of a user's applicant at the provider. */
+export interface ApplicantRecord {
+  user_id: string;
+  applicant_id: string | null;
+  level_name: string;
+  applied_at_ms: string;
+}
+
+export async function findApplicantRecord(db: Db, userId: string): Promise<ApplicantRecord | undefined> {
+  return (await db.query('select * from kyc_applicants where user_id = $1', [userId])).rows[0];
+}
+
+/** Remembers the applicant id of a user (the provider's id for the user at the configured level). */
+export async function saveApplicantId(
+  db: Db,
+  userId: string,
+  applicantId: string,
+  levelName: string,
+): Promise<void> {
+  await db.query(
+    `insert into kyc_applicants (user_id, applicant_id, level_name) values ($1, $2, $3)
+     on conflict (user_id) do update set applicant_id = excluded.applicant_id, level_name = excluded.level_name,
+       updated_at = now()`,
+    [userId, applicantId, levelName],
+  );
+}
+
+/** The current `basic-kyc-level` label value of a user, or null. */
+export async function kycLabel(db: Db, userId: string): Promise<string | null> {
+  const row = (
+    await db.query('select value from labels where user_id = $1 and key = $2', [userId, KYC_LABEL_KEY])
+  ).rows[0];
+  return row?.value ?? null;
+}
+
+/** The user a webhook is about: by externalUserId (the user's uid), else by the stored applicant id. */
+export async function userForWebhook(
+  db: Db,
+  externalUserId: string | undefined,
+  applicantId: string,
+): Promise<string | undefined> {
+  const row = (
+    await db.query(
+      `select id from users where uid = $1
+       union all select user_id from kyc_applicants where applicant_id = $2 limit 1`,
+      [externalUserId ?? null, applicantId],
+    )
+  ).rows[0];
+  return row ? String(row.id) : undefined;
+}
+
+/**
+ * Records a webhook as seen; false when this (type, correlationId) was seen before, so a redelivery is a no-op.
+ * Runs inside the transaction that applies it: a crash leaves neither.
+ */
+export async function recordWebhook(
+  tx: Tx,
+  event: { type: string; correlationId: string; applicantId: string; payload: unknown },
+): Promise<string | null> {
+  const row = (
+    await tx.query(
+      `insert into kyc_webhook_events (type, correlation_id, applicant_id, outcome, payload)
+       values ($1, $2, $3, 'received', $4) on conflict (type, correlation_id) do nothing returning id`,
+      [event.type, event.correlationId, event.applicantId, JSON.stringify(event.payload)],
+    )
+  ).rows[0];
+  return row ? String(row.id) : null;
+}
+
+export async function setWebhookOutcome(
+  tx: Tx,
+  id: string,
+  outcome: string,
+  userId: string | null,
+  createdAtMs: number | null,
+): Promise<void> {
+  await tx.query(
+    'update kyc_webhook_events set outcome = $2, user_id = $3, created_at_ms = $4 where id = $1',
+    [id, outcome, userId, createdAtMs],
+  );
+}
+
+/**
+ * Applies a KYC label: the `basic-kyc-level` label, the `document` label that goes with it, and the level
+ * (3 exactly while `document: verified`, back to 2 when it goes), plus the applicant's applied timestamp.
+ */
+export async function applyKycState(
+  tx: Tx,
+  input: {
+    userId: string;
+    applicantId: string;
+    levelName: string;
+    label: KycLabel;
+    document: string | null;
+    atMs: number;
+  },
+): Promise<void> {
+  await setLabel(tx, input.userId, KYC_LABEL_KEY, input.label);
+  if (input.document) await setLabel(tx, input.userId, 'document', input.document);
+  else await tx.query(`delete from labels where user_id = $1 and key = 'document'`, [input.userId]);
+  const verified = input.document === 'verified';
+  await tx.query(
+    `update users set level = case when $2 and level >= 2 then 3 when not $2 and level = 3 then 2 else level end,
+       updated_at = now() where id = $1`,
+    [input.userId, verified],
+  );
+  await tx.query(
+    `insert into kyc_applicants (user_id, applicant_id, level_name, applied_at_ms) values ($1, $2, $3, $4)
+     on conflict (user_id) do update set applicant_id = excluded.applicant_id, applied_at_ms = excluded.applied_at_ms,
+       updated_at = now()`,
+    [input.userId, input.applicantId, input.levelName, input.atMs],
+  );
+}
+
+/** A stored document, without its content. */
+export interface DocumentRow {
+  id: string;
+  doc_type: string;
+  doc_number: string | null;
+  doc_expire: string | null;
+  file_name: string;
+  mime_type: string;
+  size_bytes: number;
+  created_at: Date;
+}
+
+export async function insertDocument(
+  db: Db,
+  doc: {
+    userId: string;
+    docType: string;
+    docNumber?: string;
+    docExpire?: string;
+    fileName: string;
+    mimeType: string;
+    content: Buffer;
+  },
+): Promise<DocumentRow> {
+  return (
+    await db.query(
+      `insert into kyc_documents (user_id, doc_type, doc_number, doc_expire, file_name, mime_type, size_bytes, content)
+       values ($1, $2, $3, $4, $5, $6, $7, $8)
+       returning id, doc_type, doc_number, to_char(doc_expire, 'YYYY-MM-DD') as doc_expire, file_name, mime_type,
+         size_bytes, created_at`,
+      [
+        doc.userId,
+        doc.docType,
+        doc.docNumber ?? null,
+        doc.docExpire ?? null,
+        doc.fileName,
+        doc.mimeType,
+        doc.content.length,
+        doc.content,
+      ],
+    )
+  ).rows[0];
+}
+
+export async function listDocuments(db: Db, userId: string): Promise<DocumentRow[]> {
+  return (
+    await db.query(
+      `select id, doc_type, doc_number, to_char(doc_expire, 'YYYY-MM-DD') as doc_expire, file_name, mime_type,
+         size_bytes, created_at from kyc_documents where user_id = $1 order by id`,
+      [userId],
+    )
+  ).rows;
+}
