@@ -55,6 +55,7 @@ export async function composeApp(
       log: { warn: (m) => console.warn(m) },
       pollMs: config.walletPollMs,
       simBlockMs: config.simBlockMs,
+      withdrawHoldHours: config.withdrawHoldHours,
       evm: { rpcUrl: config.evmRpcUrl, chainId: config.evmChainId, devnet: config.evmDevnet },
     }));
   const deps: AppDeps = {

@@ -39,6 +39,7 @@ const envSchema = z.object({
   EVM_RPC_URL: z.url().optional(),
   EVM_CHAIN_ID: z.coerce.number().int().positive().default(31337),
   EVM_DEVNET: bool.optional(),
+  WITHDRAW_HOLD_HOURS: z.coerce.number().int().min(0).max(720).default(24),
   KYC_PROVIDER: z.enum(['simulator', 'sumsub']).default('simulator'),
   KYC_LEVEL_NAME: z
     .string()
@@ -91,6 +92,8 @@ export interface Config {
   evmChainId: number;
   /** Without EVM_RPC_URL, run an in-process Hardhat devnet for eth-devnet (default outside production). */
   evmDevnet: boolean;
+  /** Withdrawals wait this many hours after a password or 2FA change. */
+  withdrawHoldHours: number;
   /** Identity verification: the provider, the level checked, and the simulator's demo settings. */
   kyc: KycConfig;
   /** Root secret for hashing codes and encrypting secrets at rest; generated and stored when unset (not in production). */
@@ -191,6 +194,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     evmRpcUrl: e.EVM_RPC_URL,
     evmChainId: e.EVM_CHAIN_ID,
     evmDevnet: e.EVM_DEVNET ?? !production,
+    withdrawHoldHours: e.WITHDRAW_HOLD_HOURS,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
   };
 }

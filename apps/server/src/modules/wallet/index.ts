@@ -24,6 +24,8 @@ export interface WalletOptions {
   pollMs: number;
   /** A block every `simBlockMs` on each simulated chain; 0: only when mined by hand. */
   simBlockMs: number;
+  /** Hours withdrawals wait after a password or 2FA change. */
+  withdrawHoldHours: number;
   /** Where EVM networks come from (an external node or an in-process devnet); absent: not served. */
   evm?: EvmSettings;
 }
@@ -93,6 +95,7 @@ export class Wallet {
       keys,
       core,
       mail,
+      holdHours: this.options.withdrawHoldHours,
       chains: this.chains,
       onChange: (userId, id) => void this.publishItem(userId, 'withdrawals', id),
     };

@@ -108,7 +108,9 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
     });
   }
 
-  app.get('/account/withdraw_permission', async (request) => withdrawPermission(deps.db, authUser(request)));
+  app.get('/account/withdraw_permission', async (request) =>
+    withdrawPermission(deps.db, authUser(request), deps.config.withdrawHoldHours),
+  );
 
   app.post('/account/withdraws', strict, async (request, reply) => {
     const input = withdrawSchema.parse(request.body ?? {});

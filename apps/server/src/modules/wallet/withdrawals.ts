@@ -17,30 +17,32 @@ import { findBeneficiary } from './beneficiaries.ts';
 import type { ChainRegistry } from './chains.ts';
 import { checkTotp } from './totp-check.ts';
 
-/** Withdrawals wait this long after a password or 2FA change (beyond the spec: a stolen session can't cash out). */
-export const WITHDRAW_HOLD_HOURS = 24;
-
 export interface WithdrawDeps {
   db: pg.Pool;
   keys: ServerKeys;
   core: Core;
   chains: ChainRegistry;
   mail: MailPort;
+  /** Hours withdrawals wait after a password or 2FA change. */
+  holdHours: number;
   /** A withdrawal changed state (for the private `withdraw` stream). */
   onChange(userId: number, withdrawalId: number): void;
   /** Checks the authenticator code (replaced only by tests that measure something else). */
   verifyTotp?: (user: UserRecord, code: string) => Promise<void>;
 }
 
-/** Whether the user may withdraw now, and why not (GET /account/withdraw_permission). */
-export async function withdrawPermission(db: pg.Pool, user: UserRecord) {
+/**
+ * Whether the user may withdraw now, and why not (GET /account/withdraw_permission). Withdrawals wait `holdHours`
+ * after a password or 2FA change (beyond the spec: someone who took over a session cannot cash out at once).
+ */
+export async function withdrawPermission(db: pg.Pool, user: UserRecord, holdHours: number) {
   const row = (
     await db.query(
       `select greatest(u.password_changed_at,
            (select max(created_at) from activities a where a.user_id = u.id and a.topic = 'otp' and a.result = 'succeed'))
          + make_interval(hours => $2) as hold_until
        from users u where u.id = $1`,
-      [user.id, WITHDRAW_HOLD_HOURS],
+      [user.id, holdHours],
     )
   ).rows[0];
   const holdUntil: Date | null = row?.hold_until && row.hold_until > new Date() ? row.hold_until : null;
@@ -59,7 +61,7 @@ export async function withdrawPermission(db: pg.Pool, user: UserRecord) {
  */
 export async function createWithdrawal(deps: WithdrawDeps, user: UserRecord, input: WithdrawInput) {
   const { db, core } = deps;
-  if (!(await withdrawPermission(db, user)).allowed)
+  if (!(await withdrawPermission(db, user, deps.holdHours)).allowed)
     throw new AppError(403, [WALLET_ERRORS.withdrawNotPermitted]);
   const network = (
     await db.query(
