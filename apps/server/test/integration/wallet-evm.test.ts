@@ -2,12 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvmDevnet } from '../../src/adapters/chains/evm/devnet.ts';
 import type { ChainPort } from '../../src/adapters/chains/port.ts';
 import { auditLedger } from '../../src/core/audit.ts';
-import { encrypt } from '../../src/modules/identity/crypto.ts';
-import { newTotpSecret } from '../../src/modules/identity/totp.ts';
 import { hotWallet } from '../../src/modules/wallet/addresses.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { plainUser, sessionFor } from '../support/core.ts';
-import { forgetUsedTotp, oathtoolCode } from '../support/identity.ts';
+import { freshTotp, type Member, member, peatio } from '../support/wallet.ts';
 
 const ETH = 10n ** 18n;
 const USDT = 10n ** 6n;
@@ -16,24 +13,8 @@ let t: TestApp;
 let devnet: EvmDevnet;
 let chain: ChainPort;
 
-async function member(email: string) {
-  const id = await plainUser(t.db.pool, email);
-  const secret = newTotpSecret();
-  await t.db.pool.query('update users set level = 3, otp = true, otp_secret_enc = $2 where id = $1', [
-    id,
-    encrypt(t.deps.keys, secret),
-  ]);
-  return { id, email, secret, headers: await sessionFor(t.deps.sessions, id) };
-}
-type Member = Awaited<ReturnType<typeof member>>;
-
-const call = (who: Member, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) =>
-  t.app.inject({
-    method,
-    url: `/api/v2/peatio${url}`,
-    headers: who.headers,
-    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
-  });
+const call = (who: Member, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
+  peatio(t, who, method, url, payload);
 const balance = (who: Member, currency: string) => t.deps.core.sequencer.state.balance(who.id, currency);
 const mine = async (blocks: number) => {
   await devnet.mine(blocks);
@@ -54,7 +35,7 @@ afterAll(async () => {
 
 describe('deposits on the Hardhat devnet', () => {
   it('credits ETH and USDT-ERC20 once after 30 confirmations; a fake USDT is never credited', async () => {
-    const ann = await member('ann@evm.test');
+    const ann = await member(t, 'ann@evm.test');
     const address = (await call(ann, 'GET', '/account/deposit_address/eth?blockchain_key=eth-devnet')).json()
       .address;
     expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);
@@ -100,7 +81,7 @@ describe('withdrawals on the Hardhat devnet', () => {
     await devnet.faucet(hot.address, 'eth', 1n * ETH);
     await devnet.faucet(hot.address, 'usdt', 10_000n * USDT);
 
-    const bob = await member('bob@evm.test');
+    const bob = await member(t, 'bob@evm.test');
     await t.deps.core.sequencer.submit({
       type: 'Credit',
       user: bob.id,
@@ -125,10 +106,9 @@ describe('withdrawals on the Hardhat devnet', () => {
       (await call(bob, 'PATCH', `/account/beneficiaries/${created.json().id}/activate`, { pin })).statusCode,
     ).toBe(200);
 
-    await forgetUsedTotp(t, bob.email);
     const res = await call(bob, 'POST', '/account/withdraws', {
       amount: '60',
-      otp: oathtoolCode(bob.secret),
+      otp: await freshTotp(t, bob),
       beneficiary_id: created.json().id,
       currency: 'usdt',
       blockchain_key: 'eth-devnet',

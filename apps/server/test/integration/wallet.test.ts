@@ -1,46 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimChain } from '../../src/adapters/chains/sim/chain.ts';
 import { auditLedger } from '../../src/core/audit.ts';
-import { encrypt } from '../../src/modules/identity/crypto.ts';
-import { newTotpSecret } from '../../src/modules/identity/totp.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { plainUser, sessionFor } from '../support/core.ts';
-import { forgetUsedTotp, oathtoolCode } from '../support/identity.ts';
+import { oathtoolCode } from '../support/identity.ts';
+import { freshTotp, type Member, member, peatio } from '../support/wallet.ts';
 
 let t: TestApp;
 let tron: SimChain;
 
-interface Member {
-  id: number;
-  email: string;
-  headers: Record<string, string>;
-  secret: string;
-}
-
-/** A signed-in user at `level`, with two-factor on (its base32 secret returned). */
-async function member(email: string, level = 3): Promise<Member> {
-  const id = await plainUser(t.db.pool, email);
-  const secret = newTotpSecret();
-  await t.db.pool.query('update users set level = $2, otp = true, otp_secret_enc = $3 where id = $1', [
-    id,
-    level,
-    encrypt(t.deps.keys, secret),
-  ]);
-  return { id, email, secret, headers: await sessionFor(t.deps.sessions, id) };
-}
-
 const call = (who: Member, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
-  t.app.inject({
-    method,
-    url: `/api/v2/peatio${url}`,
-    headers: who.headers,
-    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
-  });
+  peatio(t, who, method, url, payload);
 const balance = (who: Member, currency: string) => t.deps.core.sequencer.state.balance(who.id, currency);
-const totp = async (who: Member) => {
-  await forgetUsedTotp(t, who.email);
-  return oathtoolCode(who.secret);
-};
+const totp = (who: Member) => freshTotp(t, who);
 const depositAddress = async (who: Member, currency = 'trx', network = 'tron-sim') =>
   (await call(who, 'GET', `/account/deposit_address/${currency}?blockchain_key=${network}`)).json()
     .address as string;
@@ -65,17 +36,17 @@ afterAll(async () => {
 
 describe('deposit addresses', () => {
   it('gives one address per user and network, shared by the currencies on it', async () => {
-    const ann = await member('ann@wallet.test');
+    const ann = await member(t, 'ann@wallet.test');
     const trx = await depositAddress(ann);
     expect(trx).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
     expect(await depositAddress(ann)).toBe(trx);
     expect(await depositAddress(ann, 'usdt', 'tron-sim')).toBe(trx);
-    const bob = await member('bob@wallet.test');
+    const bob = await member(t, 'bob@wallet.test');
     expect(await depositAddress(bob)).not.toBe(trx);
   });
 
   it('eur and usd deposit as usdt; unknown currencies and networks are refused', async () => {
-    const ann = await member('ann2@wallet.test');
+    const ann = await member(t, 'ann2@wallet.test');
     const eur = (await call(ann, 'GET', '/account/deposit_address/eur?blockchain_key=tron-sim')).json();
     expect(eur.currency).toBe('usdt');
     const bad = await call(ann, 'GET', '/account/deposit_address/xyz');
@@ -93,7 +64,7 @@ describe('deposit addresses', () => {
 
 describe('deposits on a simulated chain', () => {
   it('is pending until 30 confirmations, then credited exactly once; a new address follows', async () => {
-    const cat = await member('cat@wallet.test');
+    const cat = await member(t, 'cat@wallet.test');
     const address = await depositAddress(cat);
     await tron.faucet(address, 'trx', 25n * TRX);
     await mine(1);
@@ -133,7 +104,7 @@ describe('deposits on a simulated chain', () => {
   });
 
   it('a reorg before the threshold removes the deposit without a credit', async () => {
-    const dan = await member('dan@wallet.test');
+    const dan = await member(t, 'dan@wallet.test');
     const address = await depositAddress(dan);
     await tron.faucet(address, 'trx', 7n * TRX);
     await mine(3);
@@ -147,7 +118,7 @@ describe('deposits on a simulated chain', () => {
   });
 
   it('a reorg after the credit raises an alert and leaves balances alone', async () => {
-    const eve = await member('eve@wallet.test');
+    const eve = await member(t, 'eve@wallet.test');
     const address = await depositAddress(eve);
     await tron.faucet(address, 'trx', 9n * TRX);
     await mine(30);
@@ -160,7 +131,7 @@ describe('deposits on a simulated chain', () => {
   });
 
   it('a deposit under the network minimum is rejected, not credited', async () => {
-    const fay = await member('fay@wallet.test');
+    const fay = await member(t, 'fay@wallet.test');
     await tron.faucet(await depositAddress(fay), 'trx', TRX / 2n);
     await mine(30);
     expect((await deposits(fay))[0].state).toBe('rejected');
@@ -196,7 +167,7 @@ async function emailedPin(who: Member): Promise<string> {
 
 describe('beneficiaries', () => {
   it('are pending until the emailed pin; bad input is refused', async () => {
-    const gus = await member('gus@wallet.test');
+    const gus = await member(t, 'gus@wallet.test');
     const refusals: [unknown, string][] = [
       [
         { currency: 'trx', blockchain_key: 'tron-sim', data: { address: 'TXYZ' } },
@@ -259,7 +230,7 @@ describe('beneficiaries', () => {
   });
 
   it('a pin dies after 5 wrong tries', async () => {
-    const hal = await member('hal@wallet.test');
+    const hal = await member(t, 'hal@wallet.test');
     const created = await call(hal, 'POST', '/account/beneficiaries', {
       name: 'x',
       currency: 'trx',
@@ -276,8 +247,8 @@ describe('beneficiaries', () => {
   });
 
   it("another user's beneficiary is not found; deletion needs an authenticator code", async () => {
-    const ivy = await member('ivy@wallet.test');
-    const jon = await member('jon@wallet.test');
+    const ivy = await member(t, 'ivy@wallet.test');
+    const jon = await member(t, 'jon@wallet.test');
     const id = await activeBeneficiary(ivy, (await tron.createAddress()).address);
     expect(
       (await call(jon, 'PATCH', `/account/beneficiaries/${id}/activate`, { pin: '123456' })).statusCode,
@@ -298,7 +269,7 @@ describe('beneficiaries', () => {
 
 /** A funded member (credited through the core, as a deposit) with an active beneficiary to a fresh chain address. */
 async function withdrawer(email: string, trx: bigint) {
-  const who = await member(email);
+  const who = await member(t, email);
   await t.deps.core.sequencer.submit({
     type: 'Credit',
     user: who.id,
@@ -352,7 +323,7 @@ describe('withdrawals', () => {
 
   it('to an address of another user it settles inside the exchange, with no fee and no chain transaction', async () => {
     const { who } = await withdrawer('lea@wallet.test', 50n * TRX);
-    const friend = await member('max@wallet.test');
+    const friend = await member(t, 'max@wallet.test');
     const friendAddress = await depositAddress(friend);
     const beneficiary = await activeBeneficiary(who, friendAddress);
     // The internal minimum is the minimum withdrawal alone (10 TRX), not minimum + fee (11 TRX).
@@ -536,7 +507,7 @@ describe('withdrawals', () => {
 describe('adjustments', () => {
   it('are applied through the core as double-entry postings, and listed', async () => {
     const { requestAdjustment } = await import('../../src/modules/wallet/adjustments.ts');
-    const tom = await member('tom@wallet.test');
+    const tom = await member(t, 'tom@wallet.test');
     await requestAdjustment(t.db.pool, tom.email, 'trx', '12.5', 'goodwill');
     await requestAdjustment(t.db.pool, tom.email, 'trx', '-2.5', 'correction');
     await requestAdjustment(t.db.pool, tom.email, 'trx', '-100', 'too much');
@@ -555,7 +526,7 @@ describe('adjustments', () => {
 
 describe('history lists', () => {
   it('filter by the spec state expansions and dates, page, and count in the Total header', async () => {
-    const uma = await member('uma@wallet.test');
+    const uma = await member(t, 'uma@wallet.test');
     const address = await depositAddress(uma);
     for (const amount of [2n, 3n, 4n]) await tron.faucet(address, 'trx', amount * TRX);
     await mine(1);
@@ -581,7 +552,7 @@ describe('history lists', () => {
 
 describe('swaps', () => {
   it('quotes from the book, executes at the quote once, and keeps the history', async () => {
-    const maker = await member('vic@wallet.test');
+    const maker = await member(t, 'vic@wallet.test');
     await t.deps.core.sequencer.submit({
       type: 'Credit',
       user: maker.id,
@@ -602,7 +573,7 @@ describe('swaps', () => {
       amount: 1_000n * 1_000_000n,
     });
 
-    const wes = await member('wes@wallet.test');
+    const wes = await member(t, 'wes@wallet.test');
     await t.deps.core.sequencer.submit({
       type: 'Credit',
       user: wes.id,
@@ -617,7 +588,7 @@ describe('swaps', () => {
     expect(quote).toMatchObject({ price: '0.1', total: '4.99', fee: '0.01' });
 
     const body = { from_currency: 'trx', to_currency: 'usdt', amount: '50', quote_id: quote.quote_id };
-    const other = await member('xia@wallet.test');
+    const other = await member(t, 'xia@wallet.test');
     expect((await call(other, 'POST', '/account/swaps', body)).json().errors).toEqual([
       'account.swap.quote_expired',
     ]);

@@ -32,3 +32,32 @@ export function useSchemaForm<S extends z.ZodType<Record<string, unknown>>>(sche
     },
   };
 }
+
+/**
+ * A schema form whose submit validates, sends and reports: `send` gets the parsed values; an error it throws is
+ * shown under `errorField` (as the text `describe` makes of it). `busy` is true while sending.
+ */
+export function useSubmitForm<S extends z.ZodType<Record<string, unknown>>>(
+  schema: S,
+  initial: z.input<S>,
+  send: (values: z.output<S>) => Promise<void>,
+  errorField: keyof z.input<S> & string,
+  describe: (err: unknown) => string,
+) {
+  const form = useSchemaForm(schema, initial);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const values = form.validate();
+    if (!values) return;
+    setBusy(true);
+    try {
+      await send(values);
+    } catch (err) {
+      form.setErrors({ [errorField]: describe(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { form, busy, submit };
+}

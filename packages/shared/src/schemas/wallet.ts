@@ -63,6 +63,12 @@ export const WALLET_ERRORS = {
   swapQuoteExpired: 'account.swap.quote_expired',
   /** Swap: not enough available balance (422). */
   swapInsufficientBalance: 'account.swap.insufficient_balance',
+  /** Fiat withdrawal: the currency is not a fiat currency (422). */
+  fiatCurrencyInvalid: 'account.fiat.invalid_currency',
+  /** Fiat withdrawal: the IBAN is missing or fails its check digits (422). */
+  ibanInvalid: 'account.fiat.invalid_iban',
+  /** Fiat withdrawal: the account holder's name is missing (422). */
+  holderRequired: 'account.fiat.missing_holder',
   /** History filters: a date is in the future, or the end is before the start ("Please enter a valid date range") (422). */
   invalidDateRange: 'account.history.invalid_date_range',
 } as const;
@@ -152,6 +158,26 @@ export const activateBeneficiarySchema = z.object({
 export const deleteBeneficiarySchema = z.object({
   otp: totp(ERRORS.totpRequired, ERRORS.totpInvalid),
 });
+
+/** `POST /account/fiats/withdraws`: a payout to the user's bank account. */
+export const fiatWithdrawSchema = z.object({
+  currency: currencyId,
+  amount: amountText,
+  otp: totp(WALLET_ERRORS.otpRequired, WALLET_ERRORS.otpInvalid),
+  iban: z
+    .string({ error: WALLET_ERRORS.ibanInvalid })
+    .transform((v) => v.replace(/\s+/g, '').toUpperCase())
+    .pipe(z.string().regex(/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/, WALLET_ERRORS.ibanInvalid)),
+  holder: z
+    .string({ error: WALLET_ERRORS.holderRequired })
+    .trim()
+    .min(1, WALLET_ERRORS.holderRequired)
+    .max(140, WALLET_ERRORS.holderRequired),
+});
+export type FiatWithdrawInput = z.infer<typeof fiatWithdrawSchema>;
+
+/** `POST /account/fiats/withdraw/callback`: the user is back from the bank; the server asks the bank itself. */
+export const fiatCallbackSchema = z.object({ id: z.coerce.number().int().positive() });
 
 /** Splits a beneficiary address into the address and the optional memo after `?dt=`. */
 export function splitMemo(address: string): { address: string; memo: string | null } {

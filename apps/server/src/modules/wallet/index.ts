@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import type { BankPort } from '../../adapters/bank/port.ts';
+import { createSimulatedBank } from '../../adapters/bank/simulator.ts';
 import type { EvmDevnet } from '../../adapters/chains/evm/devnet.ts';
 import type { MailPort } from '../../adapters/mail/port.ts';
 import type { Core } from '../../core/index.ts';
@@ -26,6 +28,8 @@ export interface WalletOptions {
   simBlockMs: number;
   /** Hours withdrawals wait after a password or 2FA change. */
   withdrawHoldHours: number;
+  /** Pays fiat withdrawals; the built-in simulated bank by default. */
+  bank?: BankPort;
   /** Where EVM networks come from (an external node or an in-process devnet); absent: not served. */
   evm?: EvmSettings;
 }
@@ -43,6 +47,8 @@ export class Wallet {
   private running: Promise<void> | undefined;
   private stopped = false;
   private stopChains: (() => Promise<void>) | undefined;
+  /** The bank that pays fiat withdrawals. */
+  readonly bank: BankPort;
   /** The in-process Hardhat devnet behind eth-devnet, when this app runs one. */
   evmDevnet: EvmDevnet | undefined;
 
@@ -63,6 +69,7 @@ export class Wallet {
       },
       deposit: (userId: number, id: number) => void this.publishItem(userId, 'deposits', id),
     };
+    this.bank = options.bank ?? createSimulatedBank();
     const watcherDeps = { db: options.db, core: options.core, keys: options.keys, events, log: options.log };
     this.watchers = chains.all().map((n) => new DepositWatcher(watcherDeps, n));
     this.processor = new WithdrawalProcessor({ ...this.withdrawDeps(), log: options.log });

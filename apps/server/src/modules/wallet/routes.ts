@@ -4,6 +4,8 @@ import {
   createBeneficiarySchema,
   createSwapSchema,
   deleteBeneficiarySchema,
+  fiatCallbackSchema,
+  fiatWithdrawSchema,
   WALLET_ERRORS,
   walletHistoryQuery,
   withdrawSchema,
@@ -23,6 +25,7 @@ import {
   listBeneficiaries,
   resendPin,
 } from './beneficiaries.ts';
+import { createFiatWithdrawal, fiatCallback, findFiat, listFiat } from './fiat.ts';
 import { historyItem, listHistory, listSwaps } from './history.ts';
 import { executeSwap, quoteSwap } from './swaps.ts';
 import { lineChart, pieChart } from './valuation.ts';
@@ -117,6 +120,29 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
     const id = await createWithdrawal(wallet.withdrawDeps(), authUser(request), input);
     const item = await historyItem(deps.db, 'withdrawals', id, wallet.confirmations, wallet.latestHeight);
     return reply.status(201).send(item);
+  });
+
+  const fiatDeps = {
+    db: deps.db,
+    core: deps.core,
+    keys: deps.keys,
+    bank: wallet.bank,
+    holdHours: deps.config.withdrawHoldHours,
+  };
+  app.get('/account/fiat/transactions', async (request, reply) => {
+    const q = walletHistoryQuery.parse(request.query);
+    const page = await listFiat(deps.db, uid(request), q.page, q.limit);
+    paged(reply, page.total, q.page, q.limit);
+    return page.items;
+  });
+  app.post('/account/fiats/withdraws', strict, async (request, reply) => {
+    const input = fiatWithdrawSchema.parse(request.body ?? {});
+    const { returnType, id } = await createFiatWithdrawal(fiatDeps, authUser(request), input);
+    return reply.status(201).send({ returnType, transaction: await findFiat(deps.db, uid(request), id) });
+  });
+  app.post('/account/fiats/withdraw/callback', strict, async (request) => {
+    const { id } = fiatCallbackSchema.parse(request.body ?? {});
+    return fiatCallback(fiatDeps, uid(request), id);
   });
 
   app.get('/account/beneficiaries', async (request) =>

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Amount, SCALE, units } from '../../components/format.tsx';
 import { type BalanceRow, type Currency, useCurrencies, useWalletBalances } from './api.ts';
+import { FiatWithdrawModal } from './FiatWithdrawModal.tsx';
 import { COIN_STORAGE_KEY } from './format.ts';
 
 /** Display precision when a currency's own is unknown. */
@@ -14,6 +15,7 @@ type SortKey = 'coin' | 'name' | 'total' | 'available' | 'locked';
 
 interface Row {
   coin: string;
+  fiat: boolean;
   name: string;
   precision: number;
   available: bigint;
@@ -30,6 +32,7 @@ function toRow(b: BalanceRow, currency: Currency | undefined): Row {
   const price = units(b.usdt_price || '1');
   return {
     coin: b.currency,
+    fiat: currency?.type === 'fiat',
     name: b.name ?? currency?.name ?? b.currency.toUpperCase(),
     precision: Math.min(b.precision ?? currency?.precision ?? DEFAULT_PRECISION, SCALE),
     available,
@@ -55,6 +58,7 @@ export function BalancePage() {
   const navigate = useNavigate();
   const { data } = useWalletBalances();
   const [search, setSearch] = useState('');
+  const [fiat, setFiat] = useState<Row>();
   const [sort, setSort] = useState<{ key: SortKey; asc: boolean }>({ key: 'coin', asc: true });
   const { data: currencies } = useCurrencies();
   const rows = useMemo(
@@ -141,9 +145,20 @@ export function BalancePage() {
                       <Amount value={show(r.locked, r.precision)} />
                     </Table.Td>
                     <Table.Td>
-                      <Button size="xs" variant="light" onClick={() => open(r.coin)}>
-                        {t('wallet.balance.depositWithdraw')}
-                      </Button>
+                      {r.fiat ? (
+                        <Button
+                          size="xs"
+                          variant="light"
+                          onClick={() => setFiat(r)}
+                          data-testid={`fiat-${r.coin}`}
+                        >
+                          {t('wallet.fiat.open')}
+                        </Button>
+                      ) : (
+                        <Button size="xs" variant="light" onClick={() => open(r.coin)}>
+                          {t('wallet.balance.depositWithdraw')}
+                        </Button>
+                      )}
                     </Table.Td>
                   </Table.Tr>
                 ))}
@@ -157,6 +172,13 @@ export function BalancePage() {
           </Table.ScrollContainer>
         </Stack>
       </Paper>
+      {fiat && (
+        <FiatWithdrawModal
+          currency={fiat.coin}
+          available={show(fiat.available, fiat.precision)}
+          onClose={() => setFiat(undefined)}
+        />
+      )}
     </Stack>
   );
 }

@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
 import { CodeInput } from '../../components/CodeInput.tsx';
-import { useSchemaForm } from '../../components/useSchemaForm.ts';
+import { useSchemaForm, useSubmitForm } from '../../components/useSchemaForm.ts';
 import { type Currency, type Network, useBeneficiaries, WALLET_KEYS } from './api.ts';
 import { walletErrorText } from './format.ts';
 
@@ -23,24 +23,18 @@ type Action = { kind: 'activate' | 'delete'; id: number } | undefined;
 function ActivateForm({ item, onDone }: { item: BeneficiaryItem; onDone: () => void }) {
   const { t } = useTranslation();
   const client = useQueryClient();
-  const form = useSchemaForm(activateBeneficiarySchema, { pin: '' });
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    const body = form.validate();
-    if (!body) return;
-    setBusy(true);
-    try {
+  const { form, busy, submit } = useSubmitForm(
+    activateBeneficiarySchema,
+    { pin: '' },
+    async (body) => {
       await api('peatio', `/account/beneficiaries/${item.id}/activate`, { method: 'PATCH', body });
       toast.success(t('wallet.beneficiary.activated'));
       await client.invalidateQueries({ queryKey: WALLET_KEYS.beneficiaries });
       onDone();
-    } catch (err) {
-      form.setErrors({ pin: walletErrorText(t, err) });
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    'pin',
+    (err) => walletErrorText(t, err),
+  );
   const resend = async () => {
     try {
       await api('peatio', `/account/beneficiaries/${item.id}/resend_pin`, { method: 'POST' });
@@ -77,24 +71,18 @@ function ActivateForm({ item, onDone }: { item: BeneficiaryItem; onDone: () => v
 function DeleteForm({ item, onDone }: { item: BeneficiaryItem; onDone: () => void }) {
   const { t } = useTranslation();
   const client = useQueryClient();
-  const form = useSchemaForm(deleteBeneficiarySchema, { otp: '' });
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    const body = form.validate();
-    if (!body) return;
-    setBusy(true);
-    try {
+  const { form, busy, submit } = useSubmitForm(
+    deleteBeneficiarySchema,
+    { otp: '' },
+    async (body) => {
       await api('peatio', `/account/beneficiaries/${item.id}`, { method: 'DELETE', body });
       toast.success(t('wallet.beneficiary.deleted'));
       await client.invalidateQueries({ queryKey: WALLET_KEYS.beneficiaries });
       onDone();
-    } catch (err) {
-      form.setErrors({ otp: walletErrorText(t, err) });
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    'otp',
+    (err) => walletErrorText(t, err),
+  );
   return (
     <form onSubmit={submit} noValidate>
       <Group align="flex-end" gap="xs">

@@ -141,4 +141,17 @@ export const wallet = {
   'wallet.swap.submit': 'Swap',
   'wallet.swap.done': 'Swap completed successfully',
   'wallet.swap.requoted': 'The quote expired; a new quote has been fetched. Please check it and swap again.',
+  'wallet.fiat.open': 'Withdraw to bank',
+  'wallet.fiat.title': 'Withdraw {{currency}} to your bank account',
+  'wallet.fiat.available': 'Available: {{amount}} {{currency}}',
+  'wallet.fiat.holder': 'Account holder',
+  'wallet.fiat.iban': 'IBAN',
+  'wallet.fiat.amount': 'Amount',
+  'wallet.fiat.otp': 'Google Authenticator code',
+  'wallet.fiat.submit': 'Withdraw',
+  'wallet.fiat.done': 'Your bank transfer has been sent',
+  'wallet.fiat.processing': 'Your bank transfer is being processed',
+  'wallet.fiat.failed': 'Fiat Withdraw Failed',
+  'wallet.fiat.notPermitted':
+    'Bank withdrawals need a verified identity and two-factor authentication, and wait 24 hours after a password or 2FA change.',
 } as const;
