@@ -10,7 +10,11 @@ export const WALLET_USAGE = `  faucet <blockchain_key> <address> <amount> [curre
                             mine blocks on a simulated chain (app must run)
   adjust <email> <currency> <amount> [reason]
                             credit (or, negative, debit) a balance as an admin adjustment
-  alerts                    chain alerts: reorgs under deposits that were already credited`;
+  alerts                    chain alerts: reorgs under deposits that were already credited
+  withdraw errored          withdrawals whose broadcast outcome is unknown
+  withdraw resolve <id> sent <txid> | failed
+                            after checking the chain: it was sent (follow it to confirmation), or it
+                            never left (the app releases the funds)`;
 
 /** Runs a wallet command; `undefined` when `argv` is not one. */
 export async function walletCommand(
@@ -49,6 +53,7 @@ export async function walletCommand(
     );
     return state === 'rejected' ? 1 : 0;
   }
+  if (area === 'withdraw') return withdrawCommand(args, db);
   if (area === 'alerts') {
     const rows = await db.query(
       'select id, blockchain_key, kind, detail, created_at from chain_alerts order by id',
@@ -109,4 +114,41 @@ async function waitForState(db: pg.Pool, id: number): Promise<string> {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   return 'pending';
+}
+
+async function withdrawCommand(args: string[], db: pg.Pool): Promise<number | undefined> {
+  const [command, id, decision, txid] = args;
+  if (command === 'errored') {
+    const rows = await db.query(
+      `select w.id, u.email, w.currency_id, w.blockchain_key, trim_scale(w.amount)::text as amount, w.rid, w.error, w.updated_at
+       from withdrawals w join users u on u.id = w.user_id where w.state = 'errored' order by w.id`,
+    );
+    if (rows.rowCount === 0) console.log('no errored withdrawals');
+    else console.table(rows.rows);
+    return 0;
+  }
+  if (command !== 'resolve' || !id || !/^\d+$/.test(id)) return undefined;
+  const updated =
+    decision === 'sent' && txid
+      ? await db.query(
+          `update withdrawals set state = 'confirming', txid = $2, error = null, updated_at = now()
+           where id = $1 and state = 'errored'`,
+          [id, txid],
+        )
+      : decision === 'failed'
+        ? await db.query(`update withdrawals set resolution = 'failed' where id = $1 and state = 'errored'`, [
+            id,
+          ])
+        : undefined;
+  if (!updated) return undefined;
+  if (updated.rowCount !== 1) {
+    console.error(`withdrawal ${id} is not errored`);
+    return 1;
+  }
+  console.log(
+    decision === 'sent'
+      ? `withdrawal ${id} is confirming ${txid}; the app settles it after the confirmations`
+      : `withdrawal ${id} will be released to the user by the app`,
+  );
+  return 0;
 }

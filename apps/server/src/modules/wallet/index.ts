@@ -124,15 +124,18 @@ export class Wallet {
 
   private async pass(): Promise<void> {
     const { log } = this.options;
-    for (const [i, watcher] of this.watchers.entries()) {
-      const network = this.chains.all()[i];
-      try {
-        await watcher.tick();
-        if (network) this.latest.set(network.key, await network.chain.latestBlock());
-      } catch (err) {
-        log.warn(`${network?.key}: deposit watcher: ${String(err)}`);
-      }
-    }
+    // Networks are independent: a slow node must not hold up the others.
+    await Promise.all(
+      this.watchers.map(async (watcher, i) => {
+        const network = this.chains.all()[i];
+        try {
+          await watcher.tick();
+          if (network) this.latest.set(network.key, await network.chain.latestBlock());
+        } catch (err) {
+          log.warn(`${network?.key}: deposit watcher: ${String(err)}`);
+        }
+      }),
+    );
     try {
       await this.processor.tick();
       await applyPendingAdjustments(this.options.db, this.options.core, () => {});

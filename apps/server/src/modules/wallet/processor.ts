@@ -30,6 +30,18 @@ export class WithdrawalProcessor {
   async tick(): Promise<void> {
     await this.broadcast();
     await this.follow();
+    await this.resolved();
+  }
+
+  /** Errored withdrawals an operator found were never sent: the funds go back to the user. */
+  private async resolved(): Promise<void> {
+    const rows = await this.deps.db.query(
+      `select id, user_id from withdrawals where state = 'errored' and resolution = 'failed' order by id limit 50`,
+    );
+    for (const w of rows.rows) {
+      await this.fail(Number(w.id), 'not sent (operator)', 'errored');
+      this.deps.onChange(Number(w.user_id), Number(w.id));
+    }
   }
 
   private async broadcast(): Promise<void> {
@@ -95,7 +107,11 @@ export class WithdrawalProcessor {
   }
 
   /** The funds come back to the user: the hold is released through the core, then the state is `failed`. */
-  private async fail(id: number, reason: string, from: 'processing' | 'confirming'): Promise<void> {
+  private async fail(
+    id: number,
+    reason: string,
+    from: 'processing' | 'confirming' | 'errored',
+  ): Promise<void> {
     const result = await this.deps.core.sequencer.submit(
       { type: 'ReleaseWithdrawal', withdrawalId: `w${id}` },
       `withdraw-release:${id}`,

@@ -164,7 +164,7 @@ export async function setState(
     accepted: ['prepared'],
     rejected: ['prepared'],
     processing: ['accepted'],
-    confirming: ['processing'],
+    confirming: ['processing', 'errored'],
     succeed: ['accepted', 'confirming'],
     failed: ['processing', 'confirming'],
     errored: ['processing'],

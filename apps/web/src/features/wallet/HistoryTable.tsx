@@ -76,6 +76,11 @@ export function HistoryTable({
                 <Text span inherit c={statusColor(item.state)} data-testid="history-status">
                   {t(statusKey(kind, item.state), { defaultValue: item.state })}
                 </Text>
+                {kind === 'deposits' && item.state === 'submitted' && item.confirmations !== undefined && (
+                  <Text span size="xs" c="dimmed" ml={6} data-testid="history-confirmations">
+                    {t('wallet.history.confirmations', { n: item.confirmations })}
+                  </Text>
+                )}
               </Table.Td>
               <Table.Td>{item.currency.toUpperCase()}</Table.Td>
               <Table.Td>

@@ -54,7 +54,8 @@ export const errors = {
   'account.swap.invalid_amount': 'Please enter a valid amount',
   'account.swap.no_price': 'No price is available for this pair right now',
   'account.swap.quote_expired': 'The quote expired. Please try again.',
-  'account.swap.insufficient_liquidity': 'The swap desk cannot cover this amount right now. Please try a smaller amount.',
+  'account.swap.insufficient_liquidity':
+    'The swap desk cannot cover this amount right now. Please try a smaller amount.',
   'account.swap.amount_too_small': 'The amount is too small to swap',
   'dev.faucet.unsupported_network': 'This network has no faucet',
   'dev.faucet.unsupported_currency': 'This network does not carry that coin',
