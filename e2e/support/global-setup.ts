@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { auditLedger } from '../../apps/server/src/core/audit.ts';
 import { startEmbeddedPostgres } from '../../apps/server/src/db/embedded.ts';
+import { createPool } from '../../apps/server/src/db/pool.ts';
 import { freePort } from '../../apps/server/test/support/ports.ts';
 import { startServerProcess } from '../../apps/server/test/support/process.ts';
 
@@ -44,8 +46,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('databaseUrl', database.url);
   project.provide('cliEnv', where);
   return async () => {
+    // Money must be conserved after everything the browser tests did (issue: the audit passes after the suite).
+    const pool = createPool(database.url, 1);
+    const failures = await auditLedger(pool).finally(() => pool.end());
     server.child.kill('SIGTERM');
     await server.exited;
     await rm(dataDir, { recursive: true, force: true });
+    if (failures.length > 0) {
+      // Vitest only logs an error thrown while closing; the exit code must say it too.
+      process.exitCode = 1;
+      throw new Error(`ledger audit failed after the e2e run: ${JSON.stringify(failures)}`);
+    }
   };
 }

@@ -637,6 +637,45 @@ describe('swaps', () => {
     expect(history.json().map((s: { state: string }) => s.state)).toEqual(['rejected', 'completed']);
     expect((await call(wes, 'GET', '/account/swaps?state=rejected')).json()).toHaveLength(1);
 
+    // The price moves against the user beyond the tolerance before they execute: the quote is refused.
+    const fresh = (
+      await call(wes, 'GET', '/account/amount_quote?from_currency=trx&to_currency=usdt&amount=10')
+    ).json();
+    const cancel = await call(maker, 'POST', `/market/orders/${bid.json().id}/cancel`);
+    expect(cancel.statusCode).toBe(201);
+    await call(maker, 'POST', '/market/orders', {
+      market: 'trxusdt',
+      side: 'buy',
+      volume: '1000',
+      price: '0.09',
+    });
+    const moved = await call(wes, 'POST', '/account/swaps', {
+      from_currency: 'trx',
+      to_currency: 'usdt',
+      amount: '10',
+      quote_id: fresh.quote_id,
+    });
+    expect(moved.json().errors).toEqual(['account.swap.quote_expired']);
+    expect(balance(wes, 'trx').balance).toBe(50n * TRX);
+
+    // Valuation: TRX is worth its best bid in USDT; the line chart has one point per day.
+    const pie = (await call(wes, 'GET', '/account/balances/pie_chart')).json();
+    expect(pie).toEqual(
+      expect.arrayContaining([
+        { currency: 'trx', total: '50', value: '4.5' },
+        { currency: 'usdt', total: '4.99', value: '4.99' },
+      ]),
+    );
+    const line = (await call(wes, 'GET', '/account/balances/line_chart')).json();
+    expect(line).toHaveLength(7);
+    expect(line[6].value).toBe('9.49');
+    const rows = (await call(wes, 'GET', '/account/balances')).json();
+    expect(rows.find((r: { currency: string }) => r.currency === 'trx')).toMatchObject({
+      usdt_price: '0.09',
+      name: 'TRON',
+    });
+    expect(rows.find((r: { currency: string }) => r.currency === 'eur').usdt_price).toBe('1');
+
     const bad = await call(wes, 'GET', '/account/amount_quote?from_currency=trx&to_currency=trx&amount=1');
     expect(bad.json().errors).toEqual(['account.swap.invalid_pair']);
     const noPrice = await call(
