@@ -83,6 +83,8 @@ export const trading = {
   'market.order.invalid_stop_price': 'Please enter a valid stop price',
   'market.order.missing_stop_price': 'Please enter a stop price',
   'market.order.non_positive_stop_price': 'Please enter a valid stop price',
+  'market.order.market_order_price': 'This order type takes no price',
+  'market.order.unexpected_stop_price': 'This order type takes no stop price',
   'market.order.invalid_side': 'Please choose buy or sell',
   'market.order.invalid_type': 'Please choose an order type',
   'market.order.insufficient_market_liquidity': 'Not enough orders in the book to fill this order',
