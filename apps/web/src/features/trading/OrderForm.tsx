@@ -13,7 +13,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
-import { fixed, multiply, SCALE, units } from '../../components/format.tsx';
+import { Amount, fixed, multiply, SCALE, units } from '../../components/format.tsx';
 import { type Balance, KEYS, type Market, type Order, useBalances, useMakerFee } from './api.ts';
 
 /** Open orders refresh this long after a submission (spec §4, §9). */
@@ -153,8 +153,8 @@ function SideForm({ side, market, ordType, balance, lastPrice, makerFee }: SideP
           <Text size="xs" c="dimmed">
             {t('trading.form.available')}
           </Text>
-          <Text size="xs" data-testid={`${side}-available`}>
-            {`${balance} ${side === 'buy' ? quote : base}`}
+          <Text size="xs" data-testid={`${side}-available`} data-value={balance}>
+            <Amount value={balance} /> {side === 'buy' ? quote : base}
           </Text>
         </Group>
         {stopped && input('stop_price', t('trading.form.stopPrice'), stop, setStop, quote)}

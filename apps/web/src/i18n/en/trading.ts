@@ -65,6 +65,7 @@ export const trading = {
   'trading.orders.viewAll': 'View all orders',
   'trading.orderHistory.title': 'Order History',
   'trading.tradeHistory.title': 'Trade History',
+  'trading.openOrders.title': 'Open Orders',
   'trading.tradeHistory.amount': 'Amount',
   'trading.filter.all': 'All',
   'trading.filter.pair': 'Pair',
