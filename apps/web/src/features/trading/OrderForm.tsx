@@ -169,6 +169,8 @@ function SideForm({ side, market, ordType, balance, lastPrice, makerFee }: SideP
           label={(v) => `${v}%`}
           aria-label={t('trading.form.percent')}
           mb="md"
+          // Room for the 0% and 100% marks, which would otherwise run into the other side's form.
+          mx="sm"
         />
         <Group justify="space-between">
           <Text size="xs" c="dimmed">
