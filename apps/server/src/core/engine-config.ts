@@ -1,5 +1,5 @@
 import type { EngineConfig } from '@exchange/engine';
-import { toUnits } from '@exchange/shared';
+import { formatUnits, toUnits } from '@exchange/shared';
 import type pg from 'pg';
 
 /** Fee rates from decimal strings ("0.001") to parts per million. */
@@ -14,6 +14,8 @@ export interface MarketInfo {
   quote: string;
   pricePrecision: number;
   amountPrecision: number;
+  /** Smallest order volume, a decimal string ("0.001"). */
+  minAmount: string;
   basePrecision: number;
   quotePrecision: number;
 }
@@ -40,6 +42,7 @@ export async function loadEngineConfig(
         quote: m.quote_unit,
         pricePrecision: m.price_precision,
         amountPrecision: m.amount_precision,
+        minAmount: formatUnits(toUnits(m.min_amount, m.amount_precision), m.amount_precision),
         basePrecision: m.base_precision,
         quotePrecision: m.quote_precision,
       });

@@ -5,9 +5,19 @@ import { useEffect, useRef } from 'react';
 export const RECONNECT_MS = 1000;
 /** Keep-alive: a text `ping` (answered `pong`) this often. */
 const PING_MS = 20_000;
+/** `WebSocket.OPEN`, spelled out so the class also runs where there is no global WebSocket (unit tests). */
+const OPEN = 1;
 
 /** Receives the payload of a frame `{"<key>": payload}` and the key it came under. */
 export type FrameHandler = (payload: unknown, key: string) => void;
+
+/** How a socket is made and where it connects; tests pass their own (a `ws` client, a local server). */
+export interface RangerOptions {
+  /** The endpoint's URL; by default on the page's host. */
+  url?: () => string;
+  /** Opens a socket with the browser's WebSocket API; by default `new WebSocket(url)`. */
+  connect?: (url: string) => WebSocket;
+}
 
 interface Watcher {
   keys: Set<string>;
@@ -23,10 +33,13 @@ export class RangerSocket {
   private socket: WebSocket | undefined;
   private readonly counts = new Map<string, number>();
   private readonly watchers = new Set<Watcher>();
-  private reconnectTimer: number | undefined;
-  private pingTimer: number | undefined;
+  private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  private pingTimer: ReturnType<typeof setInterval> | undefined;
 
-  constructor(private readonly endpoint: 'public' | 'private') {}
+  constructor(
+    private readonly endpoint: 'public' | 'private',
+    private readonly options: RangerOptions = {},
+  ) {}
 
   /**
    * Subscribes to `streams` and calls `handler` for frames under `keys` (the streams themselves by default; e.g.
@@ -62,26 +75,28 @@ export class RangerSocket {
   }
 
   private url(): string {
+    if (this.options.url) return this.options.url();
     const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
     return `${scheme}://${window.location.host}${API.ranger}/${this.endpoint}/`;
   }
 
   private ensureOpen(): void {
     if (this.socket || this.reconnectTimer !== undefined) return;
-    const socket = new WebSocket(this.url());
+    const url = this.url();
+    const socket = this.options.connect ? this.options.connect(url) : new WebSocket(url);
     this.socket = socket;
     socket.onopen = () => {
       if (this.counts.size > 0) this.send({ event: 'subscribe', streams: [...this.counts.keys()] });
-      window.clearInterval(this.pingTimer);
-      this.pingTimer = window.setInterval(() => this.sendText('ping'), PING_MS);
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.sendText('ping'), PING_MS);
     };
     socket.onmessage = (event) => this.dispatch(String(event.data));
     socket.onclose = () => {
       if (this.socket !== socket) return;
       this.socket = undefined;
-      window.clearInterval(this.pingTimer);
+      clearInterval(this.pingTimer);
       if (this.watchers.size === 0) return;
-      this.reconnectTimer = window.setTimeout(() => {
+      this.reconnectTimer = setTimeout(() => {
         this.reconnectTimer = undefined;
         if (this.watchers.size > 0) this.ensureOpen();
       }, RECONNECT_MS);
@@ -89,8 +104,8 @@ export class RangerSocket {
   }
 
   private close(): void {
-    window.clearTimeout(this.reconnectTimer);
-    window.clearInterval(this.pingTimer);
+    clearTimeout(this.reconnectTimer);
+    clearInterval(this.pingTimer);
     this.reconnectTimer = undefined;
     const socket = this.socket;
     this.socket = undefined;
@@ -118,7 +133,7 @@ export class RangerSocket {
 
   /** Sends when open; streams asked for while connecting are subscribed on open. */
   private sendText(text: string): void {
-    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(text);
+    if (this.socket?.readyState === OPEN) this.socket.send(text);
   }
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseUnits } from '../money.ts';
 
 /** Order types with the Peatio seed names. */
 export const ORD_TYPES = [
@@ -28,7 +29,26 @@ export const ORDER_ERRORS = {
   invalidType: 'market.order.invalid_type',
   /** No such order of this user. */
   orderNotFound: 'market.order.doesnt_exist',
+  /** `volume` is zero ("Amount must be greater than {min}", as the engine says it). */
+  nonPositiveVolume: 'market.order.non_positive_volume',
+  /** `price` is zero. */
+  nonPositivePrice: 'market.order.non_positive_price',
+  /** A limit-priced order (`limit`, `stop_loss_limit`, `take_profit_limit`) has no `price`. */
+  missingPrice: 'market.order.missing_price',
+  /** A `market` or `stop_loss_order` order carries a `price`. */
+  marketOrderPrice: 'market.order.market_order_price',
+  /** A stop order (`stop_loss_limit`, `take_profit_limit`, `stop_loss_order`) has no `stop_price`. */
+  missingStopPrice: 'market.order.missing_stop_price',
+  /** `stop_price` is zero. */
+  nonPositiveStopPrice: 'market.order.non_positive_stop_price',
+  /** `stop_price` on a `limit` or `market` order. */
+  unexpectedStopPrice: 'market.order.unexpected_stop_price',
 } as const;
+
+/** Order types that carry a limit `price`. */
+export const PRICED_ORD_TYPES: readonly OrdType[] = ['limit', 'stop_loss_limit', 'take_profit_limit'];
+/** Order types that wait for a `stop_price` (stop-limit, take-profit limit, stop-market). */
+export const STOP_ORD_TYPES: readonly OrdType[] = ['stop_loss_limit', 'take_profit_limit', 'stop_loss_order'];
 
 const decimal = (code: string) => z.string({ error: code }).regex(/^(0|[1-9]\d{0,17})(\.\d{1,18})?$/, code);
 
@@ -84,3 +104,70 @@ export const cancelAllSchema = z.object({
   market: z.string().max(20).optional(),
   side: z.enum(['buy', 'sell']).optional(),
 });
+
+/** A market's order rules as `GET /public/markets` gives them (trading spec §5). */
+export interface OrderRules {
+  /** Smallest volume, a decimal string ("Amount must be greater than {min}"). */
+  min_amount: string;
+  amount_precision: number;
+  price_precision: number;
+}
+
+/**
+ * A decimal field against a precision: the precision code when it has too many decimals, the zero code when
+ * it is zero, else its units.
+ */
+function checkDecimal(
+  text: string,
+  precision: number,
+  codes: { precision: string; zero: string },
+): { code: string } | { units: bigint } {
+  const parsed = parseUnits(text, precision);
+  if (!parsed.ok) return { code: parsed.error === 'too_precise' ? codes.precision : codes.zero };
+  return parsed.units === 0n ? { code: codes.zero } : { units: parsed.units };
+}
+
+/**
+ * {@link placeOrderSchema} plus one market's rules, each issue on its field (`volume`, `price`, `stop_price`):
+ * volume precision and minimum, price precision and presence by order type, stop price likewise. The web form
+ * shows these under the fields; the server checks the same before the order reaches the engine (which keeps
+ * the price range and balance checks).
+ */
+export function marketOrderSchema(rules: OrderRules) {
+  return placeOrderSchema.superRefine((order, ctx) => {
+    const fail = (path: 'volume' | 'price' | 'stop_price', code: string) =>
+      ctx.addIssue({ code: 'custom', path: [path], message: code });
+
+    const volume = checkDecimal(order.volume, rules.amount_precision, {
+      precision: ORDER_ERRORS.volumePrecision,
+      zero: ORDER_ERRORS.nonPositiveVolume,
+    });
+    const min = parseUnits(rules.min_amount, rules.amount_precision);
+    if ('code' in volume) fail('volume', volume.code);
+    else if (min.ok && volume.units < min.units) fail('volume', ORDER_ERRORS.invalidVolume);
+
+    const priced = PRICED_ORD_TYPES.includes(order.ord_type);
+    if (order.price === undefined) {
+      if (priced) fail('price', ORDER_ERRORS.missingPrice);
+    } else if (!priced) fail('price', ORDER_ERRORS.marketOrderPrice);
+    else {
+      const price = checkDecimal(order.price, rules.price_precision, {
+        precision: ORDER_ERRORS.pricePrecision,
+        zero: ORDER_ERRORS.nonPositivePrice,
+      });
+      if ('code' in price) fail('price', price.code);
+    }
+
+    const stopped = STOP_ORD_TYPES.includes(order.ord_type);
+    if (order.stop_price === undefined) {
+      if (stopped) fail('stop_price', ORDER_ERRORS.missingStopPrice);
+    } else if (!stopped) fail('stop_price', ORDER_ERRORS.unexpectedStopPrice);
+    else {
+      const stop = checkDecimal(order.stop_price, rules.price_precision, {
+        precision: ORDER_ERRORS.pricePrecision,
+        zero: ORDER_ERRORS.nonPositiveStopPrice,
+      });
+      if ('code' in stop) fail('stop_price', stop.code);
+    }
+  });
+}

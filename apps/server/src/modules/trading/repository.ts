@@ -79,3 +79,27 @@ export async function listBalances(db: pg.Pool, userId: number) {
   );
   return rows.rows;
 }
+
+/** The user's favourite market ids, oldest first. */
+export async function listFavourites(db: pg.Pool, userId: number): Promise<string[]> {
+  const rows = await db.query(
+    'select market_id from favourite_markets where user_id = $1 order by created_at, market_id',
+    [userId],
+  );
+  return rows.rows.map((r) => r.market_id as string);
+}
+
+/** Marks (or unmarks) a market as one of the user's favourites; repeating either is harmless. */
+export async function setFavourite(
+  db: pg.Pool,
+  userId: number,
+  marketId: string,
+  on: boolean,
+): Promise<void> {
+  await (on
+    ? db.query('insert into favourite_markets (user_id, market_id) values ($1, $2) on conflict do nothing', [
+        userId,
+        marketId,
+      ])
+    : db.query('delete from favourite_markets where user_id = $1 and market_id = $2', [userId, marketId]));
+}

@@ -6,7 +6,14 @@ import { authUser, requireAuth } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { paged } from '../../http/paging.ts';
 import { usdtPriceText } from '../wallet/valuation.ts';
-import { findOwnOrder, listBalances, listOrders, listUserTrades } from './repository.ts';
+import {
+  findOwnOrder,
+  listBalances,
+  listFavourites,
+  listOrders,
+  listUserTrades,
+  setFavourite,
+} from './repository.ts';
 import { cancelAll, cancelOrder, placeOrder } from './service.ts';
 
 const pageQuery = z.object({
@@ -23,14 +30,6 @@ const favouriteSchema = z.object({
     .transform(Boolean)
     .default(true),
 });
-
-async function favourites(deps: AppDeps, user: number): Promise<string[]> {
-  const rows = await deps.db.query(
-    'select market_id from favourite_markets where user_id = $1 order by created_at',
-    [user],
-  );
-  return rows.rows.map((r) => r.market_id);
-}
 
 const userId = (request: Parameters<typeof authUser>[0]) => Number(authUser(request).id);
 
@@ -98,19 +97,11 @@ export async function tradingRoutes(app: FastifyInstance, deps: AppDeps): Promis
   app.put('/account/fav_market', async (request) => {
     const input = favouriteSchema.parse(request.body ?? {});
     if (!deps.core.markets.has(input.market_id)) throw new AppError(422, [ORDER_ERRORS.marketNotFound]);
-    await (input.is_fav
-      ? deps.db.query(
-          'insert into favourite_markets (user_id, market_id) values ($1, $2) on conflict do nothing',
-          [userId(request), input.market_id],
-        )
-      : deps.db.query('delete from favourite_markets where user_id = $1 and market_id = $2', [
-          userId(request),
-          input.market_id,
-        ]));
-    return favourites(deps, userId(request));
+    await setFavourite(deps.db, userId(request), input.market_id, input.is_fav);
+    return listFavourites(deps.db, userId(request));
   });
 
-  app.get('/account/fav_market/list', async (request) => favourites(deps, userId(request)));
+  app.get('/account/fav_market/list', async (request) => listFavourites(deps.db, userId(request)));
 
   /** Each row also carries `usdt_price`, the value of one unit in USDT (1 when there is no price). */
   const balances = async (user: number) =>

@@ -1,23 +1,16 @@
 import type { CommandResult, OrderView } from '@exchange/engine';
-import { ORDER_ERRORS, type PlaceOrderInput, parseUnits } from '@exchange/shared';
+import { marketOrderSchema, ORDER_ERRORS, type PlaceOrderInput, toUnits } from '@exchange/shared';
 import type { Core } from '../../core/index.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { type OrderEntity, orderEntity } from './presenters.ts';
-
-/** Parses a decimal at a precision, refusing excess decimals with the precision code (never rounding). */
-function ticks(text: string, precision: number, invalidCode: string, precisionCode: string): bigint {
-  const parsed = parseUnits(text, precision);
-  if (!parsed.ok) throw invalid(parsed.error === 'too_precise' ? precisionCode : invalidCode);
-  return parsed.units;
-}
 
 function touched(result: CommandResult, id: number | null): OrderView | undefined {
   return result.orders.find((o) => o.id === id);
 }
 
 /**
- * Places an order through the core; answers after the durable commit. Refusals are 422 with the engine's or
- * the precision code; nothing changes on refusal. With `client_id`, a repeat returns the first order.
+ * Places an order through the core; answers after the durable commit. Refusals are 422 with the first code of
+ * {@link marketOrderSchema} or the engine's; nothing changes on refusal. With `client_id`, a repeat returns the first order.
  */
 export async function placeOrder(
   core: Core,
@@ -28,25 +21,17 @@ export async function placeOrder(
 ): Promise<OrderEntity> {
   const market = core.markets.get(input.market);
   if (!market) throw invalid(ORDER_ERRORS.marketNotFound);
-  const volume = ticks(
-    input.volume,
-    market.amountPrecision,
-    ORDER_ERRORS.invalidVolume,
-    ORDER_ERRORS.volumePrecision,
-  );
-  const price =
-    input.price === undefined
-      ? undefined
-      : ticks(input.price, market.pricePrecision, ORDER_ERRORS.invalidPrice, ORDER_ERRORS.pricePrecision);
+  // The web form checks the same schema; the first issue is the answer, as the engine gives one code.
+  const checked = marketOrderSchema({
+    min_amount: market.minAmount,
+    amount_precision: market.amountPrecision,
+    price_precision: market.pricePrecision,
+  }).safeParse(input);
+  if (!checked.success) throw invalid(checked.error.issues[0]?.message ?? ORDER_ERRORS.invalidVolume);
+  const volume = toUnits(input.volume, market.amountPrecision);
+  const price = input.price === undefined ? undefined : toUnits(input.price, market.pricePrecision);
   const stopPrice =
-    input.stop_price === undefined
-      ? undefined
-      : ticks(
-          input.stop_price,
-          market.pricePrecision,
-          ORDER_ERRORS.invalidPrice,
-          ORDER_ERRORS.pricePrecision,
-        );
+    input.stop_price === undefined ? undefined : toUnits(input.stop_price, market.pricePrecision);
   const result = await core.sequencer.submit(
     {
       type: 'PlaceOrder',

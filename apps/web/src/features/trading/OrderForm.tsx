@@ -1,4 +1,11 @@
-import { formatUnits, type OrdType, placeOrderSchema } from '@exchange/shared';
+import {
+  fieldErrors,
+  formatUnits,
+  marketOrderSchema,
+  type OrdType,
+  PRICED_ORD_TYPES,
+  STOP_ORD_TYPES,
+} from '@exchange/shared';
 import { Button, Grid, Group, Paper, SegmentedControl, Slider, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import i18next from 'i18next';
@@ -6,13 +13,15 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
-import { fixed, multiply, SCALE, units } from '../../components/format.tsx';
+import { Amount, fixed, multiply, SCALE, units } from '../../components/format.tsx';
 import { type Balance, KEYS, type Market, type Order, useBalances, useMakerFee } from './api.ts';
 
 /** Open orders refresh this long after a submission (spec §4, §9). */
 export const ORDER_REFRESH_MS = 500;
 const STEPS = [0, 25, 50, 75, 100];
-const TYPES: OrdType[] = ['limit', 'market', 'stop_loss_limit'];
+const TYPES: OrdType[] = ['limit', 'market', 'stop_loss_limit', 'take_profit_limit', 'stop_loss_order'];
+/** The form's fields, named as in the order payload. */
+type Field = 'volume' | 'price' | 'stop_price';
 
 /** The order error in the spec's words, with the market's minimum and precisions filled in. */
 export function orderErrorMessage(code: string, market: Market): string {
@@ -23,12 +32,8 @@ export function orderErrorMessage(code: string, market: Market): string {
   return i18next.exists(code) ? i18next.t(code, params) : i18next.t('server.error');
 }
 
-/** Digits and at most one dot, with no more decimals than the market allows. */
-function accepts(text: string, decimals: number): boolean {
-  if (!/^\d*\.?\d*$/.test(text)) return false;
-  const dot = text.indexOf('.');
-  return dot < 0 || text.length - dot - 1 <= decimals;
-}
+/** Digits and at most one dot; too many decimals are let through so the field can say why it is refused. */
+const accepts = (text: string) => /^\d*\.?\d*$/.test(text);
 
 const available = (balances: Balance[] | undefined, currency: string) =>
   balances?.find((b) => b.currency === currency)?.balance ?? '0';
@@ -51,11 +56,19 @@ function SideForm({ side, market, ordType, balance, lastPrice, makerFee }: SideP
   const [amount, setAmount] = useState('');
   const [percent, setPercent] = useState(0);
   const [loading, setLoading] = useState(false);
+  // Messages belong to the order type they were found for: another type asks for other fields.
+  const [checked, setChecked] = useState<{ type: OrdType; errors: Partial<Record<Field, string>> }>({
+    type: ordType,
+    errors: {},
+  });
+  const errors = checked.type === ordType ? checked.errors : {};
+  const setErrors = (next: Partial<Record<Field, string>>) => setChecked({ type: ordType, errors: next });
   const base = market.base_unit.toUpperCase();
   const quote = market.quote_unit.toUpperCase();
-  const priced = ordType !== 'market' && ordType !== 'stop_loss_order';
-  const stopped = ordType.startsWith('stop') || ordType.startsWith('take');
-  const effectivePrice = priced ? price : lastPrice;
+  const priced = PRICED_ORD_TYPES.includes(ordType);
+  const stopped = STOP_ORD_TYPES.includes(ordType);
+  // A stop-market order is estimated (and, buying, held) at its stop price.
+  const effectivePrice = priced ? price : stopped ? stop : lastPrice;
   const total = fixed(multiply(effectivePrice, amount), market.price_precision + market.amount_precision);
   const fee =
     side === 'buy'
@@ -73,18 +86,30 @@ function SideForm({ side, market, ordType, balance, lastPrice, makerFee }: SideP
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
+    // Empty fields are left out, so a missing price reads "Please enter a price".
     const input = {
       market: market.id,
       side,
       ord_type: ordType,
       volume: amount,
-      ...(priced ? { price } : {}),
-      ...(stopped ? { stop_price: stop } : {}),
+      ...(priced && price ? { price } : {}),
+      ...(stopped && stop ? { stop_price: stop } : {}),
     };
-    const parsed = placeOrderSchema.safeParse(input);
-    if (!parsed.success) return toast.error(orderErrorMessage(parsed.error.issues[0]?.message ?? '', market));
-    if (units(amount) < units(market.min_amount) || units(amount) === 0n)
-      return toast.error(orderErrorMessage('market.order.invalid_volume', market));
+    const parsed = marketOrderSchema(market).safeParse(input);
+    if (!parsed.success) {
+      const byField = fieldErrors(parsed.error);
+      const shown: Partial<Record<Field, string>> = {};
+      for (const field of ['volume', 'price', 'stop_price'] as const) {
+        const code = byField[field];
+        if (code) shown[field] = orderErrorMessage(code, market);
+      }
+      setErrors(shown);
+      // Not a field of this form (cannot happen from its controls): say it the server's way.
+      if (Object.keys(shown).length === 0)
+        toast.error(orderErrorMessage(parsed.error.issues[0]?.message ?? '', market));
+      return;
+    }
+    setErrors({});
     setLoading(true);
     try {
       await api<Order>('peatio', '/market/orders', { method: 'POST', body: parsed.data });
@@ -101,18 +126,22 @@ function SideForm({ side, market, ordType, balance, lastPrice, makerFee }: SideP
     }
   };
 
-  const input = (label: string, value: string, set: (v: string) => void, decimals: number, unit: string) => (
+  const input = (field: Field, label: string, value: string, set: (v: string) => void, unit: string) => (
     <TextInput
       size="xs"
       label={label}
       value={value}
       inputMode="decimal"
       autoComplete="off"
+      error={errors[field]}
+      data-field={field}
       rightSection={<Text size="xs">{unit}</Text>}
       rightSectionWidth={48}
       onChange={(e) => {
         const next = e.currentTarget.value;
-        if (accepts(next, decimals)) set(next);
+        if (!accepts(next)) return;
+        set(next);
+        if (errors[field]) setErrors({ ...errors, [field]: undefined });
       }}
     />
   );
@@ -124,13 +153,13 @@ function SideForm({ side, market, ordType, balance, lastPrice, makerFee }: SideP
           <Text size="xs" c="dimmed">
             {t('trading.form.available')}
           </Text>
-          <Text size="xs" data-testid={`${side}-available`}>
-            {`${balance} ${side === 'buy' ? quote : base}`}
+          <Text size="xs" data-testid={`${side}-available`} data-value={balance}>
+            <Amount value={balance} /> {side === 'buy' ? quote : base}
           </Text>
         </Group>
-        {stopped && input(t('trading.form.stopPrice'), stop, setStop, market.price_precision, quote)}
-        {priced && input(t('trading.form.price'), price, setPrice, market.price_precision, quote)}
-        {input(t('trading.form.amount'), amount, setAmount, market.amount_precision, base)}
+        {stopped && input('stop_price', t('trading.form.stopPrice'), stop, setStop, quote)}
+        {priced && input('price', t('trading.form.price'), price, setPrice, quote)}
+        {input('volume', t('trading.form.amount'), amount, setAmount, base)}
         <Slider
           size="sm"
           value={percent}
@@ -140,6 +169,8 @@ function SideForm({ side, market, ordType, balance, lastPrice, makerFee }: SideP
           label={(v) => `${v}%`}
           aria-label={t('trading.form.percent')}
           mb="md"
+          // Room for the 0% and 100% marks, which would otherwise run into the other side's form.
+          mx="sm"
         />
         <Group justify="space-between">
           <Text size="xs" c="dimmed">

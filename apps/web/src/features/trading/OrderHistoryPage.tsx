@@ -12,6 +12,7 @@ const LIMIT = LIMITS.tablePageLimit;
 const ALL = 'all';
 const some = (v: string) => (v === ALL ? undefined : v);
 const STATES = ['pending', 'wait', 'done', 'cancel', 'reject'];
+const OPEN_STATES = ['wait', 'pending'];
 
 /** Pages only when there is more than one (spec §9). */
 function Pager({ total, page, onChange }: { total: number; page: number; onChange: (p: number) => void }) {
@@ -29,6 +30,25 @@ function pairOptions(markets: Market[] | undefined, all: string) {
     { value: ALL, label: all },
     ...(markets ?? []).map((m) => ({ value: m.id, label: pairName(m.base_unit, m.quote_unit) })),
   ];
+}
+
+/**
+ * Orders still on the book (spec §2 "Open Orders"). Here a partly filled order is `pending` and still open,
+ * so both states count, as on the trading screen.
+ */
+function OpenOrders({ markets }: { markets: Market[] | undefined }) {
+  const { t } = useTranslation();
+  const [page, setPage] = useState(1);
+  const { data } = useOrders({ states: OPEN_STATES, page, limit: LIMIT });
+  return (
+    <Paper withBorder p="md">
+      <Stack>
+        <Title order={3}>{t('trading.openOrders.title')}</Title>
+        <OrdersTable orders={data?.items ?? []} markets={markets} open testId="history-open-orders" />
+        <Pager total={data?.total ?? 0} page={page} onChange={setPage} />
+      </Stack>
+    </Paper>
+  );
 }
 
 /** The user's trades: date, pair, side, price, amount, total, fee. */
@@ -107,7 +127,7 @@ function TradeHistory({ markets }: { markets: Market[] | undefined }) {
   );
 }
 
-/** `/history/orders`: orders filtered by pair, state, side and type, then the trade history. */
+/** `/history/orders`: orders filtered by pair, state, side and type, then open orders and the trade history. */
 export function OrderHistoryPage() {
   const { t } = useTranslation();
   const { data: markets } = useMarkets();
@@ -176,6 +196,7 @@ export function OrderHistoryPage() {
             <Pager total={data?.total ?? 0} page={page} onChange={setPage} />
           </Stack>
         </Paper>
+        <OpenOrders markets={markets} />
         <TradeHistory markets={markets} />
       </Stack>
     </Container>

@@ -8,6 +8,7 @@ import { toast } from '../../app/toast.ts';
 import { KEYS, type Market, type Order, useLiveOrders, useOrders } from './api.ts';
 import { OrdersTable } from './OrdersTable.tsx';
 
+/** Open: `wait`, and `pending` (partly filled, still on the book). */
 const OPEN = { states: ['wait', 'pending'], page: 1, limit: 100 };
 const HISTORY = { states: ['done', 'cancel', 'reject'], page: 1, limit: 10 };
 

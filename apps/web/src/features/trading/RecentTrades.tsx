@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
 import { useRanger } from '../../api/ranger.ts';
-import { fixed, timeOnly } from '../../components/format.tsx';
+import { fixed, longDate, timeOnly } from '../../components/format.tsx';
 import type { Market } from './api.ts';
 import { sideColor } from './format.tsx';
 
@@ -74,7 +74,7 @@ export function RecentTrades({ market }: { market: Market }) {
               {fixed(tr.price, market.price_precision, market.price_precision)}
             </Text>
             <Text size="xs">{fixed(tr.amount, market.amount_precision, market.amount_precision)}</Text>
-            <Text size="xs" c="dimmed">
+            <Text size="xs" c="dimmed" title={longDate(tr.created_at)}>
               {timeOnly(tr.created_at)}
             </Text>
           </Group>

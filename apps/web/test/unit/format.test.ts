@@ -1,0 +1,34 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { fixed, isoDate, longDate, shortDate, timeOnly } from '../../src/components/format.tsx';
+
+const original = process.env.TZ;
+afterEach(() => {
+  process.env.TZ = original;
+});
+
+describe('timestamps in the user time zone (spec §9 formats)', () => {
+  const at = '2026-01-02T23:04:05Z';
+
+  it('formats in Tokyo time (UTC+9, the next day)', () => {
+    process.env.TZ = 'Asia/Tokyo';
+    expect(shortDate(at)).toBe('03/01 08:04');
+    expect(longDate(at)).toBe('03/01/2026 08:04:05');
+    expect(isoDate(at)).toBe('2026-01-03 , 08:04:05');
+    expect(timeOnly(at)).toBe('08:04:05');
+  });
+
+  it('formats in New York time (UTC-5)', () => {
+    process.env.TZ = 'America/New_York';
+    expect(shortDate(at)).toBe('02/01 18:04');
+    expect(longDate(at)).toBe('02/01/2026 18:04:05');
+    expect(isoDate(at)).toBe('2026-01-02 , 18:04:05');
+  });
+});
+
+describe('fixed', () => {
+  it('truncates to the precision without rounding up, padding to a minimum', () => {
+    expect(fixed('0.123456789', 5)).toBe('0.12345');
+    expect(fixed('0.05', 5, 5)).toBe('0.05000');
+    expect(fixed('2', 3, 3)).toBe('2.000');
+  });
+});
