@@ -1,6 +1,6 @@
 import { LIMITS } from '@exchange/shared';
 import { Anchor, Group, Paper, Select, Stack, Tabs, Title } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import {
@@ -60,13 +60,18 @@ export function DepositWithdrawPage() {
   const network = currency?.networks.find((n) => n.blockchain_key === chosenNetwork) ?? currency?.networks[0];
   const available = balances?.find((b) => b.currency === coinId)?.balance ?? '0';
 
+  // Choosing Withdraw opens the prompt; if the permission was still loading at the click, it opens on arrival.
+  const [promptPending, setPromptPending] = useState(false);
   const chooseTab = (value: string | null) => {
-    if (value === 'withdraw') {
-      const needed = withdrawPrompt(permission);
-      if (needed) setPrompt(needed);
-    }
+    if (value === 'withdraw') setPromptPending(true);
     if (value === 'deposit' || value === 'withdraw') setTab(value);
   };
+  useEffect(() => {
+    if (!promptPending || !permission) return;
+    setPromptPending(false);
+    const needed = withdrawPrompt(permission);
+    if (needed) setPrompt(needed);
+  }, [promptPending, permission]);
 
   return (
     <Stack p="md">
