@@ -34,27 +34,26 @@ export function useSchemaForm<S extends z.ZodType<Record<string, unknown>>>(sche
 }
 
 /**
- * A schema form whose submit validates, sends and reports: `send` gets the parsed values; an error it throws is
- * shown under `errorField` (as the text `describe` makes of it). `busy` is true while sending.
+ * A schema form whose submit validates, then sends: `send` gets the parsed values, and an error it throws goes to
+ * `onError` with a setter for field errors (to show under a field, or as a toast). `busy` is true while sending.
  */
 export function useSubmitForm<S extends z.ZodType<Record<string, unknown>>>(
   schema: S,
   initial: z.input<S>,
   send: (values: z.output<S>) => Promise<void>,
-  errorField: keyof z.input<S> & string,
-  describe: (err: unknown) => string,
+  onError: (err: unknown, setErrors: (errors: Record<string, string>) => void) => void,
 ) {
   const form = useSchemaForm(schema, initial);
   const [busy, setBusy] = useState(false);
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
+  const submit = async (event?: React.FormEvent) => {
+    event?.preventDefault();
     const values = form.validate();
     if (!values) return;
     setBusy(true);
     try {
       await send(values);
     } catch (err) {
-      form.setErrors({ [errorField]: describe(err) });
+      onError(err, form.setErrors);
     } finally {
       setBusy(false);
     }

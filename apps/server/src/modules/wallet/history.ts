@@ -16,22 +16,13 @@ export interface Page<T> {
   total: number;
 }
 
-/** A row of the SELECTs below. */
-interface HistoryRow {
+/** A row of the SELECTs below: the wire item before ids, dates and confirmations are shaped. */
+type HistoryRow = Omit<WalletHistoryItem, 'id' | 'tid' | 'confirmations' | 'created_at' | 'updated_at'> & {
   id: string;
-  currency: string;
-  blockchain_key: string | null;
-  amount: string;
-  fee: string;
-  state: string;
-  txid: string | null;
-  blockchain_txid: string | null;
-  rid: string | null;
-  transaction_type: WalletHistoryItem['transaction_type'];
   block_height: string | null;
   created_at: Date;
   updated_at: Date;
-}
+};
 
 /** The three account history lists. */
 export type Kind = 'deposits' | 'withdrawals' | 'adjustments';

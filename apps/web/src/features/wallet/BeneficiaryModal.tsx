@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
 import { CodeInput } from '../../components/CodeInput.tsx';
-import { useSchemaForm, useSubmitForm } from '../../components/useSchemaForm.ts';
+import { useSubmitForm } from '../../components/useSchemaForm.ts';
 import { type Currency, type Network, useBeneficiaries, WALLET_KEYS } from './api.ts';
 import { walletErrorText } from './format.ts';
 
@@ -32,8 +32,7 @@ function ActivateForm({ item, onDone }: { item: BeneficiaryItem; onDone: () => v
       await client.invalidateQueries({ queryKey: WALLET_KEYS.beneficiaries });
       onDone();
     },
-    'pin',
-    (err) => walletErrorText(t, err),
+    (err, setErrors) => setErrors({ pin: walletErrorText(t, err) }),
   );
   const resend = async () => {
     try {
@@ -80,8 +79,7 @@ function DeleteForm({ item, onDone }: { item: BeneficiaryItem; onDone: () => voi
       await client.invalidateQueries({ queryKey: WALLET_KEYS.beneficiaries });
       onDone();
     },
-    'otp',
-    (err) => walletErrorText(t, err),
+    (err, setErrors) => setErrors({ otp: walletErrorText(t, err) }),
   );
   return (
     <form onSubmit={submit} noValidate>
@@ -117,19 +115,10 @@ function AddForm({
   const client = useQueryClient();
   const [memo, setMemo] = useState('');
   const [address, setAddress] = useState('');
-  const [busy, setBusy] = useState(false);
-  const form = useSchemaForm(createBeneficiarySchema, {
-    name: '',
-    currency: currency.id,
-    blockchain_key: network.blockchain_key,
-    data: { address: '' },
-  });
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    const body = form.validate();
-    if (!body) return;
-    setBusy(true);
-    try {
+  const { form, busy, submit } = useSubmitForm(
+    createBeneficiarySchema,
+    { name: '', currency: currency.id, blockchain_key: network.blockchain_key, data: { address: '' } },
+    async (body) => {
       const item = await api<BeneficiaryItem>('peatio', '/account/beneficiaries', { method: 'POST', body });
       toast.success(t('wallet.beneficiary.added'));
       await client.invalidateQueries({ queryKey: WALLET_KEYS.beneficiaries });
@@ -137,13 +126,12 @@ function AddForm({
       setAddress('');
       setMemo('');
       onAdded(item);
-    } catch (err) {
+    },
+    (err) => {
       const text = walletErrorText(t, err);
       if (text) toast.error(text);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  );
   const setData = (nextAddress: string, nextMemo: string) => {
     setAddress(nextAddress);
     setMemo(nextMemo);

@@ -39,8 +39,7 @@ export function FiatWithdrawModal({
       else toast.success(t(answer.returnType === 'FINISHED' ? 'wallet.fiat.done' : 'wallet.fiat.processing'));
       onClose();
     },
-    'otp',
-    (err) => walletErrorText(t, err) || t('wallet.fiat.notPermitted'),
+    (err, setErrors) => setErrors({ otp: walletErrorText(t, err) || t('wallet.fiat.notPermitted') }),
   );
   const error = (field: keyof typeof form.errors) =>
     form.errors[field] && t([form.errors[field], 'server.error']);

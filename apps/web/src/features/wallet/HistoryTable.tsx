@@ -2,6 +2,7 @@ import type { WalletHistoryItem } from '@exchange/shared';
 import { Anchor, Group, Pagination, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Amount, longDate } from '../../components/format.tsx';
+import { TableHead } from '../../components/TableHead.tsx';
 import { type HistoryKind, useCurrencies } from './api.ts';
 import { explorerLink, networkName, networkOf, statusColor, statusKey } from './format.ts';
 
@@ -59,16 +60,11 @@ export function HistoryTable({
   return (
     <Table.ScrollContainer minWidth={720}>
       <Table fz="sm" striped data-testid={testId}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('wallet.history.status')}</Table.Th>
-            <Table.Th>{t('wallet.history.coin')}</Table.Th>
-            <Table.Th>{t('wallet.history.network')}</Table.Th>
-            <Table.Th>{t('wallet.history.amount')}</Table.Th>
-            <Table.Th>{t('wallet.history.date')}</Table.Th>
-            <Table.Th>{t('wallet.history.info')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
+        <TableHead
+          labels={['status', 'coin', 'network', 'amount', 'date', 'info'].map((c) =>
+            t(`wallet.history.${c}`),
+          )}
+        />
         <Table.Tbody>
           {items.map((item) => (
             <Table.Tr key={item.id} data-testid="history-row">

@@ -3,6 +3,7 @@ import { Button, Group, Paper, Select, Stack, Table, Text } from '@mantine/core'
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Amount, fixed, longDate } from '../../components/format.tsx';
+import { TableHead } from '../../components/TableHead.tsx';
 import { useCurrencies, useSwaps } from './api.ts';
 import { Pager } from './HistoryTable.tsx';
 
@@ -57,14 +58,14 @@ export function SwapHistory() {
         </Group>
         <Table.ScrollContainer minWidth={600}>
           <Table fz="sm" striped data-testid="swap-history">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('wallet.history.date')}</Table.Th>
-                <Table.Th>{t('wallet.swap.youSwap')}</Table.Th>
-                <Table.Th>{t('wallet.swap.youGet')}</Table.Th>
-                <Table.Th>{t('wallet.history.status')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
+            <TableHead
+              labels={[
+                t('wallet.history.date'),
+                t('wallet.swap.youSwap'),
+                t('wallet.swap.youGet'),
+                t('wallet.history.status'),
+              ]}
+            />
             <Table.Tbody>
               {items.map((s) => (
                 <Table.Tr key={s.id} data-testid="swap-row">

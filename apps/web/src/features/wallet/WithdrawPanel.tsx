@@ -15,7 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
 import { CodeInput } from '../../components/CodeInput.tsx';
-import { useSchemaForm } from '../../components/useSchemaForm.ts';
+import { useSubmitForm } from '../../components/useSchemaForm.ts';
 import { type Currency, type Network, useBeneficiaries, WALLET_KEYS } from './api.ts';
 import { BeneficiaryModal } from './BeneficiaryModal.tsx';
 import { acceptAmount, fitAmount, walletErrorText } from './format.ts';
@@ -71,19 +71,41 @@ export function WithdrawPanel({ currency, network, available }: Props) {
     currency: currency.id,
     blockchain_key: network.blockchain_key,
   };
-  const form = useSchemaForm(withdrawSchema, initial);
-  const [percent, setPercent] = useState(0);
-  const [verifying, setVerifying] = useState(false);
-  const [managing, setManaging] = useState(false);
-  const [busy, setBusy] = useState(false);
-
-  const fee = toUnits(network.withdraw_fee, precision);
-  const amount = toUnits(String(form.values.amount), precision);
-  const willGet = formatUnits(amountReceived(amount, fee), precision);
   const external = {
     min: formatUnits(withdrawMinimum(network, precision, false), precision),
     currency: unit,
   };
+  const [percent, setPercent] = useState(0);
+  const [verifying, setVerifying] = useState(false);
+  const [managing, setManaging] = useState(false);
+  const { form, busy, submit } = useSubmitForm(
+    withdrawSchema,
+    initial,
+    async (body) => {
+      await api('peatio', '/account/withdraws', { method: 'POST', body });
+      toast.success(t('wallet.withdraw.done'));
+      form.reset();
+      setPercent(0);
+      setVerifying(false);
+      void client.invalidateQueries({ queryKey: WALLET_KEYS.history });
+      void client.invalidateQueries({ queryKey: WALLET_KEYS.balances });
+    },
+    (err, setErrors) => {
+      const code = err instanceof ApiError ? err.errors[0] : undefined;
+      const field = code ? fieldOf(code) : undefined;
+      if (code && field) {
+        setErrors({ [field]: code });
+        if (field !== 'otp') setVerifying(false);
+      } else {
+        const text = walletErrorText(t, err, external);
+        if (text) toast.error(text);
+      }
+    },
+  );
+
+  const fee = toUnits(network.withdraw_fee, precision);
+  const amount = toUnits(String(form.values.amount), precision);
+  const willGet = formatUnits(amountReceived(amount, fee), precision);
   const message = (code: string) => t([code, 'server.error'], external);
 
   const pick = (value: number) => {
@@ -109,34 +131,6 @@ export function WithdrawPanel({ currency, network, available }: Props) {
       return false;
     }
     return true;
-  };
-
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    const body = form.validate();
-    if (!body) return;
-    setBusy(true);
-    try {
-      await api('peatio', '/account/withdraws', { method: 'POST', body });
-      toast.success(t('wallet.withdraw.done'));
-      form.reset();
-      setPercent(0);
-      setVerifying(false);
-      void client.invalidateQueries({ queryKey: WALLET_KEYS.history });
-      void client.invalidateQueries({ queryKey: WALLET_KEYS.balances });
-    } catch (err) {
-      const code = err instanceof ApiError ? err.errors[0] : undefined;
-      const field = code ? fieldOf(code) : undefined;
-      if (code && field) {
-        form.setErrors({ [field]: code });
-        if (field !== 'otp') setVerifying(false);
-      } else {
-        const text = walletErrorText(t, err, external);
-        if (text) toast.error(text);
-      }
-    } finally {
-      setBusy(false);
-    }
   };
 
   return (
