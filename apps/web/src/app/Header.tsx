@@ -65,39 +65,25 @@ function NavLinks({ onNavigate, vertical }: { onNavigate: () => void; vertical: 
       <Anchor component={Link} to="/card" onClick={onNavigate}>
         {t('nav.card')}
       </Anchor>
-      <Menu position="bottom-start" withinPortal>
-        <Menu.Target>
-          <Anchor component="button" type="button" data-testid="nav-wallet">
-            {t('nav.wallet')} ▾
-          </Anchor>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Item component={Link} to="/balance" onClick={onNavigate}>
-            {t('nav.balance')}
-          </Menu.Item>
-          <Menu.Item component={Link} to="/deposit_withdraw" onClick={onNavigate}>
-            {t('nav.depositWithdraw')}
-          </Menu.Item>
-          <Menu.Item component={Link} to="/swap" onClick={onNavigate}>
-            {t('nav.swap')}
-          </Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
-      <Menu position="bottom-start" withinPortal>
-        <Menu.Target>
-          <Anchor component="button" type="button" data-testid="nav-history">
-            {t('nav.history')} ▾
-          </Anchor>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Item component={Link} to="/history/account" onClick={onNavigate}>
-            {t('nav.transactionHistory')}
-          </Menu.Item>
-          <Menu.Item component={Link} to="/history/orders" onClick={onNavigate}>
-            {t('nav.orderHistory')}
-          </Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
+      <NavMenu
+        testId="nav-wallet"
+        label={t('nav.wallet')}
+        onNavigate={onNavigate}
+        items={[
+          ['/balance', t('nav.balance')],
+          ['/deposit_withdraw', t('nav.depositWithdraw')],
+          ['/swap', t('nav.swap')],
+        ]}
+      />
+      <NavMenu
+        testId="nav-history"
+        label={t('nav.history')}
+        onNavigate={onNavigate}
+        items={[
+          ['/history/account', t('nav.transactionHistory')],
+          ['/history/orders', t('nav.orderHistory')],
+        ]}
+      />
       <Anchor component={Link} to="/contact" onClick={onNavigate}>
         {t('nav.contact')}
       </Anchor>
@@ -151,5 +137,35 @@ export function Header() {
         </Box>
       )}
     </Box>
+  );
+}
+
+/** A header menu of links. */
+function NavMenu({
+  testId,
+  label,
+  items,
+  onNavigate,
+}: {
+  testId: string;
+  label: string;
+  items: readonly (readonly [to: string, text: string])[];
+  onNavigate?: () => void;
+}) {
+  return (
+    <Menu position="bottom-start" withinPortal>
+      <Menu.Target>
+        <Anchor component="button" type="button" data-testid={testId}>
+          {label} ▾
+        </Anchor>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {items.map(([to, text]) => (
+          <Menu.Item key={to} component={Link} to={to} onClick={onNavigate}>
+            {text}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
   );
 }
