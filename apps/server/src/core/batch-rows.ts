@@ -104,3 +104,29 @@ export function insertTrades(units: Units, trades: Trade[]): Statement {
     ],
   };
 }
+
+/**
+ * Several data-changing statements on different tables as ONE statement (data-modifying `with` queries), so
+ * they cost one round trip. Each part's parameters are renumbered after the previous parts'; the statement
+ * answers how many rows each part touched (`n0`, `n1`, ...), which the runner checks against `counts`. The parts
+ * share one snapshot and may run in any order, so none may touch a row another part touches.
+ */
+export function combine(statements: Statement[]): Statement[] {
+  if (statements.length < 2) return statements;
+  const parts: string[] = [];
+  const values: unknown[] = [];
+  for (const [i, s] of statements.entries()) {
+    const offset = values.length;
+    const text = s.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+    parts.push(`s${i} as (${text} returning 1)`);
+    values.push(...s.values);
+  }
+  const counts = statements.map((_, i) => `(select count(*) from s${i}) as n${i}`);
+  return [
+    {
+      text: `with ${parts.join(',\n')}\nselect ${counts.join(', ')}`,
+      values,
+      counts: statements.map((s) => s.rows),
+    },
+  ];
+}

@@ -2,7 +2,7 @@ import type { CommandResult, EngineState, OrderView, Trade } from '@exchange/eng
 import { formatUnits, toUnits } from '@exchange/shared';
 import type pg from 'pg';
 import type { Tx } from '../db/pool.ts';
-import { insertOrders, insertTrades, updateOrders } from './batch-rows.ts';
+import { combine, insertOrders, insertTrades, updateOrders } from './batch-rows.ts';
 import type { MarketInfo } from './engine-config.ts';
 
 /** Decimal conversions between the engine's integers and the database's numerics. */
@@ -49,11 +49,15 @@ export interface BatchEffects {
   }[];
 }
 
-/** One SQL statement with its parameters, and the number of rows it must touch when that is known. */
+/**
+ * One SQL statement with its parameters, and the number of rows it must touch when that is known. A statement
+ * made of several (see `combine`) answers one row of counts instead, and `counts` says what each must be.
+ */
 export interface Statement {
   text: string;
   values: unknown[];
   rows?: number;
+  counts?: (number | undefined)[];
 }
 
 /**
@@ -76,6 +80,12 @@ export async function executeBatch(tx: Tx, statements: Statement[]): Promise<voi
     const result = await tx.query(statement.text, statement.values);
     if (statement.rows !== undefined && result.rowCount !== statement.rows) {
       throw new Error(`batch statement touched ${result.rowCount} rows, not ${statement.rows}`);
+    }
+    for (const [i, expected] of (statement.counts ?? []).entries()) {
+      const touched = Number(result.rows[0]?.[`n${i}`]);
+      if (expected !== undefined && touched !== expected) {
+        throw new Error(`batch statement ${i} touched ${touched} rows, not ${expected}`);
+      }
     }
   }
 }
@@ -156,7 +166,7 @@ export function prepareBatch(units: Units, batch: BatchEffects): BatchSql {
       );
     }
   }
-  out.push(...holdStatements(units, batch));
+  const holds = holdStatements(units, batch);
   const refs = batch.results.filter((r) => r.ref);
   if (refs.length > 0) {
     inserts.push({
@@ -172,7 +182,8 @@ export function prepareBatch(units: Units, batch: BatchEffects): BatchSql {
     });
   }
   tx.query('update engine_state set batch_seq = $1, updated_at = now() where id = 1', [batch.seq]);
-  return { inserts, rest: out };
+  // One round trip for each group: under load a round trip costs more than the statements in it.
+  return { inserts: combine(inserts), rest: [...combine(out), ...holds] };
 }
 
 function holdStatements(units: Units, batch: BatchEffects): Statement[] {
