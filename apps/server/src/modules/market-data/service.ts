@@ -97,6 +97,10 @@ export class MarketData {
   }
 
   private onBatch(batch: CommittedBatch): void {
+    this.hub.batch(() => this.publishBatch(batch));
+  }
+
+  private publishBatch(batch: CommittedBatch): void {
     const changes = new Map<string, Map<string, LevelChange>>();
     const trades: Trade[] = [];
     const orders = new Map<number, OrderView>();

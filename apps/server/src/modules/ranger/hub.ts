@@ -1,8 +1,11 @@
-/** A connected stream client: what it subscribed to and how to send it a frame. */
+/** A connected stream client: what it subscribed to and how to send it a frame (UTF-8 JSON text). */
 export interface StreamClient {
   streams: Set<string>;
-  send(frame: string): boolean;
+  send(frame: string | Buffer): boolean;
   close(): void;
+  /** Holds writes back until `uncork`, so several frames leave in one write (optional). */
+  cork?(): void;
+  uncork?(): void;
 }
 
 /** Gives the frame a client gets on subscribing to `stream`, or undefined when there is none. */
@@ -12,12 +15,59 @@ export type SnapshotProvider = (stream: string) => { stream: string; payload: un
 export const MAX_BUFFERED_BYTES = 1 << 20;
 
 /**
- * Routes published stream messages to subscribed clients. A message is `{"<stream>": payload}`, serialised once
- * per publish and shared by every recipient.
+ * Routes published stream messages to subscribed clients. A message is `{"<stream>": payload}`, serialised and
+ * encoded once per publish and shared by every recipient.
+ *
+ * Frames published inside `batch` (a committed batch of the core) are held back per client and flushed
+ * together: one write (one system call) per client for everything since the last flush, instead of one per
+ * frame. A flush starts at once when the previous one ended long enough ago: `flushGapMs`, or as long as that
+ * flush took, so that fan-out to thousands of clients takes at most about half of the event loop (commits and
+ * HTTP go on) and frames of consecutive batches share a write. A lone batch is not delayed at all.
  */
 export class StreamHub {
   private readonly byStream = new Map<string, Set<StreamClient>>();
   private readonly snapshots: SnapshotProvider[] = [];
+  /** Inside `batch`: clients are corked on their first frame. */
+  private batching = false;
+  /** Corked clients waiting for the next flush. */
+  private pending = new Set<StreamClient>();
+  private flushTimer: NodeJS.Timeout | undefined;
+  private lastFlushEnd = 0;
+  private lastFlushMs = 0;
+
+  constructor(private readonly flushGapMs = 10) {}
+
+  /** Publishes everything `work` publishes with each client's frames held back until the next flush. */
+  batch(work: () => void): void {
+    if (this.batching) return work();
+    this.batching = true;
+    try {
+      work();
+    } finally {
+      this.batching = false;
+      this.scheduleFlush();
+    }
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushTimer || this.pending.size === 0) return;
+    const gap = Math.max(this.flushGapMs, this.lastFlushMs);
+    const wait = Math.max(0, this.lastFlushEnd + gap - performance.now());
+    this.flushTimer = setTimeout(() => this.flush(), wait);
+    this.flushTimer.unref();
+  }
+
+  /** Sends every held-back frame: uncorks each waiting client. */
+  flush(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const clients = this.pending;
+    this.pending = new Set();
+    const t0 = performance.now();
+    for (const client of clients) client.uncork?.();
+    this.lastFlushEnd = performance.now();
+    this.lastFlushMs = this.lastFlushEnd - t0;
+  }
 
   /** Registers what a client receives right after subscribing to a stream (e.g. the order book snapshot). */
   onSubscribe(provider: SnapshotProvider): void {
@@ -58,9 +108,14 @@ export class StreamHub {
   publish(stream: string, payload: unknown, name: string = stream): number {
     const set = this.byStream.get(stream);
     if (!set) return 0;
-    const frame = JSON.stringify({ [name]: payload });
+    const frame = Buffer.from(JSON.stringify({ [name]: payload }));
+    const hold = this.batching;
     let delivered = 0;
     for (const client of set) {
+      if (hold && !this.pending.has(client)) {
+        this.pending.add(client);
+        client.cork?.();
+      }
       if (client.send(frame)) delivered++;
       else {
         this.remove(client);
