@@ -130,3 +130,22 @@ export function combine(statements: Statement[]): Statement[] {
     },
   ];
 }
+
+/** One array element in PostgreSQL's array literal syntax: strings always quoted, so any text is safe. */
+function arrayElement(v: unknown): string {
+  if (v === null || v === undefined) return 'NULL';
+  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
+  if (typeof v === 'boolean') return v ? 't' : 'f';
+  return `"${String(v).replace(/[\\"]/g, '\\$&')}"`;
+}
+
+/**
+ * Array parameters as PostgreSQL array literals (`{1,"a",NULL}`), built here in one pass instead of by the
+ * driver per element at send time: the batch's encoding is then done while the previous batch is written.
+ */
+export function encodeArrays(statements: Statement[]): Statement[] {
+  for (const s of statements) {
+    s.values = s.values.map((v) => (Array.isArray(v) ? `{${v.map(arrayElement).join(',')}}` : v));
+  }
+  return statements;
+}

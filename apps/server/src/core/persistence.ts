@@ -2,7 +2,7 @@ import type { CommandResult, EngineState, OrderView, Trade } from '@exchange/eng
 import { formatUnits, toUnits } from '@exchange/shared';
 import type pg from 'pg';
 import type { Tx } from '../db/pool.ts';
-import { combine, insertOrders, insertTrades, updateOrders } from './batch-rows.ts';
+import { combine, encodeArrays, insertOrders, insertTrades, updateOrders } from './batch-rows.ts';
 import type { MarketInfo } from './engine-config.ts';
 
 /** Decimal conversions between the engine's integers and the database's numerics. */
@@ -183,7 +183,7 @@ export function prepareBatch(units: Units, batch: BatchEffects): BatchSql {
   }
   tx.query('update engine_state set batch_seq = $1, updated_at = now() where id = 1', [batch.seq]);
   // One round trip for each group: under load a round trip costs more than the statements in it.
-  return { inserts: combine(inserts), rest: [...combine(out), ...holds] };
+  return { inserts: encodeArrays(combine(inserts)), rest: encodeArrays([...combine(out), ...holds]) };
 }
 
 function holdStatements(units: Units, batch: BatchEffects): Statement[] {

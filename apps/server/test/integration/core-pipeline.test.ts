@@ -103,4 +103,15 @@ describe('batches written while the previous one commits', () => {
     expect(restarted.sequencer.state.balance(bob, 'btc')).toEqual(core.sequencer.state.balance(bob, 'btc'));
     expect(restarted.sequencer.committedSeq).toBe(core.sequencer.committedSeq);
   });
+
+  it('stores client command ids with any characters as they were sent', async () => {
+    const refs = ['a"b', 'c\\d', 'e,f{g}', 'NULL', ' space ', 'ü€'];
+    await Promise.all(
+      refs.map((ref) => core.sequencer.submit({ type: 'CancelAll', user: alice }, `order:${alice}:${ref}`)),
+    );
+    const stored = await db.pool.query('select ref from client_commands where ref like $1 order by ref', [
+      `order:${alice}:%`,
+    ]);
+    expect(stored.rows.map((r) => r.ref).sort()).toEqual(refs.map((r) => `order:${alice}:${r}`).sort());
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { combine } from '../../src/core/batch-rows.ts';
+import { combine, encodeArrays } from '../../src/core/batch-rows.ts';
 import { type StreamClient, StreamHub } from '../../src/modules/ranger/hub.ts';
 
 describe('combine', () => {
@@ -27,6 +27,15 @@ describe('combine', () => {
     expect(merged?.text).toContain('s2 as (insert into c (v) values ($5), ($14) returning 1)');
     expect(merged?.text).toContain('(select count(*) from s2) as n2');
     expect(merged?.counts).toEqual([1, undefined, undefined]);
+  });
+});
+
+describe('encodeArrays', () => {
+  it('writes array parameters as PostgreSQL array literals, quoting every text', () => {
+    const [s] = encodeArrays([
+      { text: 'x', values: [[1, 2n, null], ['a', 'NULL', '', 'q"uo\\te,{}'], [true, false], 7, 'plain'] },
+    ]);
+    expect(s?.values).toEqual(['{1,2,NULL}', '{"a","NULL","","q\\"uo\\\\te,{}"}', '{t,f}', 7, 'plain']);
   });
 });
 
