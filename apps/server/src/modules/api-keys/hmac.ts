@@ -115,8 +115,11 @@ export class ApiKeyAuthenticator {
     }
     if (nonces.has(nonce)) return false;
     nonces.set(nonce, now);
-    if (nonces.size > 1000) {
-      for (const [n, at] of nonces) if (now - at > 2 * NONCE_WINDOW_MS) nonces.delete(n);
+    // Oldest first (a Map keeps insertion order): drop nonces out of the window until the first recent one, so
+    // each request does a bounded amount of work however many nonces a busy key holds.
+    for (const [n, at] of nonces) {
+      if (now - at <= 2 * NONCE_WINDOW_MS) break;
+      nonces.delete(n);
     }
     return true;
   }
