@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { combine, encodeArrays } from '../../src/core/batch-rows.ts';
-import { type StreamClient, StreamHub } from '../../src/modules/ranger/hub.ts';
+import { type StreamClient, StreamHub, textFrame } from '../../src/modules/ranger/hub.ts';
 
 describe('combine', () => {
   it('keeps a lone statement as it is', () => {
@@ -99,5 +99,17 @@ describe('StreamHub batches', () => {
     expect(hub.publish('m.trades', {})).toBe(0);
     expect(slow.log).toEqual(['close']);
     expect(hub.subscriberCount('m.trades')).toBe(0);
+  });
+});
+
+describe('textFrame', () => {
+  it('frames text as an unmasked final websocket frame with 7, 16 or 64-bit lengths', () => {
+    expect([...textFrame(Buffer.from('hi'))]).toEqual([0x81, 2, 0x68, 0x69]);
+    const mid = textFrame(Buffer.alloc(300, 0x61));
+    expect([...mid.subarray(0, 4)]).toEqual([0x81, 126, 0x01, 0x2c]);
+    expect(mid.length).toBe(304);
+    const big = textFrame(Buffer.alloc(70_000, 0x61));
+    expect([...big.subarray(0, 10)]).toEqual([0x81, 127, 0, 0, 0, 0, 0, 0x01, 0x11, 0x70]);
+    expect(big.length).toBe(70_010);
   });
 });

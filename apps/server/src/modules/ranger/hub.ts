@@ -2,10 +2,36 @@
 export interface StreamClient {
   streams: Set<string>;
   send(frame: string | Buffer): boolean;
+  /**
+   * Writes a complete websocket text frame (header and payload, built once for every recipient) straight to the
+   * connection (optional; without it the message goes through `send`).
+   */
+  sendFrame?(frame: Buffer): boolean;
   close(): void;
   /** Holds writes back until `uncork`, so several frames leave in one write (optional). */
   cork?(): void;
   uncork?(): void;
+}
+
+/**
+ * A whole unmasked websocket text frame (RFC 6455 §5.2: FIN and opcode 1, then the payload length in 7, 7+16
+ * or 7+64 bits), as a server sends it.
+ */
+export function textFrame(payload: Buffer): Buffer {
+  const n = payload.length;
+  const head = n < 126 ? 2 : n <= 0xffff ? 4 : 10;
+  const frame = Buffer.allocUnsafe(head + n);
+  frame[0] = 0x81;
+  if (n < 126) frame[1] = n;
+  else if (n <= 0xffff) {
+    frame[1] = 126;
+    frame.writeUInt16BE(n, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeBigUInt64BE(BigInt(n), 2);
+  }
+  payload.copy(frame, head);
+  return frame;
 }
 
 /** Gives the frame a client gets on subscribing to `stream`, or undefined when there is none. */
@@ -108,7 +134,8 @@ export class StreamHub {
   publish(stream: string, payload: unknown, name: string = stream): number {
     const set = this.byStream.get(stream);
     if (!set) return 0;
-    const frame = Buffer.from(JSON.stringify({ [name]: payload }));
+    const message = Buffer.from(JSON.stringify({ [name]: payload }));
+    let frame: Buffer | undefined;
     const hold = this.batching;
     let delivered = 0;
     for (const client of set) {
@@ -116,7 +143,12 @@ export class StreamHub {
         this.pending.add(client);
         client.cork?.();
       }
-      if (client.send(frame)) delivered++;
+      let sent: boolean;
+      if (client.sendFrame) {
+        frame ??= textFrame(message);
+        sent = client.sendFrame(frame);
+      } else sent = client.send(message);
+      if (sent) delivered++;
       else {
         this.remove(client);
         client.close();

@@ -37,6 +37,13 @@ function attach(socket: WebSocket, request: FastifyRequest, deps: AppDeps, userI
       socket.send(frame, { binary: false });
       return true;
     },
+    // Without permessage-deflate (off, the ws default) ws writes every frame to the connection at once, so a
+    // frame written here directly keeps its place among the ones ws sends (pong, subscribe answers).
+    sendFrame(frame) {
+      if (socket.readyState !== socket.OPEN || socket.bufferedAmount > MAX_BUFFERED_BYTES) return false;
+      raw.write(frame);
+      return true;
+    },
     close: () => socket.close(1008, 'slow consumer'),
     cork: () => raw.cork(),
     uncork: () => raw.uncork(),
