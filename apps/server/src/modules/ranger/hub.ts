@@ -65,7 +65,10 @@ export class StreamHub {
 
   /** Publishes everything `work` publishes with each client's frames held back until the next flush. */
   batch(work: () => void): void {
-    if (this.batching) return work();
+    if (this.batching) {
+      work();
+      return;
+    }
     this.batching = true;
     try {
       work();
