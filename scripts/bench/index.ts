@@ -7,7 +7,13 @@ import { wsBench } from './ws.ts';
 const only = new Set(process.argv.slice(2));
 const want = (name: string) => only.size === 0 || only.has(name);
 
-console.log(`exchange benchmarks on ${process.platform}/${process.arch}, node ${process.version}`);
+import { availableParallelism, loadavg } from 'node:os';
+
+console.log(
+  `exchange benchmarks on ${process.platform}/${process.arch}, node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} at start (the machine may be shared)`,
+);
 if (want('engine')) {
   const { runEngineBench } = await import('../../packages/engine/bench/engine-bench.ts');
   await runEngineBench({ print: true });

@@ -3,11 +3,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { API, ERRORS } from '@exchange/shared';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
+import helmet from 'helmet';
 import type pg from 'pg';
 import type { CaptchaPort } from './adapters/captcha/port.ts';
 import type { WebhookDelivery } from './adapters/kyc/simulator/delivery.ts';
@@ -111,10 +111,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     else request.log.debug(entry, 'request completed');
   });
   installErrorHandling(app);
-  await app.register(fastifyHelmet, {
+  // Security headers from helmet, built once (@fastify/helmet rebuilt the middleware on every request).
+  const securityHeaders = helmet({
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(deps.config) },
     crossOriginEmbedderPolicy: false,
   });
+  app.addHook('onRequest', (request, reply, done) =>
+    securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err instanceof Error ? err : undefined)),
+  );
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, {
     global: false,

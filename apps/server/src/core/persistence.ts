@@ -2,8 +2,8 @@ import type { CommandResult, EngineState, OrderView, Trade } from '@exchange/eng
 import { formatUnits, toUnits } from '@exchange/shared';
 import type pg from 'pg';
 import type { Tx } from '../db/pool.ts';
+import { combine, encodeArrays, insertOrders, insertTrades, updateOrders } from './batch-rows.ts';
 import type { MarketInfo } from './engine-config.ts';
-import { orderUuid } from './order-uuid.ts';
 
 /** Decimal conversions between the engine's integers and the database's numerics. */
 export class Units {
@@ -33,8 +33,6 @@ export class Units {
   }
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
 /** One batch of applied commands, ready to write. */
 export interface BatchEffects {
   seq: number;
@@ -51,27 +49,59 @@ export interface BatchEffects {
   }[];
 }
 
-/** One SQL statement with its parameters. */
+/**
+ * One SQL statement with its parameters, and the number of rows it must touch when that is known. A statement
+ * made of several (see `combine`) answers one row of counts instead, and `counts` says what each must be.
+ */
 export interface Statement {
   text: string;
   values: unknown[];
-}
-
-/** Runs a prepared batch in the given transaction, statement by statement. */
-export async function executeBatch(tx: Tx, statements: Statement[]): Promise<void> {
-  for (const statement of statements) await tx.query(statement.text, statement.values);
+  rows?: number;
+  counts?: (number | undefined)[];
 }
 
 /**
- * Turns every effect of a batch into multi-row `unnest` statements for ONE transaction: orders (upsert of their
- * final state), trades, absolute balances, system-account deltas, ledger postings aggregated per account,
- * withdrawal holds, client command ids and the batch number. Pure CPU work: the sequencer does it for the next
- * batch while the previous one commits.
+ * A batch's statements in two groups. `inserts` only add rows no other batch writes (new orders, trades, ledger
+ * postings, client command ids): they may run while the previous batch's commit is still in flight. `rest` reads
+ * or changes rows the previous batch may have written (balances, system accounts, orders it opened, withdrawal
+ * holds, the batch number): it runs once that commit is durable, so that every row it looks for is visible.
  */
-export function prepareBatch(units: Units, batch: BatchEffects): Statement[] {
+export interface BatchSql {
+  inserts: Statement[];
+  rest: Statement[];
+}
+
+/**
+ * Runs statements in the given transaction, one by one. A statement touching another number of rows than it
+ * must (an order update that finds no row) throws, so the transaction rolls back and the core stops.
+ */
+export async function executeBatch(tx: Tx, statements: Statement[]): Promise<void> {
+  for (const statement of statements) {
+    const result = await tx.query(statement.text, statement.values);
+    if (statement.rows !== undefined && result.rowCount !== statement.rows) {
+      throw new Error(`batch statement touched ${result.rowCount} rows, not ${statement.rows}`);
+    }
+    for (const [i, expected] of (statement.counts ?? []).entries()) {
+      const touched = Number(result.rows[0]?.[`n${i}`]);
+      if (expected !== undefined && touched !== expected) {
+        throw new Error(`batch statement ${i} touched ${touched} rows, not ${expected}`);
+      }
+    }
+  }
+}
+
+/**
+ * Turns every effect of a batch into multi-row `unnest` statements for ONE transaction: orders (new ones
+ * inserted, changed ones updated, in their final state), trades, absolute balances, system-account deltas, ledger
+ * postings aggregated per account, withdrawal holds, client command ids and the batch number. Pure CPU work: the
+ * sequencer does it for the next batch while the previous one is written.
+ */
+export function prepareBatch(units: Units, batch: BatchEffects): BatchSql {
+  const inserts: Statement[] = [];
   const out: Statement[] = [];
   const tx = { query: (text: string, values: unknown[]) => void out.push({ text, values }) };
   const orders = new Map<number, OrderView>();
+  const opened = new Set<number>();
   const trades: Trade[] = [];
   const balances = new Map<string, { user: number; currency: string; balance: bigint; locked: bigint }>();
   const postings = new Map<string, bigint>();
@@ -79,6 +109,7 @@ export function prepareBatch(units: Units, batch: BatchEffects): Statement[] {
     for (const o of result.orders) orders.set(o.id, o);
     for (const e of result.events) {
       if (e.type === 'Trade') trades.push(e);
+      else if (e.type === 'OrderOpened') opened.add(e.orderId);
       else if (e.type === 'BalanceChanged') balances.set(`${e.user}:${e.currency}`, e);
     }
     for (const p of result.postings) {
@@ -87,8 +118,13 @@ export function prepareBatch(units: Units, batch: BatchEffects): Statement[] {
     }
   }
 
-  if (orders.size > 0) out.push(upsertOrders(units, [...orders.values()]));
-  if (trades.length > 0) out.push(insertTrades(units, trades));
+  // Orders opened in this batch are new rows; every other order was written by an earlier batch.
+  const fresh: OrderView[] = [];
+  const changed: OrderView[] = [];
+  for (const o of orders.values()) (opened.has(o.id) ? fresh : changed).push(o);
+  if (fresh.length > 0) inserts.push(insertOrders(units, fresh));
+  if (changed.length > 0) out.push(updateOrders(units, changed));
+  if (trades.length > 0) inserts.push(insertTrades(units, trades));
   if (balances.size > 0) {
     const rows = [...balances.values()];
     tx.query(
@@ -110,11 +146,16 @@ export function prepareBatch(units: Units, batch: BatchEffects): Statement[] {
       return { account, currency, amount: formatUnits(amount, units.precision(currency)) };
     });
   if (ledger.length > 0) {
-    tx.query(
-      `insert into ledger_postings (batch_seq, account, currency_id, amount, kind)
+    inserts.push({
+      text: `insert into ledger_postings (batch_seq, account, currency_id, amount, kind)
        select $1, a, c, x, 'batch' from unnest($2::text[], $3::text[], $4::numeric[]) as t(a, c, x)`,
-      [batch.seq, ledger.map((l) => l.account), ledger.map((l) => l.currency), ledger.map((l) => l.amount)],
-    );
+      values: [
+        batch.seq,
+        ledger.map((l) => l.account),
+        ledger.map((l) => l.currency),
+        ledger.map((l) => l.amount),
+      ],
+    });
     const system = ledger.filter((l) => !l.account.startsWith('u:'));
     if (system.length > 0) {
       tx.query(
@@ -125,96 +166,24 @@ export function prepareBatch(units: Units, batch: BatchEffects): Statement[] {
       );
     }
   }
-  out.push(...holdStatements(units, batch));
+  const holds = holdStatements(units, batch);
   const refs = batch.results.filter((r) => r.ref);
   if (refs.length > 0) {
-    tx.query(
-      `insert into client_commands (ref, batch_seq, ok, code, order_id)
+    inserts.push({
+      text: `insert into client_commands (ref, batch_seq, ok, code, order_id)
        select r, $1, o, c, i from unnest($2::text[], $3::boolean[], $4::text[], $5::bigint[]) as t(r, o, c, i)`,
-      [
+      values: [
         batch.seq,
         refs.map((r) => r.ref),
         refs.map((r) => r.result.ok),
         refs.map((r) => r.result.code),
         refs.map((r) => r.result.orderId),
       ],
-    );
+    });
   }
   tx.query('update engine_state set batch_seq = $1, updated_at = now() where id = 1', [batch.seq]);
-  return out;
-}
-
-function upsertOrders(units: Units, orders: OrderView[]): Statement {
-  const col = <T>(f: (o: OrderView) => T) => orders.map(f);
-  const price = (o: OrderView, v: bigint | null) =>
-    v === null ? null : formatUnits(v, units.market(o.market).pricePrecision);
-  const volume = (o: OrderView, v: bigint) => formatUnits(v, units.market(o.market).amountPrecision);
-  return statement(
-    `insert into orders (uuid, id, user_id, market_id, side, ord_type, price, stop_price, origin_volume, remaining_volume,
-       executed_volume, locked, funds_received, funds_spent, trades_count, state, maker_fee, taker_fee, seq,
-       triggered_at, created_at, updated_at)
-     select * from unnest($22::uuid[], $1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::numeric[],
-       $7::numeric[], $8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[],
-       $14::int[], $15::text[], $16::numeric[], $17::numeric[], $18::bigint[], $19::timestamptz[], $20::timestamptz[],
-       $21::timestamptz[])
-     on conflict (id) do update set remaining_volume = excluded.remaining_volume, executed_volume = excluded.executed_volume,
-       locked = excluded.locked, funds_received = excluded.funds_received, funds_spent = excluded.funds_spent,
-       trades_count = excluded.trades_count, state = excluded.state, triggered_at = excluded.triggered_at,
-       updated_at = excluded.updated_at`,
-    [
-      col((o) => o.id),
-      col((o) => o.user),
-      col((o) => o.market),
-      col((o) => o.side),
-      col((o) => o.ordType),
-      col((o) => price(o, o.price)),
-      col((o) => price(o, o.stopPrice)),
-      col((o) => volume(o, o.originVolume)),
-      col((o) => volume(o, o.remainingVolume)),
-      col((o) => volume(o, o.executedVolume)),
-      col((o) => formatUnits(o.locked, units.precision(units.spendCurrency(o)))),
-      col((o) => formatUnits(o.fundsReceived, units.precision(units.receiveCurrency(o)))),
-      col((o) => formatUnits(o.fundsSpent, units.precision(units.spendCurrency(o)))),
-      col((o) => o.tradesCount),
-      col((o) => o.state),
-      col((o) => formatUnits(o.makerFee, 6)),
-      col((o) => formatUnits(o.takerFee, 6)),
-      col((o) => o.seq),
-      col((o) => (o.triggeredAt === null ? null : iso(o.triggeredAt))),
-      col((o) => iso(o.createdAt)),
-      col((o) => iso(o.updatedAt)),
-      col((o) => orderUuid(o.id)),
-    ],
-  );
-}
-
-function insertTrades(units: Units, trades: Trade[]): Statement {
-  const col = <T>(f: (t: Trade) => T) => trades.map(f);
-  const m = (t: Trade) => units.market(t.market);
-  // The maker receives quote when the taker buys, base when the taker sells; fees are in what each receives.
-  const makerFeeCurrency = (t: Trade) => (t.takerSide === 'buy' ? m(t).quote : m(t).base);
-  const takerFeeCurrency = (t: Trade) => (t.takerSide === 'buy' ? m(t).base : m(t).quote);
-  return statement(
-    `insert into trades (id, market_id, price, amount, total, maker_order_id, taker_order_id, maker_id, taker_id,
-       taker_type, maker_fee, taker_fee, created_at)
-     select * from unnest($1::bigint[], $2::text[], $3::numeric[], $4::numeric[], $5::numeric[], $6::bigint[],
-       $7::bigint[], $8::bigint[], $9::bigint[], $10::text[], $11::numeric[], $12::numeric[], $13::timestamptz[])`,
-    [
-      col((t) => t.id),
-      col((t) => t.market),
-      col((t) => formatUnits(t.price, m(t).pricePrecision)),
-      col((t) => formatUnits(t.volume, m(t).amountPrecision)),
-      col((t) => formatUnits(t.total, units.precision(m(t).quote))),
-      col((t) => t.makerOrderId),
-      col((t) => t.takerOrderId),
-      col((t) => t.makerUser),
-      col((t) => t.takerUser),
-      col((t) => t.takerSide),
-      col((t) => formatUnits(t.makerFee, units.precision(makerFeeCurrency(t)))),
-      col((t) => formatUnits(t.takerFee, units.precision(takerFeeCurrency(t)))),
-      col((t) => iso(t.at)),
-    ],
-  );
+  // One round trip for each group: under load a round trip costs more than the statements in it.
+  return { inserts: encodeArrays(combine(inserts)), rest: encodeArrays([...combine(out), ...holds]) };
 }
 
 function holdStatements(units: Units, batch: BatchEffects): Statement[] {
@@ -222,23 +191,20 @@ function holdStatements(units: Units, batch: BatchEffects): Statement[] {
   for (const { result, withdrawal } of batch.results) {
     if (!withdrawal || !result.ok) continue;
     if (withdrawal.kind === 'hold' && withdrawal.currency && withdrawal.amount !== undefined) {
-      out.push(
-        statement(
-          'insert into withdrawal_holds (withdrawal_id, user_id, currency_id, amount) values ($1, $2, $3, $4)',
-          [
-            withdrawal.id,
-            withdrawal.user,
-            withdrawal.currency,
-            formatUnits(withdrawal.amount, units.precision(withdrawal.currency)),
-          ],
-        ),
-      );
-    } else out.push(statement('delete from withdrawal_holds where withdrawal_id = $1', [withdrawal.id]));
+      out.push({
+        text: 'insert into withdrawal_holds (withdrawal_id, user_id, currency_id, amount) values ($1, $2, $3, $4)',
+        values: [
+          withdrawal.id,
+          withdrawal.user,
+          withdrawal.currency,
+          formatUnits(withdrawal.amount, units.precision(withdrawal.currency)),
+        ],
+      });
+    } else
+      out.push({ text: 'delete from withdrawal_holds where withdrawal_id = $1', values: [withdrawal.id] });
   }
   return out;
 }
-
-const statement = (text: string, values: unknown[]): Statement => ({ text, values });
 
 /** An `orders` row (as node-postgres returns it) converted back to the engine's integer view. */
 // biome-ignore lint/suspicious/noExplicitAny: a raw database row

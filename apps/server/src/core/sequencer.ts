@@ -1,7 +1,7 @@
 import type { Command, CommandResult, Engine } from '@exchange/engine';
 import type pg from 'pg';
-import { withTransaction } from '../db/pool.ts';
-import { type BatchEffects, executeBatch, prepareBatch, type Statement, type Units } from './persistence.ts';
+import type { Tx } from '../db/pool.ts';
+import { type BatchEffects, type BatchSql, executeBatch, prepareBatch, type Units } from './persistence.ts';
 
 /** A command as callers submit it: the sequencer stamps the time. */
 export type Submitted = Command extends infer C ? (C extends Command ? Omit<C, 'at'> : never) : never;
@@ -16,7 +16,7 @@ interface PreparedBatch {
   seq: number;
   batch: Pending[];
   results: CommandResult[];
-  statements: Statement[];
+  sql: BatchSql;
 }
 
 interface Pending {
@@ -39,13 +39,24 @@ const DEFAULTS: SequencerOptions = { maxBatch: 5000, maxDelayMs: 1, now: Date.no
  * The only writer of the engine. Commands are applied in arrival order in batches; each batch's effects are
  * written in one PostgreSQL transaction, and only after the commit are callers answered and events published.
  * If a commit fails the core stops (crash-only): memory is never allowed to run ahead of what is on disk.
+ *
+ * Batches flow through three stages: prepared (applied to the engine, SQL built), writing (its statements run in
+ * an open transaction) and committing (COMMIT sent, waiting for the WAL flush). One batch at most is in each,
+ * so the next batch's inserts of new rows run while the previous one's commit is flushed; its other statements
+ * (rows the previous batch may have written) wait until that commit is durable, so they see those rows. A
+ * batch sends its COMMIT only after the previous batch's commit succeeded, so commits land in batch order and a
+ * failed commit stops the core before the batch after it can commit. The next batch starts writing only once
+ * the previous one has run all its statements, so at most two transactions are open and only the later one
+ * can wait for the other's locks: they cannot deadlock.
  */
 export class Sequencer {
   private queue: Pending[] = [];
-  /** A transaction is in progress. */
-  private committing = false;
-  /** The next batch, applied and prepared, waiting for the commit slot. */
+  /** The next batch, applied and prepared, waiting for the writing slot. */
   private prepared: PreparedBatch | undefined;
+  /** The batch whose statements are running. */
+  private writing: PreparedBatch | undefined;
+  /** The commit in flight, if any: resolves once it is durable, rejects if it failed. */
+  private committing: Promise<void> | undefined;
   /** Number of the last batch applied to the engine (committed or not). */
   private appliedSeq: number;
   /** Number of the last committed batch (also in `engine_state.batch_seq`). */
@@ -123,16 +134,11 @@ export class Sequencer {
   }
 
   /**
-   * Cuts the next batch. With nothing committing: after `maxDelayMs`, or at once when `maxBatch` commands wait.
-   * While a batch commits, the next one is applied and prepared only when full, so that CPU work (engine, SQL
-   * parameters) overlaps the commit under load without splitting light traffic into tiny batches.
+   * Cuts the next batch when the prepared slot is free: at once when `maxBatch` commands wait, else after
+   * `maxDelayMs` so that a burst of arrivals shares one batch.
    */
   private schedule(): void {
     if (this.failure || this.prepared || this.queue.length === 0) return;
-    if (this.committing) {
-      if (this.queue.length >= this.options.maxBatch) setImmediate(() => this.prepareNext());
-      return;
-    }
     if (this.queue.length >= this.options.maxBatch) {
       clearTimeout(this.timer);
       this.timer = undefined;
@@ -145,7 +151,7 @@ export class Sequencer {
     }
   }
 
-  /** Applies the next batch to the engine and prepares its SQL; commits it when the commit slot is free. */
+  /** Applies the next batch to the engine and prepares its SQL; starts writing it when the slot is free. */
   private prepareNext(): void {
     if (this.failure || this.prepared || this.queue.length === 0) return;
     const batch = this.queue.splice(0, this.options.maxBatch);
@@ -159,44 +165,76 @@ export class Sequencer {
       results.push(result);
       effects.results.push({ result, ref: pending.ref, withdrawal: withdrawalEffect(pending.command) });
     }
-    this.prepared = { seq, batch, results, statements: prepareBatch(this.units, effects) };
-    if (!this.committing) void this.commitNext();
+    this.prepared = { seq, batch, results, sql: prepareBatch(this.units, effects) };
+    this.writeNext();
   }
 
-  /** Commits the prepared batch in one transaction; only then answers its callers and publishes it. */
-  private async commitNext(): Promise<void> {
+  /** Moves the prepared batch into the writing slot, if free, and cuts the one after it. */
+  private writeNext(): void {
     const next = this.prepared;
-    if (!next || this.committing || this.failure) return;
+    if (!next || this.writing || this.failure) return;
     this.prepared = undefined;
-    this.committing = true;
+    this.writing = next;
+    void this.write(next);
     this.schedule();
+  }
+
+  /**
+   * Writes one batch in its own transaction: its inserts, then (once the previous batch's commit is durable) its
+   * other statements and COMMIT; only once that is durable answers its callers and publishes it.
+   */
+  private async write(next: PreparedBatch): Promise<void> {
+    let client: Tx | undefined;
+    let committed!: () => void;
+    let failed!: (err: Error) => void;
+    const durable = new Promise<void>((resolve, reject) => {
+      committed = resolve;
+      failed = reject;
+    });
+    durable.catch(() => {});
     try {
-      await withTransaction(this.db, (tx) => executeBatch(tx, next.statements));
+      client = await this.db.connect();
+      // Queued together: the inserts go out as soon as BEGIN is answered, without a turn of the event loop.
+      await Promise.all([client.query('begin'), executeBatch(client, next.sql.inserts)]);
+      await this.committing;
+      await executeBatch(client, next.sql.rest);
+      this.committing = durable;
+      this.writing = undefined;
+      this.writeNext();
+      await client.query('commit');
     } catch (err) {
-      const waiting = this.prepared as PreparedBatch | undefined;
-      this.fail(err instanceof Error ? err : new Error(String(err)), [
-        ...next.batch,
-        ...(waiting?.batch ?? []),
-      ]);
+      const error = err instanceof Error ? err : new Error(String(err));
+      failed(error);
+      await client?.query('rollback').catch(() => {});
+      client?.release(true);
+      this.fail(error, next.batch);
       return;
     }
+    client.release();
     this.committedSeq = next.seq;
-    this.committing = false;
+    if (this.committing === durable) this.committing = undefined;
+    committed();
     for (const [i, pending] of next.batch.entries()) pending.resolve(next.results[i] as CommandResult);
     for (const listener of this.listeners) listener({ seq: next.seq, results: next.results });
-    if (this.prepared) void this.commitNext();
-    else this.schedule();
   }
 
+  /** Stops the core: every command not yet committed (in any stage) is refused. Only the first failure counts. */
   private fail(err: Error, batch: Pending[]): void {
+    if (this.failure) {
+      for (const pending of batch) pending.reject(this.failure);
+      return;
+    }
     this.failure = new Error(`exchange core stopped: ${err.message}`);
-    for (const pending of [...batch, ...this.queue.splice(0)]) pending.reject(this.failure);
+    clearTimeout(this.timer);
+    const waiting = [batch, this.prepared?.batch ?? [], this.queue.splice(0)];
+    this.prepared = undefined;
+    for (const pending of waiting.flat()) pending.reject(this.failure);
     this.onFatal(this.failure);
   }
 
   /** Resolves when everything submitted so far has been committed (or the core has failed). */
   async drain(): Promise<void> {
-    while ((this.queue.length > 0 || this.committing || this.prepared) && !this.failure) {
+    while ((this.queue.length > 0 || this.prepared || this.writing || this.committing) && !this.failure) {
       await new Promise((r) => setTimeout(r, 1));
     }
   }

@@ -9,6 +9,13 @@ import { findKey } from './repository.ts';
 /** The nonce (milliseconds) must be within this distance of server time. */
 export const NONCE_WINDOW_MS = 5_000;
 
+/**
+ * How long a key and its user, once read, are trusted without reading them again. Changes made through this
+ * process (key state, 2FA) take effect at once (`invalidate`, `forgetUser`); changes made elsewhere (an operator
+ * command, another process) within this bound. It keeps the database off the path of signed requests.
+ */
+export const AUTH_CACHE_MS = 5_000;
+
 interface CachedKey {
   userId: string;
   secret: string;
@@ -29,6 +36,7 @@ export function signature(secret: string, nonce: string, kid: string): string {
  */
 export class ApiKeyAuthenticator {
   private readonly keys = new Map<string, CachedKey>();
+  private readonly users = new Map<string, { user: UserRecord; loadedAt: number }>();
   private readonly seen = new Map<string, Map<string, number>>();
 
   constructor(
@@ -40,6 +48,11 @@ export class ApiKeyAuthenticator {
   /** Forgets a key after it changed, so the next request reads it again. */
   invalidate(kid: string): void {
     this.keys.delete(kid);
+  }
+
+  /** Forgets a user after a change that bears on API-key access (2FA), so the next request reads it again. */
+  forgetUser(userId: string): void {
+    this.users.delete(userId);
   }
 
   async authenticate(headers: Record<string, string | string[] | undefined>): Promise<UserRecord> {
@@ -62,7 +75,7 @@ export class ApiKeyAuthenticator {
       throw new AppError(401, [ERRORS.invalidSignature]);
     if (key.state !== 'active') throw new AppError(401, [ERRORS.apikeyNotActive]);
     if (!this.remember(kid, nonce, now)) throw new AppError(401, [ERRORS.nonceExpired]);
-    const user = await findUserById(this.db, key.userId);
+    const user = await this.user(key.userId, now);
     if (!user) throw new AppError(401, [ERRORS.unexistentApikey]);
     if (!user.otp) throw new AppError(401, [ERRORS.disabled2fa]);
     if (user.state !== 'active') throw new AppError(401, [ERRORS.userNotActive]);
@@ -71,7 +84,7 @@ export class ApiKeyAuthenticator {
 
   private async load(kid: string, now: number): Promise<CachedKey | undefined> {
     const cached = this.keys.get(kid);
-    if (cached && now - cached.loadedAt < 5_000) return cached;
+    if (cached && now - cached.loadedAt < AUTH_CACHE_MS) return cached;
     const row = await findKey(this.db, kid);
     if (!row) return undefined;
     const key = {
@@ -84,6 +97,15 @@ export class ApiKeyAuthenticator {
     return key;
   }
 
+  private async user(id: string, now: number): Promise<UserRecord | undefined> {
+    const cached = this.users.get(id);
+    if (cached && now - cached.loadedAt < AUTH_CACHE_MS) return cached.user;
+    const user = await findUserById(this.db, id);
+    if (user) this.users.set(id, { user, loadedAt: now });
+    else this.users.delete(id);
+    return user ?? undefined;
+  }
+
   /** Records a nonce; false if it was already used inside the window. Old nonces are dropped as time moves. */
   private remember(kid: string, nonce: string, now: number): boolean {
     let nonces = this.seen.get(kid);
@@ -93,8 +115,11 @@ export class ApiKeyAuthenticator {
     }
     if (nonces.has(nonce)) return false;
     nonces.set(nonce, now);
-    if (nonces.size > 1000) {
-      for (const [n, at] of nonces) if (now - at > 2 * NONCE_WINDOW_MS) nonces.delete(n);
+    // Oldest first (a Map keeps insertion order): drop nonces out of the window until the first recent one, so
+    // each request does a bounded amount of work however many nonces a busy key holds.
+    for (const [n, at] of nonces) {
+      if (now - at <= 2 * NONCE_WINDOW_MS) break;
+      nonces.delete(n);
     }
     return true;
   }

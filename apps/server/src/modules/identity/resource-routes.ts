@@ -65,10 +65,13 @@ export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): P
   });
   app.post('/resource/otp/enable', limit(10), async (request, reply) => {
     await enableOtp(deps, authUser(request), otpCodeSchema.parse(request.body ?? {}).code, origin(request));
+    deps.apiKeys.forgetUser(authUser(request).id);
     return reply.status(201).send({ message: 'otp.enabled' });
   });
   app.post('/resource/otp/disable', limit(10), async (request, reply) => {
     await disableOtp(deps, authUser(request), otpCodeSchema.parse(request.body ?? {}).code, origin(request));
+    // API keys need 2FA: refuse them from the next request on.
+    deps.apiKeys.forgetUser(authUser(request).id);
     return reply.status(201).send({ message: 'otp.disabled' });
   });
 
@@ -107,6 +110,7 @@ export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): P
       user.id,
       phrase || null,
     ]);
+    deps.apiKeys.forgetUser(user.id);
     await recordActivity(deps.db, {
       userId: user.id,
       action: 'anti_phishing.set',

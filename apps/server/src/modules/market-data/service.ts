@@ -23,9 +23,13 @@ interface LiveCandle {
 /** Stream name of a user's private channel (`order`, `trade`, `balances`, `deposit_address`). */
 export const privateStream = (userId: number | string, name: string) => `u${userId}.${name}`;
 
-/** Publishes on a user's private stream under its plain name. */
-function publishPrivate(hub: StreamHub, userId: number, name: string, payload: unknown): void {
-  hub.publish(privateStream(userId, name), payload, name);
+/**
+ * Publishes on a user's private stream under its plain name. The payload is built only when someone listens:
+ * most users touched by a batch have no stream open.
+ */
+function publishPrivate(hub: StreamHub, userId: number, name: string, payload: () => unknown): void {
+  const stream = privateStream(userId, name);
+  if (hub.subscriberCount(stream) > 0) hub.publish(stream, payload(), name);
 }
 
 /**
@@ -97,6 +101,10 @@ export class MarketData {
   }
 
   private onBatch(batch: CommittedBatch): void {
+    this.hub.batch(() => this.publishBatch(batch));
+  }
+
+  private publishBatch(batch: CommittedBatch): void {
     const changes = new Map<string, Map<string, LevelChange>>();
     const trades: Trade[] = [];
     const orders = new Map<number, OrderView>();
@@ -104,7 +112,7 @@ export class MarketData {
     for (const [market, levels] of changes) this.publishLevels(market, levels);
     if (trades.length > 0) this.publishTrades(trades);
     for (const o of orders.values())
-      publishPrivate(this.hub, o.user, 'order', orderEntity(this.core.units, o));
+      publishPrivate(this.hub, o.user, 'order', () => orderEntity(this.core.units, o));
   }
 
   private collect(
@@ -123,9 +131,9 @@ export class MarketData {
       if (e.type === 'Trade') trades.push(e);
       else if (e.type === 'BalanceChanged') {
         const p = this.core.units.precision(e.currency);
-        publishPrivate(this.hub, e.user, 'balances', {
+        publishPrivate(this.hub, e.user, 'balances', () => ({
           [e.currency]: [formatUnits(e.balance, p), formatUnits(e.locked, p)],
-        });
+        }));
       }
     }
   }
@@ -174,7 +182,7 @@ export class MarketData {
         })),
       });
       for (const t of list) {
-        const entity = {
+        const entity = () => ({
           id: t.id,
           price: price(t),
           amount: amount(t),
@@ -182,17 +190,17 @@ export class MarketData {
           market,
           created_at: new Date(t.at).toISOString(),
           taker_type: t.takerSide,
-        };
-        publishPrivate(this.hub, t.takerUser, 'trade', {
-          ...entity,
+        });
+        publishPrivate(this.hub, t.takerUser, 'trade', () => ({
+          ...entity(),
           side: t.takerSide,
           order_id: t.takerOrderId,
-        });
-        publishPrivate(this.hub, t.makerUser, 'trade', {
-          ...entity,
+        }));
+        publishPrivate(this.hub, t.makerUser, 'trade', () => ({
+          ...entity(),
           side: t.takerSide === 'buy' ? 'sell' : 'buy',
           order_id: t.makerOrderId,
-        });
+        }));
       }
       for (const [minutes, suffix] of Object.entries(KLINE_PERIODS))
         this.updateCandle(market, Number(minutes), suffix, list);

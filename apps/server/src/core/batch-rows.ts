@@ -1,0 +1,151 @@
+import type { OrderView, Trade } from '@exchange/engine';
+import { formatUnits } from '@exchange/shared';
+import { orderUuid } from './order-uuid.ts';
+import type { Statement, Units } from './persistence.ts';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The columns an order's later changes touch (id, owner, market, prices, volume, fees, seq never change). */
+function changingColumns(units: Units, orders: OrderView[]): unknown[][] {
+  const col = <T>(f: (o: OrderView) => T) => orders.map(f);
+  const volume = (o: OrderView, v: bigint) => formatUnits(v, units.market(o.market).amountPrecision);
+  return [
+    col((o) => volume(o, o.remainingVolume)),
+    col((o) => volume(o, o.executedVolume)),
+    col((o) => formatUnits(o.locked, units.precision(units.spendCurrency(o)))),
+    col((o) => formatUnits(o.fundsReceived, units.precision(units.receiveCurrency(o)))),
+    col((o) => formatUnits(o.fundsSpent, units.precision(units.spendCurrency(o)))),
+    col((o) => o.tradesCount),
+    col((o) => o.state),
+    col((o) => (o.triggeredAt === null ? null : iso(o.triggeredAt))),
+    col((o) => iso(o.updatedAt)),
+  ];
+}
+
+/**
+ * Orders opened in this batch, in their state at the end of it: a plain multi-row insert. Should one exist
+ * already, the primary key refuses it and the batch fails (the core stops) rather than overwrite it.
+ */
+export function insertOrders(units: Units, orders: OrderView[]): Statement {
+  const col = <T>(f: (o: OrderView) => T) => orders.map(f);
+  const price = (o: OrderView, v: bigint | null) =>
+    v === null ? null : formatUnits(v, units.market(o.market).pricePrecision);
+  return {
+    text: `insert into orders (id, uuid, user_id, market_id, side, ord_type, price, stop_price, origin_volume, maker_fee,
+       taker_fee, seq, created_at, remaining_volume, executed_volume, locked, funds_received, funds_spent,
+       trades_count, state, triggered_at, updated_at)
+     select * from unnest($1::bigint[], $2::uuid[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::numeric[],
+       $8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::bigint[], $13::timestamptz[],
+       $14::numeric[], $15::numeric[], $16::numeric[], $17::numeric[], $18::numeric[], $19::int[], $20::text[],
+       $21::timestamptz[], $22::timestamptz[])`,
+    values: [
+      col((o) => o.id),
+      col((o) => orderUuid(o.id)),
+      col((o) => o.user),
+      col((o) => o.market),
+      col((o) => o.side),
+      col((o) => o.ordType),
+      col((o) => price(o, o.price)),
+      col((o) => price(o, o.stopPrice)),
+      col((o) => formatUnits(o.originVolume, units.market(o.market).amountPrecision)),
+      col((o) => formatUnits(o.makerFee, 6)),
+      col((o) => formatUnits(o.takerFee, 6)),
+      col((o) => o.seq),
+      col((o) => iso(o.createdAt)),
+      ...changingColumns(units, orders),
+    ],
+    rows: orders.length,
+  };
+}
+
+/**
+ * Orders written by an earlier batch that changed in this one (fills, cancels, stop triggers): only the columns
+ * that change. Every one must find its row, or the batch fails. The `any($1)` lets the planner see how few rows
+ * it reads, so it looks them up by primary key instead of hashing the whole table.
+ */
+export function updateOrders(units: Units, orders: OrderView[]): Statement {
+  return {
+    text: `update orders set remaining_volume = t.rv, executed_volume = t.ev, locked = t.l, funds_received = t.fr,
+       funds_spent = t.fs, trades_count = t.tc, state = t.s, triggered_at = t.ta, updated_at = t.ua
+     from unnest($1::bigint[], $2::numeric[], $3::numeric[], $4::numeric[], $5::numeric[], $6::numeric[], $7::int[],
+       $8::text[], $9::timestamptz[], $10::timestamptz[]) as t(id, rv, ev, l, fr, fs, tc, s, ta, ua)
+     where orders.id = t.id and orders.id = any($1)`,
+    values: [orders.map((o) => o.id), ...changingColumns(units, orders)],
+    rows: orders.length,
+  };
+}
+
+/** Trades of the batch: a plain multi-row insert. */
+export function insertTrades(units: Units, trades: Trade[]): Statement {
+  const col = <T>(f: (t: Trade) => T) => trades.map(f);
+  const m = (t: Trade) => units.market(t.market);
+  // The maker receives quote when the taker buys, base when the taker sells; fees are in what each receives.
+  const makerFeeCurrency = (t: Trade) => (t.takerSide === 'buy' ? m(t).quote : m(t).base);
+  const takerFeeCurrency = (t: Trade) => (t.takerSide === 'buy' ? m(t).base : m(t).quote);
+  return {
+    text: `insert into trades (id, market_id, price, amount, total, maker_order_id, taker_order_id, maker_id, taker_id,
+       taker_type, maker_fee, taker_fee, created_at)
+     select * from unnest($1::bigint[], $2::text[], $3::numeric[], $4::numeric[], $5::numeric[], $6::bigint[],
+       $7::bigint[], $8::bigint[], $9::bigint[], $10::text[], $11::numeric[], $12::numeric[], $13::timestamptz[])`,
+    values: [
+      col((t) => t.id),
+      col((t) => t.market),
+      col((t) => formatUnits(t.price, m(t).pricePrecision)),
+      col((t) => formatUnits(t.volume, m(t).amountPrecision)),
+      col((t) => formatUnits(t.total, units.precision(m(t).quote))),
+      col((t) => t.makerOrderId),
+      col((t) => t.takerOrderId),
+      col((t) => t.makerUser),
+      col((t) => t.takerUser),
+      col((t) => t.takerSide),
+      col((t) => formatUnits(t.makerFee, units.precision(makerFeeCurrency(t)))),
+      col((t) => formatUnits(t.takerFee, units.precision(takerFeeCurrency(t)))),
+      col((t) => iso(t.at)),
+    ],
+  };
+}
+
+/**
+ * Several data-changing statements on different tables as ONE statement (data-modifying `with` queries), so
+ * they cost one round trip. Each part's parameters are renumbered after the previous parts'; the statement
+ * answers how many rows each part touched (`n0`, `n1`, ...), which the runner checks against `counts`. The parts
+ * share one snapshot and may run in any order, so none may touch a row another part touches.
+ */
+export function combine(statements: Statement[]): Statement[] {
+  if (statements.length < 2) return statements;
+  const parts: string[] = [];
+  const values: unknown[] = [];
+  for (const [i, s] of statements.entries()) {
+    const offset = values.length;
+    const text = s.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+    parts.push(`s${i} as (${text} returning 1)`);
+    values.push(...s.values);
+  }
+  const counts = statements.map((_, i) => `(select count(*) from s${i}) as n${i}`);
+  return [
+    {
+      text: `with ${parts.join(',\n')}\nselect ${counts.join(', ')}`,
+      values,
+      counts: statements.map((s) => s.rows),
+    },
+  ];
+}
+
+/** One array element in PostgreSQL's array literal syntax: strings always quoted, so any text is safe. */
+function arrayElement(v: unknown): string {
+  if (v === null || v === undefined) return 'NULL';
+  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
+  if (typeof v === 'boolean') return v ? 't' : 'f';
+  return `"${String(v).replace(/[\\"]/g, '\\$&')}"`;
+}
+
+/**
+ * Array parameters as PostgreSQL array literals (`{1,"a",NULL}`), built here in one pass instead of by the
+ * driver per element at send time: the batch's encoding is then done while the previous batch is written.
+ */
+export function encodeArrays(statements: Statement[]): Statement[] {
+  for (const s of statements) {
+    s.values = s.values.map((v) => (Array.isArray(v) ? `{${v.map(arrayElement).join(',')}}` : v));
+  }
+  return statements;
+}
