@@ -195,5 +195,6 @@ describe('the demo setting that auto-approves', () => {
     } finally {
       await demo.close();
     }
-  });
+    // A second app with real argon2 logins and webhooks to itself: slow when the suite loads both cores.
+  }, 60_000);
 });
