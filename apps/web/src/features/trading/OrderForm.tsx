@@ -116,7 +116,11 @@ function SideForm({ side, market, ordType, balance, lastPrice, makerFee }: SideP
       toast.success(t('trading.form.placed'));
       setAmount('');
       setPercent(0);
-      window.setTimeout(() => void client.invalidateQueries({ queryKey: KEYS.orders }), ORDER_REFRESH_MS);
+      window.setTimeout(() => {
+        void client.invalidateQueries({ queryKey: KEYS.orders });
+        // The stream keeps balances live; this read also repairs them if a stream message was missed.
+        void client.invalidateQueries({ queryKey: KEYS.balances });
+      }, ORDER_REFRESH_MS);
     } catch (err) {
       toast.error(
         err instanceof ApiError ? orderErrorMessage(err.errors[0] ?? '', market) : t('server.error'),

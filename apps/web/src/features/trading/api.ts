@@ -101,6 +101,8 @@ export function useBalances() {
   const client = useQueryClient();
   useRanger('private', ['balances'], (payload) => {
     const changes = payload as Record<string, [string, string]>;
+    // A fetch that started before this change would answer older figures: it must not overwrite them.
+    void client.cancelQueries({ queryKey: KEYS.balances });
     client.setQueryData<Balance[]>(KEYS.balances, (old) => {
       const list = [...(old ?? [])];
       for (const [currency, [balance, locked]] of Object.entries(changes)) {
