@@ -1,42 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { validIban } from '../../src/adapters/bank/port.ts';
-import { auditLedger } from '../../src/core/audit.ts';
-import { createTestApp, type TestApp } from '../support/app.ts';
-import { freshTotp, type Member, member, peatio } from '../support/wallet.ts';
+import { type Member, walletSuite } from '../support/wallet.ts';
 
 const EUR = 100n;
 const IBAN = 'DE89 3704 0044 0532 0130 00';
 
-let t: TestApp;
-const balance = (who: Member) => t.deps.core.sequencer.state.balance(who.id, 'eur');
+const w = walletSuite();
+const balance = (who: Member) => w.balance(who, 'eur');
 async function funded(email: string, eur: bigint) {
-  const who = await member(t, email);
-  await t.deps.core.sequencer.submit({
-    type: 'Credit',
-    user: who.id,
-    currency: 'eur',
-    amount: eur * EUR,
-    kind: 'deposit',
-  });
+  const who = await w.member(email);
+  await w.credit(who, 'eur', eur * EUR);
   return who;
 }
 const withdraw = async (who: Member, body: Record<string, unknown>) =>
-  peatio(t, who, 'POST', '/account/fiats/withdraws', {
+  w.call(who, 'POST', '/account/fiats/withdraws', {
     currency: 'eur',
     amount: '100',
     iban: IBAN,
     holder: 'Ann Example',
-    otp: await freshTotp(t, who),
+    otp: await w.totp(who),
     ...body,
   });
-
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  expect(await auditLedger(t.db.pool)).toEqual([]);
-  await t.close();
-});
 
 describe('IBAN check digits', () => {
   it('accepts valid IBANs and refuses a changed digit', () => {
@@ -57,10 +41,10 @@ describe('fiat withdrawals', () => {
       transaction: { state: 'succeed', amount: '100' },
     });
     expect(balance(ann)).toEqual({ balance: 400n * EUR, locked: 0n });
-    const list = await peatio(t, ann, 'GET', '/account/fiat/transactions');
+    const list = await w.call(ann, 'GET', '/account/fiat/transactions');
     expect(list.headers.total).toBe('1');
     expect(list.json()[0]).toMatchObject({ iban: 'DE89370400440532013000', state: 'succeed' });
-    const back = await peatio(t, ann, 'POST', '/account/fiats/withdraw/callback', { id: list.json()[0].id });
+    const back = await w.call(ann, 'POST', '/account/fiats/withdraw/callback', { id: list.json()[0].id });
     expect(back.json()).toEqual({ returnType: 'FINISHED' });
   });
 
@@ -69,13 +53,11 @@ describe('fiat withdrawals', () => {
     const res = await withdraw(bob, { amount: '150000' });
     expect(res.json().returnType).toBe('ERROR');
     expect(balance(bob)).toEqual({ balance: 200_000n * EUR, locked: 0n });
-    const [row] = (await peatio(t, bob, 'GET', '/account/fiat/transactions')).json();
+    const [row] = (await w.call(bob, 'GET', '/account/fiat/transactions')).json();
     expect(row.state).toBe('failed');
-    expect((await peatio(t, bob, 'POST', '/account/fiats/withdraw/callback', { id: row.id })).json()).toEqual(
-      {
-        returnType: 'ERROR',
-      },
-    );
+    expect((await w.call(bob, 'POST', '/account/fiats/withdraw/callback', { id: row.id })).json()).toEqual({
+      returnType: 'ERROR',
+    });
   });
 
   it('refuses bad input and other users with nothing changed', async () => {
@@ -97,12 +79,12 @@ describe('fiat withdrawals', () => {
       expect(res.json().errors, JSON.stringify(body)).toEqual([code]);
     }
     expect(balance(cat)).toEqual({ balance: 500n * EUR, locked: 0n });
-    await t.db.pool.query('update users set level = 2 where id = $1', [cat.id]);
+    await w.t.db.pool.query('update users set level = 2 where id = $1', [cat.id]);
     expect((await withdraw(cat, { amount: '10' })).statusCode).toBe(403);
 
     const mine = (await withdraw(dan, { amount: '10' })).json().transaction.id;
-    const other = await peatio(t, cat, 'POST', '/account/fiats/withdraw/callback', { id: mine });
+    const other = await w.call(cat, 'POST', '/account/fiats/withdraw/callback', { id: mine });
     expect(other.statusCode).toBe(404);
-    expect((await peatio(t, cat, 'GET', '/account/fiat/transactions')).json()).toEqual([]);
+    expect((await w.call(cat, 'GET', '/account/fiat/transactions')).json()).toEqual([]);
   });
 });

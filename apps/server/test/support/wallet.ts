@@ -1,6 +1,9 @@
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { SimChain } from '../../src/adapters/chains/sim/chain.ts';
+import { auditLedger } from '../../src/core/audit.ts';
 import { encrypt } from '../../src/modules/identity/crypto.ts';
 import { newTotpSecret } from '../../src/modules/identity/totp.ts';
-import type { TestApp } from './app.ts';
+import { createTestApp, type TestApp } from './app.ts';
 import { plainUser, sessionFor } from './core.ts';
 import { forgetUsedTotp, oathtoolCode } from './identity.ts';
 
@@ -45,4 +48,106 @@ export function peatio(
 export async function freshTotp(t: TestApp, who: Member): Promise<string> {
   await forgetUsedTotp(t, who.email);
   return oathtoolCode(who.secret);
+}
+
+/** One TRX in units (precision 6). */
+export const TRX = 1_000_000n;
+
+/**
+ * A wallet test file's app, with its helpers. `walletSuite()` registers the app's start before the file's
+ * tests, and after them the ledger audit (money conserved, balances equal to their postings) and the close.
+ */
+export class WalletSuite {
+  t!: TestApp;
+
+  /** The simulated TRON chain of the app. */
+  get tron(): SimChain {
+    const sim = this.t.deps.wallet.chains.get('tron-sim')?.sim;
+    if (!sim) throw new Error('tron-sim is not simulated');
+    return sim;
+  }
+
+  member = (email: string, level = 3) => member(this.t, email, level);
+  call = (who: Member, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
+    peatio(this.t, who, method, url, payload);
+  balance = (who: Member, currency: string) => this.t.deps.core.sequencer.state.balance(who.id, currency);
+  totp = (who: Member) => freshTotp(this.t, who);
+
+  /** Credits `amount` units through the core, as a deposit. */
+  credit = (who: Member, currency: string, amount: bigint) =>
+    this.t.deps.core.sequencer.submit({ type: 'Credit', user: who.id, currency, amount, kind: 'deposit' });
+
+  depositAddress = async (who: Member, currency = 'trx', network = 'tron-sim') =>
+    (await this.call(who, 'GET', `/account/deposit_address/${currency}?blockchain_key=${network}`)).json()
+      .address as string;
+
+  deposits = async (who: Member, query = '') =>
+    (await this.call(who, 'GET', `/account/deposits${query}`)).json();
+
+  /** Mines TRON blocks, then lets the wallet see them. */
+  mine = async (blocks: number) => {
+    await this.tron.mine(blocks);
+    await this.t.deps.wallet.tick();
+  };
+
+  /** The newest beneficiary activation pin mailed to `who`. */
+  emailedPin = async (who: Member): Promise<string> => {
+    const row = (
+      await this.t.db.pool.query(
+        'select body from mail_outbox where recipient = $1 order by id desc limit 1',
+        [who.email],
+      )
+    ).rows[0];
+    const pin = /Use (\d{6}) to activate/.exec(row?.body ?? '')?.[1];
+    if (!pin) throw new Error('no pin mailed');
+    return pin;
+  };
+
+  /** Saves and activates a beneficiary with the emailed pin; returns its id. */
+  activeBeneficiary = async (who: Member, address: string, currency = 'trx', network = 'tron-sim') => {
+    const created = await this.call(who, 'POST', '/account/beneficiaries', {
+      name: `to ${address.slice(0, 6)}`,
+      currency,
+      blockchain_key: network,
+      data: { address },
+    });
+    expect(created.statusCode).toBe(201);
+    const pin = await this.emailedPin(who);
+    const activated = await this.call(who, 'PATCH', `/account/beneficiaries/${created.json().id}/activate`, {
+      pin,
+    });
+    expect(activated.statusCode).toBe(200);
+    return activated.json().id as number;
+  };
+
+  /** A funded member with an active TRON beneficiary to a fresh chain address. */
+  withdrawer = async (email: string, trx: bigint) => {
+    const who = await this.member(email);
+    await this.credit(who, 'trx', trx);
+    const target = (await this.tron.createAddress()).address;
+    return { who, target, beneficiary: await this.activeBeneficiary(who, target) };
+  };
+
+  /** `POST /account/withdraws` of TRX on tron-sim, with a fresh authenticator code unless one is given. */
+  withdraw = async (who: Member, beneficiary: number, amount: string, otp?: string) =>
+    this.call(who, 'POST', '/account/withdraws', {
+      amount,
+      otp: otp ?? (await this.totp(who)),
+      beneficiary_id: beneficiary,
+      currency: 'trx',
+      blockchain_key: 'tron-sim',
+    });
+}
+
+/** Starts a wallet test app for this file (extra environment in `env`); audits the ledger and closes it after. */
+export function walletSuite(env: Record<string, string> = {}): WalletSuite {
+  const suite = new WalletSuite();
+  beforeAll(async () => {
+    suite.t = await createTestApp({}, env);
+  });
+  afterAll(async () => {
+    expect(await auditLedger(suite.t.db.pool)).toEqual([]);
+    await suite.t.close();
+  });
+  return suite;
 }

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { TRX, walletSuite } from '../support/wallet.ts';
+
+/** Saved withdrawal addresses (pin, resend, attempts, deletion) and operator adjustments. */
+const w = walletSuite();
+const { member, call, balance, totp, emailedPin, activeBeneficiary } = w;
+
+describe('beneficiaries', () => {
+  it('are pending until the emailed pin; bad input is refused', async () => {
+    const gus = await member('gus@wallet.test');
+    const refusals: [unknown, string][] = [
+      [
+        { currency: 'trx', blockchain_key: 'tron-sim', data: { address: 'TXYZ' } },
+        'account.beneficiary.missing_name',
+      ],
+      [
+        { name: 'x', currency: 'trx', blockchain_key: 'tron-sim', data: { address: '' } },
+        'account.beneficiary.missing_address',
+      ],
+      [
+        { name: 'x', currency: 'trx', blockchain_key: 'tron-sim', data: { address: 'not-an-address' } },
+        'account.beneficiary.invalid_address',
+      ],
+      [
+        { name: 'x', currency: 'trx', blockchain_key: 'btc-sim', data: { address: 'TXYZ' } },
+        'account.blockchain.doesnt_exist',
+      ],
+    ];
+    for (const [body, code] of refusals) {
+      const res = await call(gus, 'POST', '/account/beneficiaries', body);
+      expect(res.statusCode, code).toBe(422);
+      expect(res.json().errors).toEqual([code]);
+    }
+    expect((await call(gus, 'GET', '/account/beneficiaries')).json()).toEqual([]);
+
+    const address = await w.tron.createAddress();
+    const created = await call(gus, 'POST', '/account/beneficiaries', {
+      name: 'Cold storage',
+      currency: 'trx',
+      blockchain_key: 'tron-sim',
+      data: { address: `${address.address}?dt=memo-42` },
+    });
+    expect(created.statusCode).toBe(201);
+    const b = created.json();
+    expect(b).toMatchObject({ state: 'pending', data: { address: address.address, memo: 'memo-42' } });
+    const dup = await call(gus, 'POST', '/account/beneficiaries', {
+      name: 'again',
+      currency: 'trx',
+      blockchain_key: 'tron-sim',
+      data: { address: `${address.address}?dt=memo-42` },
+    });
+    expect(dup.json().errors).toEqual(['account.beneficiary.duplicate_address']);
+
+    const tooSoon = await call(gus, 'POST', `/account/beneficiaries/${b.id}/resend_pin`);
+    expect(tooSoon.statusCode).toBe(422);
+    expect(tooSoon.json().errors).toEqual(['account.beneficiary.resend_too_soon']);
+
+    const pin = await emailedPin(gus);
+    const wrong = pin === '000000' ? '111111' : '000000';
+    for (const [body, code] of [
+      [{}, 'account.beneficiary.missing_pin'],
+      [{ pin: '12a' }, 'account.beneficiary.non_integer_pin'],
+      [{ pin: wrong }, 'account.beneficiary.invalid_pin'],
+    ] as const) {
+      const res = await call(gus, 'PATCH', `/account/beneficiaries/${b.id}/activate`, body);
+      expect(res.json().errors).toEqual([code]);
+    }
+    const ok = await call(gus, 'PATCH', `/account/beneficiaries/${b.id}/activate`, { pin });
+    expect(ok.json().state).toBe('active');
+  });
+
+  it('a pin dies after 5 wrong tries', async () => {
+    const hal = await member('hal@wallet.test');
+    const created = await call(hal, 'POST', '/account/beneficiaries', {
+      name: 'x',
+      currency: 'trx',
+      blockchain_key: 'tron-sim',
+      data: { address: (await w.tron.createAddress()).address },
+    });
+    const id = created.json().id;
+    const pin = await emailedPin(hal);
+    const wrong = pin === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 5; i++)
+      await call(hal, 'PATCH', `/account/beneficiaries/${id}/activate`, { pin: wrong });
+    const late = await call(hal, 'PATCH', `/account/beneficiaries/${id}/activate`, { pin });
+    expect(late.json().errors).toEqual(['account.beneficiary.invalid_pin']);
+  });
+
+  it("another user's beneficiary is not found; deletion needs an authenticator code", async () => {
+    const ivy = await member('ivy@wallet.test');
+    const jon = await member('jon@wallet.test');
+    const id = await activeBeneficiary(ivy, (await w.tron.createAddress()).address);
+    expect(
+      (await call(jon, 'PATCH', `/account/beneficiaries/${id}/activate`, { pin: '123456' })).statusCode,
+    ).toBe(404);
+    expect(
+      (await call(jon, 'DELETE', `/account/beneficiaries/${id}`, { otp: await totp(jon) })).statusCode,
+    ).toBe(404);
+    const noCode = await call(ivy, 'DELETE', `/account/beneficiaries/${id}`, {});
+    expect(noCode.json().errors).toEqual(['resource.otp.missing_code']);
+    const badCode = await call(ivy, 'DELETE', `/account/beneficiaries/${id}`, { otp: '000000' });
+    expect(badCode.json().errors).toEqual(['resource.otp.invalid_code']);
+    expect((await call(ivy, 'GET', '/account/beneficiaries?currency=trx')).json()).toHaveLength(1);
+    const del = await call(ivy, 'DELETE', `/account/beneficiaries/${id}`, { otp: await totp(ivy) });
+    expect(del.statusCode).toBe(204);
+    expect((await call(ivy, 'GET', '/account/beneficiaries')).json()).toEqual([]);
+  });
+});
+
+describe('adjustments', () => {
+  it('are applied through the core as double-entry postings, and listed', async () => {
+    const { requestAdjustment } = await import('../../src/modules/wallet/adjustments.ts');
+    const tom = await member('tom@wallet.test');
+    await requestAdjustment(w.t.db.pool, tom.email, 'trx', '12.5', 'goodwill');
+    await requestAdjustment(w.t.db.pool, tom.email, 'trx', '-2.5', 'correction');
+    await requestAdjustment(w.t.db.pool, tom.email, 'trx', '-100', 'too much');
+    await expect(requestAdjustment(w.t.db.pool, tom.email, 'trx', '1.1234567', '')).rejects.toThrow(
+      /decimals/,
+    );
+    await w.t.deps.wallet.tick();
+    expect(balance(tom, 'trx').balance).toBe(10n * TRX);
+    const list = (await call(tom, 'GET', '/account/adjustments')).json();
+    expect(list.map((a: { amount: string; state: string }) => [a.amount, a.state])).toEqual([
+      ['-100', 'rejected'],
+      ['-2.5', 'accepted'],
+      ['12.5', 'accepted'],
+    ]);
+    expect((await call(tom, 'GET', '/account/balance_adjustments?state=rejected')).json()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { TRX, walletSuite } from '../support/wallet.ts';
+
+/** Deposit addresses, deposits on the simulated TRON chain (confirmations, reorgs, minimum), and the history lists. */
+const w = walletSuite();
+const { member, call, balance, depositAddress, deposits, mine } = w;
+
+describe('deposit addresses', () => {
+  it('gives one address per user and network, shared by the currencies on it', async () => {
+    const ann = await member('ann@wallet.test');
+    const trx = await depositAddress(ann);
+    expect(trx).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
+    expect(await depositAddress(ann)).toBe(trx);
+    expect(await depositAddress(ann, 'usdt', 'tron-sim')).toBe(trx);
+    const bob = await member('bob@wallet.test');
+    expect(await depositAddress(bob)).not.toBe(trx);
+  });
+
+  it('eur and usd deposit as usdt; unknown currencies and networks are refused', async () => {
+    const ann = await member('ann2@wallet.test');
+    const eur = (await call(ann, 'GET', '/account/deposit_address/eur?blockchain_key=tron-sim')).json();
+    expect(eur.currency).toBe('usdt');
+    const bad = await call(ann, 'GET', '/account/deposit_address/xyz');
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors).toEqual(['account.blockchain.doesnt_exist']);
+    const wrongNet = await call(ann, 'GET', '/account/deposit_address/trx?blockchain_key=btc-sim');
+    expect(wrongNet.statusCode).toBe(422);
+  });
+
+  it('needs a signed-in user', async () => {
+    const res = await w.t.app.inject({ method: 'GET', url: '/api/v2/peatio/account/deposit_address/trx' });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('deposits on a simulated chain', () => {
+  it('is pending until 30 confirmations, then credited exactly once; a new address follows', async () => {
+    const cat = await member('cat@wallet.test');
+    const address = await depositAddress(cat);
+    await w.tron.faucet(address, 'trx', 25n * TRX);
+    await mine(1);
+    let list = await deposits(cat);
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({
+      currency: 'trx',
+      amount: '25',
+      state: 'submitted',
+      confirmations: 1,
+      rid: address,
+    });
+    expect(balance(cat, 'trx').balance).toBe(0n);
+    await mine(28);
+    expect((await deposits(cat))[0]).toMatchObject({ state: 'submitted', confirmations: 29 });
+    expect(balance(cat, 'trx').balance).toBe(0n);
+    await mine(1);
+    list = await deposits(cat);
+    expect(list[0].state).toBe('collected');
+    expect(balance(cat, 'trx').balance).toBe(25n * TRX);
+    // Swept to the hot wallet on chain.
+    expect(await w.tron.balance(address, 'trx')).toBe(0n);
+
+    const fresh = await depositAddress(cat);
+    expect(fresh).not.toBe(address);
+    // The old address keeps working.
+    await w.tron.faucet(address, 'trx', 5n * TRX);
+    await mine(30);
+    expect(balance(cat, 'trx').balance).toBe(30n * TRX);
+
+    // Re-scanning every block (as after a lost cursor) credits nothing twice.
+    await w.t.db.pool.query(`delete from chain_blocks where blockchain_key = 'tron-sim'`);
+    await w.t.deps.wallet.tick();
+    await w.t.deps.wallet.tick();
+    expect(balance(cat, 'trx').balance).toBe(30n * TRX);
+    expect(await deposits(cat)).toHaveLength(2);
+  });
+
+  it('a reorg before the threshold removes the deposit without a credit', async () => {
+    const dan = await member('dan@wallet.test');
+    const address = await depositAddress(dan);
+    await w.tron.faucet(address, 'trx', 7n * TRX);
+    await mine(3);
+    expect((await deposits(dan))[0].state).toBe('submitted');
+    await w.tron.reorg(3);
+    await w.t.deps.wallet.tick();
+    await mine(40);
+    const [d] = await deposits(dan);
+    expect(d.state).toBe('canceled');
+    expect(balance(dan, 'trx').balance).toBe(0n);
+  });
+
+  it('a reorg after the credit raises an alert and leaves balances alone', async () => {
+    const eve = await member('eve@wallet.test');
+    const address = await depositAddress(eve);
+    await w.tron.faucet(address, 'trx', 9n * TRX);
+    await mine(30);
+    expect(balance(eve, 'trx').balance).toBe(9n * TRX);
+    await w.tron.reorg(31);
+    await w.t.deps.wallet.tick();
+    expect(balance(eve, 'trx').balance).toBe(9n * TRX);
+    const alerts = await w.t.db.pool.query(
+      `select detail from chain_alerts where kind = 'reorg_after_credit'`,
+    );
+    expect(alerts.rows.map((r) => r.detail.user_id)).toContain(eve.id);
+  });
+
+  it('a deposit under the network minimum is rejected, not credited', async () => {
+    const fay = await member('fay@wallet.test');
+    await w.tron.faucet(await depositAddress(fay), 'trx', TRX / 2n);
+    await mine(30);
+    expect((await deposits(fay))[0].state).toBe('rejected');
+    expect(balance(fay, 'trx').balance).toBe(0n);
+  });
+});
+
+describe('history lists', () => {
+  it('filter by the spec state expansions and dates, page, and count in the Total header', async () => {
+    const uma = await member('uma@wallet.test');
+    const address = await depositAddress(uma);
+    for (const amount of [2n, 3n, 4n]) await w.tron.faucet(address, 'trx', amount * TRX);
+    await mine(1);
+    await w.tron.faucet(await depositAddress(uma), 'trx', 6n * TRX);
+    await mine(30);
+    await w.tron.faucet(await depositAddress(uma), 'trx', 8n * TRX);
+    await mine(1);
+    const page = await call(uma, 'GET', '/account/deposits?limit=2&page=1');
+    expect(page.headers.total).toBe('5');
+    expect(page.json()).toHaveLength(2);
+    expect((await deposits(uma, '?state=collected')).length).toBe(4);
+    expect((await deposits(uma, '?state=submitted')).length).toBe(1);
+    const now = Math.floor(Date.now() / 1000);
+    expect((await deposits(uma, `?time_from=${now - 3600}&time_to=${now + 60}`)).length).toBe(5);
+    expect((await deposits(uma, `?time_from=${now - 7200}&time_to=${now - 3600}`)).length).toBe(0);
+    const reversed = await call(uma, 'GET', `/account/deposits?time_from=${now}&time_to=${now - 60}`);
+    expect(reversed.json().errors).toEqual(['account.history.invalid_date_range']);
+    const future = await call(uma, 'GET', `/account/deposits?time_from=${now + 10 * 86_400}`);
+    expect(future.json().errors).toEqual(['account.history.invalid_date_range']);
+    expect((await call(uma, 'GET', '/account/deposits?state=bogus')).statusCode).toBe(422);
+  });
+});

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { TRX, walletSuite } from '../support/wallet.ts';
+
+/** Swaps: quotes from the book, execution once at the quoted price, tolerance, history and valuation. */
+const w = walletSuite();
+const { member, call, balance } = w;
+
+describe('swaps', () => {
+  it('quotes from the book, executes at the quote once, and keeps the history', async () => {
+    const maker = await member('vic@wallet.test');
+    await w.t.deps.core.sequencer.submit({
+      type: 'Credit',
+      user: maker.id,
+      currency: 'usdt',
+      amount: 10_000n * 1_000_000n,
+      kind: 'deposit',
+    });
+    const bid = await call(maker, 'POST', '/market/orders', {
+      market: 'trxusdt',
+      side: 'buy',
+      volume: '1000',
+      price: '0.1',
+    });
+    expect(bid.statusCode).toBe(201);
+    await w.t.deps.core.sequencer.submit({
+      type: 'FundLiquidity',
+      currency: 'usdt',
+      amount: 1_000n * 1_000_000n,
+    });
+
+    const wes = await member('wes@wallet.test');
+    await w.t.deps.core.sequencer.submit({
+      type: 'Credit',
+      user: wes.id,
+      currency: 'trx',
+      amount: 100n * TRX,
+      kind: 'deposit',
+    });
+    const quote = (
+      await call(wes, 'GET', '/account/amount_quote?from_currency=trx&to_currency=usdt&amount=50')
+    ).json();
+    // 50 TRX at 0.1 = 5 USDT, minus the 0.2% trx swap fee (0.01 USDT).
+    expect(quote).toMatchObject({ price: '0.1', total: '4.99', fee: '0.01' });
+
+    const body = { from_currency: 'trx', to_currency: 'usdt', amount: '50', quote_id: quote.quote_id };
+    const other = await member('xia@wallet.test');
+    expect((await call(other, 'POST', '/account/swaps', body)).json().errors).toEqual([
+      'account.swap.quote_expired',
+    ]);
+    const tampered = { ...body, amount: '60' };
+    expect((await call(wes, 'POST', '/account/swaps', tampered)).json().errors).toEqual([
+      'account.swap.quote_expired',
+    ]);
+
+    const done = await call(wes, 'POST', '/account/swaps', body);
+    expect(done.statusCode).toBe(201);
+    expect(done.json()).toMatchObject({
+      price: '50',
+      ask_currency: 'trx',
+      total: '4.99',
+      currency: 'usdt',
+      state: 'completed',
+    });
+    const again = await call(wes, 'POST', '/account/swaps', body);
+    expect(again.json().id).toBe(done.json().id);
+    expect(balance(wes, 'trx').balance).toBe(50n * TRX);
+    expect(balance(wes, 'usdt').balance).toBe(4_990_000n);
+
+    const poor = await call(
+      wes,
+      'GET',
+      '/account/amount_quote?from_currency=trx&to_currency=usdt&amount=500',
+    );
+    const rejected = await call(wes, 'POST', '/account/swaps', {
+      ...body,
+      amount: '500',
+      quote_id: poor.json().quote_id,
+    });
+    expect(rejected.json().errors).toEqual(['account.swap.insufficient_balance']);
+    const history = await call(wes, 'GET', '/account/swaps?limit=10');
+    expect(history.headers.total).toBe('2');
+    expect(history.json().map((s: { state: string }) => s.state)).toEqual(['rejected', 'completed']);
+    expect((await call(wes, 'GET', '/account/swaps?state=rejected')).json()).toHaveLength(1);
+
+    // The price moves against the user beyond the tolerance before they execute: the quote is refused.
+    const fresh = (
+      await call(wes, 'GET', '/account/amount_quote?from_currency=trx&to_currency=usdt&amount=10')
+    ).json();
+    const cancel = await call(maker, 'POST', `/market/orders/${bid.json().id}/cancel`);
+    expect(cancel.statusCode).toBe(201);
+    await call(maker, 'POST', '/market/orders', {
+      market: 'trxusdt',
+      side: 'buy',
+      volume: '1000',
+      price: '0.09',
+    });
+    const moved = await call(wes, 'POST', '/account/swaps', {
+      from_currency: 'trx',
+      to_currency: 'usdt',
+      amount: '10',
+      quote_id: fresh.quote_id,
+    });
+    expect(moved.json().errors).toEqual(['account.swap.quote_expired']);
+    expect(balance(wes, 'trx').balance).toBe(50n * TRX);
+
+    // Valuation: TRX is worth its best bid in USDT; the line chart has one point per day.
+    const pie = (await call(wes, 'GET', '/account/balances/pie_chart')).json();
+    expect(pie).toEqual(
+      expect.arrayContaining([
+        { currency: 'trx', total: '50', value: '4.5' },
+        { currency: 'usdt', total: '4.99', value: '4.99' },
+      ]),
+    );
+    const line = (await call(wes, 'GET', '/account/balances/line_chart')).json();
+    expect(line).toHaveLength(7);
+    expect(line[6].value).toBe('9.49');
+    const rows = (await call(wes, 'GET', '/account/balances')).json();
+    expect(rows.find((r: { currency: string }) => r.currency === 'trx')).toMatchObject({
+      usdt_price: '0.09',
+      name: 'TRON',
+    });
+    expect(rows.find((r: { currency: string }) => r.currency === 'eur').usdt_price).toBe('1');
+
+    const bad = await call(wes, 'GET', '/account/amount_quote?from_currency=trx&to_currency=trx&amount=1');
+    expect(bad.json().errors).toEqual(['account.swap.invalid_pair']);
+    const noPrice = await call(
+      wes,
+      'GET',
+      '/account/amount_quote?from_currency=eur&to_currency=trx&amount=1',
+    );
+    expect(noPrice.json().errors).toEqual(['account.swap.no_price']);
+  });
+});
