@@ -6,6 +6,25 @@ const w = walletSuite();
 const { member, call, balance, depositAddress, deposits, mine } = w;
 
 describe('deposit addresses', () => {
+  it('refuses an address while deposits are switched off for the network', async () => {
+    const ann = await member('off@wallet.test');
+    const off = (on: boolean) =>
+      w.t.db.pool.query(
+        `update currency_networks set deposit_enabled = $1 where currency_id = 'trx' and blockchain_key = 'tron-sim'`,
+        [on],
+      );
+    await off(false);
+    try {
+      const res = await call(ann, 'GET', '/account/deposit_address/trx?blockchain_key=tron-sim');
+      expect(res.statusCode).toBe(422);
+      expect(res.json().errors).toEqual(['account.deposit.disabled']);
+      const rows = await w.t.db.pool.query('select 1 from deposit_addresses where user_id = $1', [ann.id]);
+      expect(rows.rowCount).toBe(0);
+    } finally {
+      await off(true);
+    }
+  });
+
   it('gives one address per user and network, shared by the currencies on it', async () => {
     const ann = await member('ann@wallet.test');
     const trx = await depositAddress(ann);

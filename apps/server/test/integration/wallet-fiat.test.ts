@@ -87,4 +87,27 @@ describe('fiat withdrawals', () => {
     expect(other.statusCode).toBe(404);
     expect((await w.call(cat, 'GET', '/account/fiat/transactions')).json()).toEqual([]);
   });
+
+  it('a bank that does not answer leaves the payout PROCESSING and held; the callback asks the bank', async () => {
+    const eve = await funded('eve@fiat.test', 300n);
+    const bank = w.t.deps.wallet.bank;
+    const payout = bank.payout;
+    // The bank takes the payout, but its answer is lost on the way back.
+    bank.payout = async (request) => {
+      await payout(request);
+      throw new Error('socket hang up');
+    };
+    let id: number;
+    try {
+      const res = await withdraw(eve, { amount: '120' });
+      expect(res.json()).toMatchObject({ returnType: 'PROCESSING', transaction: { state: 'processing' } });
+      id = res.json().transaction.id;
+    } finally {
+      bank.payout = payout;
+    }
+    expect(balance(eve)).toEqual({ balance: 180n * EUR, locked: 120n * EUR });
+    const back = await w.call(eve, 'POST', '/account/fiats/withdraw/callback', { id });
+    expect(back.json()).toEqual({ returnType: 'FINISHED' });
+    expect(balance(eve)).toEqual({ balance: 180n * EUR, locked: 0n });
+  });
 });

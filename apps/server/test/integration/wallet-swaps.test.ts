@@ -3,7 +3,7 @@ import { TRX, walletSuite } from '../support/wallet.ts';
 
 /** Swaps: quotes from the book, execution once at the quoted price, tolerance, history and valuation. */
 const w = walletSuite();
-const { member, call, balance } = w;
+const { member, call, balance, credit } = w;
 
 describe('swaps', () => {
   it('quotes from the book, executes at the quote once, and keeps the history', async () => {
@@ -129,5 +129,26 @@ describe('swaps', () => {
       '/account/amount_quote?from_currency=eur&to_currency=trx&amount=1',
     );
     expect(noPrice.json().errors).toEqual(['account.swap.no_price']);
+  });
+
+  it('a swap the desk cannot cover is refused, kept as rejected, and changes no balance', async () => {
+    // The book's best TRX bid is 0.09 USDT (left by the test above); the desk holds under 1,000 USDT.
+    const big = await member('yan@wallet.test');
+    await credit(big, 'trx', 20_000n * TRX);
+    const quote = (
+      await call(big, 'GET', '/account/amount_quote?from_currency=trx&to_currency=usdt&amount=20000')
+    ).json();
+    expect(quote).toMatchObject({ price: '0.09', fee: '3.6', total: '1796.4' });
+    const res = await call(big, 'POST', '/account/swaps', {
+      from_currency: 'trx',
+      to_currency: 'usdt',
+      amount: '20000',
+      quote_id: quote.quote_id,
+    });
+    expect(res.json().errors).toEqual(['account.swap.insufficient_liquidity']);
+    expect(balance(big, 'trx')).toEqual({ balance: 20_000n * TRX, locked: 0n });
+    expect(balance(big, 'usdt').balance).toBe(0n);
+    const [rejected] = (await call(big, 'GET', '/account/swaps')).json();
+    expect(rejected).toMatchObject({ state: 'rejected', price: '20000', total: '0' });
   });
 });

@@ -7,6 +7,24 @@ const w = walletSuite();
 const { member, call, balance, totp, depositAddress, mine, activeBeneficiary, withdrawer, withdraw } = w;
 
 describe('withdrawals', () => {
+  it('refuses while withdrawals are switched off for the network, holding nothing', async () => {
+    const { who, beneficiary } = await withdrawer('off@wallet.test', 50n * TRX);
+    const set = (on: boolean) =>
+      w.t.db.pool.query(
+        `update currency_networks set withdraw_enabled = $1 where currency_id = 'trx' and blockchain_key = 'tron-sim'`,
+        [on],
+      );
+    await set(false);
+    try {
+      const res = await withdraw(who, beneficiary, '20');
+      expect(res.statusCode).toBe(422);
+      expect(res.json().errors).toEqual(['account.withdraw.disabled']);
+      expect(balance(who, 'trx')).toEqual({ balance: 50n * TRX, locked: 0n });
+    } finally {
+      await set(true);
+    }
+  });
+
   it('broadcasts from the hot wallet, confirms, and settles amount − fee out and the fee to the exchange', async () => {
     // The hot wallet needs coins on chain.
     const network = w.t.deps.wallet.chains.get('tron-sim');

@@ -4,7 +4,8 @@
  */
 export interface BankPort {
   payout(request: PayoutRequest): Promise<PayoutResult>;
-  status(bankRef: string): Promise<PayoutResult>;
+  /** The payout's state, by our reference: known even when the answer to `payout` was lost. */
+  status(reference: string): Promise<PayoutResult>;
 }
 
 export interface PayoutRequest {

@@ -21,11 +21,10 @@ export function createSimulatedBank(): BankPort {
           ? { status: 'ERROR', bankRef, reason: 'amount above the payout limit' }
           : { status: 'FINISHED', bankRef };
       payouts.set(request.reference, result);
-      payouts.set(bankRef, result);
       return result;
     },
-    async status(bankRef: string) {
-      return payouts.get(bankRef) ?? { status: 'ERROR', bankRef, reason: 'unknown payout' };
+    async status(reference: string) {
+      return payouts.get(reference) ?? { status: 'ERROR', bankRef: '', reason: 'unknown payout' };
     },
   };
 }

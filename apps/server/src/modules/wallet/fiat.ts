@@ -17,17 +17,11 @@ export interface FiatDeps {
   holdHours: number;
 }
 
+/** Our reference of a payout at the bank: unique per withdrawal, so a repeat never pays twice. */
+const fiatReference = (id: number) => `fiat:${id}`;
+
 /** What the web app is told (spec §3 and §4: FINISHED refreshes balances, ERROR shows a failure). */
 export type ReturnType = 'FINISHED' | 'PROCESSING' | 'ERROR';
-
-interface FiatRow {
-  id: string;
-  user_id: string;
-  currency_id: string;
-  amount: string;
-  state: string;
-  bank_ref: string | null;
-}
 
 const SELECT = `select id, currency_id as currency, trim_scale(amount)::text as amount, trim_scale(fee)::text as fee,
   iban, holder, state, bank_ref, created_at, updated_at from fiat_withdrawals`;
@@ -82,7 +76,7 @@ export async function createFiatWithdrawal(deps: FiatDeps, user: UserRecord, inp
   let result: PayoutResult;
   try {
     result = await deps.bank.payout({
-      reference: `fiat:${id}`,
+      reference: fiatReference(id),
       iban: input.iban,
       holder: input.holder,
       currency: input.currency,
@@ -131,12 +125,22 @@ export async function fiatCallback(
   id: number,
 ): Promise<{ returnType: ReturnType }> {
   const row = (
-    await deps.db.query('select * from fiat_withdrawals where id = $1 and user_id = $2', [id, userId])
-  ).rows[0] as FiatRow | undefined;
+    await deps.db.query('select state from fiat_withdrawals where id = $1 and user_id = $2', [id, userId])
+  ).rows[0] as { state: string } | undefined;
   if (!row) throw notFound();
   if (row.state === 'succeed') return { returnType: 'FINISHED' };
-  if (row.state !== 'processing' || !row.bank_ref) return { returnType: 'ERROR' };
-  return { returnType: await apply(deps, id, await deps.bank.status(row.bank_ref)) };
+  if (row.state !== 'processing') return { returnType: 'ERROR' };
+  return { returnType: await apply(deps, id, await deps.bank.status(fiatReference(id))) };
+}
+
+/** The wire shape of a fiat withdrawal row. */
+function fiatEntity(row: { id: string; created_at: Date; updated_at: Date }) {
+  return {
+    ...row,
+    id: Number(row.id),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
 }
 
 /** The user's fiat withdrawals, newest first, with the total count. */
@@ -149,26 +153,11 @@ export async function listFiat(db: pg.Pool, userId: string, page: number, limit:
     ]),
     db.query('select count(*)::int as total from fiat_withdrawals where user_id = $1', [userId]),
   ]);
-  return {
-    total: count.rows[0].total as number,
-    items: rows.rows.map((r) => ({
-      ...r,
-      id: Number(r.id),
-      created_at: r.created_at.toISOString(),
-      updated_at: r.updated_at.toISOString(),
-    })),
-  };
+  return { total: count.rows[0].total as number, items: rows.rows.map(fiatEntity) };
 }
 
 /** One fiat withdrawal of the user, for the answer of a create. */
 export async function findFiat(db: pg.Pool, userId: string, id: number) {
   const row = (await db.query(`${SELECT} where id = $1 and user_id = $2`, [id, userId])).rows[0];
-  return row
-    ? {
-        ...row,
-        id: Number(row.id),
-        created_at: row.created_at.toISOString(),
-        updated_at: row.updated_at.toISOString(),
-      }
-    : null;
+  return row ? fiatEntity(row) : null;
 }
