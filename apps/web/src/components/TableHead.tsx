@@ -1,4 +1,5 @@
-import { Table } from '@mantine/core';
+import { Table, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 
 /** A table's header row from its column labels. */
 export function TableHead({ labels }: { labels: readonly string[] }) {
@@ -10,5 +11,15 @@ export function TableHead({ labels }: { labels: readonly string[] }) {
         ))}
       </Table.Tr>
     </Table.Thead>
+  );
+}
+
+/** Under a table with no rows: "No record found" (spec §2). */
+export function NoRecords() {
+  const { t } = useTranslation();
+  return (
+    <Text size="sm" c="dimmed" ta="center" py="sm">
+      {t('wallet.empty')}
+    </Text>
   );
 }

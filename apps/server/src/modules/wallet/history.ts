@@ -137,6 +137,17 @@ function toItem(
   return item;
 }
 
+/** Swap rows in the swap history's columns (spec §3 Swap item). */
+export const SWAP_SELECT = `select id, created_at, trim_scale(amount)::text as price, from_currency as ask_currency,
+  trim_scale(total)::text as total, to_currency as currency, trim_scale(fee)::text as fee, state from swaps`;
+
+/** The wire shape of a `SWAP_SELECT` row. */
+export function swapEntity(
+  row: Omit<SwapItem, 'id' | 'created_at'> & { id: string; created_at: Date },
+): SwapItem {
+  return { ...row, id: Number(row.id), created_at: row.created_at.toISOString() };
+}
+
 /** The user's swaps, newest first, optionally by state. */
 export async function listSwaps(db: pg.Pool, userId: string, q: WalletHistoryQuery): Promise<Page<SwapItem>> {
   checkRange(q);
@@ -145,16 +156,15 @@ export async function listSwaps(db: pg.Pool, userId: string, q: WalletHistoryQue
     and ($3::bigint is null or created_at >= to_timestamp($3)) and ($4::bigint is null or created_at <= to_timestamp($4))`;
   const params = [userId, state, q.time_from ?? null, q.time_to ?? null];
   const [rows, count] = await Promise.all([
-    db.query(
-      `select id, created_at, trim_scale(amount)::text as price, from_currency as ask_currency,
-         trim_scale(total)::text as total, to_currency as currency, trim_scale(fee)::text as fee, state
-       from swaps ${where} order by id desc limit $5 offset $6`,
-      [...params, q.limit, (q.page - 1) * q.limit],
-    ),
+    db.query(`${SWAP_SELECT} ${where} order by id desc limit $5 offset $6`, [
+      ...params,
+      q.limit,
+      (q.page - 1) * q.limit,
+    ]),
     db.query(`select count(*)::int as total from swaps ${where}`, params),
   ]);
   return {
     total: count.rows[0].total,
-    items: rows.rows.map((r) => ({ ...r, id: Number(r.id), created_at: r.created_at.toISOString() })),
+    items: rows.rows.map(swapEntity),
   };
 }

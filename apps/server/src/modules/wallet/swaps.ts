@@ -10,6 +10,7 @@ import type pg from 'pg';
 import type { Core } from '../../core/index.ts';
 import { invalid } from '../../http/errors.ts';
 import { hashCode, type ServerKeys, safeEqual, sha256 } from '../identity/crypto.ts';
+import { SWAP_SELECT, swapEntity } from './history.ts';
 
 /** Engine swap prices are units of `to` per whole `from`, times 10^8. */
 const PRICE_SCALE = 100_000_000n;
@@ -197,13 +198,5 @@ export async function executeSwap(
     ],
   );
   if (!result.ok) throw invalid(result.code ?? WALLET_ERRORS.swapNoPrice);
-  const row = (
-    await db.query(
-      `select id, created_at, trim_scale(amount)::text as price, from_currency as ask_currency,
-         trim_scale(total)::text as total, to_currency as currency, trim_scale(fee)::text as fee, state
-       from swaps where quote_hash = $1`,
-      [quoteHash],
-    )
-  ).rows[0];
-  return { ...row, id: Number(row.id), created_at: row.created_at.toISOString() };
+  return swapEntity((await db.query(`${SWAP_SELECT} where quote_hash = $1`, [quoteHash])).rows[0]);
 }

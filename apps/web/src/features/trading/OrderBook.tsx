@@ -12,6 +12,7 @@ import {
   emptyBook,
   mergeBookFrame,
 } from './book.ts';
+import { PanelHeading } from './PanelHeading.tsx';
 
 /** Levels shown per side. */
 const DEPTH = 12;
@@ -69,17 +70,7 @@ export function OrderBook({ market }: { market: Market }) {
 
   return (
     <Paper withBorder p="xs" data-testid="order-book">
-      <Text fw={600} size="sm" mb={4}>
-        {t('trading.book.title')}
-      </Text>
-      <Group justify="space-between" px={4}>
-        <Text size="xs" c="dimmed">
-          {t('trading.book.price', { unit: market.quote_unit.toUpperCase() })}
-        </Text>
-        <Text size="xs" c="dimmed">
-          {t('trading.book.amount', { unit: market.base_unit.toUpperCase() })}
-        </Text>
-      </Group>
+      <PanelHeading title={t('trading.book.title')} market={market} />
       <Box mih={DEPTH * 10}>{[...asks].reverse().map((r) => row('ask', r))}</Box>
       <Box my={4} style={{ borderTop: '1px solid var(--mantine-color-default-border)' }} />
       <Box mih={DEPTH * 10}>{bids.map((r) => row('bid', r))}</Box>

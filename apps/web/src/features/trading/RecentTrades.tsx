@@ -6,6 +6,7 @@ import { useRanger } from '../../api/ranger.ts';
 import { fixed, longDate, timeOnly } from '../../components/format.tsx';
 import type { Market } from './api.ts';
 import { sideColor } from './format.tsx';
+import { PanelHeading } from './PanelHeading.tsx';
 
 interface PublicTrade {
   id: number;
@@ -53,20 +54,7 @@ export function RecentTrades({ market }: { market: Market }) {
 
   return (
     <Paper withBorder p="xs" data-testid="recent-trades">
-      <Text fw={600} size="sm" mb={4}>
-        {t('trading.trades.title')}
-      </Text>
-      <Group justify="space-between" px={4}>
-        <Text size="xs" c="dimmed">
-          {t('trading.book.price', { unit: market.quote_unit.toUpperCase() })}
-        </Text>
-        <Text size="xs" c="dimmed">
-          {t('trading.book.amount', { unit: market.base_unit.toUpperCase() })}
-        </Text>
-        <Text size="xs" c="dimmed">
-          {t('trading.trades.time')}
-        </Text>
-      </Group>
+      <PanelHeading title={t('trading.trades.title')} market={market} extra={t('trading.trades.time')} />
       <ScrollArea h={240}>
         {(data ?? []).map((tr) => (
           <Group key={tr.id} justify="space-between" px={4} data-testid="trade-row">

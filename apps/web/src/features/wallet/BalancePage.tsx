@@ -4,6 +4,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Amount, SCALE, units } from '../../components/format.tsx';
+import { NoRecords } from '../../components/TableHead.tsx';
 import { type BalanceRow, type Currency, useCurrencies, useWalletBalances } from './api.ts';
 import { FiatWithdrawModal } from './FiatWithdrawModal.tsx';
 import { COIN_STORAGE_KEY } from './format.ts';
@@ -164,11 +165,7 @@ export function BalancePage() {
                 ))}
               </Table.Tbody>
             </Table>
-            {data && shown.length === 0 && (
-              <Text size="sm" c="dimmed" ta="center" py="sm">
-                {t('wallet.empty')}
-              </Text>
-            )}
+            {data && shown.length === 0 && <NoRecords />}
           </Table.ScrollContainer>
         </Stack>
       </Paper>

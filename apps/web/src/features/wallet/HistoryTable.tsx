@@ -2,7 +2,7 @@ import type { WalletHistoryItem } from '@exchange/shared';
 import { Anchor, Group, Pagination, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Amount, longDate } from '../../components/format.tsx';
-import { TableHead } from '../../components/TableHead.tsx';
+import { NoRecords, TableHead } from '../../components/TableHead.tsx';
 import { type HistoryKind, useCurrencies } from './api.ts';
 import { explorerLink, networkName, networkOf, statusColor, statusKey } from './format.ts';
 
@@ -95,11 +95,7 @@ export function HistoryTable({
           ))}
         </Table.Tbody>
       </Table>
-      {items.length === 0 && (
-        <Text size="sm" c="dimmed" ta="center" py="sm">
-          {t('wallet.empty')}
-        </Text>
-      )}
+      {items.length === 0 && <NoRecords />}
     </Table.ScrollContainer>
   );
 }

@@ -3,7 +3,7 @@ import { Button, Group, Paper, Select, Stack, Table, Text } from '@mantine/core'
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Amount, fixed, longDate } from '../../components/format.tsx';
-import { TableHead } from '../../components/TableHead.tsx';
+import { NoRecords, TableHead } from '../../components/TableHead.tsx';
 import { useCurrencies, useSwaps } from './api.ts';
 import { Pager } from './HistoryTable.tsx';
 
@@ -85,11 +85,7 @@ export function SwapHistory() {
               ))}
             </Table.Tbody>
           </Table>
-          {items.length === 0 && (
-            <Text size="sm" c="dimmed" ta="center" py="sm">
-              {t('wallet.empty')}
-            </Text>
-          )}
+          {items.length === 0 && <NoRecords />}
         </Table.ScrollContainer>
         <Pager total={data?.total ?? 0} page={page} limit={LIMIT} onChange={setPage} />
       </Stack>
