@@ -8,7 +8,7 @@ import type { ServerKeys } from '../identity/crypto.ts';
 import { privateStream } from '../market-data/service.ts';
 import type { StreamHub } from '../ranger/hub.ts';
 import { applyPendingAdjustments } from './adjustments.ts';
-import { ChainRegistry } from './chains.ts';
+import { ChainRegistry, type Network } from './chains.ts';
 import { type EvmSettings, evmChainFactory } from './evm.ts';
 import { historyItem, type Kind } from './history.ts';
 import { WithdrawalProcessor } from './processor.ts';
@@ -39,7 +39,7 @@ export interface WalletOptions {
  * applier, run in one loop (never overlapping), plus block production on the simulated chains.
  */
 export class Wallet {
-  private readonly watchers: DepositWatcher[];
+  private readonly watchers: { network: Network; watcher: DepositWatcher }[];
   private readonly processor: WithdrawalProcessor;
   private readonly latest = new Map<string, number>();
   private loop: NodeJS.Timeout | undefined;
@@ -71,7 +71,9 @@ export class Wallet {
     };
     this.bank = options.bank ?? createSimulatedBank();
     const watcherDeps = { db: options.db, core: options.core, keys: options.keys, events, log: options.log };
-    this.watchers = chains.all().map((n) => new DepositWatcher(watcherDeps, n));
+    this.watchers = chains
+      .all()
+      .map((network) => ({ network, watcher: new DepositWatcher(watcherDeps, network) }));
     this.processor = new WithdrawalProcessor({ ...this.withdrawDeps(), log: options.log });
   }
 
@@ -126,13 +128,11 @@ export class Wallet {
     const { log } = this.options;
     // Networks are independent: a slow node must not hold up the others.
     await Promise.all(
-      this.watchers.map(async (watcher, i) => {
-        const network = this.chains.all()[i];
+      this.watchers.map(async ({ network, watcher }) => {
         try {
-          await watcher.tick();
-          if (network) this.latest.set(network.key, await network.chain.latestBlock());
+          this.latest.set(network.key, await watcher.tick());
         } catch (err) {
-          log.warn(`${network?.key}: deposit watcher: ${String(err)}`);
+          log.warn(`${network.key}: deposit watcher: ${String(err)}`);
         }
       }),
     );

@@ -38,12 +38,16 @@ export class DepositWatcher {
     private readonly network: Network,
   ) {}
 
-  /** One pass: scan new blocks, then confirm, credit and collect. */
-  async tick(): Promise<void> {
+  /** The genesis is compared once per process: a node reset while we run shows as a reorg at the tip. */
+  private genesisChecked = false;
+
+  /** One pass: scan new blocks, then confirm, credit and collect. Returns the chain's height. */
+  async tick(): Promise<number> {
     const latest = await this.network.chain.latestBlock();
     await this.scan(latest);
     await this.confirm(latest);
     if (this.network.collect) await this.collect();
+    return latest;
   }
 
   private async scan(latest: number): Promise<void> {
@@ -92,6 +96,8 @@ export class DepositWatcher {
       )
     ).rows[0];
     if (!last) return 0;
+    if (this.genesisChecked) return Number(last.height) + 1;
+    this.genesisChecked = true;
     const genesis = (
       await db.query('select hash from chain_blocks where blockchain_key = $1 and height = 0', [key])
     ).rows[0];
