@@ -2,7 +2,7 @@ import {
   type Command,
   type CommandResult,
   checkConservation,
-  type Engine,
+  Engine,
   type EngineConfig,
 } from '../src/index.ts';
 
@@ -122,4 +122,18 @@ export function mkt(user: number, side: 'buy' | 'sell', volume: bigint, market =
 
 export function trades(r: CommandResult) {
   return r.events.filter((x) => x.type === 'Trade');
+}
+
+/** One BTC and one USDT in units (precisions 8 and 6). */
+export const BTC = 100_000_000n;
+export const USDT = 1_000_000n;
+
+/** An engine with the test markets where users 1..`users` each hold 1,000,000 USDT and 10 BTC. */
+export function fundedEngine(users = 3): Engine {
+  const e = new Engine(testConfig());
+  for (let u = 1; u <= users; u++) {
+    fund(e, u, 'usdt', 1_000_000n * USDT);
+    fund(e, u, 'btc', 10n * BTC);
+  }
+  return e;
 }

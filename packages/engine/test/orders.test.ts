@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderCancelled, Trade } from '../src/index.ts';
 import { Engine, Rejection } from '../src/index.ts';
-import { AT, fund, limit, mkt, ok, rejects, testConfig, trades } from './helpers.ts';
+import { AT, BTC, fund, fundedEngine, limit, mkt, ok, rejects, testConfig, trades, USDT } from './helpers.ts';
 
 // btcusdt: price tick 0.01 USDT, volume step 0.0001 BTC; quote units = price · volume; base units = volume · 10^4.
-const BTC = 100_000_000n;
-const USDT = 1_000_000n;
-
-function setup(): Engine {
-  const e = new Engine(testConfig());
-  for (const u of [1, 2, 3]) {
-    fund(e, u, 'usdt', 1_000_000n * USDT);
-    fund(e, u, 'btc', 10n * BTC);
-  }
-  return e;
-}
+const setup = () => fundedEngine();
 
 describe('placing limit orders', () => {
   it('rests a non-crossing buy with state wait and holds price · volume', () => {

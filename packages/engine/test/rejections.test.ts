@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type Command, Engine, Rejection } from '../src/index.ts';
-import { AT, fund, limit, ok, rejects, testConfig } from './helpers.ts';
+import { AT, fund, fundedEngine, limit, ok, rejects, testConfig } from './helpers.ts';
 
-const BTC = 100_000_000n;
-const USDT = 1_000_000n;
-
-function setup(): Engine {
-  const e = new Engine(testConfig());
-  for (const u of [1, 2, 3]) {
-    fund(e, u, 'usdt', 1_000_000n * USDT);
-    fund(e, u, 'btc', 10n * BTC);
-  }
-  return e;
-}
+const setup = () => fundedEngine();
 
 describe('order rejections change nothing', () => {
   const P = (over: Partial<Extract<Command, { type: 'PlaceOrder' }>>): Command => ({
