@@ -127,47 +127,59 @@ function checkDecimal(
   return parsed.units === 0n ? { code: codes.zero } : { units: parsed.units };
 }
 
+/** One problem of an order against its market's rules, on its field. */
+export interface OrderIssue {
+  path: 'volume' | 'price' | 'stop_price';
+  code: string;
+}
+
 /**
- * {@link placeOrderSchema} plus one market's rules, each issue on its field (`volume`, `price`, `stop_price`):
- * volume precision and minimum, price precision and presence by order type, stop price likewise. The web form
- * shows these under the fields; the server checks the same before the order reaches the engine (which keeps
- * the price range and balance checks).
+ * An order (already through {@link placeOrderSchema}) against one market's rules, in field order: volume
+ * precision and minimum, price precision and presence by order type, stop price likewise. The server takes the
+ * first issue as its answer; the engine keeps the price range and balance checks.
  */
+export function orderRuleIssues(order: PlaceOrderInput, rules: OrderRules): OrderIssue[] {
+  const issues: OrderIssue[] = [];
+  const fail = (path: OrderIssue['path'], code: string) => issues.push({ path, code });
+
+  const volume = checkDecimal(order.volume, rules.amount_precision, {
+    precision: ORDER_ERRORS.volumePrecision,
+    zero: ORDER_ERRORS.nonPositiveVolume,
+  });
+  const min = parseUnits(rules.min_amount, rules.amount_precision);
+  if ('code' in volume) fail('volume', volume.code);
+  else if (min.ok && volume.units < min.units) fail('volume', ORDER_ERRORS.invalidVolume);
+
+  const priced = PRICED_ORD_TYPES.includes(order.ord_type);
+  if (order.price === undefined) {
+    if (priced) fail('price', ORDER_ERRORS.missingPrice);
+  } else if (!priced) fail('price', ORDER_ERRORS.marketOrderPrice);
+  else {
+    const price = checkDecimal(order.price, rules.price_precision, {
+      precision: ORDER_ERRORS.pricePrecision,
+      zero: ORDER_ERRORS.nonPositivePrice,
+    });
+    if ('code' in price) fail('price', price.code);
+  }
+
+  const stopped = STOP_ORD_TYPES.includes(order.ord_type);
+  if (order.stop_price === undefined) {
+    if (stopped) fail('stop_price', ORDER_ERRORS.missingStopPrice);
+  } else if (!stopped) fail('stop_price', ORDER_ERRORS.unexpectedStopPrice);
+  else {
+    const stop = checkDecimal(order.stop_price, rules.price_precision, {
+      precision: ORDER_ERRORS.pricePrecision,
+      zero: ORDER_ERRORS.nonPositiveStopPrice,
+    });
+    if ('code' in stop) fail('stop_price', stop.code);
+  }
+  return issues;
+}
+
+/** {@link placeOrderSchema} plus one market's rules ({@link orderRuleIssues}), each issue on its field: the web form's schema. */
 export function marketOrderSchema(rules: OrderRules) {
   return placeOrderSchema.superRefine((order, ctx) => {
-    const fail = (path: 'volume' | 'price' | 'stop_price', code: string) =>
-      ctx.addIssue({ code: 'custom', path: [path], message: code });
-
-    const volume = checkDecimal(order.volume, rules.amount_precision, {
-      precision: ORDER_ERRORS.volumePrecision,
-      zero: ORDER_ERRORS.nonPositiveVolume,
-    });
-    const min = parseUnits(rules.min_amount, rules.amount_precision);
-    if ('code' in volume) fail('volume', volume.code);
-    else if (min.ok && volume.units < min.units) fail('volume', ORDER_ERRORS.invalidVolume);
-
-    const priced = PRICED_ORD_TYPES.includes(order.ord_type);
-    if (order.price === undefined) {
-      if (priced) fail('price', ORDER_ERRORS.missingPrice);
-    } else if (!priced) fail('price', ORDER_ERRORS.marketOrderPrice);
-    else {
-      const price = checkDecimal(order.price, rules.price_precision, {
-        precision: ORDER_ERRORS.pricePrecision,
-        zero: ORDER_ERRORS.nonPositivePrice,
-      });
-      if ('code' in price) fail('price', price.code);
-    }
-
-    const stopped = STOP_ORD_TYPES.includes(order.ord_type);
-    if (order.stop_price === undefined) {
-      if (stopped) fail('stop_price', ORDER_ERRORS.missingStopPrice);
-    } else if (!stopped) fail('stop_price', ORDER_ERRORS.unexpectedStopPrice);
-    else {
-      const stop = checkDecimal(order.stop_price, rules.price_precision, {
-        precision: ORDER_ERRORS.pricePrecision,
-        zero: ORDER_ERRORS.nonPositiveStopPrice,
-      });
-      if ('code' in stop) fail('stop_price', stop.code);
-    }
+    for (const issue of orderRuleIssues(order, rules))
+      ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.code });
   });
 }

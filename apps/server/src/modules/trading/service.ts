@@ -1,5 +1,5 @@
 import type { CommandResult, OrderView } from '@exchange/engine';
-import { marketOrderSchema, ORDER_ERRORS, type PlaceOrderInput, toUnits } from '@exchange/shared';
+import { ORDER_ERRORS, orderRuleIssues, type PlaceOrderInput, toUnits } from '@exchange/shared';
 import type { Core } from '../../core/index.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { type OrderEntity, orderEntity } from './presenters.ts';
@@ -10,7 +10,7 @@ function touched(result: CommandResult, id: number | null): OrderView | undefine
 
 /**
  * Places an order through the core; answers after the durable commit. Refusals are 422 with the first code of
- * {@link marketOrderSchema} or the engine's; nothing changes on refusal. With `client_id`, a repeat returns the first order.
+ * the market rules ({@link orderRuleIssues}) or the engine's; nothing changes on refusal. With `client_id`, a repeat returns the first order.
  */
 export async function placeOrder(
   core: Core,
@@ -21,13 +21,14 @@ export async function placeOrder(
 ): Promise<OrderEntity> {
   const market = core.markets.get(input.market);
   if (!market) throw invalid(ORDER_ERRORS.marketNotFound);
-  // The web form checks the same schema; the first issue is the answer, as the engine gives one code.
-  const checked = marketOrderSchema({
+  // The route parsed the input; these are the same market rules the web form's schema checks. The first issue
+  // is the answer, as the engine gives one code.
+  const [issue] = orderRuleIssues(input, {
     min_amount: market.minAmount,
     amount_precision: market.amountPrecision,
     price_precision: market.pricePrecision,
-  }).safeParse(input);
-  if (!checked.success) throw invalid(checked.error.issues[0]?.message ?? ORDER_ERRORS.invalidVolume);
+  });
+  if (issue) throw invalid(issue.code);
   const volume = toUnits(input.volume, market.amountPrecision);
   const price = input.price === undefined ? undefined : toUnits(input.price, market.pricePrecision);
   const stopPrice =
