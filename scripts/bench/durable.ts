@@ -17,12 +17,7 @@ interface DurableResult {
  * orders, 10% market orders; 1,000 funded users) through the sequencer with `concurrency` callers, each waiting
  * for the durable acknowledgement. Commands are submitted in stream order, so order ids match the stream's.
  */
-async function run(
-  pool: pg.Pool,
-  count: number,
-  concurrency: number,
-  maxBatch: number,
-): Promise<DurableResult> {
+async function setUp(pool: pg.Pool, count: number, maxBatch: number) {
   const stream = genMixed(count, 42).cmds;
   await pool.query(
     `insert into users (id, uid, email, password_digest, level, state)
@@ -49,6 +44,16 @@ async function run(
       ]),
     ),
   );
+  return { stream, core };
+}
+
+async function run(
+  pool: pg.Pool,
+  count: number,
+  concurrency: number,
+  maxBatch: number,
+): Promise<DurableResult> {
+  const { stream, core } = await setUp(pool, count, maxBatch);
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
@@ -72,6 +77,49 @@ async function run(
 }
 
 /**
+ * Open loop: commands arrive at a fixed `perSecond` whatever the answers do, the way independent clients send
+ * them, and each latency is timed from when its command was due, not from when the loop got round to sending it,
+ * so a stall counts against every command it delayed. The first second warms up (JIT, caches) and is not timed;
+ * throughput is what was acknowledged over the whole run.
+ */
+export async function runAtRate(
+  pool: pg.Pool,
+  seconds: number,
+  perSecond: number,
+  maxBatch = 5000,
+): Promise<DurableResult> {
+  const { stream, core } = await setUp(pool, Math.round(seconds * perSecond), maxBatch);
+  const latencies: number[] = [];
+  const acks: Promise<unknown>[] = [];
+  const started = performance.now();
+  const timedFrom = started + 1000;
+  let next = 0;
+  await new Promise<void>((done) => {
+    const tick = () => {
+      const due = Math.min(stream.length, Math.floor(((performance.now() - started) * perSecond) / 1000));
+      for (; next < due; next++) {
+        const { at: _at, ...command } = stream[next] as Command;
+        const dueAt = started + (next * 1000) / perSecond;
+        const ack = core.sequencer.submit(command as Submitted);
+        acks.push(dueAt < timedFrom ? ack : ack.then(() => latencies.push(performance.now() - dueAt)));
+      }
+      if (next < stream.length) setTimeout(tick, 1);
+      else done();
+    };
+    tick();
+  });
+  await Promise.all(acks);
+  const elapsed = (performance.now() - started) / 1000;
+  await core.sequencer.drain();
+  return {
+    ordersPerSecond: stream.length / elapsed,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    orders: stream.length,
+  };
+}
+
+/**
  * Durable order throughput through the sequencer into PostgreSQL, acknowledged after commit: our group commit
  * against the same code committing every order in its own transaction (the per-order write of the peer).
  */
@@ -85,6 +133,12 @@ export async function durableBench(fresh: () => Promise<{ pool: pg.Pool }>, orde
     curve.push({ callers, ours: await run(pool, orders, callers, callers / 2) });
     await pool.end();
   }
+  const offered: { perSecond: number; ours: DurableResult }[] = [];
+  for (const perSecond of [15_000, 20_000]) {
+    const { pool } = await fresh();
+    offered.push({ perSecond, ours: await runAtRate(pool, 10, perSecond) });
+    await pool.end();
+  }
   const second = (await fresh()).pool;
   const perOrder = await run(second, Math.min(orders, 3000), 64, 1);
   await second.end();
@@ -94,6 +148,12 @@ export async function durableBench(fresh: () => Promise<{ pool: pg.Pool }>, orde
     [
       ...curve.map(({ callers, ours }) => [
         `ours: group commit, ${callers} callers, batches <= ${callers / 2}`,
+        rate(ours.ordersPerSecond),
+        ours.p50.toFixed(1),
+        ours.p99.toFixed(1),
+      ]),
+      ...offered.map(({ perSecond, ours }) => [
+        `ours: open loop, ${rate(perSecond)}/s offered for 10 s (first 1 s untimed)`,
         rate(ours.ordersPerSecond),
         ours.p50.toFixed(1),
         ours.p99.toFixed(1),
@@ -111,5 +171,5 @@ export async function durableBench(fresh: () => Promise<{ pool: pg.Pool }>, orde
   console.log(
     `ratio best group commit / one commit per order: ${(best / perOrder.ordersPerSecond).toFixed(1)}x`,
   );
-  return { curve, perOrder };
+  return { curve, offered, perOrder };
 }

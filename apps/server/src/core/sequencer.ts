@@ -40,22 +40,23 @@ const DEFAULTS: SequencerOptions = { maxBatch: 5000, maxDelayMs: 1, now: Date.no
  * written in one PostgreSQL transaction, and only after the commit are callers answered and events published.
  * If a commit fails the core stops (crash-only): memory is never allowed to run ahead of what is on disk.
  *
- * Batches flow through three stages: prepared (applied to the engine, SQL built), writing (its statements run in
- * an open transaction) and committing (COMMIT sent, waiting for the WAL flush). One batch at most is in each,
- * so the next batch's inserts of new rows run while the previous one's commit is flushed; its other statements
- * (rows the previous batch may have written) wait until that commit is durable, so they see those rows. A
- * batch sends its COMMIT only after the previous batch's commit succeeded, so commits land in batch order and a
- * failed commit stops the core before the batch after it can commit. The next batch starts writing only once
- * the previous one has run all its statements, so at most two transactions are open and only the later one
- * can wait for the other's locks: they cannot deadlock.
+ * Batches flow through three stages: prepared (applied to the engine, SQL built), inserting (BEGIN and its inserts
+ * of new rows, in an open transaction) and finishing (its other statements, then COMMIT and the WAL flush). One
+ * batch at most is in each, so the next batch's inserts run while the previous one finishes, on the other core.
+ * A batch's other statements change rows the previous batch may have written (balances, orders), so they wait
+ * until that batch is durable and see its rows. A batch sends its COMMIT only after the previous batch's commit
+ * succeeded, so commits land in batch order and a failed commit stops the core before the batch after it can
+ * commit. The next batch starts inserting only once this one has run its inserts and the one before it is
+ * durable, so at most two transactions are open; the later one only inserts rows nobody else writes until the
+ * earlier one is durable, so neither waits for the other's locks and they cannot deadlock.
  */
 export class Sequencer {
   private queue: Pending[] = [];
-  /** The next batch, applied and prepared, waiting for the writing slot. */
+  /** The next batch, applied and prepared, waiting for the inserting slot. */
   private prepared: PreparedBatch | undefined;
-  /** The batch whose statements are running. */
+  /** The batch whose inserts are running (or waiting for the batch before it to be durable). */
   private writing: PreparedBatch | undefined;
-  /** The commit in flight, if any: resolves once it is durable, rejects if it failed. */
+  /** The last batch that started writing, until durable: resolves once it is, rejects if it failed. */
   private committing: Promise<void> | undefined;
   /** Number of the last batch applied to the engine (committed or not). */
   private appliedSeq: number;
@@ -192,15 +193,16 @@ export class Sequencer {
       failed = reject;
     });
     durable.catch(() => {});
+    const previous = this.committing;
+    this.committing = durable;
     try {
       client = await this.db.connect();
       // Queued together: the inserts go out as soon as BEGIN is answered, without a turn of the event loop.
       await Promise.all([client.query('begin'), executeBatch(client, next.sql.inserts)]);
-      await this.committing;
-      await executeBatch(client, next.sql.rest);
-      this.committing = durable;
+      await previous;
       this.writing = undefined;
       this.writeNext();
+      await executeBatch(client, next.sql.rest);
       await client.query('commit');
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
