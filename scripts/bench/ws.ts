@@ -122,11 +122,11 @@ export async function wsBench(
     for (const [tid, times] of r.trades) byTrade.set(tid, [...(byTrade.get(tid) ?? []), ...times]);
   const medians: number[] = [];
   const tails: number[] = [];
-  let deliveries = 0;
+  const delays: number[] = [];
   for (const [tid, times] of byTrade) {
     const at = committed.get(tid);
     if (at === undefined) continue;
-    deliveries += times.length;
+    for (const t of times) delays.push(t - at);
     medians.push(percentile(times, 50) - at);
     tails.push(percentile(times, 99) - at);
   }
@@ -138,7 +138,9 @@ export async function wsBench(
     [
       ['frames delivered per second', rate(report.frames / seconds)],
       ['trades committed', rate(committed.size)],
-      ['trade deliveries (trades x clients)', rate(deliveries)],
+      ['trade deliveries (trades x clients)', rate(delays.length)],
+      ['commit -> client delay over all deliveries, p50 ms', percentile(delays, 50).toFixed(1)],
+      ['commit -> client delay over all deliveries, p99 ms', percentile(delays, 99).toFixed(1)],
       [
         'commit -> client delay, median over trades of each trade median, ms',
         percentile(medians, 50).toFixed(1),

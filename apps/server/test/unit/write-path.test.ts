@@ -39,65 +39,83 @@ describe('encodeArrays', () => {
   });
 });
 
-function fakeClient(streams: string[]) {
+function fakeClient(streams: string[], framed = false) {
   const log: string[] = [];
   const client: StreamClient = {
     streams: new Set(),
-    send: (frame) => {
-      log.push(`send ${frame.toString()}`);
+    send: (message) => {
+      log.push(`send ${message.toString()}`);
       return true;
     },
     close: () => log.push('close'),
-    cork: () => log.push('cork'),
-    uncork: () => log.push('uncork'),
   };
-  return { client, log, streams };
+  const writes: Buffer[] = [];
+  if (framed)
+    client.sendFrame = (frames) => {
+      writes.push(frames);
+      return true;
+    };
+  return { client, log, streams, writes };
 }
 
 describe('StreamHub batches', () => {
-  it('corks each client once per flush and sends the same frame bytes to every subscriber', () => {
+  it('holds a batch back, then writes each client everything it subscribed to in one write', () => {
     const hub = new StreamHub();
-    const a = fakeClient(['m.trades']);
-    const b = fakeClient(['m.trades', 'm.ob-inc']);
-    hub.subscribe(a.client, a.streams);
-    hub.subscribe(b.client, b.streams);
+    const a = fakeClient(['m.trades'], true);
+    const b = fakeClient(['m.trades', 'm.ob-inc'], true);
+    const c = fakeClient(['m.ob-inc', 'm.trades'], true);
+    const plain = fakeClient(['m.trades', 'm.ob-inc']);
+    for (const x of [a, b, c, plain]) hub.subscribe(x.client, x.streams);
     hub.batch(() => {
       hub.publish('m.trades', { trades: [1] });
       hub.publish('m.ob-inc', { asks: ['1', '2'] });
     });
-    expect(a.log).toEqual(['cork', 'send {"m.trades":{"trades":[1]}}']);
-    expect(b.log).toEqual([
-      'cork',
-      'send {"m.trades":{"trades":[1]}}',
-      'send {"m.ob-inc":{"asks":["1","2"]}}',
-    ]);
+    expect([a, b, c, plain].map((x) => x.writes.length + x.log.length)).toEqual([0, 0, 0, 0]);
     hub.flush();
-    expect(a.log.at(-1)).toBe('uncork');
-    expect(b.log.at(-1)).toBe('uncork');
+    const trades = textFrame(Buffer.from('{"m.trades":{"trades":[1]}}'));
+    const inc = textFrame(Buffer.from('{"m.ob-inc":{"asks":["1","2"]}}'));
+    expect(a.writes).toEqual([trades]);
+    // Publishing order, whatever order the client subscribed in; the same bytes are shared, not copied.
+    expect(b.writes).toEqual([Buffer.concat([trades, inc])]);
+    expect(c.writes[0]).toBe(b.writes[0]);
+    // A client without direct frame writes gets each message through `send`, in order.
+    expect(plain.log).toEqual(['send {"m.trades":{"trades":[1]}}', 'send {"m.ob-inc":{"asks":["1","2"]}}']);
     // Outside a batch nothing is held back.
     hub.publish('m.trades', { trades: [2] });
-    expect(a.log.slice(-1)).toEqual(['send {"m.trades":{"trades":[2]}}']);
+    expect(a.writes.at(-1)).toEqual(textFrame(Buffer.from('{"m.trades":{"trades":[2]}}')));
+    hub.flush();
+    expect(a.writes).toHaveLength(2);
   });
 
   it('flushes by itself after a batch', async () => {
     const hub = new StreamHub(0);
     const a = fakeClient(['m.trades']);
     hub.subscribe(a.client, a.streams);
-    const uncorked = new Promise<void>((resolve) => {
-      a.client.uncork = () => resolve();
+    const sent = new Promise<string>((resolve) => {
+      a.client.send = (message) => {
+        resolve(message.toString());
+        return true;
+      };
     });
     hub.batch(() => hub.publish('m.trades', { trades: [3] }));
-    await uncorked;
-    expect(a.log).toEqual(['cork', 'send {"m.trades":{"trades":[3]}}']);
+    expect(await sent).toBe('{"m.trades":{"trades":[3]}}');
   });
 
-  it('drops a client that cannot keep up', () => {
+  it('drops a client that cannot keep up, in a batch or not', () => {
     const hub = new StreamHub();
-    const slow = fakeClient(['m.trades']);
+    const slow = fakeClient(['m.trades', 'm.ob-inc']);
     slow.client.send = () => false;
     hub.subscribe(slow.client, slow.streams);
     expect(hub.publish('m.trades', {})).toBe(0);
     expect(slow.log).toEqual(['close']);
+    expect(hub.subscriberCount('m.trades')).toBe(0);
+    expect(hub.subscriberCount('m.ob-inc')).toBe(0);
+    const late = fakeClient(['m.trades'], true);
+    late.client.sendFrame = () => false;
+    hub.subscribe(late.client, late.streams);
+    hub.batch(() => hub.publish('m.trades', {}));
+    hub.flush();
+    expect(late.log).toEqual(['close']);
     expect(hub.subscriberCount('m.trades')).toBe(0);
   });
 });

@@ -3,14 +3,11 @@ export interface StreamClient {
   streams: Set<string>;
   send(frame: string | Buffer): boolean;
   /**
-   * Writes a complete websocket text frame (header and payload, built once for every recipient) straight to the
-   * connection (optional; without it the message goes through `send`).
+   * Writes one or more complete websocket text frames (header and payload, built once for every recipient)
+   * straight to the connection in one write (optional; without it each message goes through `send`).
    */
-  sendFrame?(frame: Buffer): boolean;
+  sendFrame?(frames: Buffer): boolean;
   close(): void;
-  /** Holds writes back until `uncork`, so several frames leave in one write (optional). */
-  cork?(): void;
-  uncork?(): void;
 }
 
 /**
@@ -42,24 +39,25 @@ export const MAX_BUFFERED_BYTES = 1 << 20;
 
 /**
  * Routes published stream messages to subscribed clients. A message is `{"<stream>": payload}`, serialised and
- * encoded once per publish and shared by every recipient.
+ * framed once per publish and shared by every recipient.
  *
- * Frames published inside `batch` (a committed batch of the core) are held back per client and flushed
- * together: one write (one system call) per client for everything since the last flush, instead of one per
- * frame. A flush starts at once when the previous one ended long enough ago: `flushGapMs`, or as long as that
- * flush took, so that fan-out to thousands of clients takes at most about half of the event loop (commits and
- * HTTP go on) and frames of consecutive batches share a write. A lone batch is not delayed at all.
+ * Frames published inside `batch` (a committed batch of the core) are held back and flushed together: each
+ * client gets everything since the last flush in one write (one system call), and clients that get the same
+ * frames share one joined buffer. A flush starts at once when the previous one ended at least `flushGapMs` ago,
+ * else that long after it: frames of batches committed in quick succession then share a write, and between two
+ * fan-outs to thousands of clients the event loop has time for commits and HTTP. A lone batch is not delayed.
  */
 export class StreamHub {
   private readonly byStream = new Map<string, Set<StreamClient>>();
   private readonly snapshots: SnapshotProvider[] = [];
-  /** Inside `batch`: clients are corked on their first frame. */
+  /** Inside `batch`: publishing holds frames back. */
   private batching = false;
-  /** Corked clients waiting for the next flush. */
-  private pending = new Set<StreamClient>();
+  /** Messages held back for the next flush, in publishing order, each with its frame. */
+  private held: { message: Buffer; frame: Buffer }[] = [];
+  /** Clients waiting for the next flush, with the positions in `held` of what each gets. */
+  private pending = new Map<StreamClient, number[]>();
   private flushTimer: NodeJS.Timeout | undefined;
   private lastFlushEnd = 0;
-  private lastFlushMs = 0;
 
   constructor(private readonly flushGapMs = 10) {}
 
@@ -80,22 +78,39 @@ export class StreamHub {
 
   private scheduleFlush(): void {
     if (this.flushTimer || this.pending.size === 0) return;
-    const gap = Math.max(this.flushGapMs, this.lastFlushMs);
-    const wait = Math.max(0, this.lastFlushEnd + gap - performance.now());
+    const wait = Math.max(0, this.lastFlushEnd + this.flushGapMs - performance.now());
     this.flushTimer = setTimeout(() => this.flush(), wait);
     this.flushTimer.unref();
   }
 
-  /** Sends every held-back frame: uncorks each waiting client. */
+  /** Sends every held-back frame: one write per waiting client. */
   flush(): void {
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
-    const clients = this.pending;
-    this.pending = new Set();
-    const t0 = performance.now();
-    for (const client of clients) client.uncork?.();
+    const { held, pending } = this;
+    this.held = [];
+    this.pending = new Map();
+    const joined = new Map<string, Buffer>();
+    for (const [client, positions] of pending) {
+      let sent: boolean;
+      if (client.sendFrame) {
+        const key = positions.join();
+        let frames = joined.get(key);
+        if (!frames) {
+          frames = Buffer.concat(positions.map((i) => (held[i] as { frame: Buffer }).frame));
+          joined.set(key, frames);
+        }
+        sent = client.sendFrame(frames);
+      } else sent = positions.every((i) => client.send((held[i] as { message: Buffer }).message));
+      if (!sent) this.drop(client);
+    }
     this.lastFlushEnd = performance.now();
-    this.lastFlushMs = this.lastFlushEnd - t0;
+  }
+
+  /** Closes a client that cannot keep up (or is gone) and forgets its subscriptions. */
+  private drop(client: StreamClient): void {
+    this.remove(client);
+    client.close();
   }
 
   /** Registers what a client receives right after subscribing to a stream (e.g. the order book snapshot). */
@@ -138,24 +153,20 @@ export class StreamHub {
     const set = this.byStream.get(stream);
     if (!set) return 0;
     const message = Buffer.from(JSON.stringify({ [name]: payload }));
-    let frame: Buffer | undefined;
-    const hold = this.batching;
+    const frame = textFrame(message);
+    if (this.batching) {
+      const position = this.held.push({ message, frame }) - 1;
+      for (const client of set) {
+        const positions = this.pending.get(client);
+        if (positions) positions.push(position);
+        else this.pending.set(client, [position]);
+      }
+      return set.size;
+    }
     let delivered = 0;
     for (const client of set) {
-      if (hold && !this.pending.has(client)) {
-        this.pending.add(client);
-        client.cork?.();
-      }
-      let sent: boolean;
-      if (client.sendFrame) {
-        frame ??= textFrame(message);
-        sent = client.sendFrame(frame);
-      } else sent = client.send(message);
-      if (sent) delivered++;
-      else {
-        this.remove(client);
-        client.close();
-      }
+      if (client.sendFrame ? client.sendFrame(frame) : client.send(message)) delivered++;
+      else this.drop(client);
     }
     return delivered;
   }

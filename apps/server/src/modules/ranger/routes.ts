@@ -28,7 +28,7 @@ function attach(socket: WebSocket, request: FastifyRequest, deps: AppDeps, userI
       .map((s) => (userId && PRIVATE_STREAMS.has(s) ? privateStream(userId, s) : s))
       .filter((s) => !PRIVATE_STREAMS.has(s));
   const shown = (streams: Iterable<string>) => [...streams].map((s) => s.replace(/^u\d+\./, ''));
-  // The connection under the websocket: corked while a committed batch is published (see StreamHub.batch).
+  // The connection under the websocket: a committed batch's frames are written to it directly (StreamHub).
   const raw = request.raw.socket;
   const client: StreamClient = {
     streams: new Set(),
@@ -39,14 +39,12 @@ function attach(socket: WebSocket, request: FastifyRequest, deps: AppDeps, userI
     },
     // Without permessage-deflate (off, the ws default) ws writes every frame to the connection at once, so a
     // frame written here directly keeps its place among the ones ws sends (pong, subscribe answers).
-    sendFrame(frame) {
+    sendFrame(frames) {
       if (socket.readyState !== socket.OPEN || socket.bufferedAmount > MAX_BUFFERED_BYTES) return false;
-      raw.write(frame);
+      raw.write(frames);
       return true;
     },
     close: () => socket.close(1008, 'slow consumer'),
-    cork: () => raw.cork(),
-    uncork: () => raw.uncork(),
   };
   deps.hub.subscribe(client, route(requestedStreams(request)));
   socket.on('message', (data) => {
