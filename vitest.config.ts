@@ -25,7 +25,8 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/specs/**/*.test.ts'],
           globalSetup: ['e2e/support/global-setup.ts'],
-          testTimeout: 60_000,
+          // A login past the per-minute limit of one address waits the limit out (apiLogin): up to a minute.
+          testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
         },

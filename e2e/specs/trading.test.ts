@@ -1,7 +1,6 @@
-import { type Challenge, solveChallenge } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiLogin } from '../support/accounts.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
 
 const PASSWORD = 'Demo-pass-2026!';
@@ -13,63 +12,10 @@ beforeAll(async () => {
 });
 afterAll(() => browser.close());
 
-const barong = (path: string) => `${inject('baseUrl')}/api/v2/barong${path}`;
-
-/** A solved ALTCHA answer when the server asks for one (each works once), else undefined. */
-async function captcha(): Promise<string | undefined> {
-  const config = (await (await fetch(barong('/identity/configs'))).json()) as { captcha_type?: string };
-  if (config.captcha_type !== 'altcha') return undefined;
-  const challenge = (await (await fetch(barong('/identity/captcha/challenge'))).json()) as Challenge;
-  const solution = await solveChallenge({ challenge, deriveKey });
-  if (!solution) throw new Error('could not solve the captcha challenge');
-  return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
-}
-
-async function latestCode(to: string): Promise<string> {
-  const response = await fetch(barong(`/dev/outbox?to=${encodeURIComponent(to)}`));
-  const [message] = (await response.json()) as { subject: string | null; body: string }[];
-  const code = /\b(\d{5})\b/.exec(`${message?.subject ?? ''} ${message?.body ?? ''}`)?.[1];
-  if (!code) throw new Error(`no code in the outbox for ${to}`);
-  return code;
-}
-
-/** POSTs JSON from inside the page, so the session cookie lands in its browser context. */
-function post(page: Page, path: string, body: unknown) {
-  return page.evaluate(
-    async ({ path, body }) => {
-      const response = await fetch(path, {
-        method: 'POST',
-        credentials: 'include',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify(body),
-      });
-      return { status: response.status, body: (await response.json().catch(() => null)) as unknown };
-    },
-    { path, body },
-  );
-}
-
 /** Logs a demo user in through the API (email code from the dev outbox) and opens the ethbtc trading screen. */
 async function trader(email: string): Promise<{ context: BrowserContext; page: Page }> {
   const { context, page } = await openPage(browser);
-  await page.goto('/');
-  const sent = await post(page, '/api/v2/barong/identity/sessions/resent_otp', {
-    session_type: 'email',
-    email,
-    password: PASSWORD,
-    captcha_response: await captcha(),
-  });
-  expect(sent.status).toBe(201);
-  const session = await post(page, '/api/v2/barong/identity/sessions', {
-    email,
-    password: PASSWORD,
-    code: await latestCode(email),
-    session_type: 'email',
-    captcha_response: await captcha(),
-  });
-  expect(session.status).toBe(200);
-  const csrf = (session.body as { csrf_token: string }).csrf_token;
-  await page.evaluate((token) => localStorage.setItem('csrfToken', token), csrf);
+  await apiLogin(page, email, PASSWORD);
   await page.goto('/trade/ethbtc');
   await page.getByTestId('order-book').waitFor();
   await page.getByTestId('price-chart').waitFor();
