@@ -19,6 +19,13 @@ interface Logger {
 }
 
 const DATABASE = 'exchange';
+/**
+ * The core writes every batch's orders, trades and postings: with the default 128 MB of shared buffers, backends
+ * soon have to write out dirty pages themselves to make room and a batch stalls for tens of milliseconds; the
+ * default 1 GB of WAL between checkpoints is written in under a minute at full load. Memory is only taken as
+ * it is used.
+ */
+const WRITE_PATH_SETTINGS = ['-c', 'shared_buffers=1GB', '-c', 'max_wal_size=4GB'];
 const USER = 'postgres';
 
 /**
@@ -54,7 +61,13 @@ export async function startEmbeddedPostgres(
     persistent: true,
     createPostgresUser: userInfo().uid === 0,
     initdbFlags: ['--encoding=UTF8'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      ...WRITE_PATH_SETTINGS,
+    ],
     onLog: () => {},
     onError: (err: unknown) => log.warn(`embedded postgres: ${String(err)}`),
   });
