@@ -22,10 +22,12 @@ const DATABASE = 'exchange';
 /**
  * The core writes every batch's orders, trades and postings: with the default 128 MB of shared buffers, backends
  * soon have to write out dirty pages themselves to make room and a batch stalls for tens of milliseconds; the
- * default 1 GB of WAL between checkpoints is written in under a minute at full load. Memory is only taken as
- * it is used.
+ * default 1 GB of WAL between checkpoints is written in under a minute at full load. A new WAL segment is created
+ * by writing its last byte instead of 16 MB of zeros, which every commit waiting on it would otherwise sit
+ * through (commits still wait for fdatasync, which also makes the file's new blocks durable). Memory is only
+ * taken as it is used.
  */
-const WRITE_PATH_SETTINGS = ['-c', 'shared_buffers=1GB', '-c', 'max_wal_size=4GB'];
+const WRITE_PATH_SETTINGS = ['-c', 'shared_buffers=1GB', '-c', 'max_wal_size=4GB', '-c', 'wal_init_zero=off'];
 const USER = 'postgres';
 
 /**
