@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { plainUser, sessionFor } from '../support/core.ts';
@@ -288,8 +288,12 @@ describe('market data', () => {
 });
 
 describe('streams', () => {
+  let listening: string | undefined;
+  const wsBase = async () =>
+    (listening ??= (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws'));
+
   it('sends a book snapshot on subscribe, then increments with a gap-free sequence, and private order updates', async () => {
-    const base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws');
+    const base = await wsBase();
     const frames: Record<string, unknown>[] = [];
     const publicWs = new WebSocket(
       `${base}/api/v2/ranger/public/?stream=btcusdt.ob-inc&stream=btcusdt.trades`,
@@ -340,6 +344,28 @@ describe('streams', () => {
     expect(closed).toBe(4001);
     publicWs.close();
     privateWs.close();
+  });
+
+  it('keeps a private subscription sent the moment the socket opens, before the session is looked up', async () => {
+    // The web app subscribes by message on open; the server is then still reading the session cookie.
+    const ws = new WebSocket(`${await wsBase()}/api/v2/ranger/private/`, {
+      headers: { cookie: buyer.headers.cookie ?? '' },
+    });
+    const frames: Record<string, unknown>[] = [];
+    ws.on('message', (d) => frames.push(JSON.parse(d.toString())));
+    ws.once('open', () => ws.send(JSON.stringify({ event: 'subscribe', streams: ['balances'] })));
+    await vi.waitFor(() =>
+      expect(frames).toContainEqual({ success: { message: 'subscribed', streams: ['balances'] } }),
+    );
+    await t.deps.core.sequencer.submit({
+      type: 'Credit',
+      user: buyer.id,
+      currency: 'usdt',
+      amount: 10n ** 6n,
+      kind: 'deposit',
+    });
+    await vi.waitFor(() => expect(frames.some((f) => 'balances' in f)).toBe(true));
+    ws.close();
   });
 });
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { WebSocket } from 'ws';
+import type { RawData, WebSocket } from 'ws';
 import type { AppDeps } from '../../app.ts';
 import { sessionUser } from '../../http/auth.ts';
 import { privateStream } from '../market-data/service.ts';
@@ -22,7 +22,13 @@ const PRIVATE_STREAMS = new Set(['order', 'trade', 'balances', 'deposit_address'
  * Connects a client. On `/private` (with a valid session cookie) the names `order`, `trade`, `balances` and
  * `deposit_address` map to the user's own channels; public names work on both endpoints.
  */
-function attach(socket: WebSocket, request: FastifyRequest, deps: AppDeps, userId?: string): void {
+function attach(
+  socket: WebSocket,
+  request: FastifyRequest,
+  deps: AppDeps,
+  userId?: string,
+  early: readonly RawData[] = [],
+): void {
   const route = (streams: string[]) =>
     streams
       .map((s) => (userId && PRIVATE_STREAMS.has(s) ? privateStream(userId, s) : s))
@@ -47,7 +53,7 @@ function attach(socket: WebSocket, request: FastifyRequest, deps: AppDeps, userI
     close: () => socket.close(1008, 'slow consumer'),
   };
   deps.hub.subscribe(client, route(requestedStreams(request)));
-  socket.on('message', (data) => {
+  const onMessage = (data: RawData) => {
     const text = data.toString();
     if (text === 'ping') return socket.send('pong');
     let message: { event?: unknown; streams?: unknown };
@@ -68,8 +74,10 @@ function attach(socket: WebSocket, request: FastifyRequest, deps: AppDeps, userI
     } else {
       socket.send(JSON.stringify({ error: { message: 'unsupported event' } }));
     }
-  });
+  };
+  socket.on('message', onMessage);
   socket.on('close', () => deps.hub.remove(client));
+  for (const data of early) onMessage(data);
 }
 
 /** Ranger websocket endpoints: `/public`, and `/private` for signed-in users (session cookie). */
@@ -79,13 +87,20 @@ export async function rangerRoutes(app: FastifyInstance, deps: AppDeps): Promise
   }
   for (const path of ['/private', '/private/']) {
     app.get(path, { websocket: true }, async (socket, request) => {
+      // A client subscribes as soon as the socket opens, while its session is still being looked up: what it
+      // sends meanwhile is kept and handled, in order, once the session is known (it was lost before).
+      const early: RawData[] = [];
+      const keep = (data: RawData) => early.push(data);
+      socket.on('message', keep);
       const found = await sessionUser(deps.db, deps.sessions, request).catch(() => null);
+      socket.off('message', keep);
+      if (socket.readyState !== socket.OPEN) return;
       if (found?.user.state !== 'active') {
         socket.send(JSON.stringify({ error: { message: 'authz.invalid_session' } }));
         socket.close(4001, 'authz.invalid_session');
         return;
       }
-      attach(socket, request, deps, found.user.id);
+      attach(socket, request, deps, found.user.id, early);
     });
   }
 }
