@@ -147,7 +147,8 @@ export class StreamHub {
 
   /**
    * Sends `payload` on `stream` to every subscriber, as `{"<name>": payload}` (`name` defaults to the stream; a
-   * private stream is routed per user but named plainly). A client that cannot keep up is closed.
+   * private stream is routed per user but named plainly). A client that cannot keep up is closed. Answers how
+   * many clients it was sent to, or, inside `batch`, how many it is held for.
    */
   publish(stream: string, payload: unknown, name: string = stream): number {
     const set = this.byStream.get(stream);
