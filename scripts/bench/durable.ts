@@ -1,6 +1,6 @@
 import type { Command } from '@exchange/engine';
 import type pg from 'pg';
-import { startCore } from '../../apps/server/src/core/index.ts';
+import { type Core, startCore } from '../../apps/server/src/core/index.ts';
 import type { Submitted } from '../../apps/server/src/core/sequencer.ts';
 import { genMixed } from '../../packages/engine/bench/engine-bench.ts';
 import { percentile, printTable, rate } from './stats.ts';
@@ -9,7 +9,6 @@ interface DurableResult {
   ordersPerSecond: number;
   p50: number;
   p99: number;
-  orders: number;
 }
 
 /**
@@ -66,14 +65,7 @@ async function run(
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  await core.sequencer.drain();
-  return {
-    ordersPerSecond: stream.length / seconds,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    orders: stream.length,
-  };
+  return finish(core, stream.length, started, latencies);
 }
 
 /**
@@ -82,13 +74,8 @@ async function run(
  * so a stall counts against every command it delayed. The first second warms up (JIT, caches) and is not timed;
  * throughput is what was acknowledged over the whole run.
  */
-export async function runAtRate(
-  pool: pg.Pool,
-  seconds: number,
-  perSecond: number,
-  maxBatch = 5000,
-): Promise<DurableResult> {
-  const { stream, core } = await setUp(pool, Math.round(seconds * perSecond), maxBatch);
+async function runAtRate(pool: pg.Pool, seconds: number, perSecond: number): Promise<DurableResult> {
+  const { stream, core } = await setUp(pool, Math.round(seconds * perSecond), 5000);
   const latencies: number[] = [];
   const started = performance.now();
   const timedFrom = started + 1000;
@@ -111,13 +98,22 @@ export async function runAtRate(
     };
     tick();
   });
-  const elapsed = (performance.now() - started) / 1000;
+  return finish(core, stream.length, started, latencies);
+}
+
+/** Throughput over the run (all `count` commands answered since `started`) and the latency percentiles. */
+async function finish(
+  core: Core,
+  count: number,
+  started: number,
+  latencies: number[],
+): Promise<DurableResult> {
+  const seconds = (performance.now() - started) / 1000;
   await core.sequencer.drain();
   return {
-    ordersPerSecond: stream.length / elapsed,
+    ordersPerSecond: count / seconds,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
-    orders: stream.length,
   };
 }
 
@@ -129,43 +125,40 @@ export async function durableBench(fresh: () => Promise<{ pool: pg.Pool }>, orde
   // Closed loops: each caller waits for its acknowledgement before sending the next command, so by Little's law
   // latency >= callers / throughput. Batches of at most half the callers keep two batches in flight (one
   // writing, one committing); one batch of all callers would leave nothing to overlap with its commit.
+  const onFreshDatabase = async (work: (pool: pg.Pool) => Promise<DurableResult>) => {
+    const { pool } = await fresh();
+    try {
+      return await work(pool);
+    } finally {
+      await pool.end();
+    }
+  };
   const curve: { callers: number; ours: DurableResult }[] = [];
   for (const callers of [200, 400, 1000]) {
-    const { pool } = await fresh();
-    curve.push({ callers, ours: await run(pool, orders, callers, callers / 2) });
-    await pool.end();
+    curve.push({ callers, ours: await onFreshDatabase((pool) => run(pool, orders, callers, callers / 2)) });
   }
   const offered: { perSecond: number; ours: DurableResult }[] = [];
   for (const perSecond of [15_000, 20_000]) {
-    const { pool } = await fresh();
-    offered.push({ perSecond, ours: await runAtRate(pool, 10, perSecond) });
-    await pool.end();
+    offered.push({ perSecond, ours: await onFreshDatabase((pool) => runAtRate(pool, 10, perSecond)) });
   }
-  const second = (await fresh()).pool;
-  const perOrder = await run(second, Math.min(orders, 3000), 64, 1);
-  await second.end();
+  const perOrder = await onFreshDatabase((pool) => run(pool, Math.min(orders, 3000), 64, 1));
+  const row = (label: string, r: DurableResult) => [
+    label,
+    rate(r.ordersPerSecond),
+    r.p50.toFixed(1),
+    r.p99.toFixed(1),
+  ];
   printTable(
     `Durable commands through the sequencer into PostgreSQL, acknowledged after commit (mixed stream of the engine bench, ${rate(orders)} commands per run)`,
     ['system', 'commands/s', 'p50 ms', 'p99 ms'],
     [
-      ...curve.map(({ callers, ours }) => [
-        `ours: group commit, ${callers} callers, batches <= ${callers / 2}`,
-        rate(ours.ordersPerSecond),
-        ours.p50.toFixed(1),
-        ours.p99.toFixed(1),
-      ]),
-      ...offered.map(({ perSecond, ours }) => [
-        `ours: open loop, ${rate(perSecond)}/s offered for 10 s (first 1 s untimed)`,
-        rate(ours.ordersPerSecond),
-        ours.p50.toFixed(1),
-        ours.p99.toFixed(1),
-      ]),
-      [
-        'same code, one commit per order, 64 callers',
-        rate(perOrder.ordersPerSecond),
-        perOrder.p50.toFixed(1),
-        perOrder.p99.toFixed(1),
-      ],
+      ...curve.map(({ callers, ours }) =>
+        row(`ours: group commit, ${callers} callers, batches <= ${callers / 2}`, ours),
+      ),
+      ...offered.map(({ perSecond, ours }) =>
+        row(`ours: open loop, ${rate(perSecond)}/s offered for 10 s (first 1 s untimed)`, ours),
+      ),
+      row('same code, one commit per order, 64 callers', perOrder),
       ['Peatio (published figure, not run here)', '60-125', '-', '-'],
     ],
   );

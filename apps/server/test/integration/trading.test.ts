@@ -354,8 +354,10 @@ describe('streams', () => {
     const frames: Record<string, unknown>[] = [];
     ws.on('message', (d) => frames.push(JSON.parse(d.toString())));
     ws.once('open', () => ws.send(JSON.stringify({ event: 'subscribe', streams: ['balances'] })));
-    await vi.waitFor(() =>
-      expect(frames).toContainEqual({ success: { message: 'subscribed', streams: ['balances'] } }),
+    const settled = { timeout: 5000 };
+    await vi.waitFor(
+      () => expect(frames).toContainEqual({ success: { message: 'subscribed', streams: ['balances'] } }),
+      settled,
     );
     await t.deps.core.sequencer.submit({
       type: 'Credit',
@@ -364,7 +366,11 @@ describe('streams', () => {
       amount: 10n ** 6n,
       kind: 'deposit',
     });
-    await vi.waitFor(() => expect(frames.some((f) => 'balances' in f)).toBe(true));
+    // The credit reaches this user's private channel: a `balances` frame with their USDT in it.
+    await vi.waitFor(() => {
+      const balances = frames.find((f) => 'balances' in f)?.balances as Record<string, unknown> | undefined;
+      expect(balances).toHaveProperty('usdt');
+    }, settled);
     ws.close();
   });
 });
