@@ -60,6 +60,8 @@ export const ERRORS = {
   missingCsrf: 'authz.missing_csrf_token',
   /** The X-CSRF-Token header does not match the session's token (403). */
   csrfMismatch: 'authz.csrf_token_mismatch',
+  /** A cookie-authenticated websocket upgrade came from a page of another origin (403). */
+  originNotAllowed: 'authz.origin_not_allowed',
   /** API key: the HMAC signature is wrong (401). */
   invalidSignature: 'authz.invalid_signature',
   /** API key: the nonce is more than 5 s from server time, or was already used (401). */

@@ -5,6 +5,7 @@ import type { Core } from '../../core/index.ts';
 import { orderViewFromRow } from '../../core/persistence.ts';
 import type { CommittedBatch } from '../../core/sequencer.ts';
 import type { StreamHub } from '../ranger/hub.ts';
+import { privateStreamKey } from '../ranger/streams.ts';
 import { orderEntity } from '../trading/presenters.ts';
 import { BookView, type LevelChange } from './book-view.ts';
 import { type Candle, KLINE_PERIODS, queryKlines } from './klines.ts';
@@ -21,14 +22,12 @@ interface LiveCandle {
 }
 
 /** Stream name of a user's private channel (`order`, `trade`, `balances`, `deposit_address`). */
-export const privateStream = (userId: number | string, name: string) => `u${userId}.${name}`;
-
 /**
  * Publishes on a user's private stream under its plain name. The payload is built only when someone listens:
  * most users touched by a batch have no stream open.
  */
 function publishPrivate(hub: StreamHub, userId: number, name: string, payload: () => unknown): void {
-  const stream = privateStream(userId, name);
+  const stream = privateStreamKey(userId, name);
   if (hub.subscriberCount(stream) > 0) hub.publish(stream, payload(), name);
 }
 

@@ -1,26 +1,26 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ERRORS } from '@exchange/shared';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import type { AppDeps } from '../../app.ts';
 import { sessionUser } from '../../http/auth.ts';
-import { privateStream } from '../market-data/service.ts';
+import { SESSION_COOKIE } from '../identity/sessions.ts';
+import type { UserRecord } from '../identity/users-repository.ts';
 import { MAX_BUFFERED_BYTES, type StreamClient } from './hub.ts';
+import { clientStreamKeys, clientStreamName } from './streams.ts';
 
 const MAX_STREAMS = 200;
-const STREAM_NAME = /^[a-z0-9_.-]{1,64}$/;
 
-function requestedStreams(request: FastifyRequest): string[] {
+function requestedStreams(request: FastifyRequest): unknown[] {
   const query = request.query as Record<string, string | string[] | undefined>;
   const raw = query.stream ?? query['stream[]'];
   const list = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
-  return list.filter((s) => STREAM_NAME.test(s)).slice(0, MAX_STREAMS);
+  return list.slice(0, MAX_STREAMS);
 }
 
-/** Private stream names a signed-in user may subscribe to; each is routed to that user only. */
-const PRIVATE_STREAMS = new Set(['order', 'trade', 'balances', 'deposit_address', 'deposit', 'withdraw']);
-
 /**
- * Connects a client. On `/private` (with a valid session cookie) the names `order`, `trade`, `balances` and
- * `deposit_address` map to the user's own channels; public names work on both endpoints.
+ * Connects a client. Every name it sends, in the query string or a message, goes through `clientStreamKeys`:
+ * public streams by their exact names, and on `/private` (`userId` set) the names `order`, `trade`, `balances`,
+ * `deposit_address`, `deposit` and `withdraw` for the session's own user only.
  */
 function attach(
   socket: WebSocket,
@@ -29,11 +29,8 @@ function attach(
   userId?: string,
   early: readonly RawData[] = [],
 ): void {
-  const route = (streams: string[]) =>
-    streams
-      .map((s) => (userId && PRIVATE_STREAMS.has(s) ? privateStream(userId, s) : s))
-      .filter((s) => !PRIVATE_STREAMS.has(s));
-  const shown = (streams: Iterable<string>) => [...streams].map((s) => s.replace(/^u\d+\./, ''));
+  const route = (names: readonly unknown[]) => clientStreamKeys(names, userId).map((s) => s.key);
+  const shown = (keys: Iterable<string>) => [...keys].map(clientStreamName);
   // The connection under the websocket: a committed batch's frames are written to it directly (StreamHub).
   const raw = request.raw.socket;
   const client: StreamClient = {
@@ -62,9 +59,7 @@ function attach(
     } catch {
       return socket.send(JSON.stringify({ error: { message: 'invalid json' } }));
     }
-    const streams = Array.isArray(message.streams)
-      ? message.streams.filter((s): s is string => typeof s === 'string' && STREAM_NAME.test(s))
-      : [];
+    const streams: unknown[] = Array.isArray(message.streams) ? message.streams.slice(0, MAX_STREAMS) : [];
     if (message.event === 'subscribe') {
       deps.hub.subscribe(client, route(streams).slice(0, MAX_STREAMS - client.streams.size));
       socket.send(JSON.stringify({ success: { message: 'subscribed', streams: shown(client.streams) } }));
@@ -80,27 +75,56 @@ function attach(
   for (const data of early) onMessage(data);
 }
 
-/** Ranger websocket endpoints: `/public`, and `/private` for signed-in users (session cookie). */
+/**
+ * True when a browser page of another origin opens the socket. Browsers always send `Origin` on an upgrade; a
+ * page of our own origin (`PUBLIC_URL`, or the host it was served from) may use the session cookie.
+ */
+function crossOrigin(request: FastifyRequest, publicUrl: string): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return false;
+  if (origin === new URL(publicUrl).origin) return false;
+  const host = request.headers.host;
+  return !(host && (origin === `http://${host}` || origin === `https://${host}`));
+}
+
+/** The user of a `/private` connection: an API key's owner (programs), else the session cookie's user. */
+async function privateUser(deps: AppDeps, request: FastifyRequest): Promise<UserRecord | undefined> {
+  if (request.headers['x-auth-apikey'] !== undefined && !request.cookies[SESSION_COOKIE]) {
+    return deps.apiKeys.authenticate(request.headers);
+  }
+  return (await sessionUser(deps.db, deps.sessions, request))?.user;
+}
+
+/**
+ * Ranger websocket endpoints: `/public`, and `/private` for signed-in users (session cookie, or an API key's
+ * X-Auth headers). A cookie-authenticated upgrade from a page of another origin is refused before the upgrade,
+ * so a foreign site cannot read a visitor's private streams with the visitor's cookie.
+ */
 export async function rangerRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   for (const path of ['/public', '/public/']) {
     app.get(path, { websocket: true }, (socket, request) => attach(socket, request, deps));
   }
+  const refuseForeignPages = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.cookies[SESSION_COOKIE] && crossOrigin(request, deps.config.publicUrl)) {
+      return reply.status(403).send({ errors: [ERRORS.originNotAllowed] });
+    }
+  };
   for (const path of ['/private', '/private/']) {
-    app.get(path, { websocket: true }, async (socket, request) => {
+    app.get(path, { websocket: true, preValidation: refuseForeignPages }, async (socket, request) => {
       // A client subscribes as soon as the socket opens, while its session is still being looked up: what it
       // sends meanwhile is kept and handled, in order, once the session is known (it was lost before).
       const early: RawData[] = [];
       const keep = (data: RawData) => early.push(data);
       socket.on('message', keep);
-      const found = await sessionUser(deps.db, deps.sessions, request).catch(() => null);
+      const user = await privateUser(deps, request).catch(() => undefined);
       socket.off('message', keep);
       if (socket.readyState !== socket.OPEN) return;
-      if (found?.user.state !== 'active') {
-        socket.send(JSON.stringify({ error: { message: 'authz.invalid_session' } }));
-        socket.close(4001, 'authz.invalid_session');
+      if (user?.state !== 'active') {
+        socket.send(JSON.stringify({ error: { message: ERRORS.invalidSession } }));
+        socket.close(4001, ERRORS.invalidSession);
         return;
       }
-      attach(socket, request, deps, found.user.id, early);
+      attach(socket, request, deps, user.id, early);
     });
   }
 }

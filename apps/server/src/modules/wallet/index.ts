@@ -5,8 +5,8 @@ import type { EvmDevnet } from '../../adapters/chains/evm/devnet.ts';
 import type { MailPort } from '../../adapters/mail/port.ts';
 import type { Core } from '../../core/index.ts';
 import type { ServerKeys } from '../identity/crypto.ts';
-import { privateStream } from '../market-data/service.ts';
 import type { StreamHub } from '../ranger/hub.ts';
+import { privateStreamKey } from '../ranger/streams.ts';
 import { applyPendingAdjustments } from './adjustments.ts';
 import { ChainRegistry, type Network } from './chains.ts';
 import { type EvmSettings, evmChainFactory } from './evm.ts';
@@ -61,7 +61,7 @@ export class Wallet {
         const currencies = [...(chains.get(network)?.currencies.keys() ?? [])];
         for (const currency of currencies) {
           options.hub.publish(
-            privateStream(userId, 'deposit_address'),
+            privateStreamKey(userId, 'deposit_address'),
             { currency, blockchain_key: network, address },
             'deposit_address',
           );
@@ -158,7 +158,7 @@ export class Wallet {
     );
     if (!item) return;
     const name = kind === 'deposits' ? 'deposit' : 'withdraw';
-    this.options.hub.publish(privateStream(userId, name), item, name);
+    this.options.hub.publish(privateStreamKey(userId, name), item, name);
   }
 
   /** Stops the loops and waits for a pass in progress. */

@@ -10,6 +10,7 @@ export const identity = {
   'authz.user_not_active': 'Your account is not active.',
   'authz.missing_csrf_token': 'Your session has expired. Please log in again.',
   'authz.csrf_token_mismatch': 'Your session has expired. Please log in again.',
+  'authz.origin_not_allowed': 'This page may not use your session.',
   'authz.invalid_signature': 'Invalid API key signature.',
   'authz.nonce_expired': 'The request has expired. Please try again.',
   'authz.apikey_not_active': 'This API key is not active.',

@@ -1,0 +1,54 @@
+import { KLINE_PERIODS } from '../market-data/klines.ts';
+
+/** Stream names a signed-in client may name on `/private`; each is routed to the session's own user only. */
+export const PRIVATE_STREAM_NAMES: ReadonlySet<string> = new Set([
+  'order',
+  'trade',
+  'balances',
+  'deposit_address',
+  'deposit',
+  'withdraw',
+]);
+
+/**
+ * The hub key of a user's private stream. It contains `:`, which no name a client may send can contain (see
+ * `PUBLIC_STREAM`), so the per-user routing key is never reachable by naming it: only `clientStreamKeys` with the
+ * session's user id produces it.
+ */
+export function privateStreamKey(userId: number | string, name: string): string {
+  return `user:${userId}:${name}`;
+}
+
+const KLINE_SUFFIXES = Object.values(KLINE_PERIODS).join('|');
+
+/** Every public stream: `global.tickers` and the per-market book, trades, update and candle streams. */
+const PUBLIC_STREAM = new RegExp(
+  `^(?:global\\.tickers|[a-z0-9]{1,32}\\.(?:trades|ob-snap|ob-inc|update|kline-(?:${KLINE_SUFFIXES})))$`,
+);
+
+/** A stream the hub carries for a client, with the name the client knows it by. */
+export interface ClientStream {
+  key: string;
+  name: string;
+}
+
+/**
+ * Maps the names a client sent (query string or subscribe message) to hub keys. Public names pass only when
+ * they are one of the public streams, exactly as spelt; private names map to the user's own key, and only
+ * when there is a signed-in user (the `/private` endpoint). Anything else is dropped, whatever its spelling.
+ */
+export function clientStreamKeys(names: readonly unknown[], userId?: string): ClientStream[] {
+  const streams: ClientStream[] = [];
+  for (const name of names) {
+    if (typeof name !== 'string') continue;
+    if (PRIVATE_STREAM_NAMES.has(name)) {
+      if (userId !== undefined) streams.push({ key: privateStreamKey(userId, name), name });
+    } else if (PUBLIC_STREAM.test(name)) streams.push({ key: name, name });
+  }
+  return streams;
+}
+
+/** The name a client knows a hub key by: a private key shows its plain name. */
+export function clientStreamName(key: string): string {
+  return key.startsWith('user:') ? key.slice(key.lastIndexOf(':') + 1) : key;
+}
