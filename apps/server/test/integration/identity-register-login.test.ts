@@ -263,6 +263,40 @@ describe('login', () => {
     ]);
   });
 
+  it('blocks the account, not the identifier: failures by email block the phone login and the reverse', async () => {
+    const wrong = 'Wrong#Password1';
+    const blocked = ['identity.session.account_blocked', 'identity.session.too_many_attempts'];
+    const byEmail = await activeUser(t, 'either@example.com');
+    // Three by email in two spellings, two by phone: five failures of one account.
+    for (const email of [byEmail.email, ' EITHER@Example.com ', byEmail.email]) {
+      expect((await post('/identity/sessions', { email, password: wrong })).statusCode).toBe(401);
+    }
+    const phone = { session_type: 'phone', phone_number: `+${byEmail.phone}` };
+    expect((await post('/identity/sessions', { ...phone, password: wrong })).json().left).toBe(1);
+    expect((await post('/identity/sessions', { ...phone, password: wrong })).json().errors).toEqual(blocked);
+    const rightByPhone = await post('/identity/sessions/resent_otp', {
+      ...phone,
+      password: byEmail.password,
+    });
+    expect(rightByPhone.json().errors).toEqual(blocked);
+    const rightByEmail = await post('/identity/sessions', {
+      email: byEmail.email,
+      password: byEmail.password,
+    });
+    expect(rightByEmail.json().errors).toEqual(blocked);
+
+    const byPhone = await activeUser(t, 'reverse@example.com');
+    for (let i = 0; i < 5; i++) {
+      await post('/identity/sessions', {
+        session_type: 'phone',
+        phone_number: byPhone.phone,
+        password: wrong,
+      });
+    }
+    const viaEmail = await post('/identity/sessions', { email: byPhone.email, password: byPhone.password });
+    expect(viaEmail.json().errors).toEqual(blocked);
+  });
+
   it('answers unknown and known emails alike', async () => {
     const { email } = await activeUser(t, 'known@example.com');
     const known = await post('/identity/sessions', { email, password: 'Wrong#Password1' });

@@ -242,6 +242,27 @@ describe('passwords', () => {
     await loginWithEmailCode(t, email, 'Brand-New#Pass2');
   });
 
+  it('counts wrong old passwords against the account and blocks it like failed logins', async () => {
+    const { email, password, session } = await signedIn('guess@example.com');
+    const change = (old_password: string) =>
+      call('PUT', '/resource/users/password', session, {
+        old_password,
+        new_password: 'An0ther#Strong-Pass',
+        confirm_password: 'An0ther#Strong-Pass',
+      });
+    for (let i = 0; i < 4; i++) {
+      expect((await change(`Guess#${i}-Password`)).json().errors).toEqual([
+        'identity.user.wrong_old_password',
+      ]);
+    }
+    const blocked = ['identity.session.account_blocked', 'identity.session.too_many_attempts'];
+    expect((await change('Guess#5-Password')).json().errors).toEqual(blocked);
+    // Blocked now: even the right old password does not change it, and the login is refused too.
+    expect((await change(password)).json().errors).toEqual(blocked);
+    const login = await call('POST', '/identity/sessions', undefined, { email, password });
+    expect(login.json().errors).toEqual(blocked);
+  });
+
   it('resets by an emailed link that works once, and tells nobody which emails exist', async () => {
     const { email, session } = await signedIn('reset@example.com');
     const unknown = await call('POST', '/identity/users/password/generate_code', undefined, {

@@ -4,6 +4,7 @@ import { AppError } from '../../http/errors.ts';
 import { checkCodes, issueCode } from './codes.ts';
 import { decrypt } from './crypto.ts';
 import { SlidingWindowLimiter } from './limiter.ts';
+import { assertNotBlocked, clearFailures, countFailure, LOGIN_POLICY, lockoutKey } from './lockout.ts';
 import { mailCode, smsCode } from './notify.ts';
 import { verifyPassword } from './passwords.ts';
 import type { IdentityDeps, RequestOrigin } from './registration.ts';
@@ -18,17 +19,6 @@ import {
   type UserRecord,
   userEntity,
 } from './users-repository.ts';
-
-/**
- * Failed first or second steps allowed per identifier before it is blocked, and for how long; and how many
- * attempts of any outcome one identifier may make per 10 minutes from all addresses together.
- */
-export const LOGIN_POLICY = {
-  maxFailures: 5,
-  lockMinutes: 15,
-  attemptsPerWindow: 20,
-  windowMinutes: 10,
-} as const;
 
 const perAccount = new SlidingWindowLimiter(
   LOGIN_POLICY.attemptsPerWindow,
@@ -55,48 +45,13 @@ async function findAccount(db: pg.Pool, identifier: string): Promise<UserRecord 
   return kind === 'phone' ? findUserByPhone(db, value) : findUserByEmail(db, value);
 }
 
-async function assertNotBlocked(db: pg.Pool, identifier: string): Promise<void> {
-  const row = (
-    await db.query('select locked_until > now() as locked from login_failures where identifier = $1', [
-      identifier,
-    ])
-  ).rows[0];
-  if (row?.locked) throw new AppError(401, [ERRORS.accountBlocked, ERRORS.tooManyAttempts]);
-}
-
-/** Counts a failure; returns the attempts left, or throws the block when the limit is reached. */
-async function countFailure(db: pg.Pool, identifier: string): Promise<number> {
-  const row = (
-    await db.query(
-      `insert into login_failures (identifier, failures, updated_at) values ($1, 1, now())
-       on conflict (identifier) do update set
-         failures = case when login_failures.locked_until is not null and login_failures.locked_until <= now()
-                         then 1 else login_failures.failures + 1 end,
-         locked_until = case when login_failures.locked_until is not null and login_failures.locked_until <= now()
-                             then null else login_failures.locked_until end,
-         updated_at = now()
-       returning failures`,
-      [identifier],
-    )
-  ).rows[0];
-  const left = LOGIN_POLICY.maxFailures - row.failures;
-  if (left <= 0) {
-    await db.query(
-      `update login_failures set locked_until = now() + make_interval(mins => $2) where identifier = $1`,
-      [identifier, LOGIN_POLICY.lockMinutes],
-    );
-    throw new AppError(401, [ERRORS.accountBlocked, ERRORS.tooManyAttempts]);
-  }
-  return left;
-}
-
 /**
- * Records a failed step in the security log (when the account exists), counts it against the identifier and
+ * Records a failed step in the security log (when the account exists), counts it against the lockout key and
  * throws the refusal with the attempts left (or the block once none are left).
  */
 async function refuse(
   deps: IdentityDeps,
-  identifier: string,
+  key: string,
   user: UserRecord | undefined,
   origin: RequestOrigin,
   refusal: { status: number; code: string; reason: string },
@@ -110,31 +65,33 @@ async function refuse(
       data: { reason: refusal.reason },
     });
   }
-  const left = await countFailure(deps.db, identifier);
+  const left = await countFailure(deps.db, key);
   throw new AppError(refusal.status, [refusal.code], { left });
 }
 
 /**
- * First step shared by login and code resend: the identifier must not be blocked and the password must match.
- * Unknown accounts take the same time and answer the same way as a wrong password.
+ * First step shared by login and code resend: the account (or, for an unknown one, the identifier) must not be
+ * blocked and the password must match. Unknown accounts take the same time and answer the same way as a wrong
+ * password. Failures count against the account, whichever identifier named it.
  */
 async function checkCredentials(
   deps: IdentityDeps,
   input: { session_type: 'email' | 'phone'; email?: string; phone_number?: string; password: string },
   origin: RequestOrigin,
-): Promise<{ user: UserRecord; identifier: string }> {
+): Promise<{ user: UserRecord; key: string }> {
   const identifier = identifierOf(input);
-  if (deps.config.rateLimits && !perAccount.take(identifier)) throw new AppError(429, [ERRORS.rateLimited]);
-  await assertNotBlocked(deps.db, identifier);
   const user = await findAccount(deps.db, identifier);
+  const key = lockoutKey(user?.id, identifier);
+  if (deps.config.rateLimits && !perAccount.take(key)) throw new AppError(429, [ERRORS.rateLimited]);
+  await assertNotBlocked(deps.db, key);
   if (!(await verifyPassword(user?.password_digest, input.password)) || !user) {
-    return refuse(deps, identifier, user, origin, {
+    return refuse(deps, key, user, origin, {
       status: 401,
       code: ERRORS.loginInvalid,
       reason: 'password',
     });
   }
-  return { user, identifier };
+  return { user, key };
 }
 
 /** Outcome of a login call: a pending account to verify, or a new session. */
@@ -153,7 +110,7 @@ export async function login(
   input: LoginInput,
   origin: RequestOrigin,
 ): Promise<LoginResult> {
-  const { user, identifier } = await checkCredentials(deps, input, origin);
+  const { user, key } = await checkCredentials(deps, input, origin);
   if (user.state === 'pending') {
     const phone = await latestPhone(deps.db, user.id);
     if (phone) await sendVerificationCodes(deps, user, phone.number, 'both').catch(() => {});
@@ -173,7 +130,7 @@ export async function login(
     if (!input.otp_code)
       throw new AppError(401, [ERRORS.missingOtp], { otp: true, level: user.level, state: user.state });
     if (!(await consumeTotp(deps.db, user.id, decrypt(deps.keys, user.otp_secret_enc), input.otp_code))) {
-      await refuse(deps, identifier, user, origin, { status: 403, code: ERRORS.invalidOtp, reason: 'otp' });
+      await refuse(deps, key, user, origin, { status: 403, code: ERRORS.invalidOtp, reason: 'otp' });
     }
   } else {
     if (!input.code)
@@ -187,11 +144,10 @@ export async function login(
         code: input.code,
       },
     ]);
-    if (!ok)
-      await refuse(deps, identifier, user, origin, { status: 403, code: ERRORS.invalidCode, reason: 'code' });
+    if (!ok) await refuse(deps, key, user, origin, { status: 403, code: ERRORS.invalidCode, reason: 'code' });
   }
 
-  await deps.db.query('delete from login_failures where identifier = $1', [identifier]);
+  await clearFailures(deps.db, user.id);
   const { token, csrfToken } = await deps.sessions.create(user.id, origin.ip, origin.userAgent);
   await recordActivity(deps.db, { userId: user.id, action: 'login', result: 'succeed', ...origin });
   return { kind: 'session', token, body: { ...(await userEntity(deps.db, user)), csrf_token: csrfToken } };

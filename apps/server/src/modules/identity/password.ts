@@ -2,6 +2,7 @@ import { ERRORS } from '@exchange/shared';
 import { withTransaction } from '../../db/pool.ts';
 import { invalid } from '../../http/errors.ts';
 import { randomToken, sha256 } from './crypto.ts';
+import { assertNotBlocked, clearFailures, countFailure, lockoutKey } from './lockout.ts';
 import { mailSecurityNotice } from './notify.ts';
 import { hashPassword, isBreachedPassword, verifyPassword } from './passwords.ts';
 import type { IdentityDeps, RequestOrigin } from './registration.ts';
@@ -53,7 +54,7 @@ async function setPassword(
       'update users set password_digest = $2, password_changed_at = now(), updated_at = now() where id = $1',
       [user.id, digest],
     );
-    await tx.query(`delete from login_failures where identifier = $1`, [`email:${user.email.toLowerCase()}`]);
+    await clearFailures(tx, user.id);
     await recordActivity(tx, { userId: user.id, action, result: 'succeed', topic: 'password', ...origin });
   });
   await deps.sessions.revokeAllForUser(user.id);
@@ -84,13 +85,19 @@ export async function confirmPasswordReset(
   ]);
 }
 
-/** Changes the password of a signed-in user after checking the old one; every session ends, this one too. */
+/**
+ * Changes the password of a signed-in user after checking the old one; every session ends, this one too. A wrong
+ * old password counts against the account like a failed login and blocks it the same way (then login and this
+ * call both answer the block), so a stolen session cannot guess the password without limit.
+ */
 export async function changePassword(
   deps: IdentityDeps & { sessions: SessionStore },
   user: UserRecord,
   input: { old_password: string; new_password: string },
   origin: RequestOrigin,
 ): Promise<void> {
+  const key = lockoutKey(user.id, '');
+  await assertNotBlocked(deps.db, key);
   if (!(await verifyPassword(user.password_digest, input.old_password))) {
     await recordActivity(deps.db, {
       userId: user.id,
@@ -99,6 +106,7 @@ export async function changePassword(
       topic: 'password',
       ...origin,
     });
+    await countFailure(deps.db, key);
     throw invalid(ERRORS.wrongOldPassword);
   }
   if (input.old_password === input.new_password) throw invalid(ERRORS.samePassword);
