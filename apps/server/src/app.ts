@@ -17,7 +17,7 @@ import type { SmsPort } from './adapters/sms/port.ts';
 import type { Config } from './config.ts';
 import type { Core } from './core/index.ts';
 import { type BodyKey, installBodyEncryption } from './http/body-encryption.ts';
-import { installErrorHandling, isApiPath } from './http/errors.ts';
+import { frameworkErrorHandler, installErrorHandling, isApiPath } from './http/errors.ts';
 import type { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
 import { contactRoutes } from './modules/contact/routes.ts';
@@ -99,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
     logController: new LogController({ disableRequestLogging: true }),
+    frameworkErrors: frameworkErrorHandler,
   });
   app.addHook('onResponse', async (request, reply) => {
     const entry = {
@@ -110,7 +111,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (reply.statusCode >= 500) request.log.error(entry, 'request failed');
     else request.log.debug(entry, 'request completed');
   });
-  installErrorHandling(app);
   // Security headers from helmet, built once (@fastify/helmet rebuilt the middleware on every request).
   const securityHeaders = helmet({
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(deps.config) },
@@ -119,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', (request, reply, done) =>
     securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err instanceof Error ? err : undefined)),
   );
+  installErrorHandling(app);
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, {
     global: false,

@@ -1,5 +1,5 @@
 import { ERRORS, errorCodes } from '@exchange/shared';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 
 /**
@@ -30,16 +30,40 @@ const FASTIFY_ERRORS: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, ERRORS.invalidJson],
 };
 
+/** PostgreSQL's codes for text it cannot store (a NUL byte, bytes that are not UTF-8). */
+const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
+
+/** A NUL byte in the URL, raw or percent-encoded: no path or query parameter of ours may carry one. */
+const NUL_IN_URL = /%00|\u0000/i;
+
+/**
+ * Fastify's `frameworkErrors`: a URL it cannot decode (e.g. `/%c0%ae`) is answered in our envelope, without
+ * echoing the path back.
+ */
+export function frameworkErrorHandler(
+  _error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  void reply.status(400).send({ errors: [ERRORS.invalidParams] });
+}
+
 /**
  * Installs the error envelope `{"errors": [...]}` for every failure: zod validation (422), AppError,
- * Fastify parser errors, rate limits (429) and anything unexpected (500, logged, no details leaked).
+ * Fastify parser errors, rate limits (429), text the database cannot store (422) and anything unexpected (500,
+ * logged, no details leaked). A URL with a NUL byte is refused (422) before any route sees it.
  */
 export function installErrorHandling(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (NUL_IN_URL.test(request.url)) return reply.status(422).send({ errors: [ERRORS.invalidParams] });
+  });
   app.setErrorHandler((err: FastifyError | AppError | ZodError, request, reply) => {
     if (err instanceof AppError) return reply.status(err.status).send({ errors: err.codes, ...err.extra });
     if (err instanceof ZodError) return reply.status(422).send({ errors: errorCodes(err) });
     const mapped = err.code ? FASTIFY_ERRORS[err.code] : undefined;
     if (mapped) return reply.status(mapped[0]).send({ errors: [mapped[1]] });
+    if (UNSTORABLE_TEXT.has(String(err.code)))
+      return reply.status(422).send({ errors: [ERRORS.invalidParams] });
     if (err.statusCode === 429) return reply.status(429).send({ errors: [ERRORS.rateLimited] });
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return reply.status(err.statusCode).send({ errors: [ERRORS.invalidParams] });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
+import { plainUser, sessionFor } from '../support/core.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -28,6 +29,36 @@ describe('public routes', () => {
 });
 
 describe('error envelope', () => {
+  it('refuses a NUL byte in a path, query or stored field with a dotted code, never a 500', async () => {
+    const headers = await sessionFor(t.deps.sessions, await plainUser(t.db.pool, 'nul@envelope.test'));
+    for (const url of [
+      '/api/v2/peatio/market/orders?market=%00',
+      '/api/v2/peatio/market/trades?market=%00',
+      '/api/v2/peatio/account/deposit_address/%00',
+      '/api/v2/peatio/public/markets/eth%00btc/depth',
+    ]) {
+      const res = await t.app.inject({ method: 'GET', url, headers });
+      expect(res.statusCode, url).toBe(422);
+      expect(res.json(), url).toEqual({ errors: ['server.invalid_params'] });
+    }
+    const body = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v2/peatio/account/fav_market',
+      headers,
+      payload: { market_id: 'eth\u0000btc' },
+    });
+    expect(body.statusCode).toBe(422);
+    expect(body.json().errors).toHaveLength(1);
+  });
+
+  it('answers a URL that cannot be decoded in the envelope, without echoing it', async () => {
+    for (const url of ['/%c0%ae%c0%ae/etc/passwd', '/api/v2/peatio/public/markets/%c0/depth']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json(), url).toEqual({ errors: ['server.invalid_params'] });
+    }
+  });
+
   it('uses a dotted code for unknown API paths', async () => {
     for (const url of ['/api/v2/peatio/nothing', '/api/v2/barong/identity/nope', '/api/v3/x']) {
       const res = await t.app.inject({ method: 'GET', url });
