@@ -62,7 +62,8 @@ describe('swaps', () => {
       state: 'completed',
     });
     const again = await call(wes, 'POST', '/account/swaps', body);
-    expect(again.json().id).toBe(done.json().id);
+    expect(again.statusCode).toBe(422);
+    expect(again.json().errors).toEqual(['account.swap.quote_used']);
     expect(balance(wes, 'trx').balance).toBe(50n * TRX);
     expect(balance(wes, 'usdt').balance).toBe(4_990_000n);
 
@@ -150,5 +151,54 @@ describe('swaps', () => {
     expect(balance(big, 'usdt').balance).toBe(0n);
     const [rejected] = (await call(big, 'GET', '/account/swaps')).json();
     expect(rejected).toMatchObject({ state: 'rejected', price: '20000', total: '0' });
+  });
+
+  it('gives every concurrent quote request its own quote, and executes each quote once however often it is sent', async () => {
+    const maker = await member('ada@wallet.test');
+    await credit(maker, 'usdt', 10_000n * 1_000_000n);
+    const bid = await call(maker, 'POST', '/market/orders', {
+      market: 'trxusdt',
+      side: 'buy',
+      volume: '1000',
+      price: '0.1',
+    });
+    expect(bid.statusCode).toBe(201);
+    await w.t.deps.core.sequencer.submit({
+      type: 'FundLiquidity',
+      currency: 'usdt',
+      amount: 1_000n * 1_000_000n,
+    });
+    const zoe = await member('zoe@wallet.test');
+    await credit(zoe, 'trx', 100n * TRX);
+
+    const quotes = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        call(zoe, 'GET', '/account/amount_quote?from_currency=trx&to_currency=usdt&amount=1'),
+      ),
+    );
+    const ids = quotes.map((q) => q.json().quote_id as string);
+    expect(new Set(ids).size).toBe(20);
+
+    // Five quotes, each sent twice at once: five swaps, five refusals.
+    const executions = await Promise.all(
+      ids.slice(0, 5).flatMap((quote_id) =>
+        [1, 2].map(() =>
+          call(zoe, 'POST', '/account/swaps', {
+            from_currency: 'trx',
+            to_currency: 'usdt',
+            amount: '1',
+            quote_id,
+          }),
+        ),
+      ),
+    );
+    const statuses = executions.map((e) => e.statusCode);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(5);
+    expect(executions.filter((e) => e.statusCode === 422).map((e) => e.json().errors)).toEqual(
+      Array.from({ length: 5 }, () => ['account.swap.quote_used']),
+    );
+    expect(new Set(executions.filter((e) => e.statusCode === 201).map((e) => e.json().id)).size).toBe(5);
+    expect((await call(zoe, 'GET', '/account/swaps?limit=100')).headers.total).toBe('5');
+    expect(balance(zoe, 'trx').balance).toBe(95n * TRX);
   });
 });

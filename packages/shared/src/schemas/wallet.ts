@@ -61,6 +61,8 @@ export const WALLET_ERRORS = {
   swapNoPrice: 'account.swap.no_price',
   /** Swap: the quote expired or the price moved beyond the tolerance; ask for a new quote (422). */
   swapQuoteExpired: 'account.swap.quote_expired',
+  /** Swap: this quote was already executed; it takes effect once, so ask for a new quote (422). */
+  swapQuoteUsed: 'account.swap.quote_used',
   /** Swap: not enough available balance (422). */
   swapInsufficientBalance: 'account.swap.insufficient_balance',
   /** Fiat withdrawal: the currency is not a fiat currency (422). */
@@ -255,7 +257,7 @@ export const createSwapSchema = amountQuoteQuery.extend({
   quote_id: z
     .string({ error: WALLET_ERRORS.swapQuoteExpired })
     .min(1, WALLET_ERRORS.swapQuoteExpired)
-    .max(200),
+    .max(400, WALLET_ERRORS.swapQuoteExpired),
 });
 
 /** A network of a currency, as `GET /public/currencies` lists it. */

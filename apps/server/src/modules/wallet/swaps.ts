@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   type AmountQuote,
   formatUnits,
@@ -34,6 +35,8 @@ interface QuoteTerms {
   amount: string;
   price: string;
   expires: number;
+  /** Random, so that two quotes asked for at the same moment are two quotes, each executable once. */
+  nonce: string;
 }
 
 /**
@@ -126,6 +129,7 @@ export async function quoteSwap(
     amount: formatUnits(amount, core.units.precision(q.from_currency)),
     price: price.toString(),
     expires,
+    nonce: randomBytes(12).toString('base64url'),
   };
   return {
     quote_id: sign(deps.keys, terms),
@@ -142,7 +146,9 @@ export async function quoteSwap(
 /**
  * Executes a quote at its price through the core, against the swap liquidity account. Refused when the quote is
  * not this user's, has expired, or the price has moved against the user beyond the tolerance. A quote takes
- * effect at most once. An engine refusal (balance, liquidity) is kept in the history as `rejected`.
+ * effect at most once: the core applies its command once (by the quote's hash), and of all the calls that
+ * executed it only the one that records the swap answers it; every other, concurrent or later, is refused with
+ * `account.swap.quote_used`. An engine refusal (balance, liquidity) is kept in the history as `rejected`.
  */
 export async function executeSwap(
   deps: SwapDeps,
@@ -181,9 +187,9 @@ export async function executeSwap(
   );
   const { fee, net } = outcome(core, terms.from, terms.to, amount, quoted, ppm);
   const toPrec = core.units.precision(terms.to);
-  await db.query(
+  const recorded = await db.query(
     `insert into swaps (user_id, from_currency, to_currency, amount, price, total, fee, state, reason, quote_hash)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) on conflict (quote_hash) do nothing`,
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) on conflict (quote_hash) do nothing returning id`,
     [
       userId,
       terms.from,
@@ -197,6 +203,7 @@ export async function executeSwap(
       quoteHash,
     ],
   );
+  if (recorded.rowCount !== 1) throw invalid(WALLET_ERRORS.swapQuoteUsed);
   if (!result.ok) throw invalid(result.code ?? WALLET_ERRORS.swapNoPrice);
   return swapEntity((await db.query(`${SWAP_SELECT} where quote_hash = $1`, [quoteHash])).rows[0]);
 }

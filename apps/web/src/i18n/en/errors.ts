@@ -54,6 +54,7 @@ export const errors = {
   'account.swap.invalid_amount': 'Please enter a valid amount',
   'account.swap.no_price': 'No price is available for this pair right now',
   'account.swap.quote_expired': 'The quote expired. Please try again.',
+  'account.swap.quote_used': 'This quote was already used. Please ask for a new quote.',
   'account.swap.insufficient_liquidity':
     'The swap desk cannot cover this amount right now. Please try a smaller amount.',
   'account.swap.amount_too_small': 'The amount is too small to swap',
