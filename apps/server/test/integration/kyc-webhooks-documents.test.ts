@@ -213,6 +213,19 @@ describe('applicant id, documents and net verify', () => {
       redirectUrl: 'javascript:alert(1)',
     });
     expect(bad.json()).toEqual({ errors: ['resource.kyc.invalid_redirect_url'] });
+    // Only our own origin (PUBLIC_URL) or a path may be the return address: never an open redirect.
+    for (const foreign of [
+      'http://evil.example/phish',
+      '//evil.example/phish',
+      '/\\evil.example/phish',
+      'http://localhost:3000@evil.example/',
+      'https://localhost:3000/settings',
+    ]) {
+      const refused = await call('POST', '/resource/profiles/net_verify/initiate', u.session, {
+        redirectUrl: foreign,
+      });
+      expect(refused.json(), foreign).toEqual({ errors: ['resource.kyc.invalid_redirect_url'] });
+    }
     const res = await call('POST', '/resource/profiles/net_verify/initiate', u.session, {
       redirectUrl: 'http://localhost:3000/settings',
     });
@@ -226,6 +239,11 @@ describe('applicant id, documents and net verify', () => {
     expect((await submitOnPage(token)).status).toBe(303);
     const back = await fetch(`${base}/kyc-sim/websdk?${link.searchParams}`);
     expect(await back.text()).toContain(`href="http://localhost:3000/settings?scan_ref=${scan_ref}"`);
+    // The simulator's page links back only to our own origin, whatever redirect_url it is given.
+    const phish = new URLSearchParams({ access_token: token, redirect_url: 'http://evil.example/phish' });
+    const phishPage = await (await fetch(`${base}/kyc-sim/websdk?${phish}`)).text();
+    expect(phishPage).not.toContain('evil.example');
+    expect(phishPage).not.toContain('kyc-sim-return');
 
     const success = await call('POST', '/resource/profiles/net_verify/success', u.session, { scan_ref });
     expect(success.statusCode).toBe(200);

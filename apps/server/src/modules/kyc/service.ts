@@ -13,6 +13,7 @@ import { withTransaction } from '../../db/pool.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
 import type { UploadedFile } from '../../http/multipart.ts';
 import { sniffDocumentType } from '../../http/multipart.ts';
+import { ownRedirect } from '../../http/redirects.ts';
 import { latestPhone, type UserRecord } from '../identity/users-repository.ts';
 import { createdAtMs, decide, webhookSchema } from './labels.ts';
 import {
@@ -32,6 +33,8 @@ export interface KycOptions {
   db: pg.Pool;
   provider: KycProvider;
   levelName: string;
+  /** Where users reach the app (`PUBLIC_URL`): the only origin a return address may point at. */
+  publicUrl: string;
   /** The secret webhooks are signed with (`x-payload-digest`). */
   webhookSecret: string;
   /** Simulator: the verification page, relative to the app; Sumsub: the WebSDK script. */
@@ -187,11 +190,15 @@ export class KycService {
     return listDocuments(this.o.db, user.id);
   }
 
-  /** `POST /resource/profiles/net_verify/initiate`: a scan reference and the provider's hosted page to send the user to. */
+  /**
+   * `POST /resource/profiles/net_verify/initiate`: a scan reference and the provider's hosted page to send the
+   * user to. The return address must be our own (a path, or `PUBLIC_URL`'s origin): never an open redirect.
+   */
   async netVerifyInitiate(
     user: UserRecord,
     redirectUrl: string,
   ): Promise<{ scan_ref: string; redirectUrl: string }> {
+    if (!ownRedirect(redirectUrl, this.o.publicUrl)) throw invalid(ERRORS.kycInvalidRedirect);
     await this.ensureApplicant(user);
     const scanRef = randomUUID();
     const back = new URL(redirectUrl, 'http://relative.invalid');

@@ -7,6 +7,7 @@ import {
   parseMultipart,
   sniffDocumentType,
 } from '../../../http/multipart.ts';
+import { ownRedirect } from '../../../http/redirects.ts';
 import { checkRequestSignature } from '../signing.ts';
 import {
   actOnApplicant,
@@ -222,7 +223,12 @@ function registerWebSdkRoutes(app: FastifyInstance, deps: SimulatorDeps): void {
 
   app.get('/websdk', async (request, reply) => {
     const q = request.query as Record<string, string | undefined>;
-    const view = await renderWebSdkPage(deps.db, q.access_token ?? '', safeRedirect(q.redirect_url), null);
+    const view = await renderWebSdkPage(
+      deps.db,
+      q.access_token ?? '',
+      ownRedirect(q.redirect_url, deps.publicUrl),
+      null,
+    );
     return page(reply, view.status, view.html);
   });
 
@@ -233,7 +239,7 @@ function registerWebSdkRoutes(app: FastifyInstance, deps: SimulatorDeps): void {
       maxFiles: 3,
     }).catch(() => null);
     const token = form?.fields.access_token ?? '';
-    const redirect = safeRedirect(form?.fields.redirect_url);
+    const redirect = ownRedirect(form?.fields.redirect_url, deps.publicUrl);
     const outcome = form ? await submitDocuments(deps, token, form) : 'Please upload your documents.';
     if (outcome !== null) {
       const view = await renderWebSdkPage(deps.db, token, redirect, outcome);
@@ -246,15 +252,4 @@ function registerWebSdkRoutes(app: FastifyInstance, deps: SimulatorDeps): void {
     });
     return reply.redirect(`${SIMULATOR_PREFIX}/websdk?${query}`, 303);
   });
-}
-
-/** Only http(s) return addresses are followed. */
-function safeRedirect(url: string | undefined): string | undefined {
-  if (!url) return undefined;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.toString() : undefined;
-  } catch {
-    return undefined;
-  }
 }
