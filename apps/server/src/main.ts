@@ -3,6 +3,7 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { startCore } from './core/index.ts';
 import { openDatabase } from './db/database.ts';
 import { creditDemoBalances, seedDemoBooks, seedDemoWallet } from './db/seed.ts';
+import { devToolsExposureWarning } from './http/loopback.ts';
 
 /** Starts everything in one process: database, APIs, websocket gateway and the web app. */
 async function main(): Promise<void> {
@@ -44,6 +45,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  const exposed = devToolsExposureWarning(config);
+  if (exposed) log.warn(exposed);
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   log.info(
     `\nExchange is running on http://${displayHost(config.host)}:${config.port} (ready in ${seconds} s)`,

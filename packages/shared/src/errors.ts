@@ -19,6 +19,8 @@ export const ERRORS = {
   rateLimited: 'server.rate_limited',
   /** The database did not answer the health check (503). */
   databaseUnavailable: 'server.database_unavailable',
+  /** A developer tool (DEV_TOOLS: outbox, faucet, mining) was asked from another machine (403). */
+  devToolsLoopbackOnly: 'server.dev_tools.loopback_only',
   /** A request field failed validation but no more specific code applies (422). */
   invalidParams: 'server.invalid_params',
 

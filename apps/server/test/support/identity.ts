@@ -91,6 +91,7 @@ export async function loginWithEmailCode(t: TestApp, email: string, password: st
     cookie: cookieHeader(res.headers['set-cookie']),
     csrf: res.json().csrf_token as string,
     user: res.json(),
+    setCookie: res.headers['set-cookie'],
   };
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
+import { loopbackOnly } from '../../http/loopback.ts';
 
 const outboxQuery = z.object({
   to: z.string().max(254).optional(),
@@ -8,11 +9,11 @@ const outboxQuery = z.object({
 });
 
 /**
- * Developer tools, mounted only when DEV_TOOLS is on: the mail and SMS outbox as JSON, newest first, so a
- * person (or a test) can register without a real mailbox or phone.
+ * Developer tools, mounted only when DEV_TOOLS is on and answered only to this machine: the mail and SMS outbox
+ * as JSON, newest first, so a person (or a test) can register without a real mailbox or phone.
  */
 export async function devRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  app.get('/dev/outbox', async (request) => {
+  app.get('/dev/outbox', { onRequest: loopbackOnly }, async (request) => {
     const { to, limit } = outboxQuery.parse(request.query);
     const rows = await deps.db.query(
       `select channel, recipient as "to", subject, body, created_at from mail_outbox

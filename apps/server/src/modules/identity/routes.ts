@@ -92,7 +92,7 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
     await deps.captcha.verify(input.captcha_response, request.ip);
     const result = await login(deps, input, origin(request));
     if (result.kind === 'pending') return result.body;
-    setSessionCookie(request, reply, result.token);
+    setSessionCookie(request, reply, result.token, deps.config.publicUrl);
     return result.body;
   });
 
@@ -135,11 +135,20 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
   );
 }
 
-function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
+/**
+ * Sets the session cookie: `Secure` whenever users reach the app over https (`PUBLIC_URL`), even when TLS ends
+ * at a proxy that forwards plain http, and on any request that arrived over https.
+ */
+function setSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+  publicUrl: string,
+): void {
   reply.setCookie(SESSION_COOKIE, token, {
     path: '/',
     httpOnly: true,
     sameSite: 'lax',
-    secure: request.protocol === 'https',
+    secure: request.protocol === 'https' || publicUrl.startsWith('https:'),
   });
 }

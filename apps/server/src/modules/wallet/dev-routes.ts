@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { invalid } from '../../http/errors.ts';
+import { loopbackOnly } from '../../http/loopback.ts';
 
 const faucetSchema = z.object({
   blockchain_key: z.string().max(64),
@@ -16,7 +17,7 @@ const mineSchema = z.object({
 });
 
 /**
- * Developer tools for trying deposits (only with DEV_TOOLS): send coins from nowhere to any address on a
+ * Developer tools for trying deposits (only with DEV_TOOLS, and only from this machine): send coins from nowhere to any address on a
  * simulated chain, and mine blocks. The command line's `faucet` and `mine` call these.
  */
 export async function walletDevRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -26,7 +27,7 @@ export async function walletDevRoutes(app: FastifyInstance, deps: AppDeps): Prom
     return { ...n, dev: n.dev };
   };
 
-  app.post('/faucet', async (request, reply) => {
+  app.post('/faucet', { onRequest: loopbackOnly }, async (request, reply) => {
     const input = faucetSchema.parse(request.body ?? {});
     const n = network(input.blockchain_key);
     const precision = n.currencies.get(input.currency);
@@ -39,7 +40,7 @@ export async function walletDevRoutes(app: FastifyInstance, deps: AppDeps): Prom
     return reply.status(201).send({ txid, blockchain_key: n.key, address, amount: input.amount });
   });
 
-  app.post('/mine', async (request) => {
+  app.post('/mine', { onRequest: loopbackOnly }, async (request) => {
     const input = mineSchema.parse(request.body ?? {});
     const height = await network(input.blockchain_key).dev.mine(input.blocks);
     await deps.wallet.tick();

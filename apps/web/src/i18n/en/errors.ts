@@ -10,6 +10,7 @@ export const errors = {
   'server.rate_limited': 'Too many requests. Please wait a moment and try again.',
   'server.database_unavailable': 'The service is temporarily unavailable. Please try again later.',
   'server.invalid_params': 'Please check the form and try again.',
+  'server.dev_tools.loopback_only': 'Developer tools work only on the machine that runs the server.',
   'server.connection_timeout': 'Connection timeout',
   'identity.inquiry.missing_email': 'Please enter your email',
   'identity.inquiry.email_whitespace': 'whitespace not allowed',
