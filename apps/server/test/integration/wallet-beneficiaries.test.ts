@@ -69,6 +69,32 @@ describe('beneficiaries', () => {
     expect(ok.json().state).toBe('active');
   });
 
+  it('must pass the checksum of the network: a made-up address of the right shape is refused and not stored', async () => {
+    const kai = await member('kai@wallet.test');
+    const save = (address: string, currency = 'trx', blockchain_key = 'tron-sim') =>
+      call(kai, 'POST', '/account/beneficiaries', { name: 'x', currency, blockchain_key, data: { address } });
+    const usdtContract = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+    for (const [address, currency, network] of [
+      [`T${'x'.repeat(33)}`, 'trx', 'tron-sim'],
+      [`${usdtContract.slice(0, -1)}u`, 'trx', 'tron-sim'], // one character changed
+      [`bcrt1q${'x'.repeat(38)}`, 'btc', 'btc-sim'],
+      ['bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4', 'btc', 'btc-sim'], // mainnet, on a regtest chain
+    ]) {
+      const res = await save(address!, currency, network);
+      expect(res.statusCode, address).toBe(422);
+      expect(res.json(), address).toEqual({ errors: ['account.beneficiary.invalid_address'] });
+    }
+    const stored = await w.t.db.pool.query('select 1 from beneficiaries where user_id = $1', [kai.id]);
+    expect(stored.rowCount).toBe(0);
+
+    const tron = await save(usdtContract);
+    expect(tron.statusCode).toBe(201);
+    expect(tron.json().data).toEqual({ address: usdtContract });
+    const regtest = await save('BCRT1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KYGT080', 'btc', 'btc-sim');
+    expect(regtest.statusCode).toBe(201);
+    expect(regtest.json().data).toEqual({ address: 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080' });
+  });
+
   it('a pin dies after 5 wrong tries', async () => {
     const hal = await member('hal@wallet.test');
     const created = await call(hal, 'POST', '/account/beneficiaries', {

@@ -1,3 +1,4 @@
+import { validateAddress } from '@exchange/shared';
 import { describe, expect, it } from 'vitest';
 import { TRX, walletSuite } from '../support/wallet.ts';
 
@@ -33,6 +34,57 @@ describe('deposit addresses', () => {
     expect(await depositAddress(ann, 'usdt', 'tron-sim')).toBe(trx);
     const bob = await member('bob@wallet.test');
     expect(await depositAddress(bob)).not.toBe(trx);
+  });
+
+  it('are checksummed addresses; one from before checksums is replaced by a fresh one and still receives', async () => {
+    const ola = await member('old@wallet.test');
+    const trx = await depositAddress(ola);
+    expect(validateAddress('tron', trx)).toBe(trx);
+    const btc = await depositAddress(ola, 'btc', 'btc-sim');
+    expect(btc).toMatch(/^bcrt1q/);
+    expect(validateAddress('btc', btc, { btcNetworks: ['regtest'] })).toBe(btc);
+
+    // What a database from before holds: a shape-only address, issued by the simulated chain.
+    const legacy = `T${'x'.repeat(33)}`;
+    await w.t.db.pool.query('update deposit_addresses set address = $1 where address = $2', [legacy, trx]);
+    await w.t.db.pool.query('update sim_addresses set address = $1 where address = $2', [legacy, trx]);
+    const fresh = await depositAddress(ola);
+    expect(fresh).not.toBe(legacy);
+    expect(validateAddress('tron', fresh)).toBe(fresh);
+
+    // The chain still pays its own old address (a sweep to an old hot wallet, a late deposit), nobody else's.
+    const payer = await w.tron.createAddress();
+    await w.tron.faucet(payer.address, 'trx', 10n * TRX);
+    await mine(1);
+    await w.tron.send({ fromSecret: payer.secret, to: legacy, currency: 'trx', amount: 2n * TRX });
+    await expect(
+      w.tron.send({ fromSecret: payer.secret, to: `T${'y'.repeat(33)}`, currency: 'trx', amount: TRX }),
+    ).rejects.toThrow('invalid address');
+    await w.tron.faucet(legacy, 'trx', 3n * TRX);
+    await expect(w.tron.faucet(`T${'y'.repeat(33)}`, 'trx', TRX)).rejects.toThrow('invalid address');
+    await mine(1);
+    const amounts = (await deposits(ola)).map((d: { amount: string }) => d.amount);
+    expect(amounts.sort()).toEqual(['2', '3']);
+  });
+
+  it('the faucet takes only addresses valid on its network', async () => {
+    const faucet = (blockchain_key: string, currency: string, address: string) =>
+      w.t.app.inject({
+        method: 'POST',
+        url: '/api/v2/dev/faucet',
+        payload: { blockchain_key, currency, address, amount: '1' },
+      });
+    for (const [network, currency, address] of [
+      ['tron-sim', 'trx', `T${'x'.repeat(33)}`],
+      ['btc-sim', 'btc', `bcrt1q${'x'.repeat(38)}`],
+      ['btc-sim', 'btc', 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4'],
+    ]) {
+      const res = await faucet(network!, currency!, address!);
+      expect(res.statusCode, address).toBe(422);
+      expect(res.json().errors).toEqual(['dev.faucet.invalid_address']);
+    }
+    const ok = await faucet('btc-sim', 'btc', 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080');
+    expect(ok.statusCode).toBe(201);
   });
 
   it('eur and usd deposit as usdt; unknown currencies and networks are refused', async () => {

@@ -112,6 +112,19 @@ describe('withdrawals', () => {
     expect((await call(who, 'GET', '/account/withdraws')).json()).toEqual([]);
   });
 
+  it('refuses a saved address that fails its checksum (saved before addresses were checked), holding nothing', async () => {
+    const { who, beneficiary } = await withdrawer('vic@wallet.test', 30n * TRX);
+    await w.t.db.pool.query('update beneficiaries set address = $2 where id = $1', [
+      beneficiary,
+      `T${'x'.repeat(33)}`,
+    ]);
+    const res = await withdraw(who, beneficiary, '20');
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors).toEqual(['account.beneficiary.invalid_address']);
+    expect(balance(who, 'trx')).toEqual({ balance: 30n * TRX, locked: 0n });
+    expect((await call(who, 'GET', '/account/withdraws')).json()).toEqual([]);
+  });
+
   it('needs level 3, two-factor, an active beneficiary, and no password change in the last 24 hours', async () => {
     const { who, beneficiary } = await withdrawer('pam@wallet.test', 20n * TRX);
     await w.t.db.pool.query('update users set level = 2 where id = $1', [who.id]);

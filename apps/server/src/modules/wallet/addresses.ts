@@ -10,19 +10,24 @@ export async function currentDepositAddress(
   network: Network,
   userId: number,
 ): Promise<string> {
-  const existing = await latestAddress(db, userId, network.key);
+  const existing = await latestAddress(db, userId, network);
   if (existing) return existing;
   return newDepositAddress(db, keys, network, userId);
 }
 
-async function latestAddress(q: pg.Pool | Tx, userId: number, key: string): Promise<string | null> {
+/**
+ * The user's newest deposit address on the network, unless the network no longer takes it as valid (one made
+ * before addresses carried a checksum): then the user gets a fresh one, and the old one keeps receiving.
+ */
+async function latestAddress(q: pg.Pool | Tx, userId: number, network: Network): Promise<string | null> {
   const row = (
     await q.query(
       'select address from deposit_addresses where user_id = $1 and blockchain_key = $2 order by id desc limit 1',
-      [userId, key],
+      [userId, network.key],
     )
   ).rows[0];
-  return row?.address ?? null;
+  const address: string | undefined = row?.address;
+  return address && network.chain.normalizeAddress(address) === address ? address : null;
 }
 
 /**
@@ -40,7 +45,7 @@ export async function newDepositAddress(
   try {
     await client.query('select pg_advisory_lock(hashtext($1))', [`deposit-address:${network.key}:${userId}`]);
     if (onlyIfNone) {
-      const existing = await latestAddress(client, userId, network.key);
+      const existing = await latestAddress(client, userId, network);
       if (existing) return existing;
     }
     const { address, secret } = await network.chain.createAddress();

@@ -71,7 +71,8 @@ export async function createWithdrawal(deps: WithdrawDeps, user: UserRecord, inp
       [input.currency, input.blockchain_key],
     )
   ).rows[0];
-  if (!network || !deps.chains.get(input.blockchain_key)) throw invalid(WALLET_ERRORS.networkNotFound);
+  const chain = deps.chains.get(input.blockchain_key)?.chain;
+  if (!network || !chain) throw invalid(WALLET_ERRORS.networkNotFound);
   if (!network.withdraw_enabled) throw invalid(WALLET_ERRORS.withdrawDisabled);
   const beneficiary = await findBeneficiary(db, user.id, input.beneficiary_id);
   if (
@@ -80,6 +81,9 @@ export async function createWithdrawal(deps: WithdrawDeps, user: UserRecord, inp
     beneficiary.blockchain_key !== input.blockchain_key
   )
     throw invalid(WALLET_ERRORS.beneficiaryNotActive);
+  // Saved before addresses were checked with their checksums: it must be saved again, correctly.
+  if (chain.normalizeAddress(beneficiary.address) !== beneficiary.address)
+    throw invalid(WALLET_ERRORS.beneficiaryAddressInvalid);
   const precision: number = network.precision;
   const parsed = parseUnits(input.amount, precision);
   if (!parsed.ok || parsed.units <= 0n) throw invalid(WALLET_ERRORS.amountInvalid);

@@ -5,15 +5,17 @@ import {
   deleteBeneficiarySchema,
   PIN_LENGTH,
   splitMemo,
+  WALLET_ERRORS,
 } from '@exchange/shared';
 import { Badge, Button, Divider, Group, Modal, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
 import { CodeInput } from '../../components/CodeInput.tsx';
 import { useSubmitForm } from '../../components/useSchemaForm.ts';
+import { addressFitsProtocol } from './address-check.ts';
 import { type Currency, type Network, useBeneficiaries, WALLET_KEYS } from './api.ts';
 import { walletErrorText } from './format.ts';
 
@@ -115,8 +117,17 @@ function AddForm({
   const client = useQueryClient();
   const [memo, setMemo] = useState('');
   const [address, setAddress] = useState('');
+  // The server's checksum check, run here first so a mistyped address is flagged under the field.
+  const schema = useMemo(
+    () =>
+      createBeneficiarySchema.refine((v) => addressFitsProtocol(network.protocol, v.data.address), {
+        message: WALLET_ERRORS.beneficiaryAddressInvalid,
+        path: ['data', 'address'],
+      }),
+    [network.protocol],
+  );
   const { form, busy, submit } = useSubmitForm(
-    createBeneficiarySchema,
+    schema,
     { name: '', currency: currency.id, blockchain_key: network.blockchain_key, data: { address: '' } },
     async (body) => {
       const item = await api<BeneficiaryItem>('peatio', '/account/beneficiaries', { method: 'POST', body });

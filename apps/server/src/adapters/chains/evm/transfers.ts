@@ -1,3 +1,4 @@
+import { validateAddress } from '@exchange/shared';
 import {
   type Block,
   dataLength,
@@ -25,13 +26,8 @@ export const NATIVE_TRANSFER_INDEX = -1;
  * refused (it is a typo), and so is the zero address: anything sent there is burnt.
  */
 export function normalizeEvmAddress(address: string): string | null {
-  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return null;
-  try {
-    const normalized = getAddress(address);
-    return normalized === ZeroAddress ? null : normalized;
-  } catch {
-    return null;
-  }
+  const normalized = validateAddress('evm', address);
+  return normalized === ZeroAddress ? null : normalized;
 }
 
 /**

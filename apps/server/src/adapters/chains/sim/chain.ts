@@ -1,5 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { formatUnits, toUnits } from '@exchange/shared';
+import {
+  type BtcNetwork,
+  encodeP2wpkhAddress,
+  encodeTronAddress,
+  formatUnits,
+  toUnits,
+  validateAddress,
+} from '@exchange/shared';
 import type pg from 'pg';
 import { type Tx, withTransaction } from '../../../db/pool.ts';
 import type { ChainBlock, ChainPort, SendRequest, TransactionStatus } from '../port.ts';
@@ -27,19 +34,10 @@ export interface SimChain extends ChainPort {
   reorg(depth: number, keepTransactions?: boolean): Promise<number>;
 }
 
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
-const PATTERNS: Record<SimFlavour, RegExp> = {
-  tron: /^T[1-9A-HJ-NP-Za-km-z]{33}$/,
-  btc: /^(bc|tb|bcrt)1[02-9ac-hj-np-z]{11,71}$/,
-};
-
-function randomString(alphabet: string, length: number): string {
-  const bytes = randomBytes(length);
-  let out = '';
-  for (const b of bytes) out += alphabet[b % alphabet.length];
-  return out;
-}
+/** The simulated Bitcoin chain imitates regtest: `bcrt1…` segwit addresses, `m`/`n`/`2` legacy ones. */
+const SIM_BTC_NETWORK: BtcNetwork = 'regtest';
+/** Length of the random account id (TRON) or public-key hash (Bitcoin P2WPKH) of a new address. */
+const ADDRESS_HASH_BYTES = 20;
 
 const hex = (bytes = 32) => randomBytes(bytes).toString('hex');
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -134,10 +132,23 @@ export function createSimChain(db: pg.Pool, options: SimChainOptions): SimChain 
     return txid;
   }
 
-  const normalizeAddress = (address: string): string | null => {
-    const candidate = flavour === 'btc' ? address.trim().toLowerCase() : address.trim();
-    return PATTERNS[flavour].test(candidate) ? candidate : null;
-  };
+  const normalizeAddress = (address: string): string | null =>
+    validateAddress(flavour, address.trim(), { btcNetworks: [SIM_BTC_NETWORK] });
+
+  /**
+   * A valid address, or one this chain issued itself before addresses were checksummed (a database from
+   * before that change): its deposit and hot-wallet addresses must keep receiving (sweeps, the demo seed's
+   * top-up of the hot wallet). Null for anything else.
+   */
+  async function recipient(tx: Tx, address: string): Promise<string | null> {
+    const valid = normalizeAddress(address);
+    if (valid) return valid;
+    const own = await tx.query('select 1 from sim_addresses where chain = $1 and address = $2', [
+      key,
+      address,
+    ]);
+    return own.rowCount ? address : null;
+  }
 
   return {
     key,
@@ -180,8 +191,9 @@ export function createSimChain(db: pg.Pool, options: SimChainOptions): SimChain 
     },
 
     async createAddress() {
+      const hash = randomBytes(ADDRESS_HASH_BYTES);
       const address =
-        flavour === 'tron' ? `T${randomString(BASE58, 33)}` : `bcrt1q${randomString(BECH32, 38)}`;
+        flavour === 'tron' ? encodeTronAddress(hash) : encodeP2wpkhAddress(SIM_BTC_NETWORK, hash);
       const secret = hex();
       await db.query('insert into sim_addresses (chain, address, secret_hash) values ($1, $2, $3)', [
         key,
@@ -206,7 +218,7 @@ export function createSimChain(db: pg.Pool, options: SimChainOptions): SimChain 
           ])
         ).rows[0]?.address as string | undefined;
         if (!from) throw new Error(`${key}: unknown signing key`);
-        const to = normalizeAddress(request.to);
+        const to = await recipient(tx, request.to);
         if (!to) throw new Error(`${key}: invalid address ${request.to}`);
         if (request.amount <= 0n) throw new Error(`${key}: amount must be positive`);
         if ((await spendable(tx, from, request.currency)) < request.amount)
@@ -231,13 +243,13 @@ export function createSimChain(db: pg.Pool, options: SimChainOptions): SimChain 
     },
 
     async faucet(to: string, currency: string, amount: bigint) {
-      const address = normalizeAddress(to);
-      if (!address) throw new Error(`${key}: invalid address ${to}`);
       if (amount <= 0n) throw new Error(`${key}: amount must be positive`);
       precisionOf(currency);
-      return locked(async (tx) => ({
-        txid: await insertTransfer(tx, null, address, currency, amount, null),
-      }));
+      return locked(async (tx) => {
+        const address = await recipient(tx, to);
+        if (!address) throw new Error(`${key}: invalid address ${to}`);
+        return { txid: await insertTransfer(tx, null, address, currency, amount, null) };
+      });
     },
 
     async mine(blocks = 1) {
