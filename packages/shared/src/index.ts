@@ -3,6 +3,7 @@ export * from './constants.ts';
 export * from './errors.ts';
 export * from './money.ts';
 export * from './schemas/account-security.ts';
+export * from './schemas/card.ts';
 export * from './schemas/contact.ts';
 export * from './schemas/identity.ts';
 export * from './schemas/kyc.ts';
