@@ -20,10 +20,15 @@ async function main(): Promise<void> {
   }
   const log = { info: (m: string) => console.log(m), warn: (m: string) => console.warn(m) };
   const database = await openDatabase(config, log);
+  // A lost database only pauses the core (commands get 503) until it has reloaded itself from the database;
+  // anything else that breaks a commit is a bug, and a fresh start is the one recovery that is known to be right.
   const core = await startCore(database.pool, {}, (err) => {
     log.warn(`${err.message}; exiting so that a restart recovers from the database`);
     process.exit(70);
   });
+  core.sequencer.onRecovered(({ seq }) =>
+    log.info(`exchange core reloaded from the database at batch ${seq}`),
+  );
   await creditDemoBalances(core, database.demoUsers);
   if (config.demoBooks) await seedDemoBooks(core, database.demoUsers);
   const { app, deps } = await composeApp(config, database.pool, { core });

@@ -17,7 +17,12 @@ export const ERRORS = {
   unsupportedMediaType: 'server.unsupported_media_type',
   /** Too many requests from this client; retry later (429). */
   rateLimited: 'server.rate_limited',
-  /** The database did not answer the health check (503). */
+  /**
+   * The database cannot be reached: it is down, restarting, or the connection was cut (503). Any request that
+   * needs it answers this, as do the health checks; the exchange core refuses commands with it while it reloads
+   * from the database. Retry later: an order whose answer was lost with the connection may have been stored, and a
+   * retry with the same `client_id` gets its outcome instead of placing it twice.
+   */
   databaseUnavailable: 'server.database_unavailable',
   /** A developer tool (DEV_TOOLS: outbox, faucet, mining) was asked from another machine (403). */
   devToolsLoopbackOnly: 'server.dev_tools.loopback_only',

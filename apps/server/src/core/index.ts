@@ -11,7 +11,11 @@ export interface Core {
   markets: Map<string, MarketInfo>;
 }
 
-/** Loads the engine's configuration and state from the database and starts the sequencer over it. */
+/**
+ * Loads the engine's configuration and state from the database and starts the sequencer over it. When the
+ * database goes away under a batch, the sequencer reloads the state the same way once it is back; `onFatal` is
+ * called for failures that a reload cannot fix.
+ */
 export async function startCore(
   db: pg.Pool,
   options: Partial<SequencerOptions> = {},
@@ -19,7 +23,11 @@ export async function startCore(
 ): Promise<Core> {
   const { config, markets } = await loadEngineConfig(db);
   const units = new Units(markets, new Map(config.currencies.map((c) => [c.id, c.precision])));
-  const { state, batchSeq } = await loadEngineState(db, units);
-  const engine = new Engine(config, state);
-  return { sequencer: new Sequencer(engine, db, units, batchSeq, options, onFatal), units, markets };
+  // Reference data (currencies, markets, fees) does not change while the app runs; balances and orders do.
+  const load = async () => {
+    const { state, batchSeq } = await loadEngineState(db, units);
+    return { engine: new Engine(config, state), batchSeq };
+  };
+  const { engine, batchSeq } = await load();
+  return { sequencer: new Sequencer(engine, db, units, batchSeq, options, onFatal, load), units, markets };
 }

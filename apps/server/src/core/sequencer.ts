@@ -1,5 +1,6 @@
 import type { Command, CommandResult, Engine } from '@exchange/engine';
 import type pg from 'pg';
+import { DatabaseUnavailableError, isDatabaseUnavailable } from '../db/errors.ts';
 import type { Tx } from '../db/pool.ts';
 import { type BatchEffects, type BatchSql, executeBatch, prepareBatch, type Units } from './persistence.ts';
 
@@ -35,10 +36,25 @@ export interface SequencerOptions {
 
 const DEFAULTS: SequencerOptions = { maxBatch: 5000, maxDelayMs: 1, now: Date.now };
 
+/** Reads the engine back from the database, as a fresh start does: balances, open orders, last batch number. */
+export type EngineLoader = () => Promise<{ engine: Engine; batchSeq: number }>;
+
+/**
+ * Told when the core has reloaded itself, before it takes commands again; `missed` when a batch committed whose
+ * answer was lost with the connection (it was never published). The core waits for a returned promise.
+ */
+export type RecoveredListener = (info: { seq: number; missed: boolean }) => void | Promise<void>;
+
+/** Waits between attempts to reload from a database that is still down, growing to this bound. */
+const RELOAD_BACKOFF_MS = [100, 250, 500, 1000, 2000];
+
 /**
  * The only writer of the engine. Commands are applied in arrival order in batches; each batch's effects are
  * written in one PostgreSQL transaction, and only after the commit are callers answered and events published.
- * If a commit fails the core stops (crash-only): memory is never allowed to run ahead of what is on disk.
+ * If a commit fails the core stops: memory is never allowed to run ahead of what is on disk. When it failed because
+ * the database went away (and a loader was given), it pauses instead: what was not committed is refused as
+ * "database unavailable", and once every write in flight has settled it reloads its state from the database, as a
+ * fresh start does, and takes commands again. Any other failure is fatal (`onFatal`).
  *
  * Batches flow through three stages: prepared (applied to the engine, SQL built), inserting (BEGIN and its inserts
  * of new rows, in an open transaction) and finishing (its other statements, then COMMIT and the WAL flush). One
@@ -64,17 +80,21 @@ export class Sequencer {
   committedSeq: number;
   private timer: NodeJS.Timeout | undefined;
   private failure: Error | undefined;
+  /** Every batch write still running, so a reload waits until none can still commit. */
+  private readonly writes = new Set<Promise<void>>();
+  private readonly recoveredListeners: RecoveredListener[] = [];
   private readonly inFlight = new Map<string, Promise<CommandResult>>();
   private readonly listeners: ((batch: CommittedBatch) => void)[] = [];
   private readonly options: SequencerOptions;
 
   constructor(
-    private readonly engine: Engine,
+    private engine: Engine,
     private readonly db: pg.Pool,
     private readonly units: Units,
     batchSeq: number,
     options: Partial<SequencerOptions> = {},
     private readonly onFatal: (err: Error) => void = () => {},
+    private readonly reload?: EngineLoader,
   ) {
     this.options = { ...DEFAULTS, ...options };
     this.appliedSeq = batchSeq;
@@ -86,9 +106,19 @@ export class Sequencer {
     return this.engine;
   }
 
+  /** False while the core is paused (database lost, reload pending) or stopped: commands are refused. */
+  get available(): boolean {
+    return this.failure === undefined;
+  }
+
   /** Subscribes to committed batches. */
   onCommitted(listener: (batch: CommittedBatch) => void): void {
     this.listeners.push(listener);
+  }
+
+  /** Subscribes to reloads from the database after a lost connection. */
+  onRecovered(listener: RecoveredListener): void {
+    this.recoveredListeners.push(listener);
   }
 
   /**
@@ -123,6 +153,8 @@ export class Sequencer {
   }
 
   private enqueue(command: Submitted, ref: string | undefined): Promise<CommandResult> {
+    // The core may have paused while a client command id was being looked up: nothing would cut this batch.
+    if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.queue.push({
         command: { ...command, at: 0, ...(ref ? { ref } : {}) } as Command,
@@ -176,7 +208,9 @@ export class Sequencer {
     if (!next || this.writing || this.failure) return;
     this.prepared = undefined;
     this.writing = next;
-    void this.write(next);
+    const writing = this.write(next);
+    this.writes.add(writing);
+    void writing.finally(() => this.writes.delete(writing));
     this.schedule();
   }
 
@@ -220,18 +254,66 @@ export class Sequencer {
     for (const listener of this.listeners) listener({ seq: next.seq, results: next.results });
   }
 
-  /** Stops the core: every command not yet committed (in any stage) is refused. Only the first failure counts. */
+  /**
+   * Stops the core: every command not yet committed (in any stage) is refused. Only the first failure counts.
+   * A lost database pauses it until {@link recover} has reloaded it; anything else stops it for good.
+   */
   private fail(err: Error, batch: Pending[]): void {
     if (this.failure) {
       for (const pending of batch) pending.reject(this.failure);
       return;
     }
-    this.failure = new Error(`exchange core stopped: ${err.message}`);
+    const lost = this.reload !== undefined && isDatabaseUnavailable(err);
+    this.failure = lost
+      ? new DatabaseUnavailableError(`exchange core paused, database unavailable: ${err.message}`, {
+          cause: err,
+        })
+      : new Error(`exchange core stopped: ${err.message}`);
     clearTimeout(this.timer);
+    this.timer = undefined;
     const waiting = [batch, this.prepared?.batch ?? [], this.queue.splice(0)];
     this.prepared = undefined;
     for (const pending of waiting.flat()) pending.reject(this.failure);
-    this.onFatal(this.failure);
+    if (lost) void this.recover();
+    else this.onFatal(this.failure);
+  }
+
+  /**
+   * Rebuilds the engine from the database once it answers again. It first waits for every write in flight: a batch
+   * before the failed one may still commit, and the reload must see it. The engine in memory may hold batches that
+   * never committed, so it is thrown away rather than trusted. A batch whose COMMIT landed but whose answer was
+   * lost is in the reloaded state (its callers were refused; retries with the same client id get its outcome),
+   * and listeners are told it was `missed` so views built from published batches can resync.
+   */
+  private async recover(): Promise<void> {
+    await Promise.allSettled([...this.writes]);
+    const published = this.committedSeq;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const { engine, batchSeq } = await (this.reload as EngineLoader)();
+        const info = { seq: batchSeq, missed: batchSeq !== published };
+        // Still paused: no batch can be published while the listeners read the database.
+        for (const listener of this.recoveredListeners) await listener(info);
+        this.engine = engine;
+        this.appliedSeq = batchSeq;
+        this.committedSeq = batchSeq;
+        this.writing = undefined;
+        this.committing = undefined;
+        this.failure = undefined;
+        return;
+      } catch (err) {
+        const error = err instanceof Error ? err : new Error(String(err));
+        if (!isDatabaseUnavailable(error)) {
+          this.failure = new Error(
+            `exchange core stopped: reloading from the database failed: ${error.message}`,
+          );
+          this.onFatal(this.failure);
+          return;
+        }
+        const wait = RELOAD_BACKOFF_MS[Math.min(attempt, RELOAD_BACKOFF_MS.length - 1)] as number;
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
   }
 
   /** Resolves when everything submitted so far has been committed (or the core has failed). */

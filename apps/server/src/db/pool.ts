@@ -5,6 +5,10 @@ export function createPool(url: string, max = 10): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max, application_name: 'exchange' });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  // A checked-out client has no pool listener: when its backend dies between two queries (the server was killed,
+  // 57P01), it emits 'error', which unheard would end the process. The query in progress, or the next one, fails
+  // on its own, and the pool discards the broken client on release, so hearing the event is all it takes.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 

@@ -1,6 +1,7 @@
 import { ERRORS, errorCodes } from '@exchange/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
+import { isDatabaseUnavailable } from '../db/errors.ts';
 
 /**
  * An expected failure with an HTTP status and one or more dotted error codes. `extra` adds fields next to
@@ -50,8 +51,9 @@ export function frameworkErrorHandler(
 
 /**
  * Installs the error envelope `{"errors": [...]}` for every failure: zod validation (422), AppError,
- * Fastify parser errors, rate limits (429), text the database cannot store (422) and anything unexpected (500,
- * logged, no details leaked). A URL with a NUL byte is refused (422) before any route sees it.
+ * Fastify parser errors, rate limits (429), text the database cannot store (422), a database that cannot be
+ * reached (503, retry later) and anything unexpected (500, logged, no details leaked). A URL with a NUL byte is
+ * refused (422) before any route sees it.
  */
 export function installErrorHandling(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
@@ -68,6 +70,10 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return reply.status(err.statusCode).send({ errors: [ERRORS.invalidParams] });
     }
+    // Down, restarting or cut off (ECONNREFUSED, 57P01-57P03, class 08, "Connection terminated"): not a bug of
+    // this request, and nothing was acknowledged; the client may retry once the database is back.
+    // No stack per request: during an outage every request fails alike, and the cause is logged once elsewhere.
+    if (isDatabaseUnavailable(err)) return reply.status(503).send({ errors: [ERRORS.databaseUnavailable] });
     request.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ errors: [ERRORS.internal] });
   });

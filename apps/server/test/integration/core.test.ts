@@ -1,5 +1,5 @@
 import { toUnits } from '@exchange/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLedger } from '../../src/core/audit.ts';
 import { type Core, startCore } from '../../src/core/index.ts';
 import { plainUser } from '../support/core.ts';
@@ -184,6 +184,53 @@ describe('exchange core over PostgreSQL', () => {
     ).rejects.toThrow(/exchange core stopped/);
     const rows = await other.pool.query('select count(*)::int as n from balances');
     expect(rows.rows[0].n).toBe(0);
+    await other.drop();
+  });
+
+  it('pauses when the database ends its connection (57P01), refuses meanwhile, then reloads and goes on', async () => {
+    const other = await createTestDatabase();
+    const user = await plainUser(other.pool, 'paused@core.test');
+    let fatal: Error | undefined;
+    const paused = await startCore(other.pool, {}, (err) => {
+      fatal = err;
+    });
+    const credit = (amount: bigint) =>
+      paused.sequencer.submit({ type: 'Credit', user, currency: 'btc', amount, kind: 'deposit' });
+    expect((await credit(btc(1))).ok).toBe(true);
+    const recovered = new Promise<{ seq: number; missed: boolean }>((resolve) =>
+      paused.sequencer.onRecovered(resolve),
+    );
+
+    // The next batch waits on a lock inside PostgreSQL; its backend is then ended as a dying server ends it.
+    // The lock also holds the reload back, so the pause can be looked at.
+    const locker = await other.pool.connect();
+    await locker.query('begin');
+    await locker.query('lock table balances in access exclusive mode');
+    const lost = credit(btc(5));
+    lost.catch(() => {});
+    for (let waiting = 0; waiting === 0; ) {
+      const ended = await locker.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+         where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`,
+      );
+      waiting = ended.rowCount ?? 0;
+    }
+    await expect(lost).rejects.toThrow(/database unavailable/);
+    expect(paused.sequencer.available).toBe(false);
+    await expect(credit(1n)).rejects.toThrow(/database unavailable/);
+
+    await locker.query('rollback');
+    locker.release();
+    // Nothing committed unseen (the cut batch rolled back); listeners hear of it just before commands resume.
+    expect(await recovered).toEqual({ seq: paused.sequencer.committedSeq, missed: false });
+    await vi.waitFor(() => expect(paused.sequencer.available).toBe(true));
+    expect((await credit(btc(2))).ok).toBe(true);
+    // Only what committed counts: 1 + 2, not the 5 whose batch was cut off, in memory as on disk.
+    expect(paused.sequencer.state.balance(user, 'btc').balance).toBe(btc(3));
+    const stored = await other.pool.query('select balance::text from balances where user_id = $1', [user]);
+    expect(stored.rows[0].balance).toBe('3.000000000000000000');
+    expect(await auditLedger(other.pool)).toEqual([]);
+    expect(fatal).toBeUndefined();
     await other.drop();
   });
 });

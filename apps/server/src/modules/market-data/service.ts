@@ -51,14 +51,41 @@ export class MarketData {
   /** Builds the books from committed open orders and starts following committed batches. */
   static async start(db: pg.Pool, core: Core, hub: StreamHub): Promise<MarketData> {
     const data = new MarketData(db, core, hub);
-    for (const id of core.markets.keys()) data.books.set(id, new BookView());
-    const open = await db.query(`select * from orders where state in ('wait', 'pending') order by seq`);
-    const ignored = new Map<string, LevelChange>();
-    for (const row of open.rows)
-      data.books.get(row.market_id)?.apply(orderViewFromRow(core.units, row), ignored);
+    for (const [id, book] of await data.loadBooks()) data.books.set(id, book);
     core.sequencer.onCommitted((batch) => data.onBatch(batch));
+    // A batch that committed while its answer was lost with the database was never published: these books
+    // would miss it for good, so they are read again and subscribers get a fresh snapshot.
+    core.sequencer.onRecovered(({ missed }) => (missed ? data.resync() : undefined));
     hub.onSubscribe((stream) => data.snapshotFor(stream));
     return data;
+  }
+
+  /** Every market's committed book, from the open orders in the database. */
+  private async loadBooks(): Promise<Map<string, BookView>> {
+    const books = new Map<string, BookView>();
+    for (const id of this.core.markets.keys()) books.set(id, new BookView());
+    const open = await this.db.query(`select * from orders where state in ('wait', 'pending') order by seq`);
+    const ignored = new Map<string, LevelChange>();
+    for (const row of open.rows)
+      books.get(row.market_id)?.apply(orderViewFromRow(this.core.units, row), ignored);
+    return books;
+  }
+
+  /**
+   * Replaces the books with the database's and sends each book's subscribers a snapshot as on subscribe; the
+   * sequence moves on by one, so a client that only follows `ob-inc` sees a gap and asks again. The core is
+   * paused meanwhile, so no batch lands between the read and the swap.
+   */
+  private async resync(): Promise<void> {
+    const fresh = await this.loadBooks();
+    for (const [id, book] of fresh) {
+      book.sequence = (this.books.get(id)?.sequence ?? 0) + 1;
+      this.books.set(id, book);
+      for (const kind of ['ob-snap', 'ob-inc', 'update']) {
+        const snapshot = this.snapshotFor(`${id}.${kind}`);
+        if (snapshot) this.hub.publish(`${id}.${kind}`, snapshot.payload, snapshot.stream);
+      }
+    }
   }
 
   /** Depth in decimal strings: asks ascending, bids descending. */
@@ -222,7 +249,8 @@ export class MarketData {
           volume: t.volume,
         });
         // The first candle seen since start may already hold earlier trades: rebuild it from the database.
-        if (!current) void this.reloadCandle(market, minutes, key, bucket);
+        // Without the database the candle built from events stands.
+        if (!current) this.reloadCandle(market, minutes, key, bucket).catch(() => {});
       } else {
         if (t.price > current.high) current.high = t.price;
         if (t.price < current.low) current.low = t.price;

@@ -3,7 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { AltchaCaptcha } from '../../adapters/captcha/altcha.ts';
 import type { AppDeps } from '../../app.ts';
 
-/** Peatio public service routes that need no other module: server time and health. */
+/**
+ * Peatio public service routes that need no other module: server time and health. `health/alive` answers
+ * while the database does; `health/ready` also needs the exchange core to take commands (it pauses while it
+ * reloads from a database that came back). Both answer 503 `server.database_unavailable` otherwise.
+ */
 export async function peatioPublicRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   // Peatio answers with a bare JSON string; Fastify would send a returned string as plain text.
   app.get('/public/timestamp', async (_request, reply) =>
@@ -17,6 +21,17 @@ export async function peatioPublicRoutes(app: FastifyInstance, deps: AppDeps): P
     } catch {
       return reply.status(503).send({ errors: [ERRORS.databaseUnavailable] });
     }
+  });
+
+  app.get('/public/health/ready', async (_request, reply) => {
+    try {
+      await deps.db.query('select 1');
+    } catch {
+      return reply.status(503).send({ errors: [ERRORS.databaseUnavailable] });
+    }
+    if (!deps.core.sequencer.available)
+      return reply.status(503).send({ errors: [ERRORS.databaseUnavailable] });
+    return { status: 'ready' };
   });
 }
 
