@@ -35,7 +35,7 @@ const FASTIFY_ERRORS: Record<string, [number, string]> = {
 const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
 
 /** A NUL byte in the URL, raw or percent-encoded: no path or query parameter of ours may carry one. */
-const NUL_IN_URL = /%00|\u0000/i;
+const hasNul = (url: string): boolean => url.includes('\0') || /%00/i.test(url);
 
 /**
  * Fastify's `frameworkErrors`: a URL it cannot decode (e.g. `/%c0%ae`) is answered in our envelope, without
@@ -57,7 +57,7 @@ export function frameworkErrorHandler(
  */
 export function installErrorHandling(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
-    if (NUL_IN_URL.test(request.url)) return reply.status(422).send({ errors: [ERRORS.invalidParams] });
+    if (hasNul(request.url)) return reply.status(422).send({ errors: [ERRORS.invalidParams] });
   });
   app.setErrorHandler((err: FastifyError | AppError | ZodError, request, reply) => {
     if (err instanceof AppError) return reply.status(err.status).send({ errors: err.codes, ...err.extra });
