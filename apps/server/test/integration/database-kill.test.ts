@@ -1,14 +1,12 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../src/core/audit.ts';
 import { createPool } from '../../src/db/pool.ts';
-import { freePort } from '../support/ports.ts';
-import { type ServerProcess, startServerProcess } from '../support/process.ts';
+import { type ServerProcess, serverSetup, startServerProcess } from '../support/process.ts';
 
 /**
  * `kill -9` of the embedded PostgreSQL under load: the app must stay up, answer 503
@@ -27,20 +25,11 @@ let locker: pg.Client | undefined;
 let loading = false;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'exchange-dbkill-'));
-  await chmod(dataDir, 0o755);
-  const port = await freePort();
-  env = {
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    EMBEDDED_PG_PORT: String(await freePort()),
-    WEB_DIST: '/nonexistent',
-    CAPTCHA_TYPE: 'none',
+  ({ dataDir, env, base } = await serverSetup('exchange-dbkill-', {
     RATE_LIMITS: 'false',
     DEMO_BOOKS: 'false',
     DEMO_PASSWORD: PASSWORD,
-  };
-  base = `http://127.0.0.1:${port}`;
+  }));
 });
 
 afterAll(async () => {

@@ -1,28 +1,17 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/ports.ts';
-import { startServerProcess } from '../support/process.ts';
+import { serverSetup, startServerProcess } from '../support/process.ts';
 
 let dataDir: string;
 let env: Record<string, string>;
 let base: string;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'exchange-restart-'));
-  await chmod(dataDir, 0o755);
-  const port = await freePort();
-  env = {
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    EMBEDDED_PG_PORT: String(await freePort()),
-    WEB_DIST: '/nonexistent',
-    CAPTCHA_TYPE: 'none',
-  };
-  base = `http://127.0.0.1:${port}`;
+  ({ dataDir, env, base } = await serverSetup('exchange-restart-'));
 });
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
 

@@ -5,28 +5,28 @@ import { TRX, walletSuite } from '../support/wallet.ts';
 const w = walletSuite();
 const { member, call, balance, credit } = w;
 
+/** A market maker bidding 0.1 USDT for 1,000 TRX, and 1,000 USDT of swap liquidity: TRX swaps have a price. */
+async function swapDesk(email: string) {
+  const maker = await member(email);
+  await credit(maker, 'usdt', 10_000n * 1_000_000n);
+  const bid = await call(maker, 'POST', '/market/orders', {
+    market: 'trxusdt',
+    side: 'buy',
+    volume: '1000',
+    price: '0.1',
+  });
+  expect(bid.statusCode).toBe(201);
+  await w.t.deps.core.sequencer.submit({
+    type: 'FundLiquidity',
+    currency: 'usdt',
+    amount: 1_000n * 1_000_000n,
+  });
+  return { maker, bid };
+}
+
 describe('swaps', () => {
   it('quotes from the book, executes at the quote once, and keeps the history', async () => {
-    const maker = await member('vic@wallet.test');
-    await w.t.deps.core.sequencer.submit({
-      type: 'Credit',
-      user: maker.id,
-      currency: 'usdt',
-      amount: 10_000n * 1_000_000n,
-      kind: 'deposit',
-    });
-    const bid = await call(maker, 'POST', '/market/orders', {
-      market: 'trxusdt',
-      side: 'buy',
-      volume: '1000',
-      price: '0.1',
-    });
-    expect(bid.statusCode).toBe(201);
-    await w.t.deps.core.sequencer.submit({
-      type: 'FundLiquidity',
-      currency: 'usdt',
-      amount: 1_000n * 1_000_000n,
-    });
+    const { maker, bid } = await swapDesk('vic@wallet.test');
 
     const wes = await member('wes@wallet.test');
     await w.t.deps.core.sequencer.submit({
@@ -154,20 +154,7 @@ describe('swaps', () => {
   });
 
   it('gives every concurrent quote request its own quote, and executes each quote once however often it is sent', async () => {
-    const maker = await member('ada@wallet.test');
-    await credit(maker, 'usdt', 10_000n * 1_000_000n);
-    const bid = await call(maker, 'POST', '/market/orders', {
-      market: 'trxusdt',
-      side: 'buy',
-      volume: '1000',
-      price: '0.1',
-    });
-    expect(bid.statusCode).toBe(201);
-    await w.t.deps.core.sequencer.submit({
-      type: 'FundLiquidity',
-      currency: 'usdt',
-      amount: 1_000n * 1_000_000n,
-    });
+    await swapDesk('ada@wallet.test');
     const zoe = await member('zoe@wallet.test');
     await credit(zoe, 'trx', 100n * TRX);
 

@@ -1,5 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { chmod, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './ports.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -40,4 +44,24 @@ export async function startServerProcess(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return { child, output: () => output, exited };
+}
+
+/** A fresh data folder and free loopback ports for a server process: its environment and its base URL. */
+export async function serverSetup(
+  prefix: string,
+  extra: Record<string, string> = {},
+): Promise<{ dataDir: string; env: Record<string, string>; base: string }> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), prefix));
+  // PostgreSQL runs as its own user when we are root; it must be able to enter the folder.
+  await chmod(dataDir, 0o755);
+  const port = await freePort();
+  const env = {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    EMBEDDED_PG_PORT: String(await freePort()),
+    WEB_DIST: '/nonexistent',
+    CAPTCHA_TYPE: 'none',
+    ...extra,
+  };
+  return { dataDir, env, base: `http://127.0.0.1:${port}` };
 }
