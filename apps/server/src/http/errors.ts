@@ -34,6 +34,7 @@ const FASTIFY_ERRORS: Record<string, [number, string]> = {
 const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
 
 /** A NUL byte in the URL, raw or percent-encoded: no path or query parameter of ours may carry one. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding the NUL byte is the point
 const NUL_IN_URL = /%00|\u0000/i;
 
 /**
