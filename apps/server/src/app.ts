@@ -179,14 +179,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const simulator = deps.kycSimulator;
   if (simulator) {
     await app.register((sim) => simulatorRoutes(sim, simulator.routes), { prefix: SIMULATOR_PREFIX });
-    app.addHook('onClose', () => simulator.delivery.stop());
+    // Before the server closes: a pass sending a webhook to this server must not outlive it.
+    app.addHook('preClose', () => simulator.delivery.stop());
   }
   const cardSimulator = deps.cardSimulator;
   if (cardSimulator) {
     await app.register((sim) => cardSimulatorRoutes(sim, cardSimulator.routes), {
       prefix: CARD_SIMULATOR_API,
     });
-    app.addHook('onClose', () => cardSimulator.delivery.stop());
+    app.addHook('preClose', () => cardSimulator.delivery.stop());
   }
 
   await serveWebApp(app, deps.config.webDist);

@@ -110,7 +110,7 @@ export async function composeApp(
   };
   app = await buildApp(deps);
   app.addHook('onClose', () => wallet.stop());
-  app.addHook('onClose', () => cards.stop());
+  app.addHook('preClose', () => cards.stop());
   deps.kycSimulator?.delivery.start();
   deps.cardSimulator?.delivery.start();
   cards.start();
