@@ -245,6 +245,54 @@ describe('ordering', () => {
   });
 });
 
+describe('an order interrupted during the issuer call', () => {
+  it('is settled with the issuer at the next order: its card becomes the user’s (unpaid), or the slot is freed', async () => {
+    const who = await s.approved('order-stale@card.test');
+    const holder = (
+      await s.db.query('select issuer_user_token from card_holders where user_id = $1', [who.id])
+    ).rows[0];
+    const made = await s.t.deps.cardIssuer.createCard({
+      token: 'card_made_before_crash',
+      user_token: holder.issuer_user_token,
+      fulfillment: {
+        shipping: {
+          recipient_address: {
+            first_name: 'C',
+            last_name: 'H',
+            address1: SHIPPING.address,
+            city: SHIPPING.city,
+            postal_code: SHIPPING.post_code,
+            country: 'AT',
+          },
+        },
+      },
+    });
+    await s.db.query(
+      `insert into cards (user_id, issuer_token, status, shipping, created_at)
+       values ($1, 'card_made_before_crash', 'ordering', '{}', now() - interval '11 minutes'),
+         ($1, 'card_never_made', 'ordering', '{}', now() - interval '11 minutes'),
+         ($1, 'card_in_flight', 'ordering', '{}', now())`,
+      [who.id],
+    );
+    // Two slots are taken (the card made, the order still in flight): the third is this order's.
+    const res = await s.order(who);
+    expect(res.statusCode).toBe(201);
+    const rows = (
+      await s.db.query(
+        `select issuer_token, status, last4, next_charge_on is null as unpaid from cards where user_id = $1 order by id`,
+        [who.id],
+      )
+    ).rows;
+    expect(rows.slice(0, 2)).toEqual([
+      { issuer_token: 'card_made_before_crash', status: 'unverified', last4: made.last_four, unpaid: true },
+      { issuer_token: 'card_in_flight', status: 'ordering', last4: null, unpaid: true },
+    ]);
+    expect(rows[2]).toMatchObject({ status: 'unverified', unpaid: false });
+    expect((await s.call(who, 'GET', '/account/cards')).json()).toHaveLength(2);
+    expect((await s.order(who)).json().errors).toEqual(['account.card.max_cards_reached']);
+  });
+});
+
 describe("another user's card", () => {
   it('is simply not found on every card route, and nothing of it changes', async () => {
     const owner = await s.approved('idor-owner@card.test');

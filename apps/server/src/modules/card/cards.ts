@@ -130,6 +130,7 @@ export class CardService {
     shipping: ShippingAddress,
   ): Promise<CardListItem> {
     const { db } = this.ctx;
+    await this.reconcileStaleOrders(user.id);
     if ((await countCardSlots(db, user.id)) >= MAX_CARDS_PER_USER) throw invalid(CARD_ERRORS.maxCards);
     if (this.fees.available(user.id) < this.fees.total({ paid_periods: 0 }))
       throw invalid(CARD_ERRORS.feeBalanceInsufficient);
@@ -167,6 +168,25 @@ export class CardService {
     const card = (await findCard(db, user.id, id)) as CardRow;
     await this.fees.charge(card);
     return cardListItem((await findCard(db, user.id, id)) as CardRow);
+  }
+
+  /**
+   * A slot taken for an order whose answer never came back (the process stopped during the issuer call): after
+   * ten minutes the issuer is asked; a card it made becomes the user's (unpaid), otherwise the slot is freed.
+   */
+  private async reconcileStaleOrders(userId: string): Promise<void> {
+    const stale = (
+      await this.ctx.db.query(
+        `select id, issuer_token from cards where user_id = $1 and status = 'ordering'
+           and created_at < now() - interval '10 minutes'`,
+        [userId],
+      )
+    ).rows as { id: string; issuer_token: string }[];
+    for (const row of stale) {
+      const card = await viaIssuer(this.ctx, (issuer) => issuer.getCard(row.issuer_token, true));
+      if (card?.pan) await completeOrder(this.ctx.db, row.id, sealCard(this.ctx, card.pan, card.expiration));
+      else await dropReservation(this.ctx.db, row.id);
+    }
   }
 
   /**
