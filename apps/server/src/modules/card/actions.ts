@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { CARD_ERRORS, type CardListItem } from '@exchange/shared';
+import { CARD_ERRORS, CARD_PIN_SENT, type CardListItem, type CardPinRetrieval } from '@exchange/shared';
 import { REASON, type ReasonCode } from '../../adapters/card-issuer/port.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { recordActivity, type UserRecord } from '../identity/users-repository.ts';
@@ -7,9 +7,6 @@ import { type RequestMeta, sealCard } from './cards.ts';
 import { type CardContext, viaIssuer } from './context.ts';
 import { cardListItem } from './presenters.ts';
 import { type CardRow, findCard, insertReplacement, moveCard } from './repository.ts';
-
-/** The message code of a PIN sent by SMS (the PIN itself is never in an answer). */
-export const PIN_SENT = 'account.card.pin_sent';
 
 /** The refusal for an action on a card in a state other than `normal`. */
 function refusalFor(card: CardRow, action: 'block' | 'unblock' | 'replace' | 'pin'): AppError {
@@ -109,7 +106,7 @@ export class CardActions {
    * `GET /account/password/retrieval`: reveals the PIN at the issuer and sends it by SMS to the user's verified
    * phone. The PIN is neither stored, logged nor answered.
    */
-  async retrievePin(user: UserRecord, reference: string, meta: RequestMeta): Promise<{ message: string }> {
+  async retrievePin(user: UserRecord, reference: string, meta: RequestMeta): Promise<CardPinRetrieval> {
     const card = await this.resolve(user, reference);
     if (card.status !== 'normal') throw refusalFor(card, 'pin');
     if (card.next_charge_on === null || card.fee_suspended) throw invalid(CARD_ERRORS.cardNotActive);
@@ -134,7 +131,7 @@ export class CardActions {
       userAgent: meta.userAgent,
       data: { card: `**** ${card.last4}` },
     });
-    return { message: PIN_SENT };
+    return { message: CARD_PIN_SENT };
   }
 
   private async transition(card: CardRow, state: 'ACTIVE' | 'SUSPENDED', reason: ReasonCode): Promise<void> {

@@ -47,7 +47,11 @@ export class CardWebhookDelivery {
       return;
     }
     this.running = this.pass()
-      .catch((err) => this.options.log?.warn({ err: String(err) }, 'card simulator: delivery pass failed'))
+      .catch((err) => {
+        // A pool being closed under a pass (shutdown) is not worth a warning.
+        if (!(this.options.db as { ending?: boolean }).ending)
+          this.options.log?.warn({ err: String(err) }, 'card simulator: delivery pass failed');
+      })
       .finally(() => {
         this.running = undefined;
         if (this.again) {
