@@ -8,6 +8,9 @@ import { CardWebhooks } from './webhooks.ts';
 
 export type { CardFees } from './context.ts';
 
+/** Advisory lock of the annual fee run. */
+const ANNUAL_FEE_LOCK = 7_013_002;
+
 /** The card suite, issuing half: holders, cards, their actions, the issuer's webhooks and the annual fee run. */
 export class Cards {
   readonly holders: CardHolders;
@@ -53,11 +56,30 @@ export class Cards {
   async tick(today?: string): Promise<{ charged: number; suspended: number }> {
     const running = this.running as Promise<{ charged: number; suspended: number }> | undefined;
     if (running) return running;
-    const run = this.cards.fees.chargeDue(today).finally(() => {
+    const run = this.exclusively(() => this.cards.fees.chargeDue(today)).finally(() => {
       this.running = undefined;
     });
     this.running = run;
     return run;
+  }
+
+  /** Runs the annual fee run under a database lock, so that one process at a time does it (DESIGN.md §2). */
+  private async exclusively(
+    work: () => Promise<{ charged: number; suspended: number }>,
+  ): Promise<{ charged: number; suspended: number }> {
+    const client = await this.ctx.db.connect();
+    try {
+      const locked = (await client.query('select pg_try_advisory_lock($1) as ok', [ANNUAL_FEE_LOCK])).rows[0]
+        .ok;
+      if (!locked) return { charged: 0, suspended: 0 };
+      try {
+        return await work();
+      } finally {
+        await client.query('select pg_advisory_unlock($1)', [ANNUAL_FEE_LOCK]);
+      }
+    } finally {
+      client.release();
+    }
   }
 
   private schedule(): void {
