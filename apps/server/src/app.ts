@@ -10,6 +10,13 @@ import Fastify, { type FastifyInstance, type FastifyRequest, LogController } fro
 import helmet from 'helmet';
 import type pg from 'pg';
 import type { CaptchaPort } from './adapters/captcha/port.ts';
+import type { CardIssuer } from './adapters/card-issuer/port.ts';
+import type { CardWebhookDelivery } from './adapters/card-issuer/simulator/delivery.ts';
+import {
+  CARD_SIMULATOR_API,
+  type CardSimulatorDeps,
+  cardSimulatorRoutes,
+} from './adapters/card-issuer/simulator/routes.ts';
 import type { WebhookDelivery } from './adapters/kyc/simulator/delivery.ts';
 import { SIMULATOR_PREFIX, type SimulatorDeps, simulatorRoutes } from './adapters/kyc/simulator/routes.ts';
 import type { MailPort } from './adapters/mail/port.ts';
@@ -20,6 +27,8 @@ import { type BodyKey, installBodyEncryption } from './http/body-encryption.ts';
 import { frameworkErrorHandler, installErrorHandling, isApiPath } from './http/errors.ts';
 import type { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
+import type { Cards } from './modules/card/index.ts';
+import { cardRoutes, cardWebhookRoutes } from './modules/card/routes.ts';
 import { contactRoutes } from './modules/contact/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
 import type { ServerKeys } from './modules/identity/crypto.ts';
@@ -67,6 +76,14 @@ export interface AppDeps {
   kyc: KycService;
   /** The built-in Sumsub-compatible simulator, when it is the provider (the default). */
   kycSimulator?: { routes: SimulatorDeps; delivery: WebhookDelivery };
+  /** The card issuer (Marqeta, or by default the built-in simulator reached over HTTP). */
+  cardIssuer: CardIssuer;
+  /** The card suite: holders, cards, their fees and the issuer's webhooks. */
+  cards: Cards;
+  /** The built-in Marqeta-shaped issuer simulator, when it is the issuer (the default). */
+  cardSimulator?: { routes: CardSimulatorDeps; delivery: CardWebhookDelivery };
+  /** Where the request log goes (tests read it); stdout when absent. */
+  logStream?: { write(line: string): void };
   supportEmail: string;
   /** Resolves the session's user for routes that work with or without one (e.g. contact). */
   currentUser(request: FastifyRequest): Promise<RequestUser | null>;
@@ -93,7 +110,7 @@ function contentSecurityPolicy(config: Config) {
 /** Builds the Fastify app: APIs under their OpenDAX prefixes, the ranger websocket and the web app. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: deps.config.logLevel },
+    logger: { level: deps.config.logLevel, ...(deps.logStream ? { stream: deps.logStream } : {}) },
     trustProxy: deps.config.trustProxy,
     bodyLimit: 1 << 20,
     genReqId: () => crypto.randomUUID(),
@@ -104,7 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onResponse', async (request, reply) => {
     const entry = {
       method: request.method,
-      url: request.url,
+      url: redactCardNumbers(request.url),
       status: reply.statusCode,
       ms: reply.elapsedTime,
     };
@@ -152,6 +169,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await peatio.register((account) => memberRoutes(account, deps));
       await peatio.register((trading) => tradingRoutes(trading, deps));
       await peatio.register((account) => walletRoutes(account, deps));
+      await peatio.register((card) => cardRoutes(card, deps));
+      await peatio.register((webhooks) => cardWebhookRoutes(webhooks, deps));
     },
     { prefix: API.peatio },
   );
@@ -160,11 +179,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const simulator = deps.kycSimulator;
   if (simulator) {
     await app.register((sim) => simulatorRoutes(sim, simulator.routes), { prefix: SIMULATOR_PREFIX });
-    app.addHook('onClose', () => simulator.delivery.stop());
+    // Before the server closes: a pass sending a webhook to this server must not outlive it.
+    app.addHook('preClose', () => simulator.delivery.stop());
+  }
+  const cardSimulator = deps.cardSimulator;
+  if (cardSimulator) {
+    await app.register((sim) => cardSimulatorRoutes(sim, cardSimulator.routes), {
+      prefix: CARD_SIMULATOR_API,
+    });
+    app.addHook('preClose', () => cardSimulator.delivery.stop());
   }
 
   await serveWebApp(app, deps.config.webDist);
   return app;
+}
+
+/** A URL for the log without card numbers: `card_number` values and any run of 12-19 digits are redacted. */
+export function redactCardNumbers(url: string): string {
+  return url
+    .replace(/(card_number=)[^&]*/gi, '$1[redacted]')
+    .replace(/(?<!\d)\d{12,19}(?!\d)/g, (digits) => `****${digits.slice(-4)}`);
 }
 
 /** Serves the built web app; any other non-API GET gets index.html (client-side routing). */

@@ -1,3 +1,4 @@
+import { CARD_USAGE, cardReview, cardStatus } from './adapters/card-issuer/simulator/cli.ts';
 import { kycCommand } from './adapters/kyc/simulator/cli.ts';
 import { loadConfig } from './config.ts';
 import { auditLedger } from './core/audit.ts';
@@ -17,6 +18,7 @@ commands:
   kyc hold <email>          put the review on hold
   kyc reset <email>         reset the applicant (drops level 3)
   kyc status <email>        the applicant at the simulator and the user's KYC labels
+${CARD_USAGE}
 ${WALLET_USAGE}`;
 
 /** Operator command line against the same database as the app (shares a running embedded server). */
@@ -49,6 +51,21 @@ async function main(argv: string[]): Promise<number> {
         return 1;
       }
       const result = await kycCommand(database.pool, command, args[0]);
+      (result.ok ? console.log : console.error)(result.message);
+      return result.ok ? 0 : 1;
+    }
+    if (area === 'card' && command === 'status' && args[0]) {
+      const result = await cardStatus(database.pool, args[0]);
+      (result.ok ? console.log : console.error)(result.message);
+      return result.ok ? 0 : 1;
+    }
+    if (area === 'card' && command === 'review' && args[0] && args[1]) {
+      if (config.card.issuer !== 'simulator') {
+        console.error('CARD_ISSUER=marqeta: reviews happen at Marqeta');
+        return 1;
+      }
+      const reason = args.slice(2).join(' ') || undefined;
+      const result = await cardReview(database.pool, args[0], args[1], reason);
       (result.ok ? console.log : console.error)(result.message);
       return result.ok ? 0 : 1;
     }

@@ -4,6 +4,12 @@ import type pg from 'pg';
 import { createAltchaCaptcha } from './adapters/captcha/altcha.ts';
 import { type CaptchaPort, noCaptcha } from './adapters/captcha/port.ts';
 import { createRecaptcha } from './adapters/captcha/recaptcha.ts';
+import { createMarqetaIssuer } from './adapters/card-issuer/marqeta.ts';
+import type { CardIssuer } from './adapters/card-issuer/port.ts';
+import type { WebhookCredentials } from './adapters/card-issuer/signing.ts';
+import { CardWebhookDelivery } from './adapters/card-issuer/simulator/delivery.ts';
+import { CARD_SIMULATOR_API } from './adapters/card-issuer/simulator/routes.ts';
+import { loadCardSimulatorCredentials } from './adapters/card-issuer/simulator/store.ts';
 import { WebhookDelivery } from './adapters/kyc/simulator/delivery.ts';
 import { SIMULATOR_PREFIX } from './adapters/kyc/simulator/routes.ts';
 import { loadSimulatorCredentials } from './adapters/kyc/simulator/store.ts';
@@ -17,6 +23,8 @@ import { startCore } from './core/index.ts';
 import { currentUserResolver } from './http/auth.ts';
 import { loadBodyKey } from './http/body-encryption.ts';
 import { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
+import { Cards } from './modules/card/index.ts';
+import { CARD_WEBHOOK_PATH } from './modules/card/routes.ts';
 import { loadServerKeys } from './modules/identity/crypto.ts';
 import { SessionStore } from './modules/identity/sessions.ts';
 import { KYC_WEBHOOK_PATH } from './modules/kyc/routes.ts';
@@ -58,11 +66,30 @@ export async function composeApp(
       withdrawHoldHours: config.withdrawHoldHours,
       evm: { rpcUrl: config.evmRpcUrl, chainId: config.evmChainId, devnet: config.evmDevnet },
     }));
+  const sms = overrides.sms ?? createOutboxSms(db);
+  const card = await cardIssuerFor(config, db, selfUrl);
+  const cardIssuer = overrides.cardIssuer ?? card.issuer;
+  const cards =
+    overrides.cards ??
+    new Cards(
+      {
+        db,
+        core,
+        keys,
+        issuer: cardIssuer,
+        mail,
+        sms,
+        fees: config.card.fees,
+        webhook: card.webhook,
+        log: { warn: (obj, msg) => console.warn(msg ?? 'card', obj) },
+      },
+      config.card.pollMs,
+    );
   const deps: AppDeps = {
     config,
     db,
     mail,
-    sms: createOutboxSms(db),
+    sms,
     captcha: captchaFor(config, keys.captchaKey),
     keys,
     sessions,
@@ -74,13 +101,19 @@ export async function composeApp(
     wallet,
     kyc: kyc.service,
     kycSimulator: kyc.simulator,
+    cardIssuer,
+    cards,
+    cardSimulator: card.simulator,
     supportEmail: config.supportEmail,
     currentUser: currentUserResolver(db, sessions),
     ...overrides,
   };
   app = await buildApp(deps);
   app.addHook('onClose', () => wallet.stop());
+  app.addHook('preClose', () => cards.stop());
   deps.kycSimulator?.delivery.start();
+  deps.cardSimulator?.delivery.start();
+  cards.start();
   return { app, deps };
 }
 
@@ -138,6 +171,67 @@ async function kycFor(config: Config, db: pg.Pool, selfUrl: () => string | null)
     kick: () => delivery.kick(),
   };
   return { service, simulator: { routes, delivery } };
+}
+
+/**
+ * The card issuer: the Marqeta adapter, pointed at Marqeta, or by default at the built-in simulator in this same
+ * process (over HTTP, once the server listens), whose signed webhooks come back here.
+ */
+async function cardIssuerFor(
+  config: Config,
+  db: pg.Pool,
+  selfUrl: () => string | null,
+): Promise<{
+  issuer: CardIssuer;
+  webhook: WebhookCredentials;
+  simulator: AppDeps['cardSimulator'];
+}> {
+  const log = { warn: (obj: unknown, msg?: string) => console.warn(msg ?? 'card issuer', obj) };
+  const m = config.card.marqeta;
+  if (config.card.issuer === 'marqeta' && m) {
+    const issuer = createMarqetaIssuer({
+      baseUrl: m.baseUrl,
+      username: m.appToken,
+      password: m.accessToken,
+      cardProductToken: m.cardProductToken,
+      timeoutMs: config.card.issuerTimeoutMs,
+    });
+    return { issuer, webhook: m.webhook, simulator: undefined };
+  }
+  const credentials = await loadCardSimulatorCredentials(db);
+  const delivery = new CardWebhookDelivery({
+    db,
+    credentials,
+    webhookUrl: () => {
+      const base = selfUrl();
+      return base ? `${base}${API.peatio}${CARD_WEBHOOK_PATH}` : null;
+    },
+    log,
+  });
+  const issuer = createMarqetaIssuer({
+    baseUrl: () => `${selfUrl() ?? 'http://127.0.0.1:0'}${CARD_SIMULATOR_API}`,
+    username: credentials.apiUsername,
+    password: credentials.apiPassword,
+    cardProductToken: 'sim_card_product',
+    kind: 'simulator',
+    timeoutMs: config.card.issuerTimeoutMs,
+  });
+  const routes = {
+    db,
+    credentials,
+    autoApproveSeconds: config.card.autoApproveSeconds,
+    shipSeconds: config.card.simShipSeconds,
+    kick: () => delivery.kick(),
+  };
+  return {
+    issuer,
+    webhook: {
+      username: credentials.webhookUsername,
+      password: credentials.webhookPassword,
+      secret: credentials.webhookSecret,
+    },
+    simulator: { routes, delivery },
+  };
 }
 
 /** `http://host:port` of a listening app, for calls it makes to itself (loopback for a wildcard address). */

@@ -5,6 +5,9 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
   .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
 
+/** A USDT amount: a non-negative decimal with at most 6 decimals (USDT's precision). */
+const usdt = z.string().regex(/^(0|[1-9]\d{0,11})(\.\d{1,6})?$/, 'must be a decimal with at most 6 decimals');
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -54,6 +57,23 @@ const envSchema = z.object({
   SUMSUB_SECRET_KEY: z.string().min(10).optional(),
   SUMSUB_WEBHOOK_SECRET: z.string().min(10).optional(),
   SUMSUB_WEBSDK_URL: z.url().default('https://static.sumsub.com/idensic/static/sns-websdk-builder.js'),
+  CARD_ISSUER: z.enum(['simulator', 'marqeta']).default('simulator'),
+  CARD_AUTO_APPROVE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(0),
+  CARD_SIM_SHIP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(5),
+  CARD_POLL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
+  CARD_ISSUER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  CARD_ACTIVATION_FEE: usdt.default('10'),
+  CARD_ANNUAL_FEE: usdt.default('20'),
+  CARD_TOPUP_FEE: usdt.default('1'),
+  CARD_TOPUP_LIMIT: usdt.default('5000'),
+  CARD_LOAD_LIMIT: usdt.default('10000'),
+  MARQETA_BASE_URL: z.url().default('https://sandbox-api.marqeta.com/v3'),
+  MARQETA_APP_TOKEN: z.string().min(1).optional(),
+  MARQETA_ACCESS_TOKEN: z.string().min(1).optional(),
+  MARQETA_CARD_PRODUCT_TOKEN: z.string().min(1).optional(),
+  MARQETA_WEBHOOK_USERNAME: z.string().min(1).optional(),
+  MARQETA_WEBHOOK_PASSWORD: z.string().min(1).optional(),
+  MARQETA_WEBHOOK_SECRET: z.string().min(16).optional(),
 });
 
 /** Validated runtime configuration; every field comes from an environment variable of the same meaning. */
@@ -98,6 +118,33 @@ export interface Config {
   kyc: KycConfig;
   /** Root secret for hashing codes and encrypting secrets at rest; generated and stored when unset (not in production). */
   secretKey: string | undefined;
+  /** The card program: the issuer, its simulator's demo settings, the fees and limits. */
+  card: CardConfig;
+}
+
+export interface CardConfig {
+  /** `simulator` (built in, the default: Marqeta's paths, Basic auth and signed webhooks) or `marqeta`. */
+  issuer: 'simulator' | 'marqeta';
+  /** Simulator only: approve a submitted holder after this many seconds (0: the operator decides). */
+  autoApproveSeconds: number;
+  /** Simulator only: an ordered card ships after this many seconds and is delivered as long again later. */
+  simShipSeconds: number;
+  /** How often the annual fee run happens (ms); 0: never on its own. */
+  pollMs: number;
+  /** Time limit of one issuer call; beyond it the call answers 504 `account.card.issuer_timeout`. */
+  issuerTimeoutMs: number;
+  /** Fees and limits in USDT (decimal strings); the top-up fee in percent. */
+  fees: { activationFee: string; annualFee: string; topupFee: string; topupLimit: string; loadLimit: string };
+  /** The real Marqeta's address and credentials, with CARD_ISSUER=marqeta. */
+  marqeta:
+    | {
+        baseUrl: string;
+        appToken: string;
+        accessToken: string;
+        cardProductToken: string;
+        webhook: { username: string; password: string; secret: string };
+      }
+    | undefined;
 }
 
 export interface KycConfig {
@@ -146,6 +193,30 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration: SUMSUB_APP_TOKEN: SUMSUB_APP_TOKEN, SUMSUB_SECRET_KEY and SUMSUB_WEBHOOK_SECRET are required with KYC_PROVIDER=sumsub',
     );
   }
+  const marqeta =
+    e.MARQETA_APP_TOKEN &&
+    e.MARQETA_ACCESS_TOKEN &&
+    e.MARQETA_CARD_PRODUCT_TOKEN &&
+    e.MARQETA_WEBHOOK_USERNAME &&
+    e.MARQETA_WEBHOOK_PASSWORD &&
+    e.MARQETA_WEBHOOK_SECRET
+      ? {
+          baseUrl: e.MARQETA_BASE_URL,
+          appToken: e.MARQETA_APP_TOKEN,
+          accessToken: e.MARQETA_ACCESS_TOKEN,
+          cardProductToken: e.MARQETA_CARD_PRODUCT_TOKEN,
+          webhook: {
+            username: e.MARQETA_WEBHOOK_USERNAME,
+            password: e.MARQETA_WEBHOOK_PASSWORD,
+            secret: e.MARQETA_WEBHOOK_SECRET,
+          },
+        }
+      : undefined;
+  if (e.CARD_ISSUER === 'marqeta' && !marqeta) {
+    throw new ConfigError(
+      'Invalid configuration: MARQETA_APP_TOKEN: MARQETA_APP_TOKEN, MARQETA_ACCESS_TOKEN, MARQETA_CARD_PRODUCT_TOKEN, MARQETA_WEBHOOK_USERNAME, MARQETA_WEBHOOK_PASSWORD and MARQETA_WEBHOOK_SECRET are required with CARD_ISSUER=marqeta',
+    );
+  }
   if (production && !e.SECRET_KEY) {
     throw new ConfigError('Invalid configuration: SECRET_KEY: required when NODE_ENV=production');
   }
@@ -183,6 +254,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             }
           : undefined,
       webSdkUrl: e.SUMSUB_WEBSDK_URL,
+    },
+    card: {
+      issuer: e.CARD_ISSUER,
+      autoApproveSeconds: e.CARD_AUTO_APPROVE_SECONDS,
+      simShipSeconds: e.CARD_SIM_SHIP_SECONDS,
+      pollMs: e.CARD_POLL_MS,
+      issuerTimeoutMs: e.CARD_ISSUER_TIMEOUT_MS,
+      fees: {
+        activationFee: e.CARD_ACTIVATION_FEE,
+        annualFee: e.CARD_ANNUAL_FEE,
+        topupFee: e.CARD_TOPUP_FEE,
+        topupLimit: e.CARD_TOPUP_LIMIT,
+        loadLimit: e.CARD_LOAD_LIMIT,
+      },
+      marqeta,
     },
     recaptcha:
       e.RECAPTCHA_SITE_KEY && e.RECAPTCHA_SECRET

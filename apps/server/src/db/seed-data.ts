@@ -91,10 +91,29 @@ export const DEMO_BALANCES: Record<string, string> = {
   eur: '10000',
 };
 
-export const DEMO_USERS = [
-  { email: 'alice@example.com', first: 'Alice', last: 'Demo', phone: '431234567890' },
-  { email: 'bob@example.com', first: 'Bob', last: 'Demo', phone: '431234567891' },
-] as const;
+/**
+ * The demo users. Alice's identity is verified (level 3, `document: verified`, a complete profile), so a person
+ * can apply for a card or withdraw right away; Bob is level 2, as a newly verified account.
+ */
+export const DEMO_USERS: readonly {
+  email: string;
+  first: string;
+  last: string;
+  phone: string;
+  identityVerified: boolean;
+}[] = [
+  { email: 'alice@example.com', first: 'Alice', last: 'Demo', phone: '431234567890', identityVerified: true },
+  { email: 'bob@example.com', first: 'Bob', last: 'Demo', phone: '431234567891', identityVerified: false },
+];
+
+/** The profile of a demo user whose identity is verified (Vienna, Austria). */
+export const DEMO_VERIFIED_PROFILE = {
+  gender: 'female',
+  dob: '1990-04-12',
+  address: 'Stephansplatz 1',
+  postcode: '1010',
+  city: 'Wien',
+} as const;
 
 /** Reference prices for the demo order books (quote per base), and the step between ladder rungs. */
 export const DEMO_BOOKS = [

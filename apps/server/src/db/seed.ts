@@ -11,6 +11,7 @@ import {
   DEMO_BALANCES,
   DEMO_BOOKS,
   DEMO_USERS,
+  DEMO_VERIFIED_PROFILE,
   SEED_BLOCKCHAINS,
   SEED_CURRENCIES,
   SEED_DEFAULT_FEE,
@@ -68,7 +69,8 @@ export async function seedReferenceData(pool: pg.Pool): Promise<void> {
 }
 
 /**
- * Creates the demo users (active, level 2, verified email and phone). Existing demo users are left alone.
+ * Creates the demo users (active, verified email and phone; level 2, or level 3 with a verified identity for
+ * those marked so). Existing demo users are left alone.
  * Their starting balances are credited through the exchange core by {@link creditDemoBalances}.
  * @returns the demo users' ids and emails.
  */
@@ -101,10 +103,25 @@ export async function seedDemoUsers(
         `insert into phones (user_id, country, number, validated_at) values ($1, 'AT', $2, now())`,
         [id, demo.phone],
       );
+      if (!demo.identityVerified) {
+        await db.query(
+          `insert into profiles (user_id, first_name, last_name, country) values ($1, $2, $3, 'AT')`,
+          [id, demo.first, demo.last],
+        );
+        return;
+      }
+      const p = DEMO_VERIFIED_PROFILE;
       await db.query(
-        `insert into profiles (user_id, first_name, last_name, country) values ($1, $2, $3, 'AT')`,
-        [id, demo.first, demo.last],
+        `insert into profiles (user_id, first_name, last_name, gender, dob, address, postcode, city, country, state)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, 'AT', 'verified')`,
+        [id, demo.first, demo.last, p.gender, p.dob, p.address, p.postcode, p.city],
       );
+      await db.query(
+        `insert into labels (user_id, key, value, scope) values ($1, 'document', 'verified', 'private'),
+           ($1, 'basic-kyc-level', 'verified', 'private')`,
+        [id],
+      );
+      await db.query('update users set level = 3 where id = $1', [id]);
     });
   }
   return seedDemoUsers(pool, password);

@@ -54,7 +54,7 @@ describe('seed', () => {
     }
   });
 
-  it('is idempotent: demo users are active at level 2 and get their balances once, through the core', async () => {
+  it('is idempotent: demo users are active (alice level 3, identity verified; bob level 2) and get their balances once, through the core', async () => {
     await seedReferenceData(db.pool);
     const users = await seedDemoUsers(db.pool, 'Demo-pass-2026!');
     await creditDemoBalances(await startCore(db.pool), users);
@@ -75,12 +75,19 @@ describe('seed', () => {
     const rows = await db.pool.query(`select * from users order by id`);
     expect(rows.rows.map((u) => u.email)).toEqual(DEMO_USERS.map((u) => u.email));
     for (const user of rows.rows) {
-      expect(user).toMatchObject({ state: 'active', level: 2 });
+      const verified = DEMO_USERS.find((u) => u.email === user.email)?.identityVerified;
+      expect(user).toMatchObject({ state: 'active', level: verified ? 3 : 2 });
       expect(user.password_digest).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
       const labels = await db.pool.query('select key, value from labels where user_id = $1 order by key', [
         user.id,
       ]);
       expect(labels.rows).toEqual([
+        ...(verified
+          ? [
+              { key: 'basic-kyc-level', value: 'verified' },
+              { key: 'document', value: 'verified' },
+            ]
+          : []),
         { key: 'email', value: 'verified' },
         { key: 'phone', value: 'verified' },
       ]);

@@ -27,6 +27,8 @@ export async function createTestApp(
     // Chains move only when a test mines or ticks the wallet.
     WALLET_POLL_MS: '0',
     SIM_BLOCK_MS: '0',
+    // The annual card fee runs only when a test ticks it.
+    CARD_POLL_MS: '0',
     // A Hardhat devnet only where a test asks for one (EVM_DEVNET=true).
     EVM_DEVNET: 'false',
     ...env,

@@ -391,6 +391,13 @@ export interface CardAudit {
   description: string | null;
 }
 
+/** The message code of `GET /account/password/retrieval`: the PIN went by SMS to the verified phone (never in the answer). */
+export const CARD_PIN_SENT = 'account.card.pin_sent';
+/** Answer of `GET /account/password/retrieval`. */
+export interface CardPinRetrieval {
+  message: typeof CARD_PIN_SENT;
+}
+
 /** `GET /account/card_charges` item (spec §3). */
 export interface CardCharge {
   card_number: string;

@@ -1,0 +1,119 @@
+import type pg from 'pg';
+import { findUserByEmail } from '../../../modules/identity/users-repository.ts';
+import { decideSimKyc, type ReviewDecision } from './store.ts';
+
+/** The card operator commands, with their usage lines for the command line's help. */
+export const CARD_USAGE = `  card review approve <email>
+                            the card issuer simulator's reviewer: the holder may order cards (emailed)
+  card review reject <email> [reason]
+                            the holder's application is declined (rejection)
+  card review incomplete <email> [reason]
+                            the holder must upload documents again (incomplete_information)
+  card status <email>       the card holder, document images (types and sizes) and cards (masked numbers)`;
+
+const DECISIONS: Record<string, ReviewDecision> = {
+  approve: 'approve',
+  reject: 'reject',
+  incomplete: 'incomplete',
+};
+
+/**
+ * `npm run cli -- card review approve|reject|incomplete <email> [reason]`: the simulator's reviewer. The
+ * decision is queued as a `kycs` webhook, which the running app delivers, signed, to itself as Marqeta would.
+ */
+export async function cardReview(
+  db: pg.Pool,
+  decision: string,
+  email: string,
+  reason?: string,
+): Promise<{ ok: boolean; message: string }> {
+  const action = DECISIONS[decision];
+  if (!action) return { ok: false, message: `unknown decision: ${decision} (approve, reject, incomplete)` };
+  const user = await findUserByEmail(db, email);
+  if (!user) return { ok: false, message: `no user with email ${email}` };
+  const holder = (
+    await db.query('select issuer_user_token, status from card_holders where user_id = $1', [user.id])
+  ).rows[0];
+  if (!holder) return { ok: false, message: `${email} has not applied for a card` };
+  const kyc = await decideSimKyc(db, holder.issuer_user_token, action, reason?.slice(0, 500));
+  if (!kyc)
+    return { ok: false, message: `${email} has no application waiting for review (${holder.status})` };
+  return {
+    ok: true,
+    message: `${email}: review ${kyc.token} is ${kyc.result.status}; the webhook is queued for the running app`,
+  };
+}
+
+/** `npm run cli -- card status <email>`: what the exchange and the simulator know; never an image or a number. */
+export async function cardStatus(db: pg.Pool, email: string): Promise<{ ok: boolean; message: string }> {
+  const user = await findUserByEmail(db, email);
+  if (!user) return { ok: false, message: `no user with email ${email}` };
+  const holder = (
+    await db.query(
+      `select id, issuer_user_token, first_name, last_name, country, id_type, status, description,
+         submitted_at, reviewed_at from card_holders where user_id = $1`,
+      [user.id],
+    )
+  ).rows[0];
+  const documents = holder
+    ? (
+        await db.query(
+          `select doc_type, mime_type, size_bytes, updated_at from card_holder_documents where holder_id = $1
+           order by id`,
+          [holder.id],
+        )
+      ).rows
+    : [];
+  const cards = (
+    await db.query(
+      `select id, first4, last4, status, fee_suspended, to_char(next_charge_on, 'YYYY-MM-DD') as next_charge_on,
+         fulfillment, expiry, replaces_card_id, replaced_by from cards where user_id = $1 order by id`,
+      [user.id],
+    )
+  ).rows;
+  const review = holder
+    ? (
+        await db.query(
+          `select token, status, codes, created_time from cardsim_kyc where user_token = $1
+           order by created_time desc limit 1`,
+          [holder.issuer_user_token],
+        )
+      ).rows[0]
+    : undefined;
+  const status = {
+    email: user.email,
+    level: user.level,
+    holder: holder
+      ? {
+          id: holder.id,
+          issuer_user_token: holder.issuer_user_token,
+          name: `${holder.first_name} ${holder.last_name}`.trim(),
+          country: holder.country,
+          id_type: holder.id_type,
+          status: holder.status,
+          description: holder.description,
+          submitted_at: holder.submitted_at,
+          reviewed_at: holder.reviewed_at,
+        }
+      : null,
+    documents: documents.map((d) => ({
+      doc_type: d.doc_type,
+      mime_type: d.mime_type,
+      size_bytes: d.size_bytes,
+      updated_at: d.updated_at,
+    })),
+    simulator_review: review ?? null,
+    cards: cards.map((c) => ({
+      id: Number(c.id),
+      number: c.first4 ? `${c.first4} **** **** ${c.last4}` : '(ordering)',
+      status: c.status,
+      next_charge_on: c.next_charge_on,
+      fee_suspended: c.fee_suspended,
+      fulfillment: c.fulfillment,
+      expiry: c.expiry ? `${c.expiry.slice(0, 2)}/${c.expiry.slice(2)}` : null,
+      replaces: c.replaces_card_id ? Number(c.replaces_card_id) : null,
+      replaced_by: c.replaced_by ? Number(c.replaced_by) : null,
+    })),
+  };
+  return { ok: true, message: JSON.stringify(status, null, 2) };
+}

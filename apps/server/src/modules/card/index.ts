@@ -1,0 +1,100 @@
+import type { CardFee } from '@exchange/shared';
+import { formatUnits, toUnits } from '@exchange/shared';
+import { CardActions } from './actions.ts';
+import { CardService } from './cards.ts';
+import { CARD_CURRENCY, type CardContext, KeyedMutex } from './context.ts';
+import { CardHolders } from './holders.ts';
+import { CardWebhooks } from './webhooks.ts';
+
+export type { CardFees } from './context.ts';
+
+/** Advisory lock of the annual fee run. */
+const ANNUAL_FEE_LOCK = 7_013_002;
+
+/** The card suite, issuing half: holders, cards, their actions, the issuer's webhooks and the annual fee run. */
+export class Cards {
+  readonly holders: CardHolders;
+  readonly cards: CardService;
+  readonly actions: CardActions;
+  readonly webhooks: CardWebhooks;
+  private loop: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly ctx: Omit<CardContext, 'mutex'>,
+    /** How often the annual fee run happens (ms); 0: only when {@link tick} is called. */
+    private readonly pollMs = 0,
+  ) {
+    const full: CardContext = { ...ctx, mutex: new KeyedMutex() };
+    this.holders = new CardHolders(full);
+    this.cards = new CardService(full);
+    this.actions = new CardActions(full, (user, reference) => this.cards.resolve(user, reference));
+    this.webhooks = new CardWebhooks(full);
+  }
+
+  /** `GET /account/card_fee`: the fees and limits from the configuration, in USDT. */
+  fee(): CardFee {
+    const precision = this.ctx.core.units.precision(CARD_CURRENCY);
+    const norm = (v: string) => formatUnits(toUnits(v, precision), precision);
+    const f = this.ctx.fees;
+    return {
+      topup_fee: norm(f.topupFee),
+      topup_limit: norm(f.topupLimit),
+      load_limit: norm(f.loadLimit),
+      activation_fee: norm(f.activationFee),
+      annual_fee: norm(f.annualFee),
+    };
+  }
+
+  /** Starts the annual fee run every `pollMs`. */
+  start(): void {
+    if (this.pollMs > 0) this.schedule();
+  }
+
+  /** One annual fee run now; waits for one already running instead of overlapping it. */
+  async tick(today?: string): Promise<{ charged: number; suspended: number }> {
+    const running = this.running as Promise<{ charged: number; suspended: number }> | undefined;
+    if (running) return running;
+    const run = this.exclusively(() => this.cards.fees.chargeDue(today)).finally(() => {
+      this.running = undefined;
+    });
+    this.running = run;
+    return run;
+  }
+
+  /** Runs the annual fee run under a database lock, so that one process at a time does it (DESIGN.md §2). */
+  private async exclusively(
+    work: () => Promise<{ charged: number; suspended: number }>,
+  ): Promise<{ charged: number; suspended: number }> {
+    const client = await this.ctx.db.connect();
+    try {
+      const locked = (await client.query('select pg_try_advisory_lock($1) as ok', [ANNUAL_FEE_LOCK])).rows[0]
+        .ok;
+      if (!locked) return { charged: 0, suspended: 0 };
+      try {
+        return await work();
+      } finally {
+        await client.query('select pg_advisory_unlock($1)', [ANNUAL_FEE_LOCK]);
+      }
+    } finally {
+      client.release();
+    }
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.loop = setTimeout(() => {
+      this.tick()
+        .catch((err) => this.ctx.log.warn({ err: String(err) }, 'card annual fee run failed'))
+        .finally(() => this.schedule());
+    }, this.pollMs);
+    this.loop.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.loop);
+    await this.running?.catch(() => {});
+  }
+}

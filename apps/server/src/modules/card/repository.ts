@@ -1,0 +1,366 @@
+import type { CardDocumentType, CardStatus, HolderStatus, IdType, ShippingAddress } from '@exchange/shared';
+import type pg from 'pg';
+import { type Tx, withTransaction } from '../../db/pool.ts';
+
+type Db = pg.Pool | Tx;
+
+/** A card holder row. */
+export interface HolderRow {
+  id: string;
+  user_id: string;
+  issuer_user_token: string;
+  first_name: string;
+  last_name: string;
+  country: string;
+  id_type: IdType;
+  id_no: string;
+  status: HolderStatus;
+  description: string | null;
+  kyc_token: string | null;
+}
+
+/** What is stored about a holder's image, without the image. */
+export interface DocumentInfo {
+  doc_type: CardDocumentType;
+  mime_type: string;
+  size_bytes: number;
+  updated_at: Date;
+}
+
+/** Statuses a user sees; `ordering`, `replacement_pending` and `terminated` are the server's own. */
+export const VISIBLE_STATUSES: readonly CardStatus[] = [
+  'unverified',
+  'normal',
+  'loss',
+  'Card replacement processing',
+];
+export type CardRowStatus = CardStatus | 'ordering' | 'replacement_pending' | 'terminated';
+
+/** A card row; dates as `YYYY-MM-DD` text. */
+export interface CardRow {
+  id: string;
+  user_id: string;
+  issuer_token: string;
+  pan_enc: string | null;
+  first4: string | null;
+  last4: string | null;
+  expiry: string | null;
+  status: CardRowStatus;
+  fee_suspended: boolean;
+  paid_periods: number;
+  fee_attempts: number;
+  next_charge_on: string | null;
+  shipping: ShippingAddress;
+  fulfillment: 'ordered' | 'shipped' | 'delivered' | null;
+  replaces_card_id: string | null;
+  replaced_by: string | null;
+  created_at: Date;
+}
+
+const CARD = `id, user_id, issuer_token, pan_enc, first4, last4, expiry, status, fee_suspended, paid_periods,
+  fee_attempts, to_char(next_charge_on, 'YYYY-MM-DD') as next_charge_on, shipping, fulfillment, replaces_card_id,
+  replaced_by, created_at`;
+
+/** Advisory-lock namespace of a user's card slots. */
+const CARD_SLOT_LOCK = 7_013_001;
+
+export async function findHolder(db: Db, userId: string): Promise<HolderRow | undefined> {
+  return (await db.query('select * from card_holders where user_id = $1', [userId])).rows[0];
+}
+
+export async function idNumberTaken(db: Db, idNo: string): Promise<boolean> {
+  return ((await db.query('select 1 from card_holders where id_no = $1', [idNo])).rowCount ?? 0) > 0;
+}
+
+export async function insertHolder(
+  db: Db,
+  h: Omit<HolderRow, 'id' | 'status' | 'description' | 'kyc_token'>,
+): Promise<HolderRow> {
+  return (
+    await db.query(
+      `insert into card_holders (user_id, issuer_user_token, first_name, last_name, country, id_type, id_no)
+       values ($1, $2, $3, $4, $5, $6, $7) returning *`,
+      [h.user_id, h.issuer_user_token, h.first_name, h.last_name, h.country, h.id_type, h.id_no],
+    )
+  ).rows[0];
+}
+
+export async function holderDocuments(db: Db, holderId: string): Promise<DocumentInfo[]> {
+  return (
+    await db.query(
+      'select doc_type, mime_type, size_bytes, updated_at from card_holder_documents where holder_id = $1 order by id',
+      [holderId],
+    )
+  ).rows;
+}
+
+/** Stores an image of the holder, replacing the previous one of that type. */
+export async function putDocument(
+  db: Db,
+  holderId: string,
+  doc: { docType: CardDocumentType; mimeType: string; content: Buffer },
+): Promise<void> {
+  await db.query(
+    `insert into card_holder_documents (holder_id, doc_type, mime_type, size_bytes, content) values ($1, $2, $3, $4, $5)
+     on conflict (holder_id, doc_type) do update set mime_type = excluded.mime_type, size_bytes = excluded.size_bytes,
+       content = excluded.content, issuer_document_token = null, updated_at = now()`,
+    [holderId, doc.docType, doc.mimeType, doc.content.length, doc.content],
+  );
+}
+
+/** The images of a holder, with their bytes (to send them to the issuer). */
+export async function documentsWithContent(
+  db: Db,
+  holderId: string,
+): Promise<{ doc_type: CardDocumentType; mime_type: string; content: Buffer }[]> {
+  return (
+    await db.query(
+      'select doc_type, mime_type, content from card_holder_documents where holder_id = $1 order by id',
+      [holderId],
+    )
+  ).rows;
+}
+
+export async function setDocumentIssuerToken(
+  db: Db,
+  holderId: string,
+  docType: string,
+  token: string,
+): Promise<void> {
+  await db.query(
+    'update card_holder_documents set issuer_document_token = $3 where holder_id = $1 and doc_type = $2',
+    [holderId, docType, token],
+  );
+}
+
+/** One image of the user's own holder. */
+export async function documentImage(
+  db: Db,
+  userId: string,
+  docType: string,
+): Promise<{ content: Buffer } | undefined> {
+  return (
+    await db.query(
+      `select d.content from card_holder_documents d join card_holders h on h.id = d.holder_id
+       where h.user_id = $1 and d.doc_type = $2`,
+      [userId, docType],
+    )
+  ).rows[0];
+}
+
+/** Moves the holder to a review state; `from` guards against a decision racing another. */
+export async function setHolderStatus(
+  db: Db,
+  holderId: string,
+  to: HolderStatus,
+  fields: { description?: string | null; kycToken?: string | null; from?: HolderStatus[] } = {},
+): Promise<HolderRow | undefined> {
+  return (
+    await db.query(
+      `update card_holders set status = $2, description = $3,
+         kyc_token = case when $4::boolean then $5 else kyc_token end,
+         submitted_at = case when $2 = 'under_review' then now() else submitted_at end,
+         reviewed_at = case when $2 in ('activation_successful', 'rejection', 'incomplete_information') then now()
+           else reviewed_at end,
+         updated_at = now()
+       where id = $1 and ($6::text[] is null or status = any($6)) returning *`,
+      [
+        holderId,
+        to,
+        fields.description ?? null,
+        fields.kycToken !== undefined,
+        fields.kycToken ?? null,
+        fields.from ?? null,
+      ],
+    )
+  ).rows[0];
+}
+
+/** The user's cards the user sees, oldest first. */
+export async function listCards(db: Db, userId: string): Promise<CardRow[]> {
+  return (
+    await db.query(`select ${CARD} from cards where user_id = $1 and status = any($2) order by id`, [
+      userId,
+      VISIBLE_STATUSES,
+    ])
+  ).rows;
+}
+
+export async function findCard(db: Db, userId: string, id: string): Promise<CardRow | undefined> {
+  return (await db.query(`select ${CARD} from cards where user_id = $1 and id = $2`, [userId, id])).rows[0];
+}
+
+export async function findCardByToken(db: Db, issuerToken: string): Promise<CardRow | undefined> {
+  return (await db.query(`select ${CARD} from cards where issuer_token = $1`, [issuerToken])).rows[0];
+}
+
+/** One of the user's visible cards by the keyed hash of its full number. */
+export async function findCardByPanHash(db: Db, userId: string, hash: string): Promise<CardRow | undefined> {
+  return (
+    await db.query(`select ${CARD} from cards where user_id = $1 and pan_hash = $2 and status = any($3)`, [
+      userId,
+      hash,
+      VISIBLE_STATUSES,
+    ])
+  ).rows[0];
+}
+
+/** The user's visible cards with these first and last four digits, newest first. */
+export async function findCardsByMask(
+  db: Db,
+  userId: string,
+  first4: string,
+  last4: string,
+): Promise<CardRow[]> {
+  return (
+    await db.query(
+      `select ${CARD} from cards where user_id = $1 and first4 = $2 and last4 = $3 and status = any($4)
+       order by id desc`,
+      [userId, first4, last4, VISIBLE_STATUSES],
+    )
+  ).rows;
+}
+
+/** Cards the user holds or is being issued (what counts towards the maximum). */
+export async function countCardSlots(db: Db, userId: string): Promise<number> {
+  const row = (
+    await db.query(`select count(*)::int as n from cards where user_id = $1 and status = any($2)`, [
+      userId,
+      [...VISIBLE_STATUSES, 'ordering'],
+    ])
+  ).rows[0];
+  return row.n;
+}
+
+/**
+ * Takes a card slot for a new order, under a per-user advisory lock held only for the count and the insert
+ * (never across the issuer call), so concurrent orders of one user, in any process, never exceed `max`.
+ * @returns the new card's id, or null when the user has `max` cards already.
+ */
+export async function reserveCardSlot(
+  pool: pg.Pool,
+  userId: string,
+  issuerToken: string,
+  shipping: ShippingAddress,
+  max: number,
+): Promise<string | null> {
+  return withTransaction(pool, async (tx) => {
+    await tx.query('select pg_advisory_xact_lock($1, ($2::bigint % 2147483647)::int)', [
+      CARD_SLOT_LOCK,
+      userId,
+    ]);
+    if ((await countCardSlots(tx, userId)) >= max) return null;
+    const row = (
+      await tx.query(
+        `insert into cards (user_id, issuer_token, status, shipping) values ($1, $2, 'ordering', $3) returning id`,
+        [userId, issuerToken, JSON.stringify(shipping)],
+      )
+    ).rows[0];
+    return String(row.id);
+  });
+}
+
+/** The issuer has the card: its number (sealed), digits for masking and expiry; it becomes visible, unpaid. */
+export async function completeOrder(
+  db: Db,
+  id: string,
+  c: { panEnc: string; panHash: string; first4: string; last4: string; expiry: string },
+): Promise<void> {
+  await db.query(
+    `update cards set pan_enc = $2, pan_hash = $3, first4 = $4, last4 = $5, expiry = $6, status = 'unverified',
+       fulfillment = 'ordered', updated_at = now() where id = $1 and status = 'ordering'`,
+    [id, c.panEnc, c.panHash, c.first4, c.last4, c.expiry],
+  );
+}
+
+export async function dropReservation(db: Db, id: string): Promise<void> {
+  await db.query(`delete from cards where id = $1 and status = 'ordering'`, [id]);
+}
+
+/** Moves a card from one of `from` to `to`; undefined when it was in none of them (a concurrent change). */
+export async function moveCard(
+  db: Db,
+  id: string,
+  from: CardRowStatus[],
+  to: CardRowStatus,
+): Promise<CardRow | undefined> {
+  return (
+    await db.query(
+      `update cards set status = $3, updated_at = now(),
+         activated_at = case when $3 = 'normal' and activated_at is null then now() else activated_at end
+       where id = $1 and status = any($2) returning ${CARD}`,
+      [id, from, to],
+    )
+  ).rows[0];
+}
+
+export async function setFeeSuspended(db: Db, id: string, suspended: boolean): Promise<void> {
+  await db.query('update cards set fee_suspended = $2, updated_at = now() where id = $1', [id, suspended]);
+}
+
+/** The new card of a replacement, hidden until delivered. */
+export async function insertReplacement(
+  pool: pg.Pool,
+  old: CardRow,
+  c: { issuerToken: string; panEnc: string; panHash: string; first4: string; last4: string; expiry: string },
+): Promise<string> {
+  return withTransaction(pool, async (tx) => {
+    const row = (
+      await tx.query(
+        `insert into cards (user_id, issuer_token, pan_enc, pan_hash, first4, last4, expiry, status, shipping,
+           fulfillment, replaces_card_id) values ($1, $2, $3, $4, $5, $6, $7, 'replacement_pending', $8, 'ordered', $9)
+         returning id`,
+        [
+          old.user_id,
+          c.issuerToken,
+          c.panEnc,
+          c.panHash,
+          c.first4,
+          c.last4,
+          c.expiry,
+          JSON.stringify(old.shipping),
+          old.id,
+        ],
+      )
+    ).rows[0];
+    await tx.query('update cards set replaced_by = $2, updated_at = now() where id = $1', [old.id, row.id]);
+    return String(row.id);
+  });
+}
+
+/** A page of one card's charges, newest first. */
+export async function listCharges(db: Db, cardId: string, page: number, limit: number) {
+  const total = (await db.query('select count(*)::int as n from card_charges where card_id = $1', [cardId]))
+    .rows[0].n as number;
+  const rows = (
+    await db.query(
+      `select fee_type, currency, fee::text as fee, to_char(fee_deduction_date, 'YYYY-MM-DD') as fee_deduction_date,
+         created_at from card_charges where card_id = $1 order by id desc limit $2 offset $3`,
+      [cardId, limit, (page - 1) * limit],
+    )
+  ).rows as {
+    fee_type: 'activation' | 'annual';
+    currency: string;
+    fee: string;
+    fee_deduction_date: string;
+    created_at: Date;
+  }[];
+  return { total, rows };
+}
+
+/** Records a webhook event as seen; false when its token was seen before (a replay changes nothing). */
+export async function recordWebhookEvent(
+  tx: Tx,
+  event: { token: string; type: string; payload: unknown },
+): Promise<boolean> {
+  const inserted = await tx.query(
+    `insert into card_webhook_events (token, type, outcome, payload) values ($1, $2, 'received', $3)
+     on conflict (token) do nothing`,
+    [event.token, event.type, JSON.stringify(event.payload)],
+  );
+  return inserted.rowCount === 1;
+}
+
+export async function setWebhookOutcome(tx: Tx, token: string, outcome: string): Promise<void> {
+  await tx.query('update card_webhook_events set outcome = $2 where token = $1', [token, outcome]);
+}

@@ -1,0 +1,196 @@
+import { z } from 'zod';
+import { REASON } from '../../adapters/card-issuer/port.ts';
+import { verifyWebhook } from '../../adapters/card-issuer/signing.ts';
+import { type Tx, withTransaction } from '../../db/pool.ts';
+import { AppError } from '../../http/errors.ts';
+import type { CardContext } from './context.ts';
+import { kycDecision } from './holders.ts';
+import { type CardRow, recordWebhookEvent, setHolderStatus, setWebhookOutcome } from './repository.ts';
+
+/** Codes of a refused webhook (the issuer retries it; no user sees them). */
+export const WEBHOOK_ERRORS = {
+  unauthorized: 'account.card.webhook_unauthorized',
+  invalidPayload: 'account.card.webhook_invalid_payload',
+} as const;
+
+const token = z.string().min(1).max(100);
+const kycEvent = z.looseObject({
+  token,
+  user_token: token,
+  result: z.looseObject({
+    status: z.enum(['pending', 'success', 'failure']),
+    codes: z.array(z.looseObject({ code: z.string(), message: z.string().optional() })).optional(),
+  }),
+});
+const transitionEvent = z.looseObject({
+  token,
+  card_token: token,
+  state: z.string().optional(),
+  fulfillment_status: z.string().optional(),
+  type: z.string().optional(),
+});
+/** Marqeta's event notification body, as far as it is read here (other event kinds are acknowledged). */
+const notification = z.looseObject({
+  kycs: z.array(kycEvent).max(500).optional(),
+  cardtransitions: z.array(transitionEvent).max(500).optional(),
+});
+
+const FULFILMENT_RANK = { ordered: 1, shipped: 2, delivered: 3 } as const;
+type Fulfilment = keyof typeof FULFILMENT_RANK;
+
+/** What happened to each event of a webhook. */
+export interface WebhookOutcome {
+  applied: number;
+  duplicates: number;
+  ignored: number;
+}
+
+/**
+ * The issuer's webhooks: Basic credentials and `X-Marqeta-Signature` are checked before anything reads the
+ * body (401 otherwise, nothing changed); each event is applied once, in one transaction with the record of
+ * its token, so a redelivery is a no-op. Review decisions move the holder (the user is emailed on approval);
+ * fulfilment moves the card, and the delivery of a replacement terminates the card it replaces.
+ */
+export class CardWebhooks {
+  constructor(private readonly ctx: CardContext) {}
+
+  async handle(rawBody: Buffer, headers: Record<string, unknown>): Promise<WebhookOutcome> {
+    if (!verifyWebhook(this.ctx.webhook, rawBody, headers))
+      throw new AppError(401, [WEBHOOK_ERRORS.unauthorized]);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(rawBody.toString('utf8'));
+    } catch {
+      throw new AppError(400, [WEBHOOK_ERRORS.invalidPayload]);
+    }
+    const body = notification.safeParse(parsed);
+    if (!body.success) throw new AppError(400, [WEBHOOK_ERRORS.invalidPayload]);
+    const outcome: WebhookOutcome = { applied: 0, duplicates: 0, ignored: 0 };
+    const count = (o: string) => {
+      if (o === 'applied') outcome.applied++;
+      else if (o === 'duplicate') outcome.duplicates++;
+      else outcome.ignored++;
+    };
+    for (const event of body.data.kycs ?? []) count(await this.kyc(event));
+    for (const event of body.data.cardtransitions ?? []) count(await this.transition(event));
+    return outcome;
+  }
+
+  private async kyc(event: z.infer<typeof kycEvent>): Promise<string> {
+    let approvedEmail: string | null = null;
+    const outcome = await this.once(event.token, 'kyc', event, async (tx) => {
+      const holder = (
+        await tx.query(
+          `select h.id, h.status, h.kyc_token, u.email from card_holders h join users u on u.id = h.user_id
+           where h.issuer_user_token = $1 for update of h`,
+          [event.user_token],
+        )
+      ).rows[0];
+      if (!holder) return 'unknown';
+      const decision = kycDecision(event.result);
+      if (!decision) return 'ignored';
+      // Only the decision on the check now under review counts; one about an earlier submission is stale.
+      if (holder.status !== 'under_review' || holder.kyc_token !== event.token) return 'stale';
+      await setHolderStatus(tx, holder.id, decision.status, {
+        description: decision.description,
+        from: ['under_review'],
+      });
+      if (decision.status === 'activation_successful') approvedEmail = holder.email;
+      return 'applied';
+    });
+    if (approvedEmail) await this.mailApproval(approvedEmail);
+    return outcome;
+  }
+
+  private async transition(event: z.infer<typeof transitionEvent>): Promise<string> {
+    let terminate: string | null = null;
+    const outcome = await this.once(event.token, event.type ?? 'cardtransition', event, async (tx) => {
+      const card: CardRow | undefined = (
+        await tx.query(
+          `select id, user_id, status, fulfillment, replaces_card_id from cards where issuer_token = $1 for update`,
+          [event.card_token],
+        )
+      ).rows[0];
+      if (!card) return 'unknown';
+      const next = fulfilmentOf(event);
+      // State changes are ours (made through the API); only fulfilment moves a card here.
+      if (!next || FULFILMENT_RANK[next] <= FULFILMENT_RANK[card.fulfillment ?? 'ordered']) return 'ignored';
+      await tx.query('update cards set fulfillment = $2, updated_at = now() where id = $1', [card.id, next]);
+      if (next === 'delivered' && card.status === 'replacement_pending' && card.replaces_card_id)
+        terminate = await promoteReplacement(tx, card);
+      return 'applied';
+    });
+    if (terminate) {
+      // The old card is gone here already; telling the issuer is retried by nobody, so a failure is logged.
+      await this.ctx.issuer
+        .transitionCard({
+          card_token: terminate,
+          state: 'TERMINATED',
+          channel: 'API',
+          reason_code: REASON.requested,
+        })
+        .catch((err) => this.ctx.log.warn({ err: String(err) }, 'card: terminating a replaced card failed'));
+    }
+    return outcome;
+  }
+
+  /** Applies an event in one transaction with the record of its token; `duplicate` when seen before. */
+  private async once(
+    eventToken: string,
+    type: string,
+    payload: unknown,
+    apply: (tx: Tx) => Promise<string>,
+  ): Promise<string> {
+    return withTransaction(this.ctx.db, async (tx) => {
+      if (!(await recordWebhookEvent(tx, { token: eventToken, type, payload }))) return 'duplicate';
+      const outcome = await apply(tx);
+      await setWebhookOutcome(tx, eventToken, outcome);
+      return outcome;
+    });
+  }
+
+  private async mailApproval(email: string): Promise<void> {
+    await this.ctx.mail
+      .send({
+        to: email,
+        subject: 'Your card application is approved',
+        text: 'Your identity was verified for the card. You can now order your card on the Card page: choose where to ship it and pay the activation and annual fee.',
+      })
+      .catch((err) => this.ctx.log.warn({ err: String(err) }, 'card: approval email failed'));
+  }
+}
+
+/** The fulfilment an event reports: from its type (`fulfillment.shipped`) or its `fulfillment_status`. */
+function fulfilmentOf(event: z.infer<typeof transitionEvent>): Fulfilment | null {
+  const fromType = /^fulfillment\.(ordered|shipped|delivered)$/.exec(event.type ?? '')?.[1];
+  const value = (fromType ?? event.fulfillment_status ?? '').toLowerCase();
+  return value in FULFILMENT_RANK ? (value as Fulfilment) : null;
+}
+
+/**
+ * A replacement arrived: the new card appears (not active yet) paid like the card it replaces, which is
+ * terminated. Returns the old card's issuer token, to terminate it at the issuer.
+ */
+async function promoteReplacement(
+  tx: Tx,
+  card: Pick<CardRow, 'id' | 'replaces_card_id'>,
+): Promise<string | null> {
+  const old = (
+    await tx.query(`select id, issuer_token from cards where id = $1 and status <> 'terminated' for update`, [
+      card.replaces_card_id,
+    ])
+  ).rows[0];
+  if (!old) return null;
+  await tx.query(
+    `update cards n set status = 'unverified', paid_periods = o.paid_periods, fee_attempts = o.fee_attempts,
+       next_charge_on = o.next_charge_on, fee_suspended = o.fee_suspended, updated_at = now()
+     from cards o where n.id = $1 and o.id = $2`,
+    [card.id, old.id],
+  );
+  await tx.query(
+    `update cards set status = 'terminated', terminated_at = now(), next_charge_on = null, updated_at = now()
+     where id = $1`,
+    [old.id],
+  );
+  return old.issuer_token;
+}

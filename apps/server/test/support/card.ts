@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, expect } from 'vitest';
+import { webhookHeaders } from '../../src/adapters/card-issuer/signing.ts';
+import { cardReview } from '../../src/adapters/card-issuer/simulator/cli.ts';
+import { multipart } from '../../src/adapters/kyc/sumsub.ts';
+import type { AppDeps } from '../../src/app.ts';
+import { auditLedger } from '../../src/core/audit.ts';
+import { createTestApp, type TestApp } from './app.ts';
+import { JPEG, PNG } from './kyc.ts';
+import { type Member, member, peatio } from './wallet.ts';
+
+export { JPEG, PNG };
+
+/** One USDT in units (precision 6). */
+export const USDT = 1_000_000n;
+/** Where test cards go. */
+export const SHIPPING = { address: 'Mariahilfer Str. 1', city: 'Wien', post_code: '1060', country: 'AT' };
+/** A passport-only application from Japan, and an ID-card one from Austria. */
+export const PASSPORT_APPLICATION = { id_type: 'passport', country: 'JP' } as const;
+
+let idSeq = 0;
+/** A document number no other test holder has. */
+export const uniqueIdNo = (prefix = 'P') =>
+  `${prefix}${process.pid % 1000}${Date.now() % 100_000}${++idSeq}`.slice(0, 12).toUpperCase();
+
+/**
+ * A card test file's app, listening (the issuer adapter reaches the built-in simulator over HTTP, and the
+ * simulator's webhooks come back over HTTP), with helpers; after the file's tests the ledger is audited.
+ */
+export class CardSuite {
+  t!: TestApp;
+  base!: string;
+
+  get db() {
+    return this.t.db.pool;
+  }
+
+  /** A level-3 member with a profile (the holder's names) and a verified phone (for PINs). */
+  member = async (email: string, level = 3, phone: string | null = '4366012345678'): Promise<Member> => {
+    const who = await member(this.t, email, level);
+    await this.db.query(
+      `insert into profiles (user_id, first_name, last_name, country) values ($1, 'Carla', 'Holder', 'AT')`,
+      [who.id],
+    );
+    if (phone)
+      await this.db.query(
+        `insert into phones (user_id, country, number, validated_at) values ($1, 'AT', $2, now())`,
+        [who.id, phone],
+      );
+    return who;
+  };
+
+  call = (who: Member, method: 'GET' | 'POST', url: string, payload?: unknown) =>
+    peatio(this.t, who, method, url, payload);
+
+  /** Credits USDT through the core, as a deposit. */
+  credit = (who: Member, units: bigint) =>
+    this.t.deps.core.sequencer.submit({
+      type: 'Credit',
+      user: who.id,
+      currency: 'usdt',
+      amount: units,
+      kind: 'deposit',
+    });
+
+  usdt = (who: Member) => this.t.deps.core.sequencer.state.balance(who.id, 'usdt').balance;
+  feesAccount = () => this.t.deps.core.sequencer.state.systemBalance('fees', 'usdt');
+
+  /** `POST /account/upload_document` with the image as the file `document_data`. */
+  upload = (who: Member, docType: string, content: Buffer | null, contentType = 'image/jpeg') => {
+    const form = multipart([
+      { name: 'doc_type', value: docType },
+      ...(content ? [{ name: 'document_data', fileName: 'image', contentType, value: content }] : []),
+    ]);
+    return this.t.app.inject({
+      method: 'POST',
+      url: '/api/v2/peatio/account/upload_document',
+      headers: { ...who.headers, 'content-type': form.contentType },
+      payload: form.body,
+    });
+  };
+
+  /** Applies, uploads the passport page and a selfie, and submits for review. */
+  submitted = async (who: Member, idNo = uniqueIdNo()) => {
+    const applied = await this.call(who, 'POST', '/account/cardholder', {
+      ...PASSPORT_APPLICATION,
+      id_no: idNo,
+    });
+    expect(applied.statusCode, applied.body).toBe(201);
+    expect((await this.upload(who, 'passport', JPEG)).statusCode).toBe(201);
+    expect((await this.upload(who, 'selfie', PNG, 'image/png')).statusCode).toBe(201);
+    const submitted = await this.call(who, 'POST', '/account/cardholder_document');
+    expect(submitted.statusCode, submitted.body).toBe(201);
+    return submitted.json();
+  };
+
+  /** Lets the simulator do what is due and deliver every queued webhook. */
+  settle = async () => {
+    const delivery = this.t.deps.cardSimulator?.delivery;
+    for (let i = 0; i < 100; i++) {
+      delivery?.kick();
+      await delivery?.idle();
+      const pending = await this.db.query('select 1 from cardsim_webhooks where delivered_at is null');
+      if (pending.rowCount === 0) return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error('simulator webhooks not delivered');
+  };
+
+  /** The simulator's reviewer decides (the operator CLI's function), and the webhook is delivered. */
+  review = async (who: Member, decision: 'approve' | 'reject' | 'incomplete', reason?: string) => {
+    const result = await cardReview(this.db, decision, who.email, reason);
+    expect(result.ok, result.message).toBe(true);
+    await this.settle();
+  };
+
+  /** A level-3 member with an approved holder and `usdt` of balance. */
+  approved = async (email: string, usdt = 1000n * USDT) => {
+    const who = await this.member(email);
+    await this.submitted(who);
+    await this.review(who, 'approve');
+    if (usdt > 0n) await this.credit(who, usdt);
+    return who;
+  };
+
+  /** Orders a new card (`POST /account/card_cost` without a number). */
+  order = (who: Member, shipping = SHIPPING) =>
+    this.call(who, 'POST', '/account/card_cost', { shipping_address: shipping, confirmed: true });
+
+  /** The full number of a card, by the owner's reveal call. */
+  pan = async (who: Member, masked: string) => {
+    const res = await this.call(
+      who,
+      'GET',
+      `/account/cards/reveal?card_number=${encodeURIComponent(masked)}`,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().card_number as string;
+  };
+
+  /** An ordered, paid and activated card; its masked number. */
+  activeCard = async (who: Member) => {
+    const ordered = await this.order(who);
+    expect(ordered.statusCode, ordered.body).toBe(201);
+    const masked = ordered.json().card_number as string;
+    const res = await this.call(who, 'POST', '/account/card_activate', {
+      card_number: await this.pan(who, masked),
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return masked;
+  };
+
+  /** Ships and delivers every ordered card now (the simulator's fulfilment), and delivers the webhooks. */
+  fulfilAll = async () => {
+    await this.db.query(
+      `update cardsim_cards set ship_at = now() - interval '2 seconds', deliver_at = now() - interval '1 second'
+       where fulfillment_status in ('ORDERED', 'SHIPPED')`,
+    );
+    for (let i = 0; i < 3; i++) await this.settle();
+  };
+
+  /** The state of a card at the simulator. */
+  simCard = async (issuerToken: string) =>
+    (
+      await this.db.query('select state, fulfillment_status from cardsim_cards where token = $1', [
+        issuerToken,
+      ])
+    ).rows[0];
+
+  /** Our row of a user's card by its masked number. */
+  row = async (who: Member, masked: string) =>
+    (
+      await this.db.query(
+        `select id, issuer_token, status, fee_suspended, paid_periods, to_char(next_charge_on, 'YYYY-MM-DD') as next
+         from cards where user_id = $1 and first4 = $2 and last4 = $3 order by id desc limit 1`,
+        [who.id, masked.slice(0, 4), masked.slice(-4)],
+      )
+    ).rows[0];
+
+  /** Sends a webhook signed like the simulator's (or with other credentials, or a given raw body). */
+  webhook = (
+    body: unknown,
+    override: { username?: string; password?: string; secret?: string } = {},
+    raw?: string,
+  ) => {
+    const c = this.t.deps.cardSimulator?.routes.credentials;
+    if (!c) throw new Error('the simulator is not the issuer');
+    const text = raw ?? JSON.stringify(body);
+    const signedOver = raw === undefined ? text : JSON.stringify(body);
+    return this.t.app.inject({
+      method: 'POST',
+      url: '/api/v2/peatio/public/card/webhook',
+      headers: webhookHeaders(
+        {
+          username: override.username ?? c.webhookUsername,
+          password: override.password ?? c.webhookPassword,
+          secret: override.secret ?? c.webhookSecret,
+        },
+        signedOver,
+      ),
+      payload: text,
+    });
+  };
+}
+
+/** Starts a card test app for this file; audits the ledger and closes it after. */
+export function cardSuite(env: Record<string, string> = {}, overrides: Partial<AppDeps> = {}): CardSuite {
+  const suite = new CardSuite();
+  beforeAll(async () => {
+    // Fulfilment moves only when a test says so.
+    suite.t = await createTestApp(overrides, { CARD_SIM_SHIP_SECONDS: '3600', ...env });
+    suite.base = await suite.t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    expect(await auditLedger(suite.t.db.pool)).toEqual([]);
+    await suite.t.close();
+  });
+  return suite;
+}
