@@ -8,12 +8,12 @@ import { FeeStep } from './FeeStep.tsx';
 import { KycStep } from './KycStep.tsx';
 import { ReviewProfileStep } from './ReviewProfileStep.tsx';
 import { ReviewStep } from './ReviewStep.tsx';
-import { STEP, WIZARD_STEPS, wizardStep } from './wizard.ts';
+import { holderStatus, STEP, WIZARD_STEPS, wizardStep } from './wizard.ts';
 
 /**
  * The application wizard (spec §2, §4): Review profile, KYC verification, To be reviewed, Fee. The step follows
- * the holder's state; the user may step back from a failed review to the documents, which holds until the
- * holder's state calls for another step.
+ * the holder's state; from a failed review the user steps back to the documents, which holds until the documents
+ * are submitted again or the holder's state changes.
  */
 export function CardWizard({
   holder,
@@ -26,8 +26,10 @@ export function CardWizard({
 }) {
   const { t } = useTranslation();
   const computed = wizardStep(holder);
-  const [override, setOverride] = useState<{ from: number; step: number }>();
-  const active = override && override.from === computed ? override.step : computed;
+  // The step the user went back to holds while the holder's state is the one it was chosen in.
+  const state = `${computed}:${holder ? holderStatus(holder) : 'none'}`;
+  const [override, setOverride] = useState<{ from: string; step: number }>();
+  const active = override && override.from === state ? override.step : computed;
 
   return (
     <Paper withBorder p="lg" radius="md" data-testid="card-wizard">
@@ -40,9 +42,11 @@ export function CardWizard({
             aria-current={WIZARD_STEPS[active] === name ? 'step' : undefined}
           >
             {name === 'profile' && <ReviewProfileStep user={user} />}
-            {name === 'kyc' && holder && <KycStep holder={holder} />}
+            {name === 'kyc' && holder && (
+              <KycStep holder={holder} onSubmitted={() => setOverride(undefined)} />
+            )}
             {name === 'review' && holder && (
-              <ReviewStep holder={holder} onBack={() => setOverride({ from: computed, step: STEP.kyc })} />
+              <ReviewStep holder={holder} onBack={() => setOverride({ from: state, step: STEP.kyc })} />
             )}
             {name === 'fee' && <FeeStep country={profileCountry(user)} onPaid={onPaid} />}
           </Stepper.Step>

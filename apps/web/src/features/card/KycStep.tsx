@@ -14,7 +14,7 @@ import { holderIdType, missingUploads } from './wizard.ts';
  * Step 2, KYC verification (spec §4, §5): ID front and back (ID card) or the passport page, then the selfie;
  * "Submit for review" needs them all ("Please upload your document", "Please upload your selfie").
  */
-export function KycStep({ holder }: { holder: CardHolderState }) {
+export function KycStep({ holder, onSubmitted }: { holder: CardHolderState; onSubmitted: () => void }) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [busy, setBusy] = useState(false);
@@ -29,17 +29,20 @@ export function KycStep({ holder }: { holder: CardHolderState }) {
     setBusy(true);
     try {
       await cardCalls.submitDocuments();
+      // The review starts afresh: an older answer of card_audit no longer holds.
+      client.removeQueries({ queryKey: CARD_KEYS.audit });
+      await client.invalidateQueries({ queryKey: CARD_KEYS.holder });
       toast.success(t('card.kyc.submitted'));
+      onSubmitted();
     } catch (err) {
+      // A refused submission stays on the documents, with the holder's state read again.
       const code = cardErrorCode(err);
       if (code === CARD_ERRORS.documentRequired || code === CARD_ERRORS.selfieRequired)
         setError(cardCodeText(t, code, idType));
       else toast.error(cardCodeText(t, code, idType));
+      await client.invalidateQueries({ queryKey: CARD_KEYS.holder });
     } finally {
       setBusy(false);
-      // Submitted or refused, the holder's state decides the step (a failed submission stays here).
-      await client.invalidateQueries({ queryKey: CARD_KEYS.holder });
-      await client.invalidateQueries({ queryKey: CARD_KEYS.audit });
     }
   };
 

@@ -78,7 +78,6 @@ export const card = {
   'card.wizard.step.kyc': 'KYC verification',
   'card.wizard.step.review': 'To be reviewed',
   'card.wizard.step.fee': 'Fee',
-  'card.wizard.back': 'Back',
   'card.wizard.next': 'Next',
 
   'card.profile.intro': 'Check your profile and choose the document you apply with.',
@@ -102,7 +101,6 @@ export const card = {
   'card.kyc.replace': 'Choose another image',
   'card.kyc.uploaded': 'Uploaded',
   'card.kyc.missing': 'Not uploaded',
-  'card.kyc.uploading': 'Uploading…',
   'card.kyc.uploadedToast': 'Image uploaded',
   'card.kyc.preview': 'Uploaded {{doc}}',
   'card.kyc.submit': 'Submit for review',
