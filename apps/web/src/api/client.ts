@@ -20,6 +20,7 @@ export type Service = 'barong' | 'peatio' | 'applogic';
 
 interface CallOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** JSON, or a `FormData` sent as multipart as it is (uploads: not encrypted, the browser sets the boundary). */
   body?: unknown;
   query?: Record<string, string | number | undefined>;
   signal?: AbortSignal;
@@ -63,14 +64,15 @@ async function send(service: Service, path: string, options: CallOptions): Promi
   const headers: Record<string, string> = { Accept: 'application/json' };
   const csrf = localStorage.getItem(STORAGE_KEYS.csrfToken);
   if (csrf) headers['X-CSRF-Token'] = csrf;
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  const multipart = options.body instanceof FormData;
+  if (options.body !== undefined && !multipart) headers['Content-Type'] = 'application/json';
   let response: Response;
   try {
     response = await fetch(url(service, path, options.query), {
       method: options.method ?? 'GET',
       credentials: 'include',
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(await sealed(path, options.body)),
+      body: await requestBody(path, options.body),
       signal: options.signal,
     });
   } catch (err) {
@@ -102,6 +104,12 @@ async function toApiError(response: Response): Promise<ApiError> {
   }
   if (errors.length === 0) errors = [response.status === 504 ? 'server.connection_timeout' : 'server.error'];
   return new ApiError(response.status, errors, messageFor(errors[0] ?? 'server.error'), details);
+}
+
+async function requestBody(path: string, body: unknown): Promise<BodyInit | undefined> {
+  if (body === undefined) return undefined;
+  if (body instanceof FormData) return body;
+  return JSON.stringify(await sealed(path, body));
 }
 
 /**

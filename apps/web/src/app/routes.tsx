@@ -19,6 +19,7 @@ const LoginPage = page(() => import('../features/auth/LoginPage.tsx'), 'LoginPag
 const RegisterPage = page(() => import('../features/auth/RegisterPage.tsx'), 'RegisterPage');
 const ResetPasswordPage = page(() => import('../features/auth/ResetPasswordPage.tsx'), 'ResetPasswordPage');
 const VerifyAccountPage = page(() => import('../features/auth/VerifyAccountPage.tsx'), 'VerifyAccountPage');
+const CardPage = page(() => import('../features/card/CardPage.tsx'), 'CardPage');
 const KycPage = page(() => import('../features/kyc/KycPage.tsx'), 'KycPage');
 const ContactPage = page(() => import('../features/contact/ContactPage.tsx'), 'ContactPage');
 const DevFaucetPage = page(() => import('../features/dev/DevFaucetPage.tsx'), 'DevFaucetPage');
@@ -72,7 +73,7 @@ export const routes: RouteObject[] = [
       { path: '/sumsub-kyc', element: protect(<KycPage />) },
       { path: '/balance', element: protect(<BalancePage />) },
       { path: '/deposit_withdraw', element: protect(<DepositWithdrawPage />) },
-      { path: '/card', element: protect(<Placeholder name="Card" />) },
+      { path: '/card', element: protect(<CardPage />) },
       { path: '/view_statement', element: protect(<Placeholder name="Statement" />) },
       { path: '/history/account', element: protect(<TransactionHistoryPage />) },
       { path: '/history/orders', element: protect(<OrderHistoryPage />) },

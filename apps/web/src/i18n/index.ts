@@ -1,6 +1,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { captcha } from './en/captcha.ts';
+import { card } from './en/card.ts';
 import { common } from './en/common.ts';
 import { contact } from './en/contact.ts';
 import { dev } from './en/dev.ts';
@@ -23,6 +24,7 @@ export const en = {
   ...captcha,
   ...trading,
   ...wallet,
+  ...card,
 };
 
 void i18next.use(initReactI18next).init({

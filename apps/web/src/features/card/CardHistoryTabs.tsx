@@ -1,0 +1,30 @@
+import type { CardListItem } from '@exchange/shared';
+import { Paper, Tabs } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { NoRecords } from '../../components/TableHead.tsx';
+import { CardChargesTable } from './CardChargesTable.tsx';
+
+/** The chosen card's history (spec §2): Top-up history (empty until top ups exist) and Card charges. */
+export function CardHistoryTabs({ card }: { card: CardListItem }) {
+  const { t } = useTranslation();
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Tabs defaultValue="topups" keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="topups" data-testid="card-tab-topups">
+            {t('card.tabs.topups')}
+          </Tabs.Tab>
+          <Tabs.Tab value="charges" data-testid="card-tab-charges">
+            {t('card.tabs.charges')}
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="topups" pt="sm" data-testid="card-topups">
+          <NoRecords />
+        </Tabs.Panel>
+        <Tabs.Panel value="charges" pt="sm">
+          <CardChargesTable cardNumber={card.card_number} />
+        </Tabs.Panel>
+      </Tabs>
+    </Paper>
+  );
+}

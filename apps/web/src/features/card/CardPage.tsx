@@ -1,0 +1,78 @@
+import { CARD_ERRORS } from '@exchange/shared';
+import { Alert, Button, Container, Loader, Stack, Text, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useCurrentUser } from '../../api/user.ts';
+import { WALLET_KEYS } from '../wallet/api.ts';
+import { CARD_KEYS, useCardholder, useCards } from './api.ts';
+import { CardDashboard } from './CardDashboard.tsx';
+import { CardLanding } from './CardLanding.tsx';
+import { CardOnTheWayModal } from './CardOnTheWayModal.tsx';
+import { CardWizard } from './CardWizard.tsx';
+import { cardErrorCode, cardErrorText } from './format.ts';
+
+/** Level needed to apply for a card (spec §6). */
+export const CARD_LEVEL = 3;
+
+/**
+ * `/card` (spec §2): with cards, the dashboard; with a card holder (or after Get started), the four-step
+ * wizard at the step its state calls for; otherwise the landing. After a payment the "card on the way" dialog
+ * shows for 5 seconds, whichever screen is behind it.
+ */
+export function CardPage() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const { data: user } = useCurrentUser();
+  const verified = (user?.level ?? 0) >= CARD_LEVEL;
+  const cards = useCards(verified);
+  const holder = useCardholder(verified);
+  const [started, setStarted] = useState(false);
+  const [onTheWay, setOnTheWay] = useState(false);
+
+  const paid = () => {
+    setOnTheWay(true);
+    void client.invalidateQueries({ queryKey: CARD_KEYS.all });
+    void client.invalidateQueries({ queryKey: WALLET_KEYS.balances });
+  };
+
+  // A level refused by the server (the user's level changed since it loaded) is the landing's prompt.
+  const failure = [cards.error, holder.error].find(
+    (err) => err && cardErrorCode(err) !== CARD_ERRORS.levelRequired,
+  );
+  let content: React.ReactNode;
+  if (!user) content = null;
+  else if (verified && (cards.isPending || holder.isPending))
+    content = <Loader aria-label={t('card.landing.loading')} />;
+  else if (failure)
+    content = (
+      <Alert color="red" data-testid="card-load-error">
+        <Stack gap="xs">
+          <Text size="sm">{cardErrorText(t, failure)}</Text>
+          <Button
+            size="xs"
+            variant="light"
+            w="fit-content"
+            onClick={() => void client.invalidateQueries({ queryKey: CARD_KEYS.all })}
+          >
+            {t('card.load.retry')}
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  else if (verified && cards.data && cards.data.length > 0)
+    content = <CardDashboard cards={cards.data} user={user} onPaid={paid} />;
+  else if (verified && (holder.data || started))
+    content = <CardWizard holder={holder.data ?? null} user={user} onPaid={paid} />;
+  else content = <CardLanding user={user} verified={verified} onStart={() => setStarted(true)} />;
+
+  return (
+    <Container size="lg" py="xl">
+      <Stack>
+        <Title order={2}>{t('card.title')}</Title>
+        {content}
+      </Stack>
+      <CardOnTheWayModal opened={onTheWay} onClose={() => setOnTheWay(false)} />
+    </Container>
+  );
+}

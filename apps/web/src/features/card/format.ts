@@ -1,0 +1,61 @@
+import { CARD_ERRORS, type CardFee, type CardStatus, formatUnits, type IdType } from '@exchange/shared';
+import type { TFunction } from 'i18next';
+import { ApiError } from '../../api/client.ts';
+import { SCALE, units } from '../../components/format.tsx';
+
+/** Label key of a card status (spec §4): normal = Active, loss = Blocked, unverified = Not active. */
+export function cardStatusKey(status: CardStatus | string): string {
+  switch (status) {
+    case 'normal':
+      return 'card.status.normal';
+    case 'loss':
+      return 'card.status.loss';
+    case 'unverified':
+      return 'card.status.unverified';
+    default:
+      return 'card.status.replacement';
+  }
+}
+
+export function cardStatusColor(status: CardStatus | string): string {
+  if (status === 'normal') return 'teal';
+  if (status === 'loss') return 'red';
+  return 'yellow';
+}
+
+/** A card number in groups of four (`5412 3456 7890 1234`); a masked number is shown as it is. */
+export function groupCardNumber(number: string): string {
+  const digits = number.replace(/\s/g, '');
+  return /^\d+$/.test(digits) ? (digits.match(/.{1,4}/g) ?? []).join(' ') : number;
+}
+
+/** What ordering a card costs now: activation fee plus the first annual fee (spec §5), exact. */
+export function feeDue(fee: Pick<CardFee, 'activation_fee' | 'annual_fee'>): string {
+  return formatUnits(units(fee.activation_fee) + units(fee.annual_fee), SCALE);
+}
+
+/** True when the spot USDT balance covers activation plus annual fee (spec §5). */
+export function coversFee(
+  usdtBalance: string | undefined,
+  fee: Pick<CardFee, 'activation_fee' | 'annual_fee'>,
+) {
+  return units(usdtBalance) >= units(fee.activation_fee) + units(fee.annual_fee);
+}
+
+/** The code of a failed card call: any 504 is the issuer's timeout ("Connection timeout", spec §8). */
+export function cardErrorCode(err: unknown): string {
+  if (!(err instanceof ApiError)) return 'server.error';
+  if (err.code === 504) return CARD_ERRORS.issuerTimeout;
+  return err.errors[0] ?? 'server.error';
+}
+
+/** The message of a code; the document-number codes have a passport wording (spec §5, §8). */
+export function cardCodeText(t: TFunction, code: string, idType?: IdType): string {
+  const keys = idType === 'passport' ? [`card.passport/${code}`, code] : [code];
+  return t([...keys, 'server.error']);
+}
+
+/** The message of a failed card call. */
+export function cardErrorText(t: TFunction, err: unknown, idType?: IdType): string {
+  return cardCodeText(t, cardErrorCode(err), idType);
+}

@@ -1,0 +1,75 @@
+import { CARD_ERRORS } from '@exchange/shared';
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/api/client.ts';
+import {
+  cardCodeText,
+  cardErrorCode,
+  cardErrorText,
+  cardStatusKey,
+  coversFee,
+  feeDue,
+  groupCardNumber,
+} from '../../src/features/card/format.ts';
+import { t } from '../../src/i18n/index.ts';
+
+describe('card display (spec §4)', () => {
+  it('labels normal as Active, loss as Blocked, unverified as Not active', () => {
+    expect(t(cardStatusKey('normal'))).toBe('Active');
+    expect(t(cardStatusKey('loss'))).toBe('Blocked');
+    expect(t(cardStatusKey('unverified'))).toBe('Not active');
+    expect(t(cardStatusKey('Card replacement processing'))).toBe('Card replacement processing');
+  });
+
+  it('groups a full number by four and leaves a masked one as it is', () => {
+    expect(groupCardNumber('5412345678901234')).toBe('5412 3456 7890 1234');
+    expect(groupCardNumber('5412 **** **** 1234')).toBe('5412 **** **** 1234');
+  });
+});
+
+describe('fee balance check (spec §5)', () => {
+  const fee = { activation_fee: '10.5', annual_fee: '20.25' };
+
+  it('sums activation and annual fee exactly', () => {
+    expect(feeDue(fee)).toBe('30.75');
+    expect(feeDue({ activation_fee: '0.1', annual_fee: '0.2' })).toBe('0.3');
+  });
+
+  it('needs USDT at least activation plus annual fee', () => {
+    expect(coversFee('30.75', fee)).toBe(true);
+    expect(coversFee('100', fee)).toBe(true);
+    expect(coversFee('30.749999', fee)).toBe(false);
+    expect(coversFee(undefined, fee)).toBe(false);
+  });
+});
+
+describe('card error messages (spec §5, §8)', () => {
+  it('gives the passport wording of the document-number codes', () => {
+    expect(cardCodeText(t, CARD_ERRORS.idNumberRequired, 'id_card')).toBe('Please enter a valid id number');
+    expect(cardCodeText(t, CARD_ERRORS.idNumberRequired, 'passport')).toBe(
+      'Please enter a valid passport number',
+    );
+    expect(cardCodeText(t, CARD_ERRORS.idNumberTooShort, 'id_card')).toBe(
+      'Id number must be 6 character long',
+    );
+    expect(cardCodeText(t, CARD_ERRORS.idNumberTooShort, 'passport')).toBe(
+      'Passport number must be 6 character long',
+    );
+    expect(cardCodeText(t, CARD_ERRORS.idnoExists, 'id_card')).toBe('Id number already exist');
+    expect(cardCodeText(t, CARD_ERRORS.idnoExists, 'passport')).toBe('Passport number already exist');
+  });
+
+  it('shows any 504 of a card call as "Connection timeout"', () => {
+    const timeout = new ApiError(504, ['server.error'], '');
+    expect(cardErrorCode(timeout)).toBe(CARD_ERRORS.issuerTimeout);
+    expect(cardErrorText(t, timeout)).toBe('Connection timeout');
+    expect(cardErrorText(t, new ApiError(504, [CARD_ERRORS.issuerTimeout], ''))).toBe('Connection timeout');
+  });
+
+  it('uses the first code of a refusal, and the generic text for anything else', () => {
+    expect(cardErrorText(t, new ApiError(422, [CARD_ERRORS.alreadyBlocked], ''))).toBe(
+      'Already blocked card',
+    );
+    expect(cardErrorText(t, new Error('boom'))).toBe('Server error');
+    expect(cardErrorText(t, new ApiError(422, ['no.such.code'], ''))).toBe('Server error');
+  });
+});

@@ -1,0 +1,44 @@
+import * as shared from '@exchange/shared';
+import { describe, expect, it } from 'vitest';
+import { en } from '../../src/i18n/index.ts';
+
+/** Codes answered to another service, never to the browser: they need no message. */
+const NOT_FOR_USERS = ['kyc.webhook.'];
+
+/** Every `*_ERRORS` table of the shared package: the codes the server answers with. */
+const tables = Object.entries(shared as Record<string, unknown>).filter(
+  (entry): entry is [string, Record<string, string>] =>
+    /_?ERRORS$/.test(entry[0]) && typeof entry[1] === 'object',
+);
+
+describe('the message catalogue (DESIGN.md §6: the web app maps codes to messages)', () => {
+  it('finds the error tables', () => {
+    expect(tables.map(([name]) => name)).toEqual(expect.arrayContaining(['ERRORS', 'CARD_ERRORS']));
+  });
+
+  it.each(tables)('has a message for every code of %s', (_name, table) => {
+    const missing = Object.values(table).filter(
+      (code) => !NOT_FOR_USERS.some((prefix) => code.startsWith(prefix)) && !(code in en),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('has the spec wording of the card codes (spec §5, §8)', () => {
+    const { CARD_ERRORS } = shared;
+    expect(en[CARD_ERRORS.countryNotAllowed]).toBe('You are not allowed to apply for card');
+    expect(en[CARD_ERRORS.documentRequired]).toBe('Please upload your document');
+    expect(en[CARD_ERRORS.selfieRequired]).toBe('Please upload your selfie');
+    expect(en[CARD_ERRORS.documentTooLarge]).toBe('Image must smaller than 10MB!');
+    expect(en[CARD_ERRORS.feeBalanceInsufficient]).toBe(
+      'Ensure sufficient balance in your USDT wallet to apply for the card.',
+    );
+    expect(en[CARD_ERRORS.cardNumberRequired]).toBe('Please select card no.');
+    expect(en[CARD_ERRORS.cardNumberInvalid]).toBe('Please fill correct account no.');
+    expect(en[CARD_ERRORS.alreadyBlocked]).toBe('Already blocked card');
+    expect(en[CARD_ERRORS.alreadyUnblocked]).toBe('Already unblocked card');
+    expect(en[CARD_ERRORS.replacementInProgress]).toBe('Card replacement in processing');
+    expect(en[CARD_ERRORS.cardBlocked]).toBe('Your card is blocked');
+    expect(en[CARD_ERRORS.issuerTimeout]).toBe('Connection timeout');
+    expect(en['card.camera.denied']).toBe('Allow camera permission and refresh page');
+  });
+});
