@@ -4,8 +4,11 @@ import { inject } from 'vitest';
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'];
 
-/** Launches Debian's Chromium headless with the flags this closed network needs. */
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * Launches Debian's Chromium headless with the flags this closed network needs, plus `extraArgs` (e.g. a fake
+ * camera for the card selfie).
+ */
+export async function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   const executablePath = CANDIDATES.find((p): p is string => Boolean(p && existsSync(p)));
   if (!executablePath)
     throw new Error('Chromium not found: apt-get install -y chromium (or set CHROMIUM_PATH)');
@@ -21,6 +24,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--disable-dev-shm-usage',
+      ...extraArgs,
     ],
   });
 }

@@ -38,6 +38,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     NODE_ENV: 'development',
     // The trading tests start from the demo users' seeded balances and empty books.
     DEMO_BOOKS: 'false',
+    // The simulated card issuer ships a paid card after a second and delivers it a second later.
+    CARD_SIM_SHIP_SECONDS: '1',
   });
   project.provide('baseUrl', `http://127.0.0.1:${port}`);
   // Attaching to the app's running server only reads its URL; it starts nothing.

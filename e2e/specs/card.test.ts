@@ -1,0 +1,152 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiLogin, outbox } from '../support/accounts.ts';
+import { launchBrowser, openPage } from '../support/browser.ts';
+import { operator } from '../support/cli.ts';
+
+const DEMO_PASSWORD = 'Demo-pass-2026!';
+/** Alice, the demo user whose identity is verified (level 3, Vienna), and her verified phone. */
+const ALICE = { email: 'alice@example.com', phone: '431234567890' };
+const POLL = { timeout: 20_000 };
+const POSTCODE_MESSAGE = 'Postcode: letters, digits and underscore only, at most 6 characters';
+
+let browser: Browser;
+beforeAll(async () => {
+  // The selfie is taken with the camera: Chromium's fake device grants it without a prompt.
+  browser = await launchBrowser(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream']);
+});
+afterAll(() => browser.close());
+
+/** A small PNG document image (its signature is what the server checks, then the browser re-encodes it). */
+async function documentImage(page: Page, colour: string): Promise<Buffer> {
+  const dataUrl = await page.evaluate((fill) => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 900;
+    canvas.height = 600;
+    const g = canvas.getContext('2d') as CanvasRenderingContext2D;
+    g.fillStyle = fill;
+    g.fillRect(0, 0, 900, 600);
+    g.fillStyle = '#000';
+    g.fillText('IDENTITY CARD', 40, 60);
+    return canvas.toDataURL('image/png');
+  }, colour);
+  return Buffer.from(dataUrl.split(',')[1] ?? '', 'base64');
+}
+
+/** Runs a card action from the actions menu on the card shown. */
+async function cardAction(page: Page, kind: 'block' | 'unblock' | 'retrieval', cardNumber: string) {
+  await page.getByTestId('card-actions').click();
+  await page.getByTestId(`card-action-${kind}`).click();
+  const modal = page.getByTestId(`card-action-modal-${kind}`);
+  await modal.waitFor();
+  await modal.getByTestId('card-action-card').selectOption(cardNumber);
+  await modal.getByTestId('card-action-confirm').click();
+  await modal.waitFor({ state: 'detached' });
+}
+
+describe('card issuing', () => {
+  it('a level-3 user applies with documents and a selfie, is approved, pays, activates, blocks, unblocks and gets the PIN', async () => {
+    const { context, page } = await openPage(browser);
+    await apiLogin(page, ALICE.email, DEMO_PASSWORD);
+    await page.goto('/card');
+    await page.getByTestId('card-landing').waitFor();
+    await page.getByTestId('card-rules').click();
+    await page.getByTestId('card-rules-body').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('card-get-started').click();
+
+    // Review profile: Austria may use an ID card or a passport; the number's rules are checked as typed.
+    await page.getByTestId('card-wizard-profile').waitFor();
+    expect(await page.getByTestId('card-profile-name').inputValue()).toBe('Alice Demo');
+    await page.getByTestId('card-id-type-id_card').check();
+    await page.getByTestId('card-id-number').fill('ab12');
+    await page.getByTestId('card-profile-next').click();
+    await page.getByText('Id number must be 6 character long').waitFor();
+    await page.getByTestId('card-id-number').fill('at_e2e_4471');
+    await page.getByTestId('card-profile-next').click();
+
+    // KYC verification: both sides of the ID card, then a selfie from the (fake) camera.
+    await page.getByTestId('card-wizard-kyc').waitFor();
+    await page.getByTestId('card-kyc-submit').click();
+    await page.getByText('Please upload your document').first().waitFor();
+    for (const [side, colour] of [
+      ['id_card_front', '#cde'],
+      ['id_card_back', '#edc'],
+    ] as const) {
+      await page.getByTestId(`card-upload-${side}`).setInputFiles({
+        name: `${side}.png`,
+        mimeType: 'image/png',
+        buffer: await documentImage(page, colour),
+      });
+      await expect
+        .poll(() => page.getByTestId(`card-doc-${side}-state`).textContent(), POLL)
+        .toMatch(/upload/i);
+    }
+    await page.getByTestId('card-selfie-open').click();
+    await page.getByTestId('card-selfie-video').waitFor();
+    await page.getByTestId('card-selfie-capture').click();
+    await expect.poll(() => page.getByTestId('card-doc-selfie-state').textContent(), POLL).toBe('Uploaded');
+    await page.getByTestId('card-kyc-submit').click();
+
+    // To be reviewed, until the operator approves.
+    await page.getByTestId('card-review-waiting').waitFor();
+    expect(await operator('card', 'review', 'approve', ALICE.email)).toMatch(
+      /is success; the webhook is queued/,
+    );
+
+    // Fee: the shipping address, the confirmation, and payment through the USDT wallet.
+    await page.getByTestId('card-wizard-fee').waitFor(POLL);
+    await page.getByTestId('card-fee-activation').waitFor();
+    await page.getByTestId('card-ship-address').fill('Stephansplatz 1');
+    await page.getByTestId('card-ship-city').fill('Wien');
+    await page.getByTestId('card-ship-postcode').fill('1010!');
+    const country = page.getByTestId('card-ship-country');
+    if (!(await country.inputValue())) {
+      await country.click();
+      await country.fill('Austria');
+      await page.getByRole('option', { name: 'Austria' }).click();
+    }
+    await page.getByTestId('card-pay').click();
+    await page.getByText('Please confirm your shipping address').waitFor();
+    await page.getByTestId('card-ship-confirm').check();
+    await page.getByTestId('card-pay').click();
+    await page.getByText(POSTCODE_MESSAGE).waitFor();
+    await page.getByTestId('card-ship-postcode').fill('1010');
+    await page.getByTestId('card-pay').click();
+    await page.getByTestId('card-on-the-way').waitFor(POLL);
+
+    // The dashboard: the new card, Not active until activated with the number printed on it.
+    await page.getByTestId('card-dashboard').waitFor(POLL);
+    await expect.poll(() => page.getByTestId('card-status').first().textContent(), POLL).toBe('Not active');
+    const masked = (await page.getByTestId('card-number').first().textContent())?.trim() ?? '';
+    expect(masked).toMatch(/^\d{4} \*{4} \*{4} \d{4}$/);
+    await page.getByTestId('card-show-number').first().click();
+    await expect
+      .poll(() => page.getByTestId('card-number').first().textContent(), POLL)
+      .toMatch(/^[\d ]{19}$/);
+    const full = ((await page.getByTestId('card-number').first().textContent()) ?? '').replace(/\s/g, '');
+    await page.getByTestId('card-tab-charges').click();
+    await expect.poll(() => page.getByTestId('card-charge-row').count(), POLL).toBe(2);
+
+    await page.getByTestId('card-activate-number').fill('4111111111111112');
+    await page.getByTestId('card-activate').click();
+    await page.getByText('Please fill correct account no.').waitFor();
+    await page.getByTestId('card-activate-number').fill(full);
+    await page.getByTestId('card-activate').click();
+    await expect.poll(() => page.getByTestId('card-status').first().textContent(), POLL).toBe('Active');
+
+    // Block, unblock, and the PIN by SMS to the verified phone (never on screen).
+    await cardAction(page, 'block', masked);
+    await expect.poll(() => page.getByTestId('card-status').first().textContent(), POLL).toBe('Blocked');
+    await cardAction(page, 'unblock', masked);
+    await expect.poll(() => page.getByTestId('card-status').first().textContent(), POLL).toBe('Active');
+    const before = (await outbox(ALICE.phone)).length;
+    await cardAction(page, 'retrieval', masked);
+    await page.getByText('Your PIN has been sent by SMS').waitFor();
+    const sms = await outbox(ALICE.phone);
+    expect(sms.length).toBe(before + 1);
+    const pin = /\b(\d{4})\b/.exec(sms[0]?.body ?? '')?.[1];
+    expect(pin).toMatch(/^\d{4}$/);
+    await context.close();
+  });
+});
