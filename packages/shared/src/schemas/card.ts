@@ -318,9 +318,11 @@ export const cardChargesQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(10),
 });
 
-/** `GET /account/card_fee`: the program's fees and limits, in USDT (configurable on the server). */
+/** `GET /account/card_fee`: the program's fees and limits (configurable on the server). */
 export interface CardFee {
+  /** Percent of each top-up, e.g. `1` (spec §9 lists it apart from the fees and limits in USDT). */
   topup_fee: string;
+  /** Daily top-up limit, activation and annual fee and the load limit: USDT. */
   topup_limit: string;
   load_limit: string;
   activation_fee: string;

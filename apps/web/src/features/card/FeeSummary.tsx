@@ -3,14 +3,14 @@ import { Table } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { feeDue } from './format.ts';
 
-/** The program's fees and limits from card_fee (spec §3, §9), all in USDT. */
+/** The program's fees and limits from card_fee (spec §3, §9): in USDT, but the top-up fee, a percentage. */
 export function FeeSummary({ fee, usdtBalance }: { fee: CardFee; usdtBalance: string | undefined }) {
   const { t } = useTranslation();
   const usdt = (amount: string) => t('card.fee.usdt', { amount });
   const rows: [string, string, string][] = [
     ['activation', t('card.fee.activation'), usdt(fee.activation_fee)],
     ['annual', t('card.fee.annual'), usdt(fee.annual_fee)],
-    ['topup', t('card.fee.topup'), usdt(fee.topup_fee)],
+    ['topup', t('card.fee.topup'), t('card.fee.percent', { amount: fee.topup_fee })],
     ['topup-limit', t('card.fee.topupLimit'), usdt(fee.topup_limit)],
     ['load-limit', t('card.fee.loadLimit'), usdt(fee.load_limit)],
     ['total', t('card.fee.total'), usdt(feeDue(fee))],

@@ -127,6 +127,7 @@ export const card = {
   'card.fee.activation': 'Activation fee',
   'card.fee.annual': 'Annual fee',
   'card.fee.topup': 'Top-up fee',
+  'card.fee.percent': '{{amount}} % of each top-up',
   'card.fee.topupLimit': 'Daily top-up limit',
   'card.fee.loadLimit': 'Maximum card balance',
   'card.fee.total': 'Total due now',
