@@ -3,6 +3,7 @@ import {
   type CardIssuer,
   CardIssuerError,
   type IssuerCard,
+  type IssuerGpaOrder,
   type IssuerKyc,
   type IssuerTransition,
   type IssuerUser,
@@ -123,6 +124,7 @@ export function createMarqetaIssuer(options: MarqetaOptions): CardIssuer {
         throw err;
       }
     },
+    createGpaOrder: (input) => call<IssuerGpaOrder>('POST', '/gpaorders', { json: input }),
     transitionCard: (input) => call<IssuerTransition>('POST', '/cardtransitions', { json: input }),
     async revealPin(cardToken) {
       const { control_token } = await call<{ control_token: string }>('POST', '/pins/controltoken', {

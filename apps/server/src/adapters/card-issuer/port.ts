@@ -25,6 +25,29 @@ export interface CardIssuer {
   transitionCard(input: IssuerTransitionInput): Promise<IssuerTransition>;
   /** `POST /pins/controltoken` (REVEAL_PIN) then `POST /pins/reveal`: the card's PIN, never to be stored. */
   revealPin(cardToken: string): Promise<string>;
+  /**
+   * `POST /gpaorders`: funds the card with a top-up; pending until the issuer settles it, reported by a
+   * `transactions` webhook of type `gpa.credit` (state COMPLETION, or DECLINED when refused). The token is ours:
+   * the same token again is the same order.
+   */
+  createGpaOrder(input: IssuerGpaOrderInput): Promise<IssuerGpaOrder>;
+}
+
+/** A funding order; `amount` a decimal string (never a JS number), `card_token` the card funded. */
+export interface IssuerGpaOrderInput {
+  token: string;
+  user_token: string;
+  card_token: string;
+  amount: string;
+  currency_code: string;
+  funding_source_token: string;
+}
+
+export interface IssuerGpaOrder {
+  token: string;
+  state: 'PENDING' | 'COMPLETION' | 'DECLINED';
+  amount: string;
+  created_time?: string;
 }
 
 /** A cardholder as `POST /users` takes it (the fields used here). */
