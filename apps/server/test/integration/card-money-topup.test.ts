@@ -161,7 +161,8 @@ describe('card top-up', () => {
     const codes = (rs: typeof a) =>
       rs.reduce((m: Record<string, number>, r) => {
         const k = r.statusCode === 201 ? 'ok' : r.json().errors[0];
-        return { ...m, [k]: (m[k] ?? 0) + 1 };
+        m[k] = (m[k] ?? 0) + 1;
+        return m;
       }, {});
     expect(codes(a)).toEqual({ ok: 15, [CARD_MONEY_ERRORS.insufficientBalance]: 35 });
     expect(codes(b)).toEqual({ ok: 20, [CARD_MONEY_ERRORS.dailyLimitExceeded]: 30 });

@@ -56,7 +56,10 @@ export class CardSuite {
         'select state, count(*)::int as n from card_topups where user_id = $1 group by state order by state',
         [who.id],
       )
-    ).rows.reduce((m: Record<string, number>, r) => ({ ...m, [r.state]: r.n }), {});
+    ).rows.reduce((m: Record<string, number>, r) => {
+      m[r.state] = r.n;
+      return m;
+    }, {});
 
   /** What the core's `card` float holds (USDT units). */
   cardFloat = () => this.t.deps.core.sequencer.state.systemBalance('card', 'usdt');
