@@ -31,6 +31,46 @@ export interface CardIssuer {
    * the same token again is the same order.
    */
   createGpaOrder(input: IssuerGpaOrderInput): Promise<IssuerGpaOrder>;
+  /**
+   * `GET /transactions?card_token=…`: the card's transactions between two UTC dates (inclusive), newest first,
+   * `settled` (final: completed, declined, reversed) or not (pending authorisations); `total` is the simulator's
+   * extension.
+   */
+  listTransactions(query: IssuerTransactionQuery): Promise<IssuerTransactionPage>;
+}
+
+export interface IssuerTransactionQuery {
+  card_token: string;
+  start_date: string;
+  end_date: string;
+  settled: boolean;
+  start_index: number;
+  count: number;
+}
+
+/** A card transaction: amounts as decimal strings; `type_code` is the spec's code (simulator extension). */
+export interface IssuerTransaction {
+  token: string;
+  type: string;
+  type_code: number;
+  state: string;
+  /** USDT, signed (negative leaves the card). */
+  amount: string;
+  currency_code: string;
+  card_acceptor?: { name?: string | null };
+  currency_conversion?: {
+    network?: { original_amount: string; original_currency_code: string; conversion_rate: string };
+  };
+  preceding_related_transaction_token?: string | null;
+  created_time: string;
+}
+
+export interface IssuerTransactionPage {
+  count: number;
+  start_index: number;
+  is_more: boolean;
+  total: number;
+  data: IssuerTransaction[];
 }
 
 /** A funding order; `amount` a decimal string (never a JS number), `card_token` the card funded. */

@@ -53,8 +53,9 @@ create table cardsim_transactions (
   token         text primary key,
   card_token    text not null references cardsim_cards(token) on delete cascade,
   type_code     integer not null,
-  -- pending (authorised, not cleared), settled, declined, reversed
-  status        text not null check (status in ('pending', 'settled', 'declined', 'reversed')),
+  -- pending (authorised, not cleared), cleared (an authorisation whose clearing is the settled row), settled,
+  -- declined, reversed
+  status        text not null check (status in ('pending', 'cleared', 'settled', 'declined', 'reversed')),
   -- Signed: negative leaves the card.
   eur_cents     numeric not null,
   usdt_units    numeric not null,

@@ -4,6 +4,7 @@ import { CardActions } from './actions.ts';
 import { CardService } from './cards.ts';
 import { CARD_CURRENCY, type CardContext, KeyedMutex } from './context.ts';
 import { CardHolders } from './holders.ts';
+import { CardStatement } from './statement.ts';
 import { CardTopups } from './topups.ts';
 import { CardWebhooks } from './webhooks.ts';
 
@@ -19,6 +20,7 @@ export class Cards {
   readonly actions: CardActions;
   readonly webhooks: CardWebhooks;
   readonly topups: CardTopups;
+  readonly statement: CardStatement;
   private loop: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
   private stopped = false;
@@ -34,6 +36,7 @@ export class Cards {
     this.actions = new CardActions(full, (user, reference) => this.cards.resolve(user, reference));
     this.topups = new CardTopups(full, (user, reference) => this.cards.resolve(user, reference));
     this.cards.topups = this.topups;
+    this.statement = new CardStatement(full, (user, reference) => this.cards.resolve(user, reference));
     this.webhooks = new CardWebhooks(full, this.topups);
   }
 

@@ -6,6 +6,7 @@ import {
   cardChargesQuery,
   cardCostSchema,
   cardTopupSchema,
+  cardTransactionSchema,
   checkDocumentQuery,
   createCardholderSchema,
   priceConversionQuery,
@@ -18,6 +19,7 @@ import { authUser, requireAuth } from '../../http/auth.ts';
 import { invalid } from '../../http/errors.ts';
 import { acceptMultipart, parseMultipart } from '../../http/multipart.ts';
 import { paged } from '../../http/paging.ts';
+import { utcToday } from './context.ts';
 
 /** Path of the issuer's webhooks, under the Peatio prefix. */
 export const CARD_WEBHOOK_PATH = '/public/card/webhook';
@@ -114,6 +116,10 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   app.get('/account/list/topup_transactions', async (request) => {
     const q = topupListQuery.parse(request.query);
     return deps.cards.topups.list(authUser(request), q.card_number, q.page, q.limit);
+  });
+  app.post('/account/card_transaction', async (request) => {
+    const input = cardTransactionSchema(utcToday()).parse(request.body ?? {});
+    return deps.cards.statement.page(authUser(request), input);
   });
   app.get('/account/price/conversion', async (request) =>
     deps.cards.topups.conversion(priceConversionQuery.parse(request.query)),

@@ -163,7 +163,7 @@ export async function insertSimTransaction(
   t: {
     cardToken: string;
     typeCode: number;
-    status: 'pending' | 'settled' | 'declined' | 'reversed';
+    status: 'pending' | 'cleared' | 'settled' | 'declined' | 'reversed';
     /** Signed USDT units: negative when money leaves the card. */
     usdtUnits: bigint;
     eurCents?: bigint;
@@ -193,4 +193,69 @@ export async function insertSimTransaction(
     ],
   );
   return token;
+}
+
+const MARQETA_TYPE: Record<number, string> = {
+  100: 'gpa.credit',
+  150: 'authorization',
+  151: 'authorization.clearing',
+  2: 'authorization.reversal',
+  10: 'refund',
+  110: 'authorization.atm.withdrawal',
+  500: 'fee.charge',
+};
+const MARQETA_STATE: Record<string, string> = {
+  pending: 'PENDING',
+  settled: 'COMPLETION',
+  declined: 'DECLINED',
+  reversed: 'CLEARED',
+};
+
+/**
+ * `GET /transactions`: a card's transactions between two UTC dates (inclusive), newest first; pending ones
+ * (authorisations not cleared) or final ones (settled, declined, reversed). A cleared authorisation is shown
+ * by its clearing.
+ */
+export async function listSimTransactions(
+  db: pg.Pool,
+  q: { cardToken: string; from: string; to: string; pending: boolean; start: number; count: number },
+) {
+  const where = `card_token = $1 and created_time >= $2::date and created_time < $3::date + 1
+    and status = any($4)`;
+  const states = q.pending ? ['pending'] : ['settled', 'declined', 'reversed'];
+  const args = [q.cardToken, q.from, q.to, states];
+  const total = (await db.query(`select count(*)::int as n from cardsim_transactions where ${where}`, args))
+    .rows[0].n as number;
+  const rows = (
+    await db.query(
+      `select *, eur_cents::text as eur, usdt_units::text as usdt, rate::text as rate_text from cardsim_transactions
+       where ${where} order by created_time desc, token desc limit $5 offset $6`,
+      [...args, q.count, q.start],
+    )
+  ).rows;
+  return {
+    count: rows.length,
+    start_index: q.start,
+    is_more: q.start + rows.length < total,
+    total,
+    data: rows.map((r) => ({
+      token: r.token,
+      type: MARQETA_TYPE[r.type_code] ?? 'other',
+      type_code: r.type_code,
+      state: MARQETA_STATE[r.status] ?? 'PENDING',
+      amount: formatUnits(BigInt(r.usdt), SIM_USDT_DECIMALS),
+      currency_code: 'USDT',
+      card_acceptor: { name: r.merchant },
+      currency_conversion: {
+        network: {
+          original_amount: formatUnits(BigInt(r.eur), 2, 2),
+          original_currency_code: 'EUR',
+          conversion_rate: r.rate_text,
+        },
+      },
+      preceding_related_transaction_token: r.related_token,
+      decline_reason: r.decline_reason,
+      created_time: (r.created_time as Date).toISOString(),
+    })),
+  };
 }

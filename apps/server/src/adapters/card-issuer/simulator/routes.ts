@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { acceptMultipart, parseMultipart, sniffDocumentType } from '../../../http/multipart.ts';
 import type { IssuerCardState } from '../port.ts';
 import { checkBasicAuth } from '../signing.ts';
-import { createSimGpaOrder, gpaOrderView, SIM_USDT_DECIMALS } from './money.ts';
+import { createSimGpaOrder, gpaOrderView, listSimTransactions, SIM_USDT_DECIMALS } from './money.ts';
 import {
   type CardSimulatorCredentials,
   cardView,
@@ -181,6 +181,26 @@ export async function cardSimulatorRoutes(app: FastifyInstance, deps: CardSimula
     if (order === 'unknown_card') return fail(reply, 400, 'Unknown card_token for this user_token');
     if (order === 'token_taken') return fail(reply, 409, 'The token is already used');
     return reply.status(201).send(gpaOrderView(order));
+  });
+
+  app.get('/transactions', async (request, reply) => {
+    const q = request.query as Record<string, string | undefined>;
+    const date = (v: string | undefined) => (v && /^\d{4}-\d{2}-\d{2}$/.test(v) ? v : undefined);
+    const cardToken = str(q.card_token);
+    const from = date(q.start_date);
+    const to = date(q.end_date);
+    if (!cardToken || !from || !to)
+      return fail(reply, 400, 'card_token, start_date and end_date are required');
+    const start = Math.max(0, Number.parseInt(q.start_index ?? '0', 10) || 0);
+    const count = Math.min(100, Math.max(1, Number.parseInt(q.count ?? '10', 10) || 10));
+    return listSimTransactions(deps.db, {
+      cardToken,
+      from,
+      to,
+      pending: q.state === 'PENDING',
+      start,
+      count,
+    });
   });
 
   app.post('/pins/controltoken', async (request, reply) => {
