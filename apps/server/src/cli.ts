@@ -1,4 +1,10 @@
-import { CARD_USAGE, cardReview, cardStatus } from './adapters/card-issuer/simulator/cli.ts';
+import {
+  CARD_NETWORK_USAGE,
+  CARD_USAGE,
+  cardNetwork,
+  cardReview,
+  cardStatus,
+} from './adapters/card-issuer/simulator/cli.ts';
 import { kycCommand } from './adapters/kyc/simulator/cli.ts';
 import { loadConfig } from './config.ts';
 import { auditLedger } from './core/audit.ts';
@@ -19,6 +25,7 @@ commands:
   kyc reset <email>         reset the applicant (drops level 3)
   kyc status <email>        the applicant at the simulator and the user's KYC labels
 ${CARD_USAGE}
+${CARD_NETWORK_USAGE}
 ${WALLET_USAGE}`;
 
 /** Operator command line against the same database as the app (shares a running embedded server). */
@@ -66,6 +73,15 @@ async function main(argv: string[]): Promise<number> {
       }
       const reason = args.slice(2).join(' ') || undefined;
       const result = await cardReview(database.pool, args[0], args[1], reason);
+      (result.ok ? console.log : console.error)(result.message);
+      return result.ok ? 0 : 1;
+    }
+    if (area === 'card' && command && ['spend', 'atm', 'refund', 'reverse'].includes(command)) {
+      if (config.card.issuer !== 'simulator') {
+        console.error('CARD_ISSUER=marqeta: card transactions happen on the real network');
+        return 1;
+      }
+      const result = await cardNetwork(database.pool, command, args, config.card.fees.eurPerUsdt);
       (result.ok ? console.log : console.error)(result.message);
       return result.ok ? 0 : 1;
     }

@@ -207,6 +207,7 @@ async function cardIssuerFor(
       return base ? `${base}${API.peatio}${CARD_WEBHOOK_PATH}` : null;
     },
     log,
+    eurPerUsdt: config.card.fees.eurPerUsdt,
   });
   const issuer = createMarqetaIssuer({
     baseUrl: () => `${selfUrl() ?? 'http://127.0.0.1:0'}${CARD_SIMULATOR_API}`,
@@ -221,6 +222,8 @@ async function cardIssuerFor(
     credentials,
     autoApproveSeconds: config.card.autoApproveSeconds,
     shipSeconds: config.card.simShipSeconds,
+    topupSettleSeconds: config.card.topupSettleSeconds,
+    eurPerUsdt: config.card.fees.eurPerUsdt,
     kick: () => delivery.kick(),
   };
   return {

@@ -67,6 +67,12 @@ const envSchema = z.object({
   CARD_TOPUP_FEE: usdt.default('1'),
   CARD_TOPUP_LIMIT: usdt.default('5000'),
   CARD_LOAD_LIMIT: usdt.default('10000'),
+  CARD_TOPUP_SETTLE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(1800),
+  CARD_EUR_PER_USDT: z
+    .string()
+    .regex(/^(0|[1-9]\d{0,5})(\.\d{1,8})?$/, 'must be a decimal with at most 8 decimals')
+    .refine((v) => /[1-9]/.test(v), 'must be positive')
+    .default('0.92'),
   MARQETA_BASE_URL: z.url().default('https://sandbox-api.marqeta.com/v3'),
   MARQETA_APP_TOKEN: z.string().min(1).optional(),
   MARQETA_ACCESS_TOKEN: z.string().min(1).optional(),
@@ -133,8 +139,20 @@ export interface CardConfig {
   pollMs: number;
   /** Time limit of one issuer call; beyond it the call answers 504 `account.card.issuer_timeout`. */
   issuerTimeoutMs: number;
-  /** Fees and limits in USDT (decimal strings); the top-up fee in percent. */
-  fees: { activationFee: string; annualFee: string; topupFee: string; topupLimit: string; loadLimit: string };
+  /** Simulator only: a top-up (funding order) settles on the card after this many seconds. */
+  topupSettleSeconds: number;
+  /**
+   * Fees and limits in USDT (decimal strings); the top-up fee in percent; `eurPerUsdt` the EUR price of one USDT
+   * (CARD_EUR_PER_USDT: there is no EUR market to read it from).
+   */
+  fees: {
+    activationFee: string;
+    annualFee: string;
+    topupFee: string;
+    topupLimit: string;
+    loadLimit: string;
+    eurPerUsdt: string;
+  };
   /** The real Marqeta's address and credentials, with CARD_ISSUER=marqeta. */
   marqeta:
     | {
@@ -267,7 +285,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         topupFee: e.CARD_TOPUP_FEE,
         topupLimit: e.CARD_TOPUP_LIMIT,
         loadLimit: e.CARD_LOAD_LIMIT,
+        eurPerUsdt: e.CARD_EUR_PER_USDT,
       },
+      topupSettleSeconds: e.CARD_TOPUP_SETTLE_SECONDS,
       marqeta,
     },
     recaptcha:

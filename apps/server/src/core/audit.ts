@@ -13,7 +13,8 @@ export interface AuditFailure {
  * 1. per currency, user balances + locked + system accounts sum to zero (the `external` account carries the net
  *    outside flow with the opposite sign), i.e. money is conserved;
  * 2. every batch of postings sums to zero per currency (double entry);
- * 3. every user balance and locked amount, and every system account, equals the sum of its postings.
+ * 3. every user balance and locked amount, and every system account, equals the sum of its postings;
+ * 4. the card side ({@link auditCards}).
  */
 export async function auditLedger(db: pg.Pool): Promise<AuditFailure[]> {
   const failures: AuditFailure[] = [];
@@ -60,6 +61,65 @@ export async function auditLedger(db: pg.Pool): Promise<AuditFailure[]> {
       account: r.account,
       detail: `holds ${r.held} but its postings sum to ${r.posted}`,
     });
+  }
+  failures.push(...(await auditCards(db)));
+  return failures;
+}
+
+/**
+ * The card top-ups against the ledger. The invariant of the design (modules/card/topups.ts): a top-up's
+ * `CardTopUp` moves its amount into the `card` float, where it stays while the top-up is pending (submitted),
+ * on the card (settled) or refused and not yet refunded (failed); a refund (`CardRefund`) takes it out again.
+ * So:
+ * - the `card` float (USDT) = Σ amount of top-ups submitted, settled or failed, plus those still `new` whose
+ *   `card-topup:<id>` command the core has committed (a process stopped before recording it);
+ * - every `card-topup:<id>` command that succeeded has its top-up row (no money in the float without one);
+ * - every refunded top-up has exactly one successful `card-refund:<id>`, and no other top-up has any;
+ * - every settled top-up is on exactly one card: its funding order at the built-in simulator (when it is the
+ *   issuer) completed once, for that amount, on that card.
+ */
+export async function auditCards(db: pg.Pool): Promise<AuditFailure[]> {
+  const failures: AuditFailure[] = [];
+  const fail = (rule: string, detail: string) => failures.push({ rule, currency: 'usdt', detail });
+  const float = (
+    await db.query(
+      `select coalesce((select amount from system_balances where account = 'card' and currency_id = 'usdt'), 0)::text
+           as float,
+         coalesce((select sum(t.amount) from card_topups t
+           where t.state in ('submitted', 'settled', 'failed')
+              or (t.state = 'new' and exists (select 1 from client_commands c
+                    where c.ref = 'card-topup:' || t.id and c.ok))), 0)::text as owed,
+         (select count(*) from card_topups) as n`,
+    )
+  ).rows[0];
+  if (Number(float.n) > 0 || float.float !== '0') {
+    const same = (await db.query('select $1::numeric = $2::numeric as eq', [float.float, float.owed])).rows[0]
+      .eq;
+    if (!same) fail('card-float', `the card float holds ${float.float} but the top-ups owe ${float.owed}`);
+  }
+  const orphan = await db.query(
+    `select c.ref from client_commands c where c.ok and c.ref like 'card-topup:%'
+       and not exists (select 1 from card_topups t where 'card-topup:' || t.id = c.ref) limit 20`,
+  );
+  for (const r of orphan.rows) fail('card-topup-row', `${r.ref} moved money but has no top-up row`);
+  const refunds = await db.query(
+    `select t.id, t.state, count(c.ref) as n from card_topups t
+       left join client_commands c on c.ref = 'card-refund:' || t.id and c.ok
+     group by t.id, t.state
+     having (t.state = 'refunded' and count(c.ref) <> 1) or (t.state <> 'refunded' and count(c.ref) <> 0) limit 20`,
+  );
+  for (const r of refunds.rows) fail('card-refund', `top-up ${r.id} (${r.state}) has ${r.n} refunds`);
+  const hasSimulator = (await db.query(`select to_regclass('cardsim_gpaorders') is not null as ok`)).rows[0]
+    .ok;
+  if (hasSimulator) {
+    const unsettled = await db.query(
+      `select t.id from card_topups t join cards k on k.id = t.card_id
+       where t.state = 'settled' and (select count(*) from cardsim_gpaorders g
+         where g.token = t.issuer_token and g.state = 'COMPLETION' and g.card_token = k.issuer_token
+           and g.amount = t.amount * 1000000) <> 1
+         and exists (select 1 from cardsim_cards where token = k.issuer_token) limit 20`,
+    );
+    for (const r of unsettled.rows) fail('card-settled', `top-up ${r.id} is settled but not on its card`);
   }
   return failures;
 }

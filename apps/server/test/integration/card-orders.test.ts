@@ -146,7 +146,7 @@ describe('ordering', () => {
       card_number: card.card_number,
       balance: '0',
       usdt_balance: '0',
-      eur_balance: '0',
+      eur_balance: '0.00',
       total_24h: '0',
       expiry_date: card.expiry_date,
       status: 'unverified',

@@ -16,8 +16,10 @@ export interface TestApp {
 export async function createTestApp(
   overrides: Partial<AppDeps> = {},
   env: Record<string, string> = {},
+  /** An existing test database (a restart of the app against the same data). */
+  existing?: TestDatabase,
 ): Promise<TestApp> {
-  const db = await createTestDatabase();
+  const db = existing ?? (await createTestDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',

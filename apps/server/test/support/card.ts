@@ -29,6 +29,40 @@ export const uniqueIdNo = (prefix = 'P') =>
 export class CardSuite {
   t!: TestApp;
   base!: string;
+  env: Record<string, string> = {};
+  overrides: Partial<AppDeps> = {};
+
+  /** Stops the app and starts a new one on the same database (a process restart), listening. */
+  restart = async () => {
+    await this.t.app.close();
+    this.t = await createTestApp(this.overrides, this.env, this.t.db);
+    this.base = await this.t.app.listen({ port: 0, host: '127.0.0.1' });
+  };
+
+  /** `POST /account/card_topup`. */
+  topup = (who: Member, card: string, usdtAmount: string) =>
+    this.call(who, 'POST', '/account/card_topup', { card_number: card, usdt_amount: usdtAmount });
+
+  /** Makes every pending funding order due, settles it at the simulator and delivers the webhooks. */
+  settleTopups = async () => {
+    await this.db.query(`update cardsim_gpaorders set settle_at = now() where state = 'PENDING'`);
+    await this.settle();
+  };
+
+  /** The user's top-up rows by state. */
+  topupStates = async (who: Member) =>
+    (
+      await this.db.query(
+        'select state, count(*)::int as n from card_topups where user_id = $1 group by state order by state',
+        [who.id],
+      )
+    ).rows.reduce((m: Record<string, number>, r) => {
+      m[r.state] = r.n;
+      return m;
+    }, {});
+
+  /** What the core's `card` float holds (USDT units). */
+  cardFloat = () => this.t.deps.core.sequencer.state.systemBalance('card', 'usdt');
 
   get db() {
     return this.t.db.pool;
@@ -205,9 +239,11 @@ export class CardSuite {
 /** Starts a card test app for this file; audits the ledger and closes it after. */
 export function cardSuite(env: Record<string, string> = {}, overrides: Partial<AppDeps> = {}): CardSuite {
   const suite = new CardSuite();
+  // Fulfilment and top-up settlement move only when a test says so.
+  suite.env = { CARD_SIM_SHIP_SECONDS: '3600', CARD_TOPUP_SETTLE_SECONDS: '3600', ...env };
+  suite.overrides = overrides;
   beforeAll(async () => {
-    // Fulfilment moves only when a test says so.
-    suite.t = await createTestApp(overrides, { CARD_SIM_SHIP_SECONDS: '3600', ...env });
+    suite.t = await createTestApp(overrides, suite.env);
     suite.base = await suite.t.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {

@@ -83,7 +83,7 @@ export const cardTopupSchema = z.object({
   usdt_amount: z
     .string({ error: CARD_MONEY_ERRORS.topupAmountRequired })
     .trim()
-    .min(1, CARD_MONEY_ERRORS.topupAmountRequired)
+    .min(1, { error: CARD_MONEY_ERRORS.topupAmountRequired, abort: true })
     .superRefine((value, ctx) => {
       const parsed = parseUnits(value, TOPUP_DECIMALS);
       if (!parsed.ok || parsed.units <= 0n) {

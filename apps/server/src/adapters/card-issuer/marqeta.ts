@@ -3,7 +3,9 @@ import {
   type CardIssuer,
   CardIssuerError,
   type IssuerCard,
+  type IssuerGpaOrder,
   type IssuerKyc,
+  type IssuerTransactionPage,
   type IssuerTransition,
   type IssuerUser,
 } from './port.ts';
@@ -123,6 +125,20 @@ export function createMarqetaIssuer(options: MarqetaOptions): CardIssuer {
         throw err;
       }
     },
+    createGpaOrder: (input) => call<IssuerGpaOrder>('POST', '/gpaorders', { json: input }),
+    listTransactions: (q) =>
+      call<IssuerTransactionPage>(
+        'GET',
+        `/transactions?${new URLSearchParams({
+          card_token: q.card_token,
+          start_date: q.start_date,
+          end_date: q.end_date,
+          state: q.settled ? 'COMPLETION,DECLINED,CLEARED' : 'PENDING',
+          start_index: String(q.start_index),
+          count: String(q.count),
+          sort_by: '-createdTime',
+        })}`,
+      ),
     transitionCard: (input) => call<IssuerTransition>('POST', '/cardtransitions', { json: input }),
     async revealPin(cardToken) {
       const { control_token } = await call<{ control_token: string }>('POST', '/pins/controltoken', {

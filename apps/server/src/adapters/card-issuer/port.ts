@@ -25,6 +25,69 @@ export interface CardIssuer {
   transitionCard(input: IssuerTransitionInput): Promise<IssuerTransition>;
   /** `POST /pins/controltoken` (REVEAL_PIN) then `POST /pins/reveal`: the card's PIN, never to be stored. */
   revealPin(cardToken: string): Promise<string>;
+  /**
+   * `POST /gpaorders`: funds the card with a top-up; pending until the issuer settles it, reported by a
+   * `transactions` webhook of type `gpa.credit` (state COMPLETION, or DECLINED when refused). The token is ours:
+   * the same token again is the same order.
+   */
+  createGpaOrder(input: IssuerGpaOrderInput): Promise<IssuerGpaOrder>;
+  /**
+   * `GET /transactions?card_token=…`: the card's transactions between two UTC dates (inclusive), newest first,
+   * `settled` (final: completed, declined, reversed) or not (pending authorisations); `total` is the simulator's
+   * extension.
+   */
+  listTransactions(query: IssuerTransactionQuery): Promise<IssuerTransactionPage>;
+}
+
+export interface IssuerTransactionQuery {
+  card_token: string;
+  start_date: string;
+  end_date: string;
+  settled: boolean;
+  start_index: number;
+  count: number;
+}
+
+/** A card transaction: amounts as decimal strings; `type_code` is the spec's code (simulator extension). */
+export interface IssuerTransaction {
+  token: string;
+  type: string;
+  type_code: number;
+  state: string;
+  /** USDT, signed (negative leaves the card). */
+  amount: string;
+  currency_code: string;
+  card_acceptor?: { name?: string | null };
+  currency_conversion?: {
+    network?: { original_amount: string; original_currency_code: string; conversion_rate: string };
+  };
+  preceding_related_transaction_token?: string | null;
+  created_time: string;
+}
+
+export interface IssuerTransactionPage {
+  count: number;
+  start_index: number;
+  is_more: boolean;
+  total: number;
+  data: IssuerTransaction[];
+}
+
+/** A funding order; `amount` a decimal string (never a JS number), `card_token` the card funded. */
+export interface IssuerGpaOrderInput {
+  token: string;
+  user_token: string;
+  card_token: string;
+  amount: string;
+  currency_code: string;
+  funding_source_token: string;
+}
+
+export interface IssuerGpaOrder {
+  token: string;
+  state: 'PENDING' | 'COMPLETION' | 'DECLINED';
+  amount: string;
+  created_time?: string;
 }
 
 /** A cardholder as `POST /users` takes it (the fields used here). */

@@ -31,6 +31,7 @@ import {
   moveCard,
   reserveCardSlot,
 } from './repository.ts';
+import type { CardTopups } from './topups.ts';
 
 /** Who asked, for the security log. */
 export interface RequestMeta {
@@ -44,6 +45,8 @@ export interface RequestMeta {
  */
 export class CardService {
   readonly fees: CardFeeCharger;
+  /** Set by the suite: the card wallet's balance and today's top-ups. */
+  topups: CardTopups | undefined;
 
   constructor(private readonly ctx: CardContext) {
     this.fees = new CardFeeCharger(ctx);
@@ -73,7 +76,8 @@ export class CardService {
 
   /** `GET /account/card_details`. Balances are zero until top-ups exist. */
   async details(user: UserRecord, reference: string): Promise<CardData> {
-    return cardData(await this.resolve(user, reference));
+    const card = await this.resolve(user, reference);
+    return cardData(card, await this.topups?.wallet(card));
   }
 
   /** `GET /account/cards/reveal`: the full number, to its owner only; every reveal is in the security log. */

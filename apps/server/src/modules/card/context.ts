@@ -18,6 +18,8 @@ export interface CardFees {
   topupLimit: string;
   /** Largest card balance. */
   loadLimit: string;
+  /** EUR per 1 USDT (CARD_EUR_PER_USDT). */
+  eurPerUsdt: string;
 }
 
 /** What every card use case needs. */

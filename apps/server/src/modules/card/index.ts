@@ -4,6 +4,8 @@ import { CardActions } from './actions.ts';
 import { CardService } from './cards.ts';
 import { CARD_CURRENCY, type CardContext, KeyedMutex } from './context.ts';
 import { CardHolders } from './holders.ts';
+import { CardStatement } from './statement.ts';
+import { CardTopups } from './topups.ts';
 import { CardWebhooks } from './webhooks.ts';
 
 export type { CardFees } from './context.ts';
@@ -17,6 +19,8 @@ export class Cards {
   readonly cards: CardService;
   readonly actions: CardActions;
   readonly webhooks: CardWebhooks;
+  readonly topups: CardTopups;
+  readonly statement: CardStatement;
   private loop: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
   private stopped = false;
@@ -30,7 +34,10 @@ export class Cards {
     this.holders = new CardHolders(full);
     this.cards = new CardService(full);
     this.actions = new CardActions(full, (user, reference) => this.cards.resolve(user, reference));
-    this.webhooks = new CardWebhooks(full);
+    this.topups = new CardTopups(full, (user, reference) => this.cards.resolve(user, reference));
+    this.cards.topups = this.topups;
+    this.statement = new CardStatement(full, (user, reference) => this.cards.resolve(user, reference));
+    this.webhooks = new CardWebhooks(full, this.topups);
   }
 
   /** `GET /account/card_fee`: the fees and limits from the configuration, in USDT. */
@@ -52,11 +59,20 @@ export class Cards {
     if (this.pollMs > 0) this.schedule();
   }
 
-  /** One annual fee run now; waits for one already running instead of overlapping it. */
+  /**
+   * One card run now: the annual fees, then the top-ups a stopped process left unfinished (money through the
+   * core, funding orders, refunds); waits for a run already under way instead of overlapping it.
+   */
   async tick(today?: string): Promise<{ charged: number; suspended: number }> {
     const running = this.running as Promise<{ charged: number; suspended: number }> | undefined;
     if (running) return running;
-    const run = this.exclusively(() => this.cards.fees.chargeDue(today)).finally(() => {
+    const run = this.exclusively(async () => {
+      const fees = await this.cards.fees.chargeDue(today);
+      await this.topups
+        .recover()
+        .catch((err) => this.ctx.log.warn({ err: String(err) }, 'card top-up recovery failed'));
+      return fees;
+    }).finally(() => {
       this.running = undefined;
     });
     this.running = run;

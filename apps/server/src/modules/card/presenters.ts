@@ -4,7 +4,9 @@ import {
   type CardListItem,
   type CardStatus,
   requiredDocuments,
+  toUnits,
 } from '@exchange/shared';
+import { fmtEur, fmtUsdt, USDT_DECIMALS } from './money.ts';
 import type { CardRow, DocumentInfo, HolderRow } from './repository.ts';
 
 /** `5300 **** **** 1234`: what lists show and what actions accept besides the full number. */
@@ -22,8 +24,7 @@ export function cardListItem(card: CardRow): CardListItem {
   return {
     id: Number(card.id),
     card_number: maskedNumber(card),
-    // Balances arrive with top-ups (the money half of the card suite).
-    balance: '0',
+    balance: fmtUsdt(toUnits(card.balance, USDT_DECIMALS)),
     status: card.status as CardStatus,
     next_charge_on: card.next_charge_on,
     expiry_date: expiryDate(card.expiry),
@@ -33,13 +34,16 @@ export function cardListItem(card: CardRow): CardListItem {
 }
 
 /** `GET /account/card_details`: the card wallet. */
-export function cardData(card: CardRow): CardData {
+export function cardData(
+  card: CardRow,
+  wallet: { balance: bigint; today: bigint; eurCents: bigint } = { balance: 0n, today: 0n, eurCents: 0n },
+): CardData {
   return {
     card_number: maskedNumber(card),
-    balance: '0',
-    usdt_balance: '0',
-    eur_balance: '0',
-    total_24h: '0',
+    balance: fmtUsdt(wallet.balance),
+    usdt_balance: fmtUsdt(wallet.balance),
+    eur_balance: fmtEur(wallet.eurCents),
+    total_24h: fmtUsdt(wallet.today),
     expiry_date: expiryDate(card.expiry),
     status: card.status as CardStatus,
   };

@@ -54,12 +54,14 @@ export interface CardRow {
   fulfillment: 'ordered' | 'shipped' | 'delivered' | null;
   replaces_card_id: string | null;
   replaced_by: string | null;
+  /** USDT on the card, as the issuer's webhooks reported it. */
+  balance: string;
   created_at: Date;
 }
 
 const CARD = `id, user_id, issuer_token, pan_enc, first4, last4, expiry, status, fee_suspended, paid_periods,
   fee_attempts, to_char(next_charge_on, 'YYYY-MM-DD') as next_charge_on, shipping, fulfillment, replaces_card_id,
-  replaced_by, created_at`;
+  replaced_by, balance::text as balance, created_at`;
 
 /** Advisory-lock namespace of a user's card slots. */
 const CARD_SLOT_LOCK = 7_013_001;

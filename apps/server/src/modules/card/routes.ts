@@ -5,8 +5,12 @@ import {
   cardActivateSchema,
   cardChargesQuery,
   cardCostSchema,
+  cardTopupSchema,
+  cardTransactionSchema,
   checkDocumentQuery,
   createCardholderSchema,
+  priceConversionQuery,
+  topupListQuery,
   uploadDocumentFields,
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -15,6 +19,7 @@ import { authUser, requireAuth } from '../../http/auth.ts';
 import { invalid } from '../../http/errors.ts';
 import { acceptMultipart, parseMultipart } from '../../http/multipart.ts';
 import { paged } from '../../http/paging.ts';
+import { utcToday } from './context.ts';
 
 /** Path of the issuer's webhooks, under the Peatio prefix. */
 export const CARD_WEBHOOK_PATH = '/public/card/webhook';
@@ -103,6 +108,21 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   );
   app.get('/account/password/retrieval', perAccount(5), async (request) =>
     actions.retrievePin(authUser(request), card(request), meta(request)),
+  );
+  app.post('/account/card_topup', perAccount(30), async (request, reply) => {
+    const input = cardTopupSchema.parse(request.body ?? {});
+    return reply.status(201).send(await deps.cards.topups.topup(authUser(request), input));
+  });
+  app.get('/account/list/topup_transactions', async (request) => {
+    const q = topupListQuery.parse(request.query);
+    return deps.cards.topups.list(authUser(request), q.card_number, q.page, q.limit);
+  });
+  app.post('/account/card_transaction', async (request) => {
+    const input = cardTransactionSchema(utcToday()).parse(request.body ?? {});
+    return deps.cards.statement.page(authUser(request), input);
+  });
+  app.get('/account/price/conversion', async (request) =>
+    deps.cards.topups.conversion(priceConversionQuery.parse(request.query)),
   );
   app.get('/account/card_charges', async (request, reply) => {
     const q = cardChargesQuery.parse(request.query);

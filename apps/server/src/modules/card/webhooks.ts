@@ -6,6 +6,7 @@ import { AppError } from '../../http/errors.ts';
 import type { CardContext } from './context.ts';
 import { kycDecision } from './holders.ts';
 import { type CardRow, recordWebhookEvent, setHolderStatus, setWebhookOutcome } from './repository.ts';
+import type { CardTopups } from './topups.ts';
 
 /** Codes of a refused webhook (the issuer retries it; no user sees them). */
 export const WEBHOOK_ERRORS = {
@@ -29,11 +30,36 @@ const transitionEvent = z.looseObject({
   fulfillment_status: z.string().optional(),
   type: z.string().optional(),
 });
+const amount = z.string().regex(/^\d{1,12}(\.\d{1,6})?$/);
+/** A card transaction: a top-up's `gpa.credit`, or a card network transaction (purchase, refund, ATM, fee). */
+const transactionEvent = z.looseObject({
+  token,
+  type: z.string().min(1).max(64),
+  state: z.string().min(1).max(32),
+  card_token: token.optional(),
+  amount: amount.optional(),
+  gpa_order: z.looseObject({ token }).optional(),
+});
 /** Marqeta's event notification body, as far as it is read here (other event kinds are acknowledged). */
 const notification = z.looseObject({
   kycs: z.array(kycEvent).max(500).optional(),
   cardtransitions: z.array(transitionEvent).max(500).optional(),
+  transactions: z.array(transactionEvent).max(500).optional(),
 });
+
+/**
+ * How a card network transaction moves the card's available balance (USDT), by Marqeta's transaction type:
+ * an authorisation holds (−), its clearing changes nothing more, a reversal or refund gives back (+), an ATM
+ * withdrawal or a fee takes (−). Declined ones move nothing.
+ */
+const BALANCE_SIGN: Record<string, -1n | 0n | 1n> = {
+  authorization: -1n,
+  'authorization.clearing': 0n,
+  'authorization.reversal': 1n,
+  refund: 1n,
+  'authorization.atm.withdrawal': -1n,
+  'fee.charge': -1n,
+};
 
 const FULFILMENT_RANK = { ordered: 1, shipped: 2, delivered: 3 } as const;
 type Fulfilment = keyof typeof FULFILMENT_RANK;
@@ -52,7 +78,10 @@ export interface WebhookOutcome {
  * fulfilment moves the card, and the delivery of a replacement terminates the card it replaces.
  */
 export class CardWebhooks {
-  constructor(private readonly ctx: CardContext) {}
+  constructor(
+    private readonly ctx: CardContext,
+    private readonly topups: CardTopups,
+  ) {}
 
   async handle(rawBody: Buffer, headers: Record<string, unknown>): Promise<WebhookOutcome> {
     if (!verifyWebhook(this.ctx.webhook, rawBody, headers))
@@ -73,6 +102,31 @@ export class CardWebhooks {
     };
     for (const event of body.data.kycs ?? []) count(await this.kyc(event));
     for (const event of body.data.cardtransitions ?? []) count(await this.transition(event));
+    for (const event of body.data.transactions ?? []) count(await this.transaction(event));
+    return outcome;
+  }
+
+  /** A top-up settled or refused (`gpa.credit`), or a card network transaction moving the card balance. */
+  private async transaction(event: z.infer<typeof transactionEvent>): Promise<string> {
+    let refund: string | undefined;
+    const outcome = await this.once(event.token, event.type, event, async (tx) => {
+      if (event.type === 'gpa.credit') {
+        const r = await this.topups.onFunding(tx, event);
+        refund = r.refund;
+        return r.outcome;
+      }
+      const sign = BALANCE_SIGN[event.type];
+      if (sign === undefined || !event.amount || !event.card_token) return 'ignored';
+      if (event.state !== 'PENDING' && event.state !== 'COMPLETION') return 'ignored';
+      if (sign === 0n) return 'applied';
+      const moved = await tx.query(
+        'update cards set balance = balance + $2::numeric * $3, updated_at = now() where issuer_token = $1',
+        [event.card_token, event.amount, sign.toString()],
+      );
+      return moved.rowCount === 1 ? 'applied' : 'unknown';
+    });
+    // After the commit: the failed top-up is recorded, so a crash here leaves it to the card tick's recovery.
+    if (refund) await this.topups.refund(refund).catch(() => {});
     return outcome;
   }
 

@@ -1,6 +1,10 @@
+import { createHmac } from 'node:crypto';
+import { toUnits } from '@exchange/shared';
 import type pg from 'pg';
 import { findUserByEmail } from '../../../modules/identity/users-repository.ts';
-import { decideSimKyc, type ReviewDecision } from './store.ts';
+import { SIM_RATE_DECIMALS } from './money.ts';
+import { networkCharge, networkReturn } from './network.ts';
+import { decideSimKyc, loadCardSimulatorCredentials, type ReviewDecision } from './store.ts';
 
 /** The card operator commands, with their usage lines for the command line's help. */
 export const CARD_USAGE = `  card review approve <email>
@@ -116,4 +120,66 @@ export async function cardStatus(db: pg.Pool, email: string): Promise<{ ok: bool
     })),
   };
   return { ok: true, message: JSON.stringify(status, null, 2) };
+}
+
+/** The card network commands, with their usage lines. */
+export const CARD_NETWORK_USAGE = `  card spend <card_number> <eur> [merchant]
+                            the simulated card network: a purchase (authorised, then cleared) in EUR
+  card atm <card_number> <eur>
+                            an ATM withdrawal in EUR (10.00 to 1000.00, 2000.00 a day)
+  card refund <trade_id> [eur]
+                            the merchant refunds a purchase (all of it, or eur of it)
+  card reverse <trade_id>   the purchase is reversed`;
+
+const EUR_AMOUNT = /^(0|[1-9]\d{0,8})(\.\d{1,2})?$/;
+
+/**
+ * `npm run cli -- card spend|atm <card_number> <eur> [merchant]` and `card refund|reverse <trade_id> [eur]`: the
+ * simulator's card network, converting at `eurPerUsdt`; the outcome's webhooks are queued for the running app.
+ */
+export async function cardNetwork(
+  db: pg.Pool,
+  command: string,
+  args: string[],
+  eurPerUsdt: string,
+): Promise<{ ok: boolean; message: string }> {
+  const eur = (text: string | undefined) => (text && EUR_AMOUNT.test(text) ? toUnits(text, 2) : undefined);
+  if (command === 'spend' || command === 'atm') {
+    const [pan, amount, ...merchant] = args;
+    const cents = eur(amount);
+    if (!pan || !/^\d{16}$/.test(pan.replace(/[\s-]/g, '')) || cents === undefined || cents <= 0n)
+      return { ok: false, message: `usage: card ${command} <card_number> <eur>` };
+    const credentials = await loadCardSimulatorCredentials(db);
+    const hash = createHmac('sha256', Buffer.from(credentials.dataKey, 'base64url'))
+      .update(pan.replace(/[\s-]/g, ''))
+      .digest('hex');
+    const card = (await db.query('select token from cardsim_cards where pan_hash = $1', [hash])).rows[0];
+    if (!card) return { ok: false, message: 'no such card at the simulator' };
+    const outcome = await networkCharge(db, {
+      cardToken: card.token,
+      kind: command === 'atm' ? 'atm' : 'purchase',
+      eurCents: cents,
+      merchant: command === 'atm' ? 'ATM withdrawal' : merchant.join(' ') || 'Simulated merchant',
+      rate: toUnits(eurPerUsdt, SIM_RATE_DECIMALS),
+    });
+    return { ok: outcome.status !== 'declined', message: JSON.stringify(outcome) };
+  }
+  if (command === 'refund' || command === 'reverse') {
+    const [tradeId, amount] = args;
+    const cents = amount === undefined ? undefined : eur(amount);
+    if (!tradeId || (amount !== undefined && cents === undefined))
+      return {
+        ok: false,
+        message: `usage: card ${command} <trade_id>${command === 'refund' ? ' [eur]' : ''}`,
+      };
+    const outcome = await networkReturn(db, {
+      tradeId,
+      kind: command === 'reverse' ? 'reversal' : 'refund',
+      eurCents: cents,
+    });
+    if (outcome === 'unknown_trade') return { ok: false, message: `no purchase ${tradeId} to ${command}` };
+    if (outcome === 'too_much') return { ok: false, message: 'more than what is left of the purchase' };
+    return { ok: true, message: JSON.stringify(outcome) };
+  }
+  return { ok: false, message: `unknown card command: ${command}` };
 }

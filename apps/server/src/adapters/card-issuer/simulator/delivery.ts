@@ -1,6 +1,8 @@
+import { toUnits } from '@exchange/shared';
 import type pg from 'pg';
 import { WebhookOutbox } from '../../webhooks/outbox.ts';
 import { webhookHeaders } from '../signing.ts';
+import { SIM_RATE_DECIMALS, settleDueGpaOrders } from './money.ts';
 import { advanceFulfilment, autoApproveDue, type CardSimulatorCredentials } from './store.ts';
 
 export interface CardDeliveryOptions {
@@ -11,11 +13,13 @@ export interface CardDeliveryOptions {
   /** How often due work (auto-approvals, shipping, webhooks queued by the operator CLI) is looked for. */
   pollMs?: number;
   log?: { warn(obj: unknown, msg?: string): void };
+  /** EUR per USDT, a decimal string: the rate the simulated network records top-ups and spends at. */
+  eurPerUsdt?: string;
 }
 
 /**
- * The card issuer simulator's outgoing side: plays the demo reviewer (auto-approval) and the card fulfilment
- * (shipped, then delivered), and sends queued webhooks to the exchange in order, with Marqeta's Basic
+ * The card issuer simulator's outgoing side: plays the demo reviewer (auto-approval), the card fulfilment
+ * (shipped, then delivered) and the settlement of top-ups (funding orders), and sends queued webhooks to the exchange in order, with Marqeta's Basic
  * credentials and `X-Marqeta-Signature`, retried with back-off until the exchange answers 2xx.
  */
 export class CardWebhookDelivery extends WebhookOutbox {
@@ -30,6 +34,7 @@ export class CardWebhookDelivery extends WebhookOutbox {
       beforeSend: async (db) => {
         await autoApproveDue(db);
         await advanceFulfilment(db);
+        await settleDueGpaOrders(db, toUnits(options.eurPerUsdt ?? '0.92', SIM_RATE_DECIMALS));
       },
     });
   }

@@ -1,8 +1,10 @@
+import { parseUnits } from '@exchange/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { acceptMultipart, parseMultipart, sniffDocumentType } from '../../../http/multipart.ts';
 import type { IssuerCardState } from '../port.ts';
 import { checkBasicAuth } from '../signing.ts';
+import { createSimGpaOrder, gpaOrderView, listSimTransactions, SIM_USDT_DECIMALS } from './money.ts';
 import {
   type CardSimulatorCredentials,
   cardView,
@@ -28,6 +30,10 @@ export interface CardSimulatorDeps {
   autoApproveSeconds: number;
   /** Ordered cards ship after this many seconds and are delivered as long again later. */
   shipSeconds: number;
+  /** A funding order (top-up) settles after this many seconds. */
+  topupSettleSeconds: number;
+  /** EUR per USDT, a decimal string (what the card network converts at). */
+  eurPerUsdt: string;
   /** Runs the webhook delivery now rather than at its next poll. */
   kick(): void;
 }
@@ -150,6 +156,51 @@ export async function cardSimulatorRoutes(app: FastifyInstance, deps: CardSimula
     if (result === 'invalid_transition') return fail(reply, 400, 'The card cannot move to that state');
     deps.kick();
     return reply.status(201).send(result);
+  });
+
+  // Funding a card (Marqeta's GPA order; `card_token` is the simulator's extension: one balance per card).
+  app.post('/gpaorders', async (request, reply) => {
+    const input = body(request);
+    const token = str(input.token);
+    const userToken = str(input.user_token);
+    const cardToken = str(input.card_token);
+    const currencyCode = str(input.currency_code);
+    const funding = str(input.funding_source_token);
+    const amount = typeof input.amount === 'string' ? parseUnits(input.amount, SIM_USDT_DECIMALS) : null;
+    if (!token || !userToken || !cardToken || !currencyCode || !funding || !amount?.ok || amount.units <= 0n)
+      return fail(
+        reply,
+        400,
+        'token, user_token, card_token, amount (a decimal string), currency_code and funding_source_token are required',
+      );
+    const order = await createSimGpaOrder(
+      deps.db,
+      { token, userToken, cardToken, units: amount.units, currencyCode, fundingSourceToken: funding },
+      deps.topupSettleSeconds,
+    );
+    if (order === 'unknown_card') return fail(reply, 400, 'Unknown card_token for this user_token');
+    if (order === 'token_taken') return fail(reply, 409, 'The token is already used');
+    return reply.status(201).send(gpaOrderView(order));
+  });
+
+  app.get('/transactions', async (request, reply) => {
+    const q = request.query as Record<string, string | undefined>;
+    const date = (v: string | undefined) => (v && /^\d{4}-\d{2}-\d{2}$/.test(v) ? v : undefined);
+    const cardToken = str(q.card_token);
+    const from = date(q.start_date);
+    const to = date(q.end_date);
+    if (!cardToken || !from || !to)
+      return fail(reply, 400, 'card_token, start_date and end_date are required');
+    const start = Math.max(0, Number.parseInt(q.start_index ?? '0', 10) || 0);
+    const count = Math.min(100, Math.max(1, Number.parseInt(q.count ?? '10', 10) || 10));
+    return listSimTransactions(deps.db, {
+      cardToken,
+      from,
+      to,
+      pending: q.state === 'PENDING',
+      start,
+      count,
+    });
   });
 
   app.post('/pins/controltoken', async (request, reply) => {
