@@ -76,5 +76,9 @@ export const cardMoney = {
   'card.statement.rate': 'Exchange rate',
   'card.statement.remark': 'Remark',
   'card.statement.close': 'Close',
+  'card.statement.tradeStatus.settled': 'Settled',
+  'card.statement.tradeStatus.pending': 'Pending',
+  'card.statement.tradeStatus.declined': 'Declined',
+  'card.statement.tradeStatus.reversed': 'Reversed',
   'card.statement.hint': 'Choose the filters and press VIEW DETAILED STATEMENT.',
 } as const;

@@ -1,0 +1,30 @@
+import { STORAGE_KEYS } from '@exchange/shared';
+import { messageFor } from '../../i18n/index.ts';
+
+/** POSTs to the dev API (`/api/v2/dev/*`), which sits outside the Barong and Peatio prefixes. */
+export async function devPost(path: string, body: unknown): Promise<{ status: number; text: string }> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
+  const csrf = localStorage.getItem(STORAGE_KEYS.csrfToken);
+  if (csrf) headers['X-CSRF-Token'] = csrf;
+  const response = await fetch(`/api/v2/dev/${path}`, {
+    method: 'POST',
+    credentials: 'include',
+    headers,
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+/** The first error code of a refusal (`{"errors":["dev.faucet.invalid_address"]}`), if any. */
+export function failureCode(text: string): string | undefined {
+  try {
+    return (JSON.parse(text) as { errors?: string[] }).errors?.[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/** The message of a refusal; not JSON or no code: the generic message. */
+export function failure(text: string): string {
+  return messageFor(failureCode(text) ?? 'server.error');
+}
