@@ -1,10 +1,4 @@
-import {
-  type CardTransactionInput,
-  cardTransactionSchema,
-  fieldErrors,
-  STATEMENT_PAGE_SIZE,
-  type StatementTransaction,
-} from '@exchange/shared';
+import { STATEMENT_PAGE_SIZE, type StatementTransaction } from '@exchange/shared';
 import {
   Anchor,
   Button,
@@ -29,24 +23,18 @@ import { NoRecords, TableHead } from '../../components/TableHead.tsx';
 import { Pager } from '../wallet/HistoryTable.tsx';
 import { useCards, useStatement } from './api.ts';
 import { cardCodeText, cardErrorText } from './format.ts';
-import { defaultStatementRange, tradeTypeLabel, truncateRemark, utcDay } from './money.ts';
-
-type Filters = Omit<CardTransactionInput, 'size' | 'start'>;
-type Draft = Omit<Filters, 'card_number'> & { card_number: string };
+import {
+  type StatementDraft as Draft,
+  defaultStatementRange,
+  type StatementFilters as Filters,
+  tradeTypeLabel,
+  truncateRemark,
+  utcDay,
+  validateStatement,
+} from './money.ts';
 
 const TYPES = ['Settled', 'Unsettled'] as const;
 const CURRENCIES = ['USDT', 'EUR'] as const;
-
-/** The statement filters (spec §2, §5) checked by the server's own schema against today (UTC). */
-export function validateStatement(
-  draft: Draft,
-  today: string,
-): { filters: Filters } | { errors: Record<string, string> } {
-  const parsed = cardTransactionSchema(today).safeParse(draft);
-  if (!parsed.success) return { errors: fieldErrors(parsed.error) };
-  const { size: _size, start: _start, ...filters } = parsed.data;
-  return { filters };
-}
 
 function Field({ label, testId, children }: { label: string; testId: string; children: React.ReactNode }) {
   return (

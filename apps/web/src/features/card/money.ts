@@ -2,6 +2,9 @@ import {
   CARD_ERRORS,
   CARD_MONEY_ERRORS,
   CARD_TRANSACTION_TYPES,
+  type CardTransactionInput,
+  cardTransactionSchema,
+  fieldErrors,
   formatUnits,
   STATEMENT_MAX_DAYS,
   TOPUP_DECIMALS,
@@ -113,6 +116,22 @@ export function addDays(day: string, days: number): string {
 /** The statement's default period (spec §5): the last 30 days, ending today. */
 export function defaultStatementRange(today: string): { date_from: string; date_to: string } {
   return { date_from: addDays(today, -STATEMENT_MAX_DAYS), date_to: today };
+}
+
+/** The statement filters as sent (without paging). */
+export type StatementFilters = Omit<CardTransactionInput, 'size' | 'start'>;
+/** The statement form before validation. */
+export type StatementDraft = Omit<StatementFilters, 'card_number'> & { card_number: string };
+
+/** The statement filters (spec §2, §5) checked by the server's own schema against `today` (UTC). */
+export function validateStatement(
+  draft: StatementDraft,
+  today: string,
+): { filters: StatementFilters } | { errors: Record<string, string> } {
+  const parsed = cardTransactionSchema(today).safeParse(draft);
+  if (!parsed.success) return { errors: fieldErrors(parsed.error) };
+  const { size: _size, start: _start, ...filters } = parsed.data;
+  return { filters };
 }
 
 /** Offset of a 1-based page. */
