@@ -219,6 +219,10 @@ export function StatementPage() {
                     <Table.Tr
                       key={row.tradeId}
                       onClick={() => setOpen(row)}
+                      onKeyDown={(e) => {
+                        if (e.key === 'Enter' || e.key === ' ') setOpen(row);
+                      }}
+                      tabIndex={0}
                       style={{ cursor: 'pointer' }}
                       data-testid="statement-row"
                     >
