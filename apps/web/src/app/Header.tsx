@@ -65,6 +65,9 @@ function NavLinks({ onNavigate, vertical }: { onNavigate: () => void; vertical: 
       <Anchor component={Link} to="/card" onClick={onNavigate}>
         {t('nav.card')}
       </Anchor>
+      <Anchor component={Link} to="/view_statement" onClick={onNavigate} data-testid="nav-statement">
+        {t('nav.statement')}
+      </Anchor>
       <NavMenu
         testId="nav-wallet"
         label={t('nav.wallet')}

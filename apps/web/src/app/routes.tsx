@@ -1,6 +1,5 @@
 import { type ComponentType, lazy, type ReactNode } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
-import { Placeholder } from '../components/Placeholder.tsx';
 import { LandingPage } from '../features/static/LandingPage.tsx';
 import { GuestOnly, Protected } from './guards.tsx';
 import { Layout } from './Layout.tsx';
@@ -20,9 +19,14 @@ const RegisterPage = page(() => import('../features/auth/RegisterPage.tsx'), 'Re
 const ResetPasswordPage = page(() => import('../features/auth/ResetPasswordPage.tsx'), 'ResetPasswordPage');
 const VerifyAccountPage = page(() => import('../features/auth/VerifyAccountPage.tsx'), 'VerifyAccountPage');
 const CardPage = page(() => import('../features/card/CardPage.tsx'), 'CardPage');
+const StatementPage = page(() => import('../features/card/StatementPage.tsx'), 'StatementPage');
 const KycPage = page(() => import('../features/kyc/KycPage.tsx'), 'KycPage');
 const ContactPage = page(() => import('../features/contact/ContactPage.tsx'), 'ContactPage');
 const DevFaucetPage = page(() => import('../features/dev/DevFaucetPage.tsx'), 'DevFaucetPage');
+const DevCardTerminalPage = page(
+  () => import('../features/dev/DevCardTerminalPage.tsx'),
+  'DevCardTerminalPage',
+);
 const DevInboxPage = page(() => import('../features/dev/DevInboxPage.tsx'), 'DevInboxPage');
 const ChangePhonePage = page(() => import('../features/phone/ChangePhonePage.tsx'), 'ChangePhonePage');
 const SettingsPage = page(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage');
@@ -74,13 +78,14 @@ export const routes: RouteObject[] = [
       { path: '/balance', element: protect(<BalancePage />) },
       { path: '/deposit_withdraw', element: protect(<DepositWithdrawPage />) },
       { path: '/card', element: protect(<CardPage />) },
-      { path: '/view_statement', element: protect(<Placeholder name="Statement" />) },
+      { path: '/view_statement', element: protect(<StatementPage />) },
       { path: '/history/account', element: protect(<TransactionHistoryPage />) },
       { path: '/history/orders', element: protect(<OrderHistoryPage />) },
       { path: '/swap', element: protect(<SwapPage />) },
       { path: '/trade/:market?', element: protect(<TradingPage />) },
       { path: '/dev/inbox', element: <DevInboxPage /> },
       { path: '/dev/faucet', element: <DevFaucetPage /> },
+      { path: '/dev/card-terminal', element: <DevCardTerminalPage /> },
       { path: '/kyc', element: <Navigate to="/sumsub-kyc" replace /> },
       { path: '/profile', element: <Navigate to="/settings" replace /> },
       { path: '*', element: <Navigate to="/" replace /> },

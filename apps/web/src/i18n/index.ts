@@ -2,6 +2,7 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { captcha } from './en/captcha.ts';
 import { card } from './en/card.ts';
+import { cardMoney } from './en/card-money.ts';
 import { common } from './en/common.ts';
 import { contact } from './en/contact.ts';
 import { dev } from './en/dev.ts';
@@ -25,6 +26,7 @@ export const en = {
   ...trading,
   ...wallet,
   ...card,
+  ...cardMoney,
 };
 
 void i18next.use(initReactI18next).init({

@@ -41,4 +41,19 @@ describe('the message catalogue (DESIGN.md §6: the web app maps codes to messag
     expect(en[CARD_ERRORS.issuerTimeout]).toBe('Connection timeout');
     expect(en['card.camera.denied']).toBe('Allow camera permission and refresh page');
   });
+
+  it('has the spec wording of the card money codes (spec §5)', () => {
+    const { CARD_MONEY_ERRORS } = shared;
+    expect(en[CARD_MONEY_ERRORS.topupBelowMinimum]).toBe('Minimum top up limit is 1 USDT');
+    expect(en[CARD_MONEY_ERRORS.insufficientBalance]).toBe('Insufficient balance');
+    expect(en[CARD_MONEY_ERRORS.loadLimitExceeded]).toBe('Maximum card balance limit is {{limit}} USDT.');
+    expect(en[CARD_MONEY_ERRORS.dailyLimitExceeded]).toBe(
+      'Your maximum Top up limit is {{limit}} USDT per day.',
+    );
+    expect(en[CARD_MONEY_ERRORS.statementRangeInvalid]).toBe('To date must be greater than the From date ');
+    expect(en[CARD_MONEY_ERRORS.statementRangeTooLong]).toBe(
+      'The difference between From and To date should not be more than 30 days',
+    );
+    expect(en['card.topup.serverInsufficient']).toBe('Unable to Top up, please contact customer care.');
+  });
 });

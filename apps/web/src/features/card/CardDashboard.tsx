@@ -2,6 +2,7 @@ import { type CardListItem, MAX_CARDS_PER_USER } from '@exchange/shared';
 import { Alert, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { User } from '../../api/user.ts';
 import { ActivateCardForm } from './ActivateCardForm.tsx';
 import { AddOnBanner } from './AddOnBanner.tsx';
@@ -59,7 +60,12 @@ export function CardDashboard({
     <Stack data-testid="card-dashboard">
       <Group justify="space-between">
         <Title order={3}>{t('card.dashboard.title')}</Title>
-        <CardActionsMenu cards={cards} />
+        <Group gap="xs">
+          <Button component={Link} to="/view_statement" variant="default" data-testid="card-statement-link">
+            {t('card.statement.link')}
+          </Button>
+          <CardActionsMenu cards={cards} />
+        </Group>
       </Group>
       {cards.length < MAX_CARDS_PER_USER && !bannerClosed && (
         <AddOnBanner onApply={() => setPayment({ kind: 'addOn' })} onDismiss={() => setBannerClosed(true)} />

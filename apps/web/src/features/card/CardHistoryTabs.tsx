@@ -1,10 +1,10 @@
 import type { CardListItem } from '@exchange/shared';
 import { Paper, Tabs } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { NoRecords } from '../../components/TableHead.tsx';
 import { CardChargesTable } from './CardChargesTable.tsx';
+import { TopupHistoryTable } from './TopupHistoryTable.tsx';
 
-/** The chosen card's history (spec §2): Top-up history (empty until top ups exist) and Card charges. */
+/** The chosen card's history (spec §2): Top-up history and Card charges. */
 export function CardHistoryTabs({ card }: { card: CardListItem }) {
   const { t } = useTranslation();
   return (
@@ -19,7 +19,7 @@ export function CardHistoryTabs({ card }: { card: CardListItem }) {
           </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="topups" pt="sm" data-testid="card-topups">
-          <NoRecords />
+          <TopupHistoryTable cardNumber={card.card_number} />
         </Tabs.Panel>
         <Tabs.Panel value="charges" pt="sm">
           <CardChargesTable cardNumber={card.card_number} />

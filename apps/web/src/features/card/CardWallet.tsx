@@ -1,9 +1,11 @@
 import type { CardListItem } from '@exchange/shared';
-import { Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Amount } from '../../components/format.tsx';
 import { useCardDetails } from './api.ts';
 import { cardErrorText, cardStatusColor, cardStatusKey } from './format.ts';
+import { TopupModal } from './TopupModal.tsx';
 
 function Figure({ label, children, testId }: { label: string; children: React.ReactNode; testId: string }) {
   return (
@@ -18,16 +20,27 @@ function Figure({ label, children, testId }: { label: string; children: React.Re
   );
 }
 
-/** The card wallet from card_details (spec §3): balances, today's top-ups, expiry and status. */
+/**
+ * The card wallet from card_details (spec §3): balances, today's top-ups, expiry and status; the Top up button of
+ * a paid, activated card (a blocked one answers "Your card is blocked" in the form, spec §5).
+ */
 export function CardWallet({ card }: { card: CardListItem }) {
   const { t } = useTranslation();
   const details = useCardDetails(card.card_number);
+  const [topup, setTopup] = useState(false);
   const data = details.data;
+  const canTopup = card.next_charge_on !== null && (card.status === 'normal' || card.status === 'loss');
   return (
     <Paper withBorder p="md" radius="md" data-testid="card-wallet">
-      <Title order={4} mb="sm">
-        {t('card.wallet.title')}
-      </Title>
+      <Group justify="space-between" mb="sm">
+        <Title order={4}>{t('card.wallet.title')}</Title>
+        {canTopup && (
+          <Button size="xs" onClick={() => setTopup(true)} data-testid="card-topup-open">
+            {t('card.topup.open')}
+          </Button>
+        )}
+      </Group>
+      {topup && <TopupModal card={card} onClose={() => setTopup(false)} />}
       {details.isPending && <Loader size="sm" aria-label={t('card.wallet.title')} />}
       {details.isError && (
         <Text c="red" size="sm" role="alert">

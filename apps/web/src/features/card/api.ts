@@ -10,8 +10,14 @@ import {
   type CardHolderState,
   type CardListItem,
   type CardReveal,
+  type CardTopupInput,
+  type CardTransactionInput,
   type CheckDocumentResult,
   type CreateCardholderInput,
+  type PriceConversion,
+  STATEMENT_PAGE_SIZE,
+  type StatementPage,
+  type TopupList,
 } from '@exchange/shared';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api, apiPage } from '../../api/client.ts';
@@ -27,6 +33,9 @@ export const CARD_KEYS = {
   details: ['card', 'details'] as const,
   reveal: ['card', 'reveal'] as const,
   charges: ['card', 'charges'] as const,
+  topups: ['card', 'topups'] as const,
+  conversion: ['card', 'conversion'] as const,
+  statement: ['card', 'statement'] as const,
 };
 
 /** How often "To be reviewed" asks for the review state. */
@@ -140,6 +149,56 @@ export function useCardCharges(cardNumber: string | undefined, page: number) {
   });
 }
 
+/** Rows per page of the top-up history (spec §9). */
+export const TOPUPS_PAGE_LIMIT = 10;
+
+/** One page of a card's top-ups (`list/topup_transactions`: items and totalItem). */
+export function useTopups(cardNumber: string | undefined, page: number) {
+  return useQuery({
+    queryKey: [...CARD_KEYS.topups, cardNumber, page],
+    enabled: Boolean(cardNumber),
+    queryFn: () =>
+      api<TopupList>('peatio', '/account/list/topup_transactions', {
+        query: { card_number: cardNumber, page, limit: TOPUPS_PAGE_LIMIT },
+      }),
+    placeholderData: keepPreviousData,
+    retry,
+  });
+}
+
+/** The EUR worth of a USDT amount (`price/conversion`); ask it with an already debounced amount. */
+export function useConversion(usdtAmount: string | undefined) {
+  return useQuery({
+    queryKey: [...CARD_KEYS.conversion, usdtAmount],
+    enabled: Boolean(usdtAmount),
+    queryFn: ({ signal }) =>
+      api<PriceConversion>('peatio', '/account/price/conversion', {
+        query: { currency: 'usdt', amount: usdtAmount },
+        signal,
+      }),
+    staleTime: 15_000,
+    retry: false,
+  });
+}
+
+/** One page of a card's statement; `filters` undefined until the user asks for it. */
+export function useStatement(
+  filters: Omit<CardTransactionInput, 'size' | 'start'> | undefined,
+  page: number,
+) {
+  return useQuery({
+    queryKey: [...CARD_KEYS.statement, filters, page],
+    enabled: Boolean(filters),
+    queryFn: () =>
+      api<StatementPage>('peatio', '/account/card_transaction', {
+        method: 'POST',
+        body: { ...filters, size: STATEMENT_PAGE_SIZE, start: (page - 1) * STATEMENT_PAGE_SIZE },
+      }),
+    placeholderData: keepPreviousData,
+    retry,
+  });
+}
+
 /** Refetches everything the card page shows (after any card operation: spec §4). */
 export function useRefreshCards() {
   const client = useQueryClient();
@@ -164,6 +223,8 @@ export const cardCalls = {
     api<CardListItem>('peatio', '/account/card_cost', { method: 'POST', body }),
   activate: (cardNumber: string) =>
     api('peatio', '/account/card_activate', { method: 'POST', body: { card_number: cardNumber } }),
+  /** USDT from the spot wallet onto a card (spec §5, §7). */
+  topup: (body: CardTopupInput) => api('peatio', '/account/card_topup', { method: 'POST', body }),
   action: (kind: CardActionKind, cardNumber: string) => {
     const { path, method, type } = CARD_ACTIONS[kind];
     const payload = { card_number: cardNumber, type };

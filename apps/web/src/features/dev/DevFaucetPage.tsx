@@ -1,4 +1,3 @@
-import { STORAGE_KEYS } from '@exchange/shared';
 import {
   Alert,
   Button,
@@ -16,38 +15,13 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLoggedIn, useCurrentUser } from '../../api/user.ts';
 import { toast } from '../../app/toast.ts';
-import { messageFor } from '../../i18n/index.ts';
 import { useCurrencies, useDepositAddress } from '../wallet/api.ts';
+import { devPost, failure } from './devApi.ts';
 
 /** The simulated chains of development (DESIGN.md chain port). */
 const NETWORKS = ['tron-sim', 'btc-sim', 'eth-devnet'];
 /** The coin each chain offers first. */
 const NATIVE: Record<string, string> = { 'tron-sim': 'trx', 'btc-sim': 'btc', 'eth-devnet': 'eth' };
-
-/** POSTs to the dev API (`/api/v2/dev/*`), which sits outside the Barong and Peatio prefixes. */
-async function devPost(path: string, body: unknown): Promise<{ status: number; text: string }> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
-  const csrf = localStorage.getItem(STORAGE_KEYS.csrfToken);
-  if (csrf) headers['X-CSRF-Token'] = csrf;
-  const response = await fetch(`/api/v2/dev/${path}`, {
-    method: 'POST',
-    credentials: 'include',
-    headers,
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, text: await response.text() };
-}
-
-/** The message of a refusal (`{"errors":["dev.faucet.invalid_address"]}`). */
-function failure(text: string): string {
-  try {
-    const code = (JSON.parse(text) as { errors?: string[] }).errors?.[0];
-    if (code) return messageFor(code);
-  } catch {
-    // Not JSON: the generic message below.
-  }
-  return messageFor('server.error');
-}
 
 /** Your own deposit address on the chosen network, when signed in. */
 function useOwnAddress(currency: string | undefined, network: string) {

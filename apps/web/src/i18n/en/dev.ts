@@ -22,4 +22,16 @@ export const dev = {
   'dev.faucet.unsupported_currency': 'This network does not carry that currency',
   'dev.faucet.invalid_address': 'This address is not valid for the network',
   'dev.faucet.invalid_amount': 'Please enter a positive amount',
+  'dev.terminal.title': 'Developer card terminal',
+  'dev.terminal.intro':
+    'Pays with one of your own cards at a simulated merchant, as a shop terminal would, so statements and balances move.',
+  'dev.terminal.card': 'Card',
+  'dev.terminal.noCards': 'Sign in and get a card first.',
+  'dev.terminal.amount': 'Amount (EUR)',
+  'dev.terminal.merchant': 'Merchant',
+  'dev.terminal.pay': 'Pay',
+  'dev.terminal.approved': 'Approved',
+  'dev.terminal.declined': 'Declined',
+  'dev.terminal.reason': 'Reason',
+  'dev.terminal.tradeId': 'Trade ID',
 } as const;

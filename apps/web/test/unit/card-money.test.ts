@@ -1,0 +1,221 @@
+import { CARD_ERRORS, CARD_MONEY_ERRORS, STATEMENT_MAX_DAYS } from '@exchange/shared';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../src/api/client.ts';
+import {
+  acceptTopupInput,
+  addDays,
+  checkTopup,
+  debounce,
+  defaultStatementRange,
+  pageStart,
+  percentOfBalance,
+  type TopupContext,
+  topupErrorText,
+  topupProblemText,
+  topupStatusKey,
+  tradeTypeLabel,
+  truncateRemark,
+  validateStatement,
+} from '../../src/features/card/money.ts';
+import { readOutcome } from '../../src/features/dev/devApi.ts';
+import { t } from '../../src/i18n/index.ts';
+
+describe('top-up quick buttons (spec §5): percent of the spot USDT balance, exact', () => {
+  it('gives 25/50/75/100 % floored to 6 decimals', () => {
+    expect(percentOfBalance('100.5', 25)).toBe('25.125');
+    expect(percentOfBalance('100.5', 50)).toBe('50.25');
+    expect(percentOfBalance('100.5', 75)).toBe('75.375');
+    expect(percentOfBalance('0.000003', 50)).toBe('0.000001');
+  });
+
+  it('makes 100 % exactly the available balance, minus nothing', () => {
+    expect(percentOfBalance('1234.56', 100)).toBe('1234.56');
+    expect(percentOfBalance('0.1', 100)).toBe('0.1');
+    // Far beyond 2^53: a JS number would lose digits here.
+    expect(percentOfBalance('98765432109876.543211', 100)).toBe('98765432109876.543211');
+    expect(percentOfBalance('98765432109876.543211', 75)).toBe('74074074082407.407408');
+  });
+
+  it('keeps at most 6 decimals of a more precise balance, never rounding up', () => {
+    expect(percentOfBalance('123.45678919', 100)).toBe('123.456789');
+    expect(percentOfBalance(undefined, 100)).toBe('0');
+  });
+});
+
+describe('top-up amount as typed (spec §5: up to 6 decimals)', () => {
+  it('accepts digits with up to 6 decimals and refuses the 7th', () => {
+    expect(acceptTopupInput('12.123456', '12.12345')).toBe('12.123456');
+    expect(acceptTopupInput('12.1234567', '12.123456')).toBe('12.123456');
+    expect(acceptTopupInput('1a', '1')).toBe('1');
+    expect(acceptTopupInput('.5', '')).toBe('0.5');
+    expect(acceptTopupInput('1,5', '1')).toBe('1.5');
+    expect(acceptTopupInput('', '3')).toBe('');
+  });
+});
+
+describe('top-up client checks (spec §5)', () => {
+  const ctx: TopupContext = {
+    usdtBalance: '500.12345678',
+    cardBalance: '900',
+    today: '200',
+    loadLimit: '1000',
+    dailyLimit: '250',
+    status: 'normal',
+  };
+  const text = (amount: string, c = ctx) => {
+    const problem = checkTopup(amount, c);
+    return problem && topupProblemText(t, problem);
+  };
+
+  it('lets a good amount through', () => {
+    expect(checkTopup('50', ctx)).toBeUndefined();
+    expect(checkTopup('1', { ...ctx, cardBalance: '0', today: '0' })).toBeUndefined();
+  });
+
+  it('uses the spec messages', () => {
+    expect(text('0.5')).toBe('Minimum top up limit is 1 USDT');
+    expect(text('500.123457', { ...ctx, loadLimit: undefined, dailyLimit: undefined })).toBe(
+      'Insufficient balance',
+    );
+    expect(text('101')).toBe('Maximum card balance limit is 1000 USDT.');
+    expect(text('51', { ...ctx, cardBalance: '0' })).toBe('Your maximum Top up limit is 250 USDT per day.');
+    expect(text('10', { ...ctx, status: 'loss' })).toBe('Your card is blocked');
+    expect(text('')).toBe('Please enter an amount');
+  });
+
+  it('allows exactly the whole balance and exactly the limits', () => {
+    const open = { ...ctx, cardBalance: '0', today: '0', loadLimit: '1000', dailyLimit: '1000' };
+    expect(checkTopup('500.123456', open)).toBeUndefined();
+    expect(checkTopup('100', { ...ctx, today: '0' })).toBeUndefined();
+    expect(checkTopup('50', { ...ctx, cardBalance: '0' })).toBeUndefined();
+  });
+
+  it('checks a blocked card first', () => {
+    expect(checkTopup('', { ...ctx, status: 'loss' })?.code).toBe(CARD_ERRORS.cardBlocked);
+  });
+});
+
+describe('top-up server answers (spec §5, §8)', () => {
+  const limits = { load: '1000', daily: '250' };
+  it('shows the limit the error body carries', () => {
+    const err = new ApiError(422, [CARD_MONEY_ERRORS.loadLimitExceeded], '', { limit: '5000' });
+    expect(topupErrorText(t, err, limits)).toBe('Maximum card balance limit is 5000 USDT.');
+    const daily = new ApiError(422, [CARD_MONEY_ERRORS.dailyLimitExceeded], '', { limit: 300 });
+    expect(topupErrorText(t, daily, limits)).toBe('Your maximum Top up limit is 300 USDT per day.');
+  });
+
+  it('falls back to the card_fee limit when the body has none', () => {
+    const err = new ApiError(422, [CARD_MONEY_ERRORS.dailyLimitExceeded], '');
+    expect(topupErrorText(t, err, limits)).toBe('Your maximum Top up limit is 250 USDT per day.');
+  });
+
+  it('shows the server insufficient-balance refusal as spec §8 says', () => {
+    const err = new ApiError(422, [CARD_MONEY_ERRORS.insufficientBalance], '');
+    expect(topupErrorText(t, err, limits)).toBe('Unable to Top up, please contact customer care.');
+    expect(topupErrorText(t, new ApiError(422, [CARD_ERRORS.cardBlocked], ''), limits)).toBe(
+      'Your card is blocked',
+    );
+  });
+});
+
+describe('top-up history status (spec §4)', () => {
+  it('shows failed as Processing', () => {
+    expect(t(topupStatusKey({ aasm_state: 'failed', topup_status: 'refunded' }))).toBe('Processing');
+    expect(t(topupStatusKey({ aasm_state: 'submitted', topup_status: 'processing' }))).toBe('Processing');
+    expect(t(topupStatusKey({ aasm_state: 'settled', topup_status: 'success' }))).toBe('Success');
+    expect(t(topupStatusKey({ aasm_state: 'refunded', topup_status: 'refunded' }))).toBe('Refunded');
+  });
+});
+
+describe('debounce (spec §9: conversion 500 ms after the last keystroke)', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('calls once, with the last value, 500 ms after the last call', () => {
+    const fn = vi.fn();
+    const run = debounce(fn, 500);
+    run('1');
+    vi.advanceTimersByTime(300);
+    run('12');
+    vi.advanceTimersByTime(499);
+    expect(fn).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(fn).toHaveBeenCalledTimes(1);
+    expect(fn).toHaveBeenCalledWith('12');
+  });
+
+  it('drops a pending call on cancel', () => {
+    const fn = vi.fn();
+    const run = debounce(fn, 500);
+    run('1');
+    run.cancel();
+    vi.advanceTimersByTime(1000);
+    expect(fn).not.toHaveBeenCalled();
+  });
+});
+
+describe('statement filters (spec §5, §9)', () => {
+  const today = '2024-03-15';
+  const draft = (from: string, to: string) => ({
+    card_number: '5412 **** **** 1234',
+    transaction_type: 'Settled' as const,
+    currency: 'USDT' as const,
+    date_from: from,
+    date_to: to,
+  });
+  const error = (from: string, to: string) => {
+    const result = validateStatement(draft(from, to), today);
+    return 'errors' in result ? t(Object.values(result.errors)[0] ?? '') : undefined;
+  };
+
+  it('defaults to the last 30 days, which passes', () => {
+    const range = defaultStatementRange(today);
+    expect(range).toEqual({ date_from: '2024-02-14', date_to: '2024-03-15' });
+    expect(validateStatement(draft(range.date_from, range.date_to), today)).toEqual({
+      filters: draft(range.date_from, range.date_to),
+    });
+  });
+
+  it('refuses to before from, with the spec wording and its trailing space', () => {
+    expect(error('2024-03-10', '2024-03-09')).toBe('To date must be greater than the From date ');
+  });
+
+  it('refuses a span over 30 days', () => {
+    expect(error(addDays(today, -(STATEMENT_MAX_DAYS + 1)), today)).toBe(
+      'The difference between From and To date should not be more than 30 days',
+    );
+  });
+
+  it('refuses future dates', () => {
+    expect(error('2024-03-15', '2024-03-16')).toBe('Dates in the future are not allowed');
+  });
+
+  it('pages by 10 from offset 0', () => {
+    expect(pageStart(1, 10)).toBe(0);
+    expect(pageStart(3, 10)).toBe(20);
+  });
+
+  it('labels trade types and truncates remarks at 25 characters', () => {
+    expect(tradeTypeLabel(151)).toBe('Payment');
+    expect(tradeTypeLabel(100)).toBe('Top-up');
+    expect(tradeTypeLabel(999)).toBe('999');
+    expect(truncateRemark('A merchant with a long long name')).toBe('A merchant with a long lo…');
+    expect(truncateRemark('Short')).toBe('Short');
+  });
+});
+
+describe('dev terminal outcome', () => {
+  it('reads approvals and declines', () => {
+    expect(readOutcome(200, '{"status":"approved","trade_id":"T1"}')).toEqual({
+      approved: true,
+      reason: undefined,
+      tradeId: 'T1',
+    });
+    expect(readOutcome(200, '{"approved":false,"reason":"Insufficient funds","tradeId":"T2"}')).toEqual({
+      approved: false,
+      reason: 'Insufficient funds',
+      tradeId: 'T2',
+    });
+    expect(readOutcome(422, '{"errors":["account.card.blocked"]}').reason).toBe('Your card is blocked');
+  });
+});
