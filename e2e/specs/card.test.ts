@@ -149,4 +149,72 @@ describe('card issuing', () => {
     expect(pin).toMatch(/^\d{4}$/);
     await context.close();
   });
+
+  it('tops up the card, the settlement lands, a purchase at the dev terminal and a refund show on the statement', async () => {
+    const { context, page } = await openPage(browser);
+    await apiLogin(page, ALICE.email, DEMO_PASSWORD);
+    await page.goto('/card');
+    await page.getByTestId('card-dashboard').waitFor(POLL);
+    const masked = (await page.getByTestId('card-number').first().textContent())?.trim() ?? '';
+
+    // Top up 50 USDT: the EUR equivalent is asked for as the amount is typed; limits are checked first.
+    await page.getByTestId('card-topup-open').click();
+    await page.getByTestId('card-topup-modal').waitFor();
+    await page.getByTestId('card-topup-amount').fill('0.5');
+    await page.getByTestId('card-topup-submit').click();
+    await page.getByText('Minimum top up limit is 1 USDT').waitFor();
+    await page.getByTestId('card-topup-amount').fill('50');
+    await expect.poll(() => page.getByTestId('card-topup-eur').textContent(), POLL).toContain('46');
+    await page.getByTestId('card-topup-submit').click();
+    await page.getByTestId('card-topup-modal').waitFor({ state: 'detached' });
+
+    // The issuer settles it (a second in this run): the history says Success and the card holds 50 USDT.
+    await page.getByTestId('card-tab-topups').click();
+    await expect
+      .poll(async () => {
+        await page.reload();
+        await page.getByTestId('card-tab-topups').click();
+        return page.getByTestId('card-topup-row-status').first().textContent();
+      }, POLL)
+      .toBe('Success');
+    expect(await page.getByTestId('card-topup-row-amount').first().textContent()).toContain('50');
+    await expect.poll(() => page.getByTestId('card-wallet-usdt').textContent(), POLL).toContain('50');
+
+    // A purchase at the dev card terminal, then a partial refund by the operator.
+    await page.goto('/dev/card-terminal');
+    const terminalCard = page.getByTestId('terminal-card');
+    if ((await terminalCard.inputValue()) !== masked) {
+      await terminalCard.click();
+      await page.getByRole('option', { name: masked }).click();
+    }
+    await page.getByTestId('terminal-amount').fill('12.50');
+    await page.getByTestId('terminal-merchant').fill('Cafe Central Wien');
+    await page.getByTestId('terminal-pay').click();
+    await expect
+      .poll(() => page.getByTestId('terminal-outcome').getAttribute('data-outcome'), POLL)
+      .toBe('approved');
+    const tradeId = (await page.getByTestId('terminal-trade-id').textContent())?.trim() ?? '';
+    expect(tradeId).not.toBe('');
+    expect(await operator('card', 'refund', tradeId, '2.50')).toContain('"status"');
+
+    // The statement: the top-up, the payment and the refund; the payment's detail dialog.
+    await page.goto('/view_statement');
+    await page.getByTestId('statement-form').waitFor();
+    const statementCard = page.getByTestId('statement-card');
+    if ((await statementCard.inputValue()) !== masked) {
+      await statementCard.click();
+      await page.getByRole('option', { name: masked }).click();
+    }
+    await page.getByTestId('statement-submit').click();
+    await expect
+      .poll(() => page.getByTestId('statement-row-type').allTextContents(), POLL)
+      .toEqual(expect.arrayContaining(['Top-up', 'Payment', 'Refund']));
+    await page.getByTestId('statement-row').filter({ hasText: 'Payment' }).first().click();
+    const detail = page.getByTestId('statement-detail');
+    await detail.waitFor();
+    expect(await detail.getByTestId('statement-detail-txn-amount').textContent()).toContain('12.5');
+    expect(await detail.getByTestId('statement-detail-remark').textContent()).toBe('Cafe Central Wien');
+    expect(await detail.getByTestId('statement-detail-card').textContent()).toContain(masked.slice(-4));
+    await context.close();
+  });
 });

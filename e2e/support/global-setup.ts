@@ -40,6 +40,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     DEMO_BOOKS: 'false',
     // The simulated card issuer ships a paid card after a second and delivers it a second later.
     CARD_SIM_SHIP_SECONDS: '1',
+    // ...and settles a top-up on the card after a second (30 minutes by default, as the spec says).
+    CARD_TOPUP_SETTLE_SECONDS: '1',
   });
   project.provide('baseUrl', `http://127.0.0.1:${port}`);
   // Attaching to the app's running server only reads its URL; it starts nothing.

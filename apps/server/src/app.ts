@@ -27,6 +27,7 @@ import { type BodyKey, installBodyEncryption } from './http/body-encryption.ts';
 import { frameworkErrorHandler, installErrorHandling, isApiPath } from './http/errors.ts';
 import type { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
+import { cardDevRoutes } from './modules/card/dev-routes.ts';
 import type { Cards } from './modules/card/index.ts';
 import { cardRoutes, cardWebhookRoutes } from './modules/card/routes.ts';
 import { contactRoutes } from './modules/contact/routes.ts';
@@ -174,7 +175,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: API.peatio },
   );
-  if (deps.config.devTools) await app.register((dev) => walletDevRoutes(dev, deps), { prefix: API.dev });
+  if (deps.config.devTools) {
+    await app.register((dev) => walletDevRoutes(dev, deps), { prefix: API.dev });
+    await app.register((dev) => cardDevRoutes(dev, deps), { prefix: API.dev });
+  }
   await app.register((ranger) => rangerRoutes(ranger, deps), { prefix: API.ranger });
   const simulator = deps.kycSimulator;
   if (simulator) {

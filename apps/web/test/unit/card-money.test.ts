@@ -205,17 +205,21 @@ describe('statement filters (spec §5, §9)', () => {
 });
 
 describe('dev terminal outcome', () => {
-  it('reads approvals and declines', () => {
-    expect(readOutcome(200, '{"status":"approved","trade_id":"T1"}')).toEqual({
+  it('reads the network answer: settled is approved, declined keeps its reason', () => {
+    expect(readOutcome(201, '{"status":"settled","trade_id":"T1","usdt":"10.87"}')).toEqual({
       approved: true,
       reason: undefined,
       tradeId: 'T1',
     });
-    expect(readOutcome(200, '{"approved":false,"reason":"Insufficient funds","tradeId":"T2"}')).toEqual({
+    expect(readOutcome(201, '{"status":"declined","reason":"insufficient_funds","trade_id":"T2"}')).toEqual({
       approved: false,
-      reason: 'Insufficient funds',
+      reason: 'insufficient_funds',
       tradeId: 'T2',
     });
-    expect(readOutcome(422, '{"errors":["account.card.blocked"]}').reason).toBe('Your card is blocked');
+    expect(readOutcome(404, '{"errors":["record.not_found"]}')).toEqual({
+      approved: false,
+      reason: 'Not found',
+      tradeId: undefined,
+    });
   });
 });

@@ -36,28 +36,20 @@ export interface TerminalOutcome {
   tradeId?: string;
 }
 
-const APPROVED = new Set(['approved', 'success', 'settled', 'authorized', 'pending']);
-
 /**
- * Reads the dev spend answer. Its body beyond the route is not fixed by the contract, so this accepts
- * `{approved}`, `{status|result|outcome: 'approved'|'declined'}`, a reason (`reason`, `decline_reason`, `message`)
- * and a trade id (`tradeId`, `trade_id`); a 4xx with `errors` is a decline whose reason is the code's message.
+ * Reads the dev spend answer: `{trade_id, status: 'settled' | 'declined', reason?}` from the simulated card
+ * network; a 4xx with `errors` (no such card of yours, bad amount) is shown as a decline with the code's message.
  */
 export function readOutcome(status: number, text: string): TerminalOutcome {
-  let body: Record<string, unknown> = {};
+  let body: { trade_id?: unknown; status?: unknown; reason?: unknown } = {};
   try {
-    body = (JSON.parse(text) as Record<string, unknown>) ?? {};
+    body = JSON.parse(text) ?? {};
   } catch {
     // No JSON: decided by the status alone.
   }
-  const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
-  const tradeId = str(body.tradeId) ?? str(body.trade_id);
-  if (status >= 400) {
-    const code = failureCode(text);
-    return { approved: false, reason: str(body.reason) ?? messageFor(code ?? 'server.error'), tradeId };
-  }
-  const word = (str(body.status) ?? str(body.result) ?? str(body.outcome) ?? '').toLowerCase();
-  const approved = typeof body.approved === 'boolean' ? body.approved : word ? APPROVED.has(word) : true;
-  const reason = str(body.reason) ?? str(body.decline_reason) ?? str(body.message);
+  const tradeId = typeof body.trade_id === 'string' ? body.trade_id : undefined;
+  if (status >= 400) return { approved: false, reason: failure(text), tradeId };
+  const approved = body.status === 'settled';
+  const reason = typeof body.reason === 'string' ? body.reason : undefined;
   return { approved, reason: approved ? undefined : reason, tradeId };
 }

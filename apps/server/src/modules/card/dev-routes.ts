@@ -1,0 +1,44 @@
+import { toUnits } from '@exchange/shared';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { SIM_RATE_DECIMALS } from '../../adapters/card-issuer/simulator/money.ts';
+import { networkCharge } from '../../adapters/card-issuer/simulator/network.ts';
+import type { AppDeps } from '../../app.ts';
+import { authUser, requireAuth } from '../../http/auth.ts';
+import { loopbackOnly } from '../../http/loopback.ts';
+
+const spendSchema = z.object({
+  card_number: z.string().trim().min(1).max(32),
+  /** Euro with at most 2 decimals. */
+  eur: z
+    .string()
+    .trim()
+    .regex(/^(0|[1-9]\d{0,6})(\.\d{1,2})?$/),
+  merchant: z.string().trim().max(60).optional(),
+});
+
+/**
+ * The dev card terminal (DEV_TOOLS, this machine only, the simulated issuer only): `POST /card/spend` makes a
+ * purchase on one of the signed-in user's own cards at the simulator's card network, as `npm run cli -- card
+ * spend` does, and answers its outcome (`trade_id`, `status` settled or declined, `reason`).
+ */
+export async function cardDevRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const simulator = deps.cardSimulator;
+  if (!simulator) return;
+  app.addHook('onRequest', loopbackOnly);
+  app.addHook('onRequest', requireAuth(deps.db, deps.sessions, deps.apiKeys));
+  app.post('/card/spend', async (request, reply) => {
+    const input = spendSchema.parse(request.body ?? {});
+    const card = await deps.cards.cards.resolve(authUser(request), input.card_number);
+    const outcome = await networkCharge(deps.db, {
+      cardToken: card.issuer_token,
+      kind: 'purchase',
+      eurCents: toUnits(input.eur, 2),
+      merchant: input.merchant || 'Dev card terminal',
+      rate: toUnits(deps.config.card.fees.eurPerUsdt, SIM_RATE_DECIMALS),
+    });
+    // Its webhook (the card's new balance) goes out now rather than at the next poll.
+    simulator.delivery.kick();
+    return reply.status(201).send(outcome);
+  });
+}
