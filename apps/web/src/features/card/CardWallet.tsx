@@ -1,24 +1,12 @@
 import type { CardListItem } from '@exchange/shared';
-import { Button, Group, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Loader, Paper, SimpleGrid, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Amount } from '../../components/format.tsx';
 import { useCardDetails } from './api.ts';
 import { cardErrorText, cardStatusColor, cardStatusKey } from './format.ts';
+import { LabelledValue } from './LabelledValue.tsx';
 import { TopupModal } from './TopupModal.tsx';
-
-function Figure({ label, children, testId }: { label: string; children: React.ReactNode; testId: string }) {
-  return (
-    <Stack gap={0}>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={500} data-testid={testId}>
-        {children}
-      </Text>
-    </Stack>
-  );
-}
 
 /**
  * The card wallet from card_details (spec §3): balances, today's top-ups, expiry and status; the Top up button of
@@ -49,30 +37,30 @@ export function CardWallet({ card }: { card: CardListItem }) {
       )}
       {data && (
         <SimpleGrid cols={{ base: 2, sm: 3 }}>
-          <Figure label={t('card.wallet.balance')} testId="card-wallet-balance">
+          <LabelledValue label={t('card.wallet.balance')} testId="card-wallet-balance">
             <Amount value={data.balance} />
-          </Figure>
-          <Figure label={t('card.wallet.usdt')} testId="card-wallet-usdt">
+          </LabelledValue>
+          <LabelledValue label={t('card.wallet.usdt')} testId="card-wallet-usdt">
             <Amount value={data.usdt_balance} />
-          </Figure>
-          <Figure label={t('card.wallet.eur')} testId="card-wallet-eur">
+          </LabelledValue>
+          <LabelledValue label={t('card.wallet.eur')} testId="card-wallet-eur">
             <Amount value={data.eur_balance} />
-          </Figure>
-          <Figure label={t('card.wallet.today')} testId="card-wallet-today">
+          </LabelledValue>
+          <LabelledValue label={t('card.wallet.today')} testId="card-wallet-today">
             <Amount value={data.total_24h} />
-          </Figure>
-          <Figure label={t('card.wallet.expiry')} testId="card-wallet-expiry">
+          </LabelledValue>
+          <LabelledValue label={t('card.wallet.expiry')} testId="card-wallet-expiry">
             {data.expiry_date}
-          </Figure>
-          <Figure label={t('card.wallet.status')} testId="card-wallet-status">
+          </LabelledValue>
+          <LabelledValue label={t('card.wallet.status')} testId="card-wallet-status">
             <Text span inherit c={cardStatusColor(data.status)}>
               {t(cardStatusKey(data.status))}
             </Text>
-          </Figure>
+          </LabelledValue>
           {card.next_charge_on && (
-            <Figure label={t('card.wallet.nextCharge')} testId="card-wallet-next-charge">
+            <LabelledValue label={t('card.wallet.nextCharge')} testId="card-wallet-next-charge">
               {card.next_charge_on}
-            </Figure>
+            </LabelledValue>
           )}
         </SimpleGrid>
       )}

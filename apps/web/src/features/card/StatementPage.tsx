@@ -23,6 +23,7 @@ import { NoRecords, TableHead } from '../../components/TableHead.tsx';
 import { Pager } from '../wallet/HistoryTable.tsx';
 import { useCards, useStatement } from './api.ts';
 import { cardCodeText, cardErrorText } from './format.ts';
+import { LabelledValue } from './LabelledValue.tsx';
 import {
   type StatementDraft as Draft,
   defaultStatementRange,
@@ -36,19 +37,6 @@ import {
 const TYPES = ['Settled', 'Unsettled'] as const;
 const CURRENCIES = ['USDT', 'EUR'] as const;
 
-function Field({ label, testId, children }: { label: string; testId: string; children: React.ReactNode }) {
-  return (
-    <Stack gap={0}>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={500} data-testid={testId}>
-        {children}
-      </Text>
-    </Stack>
-  );
-}
-
 /** The detail dialog of a statement row (spec §2). */
 function StatementDetail({ row, onClose }: { row: StatementTransaction; onClose: () => void }) {
   const { t } = useTranslation();
@@ -56,30 +44,30 @@ function StatementDetail({ row, onClose }: { row: StatementTransaction; onClose:
     <Modal opened onClose={onClose} centered title={t('card.statement.detail')}>
       <Stack data-testid="statement-detail">
         <SimpleGrid cols={2}>
-          <Field label={t('card.statement.txnAmount')} testId="statement-detail-txn-amount">
+          <LabelledValue label={t('card.statement.txnAmount')} testId="statement-detail-txn-amount">
             {`${row.txnAmount} ${row.currencyTxn}`}
-          </Field>
-          <Field label={t('card.statement.billAmount')} testId="statement-detail-bill-amount">
+          </LabelledValue>
+          <LabelledValue label={t('card.statement.billAmount')} testId="statement-detail-bill-amount">
             {row.billAmount}
-          </Field>
-          <Field label={t('card.statement.fee')} testId="statement-detail-fee">
+          </LabelledValue>
+          <LabelledValue label={t('card.statement.fee')} testId="statement-detail-fee">
             {row.fee}
-          </Field>
-          <Field label={t('card.statement.rate')} testId="statement-detail-rate">
+          </LabelledValue>
+          <LabelledValue label={t('card.statement.rate')} testId="statement-detail-rate">
             {row.exchangeRate}
-          </Field>
-          <Field label={t('card.statement.cardNo')} testId="statement-detail-card">
+          </LabelledValue>
+          <LabelledValue label={t('card.statement.cardNo')} testId="statement-detail-card">
             {row.cardNo}
-          </Field>
-          <Field label={t('card.statement.date')} testId="statement-detail-date">
+          </LabelledValue>
+          <LabelledValue label={t('card.statement.date')} testId="statement-detail-date">
             {longDate(row.businessDate)}
-          </Field>
-          <Field label={t('card.statement.remark')} testId="statement-detail-remark">
+          </LabelledValue>
+          <LabelledValue label={t('card.statement.remark')} testId="statement-detail-remark">
             <span title={row.remark}>{truncateRemark(row.remark)}</span>
-          </Field>
-          <Field label={t('card.statement.status')} testId="statement-detail-status">
+          </LabelledValue>
+          <LabelledValue label={t('card.statement.status')} testId="statement-detail-status">
             {t(`card.statement.tradeStatus.${row.tradeStatus}`, { defaultValue: row.tradeStatus })}
-          </Field>
+          </LabelledValue>
         </SimpleGrid>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} data-testid="statement-detail-close">
