@@ -76,7 +76,7 @@ async function main(argv: string[]): Promise<number> {
       (result.ok ? console.log : console.error)(result.message);
       return result.ok ? 0 : 1;
     }
-    if (area === 'card' && command && ['spend', 'atm', 'refund', 'reverse'].includes(command)) {
+    if (area === 'card' && command && ['spend', 'atm', 'fee', 'refund', 'reverse'].includes(command)) {
       if (config.card.issuer !== 'simulator') {
         console.error('CARD_ISSUER=marqeta: card transactions happen on the real network');
         return 1;

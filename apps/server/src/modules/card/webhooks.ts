@@ -50,7 +50,7 @@ const notification = z.looseObject({
 /**
  * How a card network transaction moves the card's available balance (USDT), by Marqeta's transaction type:
  * an authorisation holds (−), its clearing changes nothing more, a reversal or refund gives back (+), an ATM
- * withdrawal or a fee takes (−). Declined ones move nothing.
+ * withdrawal or a fee takes (−), a replaced card's balance leaves it (−) for its replacement (+). Declined ones move nothing.
  */
 const BALANCE_SIGN: Record<string, -1n | 0n | 1n> = {
   authorization: -1n,
@@ -59,6 +59,9 @@ const BALANCE_SIGN: Record<string, -1n | 0n | 1n> = {
   refund: 1n,
   'authorization.atm.withdrawal': -1n,
   'fee.charge': -1n,
+  // A replaced card's balance moved by the issuer to its replacement (the money stays with the issuer).
+  'transfer.card.out': -1n,
+  'transfer.card.in': 1n,
 };
 
 const FULFILMENT_RANK = { ordered: 1, shipped: 2, delivered: 3 } as const;

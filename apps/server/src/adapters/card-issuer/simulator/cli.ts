@@ -127,6 +127,8 @@ export const CARD_NETWORK_USAGE = `  card spend <card_number> <eur> [merchant]
                             the simulated card network: a purchase (authorised, then cleared) in EUR
   card atm <card_number> <eur>
                             an ATM withdrawal in EUR (10.00 to 1000.00, 2000.00 a day)
+  card fee <card_number> <eur> [reason]
+                            the issuer charges the card a fee (type 500) in EUR
   card refund <trade_id> [eur]
                             the merchant refunds a purchase (all of it, or eur of it)
   card reverse <trade_id>   the purchase is reversed`;
@@ -134,7 +136,7 @@ export const CARD_NETWORK_USAGE = `  card spend <card_number> <eur> [merchant]
 const EUR_AMOUNT = /^(0|[1-9]\d{0,8})(\.\d{1,2})?$/;
 
 /**
- * `npm run cli -- card spend|atm <card_number> <eur> [merchant]` and `card refund|reverse <trade_id> [eur]`: the
+ * `npm run cli -- card spend|atm|fee <card_number> <eur> [merchant|reason]` and `card refund|reverse <trade_id> [eur]`: the
  * simulator's card network, converting at `eurPerUsdt`; the outcome's webhooks are queued for the running app.
  */
 export async function cardNetwork(
@@ -144,11 +146,14 @@ export async function cardNetwork(
   eurPerUsdt: string,
 ): Promise<{ ok: boolean; message: string }> {
   const eur = (text: string | undefined) => (text && EUR_AMOUNT.test(text) ? toUnits(text, 2) : undefined);
-  if (command === 'spend' || command === 'atm') {
+  if (command === 'spend' || command === 'atm' || command === 'fee') {
     const [pan, amount, ...merchant] = args;
     const cents = eur(amount);
     if (!pan || !/^\d{16}$/.test(pan.replace(/[\s-]/g, '')) || cents === undefined || cents <= 0n)
-      return { ok: false, message: `usage: card ${command} <card_number> <eur>` };
+      return {
+        ok: false,
+        message: `usage: card ${command} <card_number> <eur>${command === 'atm' ? '' : command === 'fee' ? ' [reason]' : ' [merchant]'}`,
+      };
     const credentials = await loadCardSimulatorCredentials(db);
     const hash = createHmac('sha256', Buffer.from(credentials.dataKey, 'base64url'))
       .update(pan.replace(/[\s-]/g, ''))
@@ -157,9 +162,12 @@ export async function cardNetwork(
     if (!card) return { ok: false, message: 'no such card at the simulator' };
     const outcome = await networkCharge(db, {
       cardToken: card.token,
-      kind: command === 'atm' ? 'atm' : 'purchase',
+      kind: command === 'atm' ? 'atm' : command === 'fee' ? 'fee' : 'purchase',
       eurCents: cents,
-      merchant: command === 'atm' ? 'ATM withdrawal' : merchant.join(' ') || 'Simulated merchant',
+      merchant:
+        command === 'atm'
+          ? 'ATM withdrawal'
+          : merchant.join(' ').slice(0, 200) || (command === 'fee' ? 'Card fee' : 'Simulated merchant'),
       rate: toUnits(eurPerUsdt, SIM_RATE_DECIMALS),
     });
     return { ok: outcome.status !== 'declined', message: JSON.stringify(outcome) };

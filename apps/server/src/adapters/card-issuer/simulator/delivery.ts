@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { WebhookOutbox } from '../../webhooks/outbox.ts';
 import { webhookHeaders } from '../signing.ts';
 import { SIM_RATE_DECIMALS, settleDueGpaOrders } from './money.ts';
+import { moveReplacedBalances } from './replacement.ts';
 import { advanceFulfilment, autoApproveDue, type CardSimulatorCredentials } from './store.ts';
 
 export interface CardDeliveryOptions {
@@ -19,7 +20,8 @@ export interface CardDeliveryOptions {
 
 /**
  * The card issuer simulator's outgoing side: plays the demo reviewer (auto-approval), the card fulfilment
- * (shipped, then delivered) and the settlement of top-ups (funding orders), and sends queued webhooks to the exchange in order, with Marqeta's Basic
+ * (shipped, then delivered) the settlement of top-ups (funding orders) and
+ * the move of a replaced card's balance to its delivered replacement, and sends queued webhooks to the exchange in order, with Marqeta's Basic
  * credentials and `X-Marqeta-Signature`, retried with back-off until the exchange answers 2xx.
  */
 export class CardWebhookDelivery extends WebhookOutbox {
@@ -34,7 +36,9 @@ export class CardWebhookDelivery extends WebhookOutbox {
       beforeSend: async (db) => {
         await autoApproveDue(db);
         await advanceFulfilment(db);
-        await settleDueGpaOrders(db, toUnits(options.eurPerUsdt ?? '0.92', SIM_RATE_DECIMALS));
+        const rate = toUnits(options.eurPerUsdt ?? '0.92', SIM_RATE_DECIMALS);
+        await settleDueGpaOrders(db, rate);
+        await moveReplacedBalances(db, rate);
       },
     });
   }

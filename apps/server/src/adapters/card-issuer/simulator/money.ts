@@ -202,6 +202,8 @@ const MARQETA_TYPE: Record<number, string> = {
   2: 'authorization.reversal',
   10: 'refund',
   110: 'authorization.atm.withdrawal',
+  120: 'transfer.card.in',
+  121: 'transfer.card.out',
   500: 'fee.charge',
 };
 const MARQETA_STATE: Record<string, string> = {

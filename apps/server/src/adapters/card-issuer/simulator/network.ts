@@ -40,7 +40,11 @@ function expired(mmyy: string, now = new Date()): boolean {
   return year < now.getUTCFullYear() || (year === now.getUTCFullYear() && month < now.getUTCMonth() + 1);
 }
 
-/** Sum of EUR cents spent on the card since `since` (a SQL expression) of the given type codes. */
+/**
+ * Sum of EUR cents spent on the card since `since` (a SQL expression) of the given type codes. A purchase counts
+ * once, by its authorisation (150, pending or cleared); its clearing (151) is the same money and is not given
+ * here; a reversed purchase no longer counts.
+ */
 async function spent(tx: Tx, card: string, codes: number[], since: string): Promise<bigint> {
   const row = (
     await tx.query(
@@ -110,12 +114,12 @@ export async function networkCharge(
       reason = 'atm_daily_limit';
     else if (
       input.kind === 'purchase' &&
-      (await spent(tx, card.token, [150, 151], day)) + input.eurCents > NETWORK_LIMITS.paymentsPerDay
+      (await spent(tx, card.token, [150], day)) + input.eurCents > NETWORK_LIMITS.paymentsPerDay
     )
       reason = 'payments_daily_limit';
     else if (
       input.kind !== 'fee' &&
-      (await spent(tx, card.token, [150, 151, 110], month)) + input.eurCents > NETWORK_LIMITS.perMonth
+      (await spent(tx, card.token, [150, 110], month)) + input.eurCents > NETWORK_LIMITS.perMonth
     )
       reason = 'monthly_limit';
     else if (BigInt(card.balance) < units) reason = 'insufficient_funds';
