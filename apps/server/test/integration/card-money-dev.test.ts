@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { cardSuite } from '../support/card.ts';
 import type { Member } from '../support/wallet.ts';
 
@@ -32,8 +32,18 @@ describe('dev card terminal', () => {
     const stranger = await spend(other, { card_number: card, eur: '1' });
     expect(stranger.statusCode).toBe(404);
     expect((await spend(who, { card_number: card, eur: '1.234' })).statusCode).toBe(422);
-    // Only the one settled purchase moved the card: 100 topped up, 50 spent.
-    const details = await s.call(who, 'GET', `/account/card_details?card_number=${encodeURIComponent(card)}`);
-    expect(details.json().usdt_balance).toBe('50');
+    // Only the one settled purchase moved the card: 100 topped up, 50 spent. Our side learns the card's balance
+    // from the issuer's webhook, which is delivered in the background.
+    await vi.waitFor(
+      async () => {
+        const details = await s.call(
+          who,
+          'GET',
+          `/account/card_details?card_number=${encodeURIComponent(card)}`,
+        );
+        expect(details.json().usdt_balance).toBe('50');
+      },
+      { timeout: 10_000, interval: 100 },
+    );
   });
 });
