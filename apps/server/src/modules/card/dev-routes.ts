@@ -1,11 +1,25 @@
-import { toUnits } from '@exchange/shared';
+import { ERRORS, toUnits } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { SIM_RATE_DECIMALS } from '../../adapters/card-issuer/simulator/money.ts';
-import { networkCharge } from '../../adapters/card-issuer/simulator/network.ts';
+import { networkCharge, networkReturn } from '../../adapters/card-issuer/simulator/network.ts';
 import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
+import { notFound } from '../../http/errors.ts';
 import { loopbackOnly } from '../../http/loopback.ts';
+import { listCards } from './repository.ts';
+
+/** Euro with at most 2 decimals. */
+const eurAmount = z
+  .string()
+  .trim()
+  .regex(/^(0|[1-9]\d{0,6})(\.\d{1,2})?$/);
+
+const refundSchema = z.object({
+  trade_id: z.string().trim().min(1).max(64),
+  /** Part of the purchase; all of what is left when missing. */
+  eur: eurAmount.optional(),
+});
 
 const spendSchema = z.object({
   card_number: z.string().trim().min(1).max(32),
@@ -20,7 +34,8 @@ const spendSchema = z.object({
 /**
  * The dev card terminal (DEV_TOOLS, this machine only, the simulated issuer only): `POST /card/spend` makes a
  * purchase on one of the signed-in user's own cards at the simulator's card network, as `npm run cli -- card
- * spend` does, and answers its outcome (`trade_id`, `status` settled or declined, `reason`).
+ * spend` does, and answers its outcome (`trade_id`, `status` settled or declined, `reason`); `POST /card/refund`
+ * has the merchant refund one of those purchases (all of what is left, or `eur` of it), as `card refund` does.
  */
 export async function cardDevRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const simulator = deps.cardSimulator;
@@ -38,6 +53,28 @@ export async function cardDevRoutes(app: FastifyInstance, deps: AppDeps): Promis
       rate: toUnits(deps.config.card.fees.eurPerUsdt, SIM_RATE_DECIMALS),
     });
     // Its webhook (the card's new balance) goes out now rather than at the next poll.
+    simulator.delivery.kick();
+    return reply.status(201).send(outcome);
+  });
+
+  app.post('/card/refund', async (request, reply) => {
+    const input = refundSchema.parse(request.body ?? {});
+    const trade = (
+      await deps.db.query(
+        'select card_token from cardsim_transactions where token = $1 and type_code = 150',
+        [input.trade_id],
+      )
+    ).rows[0] as { card_token: string } | undefined;
+    const own = await listCards(deps.db, authUser(request).id);
+    // Someone else's purchase, or none at all: not found either way.
+    if (!trade || !own.some((card) => card.issuer_token === trade.card_token)) throw notFound();
+    const outcome = await networkReturn(deps.db, {
+      tradeId: input.trade_id,
+      kind: 'refund',
+      eurCents: input.eur === undefined ? undefined : toUnits(input.eur, 2),
+    });
+    if (outcome === 'unknown_trade') throw notFound();
+    if (outcome === 'too_much') return reply.status(422).send({ errors: [ERRORS.invalidParams] });
     simulator.delivery.kick();
     return reply.status(201).send(outcome);
   });

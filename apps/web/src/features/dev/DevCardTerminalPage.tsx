@@ -18,11 +18,12 @@ import { isLoggedIn, useCurrentUser } from '../../api/user.ts';
 import { toast } from '../../app/toast.ts';
 import { CARD_KEYS, useCards } from '../card/api.ts';
 import { devPost, failureCode, readOutcome, type TerminalOutcome } from './devApi.ts';
+import { TerminalRefund } from './TerminalRefund.tsx';
 
 /**
  * Developer card terminal (DEV_TOOLS only): pays with one of your own cards at a made-up merchant through
  * `POST /api/v2/dev/card/spend`, and shows the issuer's answer (approved, or declined with its reason) and the
- * trade id, so statements and card balances can be watched moving.
+ * trade id, so statements and card balances can be watched moving; an approved purchase can then be refunded.
  */
 export function DevCardTerminalPage() {
   const { t } = useTranslation();
@@ -117,6 +118,9 @@ export function DevCardTerminalPage() {
                 <Text size="sm">
                   {t('dev.terminal.tradeId')}: <span data-testid="terminal-trade-id">{outcome.tradeId}</span>
                 </Text>
+              )}
+              {outcome.approved && outcome.tradeId && (
+                <TerminalRefund key={outcome.tradeId} tradeId={outcome.tradeId} />
               )}
             </Stack>
           </Paper>

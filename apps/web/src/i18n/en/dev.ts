@@ -34,4 +34,8 @@ export const dev = {
   'dev.terminal.declined': 'Declined',
   'dev.terminal.reason': 'Reason',
   'dev.terminal.tradeId': 'Trade ID',
+  'dev.terminal.refundAmount': 'Refund (EUR)',
+  'dev.terminal.refundAll': 'All of it',
+  'dev.terminal.refund': 'Refund',
+  'dev.terminal.refunded': 'Refunded {{amount}} USDT to the card',
 } as const;

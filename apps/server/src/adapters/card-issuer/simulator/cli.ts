@@ -131,7 +131,8 @@ export const CARD_NETWORK_USAGE = `  card spend <card_number> <eur> [merchant]
                             the issuer charges the card a fee (type 500) in EUR
   card refund <trade_id> [eur]
                             the merchant refunds a purchase (all of it, or eur of it)
-  card reverse <trade_id>   the purchase is reversed`;
+  card reverse <trade_id> [eur]
+                            the authorisation is reversed (all that is left of it, or eur of it)`;
 
 const EUR_AMOUNT = /^(0|[1-9]\d{0,8})(\.\d{1,2})?$/;
 
@@ -178,7 +179,7 @@ export async function cardNetwork(
     if (!tradeId || (amount !== undefined && cents === undefined))
       return {
         ok: false,
-        message: `usage: card ${command} <trade_id>${command === 'refund' ? ' [eur]' : ''}`,
+        message: `usage: card ${command} <trade_id> [eur]`,
       };
     const outcome = await networkReturn(db, {
       tradeId,

@@ -191,11 +191,14 @@ export async function networkReturn(
         )
       ).rows[0].n,
     );
-    const eurCents = input.kind === 'reversal' ? paid - returned : (input.eurCents ?? paid - returned);
-    if (eurCents <= 0n || returned + eurCents > paid) return 'too_much';
+    // A refund or a reversal takes back what is left of the purchase, or the part asked for.
+    const remaining = paid - returned;
+    const eurCents = input.eurCents ?? remaining;
+    if (eurCents <= 0n || eurCents > remaining) return 'too_much';
     const rateUnits = toRateUnits(String(auth.rate));
     const units = eurCents === paid ? -BigInt(auth.usdt_units) : (eurCents * -BigInt(auth.usdt_units)) / paid;
-    if (input.kind === 'reversal')
+    // Only a reversal of all that is left reverses the purchase itself; a partial one leaves it cleared.
+    if (input.kind === 'reversal' && eurCents === remaining)
       await tx.query(
         `update cardsim_transactions set status = 'reversed'
          where (token = $1 or related_token = $1) and type_code in (150, 151)`,
