@@ -78,6 +78,15 @@ describe('wallet dialogs', () => {
     await page.getByTestId('beneficiary-pin').fill(pin);
     await page.getByTestId('beneficiary-activate-confirm').click();
     await page.getByText('Address activated').waitFor();
+    await page.keyboard.press('Escape');
+
+    // The payee is a user of this exchange: an internal transfer, no fee, the whole amount arrives.
+    await page.getByTestId('withdraw-beneficiary').click();
+    await page.getByRole('option', { name: `Payee — ${payeeAddress}`, exact: true }).click();
+    await page.getByTestId('withdraw-amount').fill('12.5');
+    await expect.poll(() => page.getByTestId('withdraw-fee').textContent(), POLL).toBe('0 TRX');
+    expect(await page.getByTestId('withdraw-will-get').textContent()).toBe('12.5 TRX');
+    await page.getByTestId('manage-addresses').click();
 
     // A wrong authenticator code on removal: resource.otp.invalid_code.
     await page.getByRole('button', { name: 'Delete' }).first().click();

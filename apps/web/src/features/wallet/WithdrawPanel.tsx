@@ -103,7 +103,9 @@ export function WithdrawPanel({ currency, network, available }: Props) {
     },
   );
 
-  const fee = toUnits(network.withdraw_fee, precision);
+  // Another user's deposit address here: an internal transfer, with no fee (spec §5).
+  const internal = active.find((b) => String(b.id) === String(form.values.beneficiary_id))?.internal === true;
+  const fee = internal ? 0n : toUnits(network.withdraw_fee, precision);
   const amount = toUnits(String(form.values.amount), precision);
   const willGet = formatUnits(amountReceived(amount, fee), precision);
   const message = (code: string) => t([code, 'server.error'], external);
