@@ -214,12 +214,12 @@ describe('withdrawals', () => {
         }),
       ),
     );
-    // The same code is accepted once: replay protection holds under concurrency too.
+    // The same code is accepted once: replay protection holds under concurrency too, and says the code was used.
     expect(results.filter((r) => r.statusCode === 201)).toHaveLength(1);
     expect(
       results
         .filter((r) => r.statusCode === 422)
-        .every((r) => r.json().errors[0] === 'account.withdraw.invalid_otp'),
+        .every((r) => r.json().errors[0] === 'resource.otp.code_used'),
     ).toBe(true);
 
     // Without the code in the way, the core is what stops overdrafts: 480 TRX left, 20 each, 24 fit.

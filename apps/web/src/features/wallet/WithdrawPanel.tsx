@@ -1,5 +1,6 @@
 import {
   amountReceived,
+  ERRORS,
   fieldErrors,
   formatUnits,
   PIN_LENGTH,
@@ -27,7 +28,7 @@ const AMOUNT_CODES: readonly string[] = [
   WALLET_ERRORS.insufficientBalance,
   WALLET_ERRORS.amountTooSmall,
 ];
-const OTP_CODES: readonly string[] = [WALLET_ERRORS.otpRequired, WALLET_ERRORS.otpInvalid];
+const OTP_CODES: readonly string[] = [WALLET_ERRORS.otpRequired, WALLET_ERRORS.otpInvalid, ERRORS.totpUsed];
 const BENEFICIARY_CODES: readonly string[] = [
   WALLET_ERRORS.beneficiaryRequired,
   WALLET_ERRORS.beneficiaryNotActive,
