@@ -20,6 +20,7 @@ export const identity = {
   'identity.session.invalid_params':
     'Incorrect password. You have {{left}} more chances to input the correct password.',
   'identity.session.account_blocked': 'Your account has been blocked.',
+  'identity.login.attemptsLeft': 'You have {{left}} attempts left.',
   'identity.session.too_many_attempts': 'Too many failed attempts. Please try again later.',
   /** Silent: the login asks for the second step instead of showing it. */
   'identity.session.missing_otp': '',
