@@ -47,6 +47,10 @@ describe('two-factor authentication and API tokens', () => {
     await page.getByTestId('login-code').fill('123');
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByText('Invalid 2FA Code').waitFor();
+    // A wrong 6-digit code is the server's refusal: it counts, and the step says how many tries are left.
+    await page.getByTestId('login-code').fill('000000');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByText(/^Invalid 2FA Code\. You have \d+ attempts left\.$/).waitFor();
     await page.getByTestId('login-code').fill(await nextCode());
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL((url) => url.pathname === '/settings');

@@ -106,4 +106,20 @@ describe('trading screen', () => {
     await expect.poll(() => page.getByTestId('trade-history').locator('tbody tr').count(), POLL).toBe(1);
     await context.close();
   });
+
+  it('says a market buy that met only the own asks was cancelled, not placed', async () => {
+    const { context, page } = await trader('alice@example.com');
+    await placeLimitSell(page, '0.08', '0.1');
+    await ask(page, '0.08000').waitFor(POLL);
+    await page.getByTestId('order-type').getByText('Market', { exact: true }).click();
+    const buy = page.getByTestId('buy-form');
+    await buy.getByLabel('Amount').fill('0.05');
+    await buy.getByRole('button', { name: 'Buy ETH' }).click();
+    await page.getByText('Order cancelled: it would have traded with your own order').last().waitFor();
+    await expect.poll(() => ask(page, '0.08000').getAttribute('data-amount'), POLL).toBe('0.100');
+    await page.getByRole('button', { name: 'Cancel All' }).click();
+    await page.getByText('Order cancelled successfully').last().waitFor();
+    await expect.poll(() => page.getByTestId('book-ask').count(), POLL).toBe(0);
+    await context.close();
+  });
 });

@@ -90,8 +90,10 @@ export const ERRORS = {
   tooManyAttempts: 'identity.session.too_many_attempts',
   /** Login: the second step is needed: a TOTP code (`otp_code`) or a one-time code (`code`) (401). */
   missingOtp: 'identity.session.missing_otp',
-  /** Login: the TOTP code is wrong or was already used (403). */
+  /** Login: the TOTP code is wrong (403). */
   invalidOtp: 'identity.session.invalid_otp',
+  /** Login: the TOTP code is right but its 30 s step was already used; the next code is needed (403). */
+  otpUsed: 'identity.session.otp_used',
   /** Login: the emailed/SMS one-time code is wrong, expired or used up (403). */
   invalidCode: 'identity.session.invalid_code',
   /** Login: the account is not active yet; verify email and phone first (401). */
@@ -139,8 +141,10 @@ export const ERRORS = {
   samePassword: 'identity.user.same_password',
   /** A 6-digit TOTP code is required for this action ("Code is required"). */
   totpRequired: 'resource.otp.missing_code',
-  /** The TOTP code is wrong or was already used ("Invalid 2FA Code"). */
+  /** The TOTP code is wrong ("Invalid 2FA Code"). */
   totpInvalid: 'resource.otp.invalid_code',
+  /** The TOTP code is right but was already used (same 30 s step): wait for the next one. */
+  totpUsed: 'resource.otp.code_used',
   /** Two-factor authentication is already on. */
   otpAlreadyEnabled: 'resource.otp.already_enabled',
   /** Two-factor authentication is off, but the action needs it (API keys, withdrawals). */

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import {
   activeUser,
+  cookieHeader,
   enableTwoFactor,
   forgetUsedTotp,
   lastCode,
@@ -62,15 +63,21 @@ describe('two-factor authentication', () => {
 
     const first = await call('POST', '/identity/sessions', undefined, { email, password });
     expect(first.json()).toMatchObject({ errors: ['identity.session.missing_otp'], otp: true });
-    // The code that enabled 2FA was used up: replaying it is refused.
+    // The code that enabled 2FA was used up: replaying it is refused, saying so (not "invalid").
     const replay = await call('POST', '/identity/sessions', undefined, { email, password, otp_code: code });
     expect(replay.statusCode).toBe(403);
-    expect(replay.json().errors).toEqual(['identity.session.invalid_otp']);
+    expect(replay.json().errors).toEqual(['identity.session.otp_used']);
     const next = oathtoolCode(secret, 30);
     const ok = await call('POST', '/identity/sessions', undefined, { email, password, otp_code: next });
     expect(ok.statusCode).toBe(200);
     const again = await call('POST', '/identity/sessions', undefined, { email, password, otp_code: next });
-    expect(again.json().errors).toEqual(['identity.session.invalid_otp']);
+    expect(again.json().errors).toEqual(['identity.session.otp_used']);
+    // Signed in, a resource action with the used code says the same; a wrong code is still "invalid".
+    const session2 = { cookie: cookieHeader(ok.headers['set-cookie']), csrf: ok.json().csrf_token as string };
+    const used = await call('POST', '/resource/otp/disable', session2, { code: next });
+    expect(used.json()).toEqual({ errors: ['resource.otp.code_used'] });
+    const bad = await call('POST', '/resource/otp/disable', session2, { code: oathtoolCode(secret, 300) });
+    expect(bad.json()).toEqual({ errors: ['resource.otp.invalid_code'] });
   });
 
   it('refuses codes outside one step of drift', async () => {

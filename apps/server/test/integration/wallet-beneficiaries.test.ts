@@ -131,6 +131,34 @@ describe('beneficiaries', () => {
     expect(del.statusCode).toBe(204);
     expect((await call(ivy, 'GET', '/account/beneficiaries')).json()).toEqual([]);
   });
+
+  it("say whether the address is another user's deposit address here (an internal transfer)", async () => {
+    const kay = await member('kay@wallet.test');
+    const lou = await member('lou@wallet.test');
+    const louAddress = await w.depositAddress(lou);
+    const outside = (await w.tron.createAddress()).address;
+    const created = await call(kay, 'POST', '/account/beneficiaries', {
+      name: 'Lou',
+      currency: 'trx',
+      blockchain_key: 'tron-sim',
+      data: { address: louAddress },
+    });
+    expect(created.json()).toMatchObject({ state: 'pending', internal: true });
+    const louId = created.json().id as number;
+    const activated = await call(kay, 'PATCH', `/account/beneficiaries/${louId}/activate`, {
+      pin: await emailedPin(kay),
+    });
+    expect(activated.json()).toMatchObject({ state: 'active', internal: true });
+    const outsideId = await activeBeneficiary(kay, outside);
+    const list = (await call(kay, 'GET', '/account/beneficiaries?currency=trx')).json() as {
+      id: number;
+      internal: boolean;
+    }[];
+    expect(list.map((b) => [b.id, b.internal])).toEqual([
+      [outsideId, false],
+      [louId, true],
+    ]);
+  });
 });
 
 describe('adjustments', () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { oathtoolCode } from '../support/identity.ts';
 import { TRX, walletSuite } from '../support/wallet.ts';
 
@@ -75,6 +75,44 @@ describe('withdrawals', () => {
       friendAddress,
     ]);
     expect(onChain.rowCount).toBe(0);
+  });
+
+  it('gives the receiver of an internal transfer a deposit record, on his history and his private stream at once', async () => {
+    const { who } = await withdrawer('ida@wallet.test', 50n * TRX);
+    const friend = await member('jon@wallet.test');
+    const friendAddress = await depositAddress(friend);
+    const beneficiary = await activeBeneficiary(who, friendAddress);
+    const { privateStreamKey } = await import('../../src/modules/ranger/streams.ts');
+    const publish = vi.spyOn(w.t.deps.hub, 'publish');
+    try {
+      const res = await withdraw(who, beneficiary, '12.345678');
+      expect(res.statusCode).toBe(201);
+      const reference = res.json().tid as string;
+      expect(reference).toMatch(/^W\d+$/);
+      const expected = {
+        currency: 'trx',
+        blockchain_key: 'tron-sim',
+        amount: '12.345678',
+        fee: '0',
+        state: 'collected',
+        txid: reference,
+        blockchain_txid: null,
+        rid: friendAddress,
+        transaction_type: 'internal',
+      };
+      await expect
+        .poll(() => publish.mock.calls.find(([stream]) => stream === privateStreamKey(friend.id, 'deposit')))
+        .toEqual([privateStreamKey(friend.id, 'deposit'), expect.objectContaining(expected), 'deposit']);
+      const list = await w.deposits(friend);
+      expect(list).toHaveLength(1);
+      expect(list[0]).toMatchObject(expected);
+      expect((await w.deposits(friend, '?state=collected')).length).toBe(1);
+      expect(balance(friend, 'trx').balance).toBe(12_345_678n);
+      // The sender's side is unchanged: one internal withdrawal, no deposit.
+      expect(await w.deposits(who)).toEqual([]);
+    } finally {
+      publish.mockRestore();
+    }
   });
 
   it('refuses every bad request with its code and changes nothing', async () => {
@@ -176,12 +214,12 @@ describe('withdrawals', () => {
         }),
       ),
     );
-    // The same code is accepted once: replay protection holds under concurrency too.
+    // The same code is accepted once: replay protection holds under concurrency too, and says the code was used.
     expect(results.filter((r) => r.statusCode === 201)).toHaveLength(1);
     expect(
       results
         .filter((r) => r.statusCode === 422)
-        .every((r) => r.json().errors[0] === 'account.withdraw.invalid_otp'),
+        .every((r) => r.json().errors[0] === 'resource.otp.code_used'),
     ).toBe(true);
 
     // Without the code in the way, the core is what stops overdrafts: 480 TRX left, 20 each, 24 fit.

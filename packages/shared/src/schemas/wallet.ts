@@ -322,6 +322,8 @@ export interface BeneficiaryItem {
   state: 'pending' | 'active';
   data: { address: string; memo?: string };
   created_at: string;
+  /** The address is another user's deposit address here: a withdrawal to it is internal (no fee, spec §5). */
+  internal: boolean;
 }
 
 /** `GET /account/amount_quote`. */

@@ -129,8 +129,15 @@ export async function login(
   if (user.otp && user.otp_secret_enc) {
     if (!input.otp_code)
       throw new AppError(401, [ERRORS.missingOtp], { otp: true, level: user.level, state: user.state });
-    if (!(await consumeTotp(deps.db, user.id, decrypt(deps.keys, user.otp_secret_enc), input.otp_code))) {
-      await refuse(deps, key, user, origin, { status: 403, code: ERRORS.invalidOtp, reason: 'otp' });
+    const check = await consumeTotp(
+      deps.db,
+      user.id,
+      decrypt(deps.keys, user.otp_secret_enc),
+      input.otp_code,
+    );
+    if (check !== 'ok') {
+      const code = check === 'used' ? ERRORS.otpUsed : ERRORS.invalidOtp;
+      await refuse(deps, key, user, origin, { status: 403, code, reason: 'otp' });
     }
   } else {
     if (!input.code)

@@ -66,9 +66,8 @@ export async function requireTotp(
 ): Promise<void> {
   if (!user.otp || !user.otp_secret_enc) throw new AppError(403, [ERRORS.otpNotEnabled]);
   if (!code) throw invalid(ERRORS.totpRequired);
-  if (!(await consumeTotp(deps.db, user.id, decrypt(deps.keys, user.otp_secret_enc), code))) {
-    throw invalid(ERRORS.totpInvalid);
-  }
+  const check = await consumeTotp(deps.db, user.id, decrypt(deps.keys, user.otp_secret_enc), code);
+  if (check !== 'ok') throw invalid(check === 'used' ? ERRORS.totpUsed : ERRORS.totpInvalid);
 }
 
 /** Turns two-factor off with a valid code; API keys stop working until it is on again. */

@@ -6,7 +6,7 @@ import { decrypt } from './crypto.ts';
 import { mailSecurityNotice, smsCode } from './notify.ts';
 import { requireTotp } from './otp.ts';
 import type { IdentityDeps, RequestOrigin } from './registration.ts';
-import { consumeTotp } from './totp.ts';
+import { consumeTotp, type TotpCheck } from './totp.ts';
 import { recordActivity, setLabel, type UserRecord } from './users-repository.ts';
 
 /** After a passed two-factor step, a phone change may be started within this many minutes. */
@@ -31,15 +31,15 @@ async function secondFactorPassed(
   user: UserRecord,
   sessionId: string | undefined,
   code?: string,
-) {
-  if (!user.otp || !user.otp_secret_enc) return true;
+): Promise<TotpCheck> {
+  if (!user.otp || !user.otp_secret_enc) return 'ok';
   if (code) return consumeTotp(deps.db, user.id, decrypt(deps.keys, user.otp_secret_enc), code);
-  if (!sessionId) return false;
+  if (!sessionId) return 'invalid';
   const row = await deps.db.query(
     `select 1 from sessions where id = $1 and otp_verified_at > now() - make_interval(mins => $2)`,
     [sessionId, SECOND_FACTOR_GRACE_MINUTES],
   );
-  return row.rowCount === 1;
+  return row.rowCount === 1 ? 'ok' : 'invalid';
 }
 
 /**
@@ -52,8 +52,10 @@ export async function startPhoneChange(
   sessionId: string | undefined,
   input: { phone_number: string; otp_code?: string },
 ) {
-  if (!(await secondFactorPassed(deps, user, sessionId, input.otp_code))) {
-    throw invalid(input.otp_code ? ERRORS.totpInvalid : ERRORS.totpRequired);
+  const check = await secondFactorPassed(deps, user, sessionId, input.otp_code);
+  if (check !== 'ok') {
+    if (!input.otp_code) throw invalid(ERRORS.totpRequired);
+    throw invalid(check === 'used' ? ERRORS.totpUsed : ERRORS.totpInvalid);
   }
   const number = digits(input.phone_number);
   const taken = await deps.db.query(

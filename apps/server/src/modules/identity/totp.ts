@@ -29,21 +29,24 @@ export function matchTotpStep(secret: string, code: string, nowMs = Date.now()):
   return delta === null ? null : Math.floor(nowMs / 1000 / PERIOD) + delta;
 }
 
+/** A code's check: accepted, wrong, or right but its step already used (a replay: wait for the next code). */
+export type TotpCheck = 'ok' | 'invalid' | 'used';
+
 /**
  * Accepts a code at most once: the step must be newer than the last one used, recorded atomically, so a
- * replayed code (same step, or an older one) is refused even by two concurrent requests.
+ * replayed code (same step, or an older one) is refused even by two concurrent requests, as `used`.
  */
 export async function consumeTotp(
   db: pg.Pool,
   userId: string,
   secret: string,
   code: string,
-): Promise<boolean> {
+): Promise<TotpCheck> {
   const step = matchTotpStep(secret, code);
-  if (step === null) return false;
+  if (step === null) return 'invalid';
   const updated = await db.query('update users set otp_last_step = $2 where id = $1 and otp_last_step < $2', [
     userId,
     step,
   ]);
-  return updated.rowCount === 1;
+  return updated.rowCount === 1 ? 'ok' : 'used';
 }

@@ -23,6 +23,8 @@ export interface OrderEntity {
   maker_fee: string;
   taker_fee: string;
   trades_count: number;
+  /** Only in the answer to a placement the engine cancelled at once: why (spec: a self-trade is not "placed"). */
+  cancel_reason?: 'user' | 'self_trade' | 'unfilled' | 'budget';
 }
 
 /**

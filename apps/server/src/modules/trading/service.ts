@@ -48,7 +48,12 @@ export async function placeOrder(
   );
   if (!result.ok) throw invalid(result.code ?? ORDER_ERRORS.invalidVolume);
   const order = touched(result, result.orderId);
-  if (order) return orderEntity(core.units, order);
+  if (order) {
+    // Cancelled by the engine while placing (self-trade prevention, nothing to fill, a spent market budget): say why.
+    const cancelled = result.events.find((e) => e.type === 'OrderCancelled' && e.orderId === order.id);
+    const entity = orderEntity(core.units, order);
+    return cancelled?.type === 'OrderCancelled' ? { ...entity, cancel_reason: cancelled.reason } : entity;
+  }
   // A repeated client id: the order was placed by the first request; read its committed state.
   const earlier = result.orderId === null ? undefined : await stored(result.orderId);
   if (!earlier) throw new AppError(409, [ORDER_ERRORS.orderNotFound]);

@@ -35,7 +35,13 @@ interface BeneficiaryRow {
   memo: string | null;
   state: 'pending' | 'active';
   created_at: Date;
+  /** A deposit address of another user of this exchange: a withdrawal there is an internal transfer. */
+  internal?: boolean;
 }
+
+/** The `internal` column of a beneficiaries row: its address is another user's deposit address on its network. */
+const INTERNAL = `exists(select 1 from deposit_addresses d where d.blockchain_key = beneficiaries.blockchain_key
+  and d.address = beneficiaries.address and d.user_id <> beneficiaries.user_id) as internal`;
 
 /** The wire shape (spec §3 Beneficiary). */
 export function beneficiaryEntity(row: BeneficiaryRow): BeneficiaryItem {
@@ -48,6 +54,7 @@ export function beneficiaryEntity(row: BeneficiaryRow): BeneficiaryItem {
     state: row.state,
     data: row.memo ? { address: row.address, memo: row.memo } : { address: row.address },
     created_at: row.created_at.toISOString(),
+    internal: row.internal === true,
   };
 }
 
@@ -58,7 +65,7 @@ export async function listBeneficiaries(
   filter: { currency?: string; blockchain_key?: string },
 ): Promise<BeneficiaryItem[]> {
   const rows = await db.query(
-    `select * from beneficiaries where user_id = $1 and ($2::text is null or currency_id = $2)
+    `select *, ${INTERNAL} from beneficiaries where user_id = $1 and ($2::text is null or currency_id = $2)
        and ($3::text is null or blockchain_key = $3) order by id desc`,
     [userId, filter.currency ?? null, filter.blockchain_key ?? null],
   );
@@ -86,7 +93,7 @@ export async function createBeneficiary(
   if (!address) throw invalid(WALLET_ERRORS.beneficiaryAddressInvalid);
   const inserted = await deps.db.query(
     `insert into beneficiaries (user_id, currency_id, blockchain_key, name, description, address, memo)
-     values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing returning *`,
+     values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing returning *, ${INTERNAL}`,
     [user.id, input.currency, input.blockchain_key, input.name, input.description ?? '', address, memo],
   );
   if (inserted.rowCount !== 1) throw invalid(WALLET_ERRORS.beneficiaryDuplicate);
@@ -147,7 +154,7 @@ export async function activateBeneficiary(
   }
   const activated = await deps.db.query(
     `update beneficiaries set state = 'active', pin_hash = null, updated_at = now()
-     where id = $1 and state = 'pending' returning *`,
+     where id = $1 and state = 'pending' returning *, ${INTERNAL}`,
     [row.id],
   );
   if (activated.rowCount !== 1) throw invalid(WALLET_ERRORS.beneficiaryAlreadyActive);

@@ -36,8 +36,10 @@ const FILTERS: Record<Kind, Record<string, readonly string[]>> = {
 /** The rows of each list as WalletHistoryItem columns. */
 const SELECT: Record<Kind, string> = {
   deposits: `select id, currency_id as currency, blockchain_key, trim_scale(amount)::text as amount,
-      trim_scale(fee)::text as fee, state, txid, txid as blockchain_txid, address as rid,
-      'external' as transaction_type, block_height, created_at, updated_at from deposits`,
+      trim_scale(fee)::text as fee, state, txid,
+      case when internal_withdrawal_id is null then txid end as blockchain_txid, address as rid,
+      case when internal_withdrawal_id is null then 'external' else 'internal' end as transaction_type,
+      block_height, created_at, updated_at from deposits`,
   withdrawals: `select id, currency_id as currency, blockchain_key, trim_scale(amount)::text as amount,
       trim_scale(fee)::text as fee, state, txid, txid as blockchain_txid, rid,
       case when internal_user_id is null then 'external' else 'internal' end as transaction_type,

@@ -107,6 +107,7 @@ export class Wallet {
       holdHours: this.options.withdrawHoldHours,
       chains: this.chains,
       onChange: (userId, id) => void this.publishItem(userId, 'withdrawals', id),
+      onDeposit: (userId, id) => void this.publishItem(userId, 'deposits', id),
     };
   }
 

@@ -1,10 +1,14 @@
+import { ERRORS } from '@exchange/shared';
 import type pg from 'pg';
 import { invalid } from '../../http/errors.ts';
 import { decrypt, type ServerKeys } from '../identity/crypto.ts';
 import { consumeTotp } from '../identity/totp.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
 
-/** Accepts the user's authenticator code once (a replay is refused), else throws `invalidCode` (422). */
+/**
+ * Accepts the user's authenticator code once, else throws `invalidCode` (422); a replay (right code, step already
+ * used) is refused as resource.otp.code_used, so the user knows to wait for the next code.
+ */
 export async function checkTotp(
   db: pg.Pool,
   keys: ServerKeys,
@@ -13,5 +17,6 @@ export async function checkTotp(
   invalidCode: string,
 ): Promise<void> {
   if (!user.otp_secret_enc) throw invalid(invalidCode);
-  if (!(await consumeTotp(db, user.id, decrypt(keys, user.otp_secret_enc), code))) throw invalid(invalidCode);
+  const check = await consumeTotp(db, user.id, decrypt(keys, user.otp_secret_enc), code);
+  if (check !== 'ok') throw invalid(check === 'used' ? ERRORS.totpUsed : invalidCode);
 }

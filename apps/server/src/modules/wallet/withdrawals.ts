@@ -27,6 +27,8 @@ export interface WithdrawDeps {
   holdHours: number;
   /** A withdrawal changed state (for the private `withdraw` stream). */
   onChange(userId: number, withdrawalId: number): void;
+  /** A deposit was credited (for the receiver's private `deposit` stream): the receiving side of an internal transfer. */
+  onDeposit?(userId: number, depositId: number): void;
   /** Checks the authenticator code (replaced only by tests that measure something else). */
   verifyTotp?: (user: UserRecord, code: string) => Promise<void>;
 }
@@ -153,8 +155,28 @@ async function settleInternal(deps: WithdrawDeps, id: number, recipient: number)
     `withdraw-settle:${id}`,
   );
   if (!result.ok) throw new Error(`internal withdrawal ${id} could not settle: ${result.code}`);
-  await setState(deps.db, id, 'succeed');
+  // The receiver's deposit record comes with the success, in one statement: his history shows what his balance got.
+  const deposit = (
+    await deps.db.query(
+      `with w as (
+         update withdrawals set state = 'succeed', updated_at = now()
+          where id = $1 and state = any('{accepted,confirming}') and internal_user_id = $2
+          returning id, internal_user_id, currency_id, blockchain_key, rid, amount)
+       insert into deposits (user_id, currency_id, blockchain_key, address, txid, txout, amount, state, credited_at,
+                             internal_withdrawal_id)
+       select internal_user_id, currency_id, blockchain_key, rid, ${INTERNAL_REFERENCE_SQL}, 0, amount, 'collected', now(), id
+         from w
+       on conflict do nothing
+       returning id`,
+      [id, recipient],
+    )
+  ).rows[0];
+  if (deposit) deps.onDeposit?.(recipient, Number(deposit.id));
 }
+
+/** The reference of an internal transfer, shared by both sides: the sender's withdrawal id as `W<id>`. */
+export const internalReference = (withdrawalId: number) => `W${withdrawalId}`;
+const INTERNAL_REFERENCE_SQL = `'W' || w.id`;
 
 /** Moves a withdrawal to `state`, only from the states that lead there. */
 export async function setState(

@@ -2,6 +2,7 @@ import { CODE_LENGTH, ERRORS, fieldErrors } from '@exchange/shared';
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/client.ts';
 import type { User } from '../../api/user.ts';
 import { toast } from '../../app/toast.ts';
 import { useBackgroundCaptcha, withCaptcha } from '../../components/Captcha.tsx';
@@ -49,7 +50,12 @@ export function LoginSecondStep({ credentials, otp, onClose, onDone }: Props) {
     } catch (err) {
       const codes = errorCodes(err);
       const message = errorText(t, err, scope);
-      if (codes.includes(ERRORS.invalidOtp) || codes.includes(ERRORS.invalidCode)) setError(message);
+      // A wrong code counts against the account, as a wrong password does: say how many tries are left.
+      const left = err instanceof ApiError ? err.details.left : undefined;
+      const stop = /[.!?]$/.test(message) ? '' : '.';
+      const counted = typeof left === 'number' ? `${stop} ${t('identity.login.attemptsLeft', { left })}` : '';
+      if ([ERRORS.invalidOtp, ERRORS.invalidCode, ERRORS.otpUsed].some((c) => codes.includes(c)))
+        setError(`${message}${counted}`);
       else {
         if (message) toast.error(message);
         if (codes.includes(ERRORS.accountBlocked)) onClose();

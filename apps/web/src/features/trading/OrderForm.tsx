@@ -32,6 +32,15 @@ export function orderErrorMessage(code: string, market: Market): string {
   return i18next.exists(code) ? i18next.t(code, params) : i18next.t('server.error');
 }
 
+/**
+ * What the answer to a placement says happened: an order the engine cancelled at once with nothing filled was not
+ * placed, so say why (it met only the user's own orders, or there was nothing to fill it).
+ */
+export function placementOutcome(order: Pick<Order, 'state' | 'executed_volume' | 'cancel_reason'>): string {
+  if (order.state !== 'cancel' || units(order.executed_volume) !== 0n) return 'trading.form.placed';
+  return order.cancel_reason === 'self_trade' ? 'trading.form.selfTrade' : 'trading.form.unfilled';
+}
+
 /** Digits and at most one dot; too many decimals are let through so the field can say why it is refused. */
 const accepts = (text: string) => /^\d*\.?\d*$/.test(text);
 
@@ -112,8 +121,10 @@ function SideForm({ side, market, ordType, balance, lastPrice, makerFee }: SideP
     setErrors({});
     setLoading(true);
     try {
-      await api<Order>('peatio', '/market/orders', { method: 'POST', body: parsed.data });
-      toast.success(t('trading.form.placed'));
+      const order = await api<Order>('peatio', '/market/orders', { method: 'POST', body: parsed.data });
+      const outcome = placementOutcome(order);
+      if (outcome === 'trading.form.placed') toast.success(t(outcome));
+      else toast.error(t(outcome));
       setAmount('');
       setPercent(0);
       window.setTimeout(() => {

@@ -46,6 +46,8 @@ export interface Order {
   trades_count: number;
   created_at: string;
   updated_at: string;
+  /** Only in the answer to a placement the engine cancelled at once. */
+  cancel_reason?: 'user' | 'self_trade' | 'unfilled' | 'budget';
 }
 
 /** One of the user's trades (trade history). */

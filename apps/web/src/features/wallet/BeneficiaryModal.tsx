@@ -17,7 +17,7 @@ import { CodeInput } from '../../components/CodeInput.tsx';
 import { useSubmitForm } from '../../components/useSchemaForm.ts';
 import { addressFitsProtocol } from './address-check.ts';
 import { type Currency, type Network, useBeneficiaries, WALLET_KEYS } from './api.ts';
-import { walletErrorText } from './format.ts';
+import { walletErrorCode, walletErrorText } from './format.ts';
 
 type Action = { kind: 'activate' | 'delete'; id: number } | undefined;
 
@@ -34,7 +34,7 @@ function ActivateForm({ item, onDone }: { item: BeneficiaryItem; onDone: () => v
       await client.invalidateQueries({ queryKey: WALLET_KEYS.beneficiaries });
       onDone();
     },
-    (err, setErrors) => setErrors({ pin: walletErrorText(t, err) }),
+    (err, setErrors) => setErrors({ pin: walletErrorCode(err) }),
   );
   const resend = async () => {
     try {
@@ -81,7 +81,7 @@ function DeleteForm({ item, onDone }: { item: BeneficiaryItem; onDone: () => voi
       await client.invalidateQueries({ queryKey: WALLET_KEYS.beneficiaries });
       onDone();
     },
-    (err, setErrors) => setErrors({ otp: walletErrorText(t, err) }),
+    (err, setErrors) => setErrors({ otp: walletErrorCode(err) }),
   );
   return (
     <form onSubmit={submit} noValidate>

@@ -1,4 +1,4 @@
-import { fiatWithdrawSchema } from '@exchange/shared';
+import { fiatWithdrawSchema, WALLET_ERRORS } from '@exchange/shared';
 import { Alert, Button, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +7,16 @@ import { toast } from '../../app/toast.ts';
 import { CodeInput } from '../../components/CodeInput.tsx';
 import { useSubmitForm } from '../../components/useSchemaForm.ts';
 import { useWithdrawPermission, WALLET_KEYS } from './api.ts';
-import { walletErrorText } from './format.ts';
+import { walletErrorCode } from './format.ts';
+
+/** The field a refusal is shown under; the rest (the code, permission, server errors) go under the code. */
+const FIELD_OF: Record<string, 'amount' | 'iban' | 'holder'> = {
+  [WALLET_ERRORS.amountRequired]: 'amount',
+  [WALLET_ERRORS.amountInvalid]: 'amount',
+  [WALLET_ERRORS.insufficientBalance]: 'amount',
+  [WALLET_ERRORS.ibanInvalid]: 'iban',
+  [WALLET_ERRORS.holderRequired]: 'holder',
+};
 
 interface FiatAnswer {
   returnType: 'FINISHED' | 'PROCESSING' | 'ERROR';
@@ -39,7 +48,10 @@ export function FiatWithdrawModal({
       else toast.success(t(answer.returnType === 'FINISHED' ? 'wallet.fiat.done' : 'wallet.fiat.processing'));
       onClose();
     },
-    (err, setErrors) => setErrors({ otp: walletErrorText(t, err) || t('wallet.fiat.notPermitted') }),
+    (err, setErrors) => {
+      const code = walletErrorCode(err) || 'wallet.fiat.notPermitted';
+      setErrors({ [FIELD_OF[code] ?? 'otp']: code });
+    },
   );
   const error = (field: keyof typeof form.errors) =>
     form.errors[field] && t([form.errors[field], 'server.error']);

@@ -33,7 +33,9 @@ function Info({ kind, item }: { kind: HistoryKind; item: WalletHistoryItem }) {
   if (kind === 'adjustments') return <>{t('wallet.history.adjustmentInfo')}</>;
   const txid = item.blockchain_txid ?? item.txid;
   if (!txid) return <>{t(`wallet.history.type.${item.transaction_type}`)}</>;
-  const href = explorerLink(networkOf(currencies, item), txid);
+  // An internal transfer's reference (the sender's W<id>) is no chain transaction: no explorer link.
+  const href =
+    item.transaction_type === 'internal' ? undefined : explorerLink(networkOf(currencies, item), txid);
   const text = txid.length > 16 ? `${txid.slice(0, 8)}…${txid.slice(-6)}` : txid;
   return href ? (
     <Anchor href={href} target="_blank" rel="noopener noreferrer" title={txid} size="sm">

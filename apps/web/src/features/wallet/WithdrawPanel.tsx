@@ -1,5 +1,6 @@
 import {
   amountReceived,
+  ERRORS,
   fieldErrors,
   formatUnits,
   PIN_LENGTH,
@@ -27,7 +28,7 @@ const AMOUNT_CODES: readonly string[] = [
   WALLET_ERRORS.insufficientBalance,
   WALLET_ERRORS.amountTooSmall,
 ];
-const OTP_CODES: readonly string[] = [WALLET_ERRORS.otpRequired, WALLET_ERRORS.otpInvalid];
+const OTP_CODES: readonly string[] = [WALLET_ERRORS.otpRequired, WALLET_ERRORS.otpInvalid, ERRORS.totpUsed];
 const BENEFICIARY_CODES: readonly string[] = [
   WALLET_ERRORS.beneficiaryRequired,
   WALLET_ERRORS.beneficiaryNotActive,
@@ -103,7 +104,9 @@ export function WithdrawPanel({ currency, network, available }: Props) {
     },
   );
 
-  const fee = toUnits(network.withdraw_fee, precision);
+  // Another user's deposit address here: an internal transfer, with no fee (spec §5).
+  const internal = active.find((b) => String(b.id) === String(form.values.beneficiary_id))?.internal === true;
+  const fee = internal ? 0n : toUnits(network.withdraw_fee, precision);
   const amount = toUnits(String(form.values.amount), precision);
   const willGet = formatUnits(amountReceived(amount, fee), precision);
   const message = (code: string) => t([code, 'server.error'], external);

@@ -65,10 +65,18 @@ export function statusColor(state: string): string {
 /** Codes the wallet never shows (spec §6): the permission prompts explain the reason instead. */
 const SILENT: readonly string[] = [WALLET_ERRORS.withdrawNotPermitted];
 
+/**
+ * The code of a failed wallet call, '' for a silent refusal. A form keeps codes as its field errors and
+ * translates them when it shows them, so a dialog stores this, never the translated text.
+ */
+export function walletErrorCode(err: unknown): string {
+  const codes = err instanceof ApiError ? err.errors : ['server.error'];
+  return codes.find((c) => !SILENT.includes(c)) ?? '';
+}
+
 /** The message of a failed wallet call, '' for a silent refusal, with `params` for the minimum amount text. */
 export function walletErrorText(t: TFunction, err: unknown, params: Record<string, unknown> = {}): string {
-  const codes = err instanceof ApiError ? err.errors : ['server.error'];
-  const code = codes.find((c) => !SILENT.includes(c));
+  const code = walletErrorCode(err);
   if (!code) return '';
   return t([code, 'server.error'], params);
 }

@@ -20,10 +20,12 @@ export const identity = {
   'identity.session.invalid_params':
     'Incorrect password. You have {{left}} more chances to input the correct password.',
   'identity.session.account_blocked': 'Your account has been blocked.',
+  'identity.login.attemptsLeft': 'You have {{left}} attempts left.',
   'identity.session.too_many_attempts': 'Too many failed attempts. Please try again later.',
   /** Silent: the login asks for the second step instead of showing it. */
   'identity.session.missing_otp': '',
   'identity.session.invalid_otp': 'Invalid 2FA Code',
+  'identity.session.otp_used': 'This 2FA code was already used. Please wait for the next code.',
   'identity.session.invalid_code': 'Invalid OTP code',
   'identity.session.not_active': 'Your account is not verified yet. Please verify your phone and email.',
   'identity.session.phone_resend_limit': 'Please wait a minute before requesting a new code by SMS.',
@@ -50,6 +52,7 @@ export const identity = {
   'identity.user.already_verified': 'Your account is already verified',
   'resource.otp.missing_code': 'Code is required',
   'resource.otp.invalid_code': 'Invalid 2FA Code',
+  'resource.otp.code_used': 'This 2FA code was already used. Please wait for the next code.',
   'resource.otp.already_enabled': '2FA is already enabled',
   'resource.otp.not_enabled': 'Please enable 2FA first',
   'resource.otp.not_generated': 'Please scan a new QR code first',

@@ -31,6 +31,8 @@ export const trading = {
   'trading.form.buy': 'Buy {{unit}}',
   'trading.form.sell': 'Sell {{unit}}',
   'trading.form.placed': 'Order placed successfully',
+  'trading.form.selfTrade': 'Order cancelled: it would have traded with your own order',
+  'trading.form.unfilled': 'Order cancelled: there was nothing to fill it',
   'trading.type.limit': 'Limit',
   'trading.type.market': 'Market',
   'trading.type.stop_loss_limit': 'Stop-limit',
