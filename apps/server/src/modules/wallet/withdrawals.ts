@@ -175,7 +175,6 @@ async function settleInternal(deps: WithdrawDeps, id: number, recipient: number)
 }
 
 /** The reference of an internal transfer, shared by both sides: the sender's withdrawal id as `W<id>`. */
-export const internalReference = (withdrawalId: number) => `W${withdrawalId}`;
 const INTERNAL_REFERENCE_SQL = `'W' || w.id`;
 
 /** Moves a withdrawal to `state`, only from the states that lead there. */
