@@ -13,10 +13,14 @@ beforeAll(async () => {
 });
 afterAll(() => browser.close());
 
+/** Logs out from the header; from any page, protected or not, the visitor lands on the landing page. */
 async function logout(page: Page): Promise<void> {
   await page.getByTestId('user-menu').click();
   await page.getByRole('menuitem', { name: 'Logout' }).click();
   await page.getByText('Logged out successfully').waitFor();
+  // Not just passing through: the guard of the protected page must not send the visitor on to /login.
+  await page.waitForTimeout(500);
+  expect(new URL(page.url()).pathname).toBe('/');
 }
 
 describe('two-factor authentication and API tokens', () => {

@@ -55,6 +55,22 @@ let sessionEnded: () => void = () => {
   if (window.location.pathname !== '/login') window.location.assign('/login');
 };
 
+/** True while the app ends the session itself (logout): a call still under way may then be refused, as expected. */
+let endingSession = false;
+
+/**
+ * Runs `work` (a logout) as the app's own ending of the session: a 401 that a call still under way gets meanwhile
+ * is no lost session, so it does not send the visitor to /login.
+ */
+export async function whileEndingSession<T>(work: () => Promise<T>): Promise<T> {
+  endingSession = true;
+  try {
+    return await work();
+  } finally {
+    endingSession = false;
+  }
+}
+
 /** Sets what happens when a call finds the session ended (the app clears the user and goes to /login). */
 export function onSessionEnded(handler: () => void): void {
   sessionEnded = handler;
@@ -82,7 +98,8 @@ async function send(service: Service, path: string, options: CallOptions): Promi
   if (!response.ok) {
     const error = await toApiError(response);
     const probe = SESSION_PROBES.some((p) => path === p || path.startsWith(`${p}/`));
-    if (response.status === 401 && !probe && error.errors.some((e) => SESSION_ENDED.has(e))) {
+    const ended = error.errors.some((e) => SESSION_ENDED.has(e));
+    if (response.status === 401 && !probe && !endingSession && ended) {
       localStorage.removeItem(STORAGE_KEYS.csrfToken);
       sessionEnded();
     }

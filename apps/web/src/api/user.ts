@@ -1,7 +1,7 @@
 import { STORAGE_KEYS } from '@exchange/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { api } from './client.ts';
+import { api, whileEndingSession } from './client.ts';
 
 /** The signed-in user as Barong returns it (DESIGN.md §6 user entity). */
 export interface User {
@@ -27,12 +27,30 @@ export const CURRENT_USER_KEY = ['currentUser'] as const;
  * Fetches the current user; `null` when nobody is signed in or the session is gone. `refetchInterval` polls
  * (the KYC page watches its label move).
  */
+/** Set by the user's own logout, until someone signs in again. */
+let loggedOutByUser = false;
+
+/**
+ * Where a protected page still on screen sends a visitor who has no session: the landing page right after the
+ * user's own logout (the page may stay on screen while the next one loads), /login otherwise.
+ */
+export function signInPath(): string {
+  return loggedOutByUser ? '/' : '/login';
+}
+
+/** Someone is signed in: a session lost later leads to /login again. */
+export function markSignedIn(): void {
+  loggedOutByUser = false;
+}
+
 export function useCurrentUser(options: { refetchInterval?: number } = {}) {
   return useQuery({
     queryKey: CURRENT_USER_KEY,
     queryFn: async (): Promise<User | null> => {
       try {
-        return await api<User>('barong', '/resource/users/me');
+        const user = await api<User>('barong', '/resource/users/me');
+        markSignedIn();
+        return user;
       } catch {
         return null;
       }
@@ -55,16 +73,24 @@ export function isLoggedIn(user: User | null | undefined): user is User {
 export function useLogout() {
   const client = useQueryClient();
   const navigate = useNavigate();
-  return async (to = '/') => {
-    await api('barong', '/identity/sessions', { method: 'DELETE' });
-    navigate(to, { replace: true });
-    const theme = localStorage.getItem(STORAGE_KEYS.theme);
-    const favourites = localStorage.getItem(STORAGE_KEYS.favouriteMarkets);
-    localStorage.clear();
-    sessionStorage.clear();
-    if (theme) localStorage.setItem(STORAGE_KEYS.theme, theme);
-    if (favourites) localStorage.setItem(STORAGE_KEYS.favouriteMarkets, favourites);
-    client.setQueryData(CURRENT_USER_KEY, null);
-    client.removeQueries({ predicate: (q) => q.queryKey[0] !== CURRENT_USER_KEY[0] });
-  };
+  return (to = '/') =>
+    // The page's own calls still under way are refused once the session is gone: that is no lost session.
+    whileEndingSession(async () => {
+      const others = {
+        predicate: (q: { queryKey: readonly unknown[] }) => q.queryKey[0] !== CURRENT_USER_KEY[0],
+      };
+      await client.cancelQueries(others);
+      await api('barong', '/identity/sessions', { method: 'DELETE' });
+      // Leave a protected page before the user is cleared: its guard would otherwise see no user and go to /login.
+      await navigate(to, { replace: true });
+      const theme = localStorage.getItem(STORAGE_KEYS.theme);
+      const favourites = localStorage.getItem(STORAGE_KEYS.favouriteMarkets);
+      localStorage.clear();
+      sessionStorage.clear();
+      if (theme) localStorage.setItem(STORAGE_KEYS.theme, theme);
+      if (favourites) localStorage.setItem(STORAGE_KEYS.favouriteMarkets, favourites);
+      loggedOutByUser = true;
+      client.setQueryData(CURRENT_USER_KEY, null);
+      client.removeQueries(others);
+    });
 }

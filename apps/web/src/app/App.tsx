@@ -16,6 +16,8 @@ const router = createBrowserRouter(routes);
 
 // A call refused for an ended session forgets the user and goes to /login (accounts spec §8).
 onSessionEnded(() => {
+  // Nobody is signed in any more (a late answer to a call of a session already ended): nothing to end.
+  if (!queryClient.getQueryData(CURRENT_USER_KEY)) return;
   queryClient.setQueryData(CURRENT_USER_KEY, null);
   void router.navigate('/login');
 });

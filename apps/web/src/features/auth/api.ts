@@ -1,7 +1,7 @@
 import { STORAGE_KEYS } from '@exchange/shared';
 import type { QueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
-import { CURRENT_USER_KEY, type User } from '../../api/user.ts';
+import { CURRENT_USER_KEY, markSignedIn, type User } from '../../api/user.ts';
 
 /** Where a login identifier points: the session type and the email or full phone number. */
 export interface LoginCredentials {
@@ -49,6 +49,7 @@ export function isPending(result: User | PendingLogin): result is PendingLogin {
 /** Keeps the session's CSRF token and the signed-in user after a completed login. */
 export function rememberSession(client: QueryClient, user: User): void {
   if (user.csrf_token) localStorage.setItem(STORAGE_KEYS.csrfToken, user.csrf_token);
+  markSignedIn();
   client.setQueryData(CURRENT_USER_KEY, user);
 }
 
