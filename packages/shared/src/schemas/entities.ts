@@ -55,3 +55,74 @@ export interface IdentityState {
   state: string;
   level: number;
 }
+
+/**
+ * A Peatio ticker: 24-hour rolling figures of one market (trading spec §3 Ticker). `sell` is the best ask and
+ * `buy` the best bid ("0" when that side of the book is empty). `volume`, `vol` and
+ * `total_volume_base_currency` are the traded amount in the base currency; `amount` and `total_volume` the
+ * traded total in the quote currency. `usd` is `last` in US dollars (USDT counted as 1 USD); `inr` is `null`
+ * while the exchange has no INR rate.
+ */
+export interface TickerFigures {
+  low: string;
+  high: string;
+  open: string;
+  last: string;
+  sell: string;
+  buy: string;
+  vol: string;
+  volume: string;
+  amount: string;
+  total_volume: string;
+  total_volume_base_currency: string;
+  avg_price: string;
+  price_change_percent: string;
+  usd: string;
+  inr: string | null;
+  base_unit: string;
+  quote_unit: string;
+}
+
+/** `GET /public/markets/tickers` (per market id) and `global.tickers`. */
+export interface TickerEntity {
+  at: number;
+  ticker: TickerFigures;
+}
+
+/** A public trade (`GET /public/markets/{id}/trades`), in the stream's fields and the entity's. */
+export interface PublicTrade {
+  id: number;
+  /** The same as `id`, as the `{market}.trades` stream carries it. */
+  tid: number;
+  price: string;
+  amount: string;
+  total: string;
+  market: string;
+  created_at: string;
+  /** Unix seconds. */
+  date: number;
+  /** The taker's side. */
+  taker_type: 'buy' | 'sell';
+  /** The same as `taker_type`. */
+  type: 'buy' | 'sell';
+}
+
+/** Which kind of stop a stop order is; `null` for plain limit and market orders. */
+export type StopLossType = 'stop_loss' | 'take_profit' | null;
+
+/** Fields of the Peatio order entity beyond the basics: the stop kind and the market's currencies. */
+export interface OrderCurrencies {
+  stop_loss_type: StopLossType;
+  /** The market's quote currency (what a buy pays). */
+  bid: string;
+  /** The market's base currency (what a sell gives). */
+  ask: string;
+}
+
+/** Fields of `GET /public/currencies` added for the spec's Currency entity. */
+export interface CurrencyValuation {
+  /** Value of one unit in USDT ("1" when there is no price). */
+  price: string;
+  /** The swap fee as a fraction (0.001 = 0.1%); `swap_fee` carries the same value. */
+  swap_fees: string;
+}
