@@ -6,6 +6,7 @@ export * from './schemas/account-security.ts';
 export * from './schemas/card.ts';
 export * from './schemas/card-money.ts';
 export * from './schemas/contact.ts';
+export * from './schemas/entities.ts';
 export * from './schemas/identity.ts';
 export * from './schemas/kyc.ts';
 export * from './schemas/trading.ts';

@@ -5,6 +5,8 @@ import { api, whileEndingSession } from './client.ts';
 
 /** The signed-in user as Barong returns it (DESIGN.md §6 user entity). */
 export interface User {
+  /** The public id: the same as `uid`. */
+  id?: string;
   email: string;
   uid: string;
   role: string;

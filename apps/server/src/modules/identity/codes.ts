@@ -6,7 +6,14 @@ import { AppError } from '../../http/errors.ts';
 import { hashCode, type ServerKeys, safeEqual } from './crypto.ts';
 
 /** What a one-time code authorises. */
-export type CodePurpose = 'register' | 'login' | 'password_reset' | 'phone_change' | 'email_confirm';
+export type CodePurpose =
+  | 'register'
+  | 'login'
+  | 'password_reset'
+  | 'phone_change'
+  | 'email_confirm'
+  /** `POST /resource/generate_code`: confirms a sensitive action of a signed-in user. */
+  | 'sensitive_action';
 /** Where a code is sent. */
 export type CodeChannel = 'email' | 'sms';
 

@@ -94,6 +94,20 @@ async function checkCredentials(
   return { user, key };
 }
 
+/**
+ * Barong `POST /identity`: the account state the login flow branches on (`pending` goes to verify-account).
+ * It takes the login payload and checks the password first, with the same failure counting and the same
+ * refusal for an unknown account as for a wrong password, so it never tells whether an email is registered.
+ */
+export async function identityState(
+  deps: IdentityDeps,
+  input: ResendLoginCodeInput,
+  origin: RequestOrigin,
+): Promise<{ state: string; level: number }> {
+  const { user } = await checkCredentials(deps, input, origin);
+  return { state: user.state, level: user.level };
+}
+
 /** Outcome of a login call: a pending account to verify, or a new session. */
 export type LoginResult =
   | { kind: 'pending'; body: { email: string; phones: { number: string }[]; level: number; state: string } }

@@ -12,6 +12,7 @@ const PURPOSE_TEXT: Record<string, string> = {
   login: 'to finish logging in',
   phone_change: 'to confirm your new phone number',
   email_confirm: 'to confirm your email',
+  sensitive_action: 'to confirm a sensitive action on your account',
 };
 
 /** Email footer with the user's anti-phishing phrase, so genuine mail can be told from fakes. */

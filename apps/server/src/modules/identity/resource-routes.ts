@@ -1,4 +1,5 @@
 import {
+  CODE_LENGTH,
   changePasswordSchema,
   ERRORS,
   otpCodeSchema,
@@ -12,6 +13,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
+import { issueCode } from './codes.ts';
+import { mailCode } from './notify.ts';
 import { disableOtp, enableOtp, generateOtpQr } from './otp.ts';
 import { changePassword } from './password.ts';
 import {
@@ -52,6 +55,24 @@ export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): P
       [authUser(request).id, topic, count],
     );
     return rows.rows;
+  });
+
+  /**
+   * Emails the signed-in user a 6-digit one-time code for a sensitive action (`sensitive_action`, stored only
+   * as its keyed hash like every other code; 10 minutes, 5 tries). One per minute per account, 5 per minute
+   * per address.
+   */
+  app.post('/resource/generate_code', limit(5), async (request, reply) => {
+    const user = authUser(request);
+    const code = await issueCode(deps.db, deps.keys, {
+      purpose: 'sensitive_action',
+      channel: 'email',
+      destination: user.email,
+      userId: user.id,
+      length: CODE_LENGTH.verification,
+    });
+    await mailCode(deps, user.email, 'sensitive_action', code, user.anti_phishing_phrase);
+    return reply.status(201).send({ message: 'identity.otp.sent' });
   });
 
   app.put('/resource/users/password', limit(5), async (request, reply) => {

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { requireAuth } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
-import { login, sendLoginCode } from './login.ts';
+import { identityState, login, sendLoginCode } from './login.ts';
 import { confirmPasswordReset, requestPasswordReset, resetTokenValid } from './password.ts';
 import {
   changePendingPhone,
@@ -94,6 +94,13 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
     if (result.kind === 'pending') return result.body;
     setSessionCookie(request, reply, result.token, deps.config.publicUrl);
     return result.body;
+  });
+
+  // The identity step of login: the account's state, only to whoever knows its password (no enumeration).
+  app.post('/identity', limit(10), async (request, reply) => {
+    const input = resendLoginCodeSchema.parse(request.body ?? {});
+    await deps.captcha.verify(input.captcha_response, request.ip);
+    return reply.status(201).send(await identityState(deps, input, origin(request)));
   });
 
   app.post('/identity/sessions/resent_otp', limit(10), async (request, reply) => {

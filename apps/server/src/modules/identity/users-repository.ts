@@ -85,6 +85,8 @@ export async function userEntity(db: Db, user: UserRecord) {
     })
   ).rows[0];
   return {
+    /** The user's public id: the uid, so the sequential database id never leaves the server. */
+    id: user.uid,
     email: user.email,
     uid: user.uid,
     role: user.role,

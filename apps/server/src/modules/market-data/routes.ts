@@ -1,8 +1,9 @@
-import { ERRORS } from '@exchange/shared';
+import { ERRORS, type PublicTrade } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { AppError } from '../../http/errors.ts';
+import { usdtPriceText } from '../wallet/valuation.ts';
 import { KLINE_PERIODS, queryKlines, trim } from './klines.ts';
 
 const marketParam = z.object({ id: z.string().max(20) });
@@ -56,7 +57,16 @@ export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Pro
          market_id as market, created_at, taker_type from trades where market_id = $1 order by id desc limit $2`,
       [id, tradesQuery.parse(request.query).limit],
     );
-    return rows.rows.map((r) => ({ ...r, id: Number(r.id) }));
+    // As the `{market}.trades` stream has them: tid, date in Unix seconds, type = the taker's side.
+    return rows.rows.map(
+      (r): PublicTrade => ({
+        ...r,
+        id: Number(r.id),
+        tid: Number(r.id),
+        date: Math.floor(new Date(r.created_at).getTime() / 1000),
+        type: r.taker_type,
+      }),
+    );
   });
 
   app.get('/public/markets/:id/k-line', async (request) => {
@@ -81,6 +91,8 @@ export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Pro
     ]);
     return currencies.rows.map((c) => ({
       ...c,
+      swap_fees: c.swap_fee,
+      price: usdtPriceText(deps.core, c.id),
       networks: networks.rows
         .filter((n) => n.currency_id === c.id)
         .map(({ currency_id, ...n }) => ({ ...n, currency_id })),

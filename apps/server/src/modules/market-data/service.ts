@@ -7,9 +7,10 @@ import type { CommittedBatch } from '../../core/sequencer.ts';
 import type { StreamHub } from '../ranger/hub.ts';
 import { privateStreamKey } from '../ranger/streams.ts';
 import { orderEntity } from '../trading/presenters.ts';
+import { usdtPrice } from '../wallet/valuation.ts';
 import { BookView, type LevelChange } from './book-view.ts';
 import { type Candle, KLINE_PERIODS, queryKlines } from './klines.ts';
-import { computeTickers, type Ticker } from './tickers.ts';
+import { computeTickers, type Ticker, type TradeFigures } from './tickers.ts';
 
 /** The candle being built, in integer ticks (price) and steps (volume). */
 interface LiveCandle {
@@ -31,6 +32,11 @@ function publishPrivate(hub: StreamHub, userId: number, name: string, payload: (
   if (hub.subscriberCount(stream) > 0) hub.publish(stream, payload(), name);
 }
 
+/** `last` (in `quote`) in US dollars, USDT counted as 1 USD; 8 decimals, rounded down, exact. */
+function lastInUsd(core: Core, quote: string, last: string): string {
+  return formatUnits((toUnits(last, 8) * usdtPrice(core, quote)) / 100_000_000n, 8);
+}
+
 /**
  * Market data from committed batches only: per-market committed order books (`ob-snap`/`ob-inc` with a gap-free
  * sequence, `update`), public trades, live candles for every period, throttled `global.tickers`, and each user's
@@ -39,7 +45,7 @@ function publishPrivate(hub: StreamHub, userId: number, name: string, payload: (
 export class MarketData {
   readonly books = new Map<string, BookView>();
   private readonly candles = new Map<string, LiveCandle>();
-  private tickerCache: { at: number; value: Record<string, Ticker> } | undefined;
+  private tickerCache: { at: number; value: Record<string, TradeFigures> } | undefined;
   private tickerTimer: NodeJS.Timeout | undefined;
 
   private constructor(
@@ -106,12 +112,37 @@ export class MarketData {
     };
   }
 
-  /** Tickers, recomputed at most once a second. */
+  /**
+   * Tickers: the trade figures are recomputed at most once a second; the best ask (`sell`) and bid (`buy`) of
+   * the committed book and the USD value of `last` are read on each call.
+   */
   async tickers(): Promise<Record<string, Ticker>> {
-    if (this.tickerCache && Date.now() - this.tickerCache.at < 1000) return this.tickerCache.value;
-    const value = await computeTickers(this.db, [...this.core.markets.keys()]);
-    this.tickerCache = { at: Date.now(), value };
-    return value;
+    if (!this.tickerCache || Date.now() - this.tickerCache.at >= 1000) {
+      const value = await computeTickers(this.db, [...this.core.markets.keys()]);
+      this.tickerCache = { at: Date.now(), value };
+    }
+    const out: Record<string, Ticker> = {};
+    for (const [id, { at, ticker }] of Object.entries(this.tickerCache.value)) {
+      const info = this.core.markets.get(id);
+      if (!info) continue;
+      const best = this.depth(id, 1);
+      out[id] = {
+        at,
+        ticker: {
+          ...ticker,
+          sell: best?.asks[0]?.[0] ?? '0',
+          buy: best?.bids[0]?.[0] ?? '0',
+          total_volume: ticker.amount,
+          total_volume_base_currency: ticker.volume,
+          usd: lastInUsd(this.core, info.quote, ticker.last),
+          // No INR rate is configured anywhere in the exchange: null rather than a made-up number.
+          inr: null,
+          base_unit: info.base,
+          quote_unit: info.quote,
+        },
+      };
+    }
+    return out;
   }
 
   /** What a client gets right after subscribing: the full book for `ob-snap`/`ob-inc`/`update`. */
@@ -202,6 +233,7 @@ export class MarketData {
         trades: list.map((t) => ({
           tid: t.id,
           taker_type: t.takerSide,
+          type: t.takerSide,
           date: Math.floor(t.at / 1000),
           price: price(t),
           amount: amount(t),

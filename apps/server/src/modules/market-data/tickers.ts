@@ -1,9 +1,12 @@
-import { toUnits } from '@exchange/shared';
+import { type TickerEntity, toUnits } from '@exchange/shared';
 import type pg from 'pg';
 import { trim } from './klines.ts';
 
-/** A Peatio ticker: 24-hour rolling figures of one market. */
-export interface Ticker {
+/** A Peatio ticker: 24-hour rolling figures of one market (see `TickerEntity`). */
+export type Ticker = TickerEntity;
+
+/** The figures from the trades table; the book and valuation fields are added by `MarketData.tickers`. */
+export interface TradeFigures {
   at: number;
   ticker: {
     low: string;
@@ -29,7 +32,7 @@ export function changePercent(open: string, last: string): string {
 }
 
 /** Tickers of every market from the last 24 hours of trades; a market without trades shows its last price. */
-export async function computeTickers(db: pg.Pool, markets: string[]): Promise<Record<string, Ticker>> {
+export async function computeTickers(db: pg.Pool, markets: string[]): Promise<Record<string, TradeFigures>> {
   const rows = await db.query(
     `with day as (select * from trades where created_at > now() - interval '24 hours'),
      agg as (select market_id, (array_agg(price order by id))[1] as open, max(price) as high, min(price) as low,
@@ -44,7 +47,7 @@ export async function computeTickers(db: pg.Pool, markets: string[]): Promise<Re
     [markets],
   );
   const at = Math.floor(Date.now() / 1000);
-  const out: Record<string, Ticker> = {};
+  const out: Record<string, TradeFigures> = {};
   for (const r of rows.rows) {
     const last = trim(r.last);
     const open = trim(r.open ?? r.last);

@@ -1,8 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
+import { listBalances } from '../trading/repository.ts';
+import { portfolio } from '../wallet/valuation.ts';
 
-/** Peatio `account/members/me`: the trading service's view of the signed-in member. */
+/**
+ * Peatio member routes of the signed-in user: `account/members/me` and `account/me` (the member entity) and the
+ * portfolio (`account/portfolio`, `account/update/portfolio`).
+ */
 export async function memberRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.addHook('onRequest', requireAuth(deps.db, deps.sessions, deps.apiKeys));
   app.get('/account/members/me', async (request) => {
@@ -16,4 +21,33 @@ export async function memberRoutes(app: FastifyInstance, deps: AppDeps): Promise
       group: 'any',
     };
   });
+
+  /**
+   * Peatio's member entity: uid, email, level, role, group, state, the accounts (currency, balance, locked as
+   * decimal strings) and the timestamps. The database id is not shown.
+   */
+  app.get('/account/me', async (request) => {
+    const user = authUser(request);
+    const accounts = (await listBalances(deps.db, Number(user.id))).map((b) => ({
+      currency: b.currency,
+      balance: b.balance,
+      locked: b.locked,
+    }));
+    return {
+      uid: user.uid,
+      email: user.email,
+      level: user.level,
+      role: user.role,
+      group: 'any',
+      state: user.state,
+      accounts,
+      created_at: user.created_at,
+      updated_at: user.updated_at,
+    };
+  });
+
+  // Nothing is cached: both compute the portfolio afresh from the committed balances at current prices.
+  for (const path of ['/account/portfolio', '/account/update/portfolio']) {
+    app.get(path, async (request) => portfolio(deps.core, Number(authUser(request).id)));
+  }
 }

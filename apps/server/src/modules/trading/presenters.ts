@@ -1,10 +1,10 @@
 import type { OrderView } from '@exchange/engine';
-import { formatUnits } from '@exchange/shared';
+import { formatUnits, type OrderCurrencies, type StopLossType } from '@exchange/shared';
 import { orderUuid } from '../../core/order-uuid.ts';
 import type { Units } from '../../core/persistence.ts';
 
 /** An order as Peatio returns it: decimals as strings, ISO timestamps. */
-export interface OrderEntity {
+export interface OrderEntity extends OrderCurrencies {
   id: number;
   uuid: string;
   side: string;
@@ -25,6 +25,13 @@ export interface OrderEntity {
   trades_count: number;
   /** Only in the answer to a placement the engine cancelled at once: why (spec: a self-trade is not "placed"). */
   cancel_reason?: 'user' | 'self_trade' | 'unfilled' | 'budget';
+}
+
+/** The stop kind of an order type: stop-loss, take-profit, or `null` for orders without a stop. */
+export function stopLossType(ordType: string): StopLossType {
+  if (ordType === 'stop_loss_limit' || ordType === 'stop_loss_order') return 'stop_loss';
+  if (ordType === 'take_profit_limit') return 'take_profit';
+  return null;
 }
 
 /**
@@ -63,5 +70,8 @@ export function orderEntity(units: Units, o: OrderView): OrderEntity {
     maker_fee: formatUnits(o.makerFee, 6, 1),
     taker_fee: formatUnits(o.takerFee, 6, 1),
     trades_count: o.tradesCount,
+    stop_loss_type: stopLossType(o.ordType),
+    bid: m.quote,
+    ask: m.base,
   };
 }

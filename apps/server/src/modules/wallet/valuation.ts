@@ -1,4 +1,4 @@
-import { formatUnits, toUnits } from '@exchange/shared';
+import { formatUnits, type Portfolio, type PortfolioRow, toUnits } from '@exchange/shared';
 import type pg from 'pg';
 import type { Core } from '../../core/index.ts';
 import { currentSwapPrice } from './swaps.ts';
@@ -31,6 +31,34 @@ function usdtValue(core: Core, currency: string, units: bigint): bigint {
   const p = core.units.precision(currency);
   const usdtPrec = core.units.precision(VALUE_CURRENCY);
   return (units * usdtPrice(core, currency) * 10n ** BigInt(usdtPrec)) / (10n ** BigInt(p) * SCALE);
+}
+
+/** Builds the portfolio (see `Portfolio`) of `userId` from the committed balances at current prices. */
+export function portfolio(core: Core, userId: number): Portfolio {
+  const usdtPrec = core.units.precision(VALUE_CURRENCY);
+  let sum = 0n;
+  const balances: PortfolioRow[] = [];
+  for (const b of core.sequencer.state.balances(userId)) {
+    const total = b.balance + b.locked;
+    if (total === 0n) continue;
+    const p = core.units.precision(b.currency);
+    const value = usdtValue(core, b.currency, total);
+    sum += value;
+    balances.push({
+      currency: b.currency,
+      balance: formatUnits(b.balance, p),
+      locked: formatUnits(b.locked, p),
+      total: formatUnits(total, p),
+      currency_usdt: usdtPriceText(core, b.currency),
+      value: formatUnits(value, usdtPrec),
+    });
+  }
+  return {
+    currency: VALUE_CURRENCY,
+    total: formatUnits(sum, usdtPrec),
+    balances,
+    at: Math.floor(Date.now() / 1000),
+  };
 }
 
 /** Per currency the user holds: total (balance + locked) and its USDT value (`/balances/pie_chart`). */

@@ -1,4 +1,4 @@
-import { DEFAULT_MAKER_FEE } from '@exchange/shared';
+import { DEFAULT_MAKER_FEE, type OrderCurrencies, type TickerFigures } from '@exchange/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, apiPage } from '../../api/client.ts';
 import { useRanger } from '../../api/ranger.ts';
@@ -17,20 +17,16 @@ export interface Market {
   state: string;
 }
 
-export interface Ticker {
-  low: string;
-  high: string;
-  open: string;
-  last: string;
-  volume: string;
-  amount: string;
-  avg_price: string;
-  price_change_percent: string;
-}
+/** A ticker's figures (trading spec §3 Ticker); the fields after `price_change_percent` are optional here. */
+export type Ticker = Pick<
+  TickerFigures,
+  'low' | 'high' | 'open' | 'last' | 'volume' | 'amount' | 'avg_price' | 'price_change_percent'
+> &
+  Partial<TickerFigures>;
 export type Tickers = Record<string, { at: number; ticker: Ticker }>;
 
 /** An order entity (trading spec §3). */
-export interface Order {
+export interface Order extends Partial<OrderCurrencies> {
   id: number;
   uuid: string;
   market: string;
