@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptAmount, sliderAmount } from '../../src/features/wallet/format.ts';
+import { acceptAmount, depositProgress, sliderAmount } from '../../src/features/wallet/format.ts';
 
 describe('withdraw amount', () => {
   it('the 100 % slider is everything available, exactly, however long', () => {
@@ -18,5 +18,14 @@ describe('withdraw amount', () => {
     expect(acceptAmount('.5', 6)).toBe('0.5');
     expect(acceptAmount('1000545.30004', 6, '1000545.300046')).toBe('1000545.30004');
     expect(acceptAmount('1000545.3000467', 6, '1000545.300046')).toBeUndefined();
+  });
+});
+
+describe('deposit confirmations', () => {
+  it('shows n out of what the network needs (30 when it does not say)', () => {
+    expect(depositProgress({ confirmations: 1 }, { min_confirmations: 30 })).toEqual({ n: 1, needed: 30 });
+    expect(depositProgress({ confirmations: 7 }, undefined)).toEqual({ n: 7, needed: 30 });
+    expect(depositProgress({ confirmations: 40 }, { min_confirmations: 12 })).toEqual({ n: 12, needed: 12 });
+    expect(depositProgress({}, { min_confirmations: 30 })).toBeUndefined();
   });
 });

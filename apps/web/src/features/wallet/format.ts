@@ -59,6 +59,19 @@ export function sliderAmount(available: string, precision: number, percent: numb
   return formatUnits((units * BigInt(percent)) / 100n, precision);
 }
 
+/** Blockchain confirmations before a deposit is credited, when the network does not say (spec §9). */
+export const DEPOSIT_CONFIRMATIONS = 30;
+
+/** A pending deposit's confirmation count out of those its network needs: `{ n, needed }`. */
+export function depositProgress(
+  item: Pick<WalletHistoryItem, 'confirmations'>,
+  network: Pick<Network, 'min_confirmations'> | undefined,
+): { n: number; needed: number } | undefined {
+  if (item.confirmations === undefined) return undefined;
+  const needed = network?.min_confirmations || DEPOSIT_CONFIRMATIONS;
+  return { n: Math.min(item.confirmations, needed), needed };
+}
+
 /** Label key of a history row's status: a deposit is Pending until confirmed, then Completed (spec §4). */
 export function statusKey(kind: 'deposits' | 'withdraws' | 'adjustments', state: string): string {
   if (kind === 'deposits') {
