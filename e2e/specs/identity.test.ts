@@ -33,6 +33,13 @@ describe('registration and login', () => {
     await page.waitForURL((url) => url.pathname === '/verify-account');
     await page.getByText('Phone OTP (sent to 91********10)').waitFor();
     await page.getByText(`Email OTP (sent to re${'*'.repeat(email.indexOf('@') - 2)}@example.com)`).waitFor();
+    // The codes were just sent: each channel shows the 60 s countdown from the start, not Get OTP.
+    for (const channel of ['phone', 'email']) {
+      const countdown = page.getByTestId(`verify-${channel}-get-otp-countdown`);
+      await countdown.waitFor();
+      expect(await countdown.textContent()).toMatch(/^Resend OTP in (60|59|58|57|56|55)s$/);
+      expect(await page.getByTestId(`verify-${channel}-get-otp`).count()).toBe(0);
+    }
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByText('Please enter phone OTP Code').waitFor();
     await page.getByText('Please enter email OTP Code').waitFor();
@@ -167,6 +174,8 @@ describe('registration and login', () => {
     await page.waitForURL((url) => url.pathname === '/verify-account');
     await page.getByText('A verification code has been sent to your phone and email').waitFor();
     await page.getByText(/^Phone OTP \(sent to 82\*+\d{2}\)$/).waitFor();
+    await page.getByTestId('verify-phone-get-otp-countdown').waitFor();
+    await page.getByTestId('verify-email-get-otp-countdown').waitFor();
     // Without a registration held in state, the screen sends the visitor to /login.
     await page.goto('/');
     await page.goto('/verify-account');

@@ -80,6 +80,15 @@ describe('wallet screens', () => {
     await page.getByText('Coins sent').waitFor();
     await page.goto('/history/account');
     await expect.poll(() => statuses(page), POLL).toEqual(['Pending']);
+    // The simulated chain mines a block a second: the count moves on the page, without a reload.
+    const confirmations = async () => {
+      const text = (await page.getByTestId('history-confirmations').textContent()) ?? '';
+      const found = /^(\d+)\/30 confirmations$/.exec(text);
+      return found ? Number(found[1]) : -1;
+    };
+    const first = await confirmations();
+    expect(first).toBeGreaterThanOrEqual(0);
+    await expect.poll(confirmations, POLL).toBeGreaterThan(first);
     await page.goto('/dev/faucet');
     await page.getByTestId('faucet-blocks').fill('30');
     await page.getByTestId('faucet-mine').click();

@@ -79,13 +79,20 @@ function swapBook(st: CoreState, tx: Tx, c: Swap): RejectionCode | SwapOutcome {
   };
 }
 
-function swapAtPrice(st: CoreState, tx: Tx, c: Swap, price: bigint): RejectionCode | SwapOutcome {
+function swapAtPrice(
+  st: CoreState,
+  tx: Tx,
+  c: Swap,
+  price: bigint,
+  scale: bigint = PRICE_SCALE,
+): RejectionCode | SwapOutcome {
   if (typeof price !== 'bigint' || price <= 0n) return Rejection.SwapInvalidPrice;
+  if (typeof scale !== 'bigint' || scale <= 0n) return Rejection.SwapInvalidPrice;
   const fi = st.curIdx.get(c.from) as number;
   const ti = st.curIdx.get(c.to) as number;
   const fromPrec = (st.currencies[fi] as { precision: number }).precision;
   const toPrec = (st.currencies[ti] as { precision: number }).precision;
-  const gross = (c.amount * price * pow10(toPrec)) / (pow10(fromPrec) * PRICE_SCALE);
+  const gross = (c.amount * price * pow10(toPrec)) / (pow10(fromPrec) * scale);
   const fee = feeOf(gross, c.feePpm);
   const net = gross - fee;
   if (net <= 0n) return Rejection.SwapAmountTooSmall;
@@ -108,5 +115,5 @@ export function swap(st: CoreState, tx: Tx, c: Swap): RejectionCode | SwapOutcom
   if (c.feePpm < 0n || c.feePpm > 1_000_000n) return Rejection.SwapInvalidFee;
   if (c.mode === 'book') return swapBook(st, tx, c);
   if (typeof c.mode !== 'object' || c.mode === null) return Rejection.InvalidCommand;
-  return swapAtPrice(st, tx, c, c.mode.price);
+  return swapAtPrice(st, tx, c, c.mode.price, c.mode.scale);
 }

@@ -144,8 +144,9 @@ export interface InternalTransfer extends CommandBase {
  * - `mode: 'book'`: an immediate market order against the book of the market that trades the pair, with
  *   `feePpm` as the taker fee. Selling the base: `amount` must be whole amount steps. Buying the base with
  *   the quote: buys the largest volume `amount` can pay for at the current book; the rest stays available.
- * - `mode: {price}`: at a quoted price against the `swap` liquidity account. `price` is units of `to` per
- *   1 whole `from`, scaled by 10^8. gross = floor(amount·price·10^toPrec / (10^fromPrec·10^8)),
+ * - `mode: {price, scale?}`: at a quoted price against the `swap` liquidity account. `price / scale` is units
+ *   of `to` per 1 whole `from` exactly (`scale` 10^8 when absent), so a price such as 1/65025 is kept exact.
+ *   gross = floor(amount·price·10^toPrec / (10^fromPrec·scale)),
  *   fee = ceil(gross·feePpm/10^6); the user gets gross − fee, `fees` gets fee, `swap` gets `amount`.
  */
 export interface Swap extends CommandBase {
@@ -154,7 +155,7 @@ export interface Swap extends CommandBase {
   from: string;
   to: string;
   amount: bigint;
-  mode: 'book' | { price: bigint };
+  mode: 'book' | { price: bigint; scale?: bigint };
   feePpm: bigint;
 }
 /** Load the card: user balance → `card` float (amount) and → `fees` (fee), in the card currency. */

@@ -222,6 +222,23 @@ describe('swap at a quoted price', () => {
     ok(e, { type: 'DrainLiquidity', currency: 'usdt', amount: 300n * USDT, at: AT });
   });
 
+  it('an exact rate price/scale is rounded once, at the end', () => {
+    const e = setup();
+    ok(e, { type: 'FundLiquidity', currency: 'btc', amount: 10n ** 8n, at: AT });
+    // 650.25 USDT at 1/65025 BTC per USDT: exactly 0.01 BTC (a rate truncated to 10^-8 would give 999,434 sat).
+    const r = ok(e, {
+      type: 'Swap',
+      user: 1,
+      from: 'usdt',
+      to: 'btc',
+      amount: 650_250_000n,
+      mode: { price: 10n, scale: 650_250n },
+      feePpm: 0n,
+      at: AT,
+    });
+    expect(r.swap).toMatchObject({ given: 650_250_000n, received: 1_000_000n, fee: 0n });
+  });
+
   it('rejections', () => {
     const e = setup();
     ok(e, { type: 'FundLiquidity', currency: 'btc', amount: 100n, at: AT });
@@ -242,6 +259,7 @@ describe('swap at a quoted price', () => {
     rejects(e, S({ to: 'doge' }), Rejection.CurrencyNotFound);
     rejects(e, S({ amount: 0n }), Rejection.SwapNonPositiveAmount);
     rejects(e, S({ mode: { price: 0n } }), Rejection.SwapInvalidPrice);
+    rejects(e, S({ mode: { price: 1n, scale: 0n } }), Rejection.SwapInvalidPrice);
     rejects(e, S({ feePpm: 1_000_001n }), Rejection.SwapInvalidFee);
     rejects(e, S({ feePpm: -1n }), Rejection.SwapInvalidFee);
     rejects(e, S({ amount: 1n }), Rejection.SwapAmountTooSmall); // rounds to 0 sat

@@ -1,5 +1,6 @@
 import { validateAddress } from '@exchange/shared';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { privateStreamKey } from '../../src/modules/ranger/streams.ts';
 import { TRX, walletSuite } from '../support/wallet.ts';
 
 /** Deposit addresses, deposits on the simulated TRON chain (confirmations, reorgs, minimum), and the history lists. */
@@ -143,6 +144,41 @@ describe('deposits on a simulated chain', () => {
     await w.t.deps.wallet.tick();
     expect(balance(cat, 'trx').balance).toBe(30n * TRX);
     expect(await deposits(cat)).toHaveLength(2);
+  });
+
+  it('tells the private deposit stream each new confirmation count while the deposit is pending', async () => {
+    const gil = await member('gil@wallet.test');
+    const address = await depositAddress(gil);
+    const publish = vi.spyOn(w.t.deps.hub, 'publish');
+    const counts = () =>
+      publish.mock.calls
+        .filter(([stream]) => stream === privateStreamKey(gil.id, 'deposit'))
+        .map(([, item]) => {
+          const d = item as { state: string; confirmations?: number };
+          return `${d.state}:${d.confirmations}`;
+        });
+    try {
+      await w.tron.faucet(address, 'trx', 25n * TRX);
+      await mine(1);
+      await expect.poll(counts).toEqual(['submitted:1']);
+      await mine(1);
+      await expect.poll(counts).toEqual(['submitted:1', 'submitted:2']);
+      await mine(5);
+      await expect.poll(counts).toEqual(['submitted:1', 'submitted:2', 'submitted:7']);
+      // A pass without a new block tells nothing new.
+      await w.t.deps.wallet.tick();
+      await mine(22);
+      await expect.poll(counts).toEqual(['submitted:1', 'submitted:2', 'submitted:7', 'submitted:29']);
+      await mine(1);
+      await expect.poll(() => counts().at(-1)).toBe('collected:30');
+      expect(
+        counts()
+          .slice(4)
+          .every((c) => !c.startsWith('submitted')),
+      ).toBe(true);
+    } finally {
+      publish.mockRestore();
+    }
   });
 
   it('a reorg before the threshold removes the deposit without a credit', async () => {

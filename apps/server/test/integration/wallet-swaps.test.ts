@@ -188,4 +188,37 @@ describe('swaps', () => {
     expect((await call(zoe, 'GET', '/account/swaps?limit=100')).headers.total).toBe('5');
     expect(balance(zoe, 'trx').balance).toBe(95n * TRX);
   });
+
+  it('swaps at the exact rate of the book, rounded once, down, at the end (1 BTC = 65025 USDT)', async () => {
+    const BTC = 100_000_000n;
+    const seller = await member('sam@wallet.test');
+    await credit(seller, 'btc', BTC);
+    const ask = await call(seller, 'POST', '/market/orders', {
+      market: 'btcusdt',
+      side: 'sell',
+      volume: '0.5',
+      price: '65025',
+    });
+    expect(ask.statusCode).toBe(201);
+    await w.t.deps.core.sequencer.submit({ type: 'FundLiquidity', currency: 'btc', amount: BTC });
+
+    const buyer = await member('uma@wallet.test');
+    await credit(buyer, 'usdt', 1_000n * 1_000_000n);
+    const quote = (
+      await call(buyer, 'GET', '/account/amount_quote?from_currency=usdt&to_currency=btc&amount=650.25')
+    ).json();
+    // 650.25 USDT at 1/65025 is 0.01 BTC exactly (not 650.25 × 0.00001537 = 0.00999434); the 0.1% usdt swap
+    // fee is 0.00001 BTC.
+    expect(quote).toMatchObject({ price: '0.000015378700499807', fee: '0.00001', total: '0.00999' });
+    const done = await call(buyer, 'POST', '/account/swaps', {
+      from_currency: 'usdt',
+      to_currency: 'btc',
+      amount: '650.25',
+      quote_id: quote.quote_id,
+    });
+    expect(done.statusCode).toBe(201);
+    expect(done.json()).toMatchObject({ total: '0.00999', currency: 'btc', state: 'completed' });
+    expect(balance(buyer, 'btc').balance).toBe(999_000n);
+    expect(balance(buyer, 'usdt').balance).toBe(1_000_000_000n - 650_250_000n);
+  });
 });

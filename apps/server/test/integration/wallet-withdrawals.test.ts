@@ -115,13 +115,23 @@ describe('withdrawals', () => {
     }
   });
 
+  it("accepts the slider's 100 %: the whole balance, exactly, however long (17 characters)", async () => {
+    const { who, beneficiary } = await withdrawer('pia@wallet.test', 1_000_545_300_046_001n);
+    const res = await withdraw(who, beneficiary, '1000545300.046001');
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ state: 'accepted', amount: '1000545300.046001' });
+    expect(balance(who, 'trx')).toEqual({ balance: 0n, locked: 1_000_545_300_046_001n });
+  });
+
   it('refuses every bad request with its code and changes nothing', async () => {
     const { who, beneficiary } = await withdrawer('ned@wallet.test', 20n * TRX);
     const other = await withdrawer('oli@wallet.test', 20n * TRX);
     const cases: [Record<string, unknown>, number, string][] = [
       [{ amount: '' }, 422, 'account.withdraw.missing_amount'],
       [{ amount: '1.12345678901' }, 422, 'account.withdraw.invalid_amount'],
-      [{ amount: '12345678901' }, 422, 'account.withdraw.invalid_amount'],
+      // 10 characters is the input's typing rule, not the request's: a longer amount is judged by the balance.
+      [{ amount: '12345678901' }, 422, 'account.withdraw.insufficient_balance'],
+      [{ amount: '1'.repeat(38) }, 422, 'account.withdraw.invalid_amount'],
       [{ amount: '1.1234567' }, 422, 'account.withdraw.invalid_amount'],
       [{ otp: '' }, 422, 'account.withdraw.missing_otp'],
       [{ beneficiary_id: undefined }, 422, 'account.withdraw.missing_beneficiary'],

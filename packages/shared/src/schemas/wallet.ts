@@ -89,13 +89,19 @@ export const DEV_ERRORS = {
 
 /** Beneficiary pin and TOTP length (spec §9). */
 export const PIN_LENGTH = 6;
-/** Withdraw amount input: at most 10 characters and 10 decimals (spec §5). */
+/**
+ * Withdraw amount input: at most 10 characters and 10 decimals as typed (spec §5). A rule of the input, not of
+ * the request: the slider's 100 % is the whole available balance, exactly, however long.
+ */
 export const WITHDRAW_AMOUNT_MAX_CHARS = 10;
+/** Longest amount a withdrawal request may carry (36 digits, the dot). */
+const WITHDRAW_AMOUNT_MAX_WIRE = 37;
 
+/** A positive decimal; the server checks its decimals against the currency's precision. */
 const amountText = textField(WALLET_ERRORS.amountRequired, [
   [(v) => v.trim().length > 0, WALLET_ERRORS.amountRequired],
-  [(v) => v.trim().length <= WITHDRAW_AMOUNT_MAX_CHARS, WALLET_ERRORS.amountInvalid],
-  [(v) => /^(0|[1-9]\d*)(\.\d{1,10})?$/.test(v.trim()), WALLET_ERRORS.amountInvalid],
+  [(v) => v.trim().length <= WITHDRAW_AMOUNT_MAX_WIRE, WALLET_ERRORS.amountInvalid],
+  [(v) => /^(0|[1-9]\d*)(\.\d+)?$/.test(v.trim()), WALLET_ERRORS.amountInvalid],
 ]).transform((v) => v.trim());
 
 const currencyId = z

@@ -68,6 +68,7 @@ export class Wallet {
         }
       },
       deposit: (userId: number, id: number) => void this.publishItem(userId, 'deposits', id),
+      height: (network: string, latest: number) => void this.latest.set(network, latest),
     };
     this.bank = options.bank ?? createSimulatedBank();
     const watcherDeps = { db: options.db, core: options.core, keys: options.keys, events, log: options.log };

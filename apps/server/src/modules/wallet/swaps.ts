@@ -13,9 +13,10 @@ import { invalid } from '../../http/errors.ts';
 import { hashCode, type ServerKeys, safeEqual, sha256 } from '../identity/crypto.ts';
 import { SWAP_SELECT, swapEntity } from './history.ts';
 
-/** Engine swap prices are units of `to` per whole `from`, times 10^8. */
+/** Valuation prices (`currentSwapPrice`) are units of `to` per whole `from`, times 10^8. */
 const PRICE_SCALE = 100_000_000n;
-const PRICE_DECIMALS = 8;
+/** Decimals of the rate shown in a quote and kept in the history (the `swaps.price` column's scale). */
+const RATE_DECIMALS = 18;
 /** A quote is good for this long. */
 export const QUOTE_TTL_MS = 15_000;
 /** A quote is refused when the price has since moved against the user by more than this (parts per million). */
@@ -33,17 +34,27 @@ interface QuoteTerms {
   from: string;
   to: string;
   amount: string;
+  /** The exact rate, `price / scale`. */
   price: string;
+  /** Absent in quotes signed before exact rates: 10^8. */
+  scale?: string;
   expires: number;
   /** Random, so that two quotes asked for at the same moment are two quotes, each executable once. */
   nonce: string;
 }
 
+/** An exact rate: `num / den` units of `to` per whole `from`. */
+export interface SwapRate {
+  num: bigint;
+  den: bigint;
+}
+
 /**
- * The current price of `from` in `to` (×10^8) from the book of the market that trades the pair: the best bid
+ * The current rate of `from` in `to`, exactly, from the book of the market that trades the pair: the best bid
  * when selling the base, one over the best ask when buying it; the last trade price when that side is empty.
+ * Kept as the book's price ticks over the market's price scale (or its inverse), never rounded.
  */
-export function currentSwapPrice(core: Core, from: string, to: string): bigint | null {
+export function currentSwapRate(core: Core, from: string, to: string): SwapRate | null {
   for (const m of core.markets.values()) {
     const sellsBase = m.base === from && m.quote === to;
     const buysBase = m.base === to && m.quote === from;
@@ -53,9 +64,15 @@ export function currentSwapPrice(core: Core, from: string, to: string): bigint |
       (sellsBase ? depth.bids[0]?.[0] : depth.asks[0]?.[0]) ?? core.sequencer.state.lastPrice(m.id);
     if (!ticks || ticks <= 0n) return null;
     const scale = 10n ** BigInt(m.pricePrecision);
-    return sellsBase ? (ticks * PRICE_SCALE) / scale : (scale * PRICE_SCALE) / ticks;
+    return sellsBase ? { num: ticks, den: scale } : { num: scale, den: ticks };
   }
   return null;
+}
+
+/** The current price of `from` in `to` ×10^8, rounded down (for valuation, not for swaps). */
+export function currentSwapPrice(core: Core, from: string, to: string): bigint | null {
+  const rate = currentSwapRate(core, from, to);
+  return rate && (rate.num * PRICE_SCALE) / rate.den;
 }
 
 async function feePpm(db: pg.Pool, currency: string): Promise<bigint> {
@@ -65,13 +82,21 @@ async function feePpm(db: pg.Pool, currency: string): Promise<bigint> {
   return row ? toUnits(row.fee, 6) : 0n;
 }
 
-/** Gross, fee and net of swapping `amount` units at `price`, exactly as the engine computes them. */
-function outcome(core: Core, from: string, to: string, amount: bigint, price: bigint, ppm: bigint) {
+/**
+ * Gross, fee and net of swapping `amount` units at the exact `rate`, exactly as the engine computes them: one
+ * rounding, down, at the end.
+ */
+function outcome(core: Core, from: string, to: string, amount: bigint, rate: SwapRate, ppm: bigint) {
   const fromPrec = core.units.precision(from);
   const toPrec = core.units.precision(to);
-  const gross = (amount * price * 10n ** BigInt(toPrec)) / (10n ** BigInt(fromPrec) * PRICE_SCALE);
+  const gross = (amount * rate.num * 10n ** BigInt(toPrec)) / (10n ** BigInt(fromPrec) * rate.den);
   const fee = (gross * ppm + 999_999n) / 1_000_000n;
   return { gross, fee, net: gross - fee };
+}
+
+/** The rate as a decimal, rounded down to 18 decimals (display only: amounts use the exact rate). */
+function rateText(rate: SwapRate): string {
+  return formatUnits((rate.num * 10n ** BigInt(RATE_DECIMALS)) / rate.den, RATE_DECIMALS);
 }
 
 function parseAmount(core: Core, currency: string, text: string): bigint {
@@ -109,14 +134,14 @@ export async function quoteSwap(
   const { core } = deps;
   checkPair(core, q.from_currency, q.to_currency);
   const amount = parseAmount(core, q.from_currency, q.amount);
-  const price = currentSwapPrice(core, q.from_currency, q.to_currency);
-  if (price === null) throw invalid(WALLET_ERRORS.swapNoPrice);
+  const rate = currentSwapRate(core, q.from_currency, q.to_currency);
+  if (rate === null) throw invalid(WALLET_ERRORS.swapNoPrice);
   const { fee, net } = outcome(
     core,
     q.from_currency,
     q.to_currency,
     amount,
-    price,
+    rate,
     await feePpm(deps.db, q.from_currency),
   );
   if (net <= 0n) throw invalid(WALLET_ERRORS.swapAmountInvalid);
@@ -127,7 +152,8 @@ export async function quoteSwap(
     from: q.from_currency,
     to: q.to_currency,
     amount: formatUnits(amount, core.units.precision(q.from_currency)),
-    price: price.toString(),
+    price: rate.num.toString(),
+    scale: rate.den.toString(),
     expires,
     nonce: randomBytes(12).toString('base64url'),
   };
@@ -136,7 +162,7 @@ export async function quoteSwap(
     from_currency: q.from_currency,
     to_currency: q.to_currency,
     amount: terms.amount,
-    price: formatUnits(price, PRICE_DECIMALS),
+    price: rateText(rate),
     fee: formatUnits(fee, toPrec),
     total: formatUnits(net, toPrec),
     expires_at: new Date(expires).toISOString(),
@@ -166,9 +192,13 @@ export async function executeSwap(
     terms.expires < (deps.now ?? Date.now)()
   )
     throw invalid(WALLET_ERRORS.swapQuoteExpired);
-  const quoted = BigInt(terms.price);
-  const now = currentSwapPrice(core, terms.from, terms.to);
-  if (now === null || now * 1_000_000n < quoted * (1_000_000n - PRICE_TOLERANCE_PPM))
+  const quoted: SwapRate = { num: BigInt(terms.price), den: BigInt(terms.scale ?? PRICE_SCALE) };
+  const now = currentSwapRate(core, terms.from, terms.to);
+  // now < quoted · (1 − tolerance), compared as fractions.
+  if (
+    now === null ||
+    now.num * quoted.den * 1_000_000n < quoted.num * now.den * (1_000_000n - PRICE_TOLERANCE_PPM)
+  )
     throw invalid(WALLET_ERRORS.swapQuoteExpired);
   const amount = parseAmount(core, terms.from, terms.amount);
   const ppm = await feePpm(db, terms.from);
@@ -180,7 +210,7 @@ export async function executeSwap(
       from: terms.from,
       to: terms.to,
       amount,
-      mode: { price: quoted },
+      mode: { price: quoted.num, scale: quoted.den },
       feePpm: ppm,
     },
     `swap:${quoteHash}`,
@@ -195,7 +225,7 @@ export async function executeSwap(
       terms.from,
       terms.to,
       terms.amount,
-      formatUnits(quoted, PRICE_DECIMALS),
+      rateText(quoted),
       result.ok ? formatUnits(net, toPrec) : '0',
       result.ok ? formatUnits(fee, toPrec) : '0',
       result.ok ? 'completed' : 'rejected',

@@ -11,6 +11,8 @@ import type { Network } from './chains.ts';
 export interface WatcherEvents {
   depositAddress(userId: number, network: string, address: string): void;
   deposit(userId: number, depositId: number): void;
+  /** The chain's newest height, told before the deposits of a pass, so their confirmations count from it. */
+  height?(network: string, latest: number): void;
 }
 
 export interface WatcherDeps {
@@ -41,16 +43,37 @@ export class DepositWatcher {
   /** The genesis is compared once per process: a node reset while we run shows as a reorg at the tip. */
   private genesisChecked = false;
 
+  /** The height at which the pending deposits were last told; their confirmations move with it. */
+  private counted: number | undefined;
+
   /** One pass: scan new blocks, then confirm, credit and collect. Returns the chain's height. */
   async tick(): Promise<number> {
     const latest = await this.network.chain.latestBlock();
-    await this.scan(latest);
+    this.deps.events.height?.(this.network.key, latest);
+    const recorded = new Set<number>();
+    await this.scan(latest, recorded);
     await this.confirm(latest);
+    if (latest !== this.counted) {
+      await this.counting(latest, recorded);
+      this.counted = latest;
+    }
     if (this.network.collect) await this.collect();
     return latest;
   }
 
-  private async scan(latest: number): Promise<void> {
+  /** Tells each deposit still short of the threshold its new confirmation count (not those just recorded). */
+  private async counting(latest: number, recorded: Set<number>): Promise<void> {
+    const pending = await this.deps.db.query(
+      `select id, user_id from deposits
+       where blockchain_key = $1 and state = 'submitted' and block_height is not null and block_height > $2
+       order by id`,
+      [this.network.key, latest - this.network.confirmations + 1],
+    );
+    for (const d of pending.rows)
+      if (!recorded.has(Number(d.id))) this.deps.events.deposit(Number(d.user_id), Number(d.id));
+  }
+
+  private async scan(latest: number, recorded: Set<number>): Promise<void> {
     const { db } = this.deps;
     const key = this.network.key;
     let next = await this.resumeHeight();
@@ -80,7 +103,7 @@ export class DepositWatcher {
         next = await this.unwind(next - 1);
         continue;
       }
-      await this.record(block);
+      for (const id of await this.record(block)) recorded.add(id);
       next++;
     }
   }
@@ -152,8 +175,8 @@ export class DepositWatcher {
     return fork + 1;
   }
 
-  /** Records a block and the deposits in it to our addresses, in one transaction. */
-  private async record(block: ChainBlock): Promise<void> {
+  /** Records a block and the deposits in it to our addresses, in one transaction; returns their ids. */
+  private async record(block: ChainBlock): Promise<number[]> {
     const { db } = this.deps;
     const key = this.network.key;
     const targets = [...new Set(block.transfers.map((t) => t.to))];
@@ -207,6 +230,7 @@ export class DepositWatcher {
       this.deps.events.deposit(d.user, d.id);
       await this.rotateAddress(d.user, d.address);
     }
+    return changed.map((d) => d.id);
   }
 
   /** After a deposit to the user's newest address, give them a new one (old ones keep working). */

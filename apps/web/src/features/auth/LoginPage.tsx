@@ -61,7 +61,7 @@ export function LoginPage() {
     setStep(null);
     if (isPending(result)) {
       navigate('/verify-account', {
-        state: { email: result.email, phone: result.phones[0]?.number },
+        state: { email: result.email, phone: result.phones[0]?.number, sent: true },
       });
       toast.success(t('identity.login.pendingNotice'));
       return;

@@ -10,6 +10,7 @@ import { useSchemaForm } from '../../components/useSchemaForm.ts';
 import { AuthCard } from './components/AuthCard.tsx';
 import { codeText, errorCodes, errorText } from './components/errors.ts';
 import { digitsOnly, registerFormSchema } from './schemas.ts';
+import type { VerifyState } from './VerifyAccountPage.tsx';
 
 const EMPTY = {
   first_name: '',
@@ -68,7 +69,9 @@ export function RegisterPage() {
         body: { ...fields, captcha_response: captcha.response },
       });
       toast.success(t('identity.register.success'));
-      navigate('/verify-account', { state: { email: result.email, phone: result.phone_number } });
+      navigate('/verify-account', {
+        state: { email: result.email, phone: result.phone_number, sent: true } satisfies VerifyState,
+      });
     } catch (err) {
       // After a registration error the captcha is reset (accounts spec §8): its answer was spent.
       if (captcha.failed(err)) return;

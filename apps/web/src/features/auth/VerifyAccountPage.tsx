@@ -16,6 +16,8 @@ import { digitsOnly, verifyFormSchema } from './schemas.ts';
 export interface VerifyState {
   email?: string;
   phone?: string;
+  /** The codes were just sent (registration, a login of a pending account): the 60 s countdown runs from the start. */
+  sent?: boolean;
 }
 
 const CODE_FIELD: Record<string, 'email_otp' | 'phone_otp'> = {
@@ -106,6 +108,7 @@ export function VerifyAccountPage() {
                   onRequest={send('phone')}
                   successMessage={t('identity.otp.sent', { type: t('identity.otp.phone') })}
                   testId="verify-phone-get-otp"
+                  startRunning={state.sent === true}
                 />
               </Group>
             </Stack>
@@ -124,6 +127,7 @@ export function VerifyAccountPage() {
                   onRequest={send('email')}
                   successMessage={t('identity.otp.sent', { type: t('identity.otp.email') })}
                   testId="verify-email-get-otp"
+                  startRunning={state.sent === true}
                 />
               </Group>
             </Stack>

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Amount, longDate } from '../../components/format.tsx';
 import { NoRecords, TableHead } from '../../components/TableHead.tsx';
 import { type HistoryKind, useCurrencies } from './api.ts';
-import { explorerLink, networkName, networkOf, statusColor, statusKey } from './format.ts';
+import { depositProgress, explorerLink, networkName, networkOf, statusColor, statusKey } from './format.ts';
 
 /** Pages only when there is more than one (spec §9). */
 export function Pager({
@@ -48,6 +48,19 @@ function Info({ kind, item }: { kind: HistoryKind; item: WalletHistoryItem }) {
   );
 }
 
+/** A pending deposit's "n/30 confirmations", live: the private `deposit` stream refreshes the list. */
+function Confirmations({ item }: { item: WalletHistoryItem }) {
+  const { t } = useTranslation();
+  const { data: currencies } = useCurrencies();
+  const progress = depositProgress(item, networkOf(currencies, item));
+  if (!progress) return null;
+  return (
+    <Text span size="xs" c="dimmed" ml={6} data-testid="history-confirmations">
+      {t('wallet.history.confirmations', progress)}
+    </Text>
+  );
+}
+
 /** Status, coin, network, amount, date, info (spec §2 Transaction History); "No record found" when empty. */
 export function HistoryTable({
   kind,
@@ -74,11 +87,7 @@ export function HistoryTable({
                 <Text span inherit c={statusColor(item.state)} data-testid="history-status">
                   {t(statusKey(kind, item.state), { defaultValue: item.state })}
                 </Text>
-                {kind === 'deposits' && item.state === 'submitted' && item.confirmations !== undefined && (
-                  <Text span size="xs" c="dimmed" ml={6} data-testid="history-confirmations">
-                    {t('wallet.history.confirmations', { n: item.confirmations })}
-                  </Text>
-                )}
+                {kind === 'deposits' && item.state === 'submitted' && <Confirmations item={item} />}
               </Table.Td>
               <Table.Td>{item.currency.toUpperCase()}</Table.Td>
               <Table.Td>

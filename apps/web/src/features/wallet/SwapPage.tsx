@@ -2,14 +2,16 @@ import { amountQuoteQuery, type SwapItem, WALLET_ERRORS } from '@exchange/shared
 import { Button, Group, Paper, Select, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
 import { longDate, units } from '../../components/format.tsx';
+import { useMarkets } from '../trading/api.ts';
 import { useAmountQuote, useCurrencies, useWalletBalances, WALLET_KEYS } from './api.ts';
 import { walletErrorText } from './format.ts';
 import { SwapHistory } from './SwapHistory.tsx';
+import { swapSources, swapTargets, typedSwapAmount } from './swap-form.ts';
 
 /** Quotes are asked for 500 ms after the last keystroke (spec §9 debounce). */
 const QUOTE_DEBOUNCE_MS = 500;
@@ -41,7 +43,19 @@ function SwapForm() {
   const request = { from_currency: from, to_currency: to, amount: debounced };
   const valid = from !== to && amountQuoteQuery.safeParse(request).success && units(debounced) > 0n;
   const quote = useAmountQuote(from, to, debounced, valid);
-  const options = (currencies ?? []).map((c) => ({ value: c.id, label: c.id.toUpperCase() }));
+  const { data: markets } = useMarkets();
+  const option = (id: string) => ({ value: id, label: id.toUpperCase() });
+  // Only pairs a market trades: a swap's price comes from that market's book.
+  const fromOptions = swapSources(
+    markets ?? [],
+    (currencies ?? []).map((c) => c.id),
+  ).map(option);
+  const targets = swapTargets(markets ?? [], from);
+  const toOptions = targets.map(option);
+  const precision = currencies?.find((c) => c.id === from)?.precision ?? 8;
+  useEffect(() => {
+    if (markets && targets.length > 0 && !targets.includes(to)) setTo(targets[0] as string);
+  }, [markets, targets, to]);
   const available = balances?.find((b) => b.currency === from)?.balance ?? '0';
   const current = quote.data && amount === debounced ? quote.data : undefined;
 
@@ -76,15 +90,21 @@ function SwapForm() {
         <Group grow>
           <Select
             label={t('wallet.swap.from')}
-            data={options}
+            data={fromOptions}
             value={from}
-            onChange={(v) => v && setFrom(v)}
+            onChange={(v) => {
+              if (!v) return;
+              setFrom(v);
+              // The amount keeps to the new currency's precision.
+              const p = currencies?.find((c) => c.id === v)?.precision ?? 8;
+              if (typedSwapAmount(amount, p) === null) setAmount('');
+            }}
             allowDeselect={false}
             data-testid="swap-from"
           />
           <Select
             label={t('wallet.swap.to')}
-            data={options}
+            data={toOptions}
             value={to}
             onChange={(v) => v && setTo(v)}
             allowDeselect={false}
@@ -98,8 +118,8 @@ function SwapForm() {
           value={amount}
           description={t('wallet.withdraw.available', { amount: available, coin: from.toUpperCase() })}
           onChange={(e) => {
-            const next = e.currentTarget.value.replace(/^\./, '0.');
-            if (/^\d*\.?\d*$/.test(next) && next.length <= 24) setAmount(next);
+            const next = typedSwapAmount(e.currentTarget.value, precision);
+            if (next !== null) setAmount(next);
           }}
           error={from === to ? t('wallet.swap.samePair') : undefined}
           data-testid="swap-amount"

@@ -19,7 +19,7 @@ import { CodeInput } from '../../components/CodeInput.tsx';
 import { useSubmitForm } from '../../components/useSchemaForm.ts';
 import { type Currency, type Network, useBeneficiaries, WALLET_KEYS } from './api.ts';
 import { BeneficiaryModal } from './BeneficiaryModal.tsx';
-import { acceptAmount, fitAmount, walletErrorText } from './format.ts';
+import { acceptAmount, sliderAmount, walletErrorText } from './format.ts';
 
 const STEPS = [0, 25, 50, 75, 100];
 const AMOUNT_CODES: readonly string[] = [
@@ -113,8 +113,7 @@ export function WithdrawPanel({ currency, network, available }: Props) {
 
   const pick = (value: number) => {
     setPercent(value);
-    const share = (toUnits(available, precision) * BigInt(value)) / 100n;
-    form.set('amount', fitAmount(formatUnits(share, precision)));
+    form.set('amount', sliderAmount(available, precision, value));
   };
 
   /** Everything but the code; the address may be internal, so only the internal minimum is certain here. */
@@ -160,7 +159,7 @@ export function WithdrawPanel({ currency, network, available }: Props) {
         autoComplete="off"
         value={String(form.values.amount)}
         onChange={(e) => {
-          const next = acceptAmount(e.currentTarget.value, precision);
+          const next = acceptAmount(e.currentTarget.value, precision, String(form.values.amount));
           if (next !== undefined) form.set('amount', next);
         }}
         rightSection={<Text size="xs">{unit}</Text>}

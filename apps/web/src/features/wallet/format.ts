@@ -1,4 +1,10 @@
-import { WALLET_ERRORS, type WalletHistoryItem, WITHDRAW_AMOUNT_MAX_CHARS } from '@exchange/shared';
+import {
+  formatUnits,
+  parseUnits,
+  WALLET_ERRORS,
+  type WalletHistoryItem,
+  WITHDRAW_AMOUNT_MAX_CHARS,
+} from '@exchange/shared';
 import type { TFunction } from 'i18next';
 import { ApiError } from '../../api/client.ts';
 import type { Currency, Network } from './api.ts';
@@ -30,21 +36,40 @@ export function networkOf(currencies: Currency[] | undefined, item: WalletHistor
 
 /**
  * Amount typing rule (spec §5): digits and one dot, at most 10 characters, at most `decimals` decimals (never
- * more than 10); a leading '.' becomes '0.'. Returns the accepted text or undefined to keep the old value.
+ * more than 10); a leading '.' becomes '0.'. A longer value the slider put in the field (an exact share of
+ * the balance) can still be shortened key by key. Returns the accepted text or undefined to keep the old value.
  */
-export function acceptAmount(text: string, decimals: number): string | undefined {
+export function acceptAmount(text: string, decimals: number, previous = ''): string | undefined {
   const next = text.startsWith('.') ? `0${text}` : text;
-  if (!/^\d*\.?\d*$/.test(next) || next.length > WITHDRAW_AMOUNT_MAX_CHARS) return undefined;
+  if (!/^\d*\.?\d*$/.test(next)) return undefined;
   const dot = next.indexOf('.');
-  if (dot >= 0 && next.length - dot - 1 > Math.min(decimals, WITHDRAW_MAX_DECIMALS)) return undefined;
-  return next;
+  const places = dot >= 0 ? next.length - dot - 1 : 0;
+  if (places > decimals) return undefined;
+  if (next.length <= WITHDRAW_AMOUNT_MAX_CHARS && places <= WITHDRAW_MAX_DECIMALS) return next;
+  return next.length < previous.length ? next : undefined;
 }
 
-/** Cuts a decimal string to fit the 10-character amount field, dropping decimals first. */
-export function fitAmount(text: string): string {
-  if (text.length <= WITHDRAW_AMOUNT_MAX_CHARS) return text;
-  const cut = text.slice(0, WITHDRAW_AMOUNT_MAX_CHARS);
-  return cut.endsWith('.') ? cut.slice(0, -1) : cut;
+/**
+ * The amount the slider puts in the field: `percent` of the available balance, exactly, rounded down to the
+ * currency's precision. Not cut to the 10 characters of typing: 100 % is everything available.
+ */
+export function sliderAmount(available: string, precision: number, percent: number): string {
+  const parsed = parseUnits(available || '0', precision);
+  const units = parsed.ok ? parsed.units : 0n;
+  return formatUnits((units * BigInt(percent)) / 100n, precision);
+}
+
+/** Blockchain confirmations before a deposit is credited, when the network does not say (spec §9). */
+export const DEPOSIT_CONFIRMATIONS = 30;
+
+/** A pending deposit's confirmation count out of those its network needs: `{ n, needed }`. */
+export function depositProgress(
+  item: Pick<WalletHistoryItem, 'confirmations'>,
+  network: Pick<Network, 'min_confirmations'> | undefined,
+): { n: number; needed: number } | undefined {
+  if (item.confirmations === undefined) return undefined;
+  const needed = network?.min_confirmations || DEPOSIT_CONFIRMATIONS;
+  return { n: Math.min(item.confirmations, needed), needed };
 }
 
 /** Label key of a history row's status: a deposit is Pending until confirmed, then Completed (spec §4). */

@@ -98,7 +98,7 @@ export const wallet = {
   'wallet.history.type.external': '—',
   'wallet.history.type.adjustment': 'Deposit',
   'wallet.status.pending': 'Pending',
-  'wallet.history.confirmations': '{{n}} confirmations',
+  'wallet.history.confirmations': '{{n}}/{{needed}} confirmations',
   'wallet.status.completed': 'Completed',
   'wallet.status.canceled': 'Canceled',
   'wallet.status.rejected': 'Rejected',
