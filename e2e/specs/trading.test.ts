@@ -123,3 +123,35 @@ describe('trading screen', () => {
     await context.close();
   });
 });
+
+describe('trading screen for a visitor', () => {
+  it('shows public market data and asks to log in, with no private call', async () => {
+    const { context, page } = await openPage(browser);
+    const privateCalls: string[] = [];
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (/\/api\/v2\/peatio\/(account|market)\//.test(path)) privateCalls.push(path);
+    });
+    page.on('websocket', (socket) => {
+      if (socket.url().includes('/private')) privateCalls.push(socket.url());
+    });
+    await page.goto('/');
+    await page.locator('header').getByRole('link', { name: 'Trade', exact: true }).first().click();
+    await page.waitForURL((url) => url.pathname === '/trade');
+    await page.getByTestId('order-book').waitFor();
+    await page.goto('/trade/ethbtc');
+    for (const id of ['order-book', 'price-chart', 'ticker-last']) await page.getByTestId(id).waitFor();
+    await page.getByText('ETH/BTC').first().waitFor();
+    const login = page.getByRole('link', { name: 'Log in to trade' });
+    await login.waitFor();
+    expect(await page.getByRole('button', { name: 'Buy ETH' }).count()).toBe(0);
+    expect(await page.getByTestId('open-orders').count()).toBe(0);
+    // Live data keeps coming; nothing sends the visitor to /login.
+    await page.waitForTimeout(1500);
+    expect(new URL(page.url()).pathname).toBe('/trade/ethbtc');
+    expect(privateCalls).toEqual([]);
+    await login.click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    await context.close();
+  });
+});

@@ -34,6 +34,9 @@ function NavLinks({ onNavigate, vertical }: { onNavigate: () => void; vertical: 
   if (!isLoggedIn(user)) {
     return (
       <Wrap vertical={vertical}>
+        <Anchor component={Link} to="/trade" onClick={onNavigate}>
+          {t('nav.trade')}
+        </Anchor>
         <Anchor component={Link} to="/contact" onClick={onNavigate}>
           {t('nav.contact')}
         </Anchor>

@@ -82,7 +82,8 @@ export const routes: RouteObject[] = [
       { path: '/history/account', element: protect(<TransactionHistoryPage />) },
       { path: '/history/orders', element: protect(<OrderHistoryPage />) },
       { path: '/swap', element: protect(<SwapPage />) },
-      { path: '/trade/:market?', element: protect(<TradingPage />) },
+      // Market data is public (trading spec §6): visitors see the screen, the order form asks them to log in.
+      { path: '/trade/:market?', element: <TradingPage /> },
       { path: '/dev/inbox', element: <DevInboxPage /> },
       { path: '/dev/faucet', element: <DevFaucetPage /> },
       { path: '/dev/card-terminal', element: <DevCardTerminalPage /> },

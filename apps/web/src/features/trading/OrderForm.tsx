@@ -11,6 +11,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
 import { ApiError, api } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
 import { Amount, fixed, multiply, SCALE, units } from '../../components/format.tsx';
@@ -242,6 +243,29 @@ export function OrderForm({ market, lastPrice }: { market: Market; lastPrice: st
           />
         </Grid.Col>
       </Grid>
+    </Paper>
+  );
+}
+
+/** In place of the order form for a visitor: no balances, no orders, a way to log in and come back. */
+export function VisitorOrderForm() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  return (
+    <Paper withBorder p="md" data-testid="visitor-order-form">
+      <Stack align="center" gap="xs">
+        <Text size="sm" c="dimmed">
+          {t('trading.form.loginHint')}
+        </Text>
+        <Group>
+          <Button component={Link} to="/login" state={{ from: location.pathname }}>
+            {t('trading.form.loginToTrade')}
+          </Button>
+          <Button component={Link} to="/register" variant="default">
+            {t('trading.form.register')}
+          </Button>
+        </Group>
+      </Stack>
     </Paper>
   );
 }

@@ -2,22 +2,29 @@ import { DEFAULT_MARKET } from '@exchange/shared';
 import { Grid, LoadingOverlay, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { isLoggedIn, useCurrentUser } from '../../api/user.ts';
 import { useMarkets, useTickers } from './api.ts';
 import { MarketList } from './MarketList.tsx';
 import { OrderBook } from './OrderBook.tsx';
-import { OrderForm } from './OrderForm.tsx';
+import { OrderForm, VisitorOrderForm } from './OrderForm.tsx';
 import { OrdersPanel } from './OrdersPanel.tsx';
 import { PriceChart, SymbolNotFound } from './PriceChart.tsx';
 import { RecentTrades } from './RecentTrades.tsx';
 import { TickerHeader } from './TickerHeader.tsx';
 
-/** The trading screen (`/trade/:market?`, default ethbtc): markets, chart, order form, book, trades, orders. */
+/**
+ * The trading screen (`/trade/:market?`, default ethbtc): markets, chart, order form, book, trades, orders. Public
+ * (spec §6): a visitor sees the market data and a prompt to log in instead of the order form and orders.
+ */
 export function TradingPage() {
   const { t } = useTranslation();
   const id = (useParams().market ?? DEFAULT_MARKET).toLowerCase();
   const markets = useMarkets();
   const tickers = useTickers();
-  if (markets.isPending) return <LoadingOverlay visible aria-label={t('loading.label')} />;
+  const user = useCurrentUser();
+  // Until the user is known no private call is made: a visitor's would be refused.
+  const logged = isLoggedIn(user.data);
+  if (markets.isPending || user.isPending) return <LoadingOverlay visible aria-label={t('loading.label')} />;
   const market = markets.data?.find((m) => m.id === id);
   const ticker = tickers.data?.[id]?.ticker;
 
@@ -35,7 +42,8 @@ export function TradingPage() {
             ) : (
               <SymbolNotFound />
             )}
-            {market && <OrderForm market={market} lastPrice={ticker?.last ?? '0'} />}
+            {market &&
+              (logged ? <OrderForm market={market} lastPrice={ticker?.last ?? '0'} /> : <VisitorOrderForm />)}
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 3 }}>
@@ -47,7 +55,7 @@ export function TradingPage() {
           )}
         </Grid.Col>
       </Grid>
-      <OrdersPanel markets={markets.data} />
+      {logged && <OrdersPanel markets={markets.data} />}
     </Stack>
   );
 }
