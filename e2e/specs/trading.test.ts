@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin } from '../support/accounts.ts';
+import { apiLogin, postFromPage } from '../support/accounts.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
 
 const PASSWORD = 'Demo-pass-2026!';
@@ -152,6 +152,47 @@ describe('trading screen for a visitor', () => {
     expect(privateCalls).toEqual([]);
     await login.click();
     await page.waitForURL((url) => url.pathname === '/login');
+    await context.close();
+  });
+});
+
+describe('chart time frames and open-order pages', () => {
+  it('sets the chart range from a time frame button', async () => {
+    const { context, page } = await openPage(browser);
+    await page.goto('/trade/ethbtc');
+    const frames = page.getByTestId('chart-time-frame');
+    for (const frame of ['5y', '1y', '6m', '3m', '1m', '5d', '1d'])
+      await frames.getByText(frame, { exact: true }).waitFor();
+    const asked = page.waitForRequest((r) => r.url().includes('/k-line') && r.url().includes('time_from='));
+    await frames.getByText('5d', { exact: true }).click();
+    const from = Number(new URL((await asked).url()).searchParams.get('time_from'));
+    const expected = Date.now() / 1000 - 5 * 86_400;
+    expect(Math.abs(from - expected)).toBeLessThan(120);
+    const chart = page.getByTestId('price-chart');
+    await expect.poll(() => chart.getAttribute('data-time-from'), POLL).toBe(String(from));
+    await context.close();
+  });
+
+  it('pages the open orders ten at a time', async () => {
+    const { context, page } = await trader('alice@example.com');
+    for (let i = 0; i < 11; i++) {
+      const placed = await postFromPage(page, '/api/v2/peatio/market/orders', {
+        market: 'ethbtc',
+        side: 'sell',
+        ord_type: 'limit',
+        price: '0.9',
+        volume: '0.01',
+      });
+      expect(placed.status).toBe(201);
+    }
+    const rows = page.getByTestId('open-orders').locator('tbody tr');
+    await expect.poll(() => rows.count(), POLL).toBe(10);
+    await page.getByText('Open orders (11)').waitFor(POLL);
+    await page.getByRole('button', { name: '2', exact: true }).click();
+    await expect.poll(() => rows.count(), POLL).toBe(1);
+    await page.getByRole('button', { name: 'Cancel All' }).click();
+    await page.getByText('Order cancelled successfully').last().waitFor();
+    await expect.poll(() => rows.count(), POLL).toBe(0);
     await context.close();
   });
 });

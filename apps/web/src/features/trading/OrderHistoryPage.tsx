@@ -1,11 +1,11 @@
 import { LIMITS } from '@exchange/shared';
-import { Container, Group, Pagination, Paper, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { Container, Group, Paper, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Amount, longDate } from '../../components/format.tsx';
 import { type Market, useLiveOrders, useMarkets, useOrders, useUserTrades } from './api.ts';
 import { ORDER_TYPE_KEYS, pairName, sideColor } from './format.tsx';
-import { OrdersTable } from './OrdersTable.tsx';
+import { OrdersTable, Pager } from './OrdersTable.tsx';
 
 const LIMIT = LIMITS.tablePageLimit;
 /** The "all" choice of a filter. */
@@ -13,17 +13,6 @@ const ALL = 'all';
 const some = (v: string) => (v === ALL ? undefined : v);
 const STATES = ['pending', 'wait', 'done', 'cancel', 'reject'];
 const OPEN_STATES = ['wait', 'pending'];
-
-/** Pages only when there is more than one (spec §9). */
-function Pager({ total, page, onChange }: { total: number; page: number; onChange: (p: number) => void }) {
-  const pages = Math.ceil(total / LIMIT);
-  if (pages <= 1) return null;
-  return (
-    <Group justify="flex-end">
-      <Pagination size="sm" total={pages} value={page} onChange={onChange} />
-    </Group>
-  );
-}
 
 function pairOptions(markets: Market[] | undefined, all: string) {
   return [

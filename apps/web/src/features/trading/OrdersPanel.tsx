@@ -1,3 +1,4 @@
+import { LIMITS } from '@exchange/shared';
 import { Anchor, Button, Group, Paper, Tabs, Text } from '@mantine/core';
 import { type QueryKey, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -6,10 +7,10 @@ import { Link } from 'react-router';
 import { ApiError, api, type Page } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
 import { KEYS, type Market, type Order, useLiveOrders, useOrders } from './api.ts';
-import { OrdersTable } from './OrdersTable.tsx';
+import { OrdersTable, Pager } from './OrdersTable.tsx';
 
-/** Open: `wait`, and `pending` (partly filled, still on the book). */
-const OPEN = { states: ['wait', 'pending'], page: 1, limit: 100 };
+/** Open: `wait`, and `pending` (partly filled, still on the book); paged (spec §2, §9). */
+const OPEN_STATES = ['wait', 'pending'];
 const HISTORY = { states: ['done', 'cancel', 'reject'], page: 1, limit: 10 };
 
 /** Open orders (per-row Cancel, Cancel All) and the last 10 closed orders, under the trading view. */
@@ -17,6 +18,8 @@ export function OrdersPanel({ markets }: { markets: Market[] | undefined }) {
   const { t } = useTranslation();
   const client = useQueryClient();
   useLiveOrders();
+  const [page, setPage] = useState(1);
+  const OPEN = { states: OPEN_STATES, page, limit: LIMITS.tablePageLimit };
   const open = useOrders(OPEN);
   const history = useOrders(HISTORY);
   const [busy, setBusy] = useState<number | 'all' | null>(null);
@@ -30,8 +33,13 @@ export function OrdersPanel({ markets }: { markets: Market[] | undefined }) {
       client.setQueryData<Page<Order>>(
         openKey,
         (old) =>
-          old && { ...old, items: target === 'all' ? [] : old.items.filter((o) => o.id !== target.id) },
+          old && {
+            ...old,
+            items: target === 'all' ? [] : old.items.filter((o) => o.id !== target.id),
+            total: target === 'all' ? 0 : old.total - 1,
+          },
       );
+      if (target === 'all') setPage(1);
       toast.success(t('trading.orders.cancelled'));
       void client.invalidateQueries({ queryKey: KEYS.orders });
     } catch (err) {
@@ -51,12 +59,16 @@ export function OrdersPanel({ markets }: { markets: Market[] | undefined }) {
     );
   };
   const openOrders = open.data?.items ?? [];
+  const openTotal = open.data?.total ?? openOrders.length;
+  // A page emptied by cancels or fills goes back to the last page there is.
+  const lastPage = Math.max(1, Math.ceil(openTotal / LIMITS.tablePageLimit));
+  if (open.data && page > lastPage) setPage(lastPage);
 
   return (
     <Paper withBorder p="xs">
       <Tabs defaultValue="open">
         <Tabs.List>
-          <Tabs.Tab value="open">{t('trading.orders.open', { count: openOrders.length })}</Tabs.Tab>
+          <Tabs.Tab value="open">{t('trading.orders.open', { count: openTotal })}</Tabs.Tab>
           <Tabs.Tab value="history">{t('trading.orders.history')}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="open" pt="xs">
@@ -73,6 +85,7 @@ export function OrdersPanel({ markets }: { markets: Market[] | undefined }) {
             </Button>
           </Group>
           <OrdersTable orders={openOrders} markets={markets} open action={action} testId="open-orders" />
+          <Pager total={openTotal} page={page} onChange={setPage} />
         </Tabs.Panel>
         <Tabs.Panel value="history" pt="xs">
           <OrdersTable orders={history.data?.items ?? []} markets={markets} testId="order-history" />

@@ -1,4 +1,5 @@
-import { Table, Text } from '@mantine/core';
+import { LIMITS } from '@exchange/shared';
+import { Group, Pagination, Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Amount, shortDate } from '../../components/format.tsx';
@@ -82,5 +83,24 @@ export function OrdersTable({
         </Text>
       )}
     </Table.ScrollContainer>
+  );
+}
+
+/** Pages only when there is more than one (spec §9). */
+export function Pager({
+  total,
+  page,
+  onChange,
+}: {
+  total: number;
+  page: number;
+  onChange: (p: number) => void;
+}) {
+  const pages = Math.ceil(total / LIMITS.tablePageLimit);
+  if (pages <= 1) return null;
+  return (
+    <Group justify="flex-end">
+      <Pagination size="sm" total={pages} value={page} onChange={onChange} />
+    </Group>
   );
 }

@@ -30,14 +30,30 @@ export const PERIODS: Record<string, number> = {
 };
 export const DEFAULT_PERIOD = '5m';
 
+const DAY = 86_400;
+/** Chart time frames (spec §9) and how far back each one reaches, in seconds. */
+export const TIME_FRAMES: Record<string, number> = {
+  '5y': 5 * 365 * DAY,
+  '1y': 365 * DAY,
+  '6m': 182 * DAY,
+  '3m': 91 * DAY,
+  '1m': 30 * DAY,
+  '5d': 5 * DAY,
+  '1d': DAY,
+};
+/** The most candles one k-line call returns (the server's cap). */
+const MAX_CANDLES = 10_000;
+
+/** The library draws UTC: a time is shifted by the local offset so it reads in the user's time zone. */
+const local = (seconds: number) => seconds - new Date(seconds * 1000).getTimezoneOffset() * 60;
+
 type Kline = [number, string, string, string, string, string];
 
 /** Plotted in the user's time zone: the library draws UTC, so times are shifted by the local offset. */
 function toCandle(k: Kline): CandlestickData<UTCTimestamp> {
-  const offset = new Date(k[0] * 1000).getTimezoneOffset() * 60;
   // Numbers here are for plotting only; amounts stay strings everywhere else.
   return {
-    time: (k[0] - offset) as UTCTimestamp,
+    time: local(k[0]) as UTCTimestamp,
     open: Number(k[1]),
     high: Number(k[2]),
     low: Number(k[3]),
@@ -59,15 +75,24 @@ export function PriceChart({ market, pricePrecision }: { market: string; pricePr
   const chart = useRef<IChartApi | null>(null);
   const series = useRef<ISeriesApi<'Candlestick'> | null>(null);
   const [last, setLast] = useState({ count: 0, close: '', time: 0 });
+  /** The chosen time frame and the range it asked for (epoch seconds); none: the latest 300 candles. */
+  const [range, setRange] = useState<{ frame: string; from: number; to: number } | null>(null);
 
   const history = useQuery({
-    queryKey: ['trading', 'kline', market, period],
+    queryKey: ['trading', 'kline', market, period, range],
     queryFn: () =>
       api<Kline[]>('peatio', `/public/markets/${market}/k-line`, {
-        query: { period: PERIODS[period], limit: 300 },
+        query: range
+          ? { period: PERIODS[period], time_from: range.from, time_to: range.to, limit: MAX_CANDLES }
+          : { period: PERIODS[period], limit: 300 },
       }),
     staleTime: 0,
   });
+
+  const chooseFrame = (frame: string) => {
+    const to = Math.floor(Date.now() / 1000);
+    setRange({ frame, from: to - (TIME_FRAMES[frame] ?? DAY), to });
+  };
 
   useEffect(() => {
     if (!box.current) return;
@@ -105,10 +130,16 @@ export function PriceChart({ market, pricePrecision }: { market: string; pricePr
   useEffect(() => {
     if (!history.data || !series.current) return;
     series.current.setData(history.data.map(toCandle));
-    chart.current?.timeScale().fitContent();
+    const scale = chart.current?.timeScale();
+    if (range && history.data.length > 0)
+      scale?.setVisibleRange({
+        from: local(range.from) as UTCTimestamp,
+        to: local(range.to) as UTCTimestamp,
+      });
+    else scale?.fitContent();
     const end = history.data.at(-1);
     setLast({ count: history.data.length, close: end?.[4] ?? '', time: end?.[0] ?? 0 });
-  }, [history.data]);
+  }, [history.data, range]);
 
   useRanger('public', [`${market}.kline-${period}`], (payload) => {
     const k = payload as Kline;
@@ -131,6 +162,14 @@ export function PriceChart({ market, pricePrecision }: { market: string; pricePr
           data={Object.keys(PERIODS)}
           aria-label={t('trading.chart.period')}
         />
+        <SegmentedControl
+          size="xs"
+          value={range?.frame ?? ''}
+          onChange={chooseFrame}
+          data={Object.keys(TIME_FRAMES)}
+          aria-label={t('trading.chart.timeFrame')}
+          data-testid="chart-time-frame"
+        />
         {(history.isError || (history.isSuccess && last.count === 0)) && (
           <Text size="xs" c="dimmed">
             {t('trading.chart.noData')}
@@ -143,6 +182,7 @@ export function PriceChart({ market, pricePrecision }: { market: string; pricePr
         data-testid="price-chart"
         data-candles={last.count}
         data-last-close={last.close}
+        data-time-from={range?.from}
       />
     </Paper>
   );

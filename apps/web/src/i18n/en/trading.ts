@@ -14,6 +14,7 @@ export const trading = {
   'trading.ticker.low': '24h low',
   'trading.ticker.volume': '24h volume ({{unit}})',
   'trading.chart.period': 'Chart period',
+  'trading.chart.timeFrame': 'Chart time frame',
   'trading.chart.noData': 'No data',
   'trading.chart.symbolNotFound': 'Symbol not found',
   'trading.book.title': 'Order book',
