@@ -55,6 +55,23 @@ describe('identity verification (KYC)', () => {
     // The provider's widget: the simulator's verification page in a frame.
     const widget = page.frameLocator('[data-testid="kyc-widget"]');
     await widget.getByText('Verify your identity').waitFor();
+    // The documents the FAQ names, the user's own country (registered in Japan), and the app's dark theme.
+    const docTypes = await widget
+      .getByTestId('kyc-sim-doc-type')
+      .locator('option')
+      .evaluateAll((options) => options.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
+    expect(docTypes).toEqual([
+      ['PASSPORT', 'Passport'],
+      ['ID_CARD', 'National ID card'],
+      ['DRIVERS', "Driver's licence"],
+      ['OTHER', 'Military ID'],
+    ]);
+    expect(await widget.getByTestId('kyc-sim-country').inputValue()).toBe('JPN');
+    const background = await widget
+      .locator('main')
+      .evaluate((main) => getComputedStyle(main).backgroundColor);
+    expect(background).not.toBe('rgb(255, 255, 255)');
+    expect(await widget.locator('html').getAttribute('data-theme')).toBe('dark');
     await widget.getByTestId('kyc-sim-doc-type').selectOption('PASSPORT');
     await widget.getByTestId('kyc-sim-submit').click();
     await widget.getByText('Please upload your document').waitFor();

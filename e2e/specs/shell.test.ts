@@ -1,5 +1,6 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activeAccount, apiLogin } from '../support/accounts.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
 import { captchaWidget, solveCaptcha } from '../support/captcha.ts';
 
@@ -65,6 +66,98 @@ describe('web shell', () => {
     expect(await footer.getByText(String(new Date().getFullYear()), { exact: false }).count()).toBe(1);
     expect(await footer.getByRole('link', { name: 'Terms' }).getAttribute('target')).toBe('_blank');
     expect(await footer.getByRole('link', { name: 'Privacy' }).getAttribute('target')).toBe('_blank');
+    for (const name of ['AML Policy', 'FAQ'])
+      expect(await footer.getByRole('link', { name, exact: true }).getAttribute('target')).toBe('_blank');
+    await context.close();
+  });
+});
+
+/** Where the text of an element starts on screen (its own box may be wider than the text). */
+const textLeft = (page: Page, testIdOrText: { testId?: string; text?: string }, scope: string) =>
+  page.evaluate(
+    ([sel, { testId, text }]) => {
+      const root = document.querySelector(sel)!;
+      const el = testId
+        ? root.querySelector(`[data-testid="${testId}"]`)
+        : Array.from(root.querySelectorAll('a, button')).find((e) => e.textContent?.trim() === text);
+      const range = document.createRange();
+      range.selectNodeContents(el!);
+      return Math.round(range.getBoundingClientRect().left);
+    },
+    [scope, testIdOrText] as const,
+  );
+
+describe('privacy consent and header', () => {
+  it('asks a first-time visitor to accept the privacy policy once, and remembers it across logout', async () => {
+    const { email } = await activeAccount('consent');
+    const { context, page } = await openPage(browser, { privacyConsent: false });
+    await page.goto('/');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('have read our', { exact: false }).waitFor();
+    expect(await dialog.textContent()).toContain('and agree to be bound by it');
+    expect(await dialog.getByRole('link', { name: 'privacy policy' }).getAttribute('href')).toBe('/privacy');
+    await dialog.getByRole('button', { name: 'I agree' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => localStorage.getItem('privacyConsent'))).toBe('accepted');
+    await page.reload();
+    await page.locator('header').getByText('Register', { exact: true }).first().waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+
+    await apiLogin(page, email);
+    await page.goto('/settings');
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.locator('header').getByText('Register', { exact: true }).first().waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('privacyConsent'))).toBe('accepted');
+    await page.reload();
+    await page.locator('header').getByText('Register', { exact: true }).first().waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await context.close();
+  });
+
+  it('shows a signed-in user neither Login nor Register while the session loads', async () => {
+    const { email } = await activeAccount('flash');
+    const { context, page } = await openPage(browser);
+    await apiLogin(page, email);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/resource/users/me', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/');
+    await page.locator('footer').waitFor();
+    await page.waitForTimeout(500);
+    const header = page.locator('header');
+    expect(await header.getByText('Login', { exact: true }).count()).toBe(0);
+    expect(await header.getByText('Register', { exact: true }).count()).toBe(0);
+    release();
+    await page.getByTestId('user-menu').first().waitFor();
+    await context.close();
+  });
+
+  it('lines up every mobile menu item on the left and fits the phone field to the register row', async () => {
+    const { email } = await activeAccount('mobile');
+    const { context, page } = await openPage(browser);
+    await page.goto('/register');
+    const right = async (label: string) => {
+      const box = await page.getByLabel(label, { exact: true }).boundingBox();
+      return Math.round(box!.x + box!.width);
+    };
+    // The phone field ends where the row does (the password field below spans the row); a pixel of borders aside.
+    expect(Math.abs((await right('Phone number')) - (await right('Password')))).toBeLessThanOrEqual(2);
+
+    await apiLogin(page, email);
+    await page.setViewportSize({ width: 420, height: 900 });
+    await page.goto('/trade');
+    await page.getByRole('button', { name: 'Toggle menu' }).click();
+    const menu = '[data-testid="mobile-menu"]';
+    await page.locator(menu).getByTestId('nav-wallet').waitFor();
+    const left = await textLeft(page, { text: 'Trade' }, menu);
+    expect(await textLeft(page, { testId: 'nav-wallet' }, menu)).toBe(left);
+    expect(await textLeft(page, { testId: 'nav-history' }, menu)).toBe(left);
+    expect(await textLeft(page, { text: 'Contact' }, menu)).toBe(left);
     await context.close();
   });
 });

@@ -29,12 +29,20 @@ export async function launchBrowser(extraArgs: readonly string[] = []): Promise<
   });
 }
 
-/** A fresh browser context (its own storage and cookies) and a page on the app. */
-export async function openPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+/**
+ * A fresh browser context (its own storage and cookies) and a page on the app. The privacy policy counts as
+ * accepted unless `privacyConsent: false` (a first visit, which shows the consent pop-up).
+ */
+export async function openPage(
+  browser: Browser,
+  options: { privacyConsent?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     baseURL: inject('baseUrl'),
     viewport: { width: 1280, height: 800 },
   });
+  if (options.privacyConsent !== false)
+    await context.addInitScript(() => localStorage.setItem('privacyConsent', 'accepted'));
   const page = await context.newPage();
   return { context, page };
 }

@@ -16,6 +16,8 @@ export const STORAGE_KEYS = {
   theme: 'ThemeMode',
   favouriteMarkets: 'favMarketsId',
   csrfToken: 'csrfToken',
+  /** The visitor accepted the privacy policy (the consent pop-up); kept across logout. */
+  privacyConsent: 'privacyConsent',
 } as const;
 
 /** Market shown when none is chosen. */

@@ -87,10 +87,12 @@ export function useLogout() {
       await navigate(to, { replace: true });
       const theme = localStorage.getItem(STORAGE_KEYS.theme);
       const favourites = localStorage.getItem(STORAGE_KEYS.favouriteMarkets);
+      const consent = localStorage.getItem(STORAGE_KEYS.privacyConsent);
       localStorage.clear();
       sessionStorage.clear();
       if (theme) localStorage.setItem(STORAGE_KEYS.theme, theme);
       if (favourites) localStorage.setItem(STORAGE_KEYS.favouriteMarkets, favourites);
+      if (consent) localStorage.setItem(STORAGE_KEYS.privacyConsent, consent);
       loggedOutByUser = true;
       client.setQueryData(CURRENT_USER_KEY, null);
       client.removeQueries(others);

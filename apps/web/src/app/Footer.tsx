@@ -2,7 +2,7 @@ import { Anchor, Box, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
-/** Site footer: copyright year and links; terms and privacy open in a new tab. */
+/** Site footer: copyright year and links; the legal pages and the FAQ open in a new tab. */
 export function Footer() {
   const { t } = useTranslation();
   return (
@@ -23,10 +23,10 @@ export function Footer() {
           <Anchor href="/terms" target="_blank" rel="noopener" size="sm">
             {t('footer.terms')}
           </Anchor>
-          <Anchor component={Link} to="/amlPolicy" size="sm">
+          <Anchor href="/amlPolicy" target="_blank" rel="noopener" size="sm">
             {t('footer.aml')}
           </Anchor>
-          <Anchor component={Link} to="/faq" size="sm">
+          <Anchor href="/faq" target="_blank" rel="noopener" size="sm">
             {t('footer.faq')}
           </Anchor>
           <Anchor component={Link} to="/contact" size="sm">

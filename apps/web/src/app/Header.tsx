@@ -24,13 +24,22 @@ function ThemeSwitch() {
 }
 
 function Wrap({ vertical, children }: { vertical: boolean; children: ReactNode }) {
-  return vertical ? <Stack gap="xs">{children}</Stack> : <Group gap="md">{children}</Group>;
+  // The mobile menu lines every item up on the left, links and menu buttons alike.
+  return vertical ? (
+    <Stack gap="xs" align="flex-start">
+      {children}
+    </Stack>
+  ) : (
+    <Group gap="md">{children}</Group>
+  );
 }
 
 function NavLinks({ onNavigate, vertical }: { onNavigate: () => void; vertical: boolean }) {
   const { t } = useTranslation();
-  const { data: user } = useCurrentUser();
+  const { data: user, isPending } = useCurrentUser();
   const logout = useLogout();
+  // Until the session is known, show neither the visitor's links nor the user's: no Login/Register flash.
+  if (isPending) return null;
   if (!isLoggedIn(user)) {
     return (
       <Wrap vertical={vertical}>

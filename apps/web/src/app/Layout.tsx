@@ -5,12 +5,14 @@ import { DocumentStateRedirect } from '../features/kyc/DocumentStateRedirect.tsx
 import { Footer } from './Footer.tsx';
 import { Header } from './Header.tsx';
 import { IdleLogout } from './IdleLogout.tsx';
+import { PrivacyConsent } from './PrivacyConsent.tsx';
 
 /** Header, page, footer. */
 export function Layout() {
   return (
     <Box mih="100vh" style={{ display: 'flex', flexDirection: 'column' }}>
       <IdleLogout />
+      <PrivacyConsent />
       <DocumentStateRedirect />
       <Header />
       <Box component="main" style={{ flex: 1 }}>

@@ -12,9 +12,9 @@ const NAME_PATTERN = /^\p{L}[\p{L} -]*$/u;
 
 /** Countries offered at registration (accounts spec §2) with their dial codes. */
 export const REGISTRATION_COUNTRIES = [
-  { code: 'IN', name: 'India', dial: '91' },
-  { code: 'KR', name: 'Republic of Korea', dial: '82' },
-  { code: 'JP', name: 'Japan', dial: '81' },
+  { code: 'IN', iso3: 'IND', name: 'India', dial: '91' },
+  { code: 'KR', iso3: 'KOR', name: 'Republic of Korea', dial: '82' },
+  { code: 'JP', iso3: 'JPN', name: 'Japan', dial: '81' },
 ] as const;
 
 /** Length of the one-time codes: 6 digits for verification, 5 for the login second step. */

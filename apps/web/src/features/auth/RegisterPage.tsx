@@ -137,8 +137,9 @@ export function RegisterPage() {
         onChange={(e) => form.set('email', e.currentTarget.value)}
         error={error('email')}
       />
-      <Group align="flex-start" grow>
+      <Group align="flex-start" wrap="nowrap" data-testid="register-phone-row">
         <Select
+          style={{ flex: 1, minWidth: 0 }}
           label={t('identity.register.country')}
           placeholder={t('identity.register.countryPlaceholder')}
           data={COUNTRY_OPTIONS}
@@ -155,9 +156,11 @@ export function RegisterPage() {
           label={t('identity.register.countryCode')}
           value={v.country_code ? `+${v.country_code}` : ''}
           readOnly
-          maw={110}
+          w={110}
+          style={{ flexShrink: 0 }}
         />
         <TextInput
+          style={{ flex: 1, minWidth: 0 }}
           label={t('identity.register.phone')}
           inputMode="numeric"
           autoComplete="tel-national"

@@ -1,5 +1,5 @@
 import { ERRORS, type KycTokenResponse } from '@exchange/shared';
-import { Alert, Button, Container, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Container, Loader, Stack, Text, Title, useComputedColorScheme } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,6 +19,7 @@ const STATUS_POLL_MS = 3000;
  */
 export function KycPage() {
   const { t } = useTranslation();
+  const scheme = useComputedColorScheme('dark');
   const navigate = useNavigate();
   const token = useQuery({
     queryKey: ['kycToken'],
@@ -64,7 +65,7 @@ export function KycPage() {
   } else if (token.data.provider === 'simulator' && token.data.widget_url)
     content = (
       <iframe
-        src={token.data.widget_url}
+        src={withTheme(token.data.widget_url, scheme)}
         title={t('kyc.page.widget')}
         data-testid="kyc-widget"
         style={{ width: '100%', height: 760, border: 0, borderRadius: 8 }}
@@ -88,6 +89,13 @@ export function KycPage() {
       </Stack>
     </Container>
   );
+}
+
+/** The widget's address with the app's colour scheme, so the provider's page follows the dark theme. */
+function withTheme(url: string, scheme: 'dark' | 'light'): string {
+  const u = new URL(url, window.location.href);
+  u.searchParams.set('theme', scheme);
+  return u.toString();
 }
 
 /** The subset of Sumsub's WebSDK builder used here (the script defines `window.snsWebSdk`). */

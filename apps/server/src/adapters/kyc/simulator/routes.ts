@@ -20,7 +20,7 @@ import {
   type SimulatorCredentials,
   statusView,
 } from './store.ts';
-import { renderWebSdkPage, submitDocuments } from './websdk-page.ts';
+import { renderWebSdkPage, simTheme, submitDocuments } from './websdk-page.ts';
 
 /** Where the simulator is mounted in the app. */
 export const SIMULATOR_PREFIX = '/kyc-sim';
@@ -228,6 +228,7 @@ function registerWebSdkRoutes(app: FastifyInstance, deps: SimulatorDeps): void {
       q.access_token ?? '',
       ownRedirect(q.redirect_url, deps.publicUrl),
       null,
+      simTheme(q.theme),
     );
     return page(reply, view.status, view.html);
   });
@@ -242,13 +243,14 @@ function registerWebSdkRoutes(app: FastifyInstance, deps: SimulatorDeps): void {
     const redirect = ownRedirect(form?.fields.redirect_url, deps.publicUrl);
     const outcome = form ? await submitDocuments(deps, token, form) : 'Please upload your documents.';
     if (outcome !== null) {
-      const view = await renderWebSdkPage(deps.db, token, redirect, outcome);
+      const view = await renderWebSdkPage(deps.db, token, redirect, outcome, simTheme(form?.fields.theme));
       return page(reply, view.status === 200 ? 422 : view.status, view.html);
     }
     deps.kick();
     const query = new URLSearchParams({
       access_token: token,
       ...(redirect ? { redirect_url: redirect } : {}),
+      theme: simTheme(form?.fields.theme),
     });
     return reply.redirect(`${SIMULATOR_PREFIX}/websdk?${query}`, 303);
   });

@@ -1,14 +1,29 @@
+import { REGISTRATION_COUNTRIES } from '@exchange/shared';
 import type pg from 'pg';
 import { type MultipartBody, sniffDocumentType } from '../../../http/multipart.ts';
 import { actOnApplicant, addSimDocument, applicantForToken, type SimApplicant } from './store.ts';
 
-/** Identity documents the page offers, and whether each has a back side. */
+/**
+ * Identity documents the page offers (the FAQ's list: passport, national ID, driver's licence, military ID), and
+ * whether each has a back side. Sumsub has no idDocType of its own for a military ID: it goes as `OTHER`.
+ */
 const DOC_TYPES: { value: string; label: string; twoSided: boolean }[] = [
   { value: 'PASSPORT', label: 'Passport', twoSided: false },
   { value: 'ID_CARD', label: 'National ID card', twoSided: true },
   { value: 'DRIVERS', label: "Driver's licence", twoSided: true },
-  { value: 'RESIDENCE_PERMIT', label: 'Residence permit', twoSided: true },
+  { value: 'OTHER', label: 'Military ID', twoSided: true },
 ];
+
+/** The page's colours: the exchange passes its own theme (`theme=dark|light`), dark by default like the app. */
+export type SimTheme = 'dark' | 'light';
+export const simTheme = (value: string | undefined): SimTheme => (value === 'light' ? 'light' : 'dark');
+
+/** The applicant's own country as ISO 3166 alpha-3 (the profile keeps the registration's alpha-2 code). */
+function applicantCountry(a: SimApplicant): string {
+  const country = typeof a.info.country === 'string' ? a.info.country.toUpperCase() : '';
+  if (/^[A-Z]{3}$/.test(country)) return country;
+  return REGISTRATION_COUNTRIES.find((c) => c.code === country)?.iso3 ?? '';
+}
 
 const html = (text: string) =>
   text.replace(
@@ -76,12 +91,14 @@ export async function renderWebSdkPage(
   token: string,
   redirect: string | undefined,
   error: string | null,
+  theme: SimTheme = 'dark',
 ): Promise<{ status: number; html: string }> {
   const applicant = token ? await applicantForToken(db, token) : undefined;
   if (!applicant) {
     return {
       status: 401,
       html: layout(
+        theme,
         'Verification link expired',
         '<p data-testid="kyc-sim-expired">This verification link has expired. Please start again from the exchange.</p>',
       ),
@@ -95,6 +112,7 @@ export async function renderWebSdkPage(
     return {
       status: 200,
       html: layout(
+        theme,
         title,
         `<p data-testid="kyc-sim-status" data-status="${html(applicant.review_status)}">${text}</p>${back}`,
       ),
@@ -109,15 +127,16 @@ export async function renderWebSdkPage(
 <form method="post" action="/kyc-sim/websdk/submit" enctype="multipart/form-data">
   <input type="hidden" name="access_token" value="${html(token)}">
   ${redirect ? `<input type="hidden" name="redirect_url" value="${html(redirect)}">` : ''}
+  <input type="hidden" name="theme" value="${theme}">
   <label>Document type<select name="id_doc_type" data-testid="kyc-sim-doc-type">${options}</select></label>
-  <label>Issuing country (ISO 3166 alpha-3)<input name="country" value="IND" maxlength="3" pattern="[A-Z]{3}"></label>
+  <label>Issuing country (ISO 3166 alpha-3)<input name="country" value="${html(applicantCountry(applicant))}" maxlength="3" pattern="[A-Z]{3}" data-testid="kyc-sim-country"></label>
   <label>Front side<input type="file" name="front" accept=".jpg,.jpeg,.png,.pdf,image/jpeg,image/png,application/pdf" data-testid="kyc-sim-front"></label>
-  <label>Back side (ID card, driver's licence, residence permit)<input type="file" name="back" accept=".jpg,.jpeg,.png,.pdf,image/jpeg,image/png,application/pdf" data-testid="kyc-sim-back"></label>
+  <label>Back side (ID card, driver's licence, military ID)<input type="file" name="back" accept=".jpg,.jpeg,.png,.pdf,image/jpeg,image/png,application/pdf" data-testid="kyc-sim-back"></label>
   <label>Selfie<input type="file" name="selfie" accept="image/jpeg,image/png" capture="user" data-testid="kyc-sim-selfie"></label>
   <p class="note">JPG, JPEG, PNG or PDF, at least 300 dpi, at most 2 MB each.</p>
   <button type="submit" data-testid="kyc-sim-submit">Submit for review</button>
 </form>`;
-  return { status: 200, html: layout('Verify your identity', form) };
+  return { status: 200, html: layout(theme, 'Verify your identity', form) };
 }
 
 function statusText(a: SimApplicant): { title: string; text: string } {
@@ -130,9 +149,17 @@ function statusText(a: SimApplicant): { title: string; text: string } {
   return { title: 'Under review', text: 'Thank you. Your documents are under review.' };
 }
 
-function layout(title: string, body: string): string {
+const COLOURS: Record<SimTheme, string> = {
+  light: 'body{background:#f7f8fa;color:#1a1b1e} main{background:#fff;border-color:#dee2e6}',
+  dark:
+    'body{background:#1a1b1e;color:#c9c9c9} main{background:#242424;border-color:#424242}' +
+    ' select,input{background:#2e2e2e;color:#c9c9c9;border:1px solid #424242}' +
+    ' .error{color:#ff8787} .note,.badge{color:#909296}',
+};
+
+function layout(theme: SimTheme, title: string, body: string): string {
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="en" data-theme="${theme}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="${theme}">
 <title>${html(title)} · Identity verification</title>
 <style>
 body{font-family:system-ui,sans-serif;margin:0;padding:24px;background:#f7f8fa;color:#1a1b1e}
@@ -141,6 +168,7 @@ h1{font-size:20px;margin:0 0 16px} label{display:block;margin:0 0 14px;font-size
 select,input{display:block;margin-top:6px;width:100%;box-sizing:border-box;font-size:14px}
 button,.button{background:#228be6;color:#fff;border:0;border-radius:4px;padding:10px 16px;font-size:14px;cursor:pointer;text-decoration:none;display:inline-block}
 .error{color:#c92a2a}.note{color:#868e96;font-size:13px}.badge{font-size:12px;color:#868e96}
+${COLOURS[theme]}
 </style></head>
 <body><main><div class="badge">Identity verification · simulator</div><h1>${html(title)}</h1>${body}</main></body></html>`;
 }

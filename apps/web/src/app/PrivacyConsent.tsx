@@ -1,0 +1,50 @@
+import { STORAGE_KEYS } from '@exchange/shared';
+import { Anchor, Button, Group, Modal, Text } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+const accepted = () => {
+  try {
+    return localStorage.getItem(STORAGE_KEYS.privacyConsent) === 'accepted';
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The privacy consent pop-up (trading-and-money spec §1): on a first visit the visitor confirms having read the
+ * privacy policy and agreeing to be bound by it. The answer is kept in local storage (also across logout).
+ */
+export function PrivacyConsent() {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(() => !accepted());
+  const accept = () => {
+    localStorage.setItem(STORAGE_KEYS.privacyConsent, 'accepted');
+    setOpen(false);
+  };
+  return (
+    <Modal
+      opened={open}
+      onClose={() => {}}
+      withCloseButton={false}
+      closeOnClickOutside={false}
+      closeOnEscape={false}
+      title={t('consent.title')}
+      centered
+      data-testid="privacy-consent"
+    >
+      <Text size="sm" mb="md">
+        {t('consent.before')}
+        <Anchor href="/privacy" target="_blank" rel="noopener">
+          {t('consent.link')}
+        </Anchor>
+        {t('consent.after')}
+      </Text>
+      <Group justify="flex-end">
+        <Button onClick={accept} data-testid="privacy-consent-accept">
+          {t('consent.accept')}
+        </Button>
+      </Group>
+    </Modal>
+  );
+}
