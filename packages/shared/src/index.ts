@@ -4,6 +4,7 @@ export * from './errors.ts';
 export * from './money.ts';
 export * from './schemas/account-security.ts';
 export * from './schemas/card.ts';
+export * from './schemas/card-entities.ts';
 export * from './schemas/card-money.ts';
 export * from './schemas/contact.ts';
 export * from './schemas/entities.ts';
