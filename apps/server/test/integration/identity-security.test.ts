@@ -2,14 +2,13 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import {
-  activeUser,
+  barongCall,
   cookieHeader,
   enableTwoFactor,
   forgetUsedTotp,
   lastCode,
-  loginWithEmailCode,
-  nextIp,
   oathtoolCode,
+  signedInUser,
 } from '../support/identity.ts';
 
 let t: TestApp;
@@ -18,25 +17,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Session = { cookie: string; csrf: string };
-const call = (
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-  url: string,
-  session?: Session,
-  payload?: unknown,
-) =>
-  t.app.inject({
-    method,
-    url: `/api/v2/barong${url}`,
-    headers: session ? { cookie: session.cookie, 'x-csrf-token': session.csrf } : {},
-    payload: payload as Record<string, unknown> | undefined,
-    remoteAddress: nextIp(),
-  });
-
-async function signedIn(email: string) {
-  const user = await activeUser(t, email);
-  return { ...user, session: await loginWithEmailCode(t, user.email, user.password) };
-}
+const call = barongCall(() => t);
+const signedIn = (email: string) => signedInUser(t, email);
 
 describe('two-factor authentication', () => {
   it('enables with a code from an independent TOTP implementation, then logins need TOTP', async () => {
@@ -213,109 +195,6 @@ describe('API keys', () => {
       owner.session,
     );
     expect(gone.statusCode).toBe(204);
-  });
-});
-
-describe('passwords', () => {
-  it('changes the password, ends every session and mails a notice', async () => {
-    const { email, password, session } = await signedIn('change@example.com');
-    const other = await loginWithEmailCode(t, email, password);
-    const wrong = await call('PUT', '/resource/users/password', session, {
-      old_password: 'Not-the#One1',
-      new_password: 'Brand-New#Pass2',
-      confirm_password: 'Brand-New#Pass2',
-    });
-    expect(wrong.json()).toEqual({ errors: ['identity.user.wrong_old_password'] });
-    const mismatch = await call('PUT', '/resource/users/password', session, {
-      old_password: password,
-      new_password: 'Brand-New#Pass2',
-      confirm_password: 'Brand-New#Pass3',
-    });
-    expect(mismatch.json()).toEqual({ errors: ['password.mismatch'] });
-    const ok = await call('PUT', '/resource/users/password', session, {
-      old_password: password,
-      new_password: 'Brand-New#Pass2',
-      confirm_password: 'Brand-New#Pass2',
-    });
-    expect(ok.statusCode).toBe(201);
-    for (const s of [session, other])
-      expect((await call('GET', '/resource/users/me', s)).statusCode).toBe(401);
-    const notice = (
-      await t.db.pool.query(`select subject from mail_outbox where recipient = $1 order by id desc limit 1`, [
-        email,
-      ])
-    ).rows[0];
-    expect(notice.subject).toBe('Security notice: Your password was changed');
-    await loginWithEmailCode(t, email, 'Brand-New#Pass2');
-  });
-
-  it('counts wrong old passwords against the account and blocks it like failed logins', async () => {
-    const { email, password, session } = await signedIn('guess@example.com');
-    const change = (old_password: string) =>
-      call('PUT', '/resource/users/password', session, {
-        old_password,
-        new_password: 'An0ther#Strong-Pass',
-        confirm_password: 'An0ther#Strong-Pass',
-      });
-    for (let i = 0; i < 4; i++) {
-      expect((await change(`Guess#${i}-Password`)).json().errors).toEqual([
-        'identity.user.wrong_old_password',
-      ]);
-    }
-    const blocked = ['identity.session.account_blocked', 'identity.session.too_many_attempts'];
-    expect((await change('Guess#5-Password')).json().errors).toEqual(blocked);
-    // Blocked now: even the right old password does not change it, and the login is refused too.
-    expect((await change(password)).json().errors).toEqual(blocked);
-    const login = await call('POST', '/identity/sessions', undefined, { email, password });
-    expect(login.json().errors).toEqual(blocked);
-  });
-
-  it('resets by an emailed link that works once, and tells nobody which emails exist', async () => {
-    const { email, session } = await signedIn('reset@example.com');
-    const unknown = await call('POST', '/identity/users/password/generate_code', undefined, {
-      email: 'ghost@example.com',
-    });
-    const known = await call('POST', '/identity/users/password/generate_code', undefined, { email });
-    expect(unknown.statusCode).toBe(201);
-    expect(known.statusCode).toBe(201);
-    expect(unknown.json()).toEqual(known.json());
-    const mail = (
-      await t.db.pool.query(`select body from mail_outbox where recipient = $1 order by id desc limit 1`, [
-        email,
-      ])
-    ).rows[0];
-    const token = /\/password-reset\/([\w-]+)/.exec(mail.body)?.[1] ?? '';
-    expect(mail.body).toContain('http://localhost:3000/password-reset/');
-    const weak = await call('POST', '/identity/users/password/confirm_code', undefined, {
-      reset_password_token: token,
-      password: 'Password#1',
-      confirm_password: 'Password#1',
-    });
-    expect(weak.json()).toEqual({ errors: ['password.weak'] });
-    const reset = {
-      reset_password_token: token,
-      password: 'Fresh-Start#42',
-      confirm_password: 'Fresh-Start#42',
-    };
-    // The weak attempt used the token up: links work once.
-    expect((await call('POST', '/identity/users/password/confirm_code', undefined, reset)).json()).toEqual({
-      errors: ['identity.user.invalid_reset_token'],
-    });
-    await t.db.pool.query(`update password_resets set created_at = now() - interval '2 minutes'`);
-    await call('POST', '/identity/users/password/generate_code', undefined, { email });
-    const mail2 = (
-      await t.db.pool.query(`select body from mail_outbox where recipient = $1 order by id desc limit 1`, [
-        email,
-      ])
-    ).rows[0];
-    const token2 = /\/password-reset\/([\w-]+)/.exec(mail2.body)?.[1] ?? '';
-    const done = await call('POST', '/identity/users/password/confirm_code', undefined, {
-      ...reset,
-      reset_password_token: token2,
-    });
-    expect(done.statusCode).toBe(201);
-    expect((await call('GET', '/resource/users/me', session)).statusCode).toBe(401);
-    await loginWithEmailCode(t, email, 'Fresh-Start#42');
   });
 });
 

@@ -137,3 +137,29 @@ export function postFrom(t: TestApp) {
       remoteAddress: nextIp(),
     });
 }
+
+/** A session to send with {@link barongCall}: the cookie and its CSRF token. */
+export type BarongSession = { cookie: string; csrf: string };
+
+/** Calls the identity service (`/api/v2/barong`) of the test app, with a session when given, each from its own address. */
+export function barongCall(app: () => TestApp) {
+  return (
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    session?: BarongSession,
+    payload?: unknown,
+  ) =>
+    app().app.inject({
+      method,
+      url: `/api/v2/barong${url}`,
+      headers: session ? { cookie: session.cookie, 'x-csrf-token': session.csrf } : {},
+      payload: payload as Record<string, unknown> | undefined,
+      remoteAddress: nextIp(),
+    });
+}
+
+/** A new active user, signed in with the emailed code: its email, phone, password and session. */
+export async function signedInUser(t: TestApp, email: string) {
+  const user = await activeUser(t, email);
+  return { ...user, session: await loginWithEmailCode(t, user.email, user.password) };
+}

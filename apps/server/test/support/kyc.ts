@@ -1,9 +1,9 @@
 import { payloadDigest } from '../../src/adapters/kyc/signing.ts';
 import { multipart } from '../../src/adapters/kyc/sumsub.ts';
 import type { TestApp } from './app.ts';
-import { activeUser, loginWithEmailCode, nextIp } from './identity.ts';
+import { type BarongSession, barongCall, nextIp, signedInUser } from './identity.ts';
 
-type Session = { cookie: string; csrf: string };
+type Session = BarongSession;
 
 /** A JPEG, a PNG and a PDF by their signatures (the server tells types by content). */
 export const PNG = Buffer.concat([
@@ -34,14 +34,7 @@ export function kycHarness(ctx: () => { t: TestApp; base: string }) {
     return sim.routes.credentials;
   };
 
-  const call = (method: 'GET' | 'POST' | 'PUT', url: string, session: Session, payload?: unknown) =>
-    ctx().t.app.inject({
-      method,
-      url: `/api/v2/barong${url}`,
-      headers: { cookie: session.cookie, 'x-csrf-token': session.csrf },
-      payload: payload as Record<string, unknown> | undefined,
-      remoteAddress: nextIp(),
-    });
+  const call = barongCall(() => ctx().t);
 
   const upload = (session: Session, parts: Parameters<typeof multipart>[0]) => {
     const form = multipart(parts);
@@ -55,8 +48,7 @@ export function kycHarness(ctx: () => { t: TestApp; base: string }) {
   };
 
   async function signedIn(email: string) {
-    const user = await activeUser(ctx().t, email);
-    const session = await loginWithEmailCode(ctx().t, user.email, user.password);
+    const { session, ...user } = await signedInUser(ctx().t, email);
     const uid = (await ctx().t.db.pool.query('select uid, id from users where email = $1', [email])).rows[0];
     return { ...user, session, uid: uid.uid as string, id: String(uid.id) };
   }
