@@ -15,9 +15,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLoggedIn, useCurrentUser } from '../../api/user.ts';
-import { toast } from '../../app/toast.ts';
 import { CARD_KEYS, useCards } from '../card/api.ts';
-import { devPost, failureCode, readOutcome, type TerminalOutcome } from './devApi.ts';
+import { devRequest, readOutcome, type TerminalOutcome } from './devApi.ts';
 import { TerminalRefund } from './TerminalRefund.tsx';
 
 /**
@@ -43,22 +42,17 @@ export function DevCardTerminalPage() {
     if (!chosen) return;
     setBusy(true);
     setOutcome(undefined);
-    try {
-      const result = await devPost('card/spend', {
-        card_number: chosen,
-        eur: eur.trim(),
-        merchant: merchant.trim(),
-      });
-      if (result.status === 404 && !failureCode(result.text)) setOff(true);
-      else {
-        setOutcome(readOutcome(result.status, result.text));
-        await client.invalidateQueries({ queryKey: CARD_KEYS.all });
-      }
-    } catch {
-      toast.error(t('server.error'));
-    } finally {
-      setBusy(false);
+    const result = await devRequest('card/spend', {
+      card_number: chosen,
+      eur: eur.trim(),
+      merchant: merchant.trim(),
+    });
+    if (result?.off) setOff(true);
+    else if (result) {
+      setOutcome(readOutcome(result.status, result.text));
+      await client.invalidateQueries({ queryKey: CARD_KEYS.all });
     }
+    setBusy(false);
   };
 
   return (

@@ -16,7 +16,7 @@ import { useTranslation } from 'react-i18next';
 import { isLoggedIn, useCurrentUser } from '../../api/user.ts';
 import { toast } from '../../app/toast.ts';
 import { useCurrencies, useDepositAddress } from '../wallet/api.ts';
-import { devPost, failure } from './devApi.ts';
+import { devRequest, failure } from './devApi.ts';
 
 /** The simulated chains of development (DESIGN.md chain port). */
 const NETWORKS = ['tron-sim', 'btc-sim', 'eth-devnet'];
@@ -56,24 +56,19 @@ export function DevFaucetPage() {
 
   const run = async (kind: 'send' | 'mine') => {
     setBusy(kind);
-    try {
-      const result =
-        kind === 'send'
-          ? await devPost('faucet', {
-              blockchain_key: network,
-              currency: coin,
-              address: address.trim(),
-              amount,
-            })
-          : await devPost('mine', { blockchain_key: network, blocks: Number(blocks) });
-      if (result.status === 404) setOff(true);
-      else if (result.status >= 400) toast.error(failure(result.text));
-      else toast.success(t(kind === 'send' ? 'dev.faucet.sent' : 'dev.faucet.mined'));
-    } catch {
-      toast.error(t('server.error'));
-    } finally {
-      setBusy(undefined);
-    }
+    const result =
+      kind === 'send'
+        ? await devRequest('faucet', {
+            blockchain_key: network,
+            currency: coin,
+            address: address.trim(),
+            amount,
+          })
+        : await devRequest('mine', { blockchain_key: network, blocks: Number(blocks) });
+    if (result?.off) setOff(true);
+    else if (result && result.status >= 400) toast.error(failure(result.text));
+    else if (result) toast.success(t(kind === 'send' ? 'dev.faucet.sent' : 'dev.faucet.mined'));
+    setBusy(undefined);
   };
 
   return (

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../app/toast.ts';
 import { CARD_KEYS } from '../card/api.ts';
-import { devPost, failure } from './devApi.ts';
+import { devRequest, failure } from './devApi.ts';
 
 /**
  * The merchant's refund of an approved terminal purchase (`POST /api/v2/dev/card/refund`): part of it in EUR,
@@ -19,21 +19,16 @@ export function TerminalRefund({ tradeId }: { tradeId: string }) {
 
   const refund = async () => {
     setBusy(true);
-    try {
-      const result = await devPost('card/refund', {
-        trade_id: tradeId,
-        ...(eur.trim() ? { eur: eur.trim() } : {}),
-      });
-      if (result.status >= 400) toast.error(failure(result.text));
-      else {
-        setRefunded((JSON.parse(result.text) as { usdt?: string }).usdt);
-        await client.invalidateQueries({ queryKey: CARD_KEYS.all });
-      }
-    } catch {
-      toast.error(t('server.error'));
-    } finally {
-      setBusy(false);
+    const result = await devRequest('card/refund', {
+      trade_id: tradeId,
+      ...(eur.trim() ? { eur: eur.trim() } : {}),
+    });
+    if (result && result.status >= 400) toast.error(failure(result.text));
+    else if (result) {
+      setRefunded((JSON.parse(result.text) as { usdt?: string }).usdt);
+      await client.invalidateQueries({ queryKey: CARD_KEYS.all });
     }
+    setBusy(false);
   };
 
   return (

@@ -1,4 +1,5 @@
 import { STORAGE_KEYS } from '@exchange/shared';
+import { toast } from '../../app/toast.ts';
 import { messageFor } from '../../i18n/index.ts';
 
 /** POSTs to the dev API (`/api/v2/dev/*`), which sits outside the Barong and Peatio prefixes. */
@@ -13,6 +14,24 @@ export async function devPost(path: string, body: unknown): Promise<{ status: nu
     body: JSON.stringify(body),
   });
   return { status: response.status, text: await response.text() };
+}
+
+/** A dev route's answer; `off` when the route is not there at all (dev tools off: a 404 without a code). */
+export interface DevAnswer {
+  status: number;
+  text: string;
+  off: boolean;
+}
+
+/** POSTs to a dev route; a network failure is toasted and answers undefined. */
+export async function devRequest(path: string, body: unknown): Promise<DevAnswer | undefined> {
+  try {
+    const { status, text } = await devPost(path, body);
+    return { status, text, off: status === 404 && !failureCode(text) };
+  } catch {
+    toast.error(messageFor('server.error'));
+    return undefined;
+  }
 }
 
 /** The first error code of a refusal (`{"errors":["dev.faucet.invalid_address"]}`), if any. */
