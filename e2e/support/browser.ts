@@ -31,14 +31,15 @@ export async function launchBrowser(extraArgs: readonly string[] = []): Promise<
 
 /**
  * A fresh browser context (its own storage and cookies) and a page on the app. The privacy policy counts as
- * accepted unless `privacyConsent: false` (a first visit, which shows the consent pop-up).
+ * accepted unless `privacyConsent: false` (a first visit, which shows the consent pop-up). `baseUrl`: another
+ * server than the suite's (one a spec started itself).
  */
 export async function openPage(
   browser: Browser,
-  options: { privacyConsent?: boolean } = {},
+  options: { privacyConsent?: boolean; baseUrl?: string } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
-    baseURL: inject('baseUrl'),
+    baseURL: options.baseUrl ?? inject('baseUrl'),
     viewport: { width: 1280, height: 800 },
   });
   if (options.privacyConsent !== false)

@@ -29,6 +29,8 @@ const envSchema = z.object({
   DEV_TOOLS: bool.optional(),
   SEED_DEMO: bool.optional(),
   DEMO_BOOKS: bool.optional(),
+  DEMO_BOT: bool.optional(),
+  DEMO_BOT_INTERVAL_MS: z.coerce.number().int().min(200).max(600_000).default(3000),
   DEMO_PASSWORD: z.string().min(8).default('Demo-pass-2026!'),
   TRUST_PROXY: bool.default(false),
   RATE_LIMITS: bool.default(true),
@@ -99,6 +101,8 @@ export interface Config {
   seedDemo: boolean;
   /** Place a small demo order book in every market (with the demo users). */
   demoBooks: boolean;
+  /** The demo liquidity bot: on with the demo books, never in production; `intervalMs` between its rounds. */
+  demoBot: { enabled: boolean; intervalMs: number };
   demoPassword: string;
   trustProxy: boolean;
   /** Per-IP and per-account request limits; only a load test on loopback turns them off. */
@@ -235,6 +239,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration: MARQETA_APP_TOKEN: MARQETA_APP_TOKEN, MARQETA_ACCESS_TOKEN, MARQETA_CARD_PRODUCT_TOKEN, MARQETA_WEBHOOK_USERNAME, MARQETA_WEBHOOK_PASSWORD and MARQETA_WEBHOOK_SECRET are required with CARD_ISSUER=marqeta',
     );
   }
+  if (production && e.DEMO_BOT === true) {
+    throw new ConfigError(
+      'Invalid configuration: DEMO_BOT: the demo bot never runs with NODE_ENV=production',
+    );
+  }
   if (production && !e.SECRET_KEY) {
     throw new ConfigError('Invalid configuration: SECRET_KEY: required when NODE_ENV=production');
   }
@@ -253,6 +262,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     devTools: e.DEV_TOOLS ?? !production,
     seedDemo: e.SEED_DEMO ?? !production,
     demoBooks: (e.SEED_DEMO ?? !production) && (e.DEMO_BOOKS ?? true),
+    demoBot: {
+      enabled: !production && (e.SEED_DEMO ?? true) && (e.DEMO_BOOKS ?? true) && (e.DEMO_BOT ?? true),
+      intervalMs: e.DEMO_BOT_INTERVAL_MS,
+    },
     demoPassword: e.DEMO_PASSWORD,
     trustProxy: e.TRUST_PROXY,
     rateLimits: e.RATE_LIMITS,

@@ -2,8 +2,10 @@ import { composeApp } from './compose.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { startCore } from './core/index.ts';
 import { openDatabase } from './db/database.ts';
-import { creditDemoBalances, seedDemoBooks, seedDemoWallet } from './db/seed.ts';
+import { creditDemoBalances, seedDemoWallet } from './db/seed.ts';
+import { demoBot, seedDemoMarkets } from './demo/index.ts';
 import { devToolsExposureWarning } from './http/loopback.ts';
+import { loadServerKeys } from './modules/identity/crypto.ts';
 
 /** Starts everything in one process: database, APIs, websocket gateway and the web app. */
 async function main(): Promise<void> {
@@ -30,10 +32,14 @@ async function main(): Promise<void> {
     log.info(`exchange core reloaded from the database at batch ${seq}`),
   );
   await creditDemoBalances(core, database.demoUsers);
-  if (config.demoBooks) await seedDemoBooks(core, database.demoUsers);
-  const { app, deps } = await composeApp(config, database.pool, { core });
+  const keys = await loadServerKeys(database.pool, config.secretKey);
+  const bots = config.demoBooks
+    ? await seedDemoMarkets(core, database.pool, keys, database.demoUsers, log)
+    : undefined;
+  const { app, deps } = await composeApp(config, database.pool, { core, keys });
   if (database.demoUsers.length > 0) await seedDemoWallet(core, deps.wallet, database.pool, deps.keys);
 
+  const bot = bots && config.demoBot.enabled ? demoBot(config, core, bots, log) : undefined;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -41,6 +47,7 @@ async function main(): Promise<void> {
     log.info(`${signal} received, shutting down`);
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
+    await bot?.stop();
     await app.close().catch((err) => log.warn(`closing http: ${String(err)}`));
     await core.sequencer.drain();
     await database.close().catch((err) => log.warn(`closing database: ${String(err)}`));
@@ -50,6 +57,10 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (bot) {
+    bot.start();
+    log.info(`demo liquidity bot trading every ${config.demoBot.intervalMs} ms (DEMO_BOT=off stops it)`);
+  }
   const exposed = devToolsExposureWarning(config);
   if (exposed) log.warn(exposed);
   const seconds = ((performance.now() - started) / 1000).toFixed(2);

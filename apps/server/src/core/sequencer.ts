@@ -23,6 +23,8 @@ interface PreparedBatch {
 interface Pending {
   command: Command;
   ref: string | undefined;
+  /** The time to stamp instead of the batch's (a dated history being replayed). */
+  at?: number;
   resolve(result: CommandResult): void;
   reject(err: Error): void;
 }
@@ -136,6 +138,15 @@ export class Sequencer {
     return promise;
   }
 
+  /**
+   * Submits a command stamped with `at` (epoch milliseconds) instead of its batch's time, for replaying a dated
+   * history through the core (the demo markets' past trades). Never for client commands: their time is the core's.
+   */
+  submitDated(command: Submitted, at: number): Promise<CommandResult> {
+    if (!Number.isSafeInteger(at)) return Promise.reject(new Error(`not a time: ${at}`));
+    return this.enqueue(command, undefined, at);
+  }
+
   private async findCommitted(ref: string): Promise<CommandResult | undefined> {
     const row = (await this.db.query('select ok, code, order_id from client_commands where ref = $1', [ref]))
       .rows[0];
@@ -152,13 +163,14 @@ export class Sequencer {
     };
   }
 
-  private enqueue(command: Submitted, ref: string | undefined): Promise<CommandResult> {
+  private enqueue(command: Submitted, ref: string | undefined, at?: number): Promise<CommandResult> {
     // The core may have paused while a client command id was being looked up: nothing would cut this batch.
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.queue.push({
         command: { ...command, at: 0, ...(ref ? { ref } : {}) } as Command,
         ref,
+        ...(at === undefined ? {} : { at }),
         resolve,
         reject,
       });
@@ -193,7 +205,7 @@ export class Sequencer {
     const results: CommandResult[] = [];
     const at = this.options.now();
     for (const pending of batch) {
-      pending.command.at = at;
+      pending.command.at = pending.at ?? at;
       const result = this.engine.apply(pending.command);
       results.push(result);
       effects.results.push({ result, ref: pending.ref, withdrawal: withdrawalEffect(pending.command) });

@@ -61,6 +61,8 @@ export async function serverSetup(
     EMBEDDED_PG_PORT: String(await freePort()),
     WEB_DIST: '/nonexistent',
     CAPTCHA_TYPE: 'none',
+    // The demo liquidity bot trades every few seconds; a test that wants it asks for it.
+    DEMO_BOT: 'off',
     ...extra,
   };
   return { dataDir, env, base: `http://127.0.0.1:${port}` };

@@ -15,6 +15,16 @@ describe('configuration', () => {
     expect(loadConfig({ ...production, DEV_TOOLS: 'true' }).devTools).toBe(true);
   });
 
+  it('runs the demo liquidity bot with the demo books, never in production', () => {
+    expect(loadConfig({}).demoBot).toEqual({ enabled: true, intervalMs: 3000 });
+    expect(loadConfig({ DEMO_BOT: 'off' }).demoBot.enabled).toBe(false);
+    expect(loadConfig({ DEMO_BOOKS: 'false' }).demoBot.enabled).toBe(false);
+    const production = { NODE_ENV: 'production', SECRET_KEY: 'k'.repeat(32) };
+    // Demo data asked for in production still gets no bot.
+    expect(loadConfig({ ...production, SEED_DEMO: 'true' }).demoBot.enabled).toBe(false);
+    expect(() => loadConfig({ ...production, DEMO_BOT: 'on' })).toThrow(/DEMO_BOT: the demo bot never runs/);
+  });
+
   it.each([
     ['PORT', 'abc'],
     ['PORT', '70000'],

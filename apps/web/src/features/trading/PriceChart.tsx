@@ -161,6 +161,7 @@ export function PriceChart({ market, pricePrecision }: { market: string; pricePr
           onChange={setPeriod}
           data={Object.keys(PERIODS)}
           aria-label={t('trading.chart.period')}
+          data-testid="chart-period"
         />
         <SegmentedControl
           size="xs"

@@ -57,7 +57,7 @@ export function RecentTrades({ market }: { market: Market }) {
       <PanelHeading title={t('trading.trades.title')} market={market} extra={t('trading.trades.time')} />
       <ScrollArea h={240}>
         {(data ?? []).map((tr) => (
-          <Group key={tr.id} justify="space-between" px={4} data-testid="trade-row">
+          <Group key={tr.id} justify="space-between" px={4} data-testid="trade-row" data-id={tr.id}>
             <Text size="xs" c={sideColor(tr.taker_type)}>
               {fixed(tr.price, market.price_precision, market.price_precision)}
             </Text>

@@ -36,6 +36,7 @@ export function TickerHeader({ market, ticker }: { market: Market; ticker: Ticke
           label={t('trading.ticker.change')}
           value={change}
           c={change.startsWith('-') ? 'red' : 'teal'}
+          testId="ticker-change"
         />
         <Figure label={t('trading.ticker.high')} value={price(ticker?.high)} />
         <Figure label={t('trading.ticker.low')} value={price(ticker?.low)} />
