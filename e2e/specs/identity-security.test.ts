@@ -173,6 +173,14 @@ describe('passwords and phone', () => {
     await page.getByLabel('Date of birth').fill('1990-05-01');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Profile saved successfully').waitFor();
+    // Save, then the KYC step (trading spec §4): what the check needs, and a button into the widget.
+    await page.waitForURL((url) => url.pathname === '/kyc');
+    expect(await page.getByTestId('kyc-step-status').textContent()).toBe('Pending');
+    for (const document of ['Passport', 'National ID card', 'Driver’s licence', 'Military ID'])
+      await page.getByTestId('kyc-step-documents').getByText(document).waitFor();
+    await page.getByRole('link', { name: 'Start verification' }).waitFor();
+    await page.getByRole('link', { name: 'Go to settings' }).click();
+    await page.waitForURL((url) => url.pathname === '/settings');
 
     await page.getByTestId('change-password').click();
     const submit = page.getByRole('dialog').getByRole('button', { name: 'Change password' });

@@ -87,8 +87,12 @@ export function ProfileSection({ user }: { user: User }) {
         body: { ...input, btnName },
       });
       await client.invalidateQueries({ queryKey: CURRENT_USER_KEY });
+      // Save, then the KYC step; Proceed, straight into the provider's widget (trading spec §4).
       if (btnName === 'proceedBtn') navigate('/sumsub-kyc');
-      else toast.success(t('identity.profile.saved'));
+      else {
+        toast.success(t('identity.profile.saved'));
+        navigate('/kyc');
+      }
     } catch (err) {
       const codes = errorCodes(err);
       if (codes.includes(ERRORS.profileNotEditable)) {

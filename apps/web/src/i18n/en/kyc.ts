@@ -29,6 +29,17 @@ export const kyc = {
   'kyc.page.verified': 'Your identity is verified.',
   'kyc.page.sdkFailed': 'The verification widget could not be loaded. Please try again later.',
 
+  'kyc.step.title': 'Verify your identity',
+  'kyc.step.next':
+    'Your profile is saved. Next, verify your identity to withdraw, trade without limits and order a card. It takes a few minutes.',
+  'kyc.step.documents': 'Have one of these documents at hand:',
+  'kyc.step.document.passport': 'Passport',
+  'kyc.step.document.idCard': 'National ID card',
+  'kyc.step.document.drivers': 'Driver’s licence',
+  'kyc.step.document.military': 'Military ID',
+  'kyc.step.selfie': 'You will also take a selfie with your camera.',
+  'kyc.step.start': 'Start verification',
+
   'kyc.required.title': 'Verification required',
   'kyc.required.body': 'Please verify your identity (KYC) to use this feature.',
   'kyc.required.profileBody':
