@@ -1,6 +1,7 @@
 import { composeApp } from './compose.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { startCore } from './core/index.ts';
+import { CoreLease } from './core/lease.ts';
 import { openDatabase } from './db/database.ts';
 import { creditDemoBalances, seedDemoWallet } from './db/seed.ts';
 import { demoBot, seedDemoMarkets } from './demo/index.ts';
@@ -24,10 +25,19 @@ async function main(): Promise<void> {
   const database = await openDatabase(config, log);
   // A lost database only pauses the core (commands get 503) until it has reloaded itself from the database;
   // anything else that breaks a commit is a bug, and a fresh start is the one recovery that is known to be right.
-  const core = await startCore(database.pool, {}, (err) => {
-    log.warn(`${err.message}; exiting so that a restart recovers from the database`);
-    process.exit(70);
-  });
+  // One active core per database: a second process on the same database waits here as a standby and takes
+  // over when the active one's lease goes (its process or its connection died).
+  const { lease, waitedMs } = await CoreLease.acquire(database.url, log);
+  if (waitedMs > 1000) log.info(`took over as the active exchange core (term ${lease.term})`);
+  const core = await startCore(
+    database.pool,
+    {},
+    (err) => {
+      log.warn(`${err.message}; exiting so that a restart recovers from the database`);
+      process.exit(70);
+    },
+    lease,
+  );
   core.sequencer.onRecovered(({ seq }) =>
     log.info(`exchange core reloaded from the database at batch ${seq}`),
   );
@@ -50,6 +60,7 @@ async function main(): Promise<void> {
     await bot?.stop();
     await app.close().catch((err) => log.warn(`closing http: ${String(err)}`));
     await core.sequencer.drain();
+    await lease.release();
     await database.close().catch((err) => log.warn(`closing database: ${String(err)}`));
     process.exit(0);
   };

@@ -36,6 +36,8 @@ export class Units {
 /** One batch of applied commands, ready to write. */
 export interface BatchEffects {
   seq: number;
+  /** The committing core's term: the batch commits only while it is still the current one. */
+  term: number;
   results: {
     result: CommandResult;
     ref?: string;
@@ -181,7 +183,11 @@ export function prepareBatch(units: Units, batch: BatchEffects): BatchSql {
       ],
     });
   }
-  tx.query('update engine_state set batch_seq = $1, updated_at = now() where id = 1', [batch.seq]);
+  // The fence: raises if another core has taken the lease since this one did, so a deposed core cannot commit.
+  tx.query(
+    'update engine_state set batch_seq = $1, updated_at = now() where id = 1 and core_fence(core_term, $2)',
+    [batch.seq, batch.term],
+  );
   // One round trip for each group: under load a round trip costs more than the statements in it.
   return { inserts: encodeArrays(combine(inserts)), rest: encodeArrays([...combine(out), ...holds]) };
 }
@@ -240,9 +246,9 @@ export function orderViewFromRow(units: Units, o: Record<string, any>): OrderVie
 export async function loadEngineState(
   db: pg.Pool,
   units: Units,
-): Promise<{ state: EngineState; batchSeq: number }> {
+): Promise<{ state: EngineState; batchSeq: number; term: number }> {
   const [meta, maxima, balances, system, orders, prices, holds] = await Promise.all([
-    db.query('select batch_seq from engine_state where id = 1'),
+    db.query('select batch_seq, core_term from engine_state where id = 1'),
     db.query(
       `select (select coalesce(max(id), 0) from orders) as o, (select coalesce(max(id), 0) from trades) as t,
          (select coalesce(max(seq), 0) from orders) as s`,
@@ -280,5 +286,5 @@ export async function loadEngineState(
       amount: toUnits(h.amount, units.precision(h.currency_id)),
     })),
   };
-  return { state, batchSeq: Number(meta.rows[0].batch_seq) };
+  return { state, batchSeq: Number(meta.rows[0].batch_seq), term: Number(meta.rows[0].core_term) };
 }

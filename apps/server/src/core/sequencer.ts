@@ -39,7 +39,7 @@ export interface SequencerOptions {
 const DEFAULTS: SequencerOptions = { maxBatch: 5000, maxDelayMs: 1, now: Date.now };
 
 /** Reads the engine back from the database, as a fresh start does: balances, open orders, last batch number. */
-export type EngineLoader = () => Promise<{ engine: Engine; batchSeq: number }>;
+export type EngineLoader = () => Promise<{ engine: Engine; batchSeq: number; term: number }>;
 
 /**
  * Told when the core has reloaded itself, before it takes commands again; `missed` when a batch committed whose
@@ -80,6 +80,8 @@ export class Sequencer {
   private appliedSeq: number;
   /** Number of the last committed batch (also in `engine_state.batch_seq`). */
   committedSeq: number;
+  /** The core's term (`engine_state.core_term`): every batch is fenced by it. */
+  private term: number;
   private timer: NodeJS.Timeout | undefined;
   private failure: Error | undefined;
   /** Every batch write still running, so a reload waits until none can still commit. */
@@ -94,6 +96,7 @@ export class Sequencer {
     private readonly db: pg.Pool,
     private readonly units: Units,
     batchSeq: number,
+    term: number,
     options: Partial<SequencerOptions> = {},
     private readonly onFatal: (err: Error) => void = () => {},
     private readonly reload?: EngineLoader,
@@ -101,11 +104,17 @@ export class Sequencer {
     this.options = { ...DEFAULTS, ...options };
     this.appliedSeq = batchSeq;
     this.committedSeq = batchSeq;
+    this.term = term;
   }
 
   /** The engine, for reads (depth, balances); never apply commands to it directly. */
   get state(): Engine {
     return this.engine;
+  }
+
+  /** The term this core commits under (raised by each core that takes the lease). */
+  get coreTerm(): number {
+    return this.term;
   }
 
   /** False while the core is paused (database lost, reload pending) or stopped: commands are refused. */
@@ -201,7 +210,7 @@ export class Sequencer {
     if (this.failure || this.prepared || this.queue.length === 0) return;
     const batch = this.queue.splice(0, this.options.maxBatch);
     const seq = ++this.appliedSeq;
-    const effects: BatchEffects = { seq, results: [] };
+    const effects: BatchEffects = { seq, term: this.term, results: [] };
     const results: CommandResult[] = [];
     const at = this.options.now();
     for (const pending of batch) {
@@ -302,11 +311,12 @@ export class Sequencer {
     const published = this.committedSeq;
     for (let attempt = 0; ; attempt++) {
       try {
-        const { engine, batchSeq } = await (this.reload as EngineLoader)();
+        const { engine, batchSeq, term } = await (this.reload as EngineLoader)();
         const info = { seq: batchSeq, missed: batchSeq !== published };
         // Still paused: no batch can be published while the listeners read the database.
         for (const listener of this.recoveredListeners) await listener(info);
         this.engine = engine;
+        this.term = term;
         this.appliedSeq = batchSeq;
         this.committedSeq = batchSeq;
         this.writing = undefined;

@@ -16,10 +16,14 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Spawns `main.ts` with the given environment and waits until it reports that it is running. */
+/**
+ * Spawns `main.ts` with the given environment and waits until it reports that it is running (or, with
+ * `readyText`, until its output says that: a standby core says so before it serves).
+ */
 export async function startServerProcess(
   env: Record<string, string>,
   timeoutMs = 60_000,
+  readyText = 'Exchange is running',
 ): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     cwd: ROOT,
@@ -35,7 +39,7 @@ export async function startServerProcess(
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + timeoutMs;
-  while (!output.includes('Exchange is running')) {
+  while (!output.includes(readyText)) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

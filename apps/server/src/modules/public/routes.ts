@@ -31,7 +31,8 @@ export async function peatioPublicRoutes(app: FastifyInstance, deps: AppDeps): P
     }
     if (!deps.core.sequencer.available)
       return reply.status(503).send({ errors: [ERRORS.databaseUnavailable] });
-    return { status: 'ready' };
+    // This process holds the core lease (a standby does not serve until it takes it over).
+    return { status: 'ready', core: { active: true, term: deps.core.sequencer.coreTerm } };
   });
 }
 
