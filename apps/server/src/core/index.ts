@@ -1,15 +1,42 @@
-import { Engine } from '@exchange/engine';
+import { type CommandResult, Engine } from '@exchange/engine';
 import type pg from 'pg';
 import { loadEngineConfig, type MarketInfo } from './engine-config.ts';
 import { type CoreLease, DeposedError } from './lease.ts';
 import { loadEngineState, Units } from './persistence.ts';
-import { Sequencer, type SequencerOptions } from './sequencer.ts';
+import {
+  type CommittedBatch,
+  type RecoveredListener,
+  Sequencer,
+  type SequencerOptions,
+  type Submitted,
+} from './sequencer.ts';
+
+/**
+ * What the rest of the app uses of the core: the active core's {@link Sequencer} in its own process, or in an
+ * api or ws process a replica that sends commands to the active core and applies its committed batches.
+ */
+export interface CoreSequencer {
+  /** The engine, for reads (depth, balances) of committed state; never apply commands to it directly. */
+  readonly state: Engine;
+  readonly available: boolean;
+  readonly coreTerm: number;
+  submit(command: Submitted, ref?: string): Promise<CommandResult>;
+  submitDated(command: Submitted, at: number): Promise<CommandResult>;
+  onCommitted(listener: (batch: CommittedBatch) => void): void;
+  onRecovered(listener: RecoveredListener): void;
+  drain(): Promise<void>;
+}
 
 /** A running exchange core. */
 export interface Core {
-  sequencer: Sequencer;
+  sequencer: CoreSequencer;
   units: Units;
   markets: Map<string, MarketInfo>;
+}
+
+/** The core of the process that holds the lease: its sequencer is the real one. */
+export interface ActiveCore extends Core {
+  sequencer: Sequencer;
 }
 
 /**
@@ -23,7 +50,7 @@ export async function startCore(
   onFatal: (err: Error) => void = () => {},
   /** The lease of the active core (the app's); without one the core fences by the term it finds. */
   lease?: CoreLease,
-): Promise<Core> {
+): Promise<ActiveCore> {
   const { config, markets } = await loadEngineConfig(db);
   const units = new Units(markets, new Map(config.currencies.map((c) => [c.id, c.precision])));
   // Reference data (currencies, markets, fees) does not change while the app runs; balances and orders do.

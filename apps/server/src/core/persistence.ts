@@ -244,7 +244,7 @@ export function orderViewFromRow(units: Units, o: Record<string, any>): OrderVie
 
 /** Reads everything the engine needs to continue: balances, system accounts, open orders, last prices, holds. */
 export async function loadEngineState(
-  db: pg.Pool,
+  db: pg.Pool | pg.PoolClient,
   units: Units,
 ): Promise<{ state: EngineState; batchSeq: number; term: number }> {
   const [meta, maxima, balances, system, orders, prices, holds] = await Promise.all([

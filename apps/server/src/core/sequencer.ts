@@ -11,6 +11,8 @@ export type Submitted = Command extends infer C ? (C extends Command ? Omit<C, '
 export interface CommittedBatch {
   seq: number;
   results: CommandResult[];
+  /** The commands as applied (stamped with their time), for replicas that apply them again. */
+  commands: Command[];
 }
 
 interface PreparedBatch {
@@ -272,7 +274,8 @@ export class Sequencer {
     if (this.committing === durable) this.committing = undefined;
     committed();
     for (const [i, pending] of next.batch.entries()) pending.resolve(next.results[i] as CommandResult);
-    for (const listener of this.listeners) listener({ seq: next.seq, results: next.results });
+    const commands = next.batch.map((p) => p.command);
+    for (const listener of this.listeners) listener({ seq: next.seq, results: next.results, commands });
   }
 
   /**

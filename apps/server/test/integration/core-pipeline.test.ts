@@ -1,12 +1,12 @@
 import { toUnits } from '@exchange/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../src/core/audit.ts';
-import { type Core, startCore } from '../../src/core/index.ts';
+import { type ActiveCore, startCore } from '../../src/core/index.ts';
 import { plainUser } from '../support/core.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 
 let db: TestDatabase;
-let core: Core;
+let core: ActiveCore;
 let alice: number;
 let bob: number;
 

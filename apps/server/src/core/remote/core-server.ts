@@ -1,0 +1,108 @@
+import { type NatsConnection, nanos, RetentionPolicy, StorageType, type Subscription } from 'nats';
+import type { Sequencer, Submitted } from '../sequencer.ts';
+import { decode, encode } from './codec.ts';
+import {
+  BATCH_MAX_AGE_MS,
+  BATCH_STREAM,
+  BATCH_SUBJECT,
+  COMMAND_QUEUE,
+  COMMAND_SUBJECT,
+  type CommandReply,
+  type CommandRequest,
+  MAX_BATCH_BYTES,
+  type PublishedBatch,
+} from './subjects.ts';
+
+interface Log {
+  warn(message: string): void;
+}
+
+/** Creates the batch stream when missing (any process may; the definition is the same). */
+export async function ensureBatchStream(nc: NatsConnection, replicas = 1): Promise<void> {
+  const jsm = await nc.jetstreamManager();
+  const config = {
+    name: BATCH_STREAM,
+    subjects: [BATCH_SUBJECT],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    max_age: nanos(BATCH_MAX_AGE_MS),
+    duplicate_window: nanos(2 * 60 * 1000),
+    num_replicas: replicas,
+  };
+  try {
+    await jsm.streams.info(BATCH_STREAM);
+  } catch {
+    await jsm.streams.add(config);
+  }
+}
+
+/**
+ * Serves the active core over NATS. Commands arrive by request/reply in one queue group and are answered once
+ * committed; every committed batch is published, in order, to the JetStream batch stream (its sequence number is
+ * the message id, so a repeat is dropped). Only the core that holds the lease runs this.
+ */
+export class CoreServer {
+  private publishing: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly sequencer: Sequencer,
+    private readonly subscription: Subscription,
+    private readonly log: Log,
+  ) {}
+
+  /** Starts serving commands and publishing batches. */
+  static async start(nc: NatsConnection, sequencer: Sequencer, log: Log): Promise<CoreServer> {
+    await ensureBatchStream(nc);
+    const subscription = nc.subscribe(COMMAND_SUBJECT, { queue: COMMAND_QUEUE });
+    const server = new CoreServer(nc, sequencer, subscription, log);
+    sequencer.onCommitted((batch) =>
+      server.publish({ seq: batch.seq, term: sequencer.coreTerm, commands: batch.commands }),
+    );
+    sequencer.onRecovered(({ seq, missed }) => {
+      if (missed) server.publish({ seq, term: sequencer.coreTerm, commands: [], resync: true });
+    });
+    void server.serve();
+    return server;
+  }
+
+  /** Stops taking commands (those under way are still answered). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.subscription.unsubscribe();
+    await this.publishing;
+  }
+
+  private async serve(): Promise<void> {
+    for await (const message of this.subscription) {
+      let request: CommandRequest;
+      try {
+        request = decode<CommandRequest>(message.data);
+      } catch {
+        message.respond(encode({ unavailable: 'unreadable command' } satisfies CommandReply));
+        continue;
+      }
+      this.sequencer.submit(request.command as Submitted, request.ref).then(
+        (result) => message.respond(encode({ result } satisfies CommandReply)),
+        (err: Error) => message.respond(encode({ unavailable: err.message } satisfies CommandReply)),
+      );
+    }
+  }
+
+  private publish(batch: PublishedBatch): void {
+    const js = this.nc.jetstream();
+    this.publishing = this.publishing.then(async () => {
+      if (this.nc.isClosed()) return;
+      try {
+        let data = encode(batch);
+        if (data.length > MAX_BATCH_BYTES) data = encode({ ...batch, commands: [], resync: true });
+        const msgID = batch.resync ? `resync:${batch.term}:${batch.seq}` : String(batch.seq);
+        await js.publish(BATCH_SUBJECT, data, { msgID });
+      } catch (err) {
+        // The gateways see the gap in the sequence and resync from the database.
+        if (!this.stopped) this.log.warn(`core: publishing batch ${batch.seq} failed: ${String(err)}`);
+      }
+    });
+  }
+}

@@ -1,0 +1,166 @@
+import { type Command, type CommandResult, Engine } from '@exchange/engine';
+import { type ConsumerMessages, DeliverPolicy, type NatsConnection } from 'nats';
+import type pg from 'pg';
+import { loadEngineConfig } from '../engine-config.ts';
+import type { Core, CoreSequencer } from '../index.ts';
+import { loadEngineState, Units } from '../persistence.ts';
+import type { CommittedBatch, RecoveredListener, Submitted } from '../sequencer.ts';
+import { decode } from './codec.ts';
+import { ensureBatchStream } from './core-server.ts';
+import type { RemoteSequencer } from './remote-sequencer.ts';
+import { BATCH_STREAM, type PublishedBatch } from './subjects.ts';
+
+interface Log {
+  warn(message: string): void;
+}
+
+/**
+ * The core as an api or ws process has it: commands go to the active core ({@link RemoteSequencer}), and a
+ * replica of the engine follows the committed batches from the JetStream stream. The engine is deterministic,
+ * so applying the core's commands in order to the same state gives the core's results: reads (balances, depth)
+ * and the market-data streams come from it as in the one-process app. It starts from a consistent snapshot of
+ * the database; when a batch is missing (a publish failed, the core failed over with unpublished batches, the
+ * stream's window passed) it reloads a snapshot and tells its listeners `missed`, so views resync.
+ */
+export class ReplicaSequencer implements CoreSequencer {
+  private readonly listeners: ((batch: CommittedBatch) => void)[] = [];
+  private readonly recoveredListeners: RecoveredListener[] = [];
+  private messages: ConsumerMessages | undefined;
+  private term = 0;
+  /** Batches applied and snapshots reloaded, for health and tests. */
+  readonly stats = { batches: 0, reloads: 0 };
+
+  private constructor(
+    private engine: Engine,
+    private appliedSeq: number,
+    private readonly load: () => Promise<{ engine: Engine; batchSeq: number; term: number }>,
+    private readonly remote: RemoteSequencer,
+    private readonly log: Log,
+  ) {}
+
+  /** Subscribes to the batch stream, loads a snapshot, and follows. */
+  static async start(db: pg.Pool, nc: NatsConnection, remote: RemoteSequencer, log: Log): Promise<Core> {
+    const { config, markets } = await loadEngineConfig(db);
+    const units = new Units(markets, new Map(config.currencies.map((c) => [c.id, c.precision])));
+    const load = async () => {
+      const snapshot = await consistentSnapshot(db, units);
+      return { engine: new Engine(config, snapshot.state), batchSeq: snapshot.batchSeq, term: snapshot.term };
+    };
+    await ensureBatchStream(nc);
+    // Listening starts before the snapshot is read: a batch committed after it is then certainly delivered.
+    const consumer = await nc.jetstream().consumers.get(BATCH_STREAM, { deliver_policy: DeliverPolicy.New });
+    const messages = await consumer.consume();
+    const first = await load();
+    const replica = new ReplicaSequencer(first.engine, first.batchSeq, load, remote, log);
+    replica.term = first.term;
+    replica.messages = messages;
+    void replica.follow(messages);
+    return { sequencer: replica, units, markets };
+  }
+
+  get state(): Engine {
+    return this.engine;
+  }
+
+  get available(): boolean {
+    return this.remote.available;
+  }
+
+  get coreTerm(): number {
+    return this.term;
+  }
+
+  /** The last batch applied. */
+  get committedSeq(): number {
+    return this.appliedSeq;
+  }
+
+  submit(command: Submitted, ref?: string): Promise<CommandResult> {
+    return this.remote.submit(command, ref);
+  }
+
+  submitDated(): Promise<CommandResult> {
+    return Promise.reject(new Error('only the active core replays a dated history'));
+  }
+
+  onCommitted(listener: (batch: CommittedBatch) => void): void {
+    this.listeners.push(listener);
+  }
+
+  onRecovered(listener: RecoveredListener): void {
+    this.recoveredListeners.push(listener);
+  }
+
+  async drain(): Promise<void> {}
+
+  /** Stops following the stream. */
+  stop(): void {
+    this.messages?.stop();
+  }
+
+  private async follow(messages: ConsumerMessages): Promise<void> {
+    for await (const message of messages) {
+      let batch: PublishedBatch;
+      try {
+        batch = decode<PublishedBatch>(message.data);
+      } catch {
+        this.log.warn('replica: an unreadable batch on the stream; reloading');
+        await this.reload();
+        continue;
+      }
+      this.term = Math.max(this.term, batch.term);
+      if (batch.resync) {
+        await this.reload();
+        continue;
+      }
+      if (batch.seq <= this.appliedSeq) continue;
+      if (batch.seq !== this.appliedSeq + 1) {
+        await this.reload();
+        if (batch.seq <= this.appliedSeq) continue;
+        if (batch.seq !== this.appliedSeq + 1) continue;
+      }
+      this.apply(batch);
+    }
+  }
+
+  private apply(batch: PublishedBatch): void {
+    const commands = batch.commands as Command[];
+    const results = commands.map((command) => this.engine.apply(command));
+    this.appliedSeq = batch.seq;
+    this.stats.batches++;
+    for (const listener of this.listeners) listener({ seq: batch.seq, results, commands });
+  }
+
+  private async reload(): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const { engine, batchSeq, term } = await this.load();
+        this.engine = engine;
+        this.appliedSeq = batchSeq;
+        this.term = Math.max(this.term, term);
+        this.stats.reloads++;
+        for (const listener of this.recoveredListeners) await listener({ seq: batchSeq, missed: true });
+        return;
+      } catch (err) {
+        this.log.warn(`replica: reloading from the database failed: ${String(err)}`);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** attempt)));
+      }
+    }
+  }
+}
+
+/** The engine state as of one committed batch: every table read in one repeatable-read transaction. */
+async function consistentSnapshot(db: pg.Pool, units: Units) {
+  const client = await db.connect();
+  try {
+    await client.query('begin isolation level repeatable read read only');
+    const snapshot = await loadEngineState(client, units);
+    await client.query('commit');
+    return snapshot;
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,34 @@
+/** Commands for the active core: request/reply in one queue group, so exactly one core answers each. */
+export const COMMAND_SUBJECT = 'exchange.core.commands';
+export const COMMAND_QUEUE = 'exchange-core';
+
+/** Committed batches, published by the active core after each commit, kept in a JetStream stream. */
+export const BATCH_STREAM = 'EXCHANGE_BATCHES';
+export const BATCH_SUBJECT = 'exchange.batches';
+
+/** How long the stream keeps batches: enough for a gateway that restarts to catch up, or to resync. */
+export const BATCH_MAX_AGE_MS = 60 * 60 * 1000;
+
+/** A command as it travels to the core: the client command id makes a retry safe. */
+export interface CommandRequest {
+  command: unknown;
+  ref: string;
+}
+
+/** The core's answer: the result once committed, or why it could not take the command (retry elsewhere). */
+export type CommandReply = { result: unknown } | { unavailable: string };
+
+/**
+ * A committed batch on the stream: its commands as the core applied them (with their time). The engine is
+ * deterministic, so a replica that applies them in order to the same state gets the same results. `resync`
+ * when batches were committed that were never published (replicas reload from the database).
+ */
+export interface PublishedBatch {
+  seq: number;
+  term: number;
+  commands: unknown[];
+  resync?: boolean;
+}
+
+/** NATS refuses larger messages by default; a bigger batch is replaced by a resync. */
+export const MAX_BATCH_BYTES = 1_000_000;
