@@ -13,6 +13,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
+import { paged } from '../../http/paging.ts';
+import { listActivities } from './activities.ts';
 import { issueCode } from './codes.ts';
 import { mailCode } from './notify.ts';
 import { disableOtp, enableOtp, generateOtpQr } from './otp.ts';
@@ -24,7 +26,7 @@ import {
   verifyPhoneChangeOtp,
 } from './phone.ts';
 import { saveProfile } from './profile.ts';
-import { recordActivity, userEntity } from './users-repository.ts';
+import { recordActivity, userEntity, userLabels } from './users-repository.ts';
 
 /** A phrase the user recognises, shown in every email (empty removes it); letters, digits and spaces. */
 const antiPhishingSchema = z.object({
@@ -33,12 +35,33 @@ const antiPhishingSchema = z.object({
     .max(40, ERRORS.invalidParams)
     .regex(/^[\p{L}\p{N} ]*$/u, ERRORS.invalidParams),
 });
-const activityQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(10) });
+const activityQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+});
+const activityParams = z.object({ topic: z.string().max(32) });
+/** `PUT /resource/users/me`: `data` is a JSON text of at most 1 KiB (BaseApp sends `{"language":"en"}`). */
+const userDataSchema = z.object({
+  data: z
+    .string({ error: ERRORS.userDataInvalid })
+    .max(1024, ERRORS.userDataInvalid)
+    .refine(isJsonText, ERRORS.userDataInvalid),
+});
 const origin = (request: FastifyRequest) => ({
   ip: request.ip,
   userAgent: request.headers['user-agent'] ?? null,
 });
 const limit = (max: number) => ({ config: { rateLimit: { max, timeWindow: '1 minute' } } });
+
+/** True for text that parses as JSON. */
+function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Barong `resource/*`: the signed-in user's own data and security settings. Session or API key. */
 export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -46,15 +69,26 @@ export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): P
 
   app.get('/resource/users/me', async (request) => userEntity(deps.db, authUser(request)));
 
-  app.get('/resource/users/activity/:topic', async (request) => {
-    const { limit: count } = activityQuery.parse(request.query);
-    const topic = (request.params as { topic: string }).topic;
-    const rows = await deps.db.query(
-      `select action, result, ip, user_agent, created_at from activities
-       where user_id = $1 and ($2 = 'all' or topic = $2) order by id desc limit $3`,
-      [authUser(request).id, topic, count],
+  /** Barong `PUT /resource/users/me`: replaces the user's free-form `data` (a JSON text); answers the user. */
+  app.put('/resource/users/me', limit(10), async (request) => {
+    const { data } = userDataSchema.parse(request.body ?? {});
+    const user = authUser(request);
+    const updated = await deps.db.query(
+      'update users set data = $2, updated_at = now() where id = $1 returning *',
+      [user.id, data],
     );
-    return rows.rows;
+    deps.apiKeys.forgetUser(user.id);
+    return userEntity(deps.db, updated.rows[0]);
+  });
+
+  app.get('/resource/labels', async (request) => userLabels(deps.db, authUser(request).id));
+
+  app.get('/resource/users/activity/:topic', async (request, reply) => {
+    const { page, limit: count } = activityQuery.parse(request.query);
+    const { topic } = activityParams.parse(request.params);
+    const { items, total } = await listActivities(deps.db, authUser(request).id, topic, page, count);
+    paged(reply, total, page, count);
+    return items;
   });
 
   /**

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { requireAuth } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
+import { passwordEntropy } from './entropy.ts';
 import { identityState, login, sendLoginCode } from './login.ts';
 import { confirmPasswordReset, requestPasswordReset, resetTokenValid } from './password.ts';
 import {
@@ -38,6 +39,8 @@ const confirmEmailSchema = z.object({
 const accessTokenQuery = z.object({
   access_token: z.string({ error: ERRORS.invalidResetToken }).min(10, ERRORS.invalidResetToken).max(200),
 });
+/** `POST /identity/password/validate`: the password to score (not stored, not logged). */
+const passwordToScore = z.object({ password: z.string({ error: ERRORS.passwordRequired }).max(128) });
 const origin = (request: FastifyRequest) => ({
   ip: request.ip,
   userAgent: request.headers['user-agent'] ?? null,
@@ -110,6 +113,12 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
     return reply.status(201).send({ message: 'identity.otp.sent' });
   });
 
+  // Barong's password strength meter (BaseApp calls it as the user types): a score, nothing stored.
+  app.post('/identity/password/validate', limit(60), async (request, reply) => {
+    const { password } = passwordToScore.parse(request.body ?? {});
+    return reply.status(201).send({ entropy: passwordEntropy(password) });
+  });
+
   app.post('/identity/users/password/generate_code', limit(5), async (request, reply) => {
     const input = forgotPasswordSchema.parse(request.body ?? {});
     await deps.captcha.verify(input.captcha_response, request.ip);
@@ -123,9 +132,10 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
     return reply.status(201).send({ message: 'password.reset' });
   });
 
+  // Logout needs the session cookie only (BaseApp sends no CSRF header here); see RequireAuthOptions.
   app.delete(
     '/identity/sessions',
-    { onRequest: requireAuth(deps.db, deps.sessions) },
+    { onRequest: requireAuth(deps.db, deps.sessions, undefined, { csrf: false }) },
     async (request, reply) => {
       const auth = request.auth;
       if (!auth?.sessionId) throw new AppError(401, [ERRORS.invalidSession]);

@@ -1,29 +1,63 @@
-import { ERRORS, type PublicTrade } from '@exchange/shared';
+import { MARKET_DATA_ERRORS, type PublicTrade } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { AppError } from '../../http/errors.ts';
 import { usdtPriceText } from '../wallet/valuation.ts';
-import { KLINE_PERIODS, queryKlines, trim } from './klines.ts';
+import { KLINE_PERIODS, queryKlines, trim, wireCandle } from './klines.ts';
+import { openOrderBook } from './order-book.ts';
 
 const marketParam = z.object({ id: z.string().max(20) });
 const depthQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(300) });
 const tradesQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) });
+const orderBookQuery = z.object({
+  asks_limit: z.coerce.number().int().min(1).max(200).default(20),
+  bids_limit: z.coerce.number().int().min(1).max(200).default(20),
+});
 const klineQuery = z.object({
   period: z.coerce
-    .number()
+    .number({ error: MARKET_DATA_ERRORS.invalidPeriod })
     .int()
-    .refine((p) => p in KLINE_PERIODS, 'market.kline.invalid_period')
+    .refine((p) => p in KLINE_PERIODS, MARKET_DATA_ERRORS.invalidPeriod)
     .default(1),
   time_from: z.coerce.number().int().min(0).optional(),
   time_to: z.coerce.number().int().min(0).optional(),
   limit: z.coerce.number().int().min(1).max(10_000).default(30),
 });
 
+/** A currency network's row as `GET /public/currencies` lists it. */
+interface NetworkRow {
+  explorer_transaction: string | null;
+  explorer_address: string | null;
+  min_deposit_amount: string;
+  min_withdraw_amount: string;
+  withdraw_fee: string;
+  deposit_enabled: boolean;
+  withdraw_enabled: boolean;
+  min_confirmations: number;
+}
+
+/**
+ * The currency-level fields Peatio 2 clients (BaseApp) read, taken from the currency's default network (its
+ * first); a currency without a network can be neither deposited nor withdrawn.
+ */
+function defaultNetworkFields(n: NetworkRow | undefined) {
+  return {
+    explorer_transaction: n?.explorer_transaction ?? '',
+    explorer_address: n?.explorer_address ?? '',
+    min_deposit_amount: n?.min_deposit_amount ?? '0',
+    min_withdraw_amount: n?.min_withdraw_amount ?? '0',
+    withdraw_fee: n?.withdraw_fee ?? '0',
+    deposit_enabled: n?.deposit_enabled ?? false,
+    withdrawal_enabled: n?.withdraw_enabled ?? false,
+    min_confirmations: n?.min_confirmations ?? 0,
+  };
+}
+
 /** Peatio `public/*`: markets, tickers, depth, public trades, k-lines, currencies and fees. No login needed. */
 export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const market = (id: string) => {
-    if (!deps.core.markets.has(id)) throw new AppError(404, [ERRORS.recordNotFound]);
+    if (!deps.core.markets.has(id)) throw new AppError(404, [MARKET_DATA_ERRORS.marketNotFound]);
     return id;
   };
 
@@ -50,6 +84,12 @@ export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Pro
     return { timestamp: depth?.timestamp, asks: depth?.asks ?? [], bids: depth?.bids ?? [] };
   });
 
+  app.get('/public/markets/:id/order-book', async (request) => {
+    const id = market(marketParam.parse(request.params).id);
+    const q = orderBookQuery.parse(request.query);
+    return openOrderBook(deps.db, deps.core.units, id, q.asks_limit, q.bids_limit);
+  });
+
   app.get('/public/markets/:id/trades', async (request) => {
     const id = market(marketParam.parse(request.params).id);
     const rows = await deps.db.query(
@@ -72,7 +112,7 @@ export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Pro
   app.get('/public/markets/:id/k-line', async (request) => {
     const id = market(marketParam.parse(request.params).id);
     const q = klineQuery.parse(request.query);
-    return queryKlines(deps.db, id, q.period, q.time_from, q.time_to, q.limit);
+    return (await queryKlines(deps.db, id, q.period, q.time_from, q.time_to, q.limit)).map(wireCandle);
   });
 
   app.get('/public/currencies', async () => {
@@ -89,14 +129,19 @@ export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Pro
          from currency_networks n join blockchains b on b.key = n.blockchain_key order by n.id`,
       ),
     ]);
-    return currencies.rows.map((c) => ({
-      ...c,
-      swap_fees: c.swap_fee,
-      price: usdtPriceText(deps.core, c.id),
-      networks: networks.rows
+    return currencies.rows.map((c) => {
+      // Peatio 3 names inside `networks` (withdrawal_enabled) next to ours (withdraw_enabled).
+      const own = networks.rows
         .filter((n) => n.currency_id === c.id)
-        .map(({ currency_id, ...n }) => ({ ...n, currency_id })),
-    }));
+        .map(({ currency_id, ...n }) => ({ ...n, currency_id, withdrawal_enabled: n.withdraw_enabled }));
+      return {
+        ...c,
+        ...defaultNetworkFields(own[0]),
+        swap_fees: c.swap_fee,
+        price: usdtPriceText(deps.core, c.id),
+        networks: own,
+      };
+    });
   });
 
   app.get('/public/trading_fees', async () => {

@@ -1,10 +1,10 @@
-import { ERRORS } from '@exchange/shared';
+import { ERRORS, MEMBER_LEVELS } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AltchaCaptcha } from '../../adapters/captcha/altcha.ts';
 import type { AppDeps } from '../../app.ts';
 
 /**
- * Peatio public service routes that need no other module: server time and health. `health/alive` answers
+ * Peatio public service routes that need no other module: server time, the member levels and health. `health/alive` answers
  * while the database does; `health/ready` also needs the exchange core to take commands (it pauses while it
  * reloads from a database that came back). Both answer 503 `server.database_unavailable` otherwise.
  */
@@ -13,6 +13,8 @@ export async function peatioPublicRoutes(app: FastifyInstance, deps: AppDeps): P
   app.get('/public/timestamp', async (_request, reply) =>
     reply.type('application/json').send(JSON.stringify(new Date().toISOString())),
   );
+
+  app.get('/public/member-levels', async () => MEMBER_LEVELS);
 
   app.get('/public/health/alive', async (_request, reply) => {
     try {

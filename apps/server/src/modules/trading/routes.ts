@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError, notFound } from '../../http/errors.ts';
 import { paged } from '../../http/paging.ts';
 import { usdtPriceText } from '../wallet/valuation.ts';
 import {
@@ -77,7 +77,7 @@ export async function tradingRoutes(app: FastifyInstance, deps: AppDeps): Promis
     const order = /^\d{1,15}$/.test(id)
       ? { id: Number(id) }
       : await findOwnOrder(deps.db, deps.core.units, userId(request), id);
-    if (!order) throw new AppError(404, [ORDER_ERRORS.orderNotFound]);
+    if (!order) throw notFound();
     return reply.status(201).send(await cancelOrder(deps.core, userId(request), order.id));
   });
 

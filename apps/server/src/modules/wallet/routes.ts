@@ -86,7 +86,8 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
     if (!row || !network) throw invalid(WALLET_ERRORS.networkNotFound);
     if (!row.deposit_enabled) throw invalid(WALLET_ERRORS.depositDisabled);
     const address = await currentDepositAddress(deps.db, deps.keys, network, Number(uid(request)));
-    return { currency, blockchain_key: network.key, address, state: 'active' };
+    // `currencies` as Peatio's PaymentAddress has it: BaseApp attaches the address only when it is present.
+    return { currency, currencies: [currency], blockchain_key: network.key, address, state: 'active' };
   });
 
   const lists = [
@@ -152,9 +153,14 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
     const input = createBeneficiarySchema.parse(request.body ?? {});
     return reply.status(201).send(await createBeneficiary(beneficiaryDeps, authUser(request), input));
   });
+  // PATCH as Peatio and BaseApp send it (200), POST as the spec's web app does (201).
   app.post('/account/beneficiaries/:id/resend_pin', strict, async (request, reply) => {
     await resendPin(beneficiaryDeps, authUser(request), idParam.parse(request.params).id);
     return reply.status(201).send({});
+  });
+  app.patch('/account/beneficiaries/:id/resend_pin', strict, async (request) => {
+    await resendPin(beneficiaryDeps, authUser(request), idParam.parse(request.params).id);
+    return {};
   });
   app.patch('/account/beneficiaries/:id/activate', strict, async (request) => {
     const { pin } = activateBeneficiarySchema.parse(request.body ?? {});
