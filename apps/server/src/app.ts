@@ -26,6 +26,8 @@ import type { Core } from './core/index.ts';
 import { type BodyKey, installBodyEncryption } from './http/body-encryption.ts';
 import { frameworkErrorHandler, installErrorHandling, isApiPath } from './http/errors.ts';
 import { acceptFormBodies, parseFormBody } from './http/form-body.ts';
+import { collectRoutes } from './http/openapi.ts';
+import { apiDocsRoutes } from './modules/api-docs/routes.ts';
 import type { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
 import { cardDevRoutes } from './modules/card/dev-routes.ts';
@@ -122,6 +124,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Query strings read as forms are: `state[]=wait&state[]=done` (BaseApp's lists) is the list `state`.
     routerOptions: { querystringParser: parseFormBody },
   });
+  // Every route from here on, with the docs it declares: the OpenAPI documents are built from them.
+  const routes = collectRoutes(app);
   app.addHook('onResponse', async (request, reply) => {
     const entry = {
       method: request.method,
@@ -199,6 +203,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.addHook('preClose', () => cardSimulator.delivery.stop());
   }
 
+  apiDocsRoutes(app, routes, deps.config.devTools);
   await serveWebApp(app, deps.config.webDist);
   return app;
 }
