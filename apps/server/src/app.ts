@@ -25,6 +25,9 @@ import type { Config } from './config.ts';
 import type { Core } from './core/index.ts';
 import { type BodyKey, installBodyEncryption } from './http/body-encryption.ts';
 import { frameworkErrorHandler, installErrorHandling, isApiPath } from './http/errors.ts';
+import { acceptFormBodies, parseFormBody } from './http/form-body.ts';
+import { collectRoutes } from './http/openapi.ts';
+import { apiDocsRoutes } from './modules/api-docs/routes.ts';
 import type { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
 import { cardDevRoutes } from './modules/card/dev-routes.ts';
@@ -118,7 +121,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestIdHeader: false,
     logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors: frameworkErrorHandler,
+    // Query strings read as forms are: `state[]=wait&state[]=done` (BaseApp's lists) is the list `state`.
+    routerOptions: { querystringParser: parseFormBody },
   });
+  // Every route from here on, with the docs it declares: the OpenAPI documents are built from them.
+  const routes = collectRoutes(app);
   app.addHook('onResponse', async (request, reply) => {
     const entry = {
       method: request.method,
@@ -150,6 +157,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (barong) => {
+      acceptFormBodies(barong);
       await barongPublicRoutes(barong, deps);
       await contactRoutes(barong, deps);
       await identityRoutes(barong, deps);
@@ -165,6 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(
     async (peatio) => {
+      acceptFormBodies(peatio);
       await peatioPublicRoutes(peatio, deps);
       await marketDataRoutes(peatio, deps);
       await peatio.register((account) => memberRoutes(account, deps));
@@ -194,6 +203,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.addHook('preClose', () => cardSimulator.delivery.stop());
   }
 
+  apiDocsRoutes(app, routes, deps.config.devTools);
   await serveWebApp(app, deps.config.webDist);
   return app;
 }

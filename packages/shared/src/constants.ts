@@ -38,3 +38,13 @@ export const API = {
 /** Who sent a contact message, derived from the session on the server. */
 export const CONTACT_USER_TYPES = ['Authorize User', 'Non Authorize User'] as const;
 export type ContactUserType = (typeof CONTACT_USER_TYPES)[number];
+
+/**
+ * The least account level each privilege needs (Peatio's `GET /public/member-levels`). Deposits and trading need
+ * an active account, which verification makes level 2; withdrawals (and cards) need level 3 (trading spec).
+ */
+export const MEMBER_LEVELS = {
+  deposit: { minimum_level: 2 },
+  withdraw: { minimum_level: 3 },
+  trading: { minimum_level: 2 },
+} as const;

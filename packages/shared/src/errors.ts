@@ -63,9 +63,9 @@ export const ERRORS = {
   clientSessionMismatch: 'authz.client_session_mismatch',
   /** The account is not active (pending, disabled or locked) (401). */
   userNotActive: 'authz.user_not_active',
-  /** A mutating request with a session cookie carried no X-CSRF-Token header (403). */
+  /** A mutating request with a session cookie carried no X-CSRF-Token header (401, as in Barong). */
   missingCsrf: 'authz.missing_csrf_token',
-  /** The X-CSRF-Token header does not match the session's token (403). */
+  /** The X-CSRF-Token header does not match the session's token (401, as in Barong). */
   csrfMismatch: 'authz.csrf_token_mismatch',
   /** A cookie-authenticated websocket upgrade came from a page of another origin (403). */
   originNotAllowed: 'authz.origin_not_allowed',
@@ -153,7 +153,9 @@ export const ERRORS = {
   otpNotGenerated: 'resource.otp.not_generated',
   /** API key: the algorithm is not HS256. */
   apiKeyInvalidAlgorithm: 'resource.api_key.invalid_algorithm',
-  /** API key: the state is neither active nor inactive. */
+  /** `PUT /resource/users/me`: `data` is missing, longer than 1 KiB or not a JSON text (422). */
+  userDataInvalid: 'resource.user.invalid_data',
+  /** API key: the state is neither active nor inactive (nor Barong's `disabled`, read as inactive). */
   apiKeyInvalidState: 'resource.api_key.invalid_state',
   /** Phone change: the number is not 4-30 digits. */
   phoneInvalid: 'resource.phone.invalid_num',

@@ -35,13 +35,27 @@ export async function sessionUser(
   return user ? { user, sessionId: session.id, csrfToken: session.csrfToken } : null;
 }
 
+/** Options of {@link requireAuth}. */
+export interface RequireAuthOptions {
+  /**
+   * False only for logout: BaseApp ends its session with the cookie alone, and ending one's own session is
+   * harmless (the cookie is SameSite=Lax, so another site cannot send this DELETE with it anyway).
+   */
+  csrf?: boolean;
+}
+
 /**
  * Hook for protected routes. Programs sign with an API key (see ApiKeyAuthenticator). Browsers need a live
  * session (401 `authz.invalid_session`) of an active user (401 `authz.user_not_active`), and their mutating
- * requests must echo the session's CSRF token in X-CSRF-Token (403 `authz.missing_csrf_token` /
- * `authz.csrf_token_mismatch`).
+ * requests must echo the session's CSRF token in X-CSRF-Token (401 `authz.missing_csrf_token` /
+ * `authz.csrf_token_mismatch`, as Barong answers them; BaseApp resets its session on a 401).
  */
-export function requireAuth(db: pg.Pool, sessions: SessionStore, apiKeys?: ApiKeyAuthenticator) {
+export function requireAuth(
+  db: pg.Pool,
+  sessions: SessionStore,
+  apiKeys?: ApiKeyAuthenticator,
+  options: RequireAuthOptions = {},
+) {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     if (apiKeys && request.headers['x-auth-apikey'] !== undefined && !request.cookies[SESSION_COOKIE]) {
       request.auth = { user: await apiKeys.authenticate(request.headers), via: 'apikey' };
@@ -50,10 +64,10 @@ export function requireAuth(db: pg.Pool, sessions: SessionStore, apiKeys?: ApiKe
     const found = await sessionUser(db, sessions, request);
     if (!found) throw new AppError(401, [ERRORS.invalidSession]);
     if (found.user.state !== 'active') throw new AppError(401, [ERRORS.userNotActive]);
-    if (!SAFE_METHODS.has(request.method)) {
+    if (options.csrf !== false && !SAFE_METHODS.has(request.method)) {
       const header = request.headers['x-csrf-token'];
-      if (!header) throw new AppError(403, [ERRORS.missingCsrf]);
-      if (header !== found.csrfToken) throw new AppError(403, [ERRORS.csrfMismatch]);
+      if (!header) throw new AppError(401, [ERRORS.missingCsrf]);
+      if (header !== found.csrfToken) throw new AppError(401, [ERRORS.csrfMismatch]);
     }
     request.auth = { user: found.user, via: 'session', sessionId: found.sessionId };
   };

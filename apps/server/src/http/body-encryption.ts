@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { decrypt, encrypt, type ServerKeys } from '../modules/identity/crypto.ts';
 import { AppError } from './errors.ts';
+import { docs } from './openapi.ts';
 
 /** The server's RSA key for request bodies: the public half is published, the private half stays encrypted at rest. */
 export interface BodyKey {
@@ -66,7 +67,7 @@ export function openEnvelope(bodyKey: BodyKey, envelope: { data: string; iv: str
  * them (accounts spec §7). Plain JSON is accepted too, so programs and scripts can call the API directly.
  */
 export function installBodyEncryption(app: FastifyInstance, bodyKey: BodyKey, prefix: string): void {
-  app.get(`${prefix}/identity/encryption_key`, async () => ({
+  app.get(`${prefix}/identity/encryption_key`, docs('Public key for encrypted request bodies'), async () => ({
     public_key: bodyKey.publicKeyPem,
     algorithm: 'RSA-OAEP-256+A256GCM',
   }));

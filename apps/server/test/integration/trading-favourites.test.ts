@@ -83,7 +83,8 @@ describe('favourite markets', () => {
 
     const { 'x-csrf-token': _token, ...cookieOnly } = alice;
     const forged = await put(cookieOnly, { market_id: 'ethbtc', is_fav: 1 });
-    expect(forged.statusCode).toBe(403);
+    expect(forged.statusCode).toBe(401);
+    expect(forged.json()).toEqual({ errors: ['authz.missing_csrf_token'] });
     expect((await list(alice)).json()).toEqual(['btcusdt']);
   });
 });

@@ -87,7 +87,7 @@ describe('orders over HTTP', () => {
     [
       'unknown market',
       { market: 'dogeeur', side: 'sell', volume: '1', price: '1' },
-      'market.market.doesnt_exist',
+      'market.market.doesnt_exist_or_not_enabled',
     ],
     ['bad side', { market: 'ethbtc', side: 'hold', volume: '1', price: '0.05' }, 'market.order.invalid_side'],
     [
@@ -170,7 +170,7 @@ describe('orders over HTTP', () => {
       headers: buyer.headers,
     });
     expect(steal.statusCode).toBe(404);
-    expect(steal.json()).toEqual({ errors: ['market.order.doesnt_exist'] });
+    expect(steal.json()).toEqual({ errors: ['record.not_found'] });
     const own = await t.app.inject({
       method: 'POST',
       url: `/api/v2/peatio/market/orders/${id}/cancel`,
@@ -273,14 +273,14 @@ describe('market data', () => {
       await get(`/public/markets/trxusdt/k-line?period=1&time_from=${base}&time_to=${base + 300}`)
     ).json();
     expect(oneMinute).toEqual([
-      [base, '0.1', '0.12', '0.09', '0.09', '16'],
-      [base + 60, '0.11', '0.11', '0.11', '0.11', '2'],
-      [base + 180, '0.13', '0.13', '0.13', '0.13', '3'],
+      [base, 0.1, 0.12, 0.09, 0.09, 16],
+      [base + 60, 0.11, 0.11, 0.11, 0.11, 2],
+      [base + 180, 0.13, 0.13, 0.13, 0.13, 3],
     ]);
     const fiveMinutes = (
       await get(`/public/markets/trxusdt/k-line?period=5&time_from=${base}&time_to=${base + 300}`)
     ).json();
-    expect(fiveMinutes).toEqual([[base, '0.1', '0.13', '0.09', '0.13', '21']]);
+    expect(fiveMinutes).toEqual([[base, 0.1, 0.13, 0.09, 0.13, 21]]);
     expect((await get('/public/markets/trxusdt/k-line?period=7')).statusCode).toBe(422);
     expect((await get('/public/markets/btcusdt/k-line?period=60')).json()).toEqual([]);
     await t.db.pool.query('delete from trades where id >= 900000');

@@ -56,9 +56,11 @@ export const createApiKeySchema = z.object({
   totp_code: totpField,
 });
 
-/** `PATCH /resource/api_keys/{kid}`. */
+/** `PATCH /resource/api_keys/{kid}`. Barong's `disabled` is taken as `inactive` (the state this app shows). */
 export const updateApiKeySchema = z.object({
-  state: z.enum(['active', 'inactive'], { error: ERRORS.apiKeyInvalidState }),
+  state: z
+    .enum(['active', 'inactive', 'disabled'], { error: ERRORS.apiKeyInvalidState })
+    .transform((state) => (state === 'disabled' ? 'inactive' : state)),
   totp_code: totpField,
   algorithm: z.string().optional(),
   kid: z.string().optional(),

@@ -83,10 +83,22 @@ export interface TickerFigures {
   quote_unit: string;
 }
 
-/** `GET /public/markets/tickers` (per market id) and `global.tickers`. */
+/** `GET /public/markets/tickers` (per market id) and `GET /public/markets/{id}/tickers`. */
 export interface TickerEntity {
   at: number;
   ticker: TickerFigures;
+}
+
+/**
+ * One market of the `global.tickers` stream, as Peatio's ranger sends it: the figures flat (`event[market].last`),
+ * with `at` (Unix seconds) and the market's `name` ("ETH/BTC").
+ */
+export type TickerEvent = TickerFigures & { at: number; name: string };
+
+/** The `{at, ticker}` form of a `global.tickers` entry (what the REST call answers). */
+export function tickerFromEvent(event: TickerEvent): TickerEntity {
+  const { at, name: _name, ...ticker } = event;
+  return { at, ticker };
 }
 
 /** A public trade (`GET /public/markets/{id}/trades`), in the stream's fields and the entity's. */

@@ -13,8 +13,12 @@ export type OrdType = (typeof ORD_TYPES)[number];
 
 /** Order error codes beyond the engine's (which it returns as they are). */
 export const ORDER_ERRORS = {
-  /** The market id is unknown. */
+  /** The market id is unknown (favourites). */
   marketNotFound: 'market.market.doesnt_exist',
+  /** Placing an order: the market id is unknown or not open for trading (Peatio's code). */
+  marketUnavailable: 'market.market.doesnt_exist_or_not_enabled',
+  /** Listing orders: a `state` filter that is not one of the order states (Peatio's code). */
+  invalidState: 'market.order.invalid_state',
   /** `volume` is not a positive decimal ("Amount must be greater than {min}"). */
   invalidVolume: 'market.order.invalid_volume',
   /** `volume` has more decimals than the market's amount precision ("Decimal in amount field should be less than or equal to {n}"). */
@@ -45,6 +49,14 @@ export const ORDER_ERRORS = {
   unexpectedStopPrice: 'market.order.unexpected_stop_price',
 } as const;
 
+/** Codes of the public market data calls (Peatio's). */
+export const MARKET_DATA_ERRORS = {
+  /** The market in the path is unknown or hidden (404). */
+  marketNotFound: 'public.market.doesnt_exist',
+  /** k-line: `period` is not one of 1, 5, 15, 30, 60, 120, 240, 360, 720, 1440, 4320, 10080 minutes (422). */
+  invalidPeriod: 'public.k_line.invalid_period',
+} as const;
+
 /** Order types that carry a limit `price`. */
 export const PRICED_ORD_TYPES: readonly OrdType[] = ['limit', 'stop_loss_limit', 'take_profit_limit'];
 /** Order types that wait for a `stop_price` (stop-limit, take-profit limit, stop-market). */
@@ -55,8 +67,8 @@ const decimal = (code: string) => z.string({ error: code }).regex(/^(0|[1-9]\d{0
 /** `POST /market/orders` (Peatio): volume, price and stop_price are decimal strings. */
 export const placeOrderSchema = z.object({
   market: z
-    .string({ error: ORDER_ERRORS.marketNotFound })
-    .regex(/^[a-z0-9]{2,20}$/, ORDER_ERRORS.marketNotFound),
+    .string({ error: ORDER_ERRORS.marketUnavailable })
+    .regex(/^[a-z0-9]{2,20}$/, ORDER_ERRORS.marketUnavailable),
   side: z.enum(['buy', 'sell'], { error: ORDER_ERRORS.invalidSide }),
   volume: z.union([
     decimal(ORDER_ERRORS.invalidVolume),
@@ -83,14 +95,14 @@ export const placeOrderSchema = z.object({
 });
 export type PlaceOrderInput = z.infer<typeof placeOrderSchema>;
 
+/** The states of an order (Peatio's). */
+export const ORDER_STATES = ['wait', 'pending', 'done', 'cancel', 'reject'] as const;
+
 /** `GET /market/orders` filters. */
 export const listOrdersQuery = z.object({
   market: z.string().max(20).optional(),
   state: z
-    .union([
-      z.enum(['wait', 'pending', 'done', 'cancel', 'reject']),
-      z.array(z.enum(['wait', 'pending', 'done', 'cancel', 'reject'])),
-    ])
+    .union([z.enum(ORDER_STATES), z.array(z.enum(ORDER_STATES))], { error: ORDER_ERRORS.invalidState })
     .optional(),
   ord_type: z.enum(ORD_TYPES).optional(),
   type: z.enum(['buy', 'sell']).optional(),

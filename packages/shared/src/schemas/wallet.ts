@@ -129,6 +129,16 @@ export const withdrawSchema = z.object({
 });
 export type WithdrawInput = z.infer<typeof withdrawSchema>;
 
+/** A JSON text read as its value (anything else, or text that is not JSON, is passed on unchanged for the schema to judge). */
+function jsonText(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
 /** `POST /account/beneficiaries`. A memo travels in the address after `?dt=` (spec §3). */
 export const createBeneficiarySchema = z.object({
   name: z
@@ -137,17 +147,22 @@ export const createBeneficiarySchema = z.object({
     .min(1, WALLET_ERRORS.beneficiaryNameRequired)
     .max(64, WALLET_ERRORS.beneficiaryNameTooLong),
   currency: currencyId,
-  blockchain_key: blockchainKey,
+  /** Optional: without it, the currency's default network (as Peatio 2 clients, which know no networks). */
+  blockchain_key: blockchainKey.optional(),
   description: z.string().trim().max(255).optional(),
-  data: z.object(
-    {
-      address: z
-        .string({ error: WALLET_ERRORS.beneficiaryAddressRequired })
-        .trim()
-        .min(1, WALLET_ERRORS.beneficiaryAddressRequired)
-        .max(200, WALLET_ERRORS.beneficiaryAddressInvalid),
-    },
-    { error: WALLET_ERRORS.beneficiaryAddressRequired },
+  /** An object, or the same as a JSON string (Peatio's `data` is "Beneficiary data in JSON format"; BaseApp sends a string). */
+  data: z.preprocess(
+    jsonText,
+    z.object(
+      {
+        address: z
+          .string({ error: WALLET_ERRORS.beneficiaryAddressRequired })
+          .trim()
+          .min(1, WALLET_ERRORS.beneficiaryAddressRequired)
+          .max(200, WALLET_ERRORS.beneficiaryAddressInvalid),
+      },
+      { error: WALLET_ERRORS.beneficiaryAddressRequired },
+    ),
   ),
 });
 export type CreateBeneficiaryInput = z.infer<typeof createBeneficiarySchema>;

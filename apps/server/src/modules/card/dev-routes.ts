@@ -7,6 +7,7 @@ import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
 import { loopbackOnly } from '../../http/loopback.ts';
+import { docs } from '../../http/openapi.ts';
 import { listCards } from './repository.ts';
 
 /** Euro with at most 2 decimals. */
@@ -42,40 +43,48 @@ export async function cardDevRoutes(app: FastifyInstance, deps: AppDeps): Promis
   if (!simulator) return;
   app.addHook('onRequest', loopbackOnly);
   app.addHook('onRequest', requireAuth(deps.db, deps.sessions, deps.apiKeys));
-  app.post('/card/spend', async (request, reply) => {
-    const input = spendSchema.parse(request.body ?? {});
-    const card = await deps.cards.cards.resolve(authUser(request), input.card_number);
-    const outcome = await networkCharge(deps.db, {
-      cardToken: card.issuer_token,
-      kind: 'purchase',
-      eurCents: toUnits(input.eur, 2),
-      merchant: input.merchant || 'Dev card terminal',
-      rate: toUnits(deps.config.card.fees.eurPerUsdt, SIM_RATE_DECIMALS),
-    });
-    // Its webhook (the card's new balance) goes out now rather than at the next poll.
-    simulator.delivery.kick();
-    return reply.status(201).send(outcome);
-  });
+  app.post(
+    '/card/spend',
+    docs('Dev: a card purchase on the simulated network', { body: spendSchema }),
+    async (request, reply) => {
+      const input = spendSchema.parse(request.body ?? {});
+      const card = await deps.cards.cards.resolve(authUser(request), input.card_number);
+      const outcome = await networkCharge(deps.db, {
+        cardToken: card.issuer_token,
+        kind: 'purchase',
+        eurCents: toUnits(input.eur, 2),
+        merchant: input.merchant || 'Dev card terminal',
+        rate: toUnits(deps.config.card.fees.eurPerUsdt, SIM_RATE_DECIMALS),
+      });
+      // Its webhook (the card's new balance) goes out now rather than at the next poll.
+      simulator.delivery.kick();
+      return reply.status(201).send(outcome);
+    },
+  );
 
-  app.post('/card/refund', async (request, reply) => {
-    const input = refundSchema.parse(request.body ?? {});
-    const trade = (
-      await deps.db.query(
-        'select card_token from cardsim_transactions where token = $1 and type_code = 150',
-        [input.trade_id],
-      )
-    ).rows[0] as { card_token: string } | undefined;
-    const own = await listCards(deps.db, authUser(request).id);
-    // Someone else's purchase, or none at all: not found either way.
-    if (!trade || !own.some((card) => card.issuer_token === trade.card_token)) throw notFound();
-    const outcome = await networkReturn(deps.db, {
-      tradeId: input.trade_id,
-      kind: 'refund',
-      eurCents: input.eur === undefined ? undefined : toUnits(input.eur, 2),
-    });
-    if (outcome === 'unknown_trade') throw notFound();
-    if (outcome === 'too_much') return reply.status(422).send({ errors: [ERRORS.invalidParams] });
-    simulator.delivery.kick();
-    return reply.status(201).send(outcome);
-  });
+  app.post(
+    '/card/refund',
+    docs('Dev: refund a card purchase', { body: refundSchema }),
+    async (request, reply) => {
+      const input = refundSchema.parse(request.body ?? {});
+      const trade = (
+        await deps.db.query(
+          'select card_token from cardsim_transactions where token = $1 and type_code = 150',
+          [input.trade_id],
+        )
+      ).rows[0] as { card_token: string } | undefined;
+      const own = await listCards(deps.db, authUser(request).id);
+      // Someone else's purchase, or none at all: not found either way.
+      if (!trade || !own.some((card) => card.issuer_token === trade.card_token)) throw notFound();
+      const outcome = await networkReturn(deps.db, {
+        tradeId: input.trade_id,
+        kind: 'refund',
+        eurCents: input.eur === undefined ? undefined : toUnits(input.eur, 2),
+      });
+      if (outcome === 'unknown_trade') throw notFound();
+      if (outcome === 'too_much') return reply.status(422).send({ errors: [ERRORS.invalidParams] });
+      simulator.delivery.kick();
+      return reply.status(201).send(outcome);
+    },
+  );
 }

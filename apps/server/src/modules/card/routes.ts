@@ -18,6 +18,7 @@ import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
 import { invalid } from '../../http/errors.ts';
 import { acceptMultipart, parseMultipart } from '../../http/multipart.ts';
+import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
 import { utcToday } from './context.ts';
 
@@ -46,90 +47,140 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   const card = (r: FastifyRequest) => cardQuery.parse(r.query).card_number;
   const action = (r: FastifyRequest) => cardActionSchema.parse(r.body ?? {}).card_number;
 
-  app.get('/account/cardholder/check_document', async (request) =>
-    holders.checkDocument(checkDocumentQuery.parse(request.query).country),
+  app.get(
+    '/account/cardholder/check_document',
+    docs('Card: documents accepted for a country', { query: checkDocumentQuery }),
+    async (request) => holders.checkDocument(checkDocumentQuery.parse(request.query).country),
   );
-  app.post('/account/cardholder', perAccount(20), async (request, reply) => {
-    const input = createCardholderSchema.parse(request.body ?? {});
-    return reply.status(201).send(await holders.create(authUser(request), input));
-  });
-  app.post('/account/upload_document', perAccount(30), async (request, reply) => {
-    const contentType = request.headers['content-type'] ?? '';
-    if (!Buffer.isBuffer(request.body) || !contentType.startsWith('multipart/'))
-      throw invalid(CARD_ERRORS.documentRequired);
-    const form = await parseMultipart(request.body, contentType, {
-      maxFileBytes: CARD_IMAGE_MAX_BYTES,
-      maxFiles: 1,
-    }).catch(() => {
-      throw invalid(CARD_ERRORS.documentRequired);
-    });
-    const { doc_type } = uploadDocumentFields.parse(form.fields);
-    const file = form.files.find((f) => f.field === 'document_data');
-    return reply.status(201).send(await holders.upload(authUser(request), doc_type, file));
-  });
-  app.post('/account/cardholder_document', perAccount(10), async (request, reply) =>
-    reply.status(201).send(await holders.submit(authUser(request))),
+  app.post(
+    '/account/cardholder',
+    docs('Card: apply as a card holder', { body: createCardholderSchema }, perAccount(20)),
+    async (request, reply) => {
+      const input = createCardholderSchema.parse(request.body ?? {});
+      return reply.status(201).send(await holders.create(authUser(request), input));
+    },
   );
-  app.get('/account/card_audit', async (request) => holders.audit(authUser(request)));
-  app.get('/account/cardholder_details', async (request) => holders.details(authUser(request)));
-  app.get('/account/cardholder/documents/:doc_type', async (request, reply) => {
-    const { doc_type } = uploadDocumentFields.parse(request.params);
-    const image = await holders.image(authUser(request), doc_type);
-    return reply
-      .type(image.mimeType)
-      .header('cache-control', 'private, no-store')
-      .header('x-content-type-options', 'nosniff')
-      .send(image.content);
-  });
+  app.post(
+    '/account/upload_document',
+    docs('Card: upload a holder document', { bodyType: 'multipart' }, perAccount(30)),
+    async (request, reply) => {
+      const contentType = request.headers['content-type'] ?? '';
+      if (!Buffer.isBuffer(request.body) || !contentType.startsWith('multipart/'))
+        throw invalid(CARD_ERRORS.documentRequired);
+      const form = await parseMultipart(request.body, contentType, {
+        maxFileBytes: CARD_IMAGE_MAX_BYTES,
+        maxFiles: 1,
+      }).catch(() => {
+        throw invalid(CARD_ERRORS.documentRequired);
+      });
+      const { doc_type } = uploadDocumentFields.parse(form.fields);
+      const file = form.files.find((f) => f.field === 'document_data');
+      return reply.status(201).send(await holders.upload(authUser(request), doc_type, file));
+    },
+  );
+  app.post(
+    '/account/cardholder_document',
+    docs('Card: submit the holder documents', { bodyType: 'multipart' }, perAccount(10)),
+    async (request, reply) => reply.status(201).send(await holders.submit(authUser(request))),
+  );
+  app.get('/account/card_audit', docs('Card: the holder review state'), async (request) =>
+    holders.audit(authUser(request)),
+  );
+  app.get('/account/cardholder_details', docs("Card: the holder's details"), async (request) =>
+    holders.details(authUser(request)),
+  );
+  app.get(
+    '/account/cardholder/documents/:doc_type',
+    docs('Card: one uploaded holder document', { params: uploadDocumentFields }),
+    async (request, reply) => {
+      const { doc_type } = uploadDocumentFields.parse(request.params);
+      const image = await holders.image(authUser(request), doc_type);
+      return reply
+        .type(image.mimeType)
+        .header('cache-control', 'private, no-store')
+        .header('x-content-type-options', 'nosniff')
+        .send(image.content);
+    },
+  );
 
-  app.get('/account/card_fee', async () => deps.cards.fee());
-  app.post('/account/card_cost', perAccount(20), async (request, reply) => {
-    const input = cardCostSchema.parse(request.body ?? {});
-    return reply.status(201).send(await cards.cost(authUser(request), input));
-  });
-  app.get('/account/cards', async (request) => cards.list(authUser(request)));
-  app.get('/account/card_details', async (request) => cards.details(authUser(request), card(request)));
-  app.get('/account/cards/reveal', perAccount(10), async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return cards.reveal(authUser(request), card(request), meta(request));
-  });
-  app.post('/account/card_activate', perAccount(10), async (request, reply) => {
-    const { card_number } = cardActivateSchema.parse(request.body ?? {});
-    return reply.status(201).send(await cards.activate(authUser(request), card_number));
-  });
-  app.post('/account/report/card_loss', perAccount(20), async (request, reply) =>
+  app.get('/account/card_fee', docs('Card: fees and limits'), async () => deps.cards.fee());
+  app.post(
+    '/account/card_cost',
+    docs('Card: order (or pay for) a card', { body: cardCostSchema }, perAccount(20)),
+    async (request, reply) => {
+      const input = cardCostSchema.parse(request.body ?? {});
+      return reply.status(201).send(await cards.cost(authUser(request), input));
+    },
+  );
+  app.get('/account/cards', docs("Card: the user's cards"), async (request) => cards.list(authUser(request)));
+  app.get('/account/card_details', docs('Card: one card'), async (request) =>
+    cards.details(authUser(request), card(request)),
+  );
+  app.get(
+    '/account/cards/reveal',
+    docs('Card: reveal the card number', {}, perAccount(10)),
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return cards.reveal(authUser(request), card(request), meta(request));
+    },
+  );
+  app.post(
+    '/account/card_activate',
+    docs('Card: activate with its number', { body: cardActivateSchema }, perAccount(10)),
+    async (request, reply) => {
+      const { card_number } = cardActivateSchema.parse(request.body ?? {});
+      return reply.status(201).send(await cards.activate(authUser(request), card_number));
+    },
+  );
+  app.post('/account/report/card_loss', docs('Card: block', {}, perAccount(20)), async (request, reply) =>
     reply.status(201).send(await actions.block(authUser(request), action(request))),
   );
-  app.post('/account/remove/card_loss', perAccount(20), async (request, reply) =>
+  app.post('/account/remove/card_loss', docs('Card: unblock', {}, perAccount(20)), async (request, reply) =>
     reply.status(201).send(await actions.unblock(authUser(request), action(request))),
   );
-  app.post('/account/replace_card', perAccount(10), async (request, reply) =>
+  app.post('/account/replace_card', docs('Card: replace', {}, perAccount(10)), async (request, reply) =>
     reply.status(201).send(await actions.replace(authUser(request), action(request))),
   );
-  app.get('/account/password/retrieval', perAccount(5), async (request) =>
-    actions.retrievePin(authUser(request), card(request), meta(request)),
+  app.get(
+    '/account/password/retrieval',
+    docs('Card: send the PIN by SMS', {}, perAccount(5)),
+    async (request) => actions.retrievePin(authUser(request), card(request), meta(request)),
   );
-  app.post('/account/card_topup', perAccount(30), async (request, reply) => {
-    const input = cardTopupSchema.parse(request.body ?? {});
-    return reply.status(201).send(await deps.cards.topups.topup(authUser(request), input));
-  });
-  app.get('/account/list/topup_transactions', async (request) => {
-    const q = topupListQuery.parse(request.query);
-    return deps.cards.topups.list(authUser(request), q.card_number, q.page, q.limit);
-  });
-  app.post('/account/card_transaction', async (request) => {
+  app.post(
+    '/account/card_topup',
+    docs('Card: top up from the USDT balance', { body: cardTopupSchema }, perAccount(30)),
+    async (request, reply) => {
+      const input = cardTopupSchema.parse(request.body ?? {});
+      return reply.status(201).send(await deps.cards.topups.topup(authUser(request), input));
+    },
+  );
+  app.get(
+    '/account/list/topup_transactions',
+    docs('Card: top-ups, paged', { query: topupListQuery }),
+    async (request) => {
+      const q = topupListQuery.parse(request.query);
+      return deps.cards.topups.list(authUser(request), q.card_number, q.page, q.limit);
+    },
+  );
+  app.post('/account/card_transaction', docs('Card: the statement'), async (request) => {
     const input = cardTransactionSchema(utcToday()).parse(request.body ?? {});
     return deps.cards.statement.page(authUser(request), input);
   });
-  app.get('/account/price/conversion', async (request) =>
-    deps.cards.topups.conversion(priceConversionQuery.parse(request.query)),
+  app.get(
+    '/account/price/conversion',
+    docs('Card: USDT/EUR conversion', { query: priceConversionQuery }),
+    async (request) => deps.cards.topups.conversion(priceConversionQuery.parse(request.query)),
   );
-  app.get('/account/card_charges', async (request, reply) => {
-    const q = cardChargesQuery.parse(request.query);
-    const page = await cards.charges(authUser(request), q.card_number, q.page, q.limit);
-    paged(reply, page.total, q.page, q.limit);
-    return page.items;
-  });
+  app.get(
+    '/account/card_charges',
+    docs('Card: charges', { query: cardChargesQuery }),
+    async (request, reply) => {
+      const q = cardChargesQuery.parse(request.query);
+      const page = await cards.charges(authUser(request), q.card_number, q.page, q.limit);
+      paged(reply, page.total, q.page, q.limit);
+      return page.items;
+    },
+  );
 }
 
 /**
@@ -141,7 +192,7 @@ export async function cardWebhookRoutes(app: FastifyInstance, deps: AppDeps): Pr
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1 << 20 }, (_request, body, done) =>
     done(null, body),
   );
-  app.post(CARD_WEBHOOK_PATH, async (request) => {
+  app.post(CARD_WEBHOOK_PATH, docs('Card issuer webhooks (signed)'), async (request) => {
     const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     return { status: 'ok', ...(await deps.cards.webhooks.handle(raw, request.headers)) };
   });

@@ -1,13 +1,18 @@
 import { contactSchema } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app.ts';
+import { docs } from '../../http/openapi.ts';
 import { submitInquiry } from './service.ts';
 
 /** `POST /identity/inquiry` under the Barong prefix: the contact form. */
 export async function contactRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.post(
     '/identity/inquiry',
-    { config: { rateLimit: { max: 5, timeWindow: '1 minute' } } },
+    docs(
+      'Contact message',
+      { body: contactSchema },
+      { config: { rateLimit: { max: 5, timeWindow: '1 minute' } } },
+    ),
     async (request, reply) => {
       const input = contactSchema.parse(request.body ?? {});
       await deps.captcha.verify(input.captcha_response, request.ip);

@@ -113,11 +113,31 @@ export type LoginResult =
   | { kind: 'pending'; body: { email: string; phones: { number: string }[]; level: number; state: string } }
   | { kind: 'session'; token: string; body: Record<string, unknown> };
 
+/** The path that sends the emailed or SMS login code (named in a `missing_otp` answer). */
+export const LOGIN_CODE_PATH = '/api/v2/barong/identity/sessions/resent_otp';
+
 /**
- * Logs in with email or phone and password, then a second factor: the TOTP code when two-factor is on,
- * otherwise the 5-digit code sent by `resent_otp`. A missing second factor answers 401
- * `identity.session.missing_otp` with `otp` telling which one. A pending account gets its verification codes
- * again and no session.
+ * What a `identity.session.missing_otp` answer tells a client about the second step it lacks, next to the code:
+ * `otp` (true: an authenticator code), `second_step` (`totp`, `email` or `sms`), `code_length`, and for a sent
+ * code `send_code` (the path that sends it). The code itself goes in `otp_code` (or `code`) of the next login.
+ */
+export function missingOtpDetails(user: UserRecord, sessionType: 'email' | 'phone') {
+  const totp = Boolean(user.otp && user.otp_secret_enc);
+  return {
+    otp: totp,
+    second_step: totp ? 'totp' : sessionType === 'phone' ? 'sms' : 'email',
+    code_length: totp ? CODE_LENGTH.totp : CODE_LENGTH.login,
+    ...(totp ? {} : { send_code: LOGIN_CODE_PATH }),
+    level: user.level,
+    state: user.state,
+  };
+}
+
+/**
+ * Logs in with email or phone and password, then a second factor: the TOTP code (`otp_code`) when two-factor is
+ * on, otherwise the 5-digit code sent by `resent_otp` (`code`, or `otp_code` as BaseApp sends every second-step
+ * code). A missing second factor answers 401 `identity.session.missing_otp` with {@link missingOtpDetails}.
+ * A pending account gets its verification codes again and no session.
  */
 export async function login(
   deps: IdentityDeps & { sessions: SessionStore },
@@ -142,7 +162,7 @@ export async function login(
 
   if (user.otp && user.otp_secret_enc) {
     if (!input.otp_code)
-      throw new AppError(401, [ERRORS.missingOtp], { otp: true, level: user.level, state: user.state });
+      throw new AppError(401, [ERRORS.missingOtp], missingOtpDetails(user, input.session_type));
     const check = await consumeTotp(
       deps.db,
       user.id,
@@ -154,15 +174,15 @@ export async function login(
       await refuse(deps, key, user, origin, { status: 403, code, reason: 'otp' });
     }
   } else {
-    if (!input.code)
-      throw new AppError(401, [ERRORS.missingOtp], { otp: false, level: user.level, state: user.state });
+    const sent = input.code ?? input.otp_code;
+    if (!sent) throw new AppError(401, [ERRORS.missingOtp], missingOtpDetails(user, input.session_type));
     const destination = await loginCodeDestination(deps.db, user, input.session_type);
     const [ok] = await checkCodes(deps.db, deps.keys, [
       {
         purpose: 'login',
         channel: input.session_type === 'phone' ? 'sms' : 'email',
         destination,
-        code: input.code,
+        code: sent,
       },
     ]);
     if (!ok) await refuse(deps, key, user, origin, { status: 403, code: ERRORS.invalidCode, reason: 'code' });

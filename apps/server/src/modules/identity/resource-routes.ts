@@ -13,6 +13,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
+import { docs } from '../../http/openapi.ts';
+import { paged } from '../../http/paging.ts';
+import { listActivities } from './activities.ts';
 import { issueCode } from './codes.ts';
 import { mailCode } from './notify.ts';
 import { disableOtp, enableOtp, generateOtpQr } from './otp.ts';
@@ -24,7 +27,7 @@ import {
   verifyPhoneChangeOtp,
 } from './phone.ts';
 import { saveProfile } from './profile.ts';
-import { recordActivity, userEntity } from './users-repository.ts';
+import { recordActivity, userEntity, userLabels } from './users-repository.ts';
 
 /** A phrase the user recognises, shown in every email (empty removes it); letters, digits and spaces. */
 const antiPhishingSchema = z.object({
@@ -33,117 +36,211 @@ const antiPhishingSchema = z.object({
     .max(40, ERRORS.invalidParams)
     .regex(/^[\p{L}\p{N} ]*$/u, ERRORS.invalidParams),
 });
-const activityQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(10) });
+const activityQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+});
+const activityParams = z.object({ topic: z.string().max(32) });
+/** `PUT /resource/users/me`: `data` is a JSON text of at most 1 KiB (BaseApp sends `{"language":"en"}`). */
+const userDataSchema = z.object({
+  data: z
+    .string({ error: ERRORS.userDataInvalid })
+    .max(1024, ERRORS.userDataInvalid)
+    .refine(isJsonText, ERRORS.userDataInvalid),
+});
 const origin = (request: FastifyRequest) => ({
   ip: request.ip,
   userAgent: request.headers['user-agent'] ?? null,
 });
 const limit = (max: number) => ({ config: { rateLimit: { max, timeWindow: '1 minute' } } });
 
+/** True for text that parses as JSON. */
+function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Barong `resource/*`: the signed-in user's own data and security settings. Session or API key. */
 export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.addHook('onRequest', requireAuth(deps.db, deps.sessions, deps.apiKeys));
 
-  app.get('/resource/users/me', async (request) => userEntity(deps.db, authUser(request)));
+  app.get('/resource/users/me', docs('The signed-in user (Barong user entity)'), async (request) =>
+    userEntity(deps.db, authUser(request)),
+  );
 
-  app.get('/resource/users/activity/:topic', async (request) => {
-    const { limit: count } = activityQuery.parse(request.query);
-    const topic = (request.params as { topic: string }).topic;
-    const rows = await deps.db.query(
-      `select action, result, ip, user_agent, created_at from activities
-       where user_id = $1 and ($2 = 'all' or topic = $2) order by id desc limit $3`,
-      [authUser(request).id, topic, count],
-    );
-    return rows.rows;
-  });
+  /** Barong `PUT /resource/users/me`: replaces the user's free-form `data` (a JSON text); answers the user. */
+  app.put(
+    '/resource/users/me',
+    docs("Replace the user's free-form data (a JSON text)", { body: userDataSchema }, limit(10)),
+    async (request) => {
+      const { data } = userDataSchema.parse(request.body ?? {});
+      const user = authUser(request);
+      const updated = await deps.db.query(
+        'update users set data = $2, updated_at = now() where id = $1 returning *',
+        [user.id, data],
+      );
+      deps.apiKeys.forgetUser(user.id);
+      return userEntity(deps.db, updated.rows[0]);
+    },
+  );
+
+  app.get('/resource/labels', docs("The user's labels"), async (request) =>
+    userLabels(deps.db, authUser(request).id),
+  );
+
+  app.get(
+    '/resource/users/activity/:topic',
+    docs("The user's security log (all, session, password, otp, account), paged", {
+      query: activityQuery,
+      params: activityParams,
+    }),
+    async (request, reply) => {
+      const { page, limit: count } = activityQuery.parse(request.query);
+      const { topic } = activityParams.parse(request.params);
+      const { items, total } = await listActivities(deps.db, authUser(request).id, topic, page, count);
+      paged(reply, total, page, count);
+      return items;
+    },
+  );
 
   /**
    * Emails the signed-in user a 6-digit one-time code for a sensitive action (`sensitive_action`, stored only
    * as its keyed hash like every other code; 10 minutes, 5 tries). One per minute per account, 5 per minute
    * per address.
    */
-  app.post('/resource/generate_code', limit(5), async (request, reply) => {
-    const user = authUser(request);
-    const code = await issueCode(deps.db, deps.keys, {
-      purpose: 'sensitive_action',
-      channel: 'email',
-      destination: user.email,
-      userId: user.id,
-      length: CODE_LENGTH.verification,
-    });
-    await mailCode(deps, user.email, 'sensitive_action', code, user.anti_phishing_phrase);
-    return reply.status(201).send({ message: 'identity.otp.sent' });
-  });
+  app.post(
+    '/resource/generate_code',
+    docs('Email a 6-digit code for a sensitive action', {}, limit(5)),
+    async (request, reply) => {
+      const user = authUser(request);
+      const code = await issueCode(deps.db, deps.keys, {
+        purpose: 'sensitive_action',
+        channel: 'email',
+        destination: user.email,
+        userId: user.id,
+        length: CODE_LENGTH.verification,
+      });
+      await mailCode(deps, user.email, 'sensitive_action', code, user.anti_phishing_phrase);
+      return reply.status(201).send({ message: 'identity.otp.sent' });
+    },
+  );
 
-  app.put('/resource/users/password', limit(5), async (request, reply) => {
-    const input = changePasswordSchema.parse(request.body ?? {});
-    await changePassword(deps, authUser(request), input, origin(request));
-    return reply.status(201).send({ message: 'password.changed' });
-  });
+  app.put(
+    '/resource/users/password',
+    docs('Change the password', { body: changePasswordSchema }, limit(5)),
+    async (request, reply) => {
+      const input = changePasswordSchema.parse(request.body ?? {});
+      await changePassword(deps, authUser(request), input, origin(request));
+      return reply.status(201).send({ message: 'password.changed' });
+    },
+  );
 
-  app.post('/resource/otp/generate_qrcode', limit(10), async (request, reply) => {
-    return reply.status(201).send(await generateOtpQr(deps, authUser(request)));
-  });
-  app.post('/resource/otp/enable', limit(10), async (request, reply) => {
-    await enableOtp(deps, authUser(request), otpCodeSchema.parse(request.body ?? {}).code, origin(request));
-    deps.apiKeys.forgetUser(authUser(request).id);
-    return reply.status(201).send({ message: 'otp.enabled' });
-  });
-  app.post('/resource/otp/disable', limit(10), async (request, reply) => {
-    await disableOtp(deps, authUser(request), otpCodeSchema.parse(request.body ?? {}).code, origin(request));
-    // API keys need 2FA: refuse them from the next request on.
-    deps.apiKeys.forgetUser(authUser(request).id);
-    return reply.status(201).send({ message: 'otp.disabled' });
-  });
+  app.post(
+    '/resource/otp/generate_qrcode',
+    docs('Start two-factor: a secret and its QR code', {}, limit(10)),
+    async (request, reply) => {
+      return reply.status(201).send(await generateOtpQr(deps, authUser(request)));
+    },
+  );
+  app.post(
+    '/resource/otp/enable',
+    docs('Enable two-factor with a code', { body: otpCodeSchema }, limit(10)),
+    async (request, reply) => {
+      await enableOtp(deps, authUser(request), otpCodeSchema.parse(request.body ?? {}).code, origin(request));
+      deps.apiKeys.forgetUser(authUser(request).id);
+      return reply.status(201).send({ message: 'otp.enabled' });
+    },
+  );
+  app.post(
+    '/resource/otp/disable',
+    docs('Disable two-factor with a code', { body: otpCodeSchema }, limit(10)),
+    async (request, reply) => {
+      await disableOtp(
+        deps,
+        authUser(request),
+        otpCodeSchema.parse(request.body ?? {}).code,
+        origin(request),
+      );
+      // API keys need 2FA: refuse them from the next request on.
+      deps.apiKeys.forgetUser(authUser(request).id);
+      return reply.status(201).send({ message: 'otp.disabled' });
+    },
+  );
 
-  app.post('/resource/phones/verify_otp_code', limit(10), async (request, reply) => {
-    const { otp_code } = verifyOtpCodeSchema.parse(request.body ?? {});
-    await verifyPhoneChangeOtp(deps, authUser(request), request.auth?.sessionId, otp_code);
-    return reply.status(201).send({ message: 'otp.verified' });
-  });
-  app.post('/resource/phones', limit(10), async (request, reply) => {
-    await startPhoneChange(
-      deps,
-      authUser(request),
-      request.auth?.sessionId,
-      startPhoneChangeSchema.parse(request.body ?? {}),
-    );
-    return reply.status(201).send({ message: 'phone.code_sent' });
-  });
-  app.post('/resource/phones/send_code', limit(10), async (request, reply) => {
-    await resendPhoneChangeCode(
-      deps,
-      authUser(request),
-      resendPhoneCodeSchema.parse(request.body ?? {}).phone_number,
-    );
-    return reply.status(201).send({ message: 'phone.code_sent' });
-  });
-  app.post('/resource/phones/verify', limit(10), async (request, reply) => {
-    const input = verifyPhoneSchema.parse(request.body ?? {});
-    await confirmPhoneChange(deps, authUser(request), input, origin(request));
-    return reply.status(201).send({ message: 'phone.changed' });
-  });
+  app.post(
+    '/resource/phones/verify_otp_code',
+    docs('Phone change: confirm the authenticator code', { body: verifyOtpCodeSchema }, limit(10)),
+    async (request, reply) => {
+      const { otp_code } = verifyOtpCodeSchema.parse(request.body ?? {});
+      await verifyPhoneChangeOtp(deps, authUser(request), request.auth?.sessionId, otp_code);
+      return reply.status(201).send({ message: 'otp.verified' });
+    },
+  );
+  app.post(
+    '/resource/phones',
+    docs('Phone change: send a code to the new number', { body: startPhoneChangeSchema }, limit(10)),
+    async (request, reply) => {
+      await startPhoneChange(
+        deps,
+        authUser(request),
+        request.auth?.sessionId,
+        startPhoneChangeSchema.parse(request.body ?? {}),
+      );
+      return reply.status(201).send({ message: 'phone.code_sent' });
+    },
+  );
+  app.post(
+    '/resource/phones/send_code',
+    docs('Phone change: send the code again', { body: resendPhoneCodeSchema }, limit(10)),
+    async (request, reply) => {
+      await resendPhoneChangeCode(
+        deps,
+        authUser(request),
+        resendPhoneCodeSchema.parse(request.body ?? {}).phone_number,
+      );
+      return reply.status(201).send({ message: 'phone.code_sent' });
+    },
+  );
+  app.post(
+    '/resource/phones/verify',
+    docs('Phone change: verify the new number', { body: verifyPhoneSchema }, limit(10)),
+    async (request, reply) => {
+      const input = verifyPhoneSchema.parse(request.body ?? {});
+      await confirmPhoneChange(deps, authUser(request), input, origin(request));
+      return reply.status(201).send({ message: 'phone.changed' });
+    },
+  );
 
-  app.put('/resource/users/anti_phishing', limit(10), async (request) => {
-    const { phrase } = antiPhishingSchema.parse(request.body ?? {});
-    const user = authUser(request);
-    await deps.db.query('update users set anti_phishing_phrase = $2, updated_at = now() where id = $1', [
-      user.id,
-      phrase || null,
-    ]);
-    deps.apiKeys.forgetUser(user.id);
-    await recordActivity(deps.db, {
-      userId: user.id,
-      action: 'anti_phishing.set',
-      result: 'succeed',
-      topic: 'account',
-      ...origin(request),
-    });
-    return { anti_phishing: Boolean(phrase) };
-  });
+  app.put(
+    '/resource/users/anti_phishing',
+    docs('Set or clear the anti-phishing phrase', { body: antiPhishingSchema }, limit(10)),
+    async (request) => {
+      const { phrase } = antiPhishingSchema.parse(request.body ?? {});
+      const user = authUser(request);
+      await deps.db.query('update users set anti_phishing_phrase = $2, updated_at = now() where id = $1', [
+        user.id,
+        phrase || null,
+      ]);
+      deps.apiKeys.forgetUser(user.id);
+      await recordActivity(deps.db, {
+        userId: user.id,
+        action: 'anti_phishing.set',
+        result: 'succeed',
+        topic: 'account',
+        ...origin(request),
+      });
+      return { anti_phishing: Boolean(phrase) };
+    },
+  );
 
   const profile = async (request: FastifyRequest) =>
     saveProfile(deps, authUser(request), profileSchema.parse(request.body ?? {}));
-  app.post('/resource/profiles', async (request, reply) => reply.status(201).send(await profile(request)));
-  app.put('/resource/profiles', async (request) => profile(request));
+  app.post('/resource/profiles', docs('Save the profile'), async (request, reply) =>
+    reply.status(201).send(await profile(request)),
+  );
+  app.put('/resource/profiles', docs('Save the profile'), async (request) => profile(request));
 }

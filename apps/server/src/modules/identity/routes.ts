@@ -13,6 +13,8 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { requireAuth } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
+import { docs } from '../../http/openapi.ts';
+import { passwordEntropy } from './entropy.ts';
 import { identityState, login, sendLoginCode } from './login.ts';
 import { confirmPasswordReset, requestPasswordReset, resetTokenValid } from './password.ts';
 import {
@@ -38,6 +40,8 @@ const confirmEmailSchema = z.object({
 const accessTokenQuery = z.object({
   access_token: z.string({ error: ERRORS.invalidResetToken }).min(10, ERRORS.invalidResetToken).max(200),
 });
+/** `POST /identity/password/validate`: the password to score (not stored, not logged). */
+const passwordToScore = z.object({ password: z.string({ error: ERRORS.passwordRequired }).max(128) });
 const origin = (request: FastifyRequest) => ({
   ip: request.ip,
   userAgent: request.headers['user-agent'] ?? null,
@@ -46,86 +50,157 @@ const limit = (max: number) => ({ config: { rateLimit: { max, timeWindow: '1 min
 
 /** Barong `identity/*` routes: registration, verification, login and logout. */
 export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  app.post('/identity/users', limit(10), async (request, reply) => {
-    const input = registerSchema.parse(request.body ?? {});
-    await deps.captcha.verify(input.captcha_response, request.ip);
-    return reply.status(201).send(await register(deps, input, origin(request)));
-  });
+  app.post(
+    '/identity/users',
+    docs('Register an account', { body: registerSchema }, limit(10)),
+    async (request, reply) => {
+      const input = registerSchema.parse(request.body ?? {});
+      await deps.captcha.verify(input.captcha_response, request.ip);
+      return reply.status(201).send(await register(deps, input, origin(request)));
+    },
+  );
 
-  app.post('/identity/users/verify_account', limit(20), async (request) => {
-    return verifyAccount(deps, verifyAccountSchema.parse(request.body ?? {}), origin(request));
-  });
+  app.post(
+    '/identity/users/verify_account',
+    docs('Verify a new account with the email and phone codes', { body: verifyAccountSchema }, limit(20)),
+    async (request) => {
+      return verifyAccount(deps, verifyAccountSchema.parse(request.body ?? {}), origin(request));
+    },
+  );
 
   for (const channel of ['email', 'phone'] as const) {
-    app.post(`/identity/users/send_otp/${channel}`, limit(10), async (request, reply) => {
-      const input = sendVerificationCodeSchema.parse(request.body ?? {});
-      await resendVerificationCode(deps, input.email, channel);
-      return reply.status(201).send({ message: 'identity.otp.sent' });
-    });
+    app.post(
+      `/identity/users/send_otp/${channel}`,
+      docs(
+        'Send a registration code again (email or phone)',
+        { body: sendVerificationCodeSchema },
+        limit(10),
+      ),
+      async (request, reply) => {
+        const input = sendVerificationCodeSchema.parse(request.body ?? {});
+        await resendVerificationCode(deps, input.email, channel);
+        return reply.status(201).send({ message: 'identity.otp.sent' });
+      },
+    );
   }
 
-  app.get('/identity/users/edit/phone_number', limit(5), async (request) => {
-    const q = editPhoneQuery.parse(request.query);
-    await deps.captcha.verify(q.captcha_response, request.ip);
-    return changePendingPhone(deps, q.email, q.country_code, q.phone_number);
-  });
+  app.get(
+    '/identity/users/edit/phone_number',
+    docs('Change the phone number of a pending registration', { query: editPhoneQuery }, limit(5)),
+    async (request) => {
+      const q = editPhoneQuery.parse(request.query);
+      await deps.captcha.verify(q.captcha_response, request.ip);
+      return changePendingPhone(deps, q.email, q.country_code, q.phone_number);
+    },
+  );
 
-  app.post('/identity/users/email/generate_code', limit(10), async (request, reply) => {
-    await resendVerificationCode(deps, sendVerificationCodeSchema.parse(request.body ?? {}).email, 'email');
-    return reply.status(201).send({ message: 'identity.otp.sent' });
-  });
+  app.post(
+    '/identity/users/email/generate_code',
+    docs('Send the email verification code again', { body: sendVerificationCodeSchema }, limit(10)),
+    async (request, reply) => {
+      await resendVerificationCode(deps, sendVerificationCodeSchema.parse(request.body ?? {}).email, 'email');
+      return reply.status(201).send({ message: 'identity.otp.sent' });
+    },
+  );
 
-  app.post('/identity/users/email/confirm_code', limit(20), async (request, reply) => {
-    const input = confirmEmailSchema.parse(request.body ?? {});
-    return reply.status(201).send(await confirmEmail(deps, input.email, input.code, origin(request)));
-  });
+  app.post(
+    '/identity/users/email/confirm_code',
+    docs('Confirm the email of a pending registration', { body: confirmEmailSchema }, limit(20)),
+    async (request, reply) => {
+      const input = confirmEmailSchema.parse(request.body ?? {});
+      return reply.status(201).send(await confirmEmail(deps, input.email, input.code, origin(request)));
+    },
+  );
 
-  app.get('/identity/sessions/verify_access_token', limit(20), async (request, reply) => {
-    const { access_token } = accessTokenQuery.parse(request.query);
-    if (!(await resetTokenValid(deps, access_token)))
-      return reply.status(422).send({ errors: [ERRORS.invalidResetToken] });
-    return { valid: true };
-  });
+  app.get(
+    '/identity/sessions/verify_access_token',
+    docs('Check a password reset token', { query: accessTokenQuery }, limit(20)),
+    async (request, reply) => {
+      const { access_token } = accessTokenQuery.parse(request.query);
+      if (!(await resetTokenValid(deps, access_token)))
+        return reply.status(422).send({ errors: [ERRORS.invalidResetToken] });
+      return { valid: true };
+    },
+  );
 
-  app.post('/identity/sessions', limit(30), async (request, reply) => {
-    const input = loginSchema.parse(request.body ?? {});
-    await deps.captcha.verify(input.captcha_response, request.ip);
-    const result = await login(deps, input, origin(request));
-    if (result.kind === 'pending') return result.body;
-    setSessionCookie(request, reply, result.token, deps.config.publicUrl);
-    return result.body;
-  });
+  app.post(
+    '/identity/sessions',
+    docs('Log in: password, then the second step (otp_code or code)', { body: loginSchema }, limit(30)),
+    async (request, reply) => {
+      const input = loginSchema.parse(request.body ?? {});
+      await deps.captcha.verify(input.captcha_response, request.ip);
+      const result = await login(deps, input, origin(request));
+      if (result.kind === 'pending') return result.body;
+      setSessionCookie(request, reply, result.token, deps.config.publicUrl);
+      return result.body;
+    },
+  );
 
   // The identity step of login: the account's state, only to whoever knows its password (no enumeration).
-  app.post('/identity', limit(10), async (request, reply) => {
-    const input = resendLoginCodeSchema.parse(request.body ?? {});
-    await deps.captcha.verify(input.captcha_response, request.ip);
-    return reply.status(201).send(await identityState(deps, input, origin(request)));
-  });
+  app.post(
+    '/identity',
+    docs(
+      'The account state behind a login (password checked first)',
+      { body: resendLoginCodeSchema },
+      limit(10),
+    ),
+    async (request, reply) => {
+      const input = resendLoginCodeSchema.parse(request.body ?? {});
+      await deps.captcha.verify(input.captcha_response, request.ip);
+      return reply.status(201).send(await identityState(deps, input, origin(request)));
+    },
+  );
 
-  app.post('/identity/sessions/resent_otp', limit(10), async (request, reply) => {
-    const input = resendLoginCodeSchema.parse(request.body ?? {});
-    await deps.captcha.verify(input.captcha_response, request.ip);
-    await sendLoginCode(deps, input, origin(request));
-    return reply.status(201).send({ message: 'identity.otp.sent' });
-  });
+  app.post(
+    '/identity/sessions/resent_otp',
+    docs('Send the login code by email or SMS', { body: resendLoginCodeSchema }, limit(10)),
+    async (request, reply) => {
+      const input = resendLoginCodeSchema.parse(request.body ?? {});
+      await deps.captcha.verify(input.captcha_response, request.ip);
+      await sendLoginCode(deps, input, origin(request));
+      return reply.status(201).send({ message: 'identity.otp.sent' });
+    },
+  );
 
-  app.post('/identity/users/password/generate_code', limit(5), async (request, reply) => {
-    const input = forgotPasswordSchema.parse(request.body ?? {});
-    await deps.captcha.verify(input.captcha_response, request.ip);
-    await requestPasswordReset(deps, input.email, deps.config.publicUrl);
-    return reply.status(201).send({ message: 'password.reset_sent' });
-  });
+  // Barong's password strength meter (BaseApp calls it as the user types): a score, nothing stored.
+  app.post(
+    '/identity/password/validate',
+    docs('Score a password (entropy in bits)', { body: passwordToScore }, limit(60)),
+    async (request, reply) => {
+      const { password } = passwordToScore.parse(request.body ?? {});
+      return reply.status(201).send({ entropy: passwordEntropy(password) });
+    },
+  );
 
-  app.post('/identity/users/password/confirm_code', limit(10), async (request, reply) => {
-    const input = resetPasswordSchema.parse(request.body ?? {});
-    await confirmPasswordReset(deps, input.reset_password_token, input.password, origin(request));
-    return reply.status(201).send({ message: 'password.reset' });
-  });
+  app.post(
+    '/identity/users/password/generate_code',
+    docs('Email a password reset link', { body: forgotPasswordSchema }, limit(5)),
+    async (request, reply) => {
+      const input = forgotPasswordSchema.parse(request.body ?? {});
+      await deps.captcha.verify(input.captcha_response, request.ip);
+      await requestPasswordReset(deps, input.email, deps.config.publicUrl);
+      return reply.status(201).send({ message: 'password.reset_sent' });
+    },
+  );
 
+  app.post(
+    '/identity/users/password/confirm_code',
+    docs('Set a new password with a reset token', { body: resetPasswordSchema }, limit(10)),
+    async (request, reply) => {
+      const input = resetPasswordSchema.parse(request.body ?? {});
+      await confirmPasswordReset(deps, input.reset_password_token, input.password, origin(request));
+      return reply.status(201).send({ message: 'password.reset' });
+    },
+  );
+
+  // Logout needs the session cookie only (BaseApp sends no CSRF header here); see RequireAuthOptions.
   app.delete(
     '/identity/sessions',
-    { onRequest: requireAuth(deps.db, deps.sessions) },
+    docs(
+      'Log out (the session cookie alone is enough)',
+      {},
+      { onRequest: requireAuth(deps.db, deps.sessions, undefined, { csrf: false }) },
+    ),
     async (request, reply) => {
       const auth = request.auth;
       if (!auth?.sessionId) throw new AppError(401, [ERRORS.invalidSession]);

@@ -15,11 +15,31 @@ export interface UserRecord {
   otp_pending_secret_enc: string | null;
   otp_last_step: string;
   anti_phishing_phrase: string | null;
+  /** Barong's free-form `data`: a JSON text the client keeps (BaseApp stores the language), or null. */
+  data: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
 type Db = pg.Pool | Tx;
+
+/**
+ * SQL that formats a timestamptz column as every entity shows times: ISO 8601 in UTC with milliseconds and `Z`
+ * (`2026-05-01T09:30:00.123Z`, as JSON.stringify writes a Date), never PostgreSQL's `+00:00` form.
+ */
+export function isoSql(column: string): string {
+  return `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
+/** The user's labels as Barong lists them (`GET /resource/labels`, and inside the user entity), oldest first. */
+export async function userLabels(db: Db, userId: string) {
+  const rows = await db.query(
+    `select key, value, scope, ${isoSql('created_at')} as created_at, ${isoSql('updated_at')} as updated_at
+     from labels where user_id = $1 order by created_at, id`,
+    [userId],
+  );
+  return rows.rows as { key: string; value: string; scope: string; created_at: string; updated_at: string }[];
+}
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserRecord | undefined> {
   return (await db.query('select * from users where lower(email) = lower($1)', [email])).rows[0];
@@ -75,12 +95,14 @@ export async function userEntity(db: Db, user: UserRecord) {
       name: 'user-entity',
       text: `select
          coalesce((select json_agg(json_build_object('key', key, 'value', value, 'scope', scope,
-           'created_at', created_at, 'updated_at', updated_at) order by id) from labels where user_id = $1), '[]') as labels,
+           'created_at', ${isoSql('created_at')}, 'updated_at', ${isoSql('updated_at')}) order by id)
+           from labels where user_id = $1), '[]') as labels,
          coalesce((select json_agg(json_build_object('country', country, 'number', number,
-           'validated_at', validated_at) order by id) from phones where user_id = $1), '[]') as phones,
+           'validated_at', ${isoSql('validated_at')}) order by id) from phones where user_id = $1), '[]') as phones,
          coalesce((select json_agg(json_build_object('first_name', first_name, 'last_name', last_name, 'gender', gender,
            'dob', to_char(dob, 'YYYY-MM-DD'), 'address', address, 'postcode', postcode, 'city', city, 'country', country,
-           'state', state, 'created_at', created_at, 'updated_at', updated_at) order by id) from profiles where user_id = $1), '[]') as profiles`,
+           'state', state, 'created_at', ${isoSql('created_at')}, 'updated_at', ${isoSql('updated_at')}) order by id)
+           from profiles where user_id = $1), '[]') as profiles`,
       values: [user.id],
     })
   ).rows[0];
@@ -94,6 +116,7 @@ export async function userEntity(db: Db, user: UserRecord) {
     otp: user.otp,
     state: user.state,
     anti_phishing: Boolean(user.anti_phishing_phrase),
+    data: user.data ?? null,
     labels: row.labels,
     phones: row.phones,
     profiles: row.profiles,

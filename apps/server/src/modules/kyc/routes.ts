@@ -11,6 +11,7 @@ import type { AppDeps } from '../../app.ts';
 import { authUser } from '../../http/auth.ts';
 import { invalid } from '../../http/errors.ts';
 import { acceptMultipart, parseMultipart } from '../../http/multipart.ts';
+import { docs } from '../../http/openapi.ts';
 import type { DocumentRow } from './repository.ts';
 
 /** Path of the provider's webhooks, under the identity prefix. */
@@ -26,45 +27,61 @@ export async function kycResourceRoutes(app: FastifyInstance, deps: AppDeps): Pr
   acceptMultipart(app, DOCUMENT_LIMITS.maxFiles * DOCUMENT_LIMITS.maxBytes + 256 * 1024);
   const kyc = deps.kyc;
 
-  app.get('/resource/sumsub/token', limit(30), async (request) => kyc.token(authUser(request)));
+  app.get('/resource/sumsub/token', docs('KYC: provider access token', {}, limit(30)), async (request) =>
+    kyc.token(authUser(request)),
+  );
 
-  app.post('/resource/sumsub/applicant_id', limit(30), async (request, reply) => {
-    const { applicant_id } = applicantIdSchema.parse(request.body ?? {});
-    return reply.status(201).send(await kyc.saveApplicantId(authUser(request), applicant_id));
-  });
+  app.post(
+    '/resource/sumsub/applicant_id',
+    docs('KYC: register the applicant', { body: applicantIdSchema }, limit(30)),
+    async (request, reply) => {
+      const { applicant_id } = applicantIdSchema.parse(request.body ?? {});
+      return reply.status(201).send(await kyc.saveApplicantId(authUser(request), applicant_id));
+    },
+  );
 
-  app.get('/resource/documents', async (request) =>
+  app.get('/resource/documents', docs('KYC: uploaded documents'), async (request) =>
     (await kyc.listDocuments(authUser(request))).map(present),
   );
 
-  app.post('/resource/documents', limit(20), async (request, reply) => {
-    if (!Buffer.isBuffer(request.body) || !String(request.headers['content-type']).startsWith('multipart/'))
-      throw invalid(ERRORS.documentNotMultipart);
-    const form = await parseMultipart(request.body, request.headers['content-type'] ?? '', {
-      maxFileBytes: DOCUMENT_LIMITS.maxBytes,
-      maxFiles: DOCUMENT_LIMITS.maxFiles,
-    }).catch(() => {
-      throw invalid(ERRORS.documentNotMultipart);
-    });
-    if (form.tooManyFiles) throw invalid(ERRORS.documentTooMany);
-    const fields = documentFieldsSchema.parse(form.fields);
-    const stored = await kyc.uploadDocuments(authUser(request), fields, form.files);
-    return reply.status(201).send(stored.map(present));
-  });
+  app.post(
+    '/resource/documents',
+    docs('KYC: upload identity documents', { bodyType: 'multipart' }, limit(20)),
+    async (request, reply) => {
+      if (!Buffer.isBuffer(request.body) || !String(request.headers['content-type']).startsWith('multipart/'))
+        throw invalid(ERRORS.documentNotMultipart);
+      const form = await parseMultipart(request.body, request.headers['content-type'] ?? '', {
+        maxFileBytes: DOCUMENT_LIMITS.maxBytes,
+        maxFiles: DOCUMENT_LIMITS.maxFiles,
+      }).catch(() => {
+        throw invalid(ERRORS.documentNotMultipart);
+      });
+      if (form.tooManyFiles) throw invalid(ERRORS.documentTooMany);
+      const fields = documentFieldsSchema.parse(form.fields);
+      const stored = await kyc.uploadDocuments(authUser(request), fields, form.files);
+      return reply.status(201).send(stored.map(present));
+    },
+  );
 
-  app.post('/resource/profiles/net_verify/initiate', limit(10), async (request, reply) => {
-    const { redirectUrl } = netVerifyInitiateSchema.parse(request.body ?? {});
-    return reply.status(201).send(await kyc.netVerifyInitiate(authUser(request), redirectUrl));
-  });
+  app.post(
+    '/resource/profiles/net_verify/initiate',
+    docs('KYC: start a verification', { body: netVerifyInitiateSchema }, limit(10)),
+    async (request, reply) => {
+      const { redirectUrl } = netVerifyInitiateSchema.parse(request.body ?? {});
+      return reply.status(201).send(await kyc.netVerifyInitiate(authUser(request), redirectUrl));
+    },
+  );
   const scanRef = (request: FastifyRequest) =>
     scanRefSchema.parse({ ...(request.query as object), ...((request.body as object) ?? {}) }).scan_ref;
-  app.post('/resource/profiles/net_verify/success', async (request) =>
-    kyc.netVerifySuccess(authUser(request), scanRef(request)),
+  app.post(
+    '/resource/profiles/net_verify/success',
+    docs('KYC: verification finished on the client'),
+    async (request) => kyc.netVerifySuccess(authUser(request), scanRef(request)),
   );
-  app.post('/resource/profiles/net_verify/kyc', async (request) =>
+  app.post('/resource/profiles/net_verify/kyc', docs('KYC: verification state of a scan'), async (request) =>
     kyc.netVerifyKyc(authUser(request), scanRef(request)),
   );
-  app.get('/resource/profiles/net_verify/kyc', async (request) =>
+  app.get('/resource/profiles/net_verify/kyc', docs('KYC: verification state'), async (request) =>
     kyc.netVerifyKyc(authUser(request), scanRef(request)),
   );
 }
@@ -76,7 +93,7 @@ export async function kycResourceRoutes(app: FastifyInstance, deps: AppDeps): Pr
 export async function kycWebhookRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-  app.post(KYC_WEBHOOK_PATH, async (request) => {
+  app.post(KYC_WEBHOOK_PATH, docs('KYC provider webhooks (signed)'), async (request) => {
     const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     return { status: await deps.kyc.handleWebhook(raw, request.headers) };
   });

@@ -16,8 +16,19 @@ export const KLINE_PERIODS: Record<number, string> = {
   10080: '1w',
 };
 
-/** One candle: bucket start (epoch seconds), open, high, low, close, volume (decimal strings). */
+/** One candle: bucket start (epoch seconds), open, high, low, close, volume (decimal strings, exact). */
 export type Candle = [number, string, string, string, string, string];
+
+/**
+ * A candle on the wire, REST and stream alike: `[t, o, h, l, c, v]`, all numbers as Peatio sends them (what
+ * charting clients expect). The only place where amounts leave as numbers; everywhere else they are strings.
+ */
+export type WireCandle = [number, number, number, number, number, number];
+
+/** The wire form of a candle (see {@link WireCandle}). */
+export function wireCandle(c: Candle): WireCandle {
+  return [c[0], Number(c[1]), Number(c[2]), Number(c[3]), Number(c[4]), Number(c[5])];
+}
 
 /**
  * Candles for a market and period built from its trades, oldest first. Buckets are aligned to the epoch;

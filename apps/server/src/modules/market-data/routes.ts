@@ -1,33 +1,68 @@
-import { ERRORS, type PublicTrade } from '@exchange/shared';
+import { MARKET_DATA_ERRORS, type PublicTrade } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { AppError } from '../../http/errors.ts';
+import { docs } from '../../http/openapi.ts';
 import { usdtPriceText } from '../wallet/valuation.ts';
-import { KLINE_PERIODS, queryKlines, trim } from './klines.ts';
+import { KLINE_PERIODS, queryKlines, trim, wireCandle } from './klines.ts';
+import { openOrderBook } from './order-book.ts';
 
 const marketParam = z.object({ id: z.string().max(20) });
 const depthQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(300) });
 const tradesQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) });
+const orderBookQuery = z.object({
+  asks_limit: z.coerce.number().int().min(1).max(200).default(20),
+  bids_limit: z.coerce.number().int().min(1).max(200).default(20),
+});
 const klineQuery = z.object({
   period: z.coerce
-    .number()
+    .number({ error: MARKET_DATA_ERRORS.invalidPeriod })
     .int()
-    .refine((p) => p in KLINE_PERIODS, 'market.kline.invalid_period')
+    .refine((p) => p in KLINE_PERIODS, MARKET_DATA_ERRORS.invalidPeriod)
     .default(1),
   time_from: z.coerce.number().int().min(0).optional(),
   time_to: z.coerce.number().int().min(0).optional(),
   limit: z.coerce.number().int().min(1).max(10_000).default(30),
 });
 
+/** A currency network's row as `GET /public/currencies` lists it. */
+interface NetworkRow {
+  explorer_transaction: string | null;
+  explorer_address: string | null;
+  min_deposit_amount: string;
+  min_withdraw_amount: string;
+  withdraw_fee: string;
+  deposit_enabled: boolean;
+  withdraw_enabled: boolean;
+  min_confirmations: number;
+}
+
+/**
+ * The currency-level fields Peatio 2 clients (BaseApp) read, taken from the currency's default network (its
+ * first); a currency without a network can be neither deposited nor withdrawn.
+ */
+function defaultNetworkFields(n: NetworkRow | undefined) {
+  return {
+    explorer_transaction: n?.explorer_transaction ?? '',
+    explorer_address: n?.explorer_address ?? '',
+    min_deposit_amount: n?.min_deposit_amount ?? '0',
+    min_withdraw_amount: n?.min_withdraw_amount ?? '0',
+    withdraw_fee: n?.withdraw_fee ?? '0',
+    deposit_enabled: n?.deposit_enabled ?? false,
+    withdrawal_enabled: n?.withdraw_enabled ?? false,
+    min_confirmations: n?.min_confirmations ?? 0,
+  };
+}
+
 /** Peatio `public/*`: markets, tickers, depth, public trades, k-lines, currencies and fees. No login needed. */
 export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const market = (id: string) => {
-    if (!deps.core.markets.has(id)) throw new AppError(404, [ERRORS.recordNotFound]);
+    if (!deps.core.markets.has(id)) throw new AppError(404, [MARKET_DATA_ERRORS.marketNotFound]);
     return id;
   };
 
-  app.get('/public/markets', async () => {
+  app.get('/public/markets', docs('Markets'), async () => {
     const rows = await deps.db.query(
       `select id, id as symbol, upper(base_unit) || '/' || upper(quote_unit) as name, 'spot' as type, base_unit, quote_unit,
          trim_scale(min_price)::text as min_price, trim_scale(max_price)::text as max_price,
@@ -37,45 +72,71 @@ export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Pro
     return rows.rows;
   });
 
-  app.get('/public/markets/tickers', async () => deps.marketData.tickers());
+  app.get('/public/markets/tickers', docs('Tickers of every market'), async () => deps.marketData.tickers());
 
-  app.get('/public/markets/:id/tickers', async (request) => {
-    const id = market(marketParam.parse(request.params).id);
-    return (await deps.marketData.tickers())[id];
-  });
+  app.get(
+    '/public/markets/:id/tickers',
+    docs('Ticker of a market', { params: marketParam }),
+    async (request) => {
+      const id = market(marketParam.parse(request.params).id);
+      return (await deps.marketData.tickers())[id];
+    },
+  );
 
-  app.get('/public/markets/:id/depth', async (request) => {
-    const id = market(marketParam.parse(request.params).id);
-    const depth = deps.marketData.depth(id, depthQuery.parse(request.query).limit);
-    return { timestamp: depth?.timestamp, asks: depth?.asks ?? [], bids: depth?.bids ?? [] };
-  });
+  app.get(
+    '/public/markets/:id/depth',
+    docs('Depth: price levels, asks ascending, bids descending', { params: marketParam, query: depthQuery }),
+    async (request) => {
+      const id = market(marketParam.parse(request.params).id);
+      const depth = deps.marketData.depth(id, depthQuery.parse(request.query).limit);
+      return { timestamp: depth?.timestamp, asks: depth?.asks ?? [], bids: depth?.bids ?? [] };
+    },
+  );
 
-  app.get('/public/markets/:id/trades', async (request) => {
-    const id = market(marketParam.parse(request.params).id);
-    const rows = await deps.db.query(
-      `select id, trim_scale(price)::text as price, trim_scale(amount)::text as amount, trim_scale(total)::text as total,
+  app.get(
+    '/public/markets/:id/order-book',
+    docs('Resting orders per side, best first', { params: marketParam, query: orderBookQuery }),
+    async (request) => {
+      const id = market(marketParam.parse(request.params).id);
+      const q = orderBookQuery.parse(request.query);
+      return openOrderBook(deps.db, deps.core.units, id, q.asks_limit, q.bids_limit);
+    },
+  );
+
+  app.get(
+    '/public/markets/:id/trades',
+    docs('Recent public trades', { params: marketParam, query: tradesQuery }),
+    async (request) => {
+      const id = market(marketParam.parse(request.params).id);
+      const rows = await deps.db.query(
+        `select id, trim_scale(price)::text as price, trim_scale(amount)::text as amount, trim_scale(total)::text as total,
          market_id as market, created_at, taker_type from trades where market_id = $1 order by id desc limit $2`,
-      [id, tradesQuery.parse(request.query).limit],
-    );
-    // As the `{market}.trades` stream has them: tid, date in Unix seconds, type = the taker's side.
-    return rows.rows.map(
-      (r): PublicTrade => ({
-        ...r,
-        id: Number(r.id),
-        tid: Number(r.id),
-        date: Math.floor(new Date(r.created_at).getTime() / 1000),
-        type: r.taker_type,
-      }),
-    );
-  });
+        [id, tradesQuery.parse(request.query).limit],
+      );
+      // As the `{market}.trades` stream has them: tid, date in Unix seconds, type = the taker's side.
+      return rows.rows.map(
+        (r): PublicTrade => ({
+          ...r,
+          id: Number(r.id),
+          tid: Number(r.id),
+          date: Math.floor(new Date(r.created_at).getTime() / 1000),
+          type: r.taker_type,
+        }),
+      );
+    },
+  );
 
-  app.get('/public/markets/:id/k-line', async (request) => {
-    const id = market(marketParam.parse(request.params).id);
-    const q = klineQuery.parse(request.query);
-    return queryKlines(deps.db, id, q.period, q.time_from, q.time_to, q.limit);
-  });
+  app.get(
+    '/public/markets/:id/k-line',
+    docs('Candles [t, o, h, l, c, v] as numbers', { params: marketParam, query: klineQuery }),
+    async (request) => {
+      const id = market(marketParam.parse(request.params).id);
+      const q = klineQuery.parse(request.query);
+      return (await queryKlines(deps.db, id, q.period, q.time_from, q.time_to, q.limit)).map(wireCandle);
+    },
+  );
 
-  app.get('/public/currencies', async () => {
+  app.get('/public/currencies', docs('Currencies with their networks'), async () => {
     const [currencies, networks] = await Promise.all([
       deps.db.query(
         `select id, name, type, precision, icon_url, position, trim_scale(deposit_fee)::text as deposit_fee,
@@ -89,17 +150,22 @@ export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Pro
          from currency_networks n join blockchains b on b.key = n.blockchain_key order by n.id`,
       ),
     ]);
-    return currencies.rows.map((c) => ({
-      ...c,
-      swap_fees: c.swap_fee,
-      price: usdtPriceText(deps.core, c.id),
-      networks: networks.rows
+    return currencies.rows.map((c) => {
+      // Peatio 3 names inside `networks` (withdrawal_enabled) next to ours (withdraw_enabled).
+      const own = networks.rows
         .filter((n) => n.currency_id === c.id)
-        .map(({ currency_id, ...n }) => ({ ...n, currency_id })),
-    }));
+        .map(({ currency_id, ...n }) => ({ ...n, currency_id, withdrawal_enabled: n.withdraw_enabled }));
+      return {
+        ...c,
+        ...defaultNetworkFields(own[0]),
+        swap_fees: c.swap_fee,
+        price: usdtPriceText(deps.core, c.id),
+        networks: own,
+      };
+    });
   });
 
-  app.get('/public/trading_fees', async () => {
+  app.get('/public/trading_fees', docs('Trading fees'), async () => {
     const rows = await deps.db.query(
       `select id, "group", market_id, trim_scale(maker)::text as maker, trim_scale(taker)::text as taker, created_at
        from trading_fees order by id`,
@@ -107,7 +173,7 @@ export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Pro
     return rows.rows.map((r) => ({ ...r, id: Number(r.id), maker: trim(r.maker), taker: trim(r.taker) }));
   });
 
-  app.get('/public/trading_level', async () => {
+  app.get('/public/trading_level', docs('Fees per trading level'), async () => {
     const rows = await deps.db.query(
       `select "group" as level, trim_scale(maker)::text as maker, trim_scale(taker)::text as taker
        from trading_fees where market_id = 'any' order by "group"`,

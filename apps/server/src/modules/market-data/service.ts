@@ -9,8 +9,8 @@ import { privateStreamKey } from '../ranger/streams.ts';
 import { orderEntity } from '../trading/presenters.ts';
 import { usdtPrice } from '../wallet/valuation.ts';
 import { BookView, type LevelChange } from './book-view.ts';
-import { type Candle, KLINE_PERIODS, queryKlines } from './klines.ts';
-import { computeTickers, type Ticker, type TradeFigures } from './tickers.ts';
+import { type Candle, KLINE_PERIODS, queryKlines, type WireCandle, wireCandle } from './klines.ts';
+import { computeTickers, flatTickers, type Ticker, type TradeFigures } from './tickers.ts';
 
 /** The candle being built, in integer ticks (price) and steps (volume). */
 interface LiveCandle {
@@ -293,7 +293,7 @@ export class MarketData {
     const stream = `${market}.kline-${suffix}`;
     const candle = this.candles.get(key);
     if (candle && this.hub.subscriberCount(stream) > 0)
-      this.hub.publish(stream, this.formatCandle(market, candle));
+      this.hub.publish(stream, wireCandle(this.formatCandle(market, candle)) satisfies WireCandle);
   }
 
   private formatCandle(market: string, c: LiveCandle): Candle {
@@ -331,7 +331,8 @@ export class MarketData {
       this.tickerTimer = undefined;
       if (this.hub.subscriberCount('global.tickers') === 0) return;
       this.tickerCache = undefined;
-      this.hub.publish('global.tickers', await this.tickers().catch(() => ({})));
+      // Peatio's flat shape per market ({at, last, ...}), not the REST call's {at, ticker: {...}}.
+      this.hub.publish('global.tickers', flatTickers(await this.tickers().catch(() => ({}))));
     }, 1000);
     this.tickerTimer.unref();
   }

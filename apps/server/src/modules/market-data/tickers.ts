@@ -1,4 +1,4 @@
-import { type TickerEntity, toUnits } from '@exchange/shared';
+import { type TickerEntity, type TickerEvent, toUnits } from '@exchange/shared';
 import type pg from 'pg';
 import { trim } from './klines.ts';
 
@@ -65,6 +65,19 @@ export async function computeTickers(db: pg.Pool, markets: string[]): Promise<Re
         price_change_percent: changePercent(open, last),
       },
     };
+  }
+  return out;
+}
+
+/**
+ * The `global.tickers` payload as Peatio's ranger publishes it: per market the ticker's fields at the top level
+ * (`{ethbtc: {at, last, high, ...}}`), so clients read `event[market].last`.
+ */
+export function flatTickers(tickers: Record<string, Ticker>): Record<string, TickerEvent> {
+  const out: Record<string, TickerEvent> = {};
+  for (const [id, { at, ticker }] of Object.entries(tickers)) {
+    const name = `${ticker.base_unit.toUpperCase()}/${ticker.quote_unit.toUpperCase()}`;
+    out[id] = { ...ticker, name, at };
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
+import { docs } from '../../http/openapi.ts';
 import { listBalances } from '../trading/repository.ts';
 import { portfolio } from '../wallet/valuation.ts';
 
@@ -10,7 +11,7 @@ import { portfolio } from '../wallet/valuation.ts';
  */
 export async function memberRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.addHook('onRequest', requireAuth(deps.db, deps.sessions, deps.apiKeys));
-  app.get('/account/members/me', async (request) => {
+  app.get('/account/members/me', docs('The member (Peatio)'), async (request) => {
     const user = authUser(request);
     return {
       uid: user.uid,
@@ -26,7 +27,7 @@ export async function memberRoutes(app: FastifyInstance, deps: AppDeps): Promise
    * Peatio's member entity: uid, email, level, role, group, state, the accounts (currency, balance, locked as
    * decimal strings) and the timestamps. The database id is not shown.
    */
-  app.get('/account/me', async (request) => {
+  app.get('/account/me', docs('The member with accounts'), async (request) => {
     const user = authUser(request);
     const accounts = (await listBalances(deps.db, Number(user.id))).map((b) => ({
       currency: b.currency,
@@ -48,6 +49,8 @@ export async function memberRoutes(app: FastifyInstance, deps: AppDeps): Promise
 
   // Nothing is cached: both compute the portfolio afresh from the committed balances at current prices.
   for (const path of ['/account/portfolio', '/account/update/portfolio']) {
-    app.get(path, async (request) => portfolio(deps.core, Number(authUser(request).id)));
+    app.get(path, docs('Portfolio per currency with USDT values'), async (request) =>
+      portfolio(deps.core, Number(authUser(request).id)),
+    );
   }
 }

@@ -1,20 +1,23 @@
-import { ERRORS } from '@exchange/shared';
+import { ERRORS, MEMBER_LEVELS } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AltchaCaptcha } from '../../adapters/captcha/altcha.ts';
 import type { AppDeps } from '../../app.ts';
+import { docs } from '../../http/openapi.ts';
 
 /**
- * Peatio public service routes that need no other module: server time and health. `health/alive` answers
+ * Peatio public service routes that need no other module: server time, the member levels and health. `health/alive` answers
  * while the database does; `health/ready` also needs the exchange core to take commands (it pauses while it
  * reloads from a database that came back). Both answer 503 `server.database_unavailable` otherwise.
  */
 export async function peatioPublicRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   // Peatio answers with a bare JSON string; Fastify would send a returned string as plain text.
-  app.get('/public/timestamp', async (_request, reply) =>
+  app.get('/public/timestamp', docs('Server time'), async (_request, reply) =>
     reply.type('application/json').send(JSON.stringify(new Date().toISOString())),
   );
 
-  app.get('/public/health/alive', async (_request, reply) => {
+  app.get('/public/member-levels', docs('Least account level per privilege'), async () => MEMBER_LEVELS);
+
+  app.get('/public/health/alive', docs('Liveness'), async (_request, reply) => {
     try {
       await deps.db.query('select 1');
       return { status: 'alive' };
@@ -23,7 +26,7 @@ export async function peatioPublicRoutes(app: FastifyInstance, deps: AppDeps): P
     }
   });
 
-  app.get('/public/health/ready', async (_request, reply) => {
+  app.get('/public/health/ready', docs('Readiness'), async (_request, reply) => {
     try {
       await deps.db.query('select 1');
     } catch {
@@ -38,15 +41,17 @@ export async function peatioPublicRoutes(app: FastifyInstance, deps: AppDeps): P
 
 /** Barong's liveness routes, the public client configuration and the captcha challenge. */
 export async function barongPublicRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  app.get('/identity/ping', async () => ({ ping: 'pong' }));
-  app.get('/identity/time', async () => ({ time: Math.floor(Date.now() / 1000) }));
-  app.get('/identity/configs', async () => ({
+  app.get('/identity/ping', docs('Liveness'), async () => ({ ping: 'pong' }));
+  app.get('/identity/time', docs('Server time (Unix seconds)'), async () => ({
+    time: Math.floor(Date.now() / 1000),
+  }));
+  app.get('/identity/configs', docs('Public client configuration'), async () => ({
     captcha_type: deps.config.captchaType,
     captcha_id: deps.config.captchaType === 'recaptcha' ? deps.config.recaptcha?.siteKey : undefined,
     session_expire_time: 3600,
     password_min_length: 8,
   }));
-  app.get('/identity/captcha/challenge', async (_request, reply) => {
+  app.get('/identity/captcha/challenge', docs('A captcha challenge (ALTCHA)'), async (_request, reply) => {
     if (!('challenge' in deps.captcha)) return reply.status(404).send({ errors: [ERRORS.routeNotFound] });
     reply.header('cache-control', 'no-store');
     return (deps.captcha as AltchaCaptcha).challenge();

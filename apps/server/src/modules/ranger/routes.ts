@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import type { AppDeps } from '../../app.ts';
 import { sessionUser } from '../../http/auth.ts';
+import { docs } from '../../http/openapi.ts';
 import { SESSION_COOKIE } from '../identity/sessions.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
 import { MAX_BUFFERED_BYTES, type StreamClient } from './hub.ts';
@@ -102,7 +103,11 @@ async function privateUser(deps: AppDeps, request: FastifyRequest): Promise<User
  */
 export async function rangerRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   for (const path of ['/public', '/public/']) {
-    app.get(path, { websocket: true }, (socket, request) => attach(socket, request, deps));
+    app.get(
+      path,
+      docs('Public streams (websocket upgrade; stream query parameters)', {}, { websocket: true }),
+      (socket, request) => attach(socket, request, deps),
+    );
   }
   const refuseForeignPages = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.cookies[SESSION_COOKIE] && crossOrigin(request, deps.config.publicUrl)) {
@@ -110,21 +115,29 @@ export async function rangerRoutes(app: FastifyInstance, deps: AppDeps): Promise
     }
   };
   for (const path of ['/private', '/private/']) {
-    app.get(path, { websocket: true, preValidation: refuseForeignPages }, async (socket, request) => {
-      // A client subscribes as soon as the socket opens, while its session is still being looked up: what it
-      // sends meanwhile is kept and handled, in order, once the session is known (it was lost before).
-      const early: RawData[] = [];
-      const keep = (data: RawData) => early.push(data);
-      socket.on('message', keep);
-      const user = await privateUser(deps, request).catch(() => undefined);
-      socket.off('message', keep);
-      if (socket.readyState !== socket.OPEN) return;
-      if (user?.state !== 'active') {
-        socket.send(JSON.stringify({ error: { message: ERRORS.invalidSession } }));
-        socket.close(4001, ERRORS.invalidSession);
-        return;
-      }
-      attach(socket, request, deps, user.id, early);
-    });
+    app.get(
+      path,
+      docs(
+        'Private streams of the signed-in user (websocket upgrade)',
+        {},
+        { websocket: true, preValidation: refuseForeignPages },
+      ),
+      async (socket, request) => {
+        // A client subscribes as soon as the socket opens, while its session is still being looked up: what it
+        // sends meanwhile is kept and handled, in order, once the session is known (it was lost before).
+        const early: RawData[] = [];
+        const keep = (data: RawData) => early.push(data);
+        socket.on('message', keep);
+        const user = await privateUser(deps, request).catch(() => undefined);
+        socket.off('message', keep);
+        if (socket.readyState !== socket.OPEN) return;
+        if (user?.state !== 'active') {
+          socket.send(JSON.stringify({ error: { message: ERRORS.invalidSession } }));
+          socket.close(4001, ERRORS.invalidSession);
+          return;
+        }
+        attach(socket, request, deps, user.id, early);
+      },
+    );
   }
 }

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
 import { usdtPriceText } from '../wallet/valuation.ts';
 import {
@@ -46,22 +47,30 @@ export async function tradingRoutes(app: FastifyInstance, deps: AppDeps): Promis
     },
   };
 
-  app.post('/market/orders', limits, async (request, reply) => {
-    const user = userId(request);
-    const order = await placeOrder(deps.core, user, placeOrderSchema.parse(request.body ?? {}), (id) =>
-      findOwnOrder(deps.db, deps.core.units, user, String(id)),
-    );
-    return reply.status(201).send(order);
-  });
+  app.post(
+    '/market/orders',
+    docs('Place an order', { body: placeOrderSchema }, limits),
+    async (request, reply) => {
+      const user = userId(request);
+      const order = await placeOrder(deps.core, user, placeOrderSchema.parse(request.body ?? {}), (id) =>
+        findOwnOrder(deps.db, deps.core.units, user, String(id)),
+      );
+      return reply.status(201).send(order);
+    },
+  );
 
-  app.get('/market/orders', async (request, reply) => {
-    const q = listOrdersQuery.parse(request.query);
-    const { items, total } = await listOrders(deps.db, deps.core.units, userId(request), q);
-    paged(reply, total, q.page, q.limit);
-    return items;
-  });
+  app.get(
+    '/market/orders',
+    docs("The user's orders, paged", { query: listOrdersQuery }),
+    async (request, reply) => {
+      const q = listOrdersQuery.parse(request.query);
+      const { items, total } = await listOrders(deps.db, deps.core.units, userId(request), q);
+      paged(reply, total, q.page, q.limit);
+      return items;
+    },
+  );
 
-  app.get('/market/orders/:id', async (request) => {
+  app.get('/market/orders/:id', docs('One order (id or uuid)'), async (request) => {
     const order = await findOwnOrder(
       deps.db,
       deps.core.units,
@@ -72,36 +81,50 @@ export async function tradingRoutes(app: FastifyInstance, deps: AppDeps): Promis
     return order;
   });
 
-  app.post('/market/orders/:id/cancel', limits, async (request, reply) => {
+  app.post('/market/orders/:id/cancel', docs('Cancel an order', {}, limits), async (request, reply) => {
     const id = (request.params as { id: string }).id;
     const order = /^\d{1,15}$/.test(id)
       ? { id: Number(id) }
       : await findOwnOrder(deps.db, deps.core.units, userId(request), id);
-    if (!order) throw new AppError(404, [ORDER_ERRORS.orderNotFound]);
+    if (!order) throw notFound();
     return reply.status(201).send(await cancelOrder(deps.core, userId(request), order.id));
   });
 
-  app.post('/market/orders/cancel', limits, async (request, reply) => {
-    return reply
-      .status(201)
-      .send(await cancelAll(deps.core, userId(request), cancelAllSchema.parse(request.body ?? {})));
-  });
+  app.post(
+    '/market/orders/cancel',
+    docs('Cancel all orders (optionally one market or side)', { body: cancelAllSchema }, limits),
+    async (request, reply) => {
+      return reply
+        .status(201)
+        .send(await cancelAll(deps.core, userId(request), cancelAllSchema.parse(request.body ?? {})));
+    },
+  );
 
-  app.get('/market/trades', async (request, reply) => {
-    const q = pageQuery.parse(request.query);
-    const { items, total } = await listUserTrades(deps.db, userId(request), q.market, q.limit, q.page);
-    paged(reply, total, q.page, q.limit);
-    return items;
-  });
+  app.get(
+    '/market/trades',
+    docs("The user's trades, paged", { query: pageQuery }),
+    async (request, reply) => {
+      const q = pageQuery.parse(request.query);
+      const { items, total } = await listUserTrades(deps.db, userId(request), q.market, q.limit, q.page);
+      paged(reply, total, q.page, q.limit);
+      return items;
+    },
+  );
 
-  app.put('/account/fav_market', async (request) => {
-    const input = favouriteSchema.parse(request.body ?? {});
-    if (!deps.core.markets.has(input.market_id)) throw new AppError(422, [ORDER_ERRORS.marketNotFound]);
-    await setFavourite(deps.db, userId(request), input.market_id, input.is_fav);
-    return listFavourites(deps.db, userId(request));
-  });
+  app.put(
+    '/account/fav_market',
+    docs('Mark or unmark a favourite market', { body: favouriteSchema }),
+    async (request) => {
+      const input = favouriteSchema.parse(request.body ?? {});
+      if (!deps.core.markets.has(input.market_id)) throw new AppError(422, [ORDER_ERRORS.marketNotFound]);
+      await setFavourite(deps.db, userId(request), input.market_id, input.is_fav);
+      return listFavourites(deps.db, userId(request));
+    },
+  );
 
-  app.get('/account/fav_market/list', async (request) => listFavourites(deps.db, userId(request)));
+  app.get('/account/fav_market/list', docs('Favourite markets'), async (request) =>
+    listFavourites(deps.db, userId(request)),
+  );
 
   /** Each row also carries `usdt_price`, the value of one unit in USDT (1 when there is no price). */
   const balances = async (user: number) =>
@@ -109,9 +132,9 @@ export async function tradingRoutes(app: FastifyInstance, deps: AppDeps): Promis
       ...b,
       usdt_price: usdtPriceText(deps.core, b.currency),
     }));
-  app.get('/account/balances', async (request) => balances(userId(request)));
+  app.get('/account/balances', docs('Balances'), async (request) => balances(userId(request)));
 
-  app.get('/account/balances/:currency', async (request) => {
+  app.get('/account/balances/:currency', docs('Balance of a currency'), async (request) => {
     const currency = (request.params as { currency: string }).currency;
     const row = (await balances(userId(request))).find((b) => b.currency === currency);
     if (!row) throw new AppError(404, [ERRORS.recordNotFound]);

@@ -1,7 +1,7 @@
 import type { CommandResult, OrderView } from '@exchange/engine';
 import { ORDER_ERRORS, orderRuleIssues, type PlaceOrderInput, toUnits } from '@exchange/shared';
 import type { Core } from '../../core/index.ts';
-import { AppError, invalid } from '../../http/errors.ts';
+import { AppError, invalid, notFound } from '../../http/errors.ts';
 import { type OrderEntity, orderEntity } from './presenters.ts';
 
 function touched(result: CommandResult, id: number | null): OrderView | undefined {
@@ -20,7 +20,7 @@ export async function placeOrder(
   stored: (orderId: number) => Promise<OrderEntity | undefined>,
 ): Promise<OrderEntity> {
   const market = core.markets.get(input.market);
-  if (!market) throw invalid(ORDER_ERRORS.marketNotFound);
+  if (!market) throw invalid(ORDER_ERRORS.marketUnavailable);
   // The route parsed the input; these are the same market rules the web form's schema checks. The first issue
   // is the answer, as the engine gives one code.
   const [issue] = orderRuleIssues(input, {
@@ -60,11 +60,11 @@ export async function placeOrder(
   return earlier;
 }
 
-/** Cancels one open order of the user; someone else's, unknown or closed orders are 404. */
+/** Cancels one open order of the user; someone else's, unknown or closed orders are 404 `record.not_found` (Peatio's). */
 export async function cancelOrder(core: Core, userId: number, orderId: number): Promise<OrderEntity> {
   const result = await core.sequencer.submit({ type: 'CancelOrder', user: userId, orderId });
   const order = touched(result, orderId);
-  if (!result.ok || !order) throw new AppError(404, [ORDER_ERRORS.orderNotFound]);
+  if (!result.ok || !order) throw notFound();
   return orderEntity(core.units, order);
 }
 

@@ -94,7 +94,7 @@ export async function createBeneficiary(
   const inserted = await deps.db.query(
     `insert into beneficiaries (user_id, currency_id, blockchain_key, name, description, address, memo)
      values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing returning *, ${INTERNAL}`,
-    [user.id, input.currency, input.blockchain_key, input.name, input.description ?? '', address, memo],
+    [user.id, input.currency, network.key, input.name, input.description ?? '', address, memo],
   );
   if (inserted.rowCount !== 1) throw invalid(WALLET_ERRORS.beneficiaryDuplicate);
   const row = inserted.rows[0] as BeneficiaryRow;
@@ -175,14 +175,15 @@ export async function deleteBeneficiary(
 }
 
 /** The network of a currency, or the refusal the spec's screens expect. */
-async function networkOf(deps: BeneficiaryDeps, currency: string, key: string) {
+async function networkOf(deps: BeneficiaryDeps, currency: string, key: string | undefined) {
   const row = (
-    await deps.db.query('select 1 from currency_networks where currency_id = $1 and blockchain_key = $2', [
-      currency,
-      key,
-    ])
+    await deps.db.query(
+      `select blockchain_key from currency_networks
+       where currency_id = $1 and ($2::text is null or blockchain_key = $2) order by id limit 1`,
+      [currency, key ?? null],
+    )
   ).rows[0];
-  const network = deps.chains.get(key);
-  if (!row || !network) throw invalid(WALLET_ERRORS.networkNotFound);
+  const network = row ? deps.chains.get(row.blockchain_key) : undefined;
+  if (!network) throw invalid(WALLET_ERRORS.networkNotFound);
   return network;
 }

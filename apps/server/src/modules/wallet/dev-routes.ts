@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { invalid } from '../../http/errors.ts';
 import { loopbackOnly } from '../../http/loopback.ts';
+import { docs } from '../../http/openapi.ts';
 
 const faucetSchema = z.object({
   blockchain_key: z.string().max(64),
@@ -27,23 +28,31 @@ export async function walletDevRoutes(app: FastifyInstance, deps: AppDeps): Prom
     return { ...n, dev: n.dev };
   };
 
-  app.post('/faucet', { onRequest: loopbackOnly }, async (request, reply) => {
-    const input = faucetSchema.parse(request.body ?? {});
-    const n = network(input.blockchain_key);
-    const precision = n.currencies.get(input.currency);
-    if (precision === undefined) throw invalid(DEV_ERRORS.unsupportedCurrency);
-    const address = n.chain.normalizeAddress(input.address);
-    if (!address) throw invalid(DEV_ERRORS.invalidAddress);
-    const amount = parseUnits(input.amount, precision);
-    if (!amount.ok || amount.units <= 0n) throw invalid(DEV_ERRORS.invalidAmount);
-    const txid = await n.dev.faucet(address, input.currency, amount.units);
-    return reply.status(201).send({ txid, blockchain_key: n.key, address, amount: input.amount });
-  });
+  app.post(
+    '/faucet',
+    docs('Dev: test coins to an address', { body: faucetSchema }, { onRequest: loopbackOnly }),
+    async (request, reply) => {
+      const input = faucetSchema.parse(request.body ?? {});
+      const n = network(input.blockchain_key);
+      const precision = n.currencies.get(input.currency);
+      if (precision === undefined) throw invalid(DEV_ERRORS.unsupportedCurrency);
+      const address = n.chain.normalizeAddress(input.address);
+      if (!address) throw invalid(DEV_ERRORS.invalidAddress);
+      const amount = parseUnits(input.amount, precision);
+      if (!amount.ok || amount.units <= 0n) throw invalid(DEV_ERRORS.invalidAmount);
+      const txid = await n.dev.faucet(address, input.currency, amount.units);
+      return reply.status(201).send({ txid, blockchain_key: n.key, address, amount: input.amount });
+    },
+  );
 
-  app.post('/mine', { onRequest: loopbackOnly }, async (request) => {
-    const input = mineSchema.parse(request.body ?? {});
-    const height = await network(input.blockchain_key).dev.mine(input.blocks);
-    await deps.wallet.tick();
-    return { blockchain_key: input.blockchain_key, height };
-  });
+  app.post(
+    '/mine',
+    docs('Dev: mine blocks', { body: mineSchema }, { onRequest: loopbackOnly }),
+    async (request) => {
+      const input = mineSchema.parse(request.body ?? {});
+      const height = await network(input.blockchain_key).dev.mine(input.blocks);
+      await deps.wallet.tick();
+      return { blockchain_key: input.blockchain_key, height };
+    },
+  );
 }

@@ -15,6 +15,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
 import { invalid } from '../../http/errors.ts';
+import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
 import { currentDepositAddress } from './addresses.ts';
 import {
@@ -62,32 +63,39 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
     },
   };
 
-  app.get('/account/balances/pie_chart', async (request) => pieChart(deps.core, Number(uid(request))));
-  app.get('/account/balances/line_chart', async (request) =>
+  app.get('/account/balances/pie_chart', docs('Balances by USDT value'), async (request) =>
+    pieChart(deps.core, Number(uid(request))),
+  );
+  app.get('/account/balances/line_chart', docs('Portfolio value over time'), async (request) =>
     lineChart(deps.db, deps.core, Number(uid(request))),
   );
 
-  app.get('/account/deposit_address/:currency', async (request) => {
-    const requested = z
-      .string()
-      .max(10)
-      .parse((request.params as { currency: string }).currency)
-      .toLowerCase();
-    const currency = DEPOSIT_ALIAS[requested] ?? requested;
-    const { blockchain_key } = addressQuery.parse(request.query);
-    const row = (
-      await deps.db.query(
-        `select blockchain_key, deposit_enabled from currency_networks
+  app.get(
+    '/account/deposit_address/:currency',
+    docs('Deposit address of a currency (and network)', { query: addressQuery }),
+    async (request) => {
+      const requested = z
+        .string()
+        .max(10)
+        .parse((request.params as { currency: string }).currency)
+        .toLowerCase();
+      const currency = DEPOSIT_ALIAS[requested] ?? requested;
+      const { blockchain_key } = addressQuery.parse(request.query);
+      const row = (
+        await deps.db.query(
+          `select blockchain_key, deposit_enabled from currency_networks
          where currency_id = $1 and ($2::text is null or blockchain_key = $2) order by id limit 1`,
-        [currency, blockchain_key ?? null],
-      )
-    ).rows[0];
-    const network = row ? wallet.chains.get(row.blockchain_key) : undefined;
-    if (!row || !network) throw invalid(WALLET_ERRORS.networkNotFound);
-    if (!row.deposit_enabled) throw invalid(WALLET_ERRORS.depositDisabled);
-    const address = await currentDepositAddress(deps.db, deps.keys, network, Number(uid(request)));
-    return { currency, blockchain_key: network.key, address, state: 'active' };
-  });
+          [currency, blockchain_key ?? null],
+        )
+      ).rows[0];
+      const network = row ? wallet.chains.get(row.blockchain_key) : undefined;
+      if (!row || !network) throw invalid(WALLET_ERRORS.networkNotFound);
+      if (!row.deposit_enabled) throw invalid(WALLET_ERRORS.depositDisabled);
+      const address = await currentDepositAddress(deps.db, deps.keys, network, Number(uid(request)));
+      // `currencies` as Peatio's PaymentAddress has it: BaseApp attaches the address only when it is present.
+      return { currency, currencies: [currency], blockchain_key: network.key, address, state: 'active' };
+    },
+  );
 
   const lists = [
     ['/account/deposits', 'deposits'],
@@ -96,31 +104,39 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
     ['/account/balance_adjustments', 'adjustments'],
   ] as const;
   for (const [path, kind] of lists) {
-    app.get(path, async (request, reply) => {
-      const q = walletHistoryQuery.parse(request.query);
-      const page = await listHistory(
-        deps.db,
-        uid(request),
-        kind,
-        q,
-        wallet.confirmations,
-        wallet.latestHeight,
-      );
-      paged(reply, page.total, q.page, q.limit);
-      return page.items;
-    });
+    app.get(
+      path,
+      docs('Deposits, withdrawals or adjustments, paged', { query: walletHistoryQuery }),
+      async (request, reply) => {
+        const q = walletHistoryQuery.parse(request.query);
+        const page = await listHistory(
+          deps.db,
+          uid(request),
+          kind,
+          q,
+          wallet.confirmations,
+          wallet.latestHeight,
+        );
+        paged(reply, page.total, q.page, q.limit);
+        return page.items;
+      },
+    );
   }
 
-  app.get('/account/withdraw_permission', async (request) =>
+  app.get('/account/withdraw_permission', docs('Whether the user may withdraw now'), async (request) =>
     withdrawPermission(deps.db, authUser(request), deps.config.withdrawHoldHours),
   );
 
-  app.post('/account/withdraws', strict, async (request, reply) => {
-    const input = withdrawSchema.parse(request.body ?? {});
-    const id = await createWithdrawal(wallet.withdrawDeps(), authUser(request), input);
-    const item = await historyItem(deps.db, 'withdrawals', id, wallet.confirmations, wallet.latestHeight);
-    return reply.status(201).send(item);
-  });
+  app.post(
+    '/account/withdraws',
+    docs('Withdraw to an active beneficiary', { body: withdrawSchema }, strict),
+    async (request, reply) => {
+      const input = withdrawSchema.parse(request.body ?? {});
+      const id = await createWithdrawal(wallet.withdrawDeps(), authUser(request), input);
+      const item = await historyItem(deps.db, 'withdrawals', id, wallet.confirmations, wallet.latestHeight);
+      return reply.status(201).send(item);
+    },
+  );
 
   const fiatDeps = {
     db: deps.db,
@@ -129,52 +145,91 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
     bank: wallet.bank,
     holdHours: deps.config.withdrawHoldHours,
   };
-  app.get('/account/fiat/transactions', async (request, reply) => {
-    const q = walletHistoryQuery.parse(request.query);
-    const page = await listFiat(deps.db, uid(request), q.page, q.limit);
-    paged(reply, page.total, q.page, q.limit);
-    return page.items;
-  });
-  app.post('/account/fiats/withdraws', strict, async (request, reply) => {
-    const input = fiatWithdrawSchema.parse(request.body ?? {});
-    const { returnType, id } = await createFiatWithdrawal(fiatDeps, authUser(request), input);
-    return reply.status(201).send({ returnType, transaction: await findFiat(deps.db, uid(request), id) });
-  });
-  app.post('/account/fiats/withdraw/callback', strict, async (request) => {
-    const { id } = fiatCallbackSchema.parse(request.body ?? {});
-    return fiatCallback(fiatDeps, uid(request), id);
-  });
-
-  app.get('/account/beneficiaries', async (request) =>
-    listBeneficiaries(deps.db, uid(request), beneficiaryQuery.parse(request.query)),
+  app.get(
+    '/account/fiat/transactions',
+    docs('Bank payouts, paged', { query: walletHistoryQuery }),
+    async (request, reply) => {
+      const q = walletHistoryQuery.parse(request.query);
+      const page = await listFiat(deps.db, uid(request), q.page, q.limit);
+      paged(reply, page.total, q.page, q.limit);
+      return page.items;
+    },
   );
-  app.post('/account/beneficiaries', strict, async (request, reply) => {
-    const input = createBeneficiarySchema.parse(request.body ?? {});
-    return reply.status(201).send(await createBeneficiary(beneficiaryDeps, authUser(request), input));
-  });
-  app.post('/account/beneficiaries/:id/resend_pin', strict, async (request, reply) => {
-    await resendPin(beneficiaryDeps, authUser(request), idParam.parse(request.params).id);
-    return reply.status(201).send({});
-  });
-  app.patch('/account/beneficiaries/:id/activate', strict, async (request) => {
-    const { pin } = activateBeneficiarySchema.parse(request.body ?? {});
-    return activateBeneficiary(beneficiaryDeps, uid(request), idParam.parse(request.params).id, pin);
-  });
-  app.delete('/account/beneficiaries/:id', strict, async (request, reply) => {
-    const { otp } = deleteBeneficiarySchema.parse(request.body ?? {});
-    await deleteBeneficiary(beneficiaryDeps, authUser(request), idParam.parse(request.params).id, otp);
-    return reply.status(204).send();
-  });
+  app.post(
+    '/account/fiats/withdraws',
+    docs('Pay out to a bank account', { body: fiatWithdrawSchema }, strict),
+    async (request, reply) => {
+      const input = fiatWithdrawSchema.parse(request.body ?? {});
+      const { returnType, id } = await createFiatWithdrawal(fiatDeps, authUser(request), input);
+      return reply.status(201).send({ returnType, transaction: await findFiat(deps.db, uid(request), id) });
+    },
+  );
+  app.post(
+    '/account/fiats/withdraw/callback',
+    docs('Bank payout outcome', { body: fiatCallbackSchema }, strict),
+    async (request) => {
+      const { id } = fiatCallbackSchema.parse(request.body ?? {});
+      return fiatCallback(fiatDeps, uid(request), id);
+    },
+  );
+
+  app.get(
+    '/account/beneficiaries',
+    docs('Beneficiaries (withdrawal addresses)', { query: beneficiaryQuery }),
+    async (request) => listBeneficiaries(deps.db, uid(request), beneficiaryQuery.parse(request.query)),
+  );
+  app.post(
+    '/account/beneficiaries',
+    docs('Add a beneficiary (data as an object or a JSON string)', { body: createBeneficiarySchema }, strict),
+    async (request, reply) => {
+      const input = createBeneficiarySchema.parse(request.body ?? {});
+      return reply.status(201).send(await createBeneficiary(beneficiaryDeps, authUser(request), input));
+    },
+  );
+  // PATCH as Peatio and BaseApp send it (200), POST as the spec's web app does (201).
+  app.post(
+    '/account/beneficiaries/:id/resend_pin',
+    docs('Send the activation pin again (201)', { params: idParam }, strict),
+    async (request, reply) => {
+      await resendPin(beneficiaryDeps, authUser(request), idParam.parse(request.params).id);
+      return reply.status(201).send({});
+    },
+  );
+  app.patch(
+    '/account/beneficiaries/:id/resend_pin',
+    docs('Send the activation pin again (Peatio, 200)', { params: idParam }, strict),
+    async (request) => {
+      await resendPin(beneficiaryDeps, authUser(request), idParam.parse(request.params).id);
+      return {};
+    },
+  );
+  app.patch(
+    '/account/beneficiaries/:id/activate',
+    docs('Activate a beneficiary with its pin', { body: activateBeneficiarySchema, params: idParam }, strict),
+    async (request) => {
+      const { pin } = activateBeneficiarySchema.parse(request.body ?? {});
+      return activateBeneficiary(beneficiaryDeps, uid(request), idParam.parse(request.params).id, pin);
+    },
+  );
+  app.delete(
+    '/account/beneficiaries/:id',
+    docs('Delete a beneficiary', { body: deleteBeneficiarySchema, params: idParam }, strict),
+    async (request, reply) => {
+      const { otp } = deleteBeneficiarySchema.parse(request.body ?? {});
+      await deleteBeneficiary(beneficiaryDeps, authUser(request), idParam.parse(request.params).id, otp);
+      return reply.status(204).send();
+    },
+  );
 
   const swapDeps = { db: deps.db, core: deps.core, keys: deps.keys };
-  app.get('/account/amount_quote', async (request) =>
+  app.get('/account/amount_quote', docs('Swap quote', { query: amountQuoteQuery }), async (request) =>
     quoteSwap(swapDeps, uid(request), amountQuoteQuery.parse(request.query)),
   );
-  app.post('/account/swaps', strict, async (request, reply) => {
+  app.post('/account/swaps', docs('Swap', { body: createSwapSchema }, strict), async (request, reply) => {
     const input = createSwapSchema.parse(request.body ?? {});
     return reply.status(201).send(await executeSwap(swapDeps, uid(request), input));
   });
-  app.get('/account/swaps', async (request, reply) => {
+  app.get('/account/swaps', docs('Swaps, paged', { query: walletHistoryQuery }), async (request, reply) => {
     const q = walletHistoryQuery.parse(request.query);
     const page = await listSwaps(deps.db, uid(request), q);
     paged(reply, page.total, q.page, q.limit);

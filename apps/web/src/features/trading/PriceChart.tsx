@@ -47,11 +47,12 @@ const MAX_CANDLES = 10_000;
 /** The library draws UTC: a time is shifted by the local offset so it reads in the user's time zone. */
 const local = (seconds: number) => seconds - new Date(seconds * 1000).getTimezoneOffset() * 60;
 
-type Kline = [number, string, string, string, string, string];
+/** A candle as Peatio sends it (REST and stream): `[t, o, h, l, c, v]`, numbers. */
+type Kline = [number, number, number, number, number, number];
 
 /** Plotted in the user's time zone: the library draws UTC, so times are shifted by the local offset. */
 function toCandle(k: Kline): CandlestickData<UTCTimestamp> {
-  // Numbers here are for plotting only; amounts stay strings everywhere else.
+  // K-lines are the one place the server sends numbers (as Peatio does); amounts stay strings elsewhere.
   return {
     time: local(k[0]) as UTCTimestamp,
     open: Number(k[1]),
@@ -138,7 +139,7 @@ export function PriceChart({ market, pricePrecision }: { market: string; pricePr
       });
     else scale?.fitContent();
     const end = history.data.at(-1);
-    setLast({ count: history.data.length, close: end?.[4] ?? '', time: end?.[0] ?? 0 });
+    setLast({ count: history.data.length, close: end ? String(end[4]) : '', time: end?.[0] ?? 0 });
   }, [history.data, range]);
 
   useRanger('public', [`${market}.kline-${period}`], (payload) => {
@@ -147,7 +148,7 @@ export function PriceChart({ market, pricePrecision }: { market: string; pricePr
     series.current.update(toCandle(k));
     setLast((prev) => ({
       count: k[0] > prev.time ? prev.count + 1 : prev.count,
-      close: k[4],
+      close: String(k[4]),
       time: Math.max(prev.time, k[0]),
     }));
   });

@@ -1,4 +1,10 @@
-import { DEFAULT_MAKER_FEE, type OrderCurrencies, type TickerFigures } from '@exchange/shared';
+import {
+  DEFAULT_MAKER_FEE,
+  type OrderCurrencies,
+  type TickerEvent,
+  type TickerFigures,
+  tickerFromEvent,
+} from '@exchange/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, apiPage } from '../../api/client.ts';
 import { useRanger } from '../../api/ranger.ts';
@@ -84,8 +90,13 @@ export function useMarkets() {
 /** Tickers of every market, kept live from `global.tickers`. */
 export function useTickers() {
   const client = useQueryClient();
+  // The stream is Peatio's flat shape per market; the query keeps the REST call's {at, ticker}.
   useRanger('public', ['global.tickers'], (payload) => {
-    if (payload && typeof payload === 'object') client.setQueryData(KEYS.tickers, payload as Tickers);
+    if (!payload || typeof payload !== 'object') return;
+    const tickers: Tickers = {};
+    for (const [market, event] of Object.entries(payload as Record<string, TickerEvent>))
+      tickers[market] = tickerFromEvent(event);
+    client.setQueryData(KEYS.tickers, tickers);
   });
   return useQuery({
     queryKey: KEYS.tickers,

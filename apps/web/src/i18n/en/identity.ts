@@ -58,6 +58,7 @@ export const identity = {
   'resource.otp.not_generated': 'Please scan a new QR code first',
   'resource.api_key.invalid_algorithm': 'Unsupported algorithm',
   'resource.api_key.invalid_state': 'Invalid state',
+  'resource.user.invalid_data': 'Invalid user data',
   'resource.phone.invalid_num': 'Enter valid number',
   'resource.phone.number_exist': 'This phone number is already in use',
   'resource.phone.verification_invalid': 'Verification code is invalid',
