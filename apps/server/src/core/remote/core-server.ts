@@ -71,6 +71,8 @@ export class CoreServer {
   async stop(): Promise<void> {
     this.stopped = true;
     this.subscription.unsubscribe();
+    // Once the server has the unsubscription, no new command is routed here.
+    await this.nc.flush().catch(() => {});
     await this.publishing;
   }
 

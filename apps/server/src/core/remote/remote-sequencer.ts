@@ -6,8 +6,8 @@ import type { Submitted } from '../sequencer.ts';
 import { decode, encode } from './codec.ts';
 import { COMMAND_SUBJECT, type CommandReply, type CommandRequest } from './subjects.ts';
 
-/** How long one request waits for the core's answer. */
-const REQUEST_TIMEOUT_MS = 5_000;
+/** How long one request waits for the core's answer before it is sent again (same id, so at most once). */
+const REQUEST_TIMEOUT_MS = 2_000;
 /** How long a command is retried (same client command id) while no core answers: a failover. */
 const RETRY_FOR_MS = 15_000;
 const RETRY_PAUSE_MS = 100;
