@@ -154,27 +154,33 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   installBodyEncryption(app, deps.bodyKey, API.barong);
+  // A process serves what its roles say (ROLE): the APIs and the web app (api), the streams (ws); every
+  // process answers the health routes.
+  const api = deps.config.roles.has('api');
+  const streams = deps.config.roles.has('ws');
 
-  await app.register(
-    async (barong) => {
-      acceptFormBodies(barong);
-      await barongPublicRoutes(barong, deps);
-      await contactRoutes(barong, deps);
-      await identityRoutes(barong, deps);
-      await barong.register(async (resource) => {
-        await userResourceRoutes(resource, deps);
-        await apiKeyRoutes(resource, deps);
-        await resource.register((kyc) => kycResourceRoutes(kyc, deps));
-      });
-      await barong.register((webhooks) => kycWebhookRoutes(webhooks, deps));
-      if (deps.config.devTools) await devRoutes(barong, deps);
-    },
-    { prefix: API.barong },
-  );
+  if (api)
+    await app.register(
+      async (barong) => {
+        acceptFormBodies(barong);
+        await barongPublicRoutes(barong, deps);
+        await contactRoutes(barong, deps);
+        await identityRoutes(barong, deps);
+        await barong.register(async (resource) => {
+          await userResourceRoutes(resource, deps);
+          await apiKeyRoutes(resource, deps);
+          await resource.register((kyc) => kycResourceRoutes(kyc, deps));
+        });
+        await barong.register((webhooks) => kycWebhookRoutes(webhooks, deps));
+        if (deps.config.devTools) await devRoutes(barong, deps);
+      },
+      { prefix: API.barong },
+    );
   await app.register(
     async (peatio) => {
       acceptFormBodies(peatio);
       await peatioPublicRoutes(peatio, deps);
+      if (!api) return;
       await marketDataRoutes(peatio, deps);
       await peatio.register((account) => memberRoutes(account, deps));
       await peatio.register((trading) => tradingRoutes(trading, deps));
@@ -184,27 +190,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: API.peatio },
   );
-  if (deps.config.devTools) {
+  if (api && deps.config.devTools) {
     await app.register((dev) => walletDevRoutes(dev, deps), { prefix: API.dev });
     await app.register((dev) => cardDevRoutes(dev, deps), { prefix: API.dev });
   }
-  await app.register((ranger) => rangerRoutes(ranger, deps), { prefix: API.ranger });
+  if (streams) await app.register((ranger) => rangerRoutes(ranger, deps), { prefix: API.ranger });
   const simulator = deps.kycSimulator;
   if (simulator) {
-    await app.register((sim) => simulatorRoutes(sim, simulator.routes), { prefix: SIMULATOR_PREFIX });
+    if (api)
+      await app.register((sim) => simulatorRoutes(sim, simulator.routes), { prefix: SIMULATOR_PREFIX });
     // Before the server closes: a pass sending a webhook to this server must not outlive it.
     app.addHook('preClose', () => simulator.delivery.stop());
   }
   const cardSimulator = deps.cardSimulator;
   if (cardSimulator) {
-    await app.register((sim) => cardSimulatorRoutes(sim, cardSimulator.routes), {
-      prefix: CARD_SIMULATOR_API,
-    });
+    if (api)
+      await app.register((sim) => cardSimulatorRoutes(sim, cardSimulator.routes), {
+        prefix: CARD_SIMULATOR_API,
+      });
     app.addHook('preClose', () => cardSimulator.delivery.stop());
   }
 
-  apiDocsRoutes(app, routes, deps.config.devTools);
-  await serveWebApp(app, deps.config.webDist);
+  if (api) {
+    apiDocsRoutes(app, routes, deps.config.devTools);
+    await serveWebApp(app, deps.config.webDist);
+  }
   return app;
 }
 

@@ -41,13 +41,17 @@ export async function composeApp(
   config: Config,
   db: pg.Pool,
   overrides: Partial<AppDeps> = {},
-): Promise<{ app: FastifyInstance; deps: AppDeps }> {
+): Promise<{ app: FastifyInstance; deps: AppDeps; startJobs(): Promise<void> }> {
   const sessions = overrides.sessions ?? new SessionStore(db);
   const keys = overrides.keys ?? (await loadServerKeys(db, config.secretKey));
   const core = overrides.core ?? (await startCore(db));
   const hub = overrides.hub ?? new StreamHub();
   let app: FastifyInstance | undefined;
-  const selfUrl = () => (app ? listeningUrl(app) : null);
+  // A process without the api role reaches the providers' simulators and its webhooks through the api's URL.
+  const selfUrl = () =>
+    !config.roles.has('api') && config.apiUrl ? config.apiUrl : app ? listeningUrl(app) : null;
+  // Background work runs in the worker role; in a split deployment only once the jobs lock is held (main.ts).
+  const jobs = config.roles.has('worker') && !config.split;
   const kyc = await kycFor(config, db, selfUrl);
   const mail =
     overrides.mail ??
@@ -63,6 +67,7 @@ export async function composeApp(
       log: { warn: (m) => console.warn(m) },
       pollMs: config.walletPollMs,
       simBlockMs: config.simBlockMs,
+      jobs,
       withdrawHoldHours: config.withdrawHoldHours,
       evm: { rpcUrl: config.evmRpcUrl, chainId: config.evmChainId, devnet: config.evmDevnet },
     }));
@@ -111,10 +116,20 @@ export async function composeApp(
   app = await buildApp(deps);
   app.addHook('onClose', () => wallet.stop());
   app.addHook('preClose', () => cards.stop());
-  deps.kycSimulator?.delivery.start();
-  deps.cardSimulator?.delivery.start();
-  cards.start();
-  return { app, deps };
+  const startJobs = async () => {
+    deps.kycSimulator?.delivery.start();
+    deps.cardSimulator?.delivery.start();
+    cards.start();
+  };
+  if (jobs) await startJobs();
+  return {
+    app,
+    deps,
+    async startJobs() {
+      await wallet.startJobs();
+      await startJobs();
+    },
+  };
 }
 
 /**

@@ -8,7 +8,22 @@ const bool = z
 /** A USDT amount: a non-negative decimal with at most 6 decimals (USDT's precision). */
 const usdt = z.string().regex(/^(0|[1-9]\d{0,11})(\.\d{1,6})?$/, 'must be a decimal with at most 6 decimals');
 
+/** The parts of the app a process runs (DESIGN.md §2); all of them unless ROLE says otherwise. */
+export const ROLES = ['api', 'ws', 'core', 'worker'] as const;
+export type Role = (typeof ROLES)[number];
+
+const roleList = z
+  .string()
+  .transform((v) => v.split(',').map((r) => r.trim()))
+  .pipe(z.array(z.enum(ROLES, 'must be a comma list of api, ws, core, worker')).min(1));
+
 const envSchema = z.object({
+  ROLE: roleList.optional(),
+  NATS_URL: z
+    .string()
+    .regex(/^(nats|tls):\/\/[^\s]+$/, 'must start with nats:// or tls://')
+    .optional(),
+  API_URL: z.url().optional(),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -86,6 +101,12 @@ const envSchema = z.object({
 
 /** Validated runtime configuration; every field comes from an environment variable of the same meaning. */
 export interface Config {
+  /** What this process runs; `split` when it is not all of them (then DATABASE_URL and NATS_URL are set). */
+  roles: ReadonlySet<Role>;
+  split: boolean;
+  natsUrl: string | undefined;
+  /** The api processes' base URL, for a process without the api role (simulators' webhooks, the bot). */
+  apiUrl: string | undefined;
   env: 'development' | 'production' | 'test';
   port: number;
   host: string;
@@ -239,6 +260,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration: MARQETA_APP_TOKEN: MARQETA_APP_TOKEN, MARQETA_ACCESS_TOKEN, MARQETA_CARD_PRODUCT_TOKEN, MARQETA_WEBHOOK_USERNAME, MARQETA_WEBHOOK_PASSWORD and MARQETA_WEBHOOK_SECRET are required with CARD_ISSUER=marqeta',
     );
   }
+  const roles = new Set<Role>(e.ROLE ?? ROLES);
+  const split = roles.size < ROLES.length;
+  if (split && !(e.DATABASE_URL && e.NATS_URL)) {
+    throw new ConfigError(
+      'Invalid configuration: ROLE: a process with only some roles needs DATABASE_URL and NATS_URL (the others run elsewhere)',
+    );
+  }
   if (production && e.DEMO_BOT === true) {
     throw new ConfigError(
       'Invalid configuration: DEMO_BOT: the demo bot never runs with NODE_ENV=production',
@@ -248,6 +276,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('Invalid configuration: SECRET_KEY: required when NODE_ENV=production');
   }
   return {
+    roles,
+    split,
+    natsUrl: e.NATS_URL,
+    apiUrl: e.API_URL?.replace(/\/+$/, ''),
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
@@ -263,7 +295,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     seedDemo: e.SEED_DEMO ?? !production,
     demoBooks: (e.SEED_DEMO ?? !production) && (e.DEMO_BOOKS ?? true),
     demoBot: {
-      enabled: !production && (e.SEED_DEMO ?? true) && (e.DEMO_BOOKS ?? true) && (e.DEMO_BOT ?? true),
+      // The bot runs beside the api in one process; a split deployment runs its own bots.
+      enabled:
+        !production && !split && (e.SEED_DEMO ?? true) && (e.DEMO_BOOKS ?? true) && (e.DEMO_BOT ?? true),
       intervalMs: e.DEMO_BOT_INTERVAL_MS,
     },
     demoPassword: e.DEMO_PASSWORD,

@@ -1,7 +1,7 @@
 import { composeApp } from './compose.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
-import { startCore } from './core/index.ts';
-import { CoreLease } from './core/lease.ts';
+import { holdLock, JOBS_LOCK_KEY } from './core/lease.ts';
+import { startProcessCore } from './core/start.ts';
 import { openDatabase } from './db/database.ts';
 import { creditDemoBalances, seedDemoWallet } from './db/seed.ts';
 import { demoBot, seedDemoMarkets } from './demo/index.ts';
@@ -25,29 +25,35 @@ async function main(): Promise<void> {
   const database = await openDatabase(config, log);
   // A lost database only pauses the core (commands get 503) until it has reloaded itself from the database;
   // anything else that breaks a commit is a bug, and a fresh start is the one recovery that is known to be right.
-  // One active core per database: a second process on the same database waits here as a standby and takes
-  // over when the active one's lease goes (its process or its connection died).
-  const { lease, waitedMs } = await CoreLease.acquire(database.url, log);
-  if (waitedMs > 1000) log.info(`took over as the active exchange core (term ${lease.term})`);
-  const core = await startCore(
-    database.pool,
-    {},
-    (err) => {
-      log.warn(`${err.message}; exiting so that a restart recovers from the database`);
-      process.exit(70);
-    },
-    lease,
-  );
-  core.sequencer.onRecovered(({ seq }) =>
-    log.info(`exchange core reloaded from the database at batch ${seq}`),
-  );
-  await creditDemoBalances(core, database.demoUsers);
+  const processCore = await startProcessCore(config, database.pool, database.url, log, (err) => {
+    log.warn(`${err.message}; exiting so that a restart recovers from the database`);
+    process.exit(70);
+  });
+  const { core, active } = processCore;
   const keys = await loadServerKeys(database.pool, config.secretKey);
-  const bots = config.demoBooks
-    ? await seedDemoMarkets(core, database.pool, keys, database.demoUsers, log)
-    : undefined;
-  const { app, deps } = await composeApp(config, database.pool, { core, keys });
-  if (database.demoUsers.length > 0) await seedDemoWallet(core, deps.wallet, database.pool, deps.keys);
+  // Demo money and history go through the active core, once; the other roles find them there.
+  if (active) await creditDemoBalances(active, database.demoUsers);
+  const bots =
+    active && config.demoBooks
+      ? await seedDemoMarkets(active, database.pool, keys, database.demoUsers, log)
+      : undefined;
+  const { app, deps, startJobs } = await composeApp(config, database.pool, { core, keys });
+  if (active && database.demoUsers.length > 0)
+    await seedDemoWallet(active, deps.wallet, database.pool, deps.keys);
+  let jobsLock: { release(): Promise<void> } | undefined;
+  if (config.split && config.roles.has('worker')) {
+    // One worker runs the background jobs at a time; another waits and takes over when this one dies.
+    void holdLock(database.url, JOBS_LOCK_KEY, 'background jobs', log, () => {
+      log.warn(
+        'worker: the connection holding the jobs lock was lost; exiting so that another worker takes over',
+      );
+      process.exit(70);
+    }).then(async (lock) => {
+      jobsLock = lock;
+      await startJobs();
+      log.info('worker: running the background jobs');
+    });
+  }
 
   const bot = bots && config.demoBot.enabled ? demoBot(config, core, bots, log) : undefined;
   let stopping = false;
@@ -59,8 +65,8 @@ async function main(): Promise<void> {
     force.unref();
     await bot?.stop();
     await app.close().catch((err) => log.warn(`closing http: ${String(err)}`));
-    await core.sequencer.drain();
-    await lease.release();
+    await jobsLock?.release();
+    await processCore.stop();
     await database.close().catch((err) => log.warn(`closing database: ${String(err)}`));
     process.exit(0);
   };
@@ -76,7 +82,7 @@ async function main(): Promise<void> {
   if (exposed) log.warn(exposed);
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   log.info(
-    `\nExchange is running on http://${displayHost(config.host)}:${config.port} (ready in ${seconds} s)`,
+    `\nExchange is running on http://${displayHost(config.host)}:${config.port} (ready in ${seconds} s${config.split ? `; roles ${[...config.roles].join(', ')}` : ''})`,
   );
   log.info(`Database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}/pg` : 'DATABASE_URL'}`);
   if (database.demoUsers.length > 0) {

@@ -3,6 +3,9 @@ import pg from 'pg';
 /** The advisory lock key of the active core (any constant, distinct from the migrators'). */
 export const CORE_LOCK_KEY = 7_104_650_217;
 
+/** The advisory lock key of the background jobs in a split deployment: one worker runs them at a time. */
+export const JOBS_LOCK_KEY = 7_104_650_218;
+
 /** How often a standby tries the lock. */
 const STANDBY_POLL_MS = 100;
 
@@ -117,6 +120,40 @@ async function connect(url: string): Promise<pg.Client> {
   return client;
 }
 
-async function tryLock(client: pg.Client): Promise<boolean> {
-  return (await client.query('select pg_try_advisory_lock($1) as ok', [CORE_LOCK_KEY])).rows[0].ok === true;
+async function tryLock(client: pg.Client, key = CORE_LOCK_KEY): Promise<boolean> {
+  return (await client.query('select pg_try_advisory_lock($1) as ok', [key])).rows[0].ok === true;
+}
+
+/**
+ * Waits until this process holds the advisory lock `key` (logging once that it waits), on a connection of its
+ * own that keeps it; `onLost` is called if that connection goes (the lock went with it).
+ */
+export async function holdLock(
+  url: string,
+  key: number,
+  what: string,
+  log: Log,
+  onLost: () => void,
+): Promise<{ release(): Promise<void> }> {
+  const client = await connect(url);
+  let said = false;
+  while (!(await tryLock(client, key))) {
+    if (!said) log.info(`standby: another process runs the ${what}; waiting to take over`);
+    said = true;
+    await new Promise((resolve) => setTimeout(resolve, STANDBY_POLL_MS));
+  }
+  let released = false;
+  const lost = () => {
+    if (released) return;
+    released = true;
+    onLost();
+  };
+  client.on('error', lost);
+  client.on('end', lost);
+  return {
+    async release() {
+      released = true;
+      await client.end().catch(() => {});
+    },
+  };
 }

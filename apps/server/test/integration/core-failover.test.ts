@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../src/core/audit.ts';
 import { SignedApiClient } from '../../src/demo/api-client.ts';
-import { encrypt, loadServerKeys } from '../../src/modules/identity/crypto.ts';
-import { newTotpSecret } from '../../src/modules/identity/totp.ts';
+import { apiKeyFor } from '../support/api-key.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { type ServerProcess, serverSetup, startServerProcess } from '../support/process.ts';
 
@@ -38,23 +36,6 @@ afterAll(async () => {
   for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
 });
 
-/** Gives the demo user alice two-factor and an API key, as a program would have; the app decrypts both. */
-async function aliceKey(): Promise<{ kid: string; secret: string }> {
-  const keys = await loadServerKeys(db.pool, undefined);
-  const kid = randomBytes(8).toString('hex');
-  const secret = randomBytes(32).toString('hex');
-  const alice = await db.pool.query(
-    `update users set otp = true, otp_secret_enc = $1 where email = 'alice@example.com' returning id`,
-    [encrypt(keys, newTotpSecret())],
-  );
-  await db.pool.query('insert into api_keys (user_id, kid, secret_enc) values ($1, $2, $3)', [
-    alice.rows[0].id,
-    kid,
-    encrypt(keys, secret),
-  ]);
-  return { kid, secret };
-}
-
 const ready = async (base: string) =>
   fetch(`${base}/api/v2/peatio/public/health/ready`)
     .then(async (r) => (r.ok ? ((await r.json()) as { core: { term: number } }) : undefined))
@@ -66,7 +47,7 @@ describe('a standby core', () => {
     const before = await ready(activeBase);
     expect(before?.core.term).toBeGreaterThan(0);
     expect(await ready(standbyBase)).toBeUndefined();
-    const { kid, secret } = await aliceKey();
+    const { kid, secret } = await apiKeyFor(db.pool, 'alice@example.com');
     const clients = [activeBase, standbyBase].map((b) => new SignedApiClient(b, kid, secret, 2000));
 
     // Four traders place orders, each with its own client id, and retry one that got no answer (same id)

@@ -34,8 +34,13 @@ export async function peatioPublicRoutes(app: FastifyInstance, deps: AppDeps): P
     }
     if (!deps.core.sequencer.available)
       return reply.status(503).send({ errors: [ERRORS.databaseUnavailable] });
-    // This process holds the core lease (a standby does not serve until it takes it over).
-    return { status: 'ready', core: { active: true, term: deps.core.sequencer.coreTerm } };
+    // Per role: with the core role this process holds the core lease (a standby core does not serve until it has
+    // taken it over); without it, commands go to the active core, whose term it last saw.
+    return {
+      status: 'ready',
+      roles: [...deps.config.roles],
+      core: { active: deps.config.roles.has('core'), term: deps.core.sequencer.coreTerm },
+    };
   });
 }
 

@@ -26,6 +26,8 @@ export interface WalletOptions {
   pollMs: number;
   /** A block every `simBlockMs` on each simulated chain; 0: only when mined by hand. */
   simBlockMs: number;
+  /** False: a process without the worker role, or one that starts them once it holds the jobs lock. */
+  jobs?: boolean;
   /** Hours withdrawals wait after a password or 2FA change. */
   withdrawHoldHours: number;
   /** Pays fiat withdrawals; the built-in simulated bank by default. */
@@ -85,16 +87,25 @@ export class Wallet {
     const wallet = new Wallet(options, chains);
     wallet.stopChains = evm?.stop;
     wallet.evmDevnet = evm?.devnet();
-    await wallet.processor.recoverInterrupted();
-    if (options.pollMs > 0) wallet.schedule();
+    if (options.jobs !== false) await wallet.startJobs();
+    return wallet;
+  }
+
+  /**
+   * Takes over the background work: withdrawals a stopped process left half done, then the watchers' and the
+   * processor's loop and the simulated chains' blocks. Exactly one process runs it (the worker role).
+   */
+  async startJobs(): Promise<void> {
+    const { options, chains } = this;
+    await this.processor.recoverInterrupted();
+    if (options.pollMs > 0) this.schedule();
     if (options.simBlockMs > 0) {
-      wallet.miner = setInterval(() => {
+      this.miner = setInterval(() => {
         for (const n of chains.all())
           n.sim?.mine(1).catch((err) => options.log.warn(`${n.key}: mining failed: ${String(err)}`));
       }, options.simBlockMs);
-      wallet.miner.unref();
+      this.miner.unref();
     }
-    return wallet;
   }
 
   /** What withdrawals need; also used by the routes. */

@@ -1,0 +1,77 @@
+import { connect, type NatsConnection } from 'nats';
+import type pg from 'pg';
+import type { Config } from '../config.ts';
+import { type ActiveCore, type Core, startCore } from './index.ts';
+import { CoreLease } from './lease.ts';
+import { CoreServer } from './remote/core-server.ts';
+import { RemoteSequencer } from './remote/remote-sequencer.ts';
+import { ReplicaSequencer } from './remote/replica.ts';
+
+interface Log {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+/** The core as this process has it, and how to let it go. */
+export interface ProcessCore {
+  core: Core;
+  /** Set in a process with the core role, once it holds the lease. */
+  active: ActiveCore | undefined;
+  nats: NatsConnection | undefined;
+  stop(): Promise<void>;
+}
+
+/**
+ * The exchange core for this process's roles. With the core role: takes the core lease (waiting as a standby
+ * while another core holds it), loads the engine, and in a split deployment serves it over NATS. Without it: a
+ * replica that sends commands to the active core over NATS and follows its committed batches.
+ */
+export async function startProcessCore(
+  config: Config,
+  db: pg.Pool,
+  url: string,
+  log: Log,
+  onFatal: (err: Error) => void,
+): Promise<ProcessCore> {
+  const nats = config.split
+    ? await connect({
+        servers: config.natsUrl,
+        name: `exchange-${[...config.roles].join('+')}-${process.pid}`,
+        // A NATS restart must not end the process: it reconnects and the commands are retried.
+        maxReconnectAttempts: -1,
+      })
+    : undefined;
+  if (!config.roles.has('core')) {
+    const remote = new RemoteSequencer(nats as NatsConnection);
+    const core = await ReplicaSequencer.start(db, nats as NatsConnection, remote, log);
+    return {
+      core,
+      active: undefined,
+      nats,
+      async stop() {
+        (core.sequencer as ReplicaSequencer).stop();
+        await nats?.close();
+      },
+    };
+  }
+  // One active core per database: another process with the core role waits here as a standby and takes over
+  // when the active one's lease goes (its process or its connection died).
+  const { lease, waitedMs } = await CoreLease.acquire(url, log);
+  if (waitedMs > 1000) log.info(`took over as the active exchange core (term ${lease.term})`);
+  const active = await startCore(db, config.split ? { maxBatch: 2000 } : {}, onFatal, lease);
+  active.sequencer.onRecovered(({ seq }) =>
+    log.info(`exchange core reloaded from the database at batch ${seq}`),
+  );
+  const server = nats ? await CoreServer.start(nats, active.sequencer, log) : undefined;
+  return {
+    core: active,
+    active,
+    nats,
+    async stop() {
+      await server?.stop();
+      await active.sequencer.drain();
+      await lease.release();
+      await nats?.close();
+    },
+  };
+}

@@ -1,0 +1,217 @@
+import { rm } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { auditLedger } from '../../src/core/audit.ts';
+import { SignedApiClient } from '../../src/demo/api-client.ts';
+import { apiKeyFor } from '../support/api-key.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { NATS_SERVER, startNats, type TestNats } from '../support/nats.ts';
+import { type ServerProcess, serverSetup, startServerProcess } from '../support/process.ts';
+
+// The split deployment on real parts: PostgreSQL, nats-server with JetStream, and seven processes by role.
+let db: TestDatabase;
+let nats: TestNats;
+const processes: Record<string, { process: ServerProcess; base: string }> = {};
+const dataDirs: string[] = [];
+
+async function start(name: string, role: string, readyText?: string): Promise<void> {
+  const setup = await serverSetup(`exchange-${name}-`, {
+    ROLE: role,
+    DATABASE_URL: db.url,
+    NATS_URL: nats.url,
+    DEMO_BOOKS: 'false',
+    // The worker reaches the providers' simulators and sends their webhooks through an api process.
+    API_URL: processes.api1?.base ?? 'http://127.0.0.1:1',
+  });
+  dataDirs.push(setup.dataDir);
+  processes[name] = { process: await startServerProcess(setup.env, 60_000, readyText), base: setup.base };
+}
+
+beforeAll(async () => {
+  if (!NATS_SERVER) return;
+  [db, nats] = await Promise.all([createTestDatabase(), startNats()]);
+  // The first core migrates, seeds and takes the lease; the rest start together.
+  await start('core1', 'core');
+  await start('api1', 'api');
+  await Promise.all([
+    start('core2', 'core', 'standby:'),
+    start('api2', 'api'),
+    start('ws1', 'ws'),
+    start('ws2', 'ws'),
+    start('worker', 'worker', 'worker: running the background jobs'),
+  ]);
+}, 180_000);
+
+afterAll(async () => {
+  for (const { process } of Object.values(processes)) {
+    if (process.child.exitCode === null) {
+      process.child.kill('SIGTERM');
+      await process.exited;
+    }
+  }
+  await db?.drop();
+  await nats?.stop();
+  for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
+});
+
+type Level = [string, string];
+type Started = { process: ServerProcess; base: string };
+
+/** A websocket client keeping the ethbtc book from ob-snap and gap-free ob-inc, as a trading screen does. */
+function bookWatcher(base: string) {
+  const socket = new WebSocket(`${base.replace('http', 'ws')}/api/v2/ranger/public/?stream=ethbtc.ob-inc`);
+  const book = { asks: new Map<string, string>(), bids: new Map<string, string>(), sequence: -1, gaps: 0 };
+  socket.on('message', (data) => {
+    const frame = JSON.parse(String(data)) as Record<
+      string,
+      { asks?: unknown; bids?: unknown; sequence: number }
+    >;
+    const snap = frame['ethbtc.ob-snap'];
+    const inc = frame['ethbtc.ob-inc'];
+    if (snap) {
+      book.asks = new Map(snap.asks as Level[]);
+      book.bids = new Map(snap.bids as Level[]);
+      book.sequence = snap.sequence;
+    } else if (inc) {
+      if (inc.sequence !== book.sequence + 1) {
+        book.gaps++;
+        return;
+      }
+      book.sequence = inc.sequence;
+      for (const side of ['asks', 'bids'] as const) {
+        const level = inc[side] as Level | undefined;
+        if (!level) continue;
+        if (Number(level[1]) === 0) book[side].delete(level[0]);
+        else book[side].set(level[0], level[1]);
+      }
+    }
+  });
+  const opened = new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  const levels = (side: 'asks' | 'bids') =>
+    [...book[side].entries()]
+      .map(([p, v]) => [p, v] as Level)
+      .sort((a, b) => (side === 'asks' ? 1 : -1) * (Number(a[0]) - Number(b[0])));
+  return { socket, opened, book, levels };
+}
+
+describe.skipIf(!NATS_SERVER)('the split deployment', () => {
+  it('trades through two api and two ws processes while the active core is killed and the standby takes over', async () => {
+    const [api1, api2, ws1, ws2, core1, core2] = ['api1', 'api2', 'ws1', 'ws2', 'core1', 'core2'].map(
+      (name) => {
+        const started = processes[name];
+        if (!started) throw new Error(`${name} did not start`);
+        return started;
+      },
+    ) as [Started, Started, Started, Started, Started, Started];
+    const term = async (base: string) =>
+      fetch(`${base}/api/v2/peatio/public/health/ready`)
+        .then(async (r) =>
+          r.ok ? ((await r.json()) as { core: { active: boolean; term: number } }).core : undefined,
+        )
+        .catch(() => undefined);
+    const first = await term(core1.base);
+    expect(first?.active).toBe(true);
+    expect(await term(core2.base)).toBeUndefined();
+
+    const watchers = [bookWatcher(ws1.base), bookWatcher(ws2.base)];
+    await Promise.all(watchers.map((w) => w.opened));
+    const keys = {
+      alice: await apiKeyFor(db.pool, 'alice@example.com'),
+      bob: await apiKeyFor(db.pool, 'bob@example.com'),
+    };
+    const client = (who: 'alice' | 'bob', base: string) =>
+      new SignedApiClient(base, keys[who].kid, keys[who].secret, 5000);
+
+    const acknowledged = new Set<string>();
+    let killedAt = 0;
+    let firstAfterKill = 0;
+    let takeover: Promise<number> | undefined;
+    // Alice quotes asks, Bob buys some of them; each trader alternates between the two api processes and
+    // retries an unanswered order with the same client id until it is answered.
+    const trader = async (who: 'alice' | 'bob', n: number) => {
+      for (let i = 0; i < 30; i++) {
+        const clientId = `${who}${n}-${i}`;
+        const order =
+          who === 'alice'
+            ? {
+                market: 'ethbtc',
+                side: 'sell',
+                ord_type: 'limit',
+                price: `0.0${50 + (i % 9)}`,
+                volume: '0.1',
+                client_id: clientId,
+              }
+            : {
+                market: 'ethbtc',
+                side: 'buy',
+                ord_type: 'limit',
+                price: '0.052',
+                volume: '0.05',
+                client_id: clientId,
+              };
+        for (let attempt = 0; ; attempt++) {
+          const base = (attempt + i) % 2 === 0 ? api1.base : api2.base;
+          try {
+            const sentAfterKill = killedAt > 0;
+            await client(who, base).call('POST', '/market/orders', order);
+            acknowledged.add(clientId);
+            if (sentAfterKill && !firstAfterKill) firstAfterKill = performance.now();
+            break;
+          } catch (err) {
+            if (attempt > 200) throw err;
+            await new Promise((r) => setTimeout(r, 50));
+          }
+        }
+        if (who === 'alice' && n === 0 && i === 12) {
+          core1.process.child.kill('SIGKILL');
+          killedAt = performance.now();
+          // The takeover: from the kill until the standby says it is the active core.
+          takeover = (async () => {
+            while (!(await term(core2.base))?.active) await new Promise((r) => setTimeout(r, 20));
+            return Math.round(performance.now() - killedAt);
+          })();
+        }
+      }
+    };
+    await Promise.all([trader('alice', 0), trader('alice', 1), trader('bob', 0), trader('bob', 1)]);
+    console.log(
+      `standby core took over ${await takeover} ms after the active one was SIGKILLed; the first order sent after the kill was answered after ${Math.round(firstAfterKill - killedAt)} ms`,
+    );
+
+    const second = await term(core2.base);
+    expect(second).toEqual({ active: true, term: (first?.term ?? 0) + 1 });
+    expect(acknowledged.size).toBe(120);
+    // Exactly one order per client id: none lost, none applied twice.
+    const stored = await db.pool.query(
+      `select count(*)::int as n, count(distinct o.id)::int as d from orders o join users u on u.id = o.user_id
+       where u.email in ('alice@example.com', 'bob@example.com')`,
+    );
+    expect(stored.rows[0]).toEqual({ n: 120, d: 120 });
+    expect(await auditLedger(db.pool)).toEqual([]);
+
+    // Both gateways' books, built from the stream across the failover, are the book the api serves.
+    const depth = async () =>
+      (await (await fetch(`${api2.base}/api/v2/peatio/public/markets/ethbtc/depth?limit=100`)).json()) as {
+        asks: Level[];
+        bids: Level[];
+      };
+    const deadline = Date.now() + 10_000;
+    for (const watcher of watchers) {
+      for (;;) {
+        const served = await depth();
+        const same =
+          JSON.stringify(watcher.levels('asks')) === JSON.stringify(served.asks) &&
+          JSON.stringify(watcher.levels('bids')) === JSON.stringify(served.bids);
+        if (same) break;
+        if (Date.now() > deadline)
+          expect({ asks: watcher.levels('asks'), bids: watcher.levels('bids') }).toEqual({
+            asks: served.asks,
+            bids: served.bids,
+          });
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(watcher.levels('asks').length).toBeGreaterThan(0);
+      watcher.socket.close();
+    }
+  });
+});
