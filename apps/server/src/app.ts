@@ -27,6 +27,7 @@ import { type BodyKey, installBodyEncryption } from './http/body-encryption.ts';
 import { frameworkErrorHandler, installErrorHandling, isApiPath } from './http/errors.ts';
 import { acceptFormBodies, parseFormBody } from './http/form-body.ts';
 import { collectRoutes } from './http/openapi.ts';
+import { sharedRateLimitStore } from './http/shared-limits.ts';
 import { apiDocsRoutes } from './modules/api-docs/routes.ts';
 import type { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
@@ -150,6 +151,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     global: false,
     enableDraftSpec: false,
     allowList: () => !deps.config.rateLimits,
+    // Several api processes must count together: the counters live in PostgreSQL then.
+    ...(deps.config.split ? { store: sharedRateLimitStore(deps.db) } : {}),
     errorResponseBuilder: (_req, ctx) => ({ statusCode: ctx.statusCode, errors: [ERRORS.rateLimited] }),
   });
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });

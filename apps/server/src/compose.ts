@@ -26,7 +26,7 @@ import { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
 import { Cards } from './modules/card/index.ts';
 import { CARD_WEBHOOK_PATH } from './modules/card/routes.ts';
 import { loadServerKeys } from './modules/identity/crypto.ts';
-import { SessionStore } from './modules/identity/sessions.ts';
+import { DEFAULT_SESSION_POLICY, SessionStore } from './modules/identity/sessions.ts';
 import { KYC_WEBHOOK_PATH } from './modules/kyc/routes.ts';
 import { KycService } from './modules/kyc/service.ts';
 import { MarketData } from './modules/market-data/service.ts';
@@ -42,7 +42,10 @@ export async function composeApp(
   db: pg.Pool,
   overrides: Partial<AppDeps> = {},
 ): Promise<{ app: FastifyInstance; deps: AppDeps; startJobs(): Promise<void> }> {
-  const sessions = overrides.sessions ?? new SessionStore(db);
+  // Several api processes: a logout on one must end the session on all of them at once, so nothing is cached.
+  const sessions =
+    overrides.sessions ??
+    new SessionStore(db, config.split ? { ...DEFAULT_SESSION_POLICY, cacheMs: 0 } : DEFAULT_SESSION_POLICY);
   const keys = overrides.keys ?? (await loadServerKeys(db, config.secretKey));
   const core = overrides.core ?? (await startCore(db));
   const hub = overrides.hub ?? new StreamHub();
@@ -98,7 +101,7 @@ export async function composeApp(
     captcha: captchaFor(config, keys.captchaKey),
     keys,
     sessions,
-    apiKeys: new ApiKeyAuthenticator(db, keys),
+    apiKeys: new ApiKeyAuthenticator(db, keys, Date.now, config.split),
     bodyKey: await loadBodyKey(db, keys),
     core,
     marketData: overrides.marketData ?? (await MarketData.start(db, core, hub)),

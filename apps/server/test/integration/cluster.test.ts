@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { auditLedger } from '../../src/core/audit.ts';
 import { SignedApiClient } from '../../src/demo/api-client.ts';
+import { signature } from '../../src/modules/api-keys/hmac.ts';
+import { SessionStore } from '../../src/modules/identity/sessions.ts';
 import { apiKeyFor } from '../support/api-key.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { NATS_SERVER, startNats, type TestNats } from '../support/nats.ts';
@@ -213,5 +215,53 @@ describe.skipIf(!NATS_SERVER)('the split deployment', () => {
       expect(watcher.levels('asks').length).toBeGreaterThan(0);
       watcher.socket.close();
     }
+  });
+
+  it('shares nonces, rate limits and sessions between the api processes', async () => {
+    const [api1, api2] = ['api1', 'api2'].map((name) => processes[name]?.base as string) as [string, string];
+    // A captured signed request replayed to the other api process is refused as it is on the first one.
+    const { kid, secret } = await apiKeyFor(db.pool, 'bob@example.com');
+    const nonce = String(Date.now());
+    const headers = {
+      'x-auth-apikey': kid,
+      'x-auth-nonce': nonce,
+      'x-auth-signature': signature(secret, nonce, kid),
+    };
+    const balances = (base: string) => fetch(`${base}/api/v2/peatio/account/balances`, { headers });
+    expect((await balances(api1)).status).toBe(200);
+    const replayed = await balances(api2);
+    expect(replayed.status).toBe(401);
+    expect(await replayed.json()).toEqual({ errors: ['authz.nonce_expired'] });
+
+    // The contact form allows five messages a minute per address, counted over both processes.
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const sent = await fetch(`${i % 2 === 0 ? api1 : api2}/api/v2/barong/identity/inquiry`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          email: 'ask@example.com',
+          subject: `Question ${i}`,
+          name: 'Kim',
+          message: 'Hello',
+        }),
+      });
+      statuses.push(sent.status);
+    }
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
+
+    // A logout on one process ends the session on the other at once.
+    const bob = (await db.pool.query(`select id from users where email = 'bob@example.com'`)).rows[0]
+      .id as string;
+    const session = await new SessionStore(db.pool).create(bob, '127.0.0.1', 'test');
+    const cookie = `session=${session.token}`;
+    const me = (base: string) => fetch(`${base}/api/v2/barong/resource/users/me`, { headers: { cookie } });
+    expect((await me(api2)).status).toBe(200);
+    const logout = await fetch(`${api1}/api/v2/barong/identity/sessions`, {
+      method: 'DELETE',
+      headers: { cookie, 'x-csrf-token': session.csrfToken },
+    });
+    expect(logout.status).toBeLessThan(300);
+    expect((await me(api2)).status).toBe(401);
   });
 });

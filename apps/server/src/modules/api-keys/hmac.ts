@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { ERRORS } from '@exchange/shared';
 import type pg from 'pg';
 import { AppError } from '../../http/errors.ts';
+import { rememberSharedNonce } from '../../http/shared-limits.ts';
 import { decrypt, type ServerKeys, safeEqual } from '../identity/crypto.ts';
 import { findUserById, type UserRecord } from '../identity/users-repository.ts';
 import { findKey } from './repository.ts';
@@ -43,6 +44,8 @@ export class ApiKeyAuthenticator {
     private readonly db: pg.Pool,
     private readonly serverKeys: ServerKeys,
     private readonly now: () => number = Date.now,
+    /** Several api processes: nonces are recorded in PostgreSQL, so a replay to another process is refused too. */
+    private readonly sharedNonces = false,
   ) {}
 
   /** Forgets a key after it changed, so the next request reads it again. */
@@ -74,7 +77,10 @@ export class ApiKeyAuthenticator {
     if (!safeEqual(signature(key.secret, nonce, kid), sig.toLowerCase()))
       throw new AppError(401, [ERRORS.invalidSignature]);
     if (key.state !== 'active') throw new AppError(401, [ERRORS.apikeyNotActive]);
-    if (!this.remember(kid, nonce, now)) throw new AppError(401, [ERRORS.nonceExpired]);
+    const fresh = this.sharedNonces
+      ? await rememberSharedNonce(this.db, kid, nonce, 2 * NONCE_WINDOW_MS)
+      : this.remember(kid, nonce, now);
+    if (!fresh) throw new AppError(401, [ERRORS.nonceExpired]);
     const user = await this.user(key.userId, now);
     if (!user) throw new AppError(401, [ERRORS.unexistentApikey]);
     if (!user.otp) throw new AppError(401, [ERRORS.disabled2fa]);

@@ -1,6 +1,7 @@
 import { CODE_LENGTH, ERRORS, type LoginInput, type ResendLoginCodeInput } from '@exchange/shared';
 import type pg from 'pg';
 import { AppError } from '../../http/errors.ts';
+import { SharedWindowLimiter } from '../../http/shared-limits.ts';
 import { checkCodes, issueCode } from './codes.ts';
 import { decrypt } from './crypto.ts';
 import { SlidingWindowLimiter } from './limiter.ts';
@@ -24,6 +25,24 @@ const perAccount = new SlidingWindowLimiter(
   LOGIN_POLICY.attemptsPerWindow,
   LOGIN_POLICY.windowMinutes * 60_000,
 );
+
+const sharedPerAccount = new WeakMap<pg.Pool, SharedWindowLimiter>();
+
+/** The per-account attempt limit: in memory, or in PostgreSQL when several api processes share it. */
+function accountLimiter(deps: IdentityDeps): { take(key: string): boolean | Promise<boolean> } {
+  if (!deps.config.split) return perAccount;
+  let shared = sharedPerAccount.get(deps.db);
+  if (!shared) {
+    shared = new SharedWindowLimiter(
+      deps.db,
+      'login',
+      LOGIN_POLICY.attemptsPerWindow,
+      LOGIN_POLICY.windowMinutes * 60_000,
+    );
+    sharedPerAccount.set(deps.db, shared);
+  }
+  return shared;
+}
 
 /** Normalised identifier: lower-case email, or the phone's digits. */
 function identifierOf(input: {
@@ -82,7 +101,8 @@ async function checkCredentials(
   const identifier = identifierOf(input);
   const user = await findAccount(deps.db, identifier);
   const key = lockoutKey(user?.id, identifier);
-  if (deps.config.rateLimits && !perAccount.take(key)) throw new AppError(429, [ERRORS.rateLimited]);
+  if (deps.config.rateLimits && !(await accountLimiter(deps).take(key)))
+    throw new AppError(429, [ERRORS.rateLimited]);
   await assertNotBlocked(deps.db, key);
   if (!(await verifyPassword(user?.password_digest, input.password)) || !user) {
     return refuse(deps, key, user, origin, {

@@ -21,7 +21,7 @@ export interface IdentityDeps extends Messengers {
   db: pg.Pool;
   keys: ServerKeys;
   /** `rateLimits` off only for load tests on loopback. */
-  config: { rateLimits: boolean };
+  config: { rateLimits: boolean; split?: boolean };
 }
 
 /** Where a request came from, for the security log. */

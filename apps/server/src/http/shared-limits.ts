@@ -1,0 +1,94 @@
+import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import type pg from 'pg';
+
+/** Expired rows are swept after this many counts, so the tables stay as small as the windows. */
+const SWEEP_EVERY = 1000;
+
+/**
+ * Counts one hit of `key` in a fixed window of `windowMs` shared by every process (PostgreSQL), and returns the
+ * count so far and the window's remaining milliseconds.
+ */
+async function countHit(
+  db: pg.Pool,
+  key: string,
+  windowMs: number,
+): Promise<{ current: number; ttl: number }> {
+  const row = (
+    await db.query(
+      `insert into rate_limit_hits (key, hits, reset_at) values ($1, 1, now() + make_interval(secs => $2))
+       on conflict (key) do update set
+         hits = case when rate_limit_hits.reset_at <= now() then 1 else rate_limit_hits.hits + 1 end,
+         reset_at = case when rate_limit_hits.reset_at <= now() then excluded.reset_at else rate_limit_hits.reset_at end
+       returning hits, greatest(0, extract(epoch from reset_at - now()) * 1000)::bigint as ttl`,
+      [key, windowMs / 1000],
+    )
+  ).rows[0];
+  return { current: Number(row.hits), ttl: Number(row.ttl) };
+}
+
+/**
+ * A store for @fastify/rate-limit in PostgreSQL, so the per-IP and per-account limits hold across api processes.
+ * (It counts in fixed windows, as the plugin's own stores do.)
+ */
+export function sharedRateLimitStore(db: pg.Pool): FastifyRateLimitStoreCtor {
+  let counted = 0;
+  class SharedStore implements FastifyRateLimitStore {
+    constructor(private readonly prefix = 'rl:') {}
+
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+    ): void {
+      if (++counted % SWEEP_EVERY === 0)
+        void db.query('delete from rate_limit_hits where reset_at < now()').catch(() => {});
+      countHit(db, this.prefix + key, timeWindow).then(
+        (result) => callback(null, result),
+        (err: Error) => callback(err),
+      );
+    }
+
+    child(routeOptions: { method: string | string[]; url: string }): FastifyRateLimitStore {
+      return new SharedStore(`${this.prefix}${String(routeOptions.method)}${routeOptions.url}:`);
+    }
+  }
+  return SharedStore as unknown as FastifyRateLimitStoreCtor;
+}
+
+/** An attempts-per-window limit per key (an account) shared by every process, like SlidingWindowLimiter. */
+export class SharedWindowLimiter {
+  constructor(
+    private readonly db: pg.Pool,
+    private readonly name: string,
+    private readonly max: number,
+    private readonly windowMs: number,
+  ) {}
+
+  /** Records one attempt; false when the key has already used up its window. */
+  async take(key: string): Promise<boolean> {
+    const { current } = await countHit(this.db, `${this.name}:${key}`, this.windowMs);
+    return current <= this.max;
+  }
+}
+
+/**
+ * Records an API-key nonce for every process at once; false when any process has already seen it. Nonces older
+ * than `keepMs` (twice the accepted clock distance) can no longer be replayed and are swept now and then.
+ */
+let nonces = 0;
+export async function rememberSharedNonce(
+  db: pg.Pool,
+  kid: string,
+  nonce: string,
+  keepMs: number,
+): Promise<boolean> {
+  const inserted = await db.query(
+    'insert into api_key_nonces (kid, nonce) values ($1, $2) on conflict do nothing',
+    [kid, nonce],
+  );
+  if (++nonces % SWEEP_EVERY === 0)
+    void db
+      .query('delete from api_key_nonces where seen_at < now() - make_interval(secs => $1)', [keepMs / 1000])
+      .catch(() => {});
+  return inserted.rowCount === 1;
+}
