@@ -1,0 +1,145 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { startBalancer } from './balancer.ts';
+
+/**
+ * `npm run cluster`: the split deployment on this machine. Against the local PostgreSQL (a database of its own)
+ * and a nats-server with JetStream that it starts itself: two core processes (one active, one standby), two api,
+ * two ws, one worker, and a round-robin balancer in front. It prints how to kill the active core.
+ */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const MAIN = path.join(ROOT, 'apps/server/src/main.ts');
+const DATA = path.join(ROOT, 'data/cluster');
+const PORT = Number(process.env.CLUSTER_PORT ?? 3000);
+const NATS_PORT = Number(process.env.CLUSTER_NATS_PORT ?? 4233);
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/exchange_cluster';
+
+const children: { name: string; child: ChildProcess }[] = [];
+
+function natsServer(): string {
+  const found = ['/usr/sbin/nats-server', '/usr/bin/nats-server'].find((p) => existsSync(p));
+  if (found) return found;
+  console.log('nats-server is missing: installing it from Debian (apt-get install -y nats-server)');
+  const installed = spawnSync('apt-get', ['install', '-y', 'nats-server'], { stdio: 'inherit' });
+  if (installed.status !== 0) throw new Error('could not install nats-server; install it and run again');
+  return '/usr/sbin/nats-server';
+}
+
+async function ensureDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = target.pathname.slice(1);
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unusual database name in DATABASE_URL: ${name}`);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  const exists = await client.query('select 1 from pg_database where datname = $1', [name]);
+  if (exists.rowCount === 0) await client.query(`create database ${name}`);
+  await client.end();
+}
+
+function run(name: string, command: string, args: string[], env: Record<string, string> = {}): ChildProcess {
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const prefix = (chunk: Buffer) =>
+    chunk
+      .toString()
+      .split('\n')
+      .filter((line) => line.trim() && !line.startsWith('{'))
+      .forEach((line) => console.log(`[${name}] ${line}`));
+  child.stdout?.on('data', prefix);
+  child.stderr?.on('data', prefix);
+  child.on('exit', (code, signal) => console.log(`[${name}] exited (${signal ?? code})`));
+  children.push({ name, child });
+  return child;
+}
+
+function app(name: string, role: string, port: number): ChildProcess {
+  return run(name, process.execPath, ['--import', 'tsx', MAIN], {
+    ROLE: role,
+    PORT: String(port),
+    DATABASE_URL,
+    NATS_URL: `nats://127.0.0.1:${NATS_PORT}`,
+    API_URL: `http://127.0.0.1:${PORT}`,
+    PUBLIC_URL: `http://localhost:${PORT}`,
+    LOG_LEVEL: 'warn',
+  });
+}
+
+async function ready(port: number): Promise<{ core?: { active: boolean; term: number } } | undefined> {
+  return fetch(`http://127.0.0.1:${port}/api/v2/peatio/public/health/ready`)
+    .then(async (r) =>
+      r.ok ? ((await r.json()) as { core?: { active: boolean; term: number } }) : undefined,
+    )
+    .catch(() => undefined);
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function main(): Promise<void> {
+  const nats = natsServer();
+  await ensureDatabase(DATABASE_URL);
+  mkdirSync(path.join(DATA, 'nats'), { recursive: true });
+  run('nats', nats, ['-a', '127.0.0.1', '-p', String(NATS_PORT), '-js', '-sd', path.join(DATA, 'nats')]);
+  const cores = { core1: 3101, core2: 3102 };
+  const apis = { api1: 3111, api2: 3112 };
+  const gateways = { ws1: 3121, ws2: 3122 };
+  // The first core migrates and seeds; the others start once it serves.
+  app('core1', 'core', cores.core1);
+  await waitFor(async () => (await ready(cores.core1)) !== undefined, 'the first core');
+  app('core2', 'core', cores.core2);
+  for (const [name, port] of Object.entries(apis)) app(name, 'api', port);
+  for (const [name, port] of Object.entries(gateways)) app(name, 'ws', port);
+  app('worker', 'worker', 3131);
+  const backends = (ports: Record<string, number>) =>
+    Object.values(ports).map((port) => ({ host: '127.0.0.1', port }));
+  const balancer = startBalancer(PORT, backends(apis), backends(gateways));
+  for (const port of [...Object.values(apis), ...Object.values(gateways)])
+    await waitFor(async () => (await ready(port)) !== undefined, `the process on port ${port}`);
+
+  const pid = (name: string) => children.find((c) => c.name === name)?.child.pid;
+  console.log(`
+The cluster is running on http://localhost:${PORT} (a balancer over api ${Object.values(apis).join(', ')} and ws ${Object.values(gateways).join(', ')}).
+Database ${DATABASE_URL}, NATS nats://127.0.0.1:${NATS_PORT} (JetStream in ${path.join(DATA, 'nats')}).
+  active core: core1, pid ${pid('core1')}, port ${cores.core1}; standby: core2, pid ${pid('core2')}, port ${cores.core2}
+  api: pids ${pid('api1')}, ${pid('api2')}; ws: pids ${pid('ws1')}, ${pid('ws2')}; worker: pid ${pid('worker')}
+Kill the active core and watch the standby take over (it logs "took over" and its ready route answers):
+  kill -9 ${pid('core1')}; curl -s localhost:${cores.core2}/api/v2/peatio/public/health/ready
+Ctrl-C stops everything.`);
+  const announced = new Set<string>();
+  const watch = setInterval(async () => {
+    for (const [name, port] of Object.entries(cores)) {
+      const state = await ready(port);
+      if (state?.core?.active && !announced.has(`${name}:${state.core.term}`)) {
+        announced.add(`${name}:${state.core.term}`);
+        console.log(`${name} is the active core (term ${state.core.term})`);
+      }
+    }
+  }, 500);
+  const stop = () => {
+    clearInterval(watch);
+    balancer.close();
+    for (const { child } of children) child.kill('SIGTERM');
+    setTimeout(() => process.exit(0), 2000).unref();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  for (const { child } of children) child.kill('SIGTERM');
+  process.exit(1);
+});
