@@ -1,3 +1,4 @@
+import { clusterBench } from './cluster.ts';
 import { benchDatabase } from './database.ts';
 import { durableBench } from './durable.ts';
 import { httpBench } from './http.ts';
@@ -23,6 +24,7 @@ try {
   if (want('durable')) await durableBench(db.fresh, Number(process.env.BENCH_ORDERS ?? 100_000));
   if (want('http')) await httpBench(db.fresh);
   if (want('ws')) await wsBench(db.fresh);
+  if (want('cluster')) await clusterBench(db.fresh);
 } finally {
   await db.close();
 }

@@ -138,12 +138,16 @@ export class Sequencer {
    * Submits a command and resolves with its result once durably committed. With a `ref` (a client command id),
    * a repeat takes no effect and gets the first outcome (`ok`, `code`, `orderId`; no events).
    */
-  submit(command: Submitted, ref?: string): Promise<CommandResult> {
+  submit(command: Submitted, ref?: string, options: { firstSend?: boolean } = {}): Promise<CommandResult> {
     if (this.failure) return Promise.reject(this.failure);
     if (ref === undefined) return this.enqueue(command, undefined);
     const existing = this.inFlight.get(ref);
     if (existing) return existing;
-    const promise = this.findCommitted(ref).then((found) => found ?? this.enqueue(command, ref));
+    // `firstSend`: a fresh id on its first delivery (NATS delivers a request at most once) cannot have been
+    // committed before, so the lookup is skipped; its retries look it up.
+    const promise = options.firstSend
+      ? this.enqueue(command, ref)
+      : this.findCommitted(ref).then((found) => found ?? this.enqueue(command, ref));
     this.inFlight.set(ref, promise);
     promise.finally(() => this.inFlight.delete(ref)).catch(() => {});
     return promise;

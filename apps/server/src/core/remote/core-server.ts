@@ -85,10 +85,12 @@ export class CoreServer {
         message.respond(encode({ unavailable: 'unreadable command' } satisfies CommandReply));
         continue;
       }
-      this.sequencer.submit(request.command as Submitted, request.ref).then(
-        (result) => message.respond(encode({ result } satisfies CommandReply)),
-        (err: Error) => message.respond(encode({ unavailable: err.message } satisfies CommandReply)),
-      );
+      this.sequencer
+        .submit(request.command as Submitted, request.ref, { firstSend: request.fresh === true })
+        .then(
+          (result) => message.respond(encode({ result } satisfies CommandReply)),
+          (err: Error) => message.respond(encode({ unavailable: err.message } satisfies CommandReply)),
+        );
     }
   }
 

@@ -31,8 +31,8 @@ export class RemoteSequencer {
 
   /** Submits a command and resolves with its committed result. */
   async submit(command: Submitted, ref?: string): Promise<CommandResult> {
-    const request: CommandRequest = { command, ref: ref ?? `auto:${randomUUID()}` };
-    const data = encode(request);
+    const request: CommandRequest = { command, ref: ref ?? `auto:${randomUUID()}`, fresh: ref === undefined };
+    let data = encode(request);
     const deadline = Date.now() + this.retryForMs;
     let last = 'no exchange core answered';
     for (;;) {
@@ -47,6 +47,8 @@ export class RemoteSequencer {
         last = err instanceof Error ? err.message : String(err);
       }
       if (Date.now() >= deadline) throw new DatabaseUnavailableError(`exchange core unavailable: ${last}`);
+      // Sent again: the first send may have been committed, so the core looks the id up.
+      if (request.fresh) data = encode({ ...request, fresh: false });
       await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
     }
   }

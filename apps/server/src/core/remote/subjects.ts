@@ -13,6 +13,8 @@ export const BATCH_MAX_AGE_MS = 60 * 60 * 1000;
 export interface CommandRequest {
   command: unknown;
   ref: string;
+  /** The first send of an id the sender made up itself: it cannot have been committed before. */
+  fresh?: boolean;
 }
 
 /** The core's answer: the result once committed, or why it could not take the command (retry elsewhere). */

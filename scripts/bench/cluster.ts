@@ -1,0 +1,170 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { connect } from 'nats';
+import type pg from 'pg';
+import { composeApp } from '../../apps/server/src/compose.ts';
+import { loadConfig } from '../../apps/server/src/config.ts';
+import { RemoteSequencer } from '../../apps/server/src/core/remote/remote-sequencer.ts';
+import { encrypt, loadServerKeys } from '../../apps/server/src/modules/identity/crypto.ts';
+import { newTotpSecret } from '../../apps/server/src/modules/identity/totp.ts';
+import { startNats } from '../../apps/server/test/support/nats.ts';
+import { serverSetup, startServerProcess } from '../../apps/server/test/support/process.ts';
+import { printTable, rate } from './stats.ts';
+
+const WORKER = fileURLToPath(new URL('./load-worker.ts', import.meta.url));
+const CONNECTIONS = 128;
+const SECONDS = 8;
+
+interface LoadResult {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  total: number;
+  statusCodes: Record<string, { count: number }>;
+}
+
+function load(spec: Record<string, unknown>): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify(spec)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += c.toString();
+    });
+    child.once('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load worker exited ${code}`)),
+    );
+  });
+}
+
+/** A trader with two-factor and 50 API keys, whose ETH is credited through `credit`. */
+async function trader(pool: pg.Pool) {
+  const keys = await loadServerKeys(pool, undefined);
+  const user = (
+    await pool.query(
+      `insert into users (uid, email, password_digest, level, state, otp, otp_secret_enc)
+       values ('IDBENCHCL001', 'cluster-bench@example.com', 'x', 2, 'active', true, $1) returning id`,
+      [encrypt(keys, newTotpSecret())],
+    )
+  ).rows[0].id as string;
+  const apiKeys = [];
+  for (let i = 0; i < 50; i++) {
+    const kid = randomBytes(8).toString('hex');
+    const secret = randomBytes(32).toString('hex');
+    await pool.query('insert into api_keys (user_id, kid, secret_enc) values ($1, $2, $3)', [
+      user,
+      kid,
+      encrypt(keys, secret),
+    ]);
+    apiKeys.push({ kid, secret });
+  }
+  return { user: Number(user), apiKeys };
+}
+
+/** The same durable order placement as the one-process bench: a resting sell far from the market per request. */
+const orderLoad = (base: string, apiKeys: { kid: string; secret: string }[]) =>
+  load({
+    url: `${base}/api/v2/peatio/market/orders`,
+    method: 'POST',
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ market: 'ethbtc', side: 'sell', volume: '0.001', price: '9', ord_type: 'limit' }),
+    apiKeys,
+  });
+
+const credit = (user: number) =>
+  ({ type: 'Credit', user, currency: 'eth', amount: 10n ** 26n, kind: 'deposit' }) as const;
+
+/**
+ * The split deployment against the one process, from one run: orders per second and latency through
+ * api → NATS → core (one api process, one core, a standby), then the standby's takeover after a SIGKILL.
+ */
+export async function clusterBench(fresh: () => Promise<{ url: string; pool: pg.Pool }>) {
+  // One process, in this process (as the http section does).
+  const one = await fresh();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    RATE_LIMITS: 'false',
+    CAPTCHA_TYPE: 'none',
+    WEB_DIST: '/nonexistent',
+  });
+  const { app, deps } = await composeApp(config, one.pool);
+  const oneBase = await app.listen({ port: 0, host: '127.0.0.1' });
+  const oneTrader = await trader(one.pool);
+  await deps.core.sequencer.submit(credit(oneTrader.user));
+  const single = await orderLoad(oneBase, oneTrader.apiKeys);
+  await app.close();
+  await deps.core.sequencer.drain();
+  await one.pool.end();
+
+  // Split: a core, a standby core and an api process, over a nats-server of its own.
+  const split = await fresh();
+  const nats = await startNats();
+  const dirs: string[] = [];
+  const proc = async (role: string, readyText?: string) => {
+    const setup = await serverSetup(`exchange-bench-${role}-`, {
+      ROLE: role,
+      DATABASE_URL: split.url,
+      NATS_URL: nats.url,
+      DEMO_BOOKS: 'false',
+      SEED_DEMO: 'false',
+      RATE_LIMITS: 'false',
+      LOG_LEVEL: 'silent',
+    });
+    dirs.push(setup.dataDir);
+    return { ...(await startServerProcess(setup.env, 60_000, readyText)), base: setup.base };
+  };
+  const core = await proc('core');
+  const [standby, api] = await Promise.all([proc('core', 'standby:'), proc('api')]);
+  const splitTrader = await trader(split.pool);
+  const nc = await connect({ servers: nats.url });
+  await new RemoteSequencer(nc).submit(credit(splitTrader.user));
+  const viaNats = await orderLoad(api.base, splitTrader.apiKeys);
+  const stored = (await split.pool.query('select count(*)::int as n from orders')).rows[0].n as number;
+
+  core.child.kill('SIGKILL');
+  const killed = performance.now();
+  for (;;) {
+    const ok = await fetch(`${standby.base}/api/v2/peatio/public/health/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const takeoverMs = Math.round(performance.now() - killed);
+  for (const p of [standby, api]) {
+    p.child.kill('SIGTERM');
+    await p.exited;
+  }
+  await nc.close();
+  await nats.stop();
+  await split.pool.end();
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+
+  const answered = (r: LoadResult) => `${r.statusCodes['201']?.count ?? 0}/${r.total}`;
+  printTable(
+    `Orders through one process and through the split deployment (POST /market/orders, API key, durable ack, ${CONNECTIONS} connections, ${SECONDS} s)`,
+    ['deployment', 'orders/s', 'p50 ms', 'p99 ms', '201 answers'],
+    [
+      ['one process (api + core)', rate(single.requestsPerSecond), single.p50, single.p99, answered(single)],
+      [
+        'split: api process → NATS → core process',
+        rate(viaNats.requestsPerSecond),
+        viaNats.p50,
+        viaNats.p99,
+        answered(viaNats),
+      ],
+      ['Peatio orders (published figure, not run here)', '60-125', '-', '-', '-'],
+    ],
+  );
+  console.log(
+    `split: orders stored ${stored}; standby core took over ${takeoverMs} ms after the active one was SIGKILLed`,
+  );
+  return { single, viaNats, takeoverMs };
+}
