@@ -1,5 +1,6 @@
 import { API } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
+import type { NatsConnection } from 'nats';
 import type pg from 'pg';
 import { createAltchaCaptcha } from './adapters/captcha/altcha.ts';
 import { type CaptchaPort, noCaptcha } from './adapters/captcha/port.ts';
@@ -30,6 +31,7 @@ import { DEFAULT_SESSION_POLICY, SessionStore } from './modules/identity/session
 import { KYC_WEBHOOK_PATH } from './modules/kyc/routes.ts';
 import { KycService } from './modules/kyc/service.ts';
 import { MarketData } from './modules/market-data/service.ts';
+import { forwardingPublisher, receiveForwarded } from './modules/ranger/forwarded.ts';
 import { StreamHub } from './modules/ranger/hub.ts';
 import { Wallet } from './modules/wallet/index.ts';
 
@@ -41,6 +43,8 @@ export async function composeApp(
   config: Config,
   db: pg.Pool,
   overrides: Partial<AppDeps> = {},
+  /** The NATS connection of a split deployment (ROLE): the wallet's stream messages travel over it. */
+  nats?: NatsConnection,
 ): Promise<{ app: FastifyInstance; deps: AppDeps; startJobs(): Promise<void> }> {
   // Several api processes: a logout on one must end the session on all of them at once, so nothing is cached.
   const sessions =
@@ -49,6 +53,7 @@ export async function composeApp(
   const keys = overrides.keys ?? (await loadServerKeys(db, config.secretKey));
   const core = overrides.core ?? (await startCore(db));
   const hub = overrides.hub ?? new StreamHub();
+  if (nats && config.roles.has('ws')) receiveForwarded(nats, hub);
   let app: FastifyInstance | undefined;
   // A process without the api role reaches the providers' simulators and its webhooks through the api's URL.
   const selfUrl = () =>
@@ -66,7 +71,7 @@ export async function composeApp(
       core,
       keys,
       mail,
-      hub,
+      hub: nats ? forwardingPublisher(nats) : hub,
       log: { warn: (m) => console.warn(m) },
       pollMs: config.walletPollMs,
       simBlockMs: config.simBlockMs,

@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     active && config.demoBooks
       ? await seedDemoMarkets(active, database.pool, keys, database.demoUsers, log)
       : undefined;
-  const { app, deps, startJobs } = await composeApp(config, database.pool, { core, keys });
+  const { app, deps, startJobs } = await composeApp(config, database.pool, { core, keys }, processCore.nats);
   if (active && database.demoUsers.length > 0)
     await seedDemoWallet(active, deps.wallet, database.pool, deps.keys);
   let jobsLock: { release(): Promise<void> } | undefined;

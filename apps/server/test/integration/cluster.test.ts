@@ -264,4 +264,34 @@ describe.skipIf(!NATS_SERVER)('the split deployment', () => {
     expect(logout.status).toBeLessThan(300);
     expect((await me(api2)).status).toBe(401);
   });
+
+  it("brings the worker's wallet events to the user's websocket on a ws process", async () => {
+    const [api1, ws2] = ['api1', 'ws2'].map((name) => processes[name]?.base as string) as [string, string];
+    const bob = (await db.pool.query(`select id from users where email = 'bob@example.com'`)).rows[0]
+      .id as string;
+    const session = await new SessionStore(db.pool).create(bob, '127.0.0.1', 'test');
+    const cookie = `session=${session.token}`;
+    const socket = new WebSocket(`${ws2.replace('http', 'ws')}/api/v2/ranger/private/?stream=deposit`, {
+      headers: { cookie },
+    });
+    const frames: string[] = [];
+    socket.on('message', (data) => frames.push(String(data)));
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    const address = await fetch(`${api1}/api/v2/peatio/account/deposit_address/trx?blockchain_key=tron-sim`, {
+      headers: { cookie },
+    });
+    const { address: to } = (await address.json()) as { address: string };
+    // Coins sent to bob's address: the worker's watcher sees the deposit; bob's socket is on ws2.
+    const sent = await fetch(`${api1}/api/v2/dev/faucet`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ blockchain_key: 'tron-sim', currency: 'trx', address: to, amount: '12.5' }),
+    });
+    expect(sent.status).toBeLessThan(300);
+    const deadline = Date.now() + 15_000;
+    while (!frames.some((f) => f.includes('"deposit"') && f.includes('12.5')) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(frames.find((f) => f.includes('"deposit"'))).toContain('12.5');
+    socket.close();
+  });
 });

@@ -5,7 +5,7 @@ import type { EvmDevnet } from '../../adapters/chains/evm/devnet.ts';
 import type { MailPort } from '../../adapters/mail/port.ts';
 import type { Core } from '../../core/index.ts';
 import type { ServerKeys } from '../identity/crypto.ts';
-import type { StreamHub } from '../ranger/hub.ts';
+import type { StreamPublisher } from '../ranger/forwarded.ts';
 import { privateStreamKey } from '../ranger/streams.ts';
 import { applyPendingAdjustments } from './adjustments.ts';
 import { ChainRegistry, type Network } from './chains.ts';
@@ -20,7 +20,7 @@ export interface WalletOptions {
   core: Core;
   keys: ServerKeys;
   mail: MailPort;
-  hub: StreamHub;
+  hub: StreamPublisher;
   log: { warn(message: string): void };
   /** How often the watchers, the withdrawal processor and pending adjustments run; 0: only when `tick()` is called. */
   pollMs: number;
