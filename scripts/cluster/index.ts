@@ -47,12 +47,10 @@ function run(name: string, command: string, args: string[], env: Record<string, 
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const prefix = (chunk: Buffer) =>
-    chunk
-      .toString()
-      .split('\n')
-      .filter((line) => line.trim() && !line.startsWith('{'))
-      .forEach((line) => console.log(`[${name}] ${line}`));
+  const prefix = (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n'))
+      if (line.trim() && !line.startsWith('{')) console.log(`[${name}] ${line}`);
+  };
   child.stdout?.on('data', prefix);
   child.stderr?.on('data', prefix);
   child.on('exit', (code, signal) => console.log(`[${name}] exited (${signal ?? code})`));
