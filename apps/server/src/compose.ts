@@ -45,7 +45,7 @@ export async function composeApp(
   overrides: Partial<AppDeps> = {},
   /** The NATS connection of a split deployment (ROLE): the wallet's stream messages travel over it. */
   nats?: NatsConnection,
-): Promise<{ app: FastifyInstance; deps: AppDeps; startJobs(): Promise<void> }> {
+): Promise<{ app: FastifyInstance; deps: AppDeps; jobs: BackgroundJobs }> {
   // Several api processes: a logout on one must end the session on all of them at once, so nothing is cached.
   const sessions =
     overrides.sessions ??
@@ -124,21 +124,19 @@ export async function composeApp(
   app = await buildApp(deps);
   app.addHook('onClose', () => wallet.stop());
   app.addHook('preClose', () => cards.stop());
-  const startJobs = async () => {
-    deps.kycSimulator?.delivery.start();
-    deps.cardSimulator?.delivery.start();
-    cards.start();
+  // The background jobs by name; each runs in one process at a time (a lock per job in a split deployment).
+  const backgroundJobs: BackgroundJobs = {
+    wallet: () => wallet.startJobs(),
+    'kyc webhooks': async () => deps.kycSimulator?.delivery.start(),
+    'card webhooks': async () => deps.cardSimulator?.delivery.start(),
+    'card fees': async () => cards.start(),
   };
-  if (jobs) await startJobs();
-  return {
-    app,
-    deps,
-    async startJobs() {
-      await wallet.startJobs();
-      await startJobs();
-    },
-  };
+  if (jobs) for (const [name, start] of Object.entries(backgroundJobs)) if (name !== 'wallet') await start();
+  return { app, deps, jobs: backgroundJobs };
 }
+
+/** Starts one background job (the wallet's loops, a webhook delivery, the card fee run). */
+export type BackgroundJobs = Record<string, () => Promise<void>>;
 
 /**
  * The KYC provider: the real Sumsub adapter, pointed at api.sumsub.com, or by default at the built-in

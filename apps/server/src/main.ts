@@ -37,22 +37,22 @@ async function main(): Promise<void> {
     active && config.demoBooks
       ? await seedDemoMarkets(active, database.pool, keys, database.demoUsers, log)
       : undefined;
-  const { app, deps, startJobs } = await composeApp(config, database.pool, { core, keys }, processCore.nats);
+  const { app, deps, jobs } = await composeApp(config, database.pool, { core, keys }, processCore.nats);
   if (active && database.demoUsers.length > 0)
     await seedDemoWallet(active, deps.wallet, database.pool, deps.keys);
-  let jobsLock: { release(): Promise<void> } | undefined;
+  const jobLocks: { release(): Promise<void> }[] = [];
   if (config.split && config.roles.has('worker')) {
-    // One worker runs the background jobs at a time; another waits and takes over when this one dies.
-    void holdLock(database.url, JOBS_LOCK_KEY, 'background jobs', log, () => {
-      log.warn(
-        'worker: the connection holding the jobs lock was lost; exiting so that another worker takes over',
-      );
-      process.exit(70);
-    }).then(async (lock) => {
-      jobsLock = lock;
-      await startJobs();
-      log.info('worker: running the background jobs');
-    });
+    // Each job runs in one worker at a time: the first to take its lock runs it, the others wait for it.
+    for (const [i, [name, start]] of Object.entries(jobs).entries()) {
+      void holdLock(database.url, JOBS_LOCK_KEY + i, name, log, () => {
+        log.warn(`worker: the lock of the ${name} job was lost; exiting so that another worker takes over`);
+        process.exit(70);
+      }).then(async (lock) => {
+        jobLocks.push(lock);
+        await start();
+        log.info(`worker: running the ${name} job`);
+      });
+    }
   }
 
   const bot = bots && config.demoBot.enabled ? demoBot(config, core, bots, log) : undefined;
@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     force.unref();
     await bot?.stop();
     await app.close().catch((err) => log.warn(`closing http: ${String(err)}`));
-    await jobsLock?.release();
+    for (const lock of jobLocks) await lock.release();
     await processCore.stop();
     await database.close().catch((err) => log.warn(`closing database: ${String(err)}`));
     process.exit(0);

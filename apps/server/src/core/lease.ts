@@ -3,7 +3,7 @@ import pg from 'pg';
 /** The advisory lock key of the active core (any constant, distinct from the migrators'). */
 export const CORE_LOCK_KEY = 7_104_650_217;
 
-/** The advisory lock key of the background jobs in a split deployment: one worker runs them at a time. */
+/** The first advisory lock key of the background jobs in a split deployment (one per job, counting up). */
 export const JOBS_LOCK_KEY = 7_104_650_218;
 
 /** How often a standby tries the lock. */

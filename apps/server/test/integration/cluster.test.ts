@@ -40,8 +40,10 @@ beforeAll(async () => {
     start('api2', 'api'),
     start('ws1', 'ws'),
     start('ws2', 'ws'),
-    start('worker', 'worker', 'worker: running the background jobs'),
+    start('worker', 'worker', 'worker: running the wallet job'),
   ]);
+  // A second worker waits for every job the first one runs.
+  await start('worker2', 'worker', 'standby:');
 }, 180_000);
 
 afterAll(async () => {
@@ -293,5 +295,18 @@ describe.skipIf(!NATS_SERVER)('the split deployment', () => {
       await new Promise((r) => setTimeout(r, 100));
     expect(frames.find((f) => f.includes('"deposit"'))).toContain('12.5');
     socket.close();
+  });
+
+  it('runs each background job in one worker, and the other worker takes them over when it dies', async () => {
+    const jobs = ['wallet', 'kyc webhooks', 'card webhooks', 'card fees'];
+    const running = (name: string) =>
+      jobs.filter((job) => processes[name]?.process.output().includes(`running the ${job} job`));
+    expect(running('worker')).toEqual(jobs);
+    expect(running('worker2')).toEqual([]);
+    processes.worker?.process.child.kill('SIGKILL');
+    const deadline = Date.now() + 10_000;
+    while (running('worker2').length < jobs.length && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(running('worker2')).toEqual(jobs);
   });
 });
