@@ -1,7 +1,5 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { connect } from 'nats';
 import type pg from 'pg';
 import { composeApp } from '../../apps/server/src/compose.ts';
@@ -11,34 +9,11 @@ import { encrypt, loadServerKeys } from '../../apps/server/src/modules/identity/
 import { newTotpSecret } from '../../apps/server/src/modules/identity/totp.ts';
 import { startNats } from '../../apps/server/test/support/nats.ts';
 import { serverSetup, startServerProcess } from '../../apps/server/test/support/process.ts';
+import { type LoadResult, load } from './load.ts';
 import { printTable, rate } from './stats.ts';
 
-const WORKER = fileURLToPath(new URL('./load-worker.ts', import.meta.url));
 const CONNECTIONS = 128;
 const SECONDS = 8;
-
-interface LoadResult {
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  total: number;
-  statusCodes: Record<string, { count: number }>;
-}
-
-function load(spec: Record<string, unknown>): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify(spec)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (c) => {
-      out += c.toString();
-    });
-    child.once('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load worker exited ${code}`)),
-    );
-  });
-}
 
 /** A trader with two-factor and 50 API keys, whose ETH is credited through `credit`. */
 async function trader(pool: pg.Pool) {

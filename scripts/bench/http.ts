@@ -1,6 +1,4 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { composeApp } from '../../apps/server/src/compose.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
@@ -8,33 +6,8 @@ import { encrypt } from '../../apps/server/src/modules/identity/crypto.ts';
 import { hashPassword } from '../../apps/server/src/modules/identity/passwords.ts';
 import { SESSION_COOKIE } from '../../apps/server/src/modules/identity/sessions.ts';
 import { newTotpSecret } from '../../apps/server/src/modules/identity/totp.ts';
+import { type LoadResult, load } from './load.ts';
 import { printTable, rate } from './stats.ts';
-
-const WORKER = fileURLToPath(new URL('./load-worker.ts', import.meta.url));
-
-interface LoadResult {
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  total: number;
-  statusCodes: Record<string, { count: number }>;
-}
-
-function load(spec: Record<string, unknown>): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify(spec)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (c) => {
-      out += c.toString();
-    });
-    child.once('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load worker exited ${code}`)),
-    );
-  });
-}
 
 /**
  * Identity figures: first-step logins per second (bounded by argon2id at m=19 MiB, t=2), and p50/p99 of an
