@@ -1,3 +1,4 @@
+import { scheduleBackups } from './backup/schedule.ts';
 import { composeApp } from './compose.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { startCore } from './core/index.ts';
@@ -40,6 +41,15 @@ async function main(): Promise<void> {
   if (database.demoUsers.length > 0) await seedDemoWallet(core, deps.wallet, database.pool, deps.keys);
 
   const bot = bots && config.demoBot.enabled ? demoBot(config, core, bots, log) : undefined;
+  const backups = scheduleBackups(
+    config.backup,
+    {
+      pool: database.pool,
+      url: database.url,
+      ...(database.embedded ? { dataDir: config.dataDir } : {}),
+    },
+    log,
+  );
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -48,6 +58,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     await bot?.stop();
+    await backups?.stop();
     await app.close().catch((err) => log.warn(`closing http: ${String(err)}`));
     await core.sequencer.drain();
     await database.close().catch((err) => log.warn(`closing database: ${String(err)}`));
