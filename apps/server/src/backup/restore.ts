@@ -77,9 +77,10 @@ export async function restoreBackup(
     await copyVerified(backup, stage, manifest);
     const settings = await recoverySettings(stage, archive, wal.startFile, to);
     chownForPostgres(path.join(stage, 'pg'));
-    if (to !== undefined) chownForPostgres(path.join(stage, 'restore-wal'));
+    chownForPostgres(path.join(stage, 'restore-wal'));
     const password = (await readFile(path.join(stage, '.pg-password'), 'utf8')).trim();
     const recovered = await recoverAndAudit(path.join(stage, 'pg'), settings, password);
+    await markHistoryForArchive(path.join(stage, 'pg'));
     await rm(path.join(stage, 'restore-wal'), { recursive: true, force: true });
     if (existsSync(dataDir)) await rmdir(dataDir);
     await rename(stage, dataDir);
@@ -154,28 +155,51 @@ async function copyVerified(backup: string, stage: string, manifest: Manifest): 
   await chmod(path.join(stage, 'pg'), 0o700);
 }
 
-/** The server settings of the recovery, and the archived WAL it may read (copied, so postgres can read it). */
+/**
+ * The server settings of the recovery, and the archived WAL it may read (copied, so postgres can read it).
+ * Always an archive recovery, which ends on a new timeline: the restored server's WAL then never takes the
+ * names of segments the original server archived after the backup. Its timeline ID is above every timeline
+ * history in the archive. The backup's own timeline is followed (`current`), so a restore drill that archived
+ * into the same BACKUP_DIR does not lead a later restore astray; only `--to latest` follows the newest one.
+ */
 async function recoverySettings(
   stage: string,
   archive: string,
   startFile: string,
   to: string | undefined,
 ): Promise<string[]> {
-  // Without a target the backup label and the WAL in the backup bring the cluster to the backup's moment.
-  if (to === undefined) return [];
   const walCopy = path.join(stage, 'restore-wal');
   await mkdir(walCopy, { mode: 0o700 });
-  for (const name of await archivedSince(archive, startFile)) {
+  const archived = existsSync(archive) ? await archivedSince(archive, startFile) : [];
+  for (const name of archived.filter((n) => to !== undefined || n.endsWith('.history'))) {
     await copyFile(path.join(archive, name), path.join(walCopy, name));
   }
   await writeFile(path.join(stage, 'pg', 'recovery.signal'), '');
+  // The backup's own WAL is in its pg_wal, where recovery looks when restore_command finds nothing.
+  const common = ['-c', `restore_command=cp "${walCopy}/%f" "%p"`];
+  if (to === 'latest') return [...common, '-c', 'recovery_target_timeline=latest'];
   return [
+    ...common,
     '-c',
-    `restore_command=cp "${walCopy}/%f" "%p"`,
+    'recovery_target_timeline=current',
+    ...(to === undefined ? ['-c', 'recovery_target=immediate'] : ['-c', `recovery_target_time=${to}`]),
     '-c',
-    'recovery_target_timeline=latest',
-    ...(to === 'latest' ? [] : ['-c', `recovery_target_time=${to}`, '-c', 'recovery_target_action=promote']),
+    'recovery_target_action=promote',
   ];
+}
+
+/**
+ * The recovery ran without archiving, so the new timeline's history file is not archived yet; marked ready,
+ * the app archives it as soon as it runs with BACKUP_DIR, and the next restore from that archive picks a
+ * timeline ID of its own instead of colliding with this one.
+ */
+async function markHistoryForArchive(clusterDir: string): Promise<void> {
+  const status = path.join(clusterDir, 'pg_wal', 'archive_status');
+  for (const name of await readdir(path.join(clusterDir, 'pg_wal'))) {
+    if (!name.endsWith('.history') || existsSync(path.join(status, `${name}.done`))) continue;
+    await writeFile(path.join(status, `${name}.ready`), '');
+  }
+  chownForPostgres(status);
 }
 
 /** Runs the recovery to its end, audits the result and shuts the server down cleanly. */
