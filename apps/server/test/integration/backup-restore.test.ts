@@ -245,6 +245,11 @@ describe('backup and restore of the embedded database', () => {
     expect(early.stderr).toContain('is before backup');
     const late = cli({ ...env, DATA_DIR: absent }, ['restore', backupName, '--to', '2100-01-01 00:00:00+00']);
     expect(late.stderr).toContain('the WAL archive ends before the --to time');
+    const external = cli({ ...env, DATA_DIR: absent, DATABASE_URL: 'postgresql://nobody@127.0.0.1:9/none' }, [
+      'restore',
+      backupName,
+    ]);
+    expect(external.stderr).toContain('is a physical backup of the embedded database: unset DATABASE_URL');
     expect(existsSync(absent)).toBe(false);
     expect(existsSync(`${absent}.restoring`)).toBe(false);
   });
