@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,7 +18,7 @@ import {
   readManifest,
 } from './manifest.ts';
 import { startRecoveryServer } from './recovery-server.ts';
-import { chownForPostgres, embeddedPostgresBinary, toolMajor } from './tools.ts';
+import { chownForPostgres, embeddedPostgresBinary, postgresIds, toolMajor } from './tools.ts';
 
 /** Where to restore: a fresh DATA_DIR for a base backup, or an empty external database for a dump. */
 export interface RestoreTarget {
@@ -70,6 +71,7 @@ export async function restoreBackup(
   await checkSizes(backup, manifest);
 
   const stage = `${dataDir}.restoring`;
+  assertReachable(path.dirname(dataDir));
   if (existsSync(stage)) {
     throw new BackupError(`${stage} exists: an earlier restore was interrupted; delete it and try again`);
   }
@@ -93,6 +95,18 @@ export async function restoreBackup(
   } catch (err) {
     await rm(stage, { recursive: true, force: true });
     throw err;
+  }
+}
+
+/** As root the recovery runs as `postgres`, which must be able to enter the folder DATA_DIR is made in. */
+function assertReachable(parent: string): void {
+  if (!postgresIds()) return;
+  try {
+    execFileSync('runuser', ['-u', 'postgres', '--', 'test', '-x', parent], { stdio: 'ignore' });
+  } catch {
+    throw new BackupError(
+      `the postgres user cannot reach ${parent}; make it and every parent folder searchable (chmod o+x)`,
+    );
   }
 }
 
