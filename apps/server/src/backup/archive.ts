@@ -92,6 +92,12 @@ export async function archivedSince(archiveDir: string, startFile: string): Prom
     .sort();
 }
 
+/** Whether the server archives its WAL (the app was started with BACKUP_DIR). */
+export async function archivingOn(pool: pg.Pool): Promise<boolean> {
+  const { rows } = await pool.query<{ mode: string }>(`select current_setting('archive_mode') as mode`);
+  return rows[0]?.mode !== 'off';
+}
+
 /**
  * Whether continuous archiving works: `undefined` when it is off or healthy, otherwise a one-line warning
  * (a failing archive_command silently shortens how far a point-in-time restore can go).

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { archiveProblem } from './archive.ts';
+import { archiveProblem, archivingOn } from './archive.ts';
 import { formatList, humanSize, listBackups, pruneBackups, resolveBackup } from './catalogue.ts';
 import { BackupError } from './manifest.ts';
 import { restoreBackup } from './restore.ts';
@@ -88,6 +88,11 @@ export async function backupCommand(argv: string[], config: Config, database: Da
     }
     const archiving = await archiveProblem(database.pool);
     if (archiving) console.warn(archiving);
+    if (manifest.kind === 'base' && !(await archivingOn(database.pool))) {
+      console.log(
+        'WAL archiving is off (the app runs without BACKUP_DIR): this backup restores to its own moment only',
+      );
+    }
     for (const failure of manifest.audit.failures) console.error(failure);
     if (!manifest.audit.passed) {
       console.error('audit at the moment of the backup FAILED (the backup is kept)');

@@ -56,7 +56,7 @@ export async function restoreBackup(
     );
   }
   const dataDir = target.dataDir;
-  if (/["\n]/.test(dataDir)) throw new BackupError('DATA_DIR must not contain double quotes or newlines');
+  if (/["%\n]/.test(dataDir)) throw new BackupError('DATA_DIR must not contain double quotes, % or newlines');
   await assertFresh(dataDir);
   const wal = manifest.wal;
   if (!wal) throw new BackupError(`backup ${manifest.name} is damaged: its manifest has no WAL range`);
