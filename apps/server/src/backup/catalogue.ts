@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pruneArchive, WAL_FOLDER } from './archive.ts';
 import { BackupError, type Manifest, readManifest } from './manifest.ts';
@@ -98,6 +98,25 @@ export function formatList(listed: Listed[]): string {
   return [header, ...rows]
     .map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  '))
     .join('\n');
+}
+
+/**
+ * How far a point-in-time restore from `dir` can reach: the archived WAL next to the backups, its newest
+ * segment and when it was archived; `undefined` when there is no archive.
+ */
+export async function archiveSummary(dir: string): Promise<string | undefined> {
+  const archive = path.join(dir, WAL_FOLDER);
+  const names = await readdir(archive).catch(() => undefined);
+  if (!names) return undefined;
+  const segments = names
+    .filter((n) => /^[0-9A-F]{24}$/.test(n))
+    .sort((a, b) => a.slice(8).localeCompare(b.slice(8)));
+  const newest = segments[segments.length - 1];
+  if (!newest)
+    return `WAL archive ${archive}: empty (point-in-time restores need a backup taken while archiving)`;
+  const at = (await stat(path.join(archive, newest))).mtime.toISOString();
+  const total = segments.length * 16 * 1024 * 1024;
+  return `WAL archive ${archive}: ${segments.length} segments (${humanSize(total)}), newest ${newest} archived ${at}`;
 }
 
 /** Bytes as B, KiB, MiB or GiB with one decimal. */

@@ -2,7 +2,14 @@ import path from 'node:path';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { archiveProblem, archivingOn } from './archive.ts';
-import { formatList, humanSize, listBackups, pruneBackups, resolveBackup } from './catalogue.ts';
+import {
+  archiveSummary,
+  formatList,
+  humanSize,
+  listBackups,
+  pruneBackups,
+  resolveBackup,
+} from './catalogue.ts';
 import { BackupError } from './manifest.ts';
 import { restoreBackup } from './restore.ts';
 import { takeBackup } from './take.ts';
@@ -28,6 +35,8 @@ export async function offlineBackupCommand(argv: string[], config: Config): Prom
     if (area === 'backup') {
       const dir = backupDir(rest[1], config);
       console.log(formatList(await listBackups(dir)));
+      const archive = await archiveSummary(dir);
+      if (archive) console.log(archive);
       return 0;
     }
     const { backup, to } = parseRestore(rest);

@@ -158,6 +158,7 @@ describe('backup and restore of the embedded database', () => {
     const listed = cli(env, ['backup', 'list']);
     expect(listed.status, listed.stderr).toBe(0);
     expect(listed.stdout).toMatch(new RegExp(`${backupName}\\s+\\S+\\s+base\\s+[\\d.]+ MiB\\s+audit passed`));
+    expect(listed.stdout).toMatch(/WAL archive .*: \d+ segments .*, newest [0-9A-F]{24} archived /);
 
     // Never over a live (or any non-empty) data folder.
     const overLive = cli(env, ['restore', backupName]);
