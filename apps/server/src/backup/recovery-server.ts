@@ -16,7 +16,11 @@ export interface RecoveryServer {
  * recovery `settings`, and waits until it accepts connections, i.e. until recovery is complete.
  * @throws BackupError with the server's own reason when it stops instead (e.g. the target was not reached).
  */
-export async function startRecoveryServer(clusterDir: string, settings: string[]): Promise<RecoveryServer> {
+export async function startRecoveryServer(
+  clusterDir: string,
+  settings: string[],
+  running: { stop?: () => Promise<void> } = {},
+): Promise<RecoveryServer> {
   const port = await freePort();
   const child = spawn(
     await embeddedPostgresBinary(),
@@ -35,6 +39,8 @@ export async function startRecoveryServer(clusterDir: string, settings: string[]
     ],
     { ...postgresIds(), stdio: ['ignore', 'ignore', 'pipe'] },
   );
+  // Known before it is ready, so that an interrupted restore can stop it during a long recovery.
+  running.stop = () => stopServer(child);
   let output = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString('utf8');

@@ -75,13 +75,17 @@ export async function restoreBackup(
   if (existsSync(stage)) {
     throw new BackupError(`${stage} exists: an earlier restore was interrupted; delete it and try again`);
   }
+  const running: Interruption = {};
+  const release = onInterrupt(running);
   try {
-    await copyVerified(backup, stage, manifest);
+    await copyVerified(backup, stage, manifest, running);
     const settings = await recoverySettings(stage, archive, wal.startFile, to);
     chownForPostgres(path.join(stage, 'pg'));
     chownForPostgres(path.join(stage, 'restore-wal'));
     const password = (await readFile(path.join(stage, '.pg-password'), 'utf8')).trim();
-    const recovered = await recoverAndAudit(path.join(stage, 'pg'), settings, password);
+    checkInterrupted(running);
+    const recovered = await recoverAndAudit(path.join(stage, 'pg'), settings, password, running);
+    checkInterrupted(running);
     await markHistoryForArchive(path.join(stage, 'pg'));
     await rm(path.join(stage, 'restore-wal'), { recursive: true, force: true });
     if (existsSync(dataDir)) await rmdir(dataDir);
@@ -93,9 +97,43 @@ export async function restoreBackup(
       auditFailures: recovered.auditFailures,
     };
   } catch (err) {
+    await running.stop?.();
     await rm(stage, { recursive: true, force: true });
+    checkInterrupted(running);
     throw err;
+  } finally {
+    release();
   }
+}
+
+/** The recovery server while it runs, and the signal that interrupted the restore, if one did. */
+interface Interruption {
+  stop?: () => Promise<void>;
+  signal?: NodeJS.Signals;
+}
+
+/**
+ * While a restore runs, SIGINT or SIGTERM stops its recovery server (which would otherwise outlive this process)
+ * and makes the restore give up at its next step, removing the staging folder: an interrupted restore changes
+ * nothing either. A second signal ends the process at once.
+ * @returns how to remove the handlers.
+ */
+function onInterrupt(state: Interruption): () => void {
+  const handler = (signal: NodeJS.Signals) => {
+    state.signal = signal;
+    void state.stop?.();
+  };
+  process.once('SIGINT', handler);
+  process.once('SIGTERM', handler);
+  return () => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  };
+}
+
+/** @throws BackupError when the restore was interrupted. */
+function checkInterrupted(state: Interruption): void {
+  if (state.signal) throw new BackupError(`interrupted by ${state.signal}: nothing was changed`);
 }
 
 /** As root the recovery runs as `postgres`, which must be able to enter the folder DATA_DIR is made in. */
@@ -153,7 +191,12 @@ export function parseTimestamp(text: string): number | undefined {
 }
 
 /** Copies every file of the backup into the staging folder, checking its checksum; lays out DATA_DIR. */
-async function copyVerified(backup: string, stage: string, manifest: Manifest): Promise<void> {
+async function copyVerified(
+  backup: string,
+  stage: string,
+  manifest: Manifest,
+  interruption: Interruption,
+): Promise<void> {
   const place = (rel: string) =>
     rel === PASSWORD_FILE
       ? path.join(stage, '.pg-password')
@@ -161,6 +204,7 @@ async function copyVerified(backup: string, stage: string, manifest: Manifest): 
   await mkdir(stage, { mode: 0o755 });
   for (const dir of manifest.dirs) await mkdir(place(dir), { recursive: true, mode: 0o700 });
   for (const file of manifest.files) {
+    checkInterrupted(interruption);
     const copied = await copyHashed(path.join(backup, file.path), place(file.path));
     if (!copied || copied.sha256 !== file.sha256 || copied.size !== file.size)
       throw checksumError(manifest, file);
@@ -221,10 +265,11 @@ async function recoverAndAudit(
   clusterDir: string,
   settings: string[],
   password: string,
+  running: Interruption,
 ): Promise<{ lastTransaction?: string; auditFailures: string[] }> {
   let server: Awaited<ReturnType<typeof startRecoveryServer>>;
   try {
-    server = await startRecoveryServer(clusterDir, settings);
+    server = await startRecoveryServer(clusterDir, settings, running);
   } catch (err) {
     throw new BackupError(explainRecovery(err instanceof Error ? err.message : String(err)));
   }
