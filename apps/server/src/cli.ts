@@ -40,7 +40,7 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig({ ...process.env, SEED_DEMO: 'false' });
   const log = { info: () => {}, warn: (m: string) => console.warn(m) };
   // A restore must not start (or create) the database it restores.
-  if (isOfflineBackupCommand(argv)) return offlineBackupCommand(argv, config);
+  if (isOfflineBackupCommand(argv, config)) return offlineBackupCommand(argv, config);
   const database = await openDatabase(config, log, { attach: true });
   try {
     if (area === 'backup') return await backupCommand(argv, config, database);

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -20,9 +21,15 @@ export const BACKUP_USAGE = `  backup [dir]              back up the running dat
                             restore a backup (a folder, a name in BACKUP_DIR, or latest) into a fresh DATA_DIR
                             (or, for a pg_dump backup, into the empty database of DATABASE_URL)`;
 
-/** Commands that run without opening the database (restore must not create one). */
-export function isOfflineBackupCommand(argv: string[]): boolean {
-  return argv[0] === 'restore' || (argv[0] === 'backup' && argv[1] === 'list');
+/**
+ * Commands that run without opening the database: restore must not create one, and a backup of an embedded
+ * database that does not exist is refused rather than made of a new, empty one.
+ */
+export function isOfflineBackupCommand(argv: string[], config: Config): boolean {
+  if (argv[0] === 'restore' || (argv[0] === 'backup' && argv[1] === 'list')) return true;
+  return (
+    argv[0] === 'backup' && !config.databaseUrl && !existsSync(path.join(config.dataDir, 'pg', 'PG_VERSION'))
+  );
 }
 
 /**
@@ -32,6 +39,9 @@ export function isOfflineBackupCommand(argv: string[]): boolean {
 export async function offlineBackupCommand(argv: string[], config: Config): Promise<number> {
   const [area, ...rest] = argv;
   try {
+    if (area === 'backup' && rest[0] !== 'list') {
+      throw new BackupError(`no database in DATA_DIR ${config.dataDir} (set DATA_DIR or DATABASE_URL)`);
+    }
     if (area === 'backup') {
       const dir = backupDir(rest[1], config);
       console.log(formatList(await listBackups(dir)));
