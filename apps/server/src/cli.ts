@@ -6,6 +6,7 @@ import {
   cardStatus,
 } from './adapters/card-issuer/simulator/cli.ts';
 import { kycCommand } from './adapters/kyc/simulator/cli.ts';
+import { BACKUP_USAGE, backupCommand, isOfflineBackupCommand, offlineBackupCommand } from './backup/cli.ts';
 import { loadConfig } from './config.ts';
 import { auditLedger } from './core/audit.ts';
 import { openDatabase } from './db/database.ts';
@@ -26,7 +27,8 @@ commands:
   kyc status <email>        the applicant at the simulator and the user's KYC labels
 ${CARD_USAGE}
 ${CARD_NETWORK_USAGE}
-${WALLET_USAGE}`;
+${WALLET_USAGE}
+${BACKUP_USAGE}`;
 
 /** Operator command line against the same database as the app (shares a running embedded server). */
 async function main(argv: string[]): Promise<number> {
@@ -37,8 +39,11 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig({ ...process.env, SEED_DEMO: 'false' });
   const log = { info: () => {}, warn: (m: string) => console.warn(m) };
+  // A restore must not start (or create) the database it restores.
+  if (isOfflineBackupCommand(argv, config)) return offlineBackupCommand(argv, config);
   const database = await openDatabase(config, log, { attach: true });
   try {
+    if (area === 'backup') return await backupCommand(argv, config, database);
     if (area === 'audit') {
       const failures = await auditLedger(database.pool);
       for (const f of failures)

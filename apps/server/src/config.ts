@@ -33,6 +33,13 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
+  BACKUP_DIR: z
+    .string()
+    .min(1)
+    .refine((v) => !/['"%\\\n]/.test(v), 'must not contain quotes, %, backslashes or newlines')
+    .optional(),
+  BACKUP_INTERVAL_HOURS: z.coerce.number().min(0).max(8760).default(24),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
@@ -113,6 +120,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   embeddedPgPort: number;
+  /** Backups and WAL archiving ({@link BackupConfig}); `dir` unset: no scheduled backups, no archiving. */
+  backup: BackupConfig;
   smtpUrl: string | undefined;
   mailFrom: string;
   supportEmail: string;
@@ -151,6 +160,15 @@ export interface Config {
   secretKey: string | undefined;
   /** The card program: the issuer, its simulator's demo settings, the fees and limits. */
   card: CardConfig;
+}
+
+export interface BackupConfig {
+  /** BACKUP_DIR: where backups go, with continuous WAL archiving of the embedded server into `dir/wal`. */
+  dir: string | undefined;
+  /** A backup by the app itself every this many hours (0: only by hand); needs `dir`. */
+  intervalHours: number;
+  /** Complete backups kept in `dir` after each new one (older ones, and WAL older than the oldest, go). */
+  keep: number;
 }
 
 export interface CardConfig {
@@ -286,6 +304,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
+    backup: {
+      dir: e.BACKUP_DIR ? path.resolve(e.BACKUP_DIR) : undefined,
+      intervalHours: e.BACKUP_INTERVAL_HOURS,
+      keep: e.BACKUP_KEEP,
+    },
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     supportEmail: e.SUPPORT_EMAIL,

@@ -1,3 +1,4 @@
+import { scheduleBackups } from './backup/schedule.ts';
 import { composeApp } from './compose.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { holdLock, JOBS_LOCK_KEY } from './core/lease.ts';
@@ -56,6 +57,15 @@ async function main(): Promise<void> {
   }
 
   const bot = bots && config.demoBot.enabled ? demoBot(config, core, bots, log) : undefined;
+  const backups = scheduleBackups(
+    config.backup,
+    {
+      pool: database.pool,
+      url: database.url,
+      ...(database.embedded ? { dataDir: config.dataDir } : {}),
+    },
+    log,
+  );
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -64,6 +74,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     await bot?.stop();
+    await backups?.stop();
     await app.close().catch((err) => log.warn(`closing http: ${String(err)}`));
     for (const lock of jobLocks) await lock.release();
     await processCore.stop();

@@ -1,5 +1,8 @@
 import type pg from 'pg';
 
+/** A pool, or one client (e.g. inside a repeatable-read transaction, so the audit sees one snapshot). */
+export type Queryable = pg.Pool | pg.PoolClient;
+
 /** One broken rule found by {@link auditLedger}. */
 export interface AuditFailure {
   rule: string;
@@ -16,7 +19,7 @@ export interface AuditFailure {
  * 3. every user balance and locked amount, and every system account, equals the sum of its postings;
  * 4. the card side ({@link auditCards}).
  */
-export async function auditLedger(db: pg.Pool): Promise<AuditFailure[]> {
+export async function auditLedger(db: Queryable): Promise<AuditFailure[]> {
   const failures: AuditFailure[] = [];
   const conservation = await db.query(
     `with totals as (
@@ -78,7 +81,7 @@ export async function auditLedger(db: pg.Pool): Promise<AuditFailure[]> {
  * - every settled top-up is on exactly one card: its funding order at the built-in simulator (when it is the
  *   issuer) completed once, for that amount, on that card.
  */
-export async function auditCards(db: pg.Pool): Promise<AuditFailure[]> {
+export async function auditCards(db: Queryable): Promise<AuditFailure[]> {
   const failures: AuditFailure[] = [];
   const fail = (rule: string, detail: string) => failures.push({ rule, currency: 'usdt', detail });
   const float = (

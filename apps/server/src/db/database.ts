@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { prepareArchive } from '../backup/archive.ts';
 import type { Config } from '../config.ts';
 import { startEmbeddedPostgres } from './embedded.ts';
 import { migrate } from './migrate.ts';
@@ -21,6 +22,7 @@ export interface Database {
 /**
  * Opens the configured database: the external one from DATABASE_URL, or the embedded server under DATA_DIR.
  * Runs migrations and the idempotent seed. With `attach`, an embedded server already run by the app is shared.
+ * With BACKUP_DIR, the embedded server archives its WAL into `BACKUP_DIR/wal`.
  */
 export async function openDatabase(
   config: Config,
@@ -29,7 +31,10 @@ export async function openDatabase(
 ): Promise<Database & { demoUsers: { id: string; email: string }[] }> {
   const embedded = config.databaseUrl
     ? undefined
-    : await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, log, options);
+    : await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, log, {
+        ...options,
+        ...(config.backup.dir ? { archiveTo: await prepareArchive(config.backup.dir) } : {}),
+      });
   const url = config.databaseUrl ?? embedded!.url;
   const pool = createPool(url);
   try {

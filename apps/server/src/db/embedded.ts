@@ -5,6 +5,7 @@ import { chown, mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises'
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { archiveSettings } from '../backup/archive.ts';
 import EmbeddedPostgres from './embedded-postgres.ts';
 
 /** A running embedded PostgreSQL server and how to reach and stop it. */
@@ -41,12 +42,13 @@ const RESTART_BACKOFF_MS = [250, 500, 1000, 2000];
  * `<dataDir>/pg`, listening on loopback only. Initialises the cluster on first run and recovers from a
  * previous run that was killed: a leftover server of ours is shut down, a stale lock file is removed.
  * While the app runs, a server that dies (killed, crashed) is started again on the same cluster and port.
+ * With `archiveTo`, every finished WAL segment is archived into that folder (continuous archiving for backups).
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
   port: number,
   log: Logger,
-  options: { attach?: boolean } = {},
+  options: { attach?: boolean; archiveTo?: string } = {},
 ): Promise<EmbeddedDatabase> {
   const clusterDir = path.join(dataDir, 'pg');
   await mkdir(dataDir, { recursive: true });
@@ -78,6 +80,7 @@ export async function startEmbeddedPostgres(
       '-c',
       'unix_socket_directories=',
       ...WRITE_PATH_SETTINGS,
+      ...(options.archiveTo ? archiveSettings(options.archiveTo) : []),
     ],
     onLog: (message: string) => {
       lastLog = message;

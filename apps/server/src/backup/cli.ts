@@ -1,0 +1,146 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { archiveProblem, archivingOn } from './archive.ts';
+import {
+  archiveSummary,
+  formatList,
+  humanSize,
+  listBackups,
+  pruneBackups,
+  resolveBackup,
+} from './catalogue.ts';
+import { BackupError } from './manifest.ts';
+import { restoreBackup } from './restore.ts';
+import { takeBackup } from './take.ts';
+
+export const BACKUP_USAGE = `  backup [dir]              back up the running database into dir (default BACKUP_DIR), checksummed and audited
+  backup list [dir]         the backups in dir (default BACKUP_DIR): time, kind, size, audit at that moment
+  restore <backup> [--to "2026-11-23 20:00:00+00" | --to latest]
+                            restore a backup (a folder, a name in BACKUP_DIR, or latest) into a fresh DATA_DIR
+                            (or, for a pg_dump backup, into the empty database of DATABASE_URL)`;
+
+/**
+ * Commands that run without opening the database: restore must not create one, and a backup of an embedded
+ * database that does not exist is refused rather than made of a new, empty one.
+ */
+export function isOfflineBackupCommand(argv: string[], config: Config): boolean {
+  if (argv[0] === 'restore' || (argv[0] === 'backup' && argv[1] === 'list')) return true;
+  return (
+    argv[0] === 'backup' && !config.databaseUrl && !existsSync(path.join(config.dataDir, 'pg', 'PG_VERSION'))
+  );
+}
+
+/**
+ * `backup list` and `restore`, which do not open the database.
+ * @returns the exit code.
+ */
+export async function offlineBackupCommand(argv: string[], config: Config): Promise<number> {
+  const [area, ...rest] = argv;
+  try {
+    if (area === 'backup' && rest[0] !== 'list') {
+      throw new BackupError(`no database in DATA_DIR ${config.dataDir} (set DATA_DIR or DATABASE_URL)`);
+    }
+    if (area === 'backup') {
+      const dir = backupDir(rest[1], config);
+      console.log(formatList(await listBackups(dir)));
+      const archive = await archiveSummary(dir);
+      if (archive) console.log(archive);
+      return 0;
+    }
+    const { backup, to } = parseRestore(rest);
+    const folder = await resolveBackup(backup, config.backup.dir);
+    const started = performance.now();
+    const result = await restoreBackup(
+      folder,
+      { dataDir: config.dataDir, databaseUrl: config.databaseUrl },
+      to,
+    );
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const where = result.manifest.kind === 'dump' ? 'the database of DATABASE_URL' : config.dataDir;
+    const moment =
+      result.reached === 'backup'
+        ? `the backup's moment (${result.manifest.finishedAt})`
+        : result.reached === 'latest'
+          ? 'the end of the WAL archive'
+          : result.reached;
+    console.log(`restored ${result.manifest.name} into ${where} in ${seconds} s, to ${moment}`);
+    if (result.lastTransaction) console.log(`last transaction replayed: ${result.lastTransaction}`);
+    for (const failure of result.auditFailures) console.error(failure);
+    if (result.auditFailures.length > 0) {
+      console.error(`audit of the restored database FAILED: ${result.auditFailures.length} problem(s)`);
+      return 1;
+    }
+    console.log('audit passed: every currency is conserved and every balance equals its postings');
+    if (result.manifest.kind === 'base') console.log(`start the app with DATA_DIR=${config.dataDir}`);
+    return 0;
+  } catch (err) {
+    if (err instanceof BackupError) {
+      console.error(`${area} refused: ${err.message}`);
+      return 1;
+    }
+    throw err;
+  }
+}
+
+/**
+ * `backup [dir]`: one backup of the open database, then retention when it went into BACKUP_DIR.
+ * @returns the exit code (1 when the audit at that moment failed: the backup is kept, the operator warned).
+ */
+export async function backupCommand(argv: string[], config: Config, database: Database): Promise<number> {
+  try {
+    const dir = backupDir(argv[1], config);
+    const started = performance.now();
+    const { path: folder, manifest } = await takeBackup(
+      { pool: database.pool, url: database.url, ...(database.embedded ? { dataDir: config.dataDir } : {}) },
+      dir,
+    );
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(
+      `backup ${manifest.name} written to ${folder}: ${manifest.kind}, ${humanSize(manifest.bytes)}, ${manifest.files.length} files, ${seconds} s`,
+    );
+    if (config.backup.dir && path.resolve(dir) === config.backup.dir) {
+      const pruned = await pruneBackups(dir, config.backup.keep);
+      if (pruned.length > 0)
+        console.log(`retention (BACKUP_KEEP=${config.backup.keep}) deleted ${pruned.join(', ')}`);
+    }
+    const archiving = await archiveProblem(database.pool);
+    if (archiving) console.warn(archiving);
+    if (manifest.kind === 'base' && !(await archivingOn(database.pool))) {
+      console.log(
+        'WAL archiving is off (the app runs without BACKUP_DIR): this backup restores to its own moment only',
+      );
+    }
+    for (const failure of manifest.audit.failures) console.error(failure);
+    if (!manifest.audit.passed) {
+      console.error('audit at the moment of the backup FAILED (the backup is kept)');
+      return 1;
+    }
+    console.log('audit at the moment of the backup passed');
+    return 0;
+  } catch (err) {
+    if (err instanceof BackupError) {
+      console.error(`backup refused: ${err.message}`);
+      return 1;
+    }
+    throw err;
+  }
+}
+
+function backupDir(arg: string | undefined, config: Config): string {
+  const dir = arg ?? config.backup.dir;
+  if (!dir) throw new BackupError('no backup folder: give one (backup <dir>) or set BACKUP_DIR');
+  return path.resolve(dir);
+}
+
+function parseRestore(args: string[]): { backup: string; to: string | undefined } {
+  const [backup, flag, to, ...extra] = args;
+  if (!backup || backup.startsWith('--'))
+    throw new BackupError('usage: restore <backup> [--to <timestamp> | --to latest]');
+  if (flag === undefined) return { backup, to: undefined };
+  if (flag !== '--to' || !to || extra.length > 0) {
+    throw new BackupError('usage: restore <backup> [--to <timestamp> | --to latest]');
+  }
+  return { backup, to };
+}
