@@ -57,15 +57,18 @@ async function main(): Promise<void> {
   }
 
   const bot = bots && config.demoBot.enabled ? demoBot(config, core, bots, log) : undefined;
-  const backups = scheduleBackups(
-    config.backup,
-    {
-      pool: database.pool,
-      url: database.url,
-      ...(database.embedded ? { dataDir: config.dataDir } : {}),
-    },
-    log,
-  );
+  // Scheduled backups belong to the background work: a worker in a split deployment, or the one process.
+  const backups =
+    (!config.split || config.roles.has('worker')) &&
+    scheduleBackups(
+      config.backup,
+      {
+        pool: database.pool,
+        url: database.url,
+        ...(database.embedded ? { dataDir: config.dataDir } : {}),
+      },
+      log,
+    );
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -74,7 +77,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     await bot?.stop();
-    await backups?.stop();
+    if (backups) await backups.stop();
     await app.close().catch((err) => log.warn(`closing http: ${String(err)}`));
     for (const lock of jobLocks) await lock.release();
     await processCore.stop();
