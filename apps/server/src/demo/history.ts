@@ -30,12 +30,12 @@ const DAY = 24 * 60 * MINUTE;
  * the one-minute chart and the 24-hour ticker look like a live market. The price moves at most this many basis
  * points between two trades.
  */
-const SPARSE = { everyMinutes: 30, maxMoveBp: 60 };
-const DENSE = { lastDays: 2, everyMinutes: 2, maxMoveBp: 20 };
+const SPARSE = { everyMinutes: 30, maxMoveBp: 40 };
+const DENSE = { lastDays: 2, everyMinutes: 2, maxMoveBp: 12 };
 
 /** The walk is pulled back once it strays this far from the reference price (percent below and above). */
-const FLOOR_PERCENT = 60n;
-const CEILING_PERCENT = 150n;
+const FLOOR_PERCENT = 75n;
+const CEILING_PERCENT = 130n;
 
 /** A drifting trend lasts this many trades before another is drawn. */
 const REGIME_TRADES = 96;
@@ -62,7 +62,7 @@ export function pastTrades(market: HistoryMarket, end: number): PastTrade[] {
   for (let i = times.length - 1; i >= 0; i--) {
     prices[i] = price;
     const maxMove = (times[i] as number) < denseFrom ? SPARSE.maxMoveBp : DENSE.maxMoveBp;
-    if (i % REGIME_TRADES === 0) drift = random.int(-Math.floor(maxMove / 8), Math.floor(maxMove / 8));
+    if (i % REGIME_TRADES === 0) drift = random.int(-Math.floor(maxMove / 10), Math.floor(maxMove / 10));
     let move = random.int(-maxMove, maxMove) + drift;
     // Walking backwards: the earlier price is the later one moved against the drawn change, so a rise (move > 0)
     // makes the earlier price lower. Too low a price is pulled up by a fall, and the reverse.

@@ -30,9 +30,9 @@ describe('the demo history', () => {
     const trades = pastTrades(btc, END);
     for (const t of trades) {
       expect(typeof t.price).toBe('bigint');
-      // The walk is pulled back at 60 % and 150 % of the reference; one step may overshoot the bound.
-      expect(t.price).toBeGreaterThan((btc.mid * 59n) / 100n);
-      expect(t.price).toBeLessThan((btc.mid * 151n) / 100n);
+      // The walk is pulled back at 75 % and 130 % of the reference; one step may overshoot the bound.
+      expect(t.price).toBeGreaterThan((btc.mid * 74n) / 100n);
+      expect(t.price).toBeLessThan((btc.mid * 131n) / 100n);
       expect(t.volume >= btc.minVolume && t.volume <= btc.maxVolume).toBe(true);
     }
     const buys = trades.filter((t) => t.takerSide === 'buy').length;
