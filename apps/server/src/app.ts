@@ -28,6 +28,7 @@ import { frameworkErrorHandler, installErrorHandling, isApiPath } from './http/e
 import { acceptFormBodies, parseFormBody } from './http/form-body.ts';
 import { collectRoutes } from './http/openapi.ts';
 import { sharedRateLimitStore } from './http/shared-limits.ts';
+import { adminRoutes } from './modules/admin/routes.ts';
 import { apiDocsRoutes } from './modules/api-docs/routes.ts';
 import type { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
@@ -193,6 +194,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: API.peatio },
   );
+  if (api) await app.register((admin) => adminRoutes(admin, deps), { prefix: API.admin });
   if (api && deps.config.devTools) {
     await app.register((dev) => walletDevRoutes(dev, deps), { prefix: API.dev });
     await app.register((dev) => cardDevRoutes(dev, deps), { prefix: API.dev });

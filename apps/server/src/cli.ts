@@ -10,6 +10,7 @@ import { BACKUP_USAGE, backupCommand, isOfflineBackupCommand, offlineBackupComma
 import { loadConfig } from './config.ts';
 import { auditLedger } from './core/audit.ts';
 import { openDatabase } from './db/database.ts';
+import { STAFF_USAGE, staffCommand } from './modules/admin/staff.ts';
 import { findUserDetail, listUsers } from './modules/admin/users.ts';
 import { WALLET_USAGE, walletCommand } from './modules/wallet/cli.ts';
 
@@ -28,6 +29,7 @@ commands:
 ${CARD_USAGE}
 ${CARD_NETWORK_USAGE}
 ${WALLET_USAGE}
+${STAFF_USAGE}
 ${BACKUP_USAGE}`;
 
 /** Operator command line against the same database as the app (shares a running embedded server). */
@@ -54,6 +56,11 @@ async function main(argv: string[]): Promise<number> {
           : `audit FAILED: ${failures.length} problem(s)`,
       );
       return failures.length === 0 ? 0 : 1;
+    }
+    const staff = await staffCommand(argv, database.pool);
+    if (staff) {
+      (staff.ok ? console.log : console.error)(staff.message);
+      return staff.ok ? 0 : 1;
     }
     const wallet = await walletCommand(argv, database.pool, config);
     if (wallet !== undefined) return wallet;

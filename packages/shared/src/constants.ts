@@ -33,6 +33,8 @@ export const API = {
   ranger: '/api/v2/ranger',
   /** Developer tools (faucet, mining), only when DEV_TOOLS is on. */
   dev: '/api/v2/dev',
+  /** The operator console's API: staff only. */
+  admin: '/api/v2/admin',
 } as const;
 
 /** Who sent a contact message, derived from the session on the server. */

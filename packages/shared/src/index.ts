@@ -3,6 +3,7 @@ export * from './constants.ts';
 export * from './errors.ts';
 export * from './money.ts';
 export * from './schemas/account-security.ts';
+export * from './schemas/admin.ts';
 export * from './schemas/card.ts';
 export * from './schemas/card-entities.ts';
 export * from './schemas/card-money.ts';

@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const PREFIXES = ['/api/v2/barong', '/api/v2/peatio', '/api/v2/ranger', '/api/v2/dev'];
+const PREFIXES = ['/api/v2/barong', '/api/v2/peatio', '/api/v2/ranger', '/api/v2/admin', '/api/v2/dev'];
 const swagger = async (prefix: string) => {
   const res = await t.app.inject({ method: 'GET', url: `${prefix}/swagger` });
   expect(res.statusCode, prefix).toBe(200);

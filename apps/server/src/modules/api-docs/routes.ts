@@ -21,6 +21,12 @@ const DOCUMENTS = [
       'Websocket upgrades: `stream` query parameters name the streams; then `{"event":"subscribe","streams":[...]}`.',
   },
   {
+    prefix: API.admin,
+    title: 'Admin API (operator console)',
+    description:
+      'Staff only: users, identity reviews, four-eyes adjustments, the staff trail. Session, 2FA and step-up.',
+  },
+  {
     prefix: API.dev,
     title: 'Developer tools',
     description: 'Faucet and block mining on the development chains (DEV_TOOLS only, loopback only).',

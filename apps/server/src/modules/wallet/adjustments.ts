@@ -43,21 +43,32 @@ export async function applyPendingAdjustments(
   const pending = await db.query(
     `select id, user_id, currency_id, amount::text from adjustments where state = 'pending' order by id limit 100`,
   );
-  for (const a of pending.rows) {
-    const negative = a.amount.startsWith('-');
-    const parsed = parseUnits(a.amount.replace(/^-/, ''), core.units.precision(a.currency_id));
-    const amount = parsed.ok ? parsed.units : 0n;
-    const user = Number(a.user_id);
-    const result = await core.sequencer.submit(
-      negative
-        ? { type: 'Debit', user, currency: a.currency_id, amount, kind: 'adjustment' }
-        : { type: 'Credit', user, currency: a.currency_id, amount, kind: 'adjustment' },
-      `adjustment:${a.id}`,
-    );
-    await db.query(
-      `update adjustments set state = $2, updated_at = now() where id = $1 and state = 'pending'`,
-      [a.id, result.ok ? 'accepted' : 'rejected'],
-    );
-    onChange(user);
-  }
+  for (const a of pending.rows) onChange(await applyAdjustment(db, core, a));
+}
+
+/**
+ * Applies one `pending` adjustment through the core (client command id `adjustment:<id>`, so at most once
+ * whoever applies it) and records the outcome: `accepted`, or `rejected` (a debit above the available balance).
+ * @returns the user whose balance it concerns.
+ */
+export async function applyAdjustment(
+  db: pg.Pool,
+  core: Core,
+  a: { id: string | number; user_id: string | number; currency_id: string; amount: string },
+): Promise<number> {
+  const negative = a.amount.startsWith('-');
+  const parsed = parseUnits(a.amount.replace(/^-/, ''), core.units.precision(a.currency_id));
+  const amount = parsed.ok ? parsed.units : 0n;
+  const user = Number(a.user_id);
+  const result = await core.sequencer.submit(
+    negative
+      ? { type: 'Debit', user, currency: a.currency_id, amount, kind: 'adjustment' }
+      : { type: 'Credit', user, currency: a.currency_id, amount, kind: 'adjustment' },
+    `adjustment:${a.id}`,
+  );
+  await db.query(
+    `update adjustments set state = $2, updated_at = now() where id = $1 and state = 'pending'`,
+    [a.id, result.ok ? 'accepted' : 'rejected'],
+  );
+  return user;
 }

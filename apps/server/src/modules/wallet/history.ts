@@ -44,9 +44,11 @@ const SELECT: Record<Kind, string> = {
       trim_scale(fee)::text as fee, state, txid, txid as blockchain_txid, rid,
       case when internal_user_id is null then 'external' else 'internal' end as transaction_type,
       block_height, created_at, updated_at from withdrawals`,
+  // A staff proposal is not the customer's business until a second staff member has approved it.
   adjustments: `select id, currency_id as currency, null as blockchain_key, trim_scale(amount)::text as amount,
       '0' as fee, state, null as txid, null as blockchain_txid, null as rid, 'adjustment' as transaction_type,
-      null as block_height, created_at, updated_at from adjustments`,
+      null as block_height, created_at, updated_at
+      from (select * from adjustments where state <> 'proposed') adjustments`,
 };
 
 /** Which states a `state` filter means (spec §4 expansions); an unknown filter is refused. */

@@ -1,0 +1,61 @@
+import { ADMIN_ERRORS, STAFF_ROLES, STEP_UP_MINUTES, type StaffPermission, staffMay } from '@exchange/shared';
+import type { FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import { authUser } from '../../http/auth.ts';
+import { AppError } from '../../http/errors.ts';
+import type { UserRecord } from '../identity/users-repository.ts';
+
+/** The staff member behind an admin request, with the session the step-up is kept on. */
+export interface Staff {
+  user: UserRecord;
+  sessionId: string;
+  ip: string;
+}
+
+/** True for a staff role (customers are `member`). */
+export function isStaffRole(role: string): boolean {
+  return (STAFF_ROLES as readonly string[]).includes(role);
+}
+
+/**
+ * The checks every admin route makes on the server, after the session check: a staff role holding
+ * `permission` (403 `admin.forbidden` for customers and other roles), two-factor on (403 `admin.2fa_required`),
+ * a browser session (the console; API keys are refused), and unless `stepUp` is false an authenticator code
+ * entered in the last {@link STEP_UP_MINUTES} minutes (403 `admin.step_up_required`).
+ */
+export async function requireStaff(
+  db: pg.Pool,
+  request: FastifyRequest,
+  permission: StaffPermission | null,
+  stepUp = true,
+): Promise<Staff> {
+  const user = authUser(request);
+  const sessionId = request.auth?.sessionId;
+  if (!isStaffRole(user.role) || (permission && !staffMay(user.role, permission)) || !sessionId)
+    throw new AppError(403, [ADMIN_ERRORS.forbidden]);
+  if (!user.otp) throw new AppError(403, [ADMIN_ERRORS.twoFactorRequired]);
+  if (stepUp && !(await steppedUp(db, sessionId))) throw new AppError(403, [ADMIN_ERRORS.stepUpRequired]);
+  return { user, sessionId, ip: request.ip };
+}
+
+async function steppedUp(db: pg.Pool, sessionId: string): Promise<boolean> {
+  const row = (
+    await db.query(
+      `select step_up_at > now() - make_interval(mins => $2) as fresh from sessions where id = $1`,
+      [sessionId, STEP_UP_MINUTES],
+    )
+  ).rows[0];
+  return row?.fresh === true;
+}
+
+/** Until when the session's step-up lets staff act (ISO), or null. */
+export async function stepUpUntil(db: pg.Pool, sessionId: string): Promise<string | null> {
+  const row = (
+    await db.query(
+      `select step_up_at + make_interval(mins => $2) as until from sessions
+       where id = $1 and step_up_at > now() - make_interval(mins => $2)`,
+      [sessionId, STEP_UP_MINUTES],
+    )
+  ).rows[0];
+  return row ? (row.until as Date).toISOString() : null;
+}

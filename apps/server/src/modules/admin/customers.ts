@@ -1,0 +1,127 @@
+import { ADMIN_ERRORS } from '@exchange/shared';
+import type pg from 'pg';
+import { withTransaction } from '../../db/pool.ts';
+import { AppError } from '../../http/errors.ts';
+import type { SessionStore } from '../identity/sessions.ts';
+import type { Staff } from './access.ts';
+import { recordStaffAction } from './trail.ts';
+
+const ISO = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** Users whose email, phone or uid contains `q` (all when empty), newest first, with the total. */
+export async function searchUsers(db: pg.Pool, q: { q: string; page: number; limit: number }) {
+  const like = `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const where = `where $1 = '%%' or u.email ilike $1 or u.uid ilike $1
+    or exists (select 1 from phones p where p.user_id = u.id and p.number like $1)`;
+  const [rows, total] = await Promise.all([
+    db.query(
+      `select u.uid, u.email, u.role, u.level, u.state, u.otp, ${ISO('u.created_at')} as created_at
+       from users u ${where} order by u.id desc limit $2 offset $3`,
+      [like, q.limit, (q.page - 1) * q.limit],
+    ),
+    db.query(`select count(*)::int as n from users u ${where}`, [like]),
+  ]);
+  return { items: rows.rows, total: total.rows[0].n as number };
+}
+
+async function userByUid(db: pg.Pool, uid: string) {
+  const user = (await db.query('select * from users where uid = $1', [uid])).rows[0];
+  if (!user) throw new AppError(404, [ADMIN_ERRORS.userNotFound]);
+  return user as {
+    id: string;
+    uid: string;
+    email: string;
+    role: string;
+    level: number;
+    state: string;
+    otp: boolean;
+  };
+}
+
+/** Everything support sees of one user: profile, labels, phones, sessions, API keys, balances, recent log. */
+export async function userDetail(db: pg.Pool, uid: string) {
+  const user = await userByUid(db, uid);
+  const q = (sql: string) => db.query(sql, [user.id]).then((r) => r.rows);
+  const [labels, phones, profiles, sessions, apiKeys, balances, activity, orders, deposits, withdrawals] =
+    await Promise.all([
+      q('select key, value, scope from labels where user_id = $1 order by key'),
+      q(`select country, number, ${ISO('validated_at')} as validated_at from phones where user_id = $1`),
+      q(`select first_name, last_name, gender, dob::text, address, postcode, city, country, state
+         from profiles where user_id = $1`),
+      q(`select id, ip, user_agent, ${ISO('created_at')} as created_at, ${ISO('last_seen_at')} as last_seen_at
+         from sessions where user_id = $1 and revoked_at is null and expires_at > now() order by created_at desc`),
+      q(`select kid, state, ${ISO('created_at')} as created_at from api_keys where user_id = $1 order by id`),
+      q(`select currency_id as currency, trim_scale(balance)::text as balance, trim_scale(locked)::text as locked
+         from balances where user_id = $1 and (balance <> 0 or locked <> 0) order by currency_id`),
+      q(`select action, result, ip, ${ISO('created_at')} as created_at from activities
+         where user_id = $1 order by id desc limit 20`),
+      q(`select id::int, market_id as market, side, ord_type, state, trim_scale(price)::text as price,
+         trim_scale(origin_volume)::text as volume, ${ISO('created_at')} as created_at
+         from orders where user_id = $1 order by id desc limit 20`),
+      q(`select id::int, currency_id as currency, trim_scale(amount)::text as amount, state,
+         ${ISO('created_at')} as created_at from deposits where user_id = $1 order by id desc limit 20`),
+      q(`select id::int, currency_id as currency, trim_scale(amount)::text as amount, state,
+         ${ISO('created_at')} as created_at from withdrawals where user_id = $1 order by id desc limit 20`),
+    ]);
+  return {
+    uid: user.uid,
+    email: user.email,
+    role: user.role,
+    level: user.level,
+    state: user.state,
+    otp: user.otp,
+    labels,
+    phones,
+    profile: profiles[0] ?? null,
+    sessions: sessions.map((s) => ({ ...s, id: String(s.id).slice(0, 8) })),
+    api_keys: apiKeys,
+    balances,
+    activity,
+    orders,
+    deposits,
+    withdrawals,
+  };
+}
+
+/**
+ * Locks (or unlocks) an account: a locked user cannot log in and every session ends at once. Staff cannot lock
+ * themselves. Recorded with the reason in the trail, in the same transaction.
+ */
+export async function setUserLocked(
+  db: pg.Pool,
+  sessions: SessionStore,
+  staff: Staff,
+  uid: string,
+  locked: boolean,
+  reason: string,
+) {
+  const user = await userByUid(db, uid);
+  if (user.id === staff.user.id) throw new AppError(422, [ADMIN_ERRORS.ownAccount]);
+  const state = locked ? 'locked' : 'active';
+  await withTransaction(db, async (tx) => {
+    await tx.query('update users set state = $2, updated_at = now() where id = $1', [user.id, state]);
+    await recordStaffAction(tx, staff, locked ? 'user.lock' : 'user.unlock', uid, {
+      before: { state: user.state },
+      after: { state, reason },
+    });
+  });
+  if (locked) await sessions.revokeAllForUser(user.id);
+  return { uid, state };
+}
+
+/** Ends every session of a user. */
+export async function endUserSessions(db: pg.Pool, sessions: SessionStore, staff: Staff, uid: string) {
+  const user = await userByUid(db, uid);
+  const open = (
+    await db.query(
+      'select count(*)::int as n from sessions where user_id = $1 and revoked_at is null and expires_at > now()',
+      [user.id],
+    )
+  ).rows[0].n as number;
+  await sessions.revokeAllForUser(user.id);
+  await recordStaffAction(db, staff, 'user.sessions.end', uid, {
+    before: { sessions: open },
+    after: { sessions: 0 },
+  });
+  return { uid, ended: open };
+}

@@ -1,0 +1,57 @@
+import { ADMIN_ERRORS } from '@exchange/shared';
+import type pg from 'pg';
+import { actOnApplicant, findSimApplicantByExternalId } from '../../adapters/kyc/simulator/store.ts';
+import { AppError } from '../../http/errors.ts';
+import type { Staff } from './access.ts';
+import { recordStaffAction } from './trail.ts';
+
+/**
+ * Applicants waiting for a review (submitted to the provider, not decided), oldest first, with the
+ * documents the provider holds. Reviews go to the provider (the built-in simulator's reviewer, as the CLI's
+ * `kyc approve`); its signed webhook then moves the user's labels and level, as it would from Sumsub.
+ */
+export async function kycQueue(db: pg.Pool) {
+  const rows = await db.query(
+    `select u.uid, u.email, u.level, a.id as applicant_id, a.review_status, a.info,
+       to_char(a.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as submitted_at,
+       p.first_name, p.last_name, p.dob::text, p.country,
+       coalesce((select json_agg(json_build_object('id', d.id, 'type', d.id_doc_type, 'side', d.id_doc_sub_type,
+         'mime_type', d.mime_type) order by d.id) from kyc_sim_documents d where d.applicant_id = a.id), '[]') as documents
+     from kyc_sim_applicants a join users u on u.uid = a.external_user_id
+     left join profiles p on p.user_id = u.id
+     where a.review_status in ('pending', 'onHold') order by a.updated_at`,
+  );
+  return rows.rows.map(({ info: _info, ...r }) => r);
+}
+
+/** A document image of an applicant in the queue: served only to staff, never cached. */
+export async function kycDocument(db: pg.Pool, uid: string, id: number) {
+  const row = (
+    await db.query(
+      `select d.mime_type, d.content from kyc_sim_documents d join kyc_sim_applicants a on a.id = d.applicant_id
+       where a.external_user_id = $1 and d.id = $2`,
+      [uid, id],
+    )
+  ).rows[0];
+  if (!row) throw new AppError(404, [ADMIN_ERRORS.userNotFound]);
+  return { mimeType: row.mime_type as string, content: row.content as Buffer };
+}
+
+/** Approves, rejects for good, or asks the applicant to retry, with the reason in the trail. */
+export async function reviewApplicant(
+  db: pg.Pool,
+  staff: Staff,
+  uid: string,
+  decision: 'approve' | 'reject' | 'retry',
+  reason: string,
+) {
+  const applicant = await findSimApplicantByExternalId(db, uid);
+  if (!applicant) throw new AppError(404, [ADMIN_ERRORS.userNotFound]);
+  const result = await actOnApplicant(db, applicant.id, decision);
+  if (typeof result === 'string') throw new AppError(422, [ADMIN_ERRORS.kycNotReviewable]);
+  await recordStaffAction(db, staff, `kyc.${decision}`, uid, {
+    before: { review_status: applicant.review_status },
+    after: { review_status: result.review_status, review_answer: result.review_answer, reason },
+  });
+  return { uid, review_status: result.review_status, review_answer: result.review_answer };
+}

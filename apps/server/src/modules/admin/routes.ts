@@ -1,0 +1,195 @@
+import {
+  ADMIN_ERRORS,
+  adminActionsQuery,
+  adminUserActionSchema,
+  adminUserQuery,
+  decideAdjustmentSchema,
+  kycReviewSchema,
+  proposeAdjustmentSchema,
+  STAFF_PERMISSIONS,
+  type StaffPermission,
+  staffMay,
+  stepUpSchema,
+} from '@exchange/shared';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppDeps } from '../../app.ts';
+import { requireAuth } from '../../http/auth.ts';
+import { AppError } from '../../http/errors.ts';
+import { docs } from '../../http/openapi.ts';
+import { paged } from '../../http/paging.ts';
+import { decrypt } from '../identity/crypto.ts';
+import { consumeTotp } from '../identity/totp.ts';
+import { requireStaff, stepUpUntil } from './access.ts';
+import { decideAdjustment, listAdjustments, proposeAdjustment } from './adjustments.ts';
+import { endUserSessions, searchUsers, setUserLocked, userDetail } from './customers.ts';
+import { kycDocument, kycQueue, reviewApplicant } from './kyc-review.ts';
+import { listStaffActions, recordStaffAction } from './trail.ts';
+
+const uidParam = z.object({ uid: z.string().regex(/^ID[0-9A-F]{10}$/, ADMIN_ERRORS.userNotFound) });
+const idParam = z.object({ id: z.coerce.number().int().positive() });
+const documentParams = uidParam.extend({ id: z.coerce.number().int().positive() });
+const adjustmentsQuery = z.object({
+  state: z.enum(['proposed', 'pending', 'accepted', 'rejected']).optional(),
+});
+
+/**
+ * The operator console's API (`/api/v2/admin`). Every route checks on the server: a session of a staff user
+ * whose role holds the route's permission, two-factor on, and (except `me` and `step_up`) a fresh authenticator
+ * code. Every change is written to the append-only staff trail.
+ */
+export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  app.addHook('onRequest', requireAuth(deps.db, deps.sessions));
+  const staff = (
+    request: Parameters<typeof requireStaff>[1],
+    permission: StaffPermission | null,
+    stepUp = true,
+  ) => requireStaff(deps.db, request, permission, stepUp);
+
+  app.get('/me', docs('The signed-in staff member, role, permissions and step-up'), async (request) => {
+    const who = await staff(request, null, false);
+    const permissions = (Object.keys(STAFF_PERMISSIONS) as StaffPermission[]).filter((p) =>
+      staffMay(who.user.role, p),
+    );
+    return {
+      uid: who.user.uid,
+      email: who.user.email,
+      role: who.user.role,
+      permissions,
+      step_up_until: await stepUpUntil(deps.db, who.sessionId),
+    };
+  });
+
+  app.post(
+    '/step_up',
+    docs('Step up with an authenticator code (valid 5 minutes)', { body: stepUpSchema }),
+    async (request) => {
+      const who = await staff(request, null, false);
+      const { otp_code } = stepUpSchema.parse(request.body ?? {});
+      const check = await consumeTotp(
+        deps.db,
+        who.user.id,
+        decrypt(deps.keys, who.user.otp_secret_enc ?? ''),
+        otp_code,
+      );
+      if (check !== 'ok')
+        throw new AppError(422, [check === 'used' ? ADMIN_ERRORS.codeUsed : ADMIN_ERRORS.invalidCode]);
+      await deps.db.query('update sessions set step_up_at = now() where id = $1', [who.sessionId]);
+      await recordStaffAction(deps.db, who, 'staff.step_up', null);
+      return { step_up_until: await stepUpUntil(deps.db, who.sessionId) };
+    },
+  );
+
+  app.get(
+    '/users',
+    docs('Search users by email, phone or uid', { query: adminUserQuery }),
+    async (request, reply) => {
+      await staff(request, 'users.read');
+      const q = adminUserQuery.parse(request.query);
+      const { items, total } = await searchUsers(deps.db, q);
+      paged(reply, total, q.page, q.limit);
+      return items;
+    },
+  );
+
+  app.get('/users/:uid', docs('One user, as support sees them', { params: uidParam }), async (request) => {
+    await staff(request, 'users.read');
+    return userDetail(deps.db, uidParam.parse(request.params).uid);
+  });
+
+  for (const lock of [true, false]) {
+    app.post(
+      `/users/:uid/${lock ? 'lock' : 'unlock'}`,
+      docs(lock ? 'Lock an account (its sessions end)' : 'Unlock an account', {
+        params: uidParam,
+        body: adminUserActionSchema,
+      }),
+      async (request) => {
+        const who = await staff(request, 'users.manage');
+        const { reason } = adminUserActionSchema.parse(request.body ?? {});
+        return setUserLocked(deps.db, deps.sessions, who, uidParam.parse(request.params).uid, lock, reason);
+      },
+    );
+  }
+
+  app.delete(
+    '/users/:uid/sessions',
+    docs("End all of a user's sessions", { params: uidParam }),
+    async (request) => {
+      const who = await staff(request, 'users.manage');
+      return endUserSessions(deps.db, deps.sessions, who, uidParam.parse(request.params).uid);
+    },
+  );
+
+  app.get('/kyc', docs('Applicants waiting for an identity review'), async (request) => {
+    await staff(request, 'kyc.review');
+    return kycQueue(deps.db);
+  });
+
+  app.get(
+    '/kyc/:uid/documents/:id',
+    docs("An applicant's document image", { params: documentParams }),
+    async (request, reply) => {
+      await staff(request, 'kyc.review');
+      const { uid, id } = documentParams.parse(request.params);
+      const document = await kycDocument(deps.db, uid, id);
+      // Identity documents: for this staff member's eyes only, never kept by a browser or a proxy.
+      reply.header('cache-control', 'no-store, private').header('content-disposition', 'inline');
+      return reply.type(document.mimeType).send(document.content);
+    },
+  );
+
+  app.post(
+    '/kyc/:uid/review',
+    docs('Approve, reject or ask to retry an applicant', { params: uidParam, body: kycReviewSchema }),
+    async (request) => {
+      const who = await staff(request, 'kyc.review');
+      if (deps.config.kyc.provider !== 'simulator') throw new AppError(422, [ADMIN_ERRORS.kycNotReviewable]);
+      const { decision, reason } = kycReviewSchema.parse(request.body ?? {});
+      return reviewApplicant(deps.db, who, uidParam.parse(request.params).uid, decision, reason);
+    },
+  );
+
+  app.get(
+    '/adjustments',
+    docs('Adjustments proposed by staff', { query: adjustmentsQuery }),
+    async (request) => {
+      await staff(request, 'adjustments.propose');
+      return listAdjustments(deps.db, adjustmentsQuery.parse(request.query).state);
+    },
+  );
+
+  app.post(
+    '/adjustments',
+    docs('Propose a credit or debit (four eyes)', { body: proposeAdjustmentSchema }),
+    async (request, reply) => {
+      const who = await staff(request, 'adjustments.propose');
+      return reply
+        .status(201)
+        .send(await proposeAdjustment(deps.db, who, proposeAdjustmentSchema.parse(request.body ?? {})));
+    },
+  );
+
+  for (const approve of [true, false]) {
+    app.post(
+      `/adjustments/:id/${approve ? 'approve' : 'reject'}`,
+      docs(approve ? "Approve another staff member's proposal" : 'Reject a proposal', {
+        params: idParam,
+        body: decideAdjustmentSchema,
+      }),
+      async (request) => {
+        const who = await staff(request, 'adjustments.approve');
+        const { reason } = decideAdjustmentSchema.parse(request.body ?? {});
+        return decideAdjustment(deps.db, deps.core, who, idParam.parse(request.params).id, approve, reason);
+      },
+    );
+  }
+
+  app.get('/actions', docs('The staff trail', { query: adminActionsQuery }), async (request, reply) => {
+    await staff(request, 'trail.read');
+    const q = adminActionsQuery.parse(request.query);
+    const { items, total } = await listStaffActions(deps.db, q);
+    paged(reply, total, q.page, q.limit);
+    return items;
+  });
+}

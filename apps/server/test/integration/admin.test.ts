@@ -1,0 +1,386 @@
+import { TOTP } from 'otpauth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLedger } from '../../src/core/audit.ts';
+import { encrypt } from '../../src/modules/identity/crypto.ts';
+import { newTotpSecret } from '../../src/modules/identity/totp.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { plainUser, sessionFor } from '../support/core.ts';
+import { kycHarness, PROFILE } from '../support/kyc.ts';
+
+let t: TestApp;
+let base: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(() => t.close());
+const kyc = kycHarness(() => ({ t, base }));
+
+type Headers = Record<string, string>;
+interface Person {
+  id: number;
+  uid: string;
+  headers: Headers;
+  secret: string;
+}
+
+/** A user with a role, two-factor on (known secret) and a browser session. */
+async function person(email: string, role: string, otp = true): Promise<Person> {
+  const id = await plainUser(t.db.pool, email);
+  const secret = newTotpSecret();
+  await t.db.pool.query('update users set role = $2, otp = $3, otp_secret_enc = $4 where id = $1', [
+    id,
+    role,
+    otp,
+    encrypt(t.deps.keys, secret),
+  ]);
+  const uid = (await t.db.pool.query('select uid from users where id = $1', [id])).rows[0].uid as string;
+  return { id, uid, headers: await sessionFor(t.deps.sessions, id), secret };
+}
+
+const code = (p: Person, offset = 0) =>
+  new TOTP({ secret: p.secret, period: 30, digits: 6 }).generate({ timestamp: Date.now() + offset });
+
+const call = (method: string, url: string, headers: Headers = {}, payload?: unknown) =>
+  t.app.inject({
+    method: method as 'GET',
+    url: `/api/v2/admin${url}`,
+    headers,
+    ...(payload ? { payload: payload as object } : {}),
+  });
+
+/** Steps up; when this 30-second step's code was already used, with the next step's (accepted one early). */
+const stepUp = async (p: Person) => {
+  let res = await call('POST', '/step_up', p.headers, { otp_code: code(p) });
+  if (res.statusCode === 422) res = await call('POST', '/step_up', p.headers, { otp_code: code(p, 30_000) });
+  expect(res.statusCode, res.body).toBe(200);
+};
+
+let customer: Person;
+let staff: Record<
+  'support' | 'compliance' | 'accountant' | 'accountant2' | 'technical' | 'superadmin',
+  Person
+>;
+
+beforeAll(async () => {
+  customer = await person('customer@example.com', 'member');
+  staff = {
+    support: await person('support@example.com', 'support'),
+    compliance: await person('compliance@example.com', 'compliance'),
+    accountant: await person('accountant@example.com', 'accountant'),
+    accountant2: await person('accountant2@example.com', 'accountant'),
+    technical: await person('technical@example.com', 'technical'),
+    superadmin: await person('root@example.com', 'superadmin'),
+  };
+  await t.deps.core.sequencer.submit({
+    type: 'Credit',
+    user: customer.id,
+    currency: 'usdt',
+    amount: 100_000_000n,
+    kind: 'deposit',
+  });
+});
+
+/** Every admin route, the roles allowed, and a request that passes validation. */
+const ROUTES = () => [
+  { method: 'GET', url: '/users?q=customer', allowed: ['support', 'compliance', 'accountant'] },
+  {
+    method: 'GET',
+    url: `/users/${customer.uid}`,
+    allowed: ['support', 'compliance', 'accountant'],
+    path: '/users/{uid}',
+  },
+  {
+    method: 'POST',
+    url: `/users/${customer.uid}/lock`,
+    allowed: ['support'],
+    body: { reason: 'checking' },
+    path: '/users/{uid}/lock',
+  },
+  {
+    method: 'POST',
+    url: `/users/${customer.uid}/unlock`,
+    allowed: ['support'],
+    body: { reason: 'checked' },
+    path: '/users/{uid}/unlock',
+  },
+  {
+    method: 'DELETE',
+    url: `/users/${customer.uid}/sessions`,
+    allowed: ['support'],
+    path: '/users/{uid}/sessions',
+  },
+  { method: 'GET', url: '/kyc', allowed: ['compliance'] },
+  {
+    method: 'GET',
+    url: `/kyc/${customer.uid}/documents/1`,
+    allowed: ['compliance'],
+    path: '/kyc/{uid}/documents/{id}',
+  },
+  {
+    method: 'POST',
+    url: `/kyc/${customer.uid}/review`,
+    allowed: ['compliance'],
+    body: { decision: 'approve', reason: 'looks fine' },
+    path: '/kyc/{uid}/review',
+  },
+  { method: 'GET', url: '/adjustments', allowed: ['accountant'] },
+  {
+    method: 'POST',
+    url: '/adjustments',
+    allowed: ['accountant'],
+    body: { uid: customer.uid, currency: 'usdt', amount: '1', reason: 'route check' },
+  },
+  {
+    method: 'POST',
+    url: '/adjustments/999999/approve',
+    allowed: ['accountant'],
+    body: {},
+    path: '/adjustments/{id}/approve',
+  },
+  {
+    method: 'POST',
+    url: '/adjustments/999999/reject',
+    allowed: ['accountant'],
+    body: {},
+    path: '/adjustments/{id}/reject',
+  },
+  { method: 'GET', url: '/actions', allowed: ['support', 'compliance', 'accountant', 'technical'] },
+];
+
+describe('the admin API', () => {
+  it('lists every admin route here: the test covers what the server registers', async () => {
+    const doc = (await t.app.inject('/api/v2/admin/swagger')).json() as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const registered = Object.entries(doc.paths)
+      .flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`))
+      .filter((r) => !r.endsWith('/swagger') && !r.endsWith(' /me') && !r.endsWith(' /step_up'));
+    const covered = ROUTES().map((r) => `${r.method} ${r.path ?? r.url.split('?')[0]}`);
+    expect(new Set(covered)).toEqual(new Set(registered));
+  });
+
+  it('refuses visitors, customers, other roles, staff without 2FA and staff without a fresh code', async () => {
+    const noTwoFactor = await person('support-no2fa@example.com', 'support', false);
+    for (const route of ROUTES()) {
+      const send = (headers: Headers) => call(route.method, route.url, headers, route.body);
+      expect((await send({})).statusCode, `${route.url} visitor`).toBe(401);
+      const asCustomer = await send(customer.headers);
+      expect([asCustomer.statusCode, asCustomer.json()], `${route.url} customer`).toEqual([
+        403,
+        { errors: ['admin.forbidden'] },
+      ]);
+      for (const [role, who] of Object.entries(staff)) {
+        if (role === 'superadmin' || route.allowed.includes(role.replace(/2$/, ''))) continue;
+        const res = await send(who.headers);
+        expect([res.statusCode, res.json()], `${route.url} ${role}`).toEqual([
+          403,
+          { errors: ['admin.forbidden'] },
+        ]);
+      }
+      const allowed = staff[route.allowed[0] as keyof typeof staff];
+      const res = await send(allowed.headers);
+      expect([res.statusCode, res.json()], `${route.url} without step-up`).toEqual([
+        403,
+        { errors: ['admin.step_up_required'] },
+      ]);
+      if (route.allowed.includes('support')) {
+        const off = await send(noTwoFactor.headers);
+        expect([off.statusCode, off.json()], `${route.url} 2FA off`).toEqual([
+          403,
+          { errors: ['admin.2fa_required'] },
+        ]);
+      }
+    }
+    // Even the console's own description of the user is for staff only.
+    const me = await call('GET', '/me', customer.headers);
+    expect(me.statusCode).toBe(403);
+  });
+
+  it('steps up with a fresh authenticator code only, once per code', async () => {
+    const who = staff.support;
+    expect((await call('POST', '/step_up', who.headers, { otp_code: '000000' })).json()).toEqual({
+      errors: ['admin.step_up.invalid_code'],
+    });
+    const fresh = code(who);
+    const ok = await call('POST', '/step_up', who.headers, { otp_code: fresh });
+    expect(ok.statusCode).toBe(200);
+    expect(new Date(ok.json().step_up_until).getTime()).toBeGreaterThan(Date.now() + 4 * 60_000);
+    expect((await call('POST', '/step_up', who.headers, { otp_code: fresh })).json()).toEqual({
+      errors: ['admin.step_up.code_used'],
+    });
+    const me = (await call('GET', '/me', who.headers)).json();
+    expect(me).toMatchObject({ role: 'support', permissions: ['users.read', 'users.manage', 'trail.read'] });
+    // The step-up expires after 5 minutes.
+    await t.db.pool.query(
+      `update sessions set step_up_at = now() - interval '6 minutes' where user_id = $1`,
+      [who.id],
+    );
+    expect((await call('GET', '/users', who.headers)).json()).toEqual({ errors: ['admin.step_up_required'] });
+  });
+
+  it('lets support find, lock and unlock an account; a locked customer is signed out at once', async () => {
+    const who = staff.support;
+    await stepUp(who);
+    const found = await call('GET', '/users?q=customer@', who.headers);
+    expect(found.headers.total).toBe('1');
+    expect(found.json()[0]).toMatchObject({ uid: customer.uid, email: 'customer@example.com' });
+    const detail = (await call('GET', `/users/${customer.uid}`, who.headers)).json();
+    expect(detail.balances).toEqual([{ currency: 'usdt', balance: '100', locked: '0' }]);
+    const probe = await person('probe@example.com', 'member');
+    expect((await call('POST', `/users/${probe.uid}/lock`, who.headers, {})).json()).toEqual({
+      errors: ['admin.reason_required'],
+    });
+    expect(
+      (await call('POST', `/users/${probe.uid}/lock`, who.headers, { reason: 'fraud report' })).json(),
+    ).toEqual({ uid: probe.uid, state: 'locked' });
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/v2/barong/resource/users/me',
+      headers: probe.headers,
+    });
+    expect(me.statusCode).toBe(401);
+    expect(
+      (await call('POST', `/users/${probe.uid}/unlock`, who.headers, { reason: 'cleared' })).json(),
+    ).toEqual({ uid: probe.uid, state: 'active' });
+    expect((await call('POST', `/users/${who.uid}/lock`, who.headers, { reason: 'myself' })).json()).toEqual({
+      errors: ['admin.user.own_account'],
+    });
+  });
+
+  it('moves money only with four eyes: the proposer cannot approve, a second accountant can, once', async () => {
+    const [a, b] = [staff.accountant, staff.accountant2];
+    await stepUp(a);
+    await stepUp(b);
+    const balance = async () => t.deps.core.sequencer.state.balance(customer.id, 'usdt').balance;
+    const before = await balance();
+    const proposed = await call('POST', '/adjustments', a.headers, {
+      uid: customer.uid,
+      currency: 'usdt',
+      amount: '25.5',
+      reason: 'goodwill credit',
+    });
+    expect(proposed.statusCode, proposed.body).toBe(201);
+    const id = proposed.json().id as number;
+    expect(proposed.json()).toMatchObject({
+      state: 'proposed',
+      amount: '25.5',
+      proposed_by: 'accountant@example.com',
+    });
+    expect(await balance()).toBe(before);
+    // Not the customer's business yet.
+    const theirs = await t.app.inject({
+      method: 'GET',
+      url: '/api/v2/peatio/account/adjustments',
+      headers: customer.headers,
+    });
+    expect(theirs.json()).toEqual([]);
+
+    expect((await call('POST', `/adjustments/${id}/approve`, a.headers, {})).json()).toEqual({
+      errors: ['admin.adjustment.own_proposal'],
+    });
+    await expect(
+      t.db.pool.query('update adjustments set decided_by = proposed_by where id = $1', [id]),
+    ).rejects.toThrow(/four_eyes/);
+    const approved = await call('POST', `/adjustments/${id}/approve`, b.headers, {});
+    expect(approved.json()).toMatchObject({ state: 'accepted', decided_by: 'accountant2@example.com' });
+    expect(await balance()).toBe(before + 25_500_000n);
+    expect((await call('POST', `/adjustments/${id}/approve`, b.headers, {})).json()).toEqual({
+      errors: ['admin.adjustment.not_proposed'],
+    });
+    expect(await balance()).toBe(before + 25_500_000n);
+
+    const debit = (
+      await call('POST', '/adjustments', b.headers, {
+        uid: customer.uid,
+        currency: 'usdt',
+        amount: '-10',
+        reason: 'fee correction',
+      })
+    ).json();
+    expect(
+      (await call('POST', `/adjustments/${debit.id}/reject`, a.headers, { reason: 'not justified' })).json(),
+    ).toMatchObject({ state: 'rejected' });
+    expect(await balance()).toBe(before + 25_500_000n);
+    for (const bad of [
+      { amount: '0' },
+      { amount: '1.1234567' },
+      { currency: 'xyz' },
+      { uid: 'ID0000000000' },
+    ]) {
+      const res = await call('POST', '/adjustments', a.headers, {
+        uid: customer.uid,
+        currency: 'usdt',
+        amount: '1',
+        reason: 'bad input',
+        ...bad,
+      });
+      expect(res.statusCode, JSON.stringify(bad)).toBeGreaterThanOrEqual(404);
+    }
+    expect(await auditLedger(t.db.pool)).toEqual([]);
+  });
+
+  it('reviews an applicant with the documents shown, through the provider, and the user becomes level 3', async () => {
+    const applicant = await kyc.signedIn('applicant@example.com');
+    expect((await kyc.call('POST', '/resource/profiles', applicant.session, PROFILE)).statusCode).toBe(201);
+    const token = (await kyc.call('GET', '/resource/sumsub/token', applicant.session)).json();
+    expect((await kyc.submitOnPage(token.token)).status).toBeLessThan(400);
+    const who = staff.compliance;
+    await stepUp(who);
+    const queue = (await call('GET', '/kyc', who.headers)).json() as {
+      uid: string;
+      documents: { id: number; mime_type: string }[];
+    }[];
+    const entry = queue.find((q) => q.uid === applicant.uid);
+    expect(entry?.documents.length).toBe(2);
+    const image = await call(
+      'GET',
+      `/kyc/${applicant.uid}/documents/${entry?.documents[0]?.id}`,
+      who.headers,
+    );
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['cache-control']).toBe('no-store, private');
+    expect(image.headers['content-type']).toBe('image/jpeg');
+    const reviewed = await call('POST', `/kyc/${applicant.uid}/review`, who.headers, {
+      decision: 'approve',
+      reason: 'documents match',
+    });
+    expect(reviewed.json()).toMatchObject({ review_status: 'completed', review_answer: 'GREEN' });
+    expect(await kyc.settled(applicant.id)).toEqual({ kyc: 'verified', document: 'verified', level: 3 });
+    expect(
+      (
+        await call('POST', `/kyc/${applicant.uid}/review`, who.headers, {
+          decision: 'reject',
+          reason: 'again',
+        })
+      ).json(),
+    ).toEqual({ errors: ['admin.kyc.not_reviewable'] });
+  });
+
+  it('keeps an append-only trail of every staff action, filterable, that nothing can change', async () => {
+    const who = staff.technical;
+    await stepUp(who);
+    const trail = await call('GET', '/actions?action=adjustment.approve', who.headers);
+    expect(trail.json()).toEqual([
+      expect.objectContaining({
+        staff: 'accountant2@example.com',
+        action: 'adjustment.approve',
+        after: { state: 'pending' },
+      }),
+    ]);
+    const all = (await call('GET', '/actions?limit=100', who.headers)).json() as { action: string }[];
+    for (const action of [
+      'staff.step_up',
+      'user.lock',
+      'user.unlock',
+      'adjustment.propose',
+      'adjustment.reject',
+      'kyc.approve',
+    ])
+      expect(all.map((a) => a.action)).toContain(action);
+    await expect(t.db.pool.query(`update staff_actions set action = 'nothing'`)).rejects.toThrow(
+      /append-only/,
+    );
+    await expect(t.db.pool.query('delete from staff_actions')).rejects.toThrow(/append-only/);
+  });
+});

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+
+/**
+ * The operator console's wire contract (`/api/v2/admin`): staff roles and what each may do, error codes and
+ * request schemas. Staff are users with one of these roles (`users.role`; customers are `member`).
+ */
+export const STAFF_ROLES = ['superadmin', 'compliance', 'support', 'accountant', 'technical'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+/**
+ * What each permission allows, and the roles that hold it. `superadmin` holds all of them.
+ * - `users.read`: search users and see a user's profile, labels, phones, sessions, API keys, balances and log.
+ * - `users.manage`: lock or unlock an account, end its sessions.
+ * - `kyc.review`: the identity review queue with documents; approve, reject or ask to retry.
+ * - `adjustments.propose`: propose a balance credit or debit with a reason.
+ * - `adjustments.approve`: approve or reject another staff member's proposal (never one's own).
+ * - `trail.read`: the staff actions log.
+ */
+export const STAFF_PERMISSIONS = {
+  'users.read': ['support', 'compliance', 'accountant'],
+  'users.manage': ['support'],
+  'kyc.review': ['compliance'],
+  'adjustments.propose': ['accountant'],
+  'adjustments.approve': ['accountant'],
+  'trail.read': ['support', 'compliance', 'accountant', 'technical'],
+} as const satisfies Record<string, readonly StaffRole[]>;
+export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
+
+/** True when `role` holds `permission`. */
+export function staffMay(role: string, permission: StaffPermission): boolean {
+  return role === 'superadmin' || (STAFF_PERMISSIONS[permission] as readonly string[]).includes(role);
+}
+
+/** How long a step-up (a fresh authenticator code) lets staff act. */
+export const STEP_UP_MINUTES = 5;
+
+/** Error codes of the admin API. */
+export const ADMIN_ERRORS = {
+  /** Not staff, or a role without this permission (403). */
+  forbidden: 'admin.forbidden',
+  /** Staff must have two-factor authentication on (403). */
+  twoFactorRequired: 'admin.2fa_required',
+  /** No authenticator code in the last 5 minutes: step up first (403). */
+  stepUpRequired: 'admin.step_up_required',
+  /** The step-up code is wrong (422). */
+  invalidCode: 'admin.step_up.invalid_code',
+  /** The step-up code was already used; wait for the next one (422). */
+  codeUsed: 'admin.step_up.code_used',
+  /** No such user (404). */
+  userNotFound: 'admin.user.not_found',
+  /** Staff cannot lock their own account or adjust their own balance (422). */
+  ownAccount: 'admin.user.own_account',
+  /** No such adjustment, or it is no longer a proposal (422). */
+  adjustmentNotProposed: 'admin.adjustment.not_proposed',
+  /** The proposer cannot approve their own proposal: four eyes (422). */
+  adjustmentOwnProposal: 'admin.adjustment.own_proposal',
+  /** The amount is not a non-zero decimal with at most the currency's precision (422). */
+  adjustmentInvalidAmount: 'admin.adjustment.invalid_amount',
+  /** Unknown currency (422). */
+  adjustmentInvalidCurrency: 'admin.adjustment.invalid_currency',
+  /** A reason is required (422). */
+  reasonRequired: 'admin.reason_required',
+  /** The applicant cannot take this decision now (not submitted, already reviewed, rejected for good) (422). */
+  kycNotReviewable: 'admin.kyc.not_reviewable',
+} as const;
+
+/** `POST /step_up`. */
+export const stepUpSchema = z.object({
+  otp_code: z.string().regex(/^\d{6}$/, ADMIN_ERRORS.invalidCode),
+});
+
+/** `GET /users`: search by email, phone or uid (a part of it). */
+export const adminUserQuery = z.object({
+  q: z.string().trim().max(100).default(''),
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+});
+
+/** A reason, required for every decision that changes a customer's state or money. */
+const reason = z
+  .string({ error: ADMIN_ERRORS.reasonRequired })
+  .trim()
+  .min(3, ADMIN_ERRORS.reasonRequired)
+  .max(500);
+
+/** `POST /users/:uid/lock` and `/unlock`. */
+export const adminUserActionSchema = z.object({ reason });
+
+/** `POST /adjustments`: a signed decimal amount (negative debits). */
+export const proposeAdjustmentSchema = z.object({
+  uid: z.string().regex(/^ID[0-9A-F]{10}$/, ADMIN_ERRORS.userNotFound),
+  currency: z.string().regex(/^[a-z0-9]{2,10}$/, ADMIN_ERRORS.adjustmentInvalidCurrency),
+  amount: z.string().regex(/^-?(0|[1-9]\d{0,17})(\.\d{1,18})?$/, ADMIN_ERRORS.adjustmentInvalidAmount),
+  reason,
+});
+
+/** `POST /adjustments/:id/approve` and `/reject`. */
+export const decideAdjustmentSchema = z.object({ reason: reason.optional() });
+
+/** `POST /kyc/:uid/review`. */
+export const kycReviewSchema = z.object({
+  decision: z.enum(['approve', 'reject', 'retry'], { error: ADMIN_ERRORS.kycNotReviewable }),
+  reason,
+});
+
+/** `GET /actions`: the staff trail, filtered. */
+export const adminActionsQuery = z.object({
+  staff: z.string().max(100).optional(),
+  action: z.string().max(60).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
