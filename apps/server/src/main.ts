@@ -6,6 +6,7 @@ import { startProcessCore } from './core/start.ts';
 import { openDatabase } from './db/database.ts';
 import { creditDemoBalances, seedDemoWallet } from './db/seed.ts';
 import { demoBot, seedDemoMarkets } from './demo/index.ts';
+import { DEMO_STAFF_EMAIL, ensureDemoStaff } from './demo/staff.ts';
 import { devToolsExposureWarning } from './http/loopback.ts';
 import { loadServerKeys } from './modules/identity/crypto.ts';
 
@@ -32,6 +33,11 @@ async function main(): Promise<void> {
   });
   const { core, active } = processCore;
   const keys = await loadServerKeys(database.pool, config.secretKey);
+  // A staff user for the console, in development only (SEED_DEMO is off in production unless asked for).
+  const staffSecret =
+    config.seedDemo && config.env !== 'production' && active
+      ? await ensureDemoStaff(database.pool, keys, config.demoPassword)
+      : undefined;
   // Demo money and history go through the active core, once; the other roles find them there.
   if (active) await creditDemoBalances(active, database.demoUsers);
   const bots =
@@ -102,6 +108,11 @@ async function main(): Promise<void> {
   if (database.demoUsers.length > 0) {
     log.info(
       `Demo users: ${database.demoUsers.map((u) => u.email).join(', ')}  password: ${config.demoPassword}`,
+    );
+  }
+  if (staffSecret) {
+    log.info(
+      `Demo staff: ${DEMO_STAFF_EMAIL} (superadmin, same password) opens /admin with an authenticator code: TOTP secret ${staffSecret} (oathtool --totp -b ${staffSecret})`,
     );
   }
 }

@@ -16,7 +16,7 @@ export class ApiError extends Error {
 }
 
 /** Which service a call goes to; each maps to its OpenDAX prefix. */
-export type Service = 'barong' | 'peatio' | 'applogic';
+export type Service = 'barong' | 'peatio' | 'applogic' | 'admin';
 
 interface CallOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

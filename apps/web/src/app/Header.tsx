@@ -102,6 +102,11 @@ function NavLinks({ onNavigate, vertical }: { onNavigate: () => void; vertical: 
       <Anchor component={Link} to="/contact" onClick={onNavigate}>
         {t('nav.contact')}
       </Anchor>
+      {user.role !== 'member' && (
+        <Anchor component={Link} to="/admin" onClick={onNavigate} data-testid="nav-admin">
+          {t('nav.admin')}
+        </Anchor>
+      )}
       <Menu position="bottom-end" withinPortal>
         <Menu.Target>
           <Button variant="default" data-testid="user-menu">

@@ -21,6 +21,7 @@ const VerifyAccountPage = page(() => import('../features/auth/VerifyAccountPage.
 const CardPage = page(() => import('../features/card/CardPage.tsx'), 'CardPage');
 const StatementPage = page(() => import('../features/card/StatementPage.tsx'), 'StatementPage');
 const KycPage = page(() => import('../features/kyc/KycPage.tsx'), 'KycPage');
+const AdminPage = page(() => import('../features/admin/AdminPage.tsx'), 'AdminPage');
 const KycStepPage = page(() => import('../features/kyc/KycStepPage.tsx'), 'KycStepPage');
 const ContactPage = page(() => import('../features/contact/ContactPage.tsx'), 'ContactPage');
 const DevFaucetPage = page(() => import('../features/dev/DevFaucetPage.tsx'), 'DevFaucetPage');
@@ -89,6 +90,7 @@ export const routes: RouteObject[] = [
       { path: '/dev/faucet', element: <DevFaucetPage /> },
       { path: '/dev/card-terminal', element: <DevCardTerminalPage /> },
       { path: '/kyc', element: protect(<KycStepPage />) },
+      { path: '/admin', element: protect(<AdminPage />) },
       { path: '/profile', element: <Navigate to="/settings" replace /> },
       { path: '*', element: <Navigate to="/" replace /> },
     ],

@@ -1,5 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { admin } from './en/admin.ts';
 import { captcha } from './en/captcha.ts';
 import { card } from './en/card.ts';
 import { cardMoney } from './en/card-money.ts';
@@ -27,6 +28,7 @@ export const en = {
   ...wallet,
   ...card,
   ...cardMoney,
+  ...admin,
 };
 
 void i18next.use(initReactI18next).init({

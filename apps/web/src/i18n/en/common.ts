@@ -2,6 +2,7 @@
 export const common = {
   'app.name': 'Exchange',
   'nav.contact': 'Contact',
+  'nav.admin': 'Admin',
   'nav.login': 'Login',
   'nav.register': 'Register',
   'nav.card': 'Card',

@@ -1,0 +1,136 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activeAccount, apiLogin, postFromPage } from '../support/accounts.ts';
+import { launchBrowser, openPage } from '../support/browser.ts';
+import { operator } from '../support/cli.ts';
+import { totpCodes } from '../support/totp.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser.close());
+
+const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2048, 3)]);
+const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(2048, 5)]);
+const POLL = { timeout: 20_000, interval: 250 };
+
+const getJson = <T>(page: Page, path: string) =>
+  page.evaluate(async (p) => (await fetch(p, { credentials: 'include' })).json(), path) as Promise<T>;
+
+/** A signed-in staff member with two-factor on and a role granted on the command line, on /admin, stepped up. */
+async function staffMember(role: string) {
+  const { email } = await activeAccount(role);
+  const { context, page } = await openPage(browser);
+  await apiLogin(page, email);
+  const qr = await postFromPage(page, '/api/v2/barong/resource/otp/generate_qrcode', {});
+  const secret = new URL((qr.body as { data: { url: string } }).data.url).searchParams.get('secret') ?? '';
+  const nextCode = totpCodes(secret);
+  expect(
+    (await postFromPage(page, '/api/v2/barong/resource/otp/enable', { code: await nextCode() })).status,
+  ).toBe(201);
+  expect(await operator('staff', 'grant', email, role)).toContain(`is now ${role}`);
+  await page.goto('/admin');
+  // The console asks for a fresh authenticator code before any staff action.
+  await page.getByText('Confirm it is you').waitFor();
+  await page.getByTestId('admin-step-up-code').locator('input').first().click();
+  await page.keyboard.type(await nextCode());
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByTestId('admin-role').getByText(`Role: ${role}`).waitFor();
+  return { email, context, page };
+}
+
+describe('the operator console', () => {
+  it('a compliance officer approves an applicant with documents shown; two accountants move money with four eyes', async () => {
+    // A customer who has sent their documents to the identity provider.
+    const { email: customerEmail } = await activeAccount('applicant');
+    const customer = await openPage(browser);
+    await apiLogin(customer.page, customerEmail);
+    const profile = {
+      gender: 'female',
+      dob: '1991-02-03',
+      address: '1 Ring',
+      postcode: '1010',
+      city: 'Wien',
+      country: 'JP',
+      btnName: 'proceedBtn',
+    };
+    expect((await postFromPage(customer.page, '/api/v2/barong/resource/profiles', profile)).status).toBe(201);
+    const token = await getJson<{ token: string }>(customer.page, '/api/v2/barong/resource/sumsub/token');
+    const submitted = await customer.page.request.post('/kyc-sim/websdk/submit', {
+      multipart: {
+        access_token: token.token,
+        id_doc_type: 'PASSPORT',
+        country: 'JPN',
+        front: { name: 'passport.jpg', mimeType: 'image/jpeg', buffer: JPEG },
+        selfie: { name: 'selfie.png', mimeType: 'image/png', buffer: PNG },
+      },
+      maxRedirects: 0,
+    });
+    expect(submitted.status()).toBeLessThan(400);
+    const me = await getJson<{ uid: string }>(customer.page, '/api/v2/barong/resource/users/me');
+
+    const compliance = await staffMember('compliance');
+    await compliance.page.getByRole('tab', { name: 'Identity' }).click();
+    const card = compliance.page.locator(`[data-testid="admin-applicant"][data-uid="${me.uid}"]`);
+    await card.waitFor();
+    // The document and the selfie are shown, served to staff only and never cached.
+    const images = card.locator('img');
+    await expect.poll(() => images.count(), POLL).toBe(2);
+    const served = await compliance.page.request.get((await images.first().getAttribute('src')) ?? '');
+    expect(served.status()).toBe(200);
+    expect(served.headers()['cache-control']).toBe('no-store, private');
+    await card.getByLabel('Reason').fill('document and selfie match');
+    await card.getByRole('button', { name: 'Approve' }).click();
+    await compliance.page.getByText('Decision sent to the provider.').waitFor();
+
+    const a1 = await staffMember('accountant');
+    const a2 = await staffMember('accountant');
+    await a1.page.getByRole('tab', { name: 'Adjustments' }).click();
+    await a1.page.getByLabel('User UID').fill(me.uid);
+    await a1.page.getByLabel('Amount (negative debits)').fill('12.5');
+    await a1.page.getByLabel('Reason').fill('welcome bonus');
+    await a1.page.getByRole('button', { name: 'Propose' }).click();
+    await a1.page.getByText('Proposed; a second staff member must approve it.').waitFor();
+    // The proposer has no Approve button on their own proposal; the second accountant has.
+    const own = a1.page.locator('[data-testid="admin-adjustment"]', { hasText: customerEmail });
+    await own.waitFor();
+    expect(await own.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+    await a2.page.getByRole('tab', { name: 'Adjustments' }).click();
+    const row = a2.page.locator('[data-testid="admin-adjustment"]', { hasText: customerEmail });
+    await row.getByRole('button', { name: 'Approve' }).click();
+    await a2.page
+      .locator('[data-testid="admin-adjustment"][data-state="accepted"]', { hasText: customerEmail })
+      .waitFor();
+
+    // The customer sees both: identity verified, and the credit in their balance and history.
+    await expect
+      .poll(
+        async () =>
+          (await getJson<{ level: number }>(customer.page, '/api/v2/barong/resource/users/me')).level,
+        POLL,
+      )
+      .toBe(3);
+    await customer.page.goto('/settings');
+    await customer.page.getByTestId('kyc-status').getByText('Verified').waitFor(POLL);
+    const balances = await getJson<{ currency: string; balance: string }[]>(
+      customer.page,
+      '/api/v2/peatio/account/balances',
+    );
+    expect(balances.find((b) => b.currency === 'usdt')?.balance).toBe('12.5');
+    const history = await getJson<{ amount: string; state: string }[]>(
+      customer.page,
+      '/api/v2/peatio/account/adjustments',
+    );
+    expect(history).toEqual([expect.objectContaining({ amount: '12.5', state: 'accepted' })]);
+
+    // The trail shows it all, to any staff member.
+    await a2.page.getByRole('tab', { name: 'Trail' }).click();
+    for (const action of ['kyc.approve', 'adjustment.propose', 'adjustment.approve'])
+      await a2.page.getByTestId('admin-trail').getByText(action, { exact: true }).first().waitFor();
+    // A customer's browser gets nothing of the console.
+    await customer.page.goto('/admin');
+    await customer.page.getByTestId('admin-refused').waitFor();
+    for (const c of [customer, compliance, a1, a2]) await c.context.close();
+  });
+});
