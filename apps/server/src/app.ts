@@ -46,6 +46,7 @@ import type { KycService } from './modules/kyc/service.ts';
 import { marketDataRoutes } from './modules/market-data/routes.ts';
 import type { MarketData } from './modules/market-data/service.ts';
 import { memberRoutes } from './modules/members/routes.ts';
+import { createMetrics } from './modules/metrics/registry.ts';
 import { barongPublicRoutes, peatioPublicRoutes } from './modules/public/routes.ts';
 import type { StreamHub } from './modules/ranger/hub.ts';
 import { rangerRoutes } from './modules/ranger/routes.ts';
@@ -147,6 +148,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err instanceof Error ? err : undefined)),
   );
   installErrorHandling(app);
+  // Before the routes, so that the request metrics hook sees all of them.
+  app.decorate(
+    'metrics',
+    createMetrics({ app, db: deps.db, core: deps.core, hub: deps.hub, wallet: deps.wallet }),
+  );
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, {
     global: false,

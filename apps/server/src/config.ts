@@ -24,6 +24,8 @@ const envSchema = z.object({
     .regex(/^(nats|tls):\/\/[^\s]+$/, 'must start with nats:// or tls://')
     .optional(),
   API_URL: z.url().optional(),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -114,6 +116,8 @@ export interface Config {
   natsUrl: string | undefined;
   /** The api processes' base URL, for a process without the api role (simulators' webhooks, the bot). */
   apiUrl: string | undefined;
+  /** `GET /metrics` on a port of its own for Prometheus, when set (also at /api/v2/admin/metrics for staff). */
+  metrics: { port: number; host: string } | undefined;
   env: 'development' | 'production' | 'test';
   port: number;
   host: string;
@@ -298,6 +302,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     split,
     natsUrl: e.NATS_URL,
     apiUrl: e.API_URL?.replace(/\/+$/, ''),
+    metrics: e.METRICS_PORT ? { port: e.METRICS_PORT, host: e.METRICS_HOST } : undefined,
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,

@@ -9,6 +9,7 @@ import { demoBot, seedDemoMarkets } from './demo/index.ts';
 import { DEMO_STAFF_EMAIL, ensureDemoStaff } from './demo/staff.ts';
 import { devToolsExposureWarning } from './http/loopback.ts';
 import { loadServerKeys } from './modules/identity/crypto.ts';
+import { serveMetrics } from './modules/metrics/registry.ts';
 
 /** Starts everything in one process: database, APIs, websocket gateway and the web app. */
 async function main(): Promise<void> {
@@ -75,6 +76,7 @@ async function main(): Promise<void> {
       },
       log,
     );
+  let metricsServer: { close(): void } | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -83,6 +85,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     await bot?.stop();
+    metricsServer?.close();
     if (backups) await backups.stop();
     await app.close().catch((err) => log.warn(`closing http: ${String(err)}`));
     for (const lock of jobLocks) await lock.release();
@@ -94,6 +97,9 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (config.metrics)
+    metricsServer = await serveMetrics(app.metrics, config.metrics.port, config.metrics.host);
+  if (config.metrics) log.info(`metrics: http://${config.metrics.host}:${config.metrics.port}/metrics`);
   if (bot) {
     bot.start();
     log.info(`demo liquidity bot trading every ${config.demoBot.intervalMs} ms (DEMO_BOT=off stops it)`);

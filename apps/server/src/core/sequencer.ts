@@ -40,6 +40,12 @@ export interface SequencerOptions {
 
 const DEFAULTS: SequencerOptions = { maxBatch: 5000, maxDelayMs: 1, now: Date.now };
 
+/** How one batch went, for metrics: its size and the time from the start of its write to its durable commit. */
+export interface BatchTiming {
+  commands: number;
+  commitMs: number;
+}
+
 /** Reads the engine back from the database, as a fresh start does: balances, open orders, last batch number. */
 export type EngineLoader = () => Promise<{ engine: Engine; batchSeq: number; term: number }>;
 
@@ -91,6 +97,7 @@ export class Sequencer {
   private readonly recoveredListeners: RecoveredListener[] = [];
   private readonly inFlight = new Map<string, Promise<CommandResult>>();
   private readonly listeners: ((batch: CommittedBatch) => void)[] = [];
+  private readonly timings: ((batch: BatchTiming) => void)[] = [];
   private readonly options: SequencerOptions;
 
   constructor(
@@ -122,6 +129,16 @@ export class Sequencer {
   /** False while the core is paused (database lost, reload pending) or stopped: commands are refused. */
   get available(): boolean {
     return this.failure === undefined;
+  }
+
+  /** Commands waiting for a batch (a metric). */
+  get queueDepth(): number {
+    return this.queue.length;
+  }
+
+  /** Subscribes to each batch's size and commit time (metrics). */
+  onTimed(listener: (batch: BatchTiming) => void): void {
+    this.timings.push(listener);
   }
 
   /** Subscribes to committed batches. */
@@ -256,6 +273,7 @@ export class Sequencer {
     durable.catch(() => {});
     const previous = this.committing;
     this.committing = durable;
+    const started = performance.now();
     try {
       client = await this.db.connect();
       // Queued together: the inserts go out as soon as BEGIN is answered, without a turn of the event loop.
@@ -277,6 +295,8 @@ export class Sequencer {
     this.committedSeq = next.seq;
     if (this.committing === durable) this.committing = undefined;
     committed();
+    const timing = { commands: next.batch.length, commitMs: performance.now() - started };
+    for (const listener of this.timings) listener(timing);
     for (const [i, pending] of next.batch.entries()) pending.resolve(next.results[i] as CommandResult);
     const commands = next.batch.map((p) => p.command);
     for (const listener of this.listeners) listener({ seq: next.seq, results: next.results, commands });

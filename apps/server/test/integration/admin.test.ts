@@ -146,6 +146,7 @@ const ROUTES = () => [
     path: '/adjustments/{id}/reject',
   },
   { method: 'GET', url: '/actions', allowed: ['support', 'compliance', 'accountant', 'technical'] },
+  { method: 'GET', url: '/metrics', allowed: ['technical'] },
 ];
 
 describe('the admin API', () => {

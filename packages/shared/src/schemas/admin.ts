@@ -15,6 +15,7 @@ export type StaffRole = (typeof STAFF_ROLES)[number];
  * - `adjustments.propose`: propose a balance credit or debit with a reason.
  * - `adjustments.approve`: approve or reject another staff member's proposal (never one's own).
  * - `trail.read`: the staff actions log.
+ * - `metrics.read`: the Prometheus metrics (`GET /metrics`) and the console's dashboard.
  */
 export const STAFF_PERMISSIONS = {
   'users.read': ['support', 'compliance', 'accountant'],
@@ -23,6 +24,7 @@ export const STAFF_PERMISSIONS = {
   'adjustments.propose': ['accountant'],
   'adjustments.approve': ['accountant'],
   'trail.read': ['support', 'compliance', 'accountant', 'technical'],
+  'metrics.read': ['technical'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 

@@ -185,6 +185,11 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     );
   }
 
+  app.get('/metrics', docs('Prometheus metrics of this process (text format)'), async (request, reply) => {
+    await staff(request, 'metrics.read');
+    return reply.type(app.metrics.contentType).send(await app.metrics.metrics());
+  });
+
   app.get('/actions', docs('The staff trail', { query: adminActionsQuery }), async (request, reply) => {
     await staff(request, 'trail.read');
     const q = adminActionsQuery.parse(request.query);

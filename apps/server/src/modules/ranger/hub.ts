@@ -58,8 +58,17 @@ export class StreamHub {
   private pending = new Map<StreamClient, number[]>();
   private flushTimer: NodeJS.Timeout | undefined;
   private lastFlushEnd = 0;
+  /** Clients closed for not keeping up, since start (a metric). */
+  dropped = 0;
 
   constructor(private readonly flushGapMs = 10) {}
+
+  /** Clients subscribed to at least one stream (counted when asked: a metric, not a hot path). */
+  clientCount(): number {
+    const clients = new Set<StreamClient>();
+    for (const set of this.byStream.values()) for (const client of set) clients.add(client);
+    return clients.size;
+  }
 
   /** Publishes everything `work` publishes with each client's frames held back until the next flush. */
   batch(work: () => void): void {
@@ -109,6 +118,7 @@ export class StreamHub {
 
   /** Closes a client that cannot keep up (or is gone) and forgets its subscriptions. */
   private drop(client: StreamClient): void {
+    this.dropped++;
     this.remove(client);
     client.close();
   }

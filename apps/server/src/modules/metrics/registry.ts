@@ -1,0 +1,171 @@
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Core } from '../../core/index.ts';
+import type { Sequencer } from '../../core/sequencer.ts';
+import type { StreamHub } from '../ranger/hub.ts';
+import type { Wallet } from '../wallet/index.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This process's Prometheus metrics (see createMetrics). */
+    metrics: Registry;
+  }
+}
+
+/** What the metrics read from: the app's parts. */
+export interface MetricsSources {
+  app: FastifyInstance;
+  db: pg.Pool;
+  core: Core;
+  hub: StreamHub;
+  wallet: Wallet;
+}
+
+/**
+ * The Prometheus metrics of one process (prom-client): HTTP requests by route, the core's batch sizes, commit
+ * latency and queue depth, websocket clients and clients dropped as too slow, the chains' heights, webhook
+ * deliveries failing, withdrawals waiting, and Node's own (CPU, memory, event-loop lag). Values read from the
+ * database are read when Prometheus scrapes, not on any request path.
+ */
+export function createMetrics(sources: MetricsSources): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const { app, db, core, hub, wallet } = sources;
+
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by method and route pattern',
+    labelNames: ['method', 'route'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, never the raw URL: labels stay few whatever clients send.
+    const route = request.routeOptions.url ?? 'unmatched';
+    requests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
+
+  const sequencer = 'onTimed' in core.sequencer ? (core.sequencer as Sequencer) : undefined;
+  if (sequencer) {
+    const batchSize = new Histogram({
+      name: 'exchange_core_batch_commands',
+      help: 'Commands per committed batch',
+      buckets: [1, 2, 5, 10, 50, 100, 500, 1000, 5000],
+      registers: [registry],
+    });
+    const commit = new Histogram({
+      name: 'exchange_core_commit_seconds',
+      help: 'From the start of a batch write to its durable commit',
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers: [registry],
+    });
+    sequencer.onTimed(({ commands, commitMs }) => {
+      batchSize.observe(commands);
+      commit.observe(commitMs / 1000);
+    });
+    new Gauge({
+      name: 'exchange_core_queue_depth',
+      help: 'Commands waiting for the next batch',
+      registers: [registry],
+      collect() {
+        this.set(sequencer.queueDepth);
+      },
+    });
+  }
+  new Gauge({
+    name: 'exchange_core_term',
+    help: 'The core term this process last saw (raised at each failover)',
+    registers: [registry],
+    collect() {
+      this.set(core.sequencer.coreTerm);
+    },
+  });
+
+  new Gauge({
+    name: 'exchange_ws_clients',
+    help: 'Websocket clients subscribed to at least one stream',
+    registers: [registry],
+    collect() {
+      this.set(hub.clientCount());
+    },
+  });
+  new Counter({
+    name: 'exchange_ws_dropped_clients_total',
+    help: 'Websocket clients closed for not keeping up',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(hub.dropped);
+    },
+  });
+  new Gauge({
+    name: 'exchange_chain_height',
+    help: 'The newest block height each network watcher has seen',
+    labelNames: ['network'],
+    registers: [registry],
+    collect() {
+      for (const network of wallet.chains.all()) {
+        const height = wallet.latestHeight(network.key);
+        if (height !== undefined) this.set({ network: network.key }, height);
+      }
+    },
+  });
+  new Gauge({
+    name: 'exchange_webhook_deliveries_failing',
+    help: 'Provider webhooks not yet delivered after at least one failed attempt',
+    labelNames: ['provider'],
+    registers: [registry],
+    async collect() {
+      const rows = await db.query(
+        `select 'kyc' as provider, count(*)::int as n from kyc_sim_webhooks where delivered_at is null and attempts > 0
+         union all select 'card', count(*)::int from cardsim_webhooks where delivered_at is null and attempts > 0`,
+      );
+      for (const r of rows.rows) this.set({ provider: r.provider }, r.n);
+    },
+  });
+  new Gauge({
+    name: 'exchange_withdrawals_waiting',
+    help: 'Withdrawals not yet final, by state',
+    labelNames: ['state'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const rows = await db.query(
+        `select state, count(*)::int as n from withdrawals
+         where state in ('prepared', 'accepted', 'processing', 'confirming', 'errored') group by state`,
+      );
+      for (const r of rows.rows) this.set({ state: r.state }, r.n);
+    },
+  });
+  return registry;
+}
+
+/**
+ * `GET /metrics` on a port of its own (METRICS_PORT), for a Prometheus server on the operators' network; it
+ * serves nothing else. Bind it to loopback or a private address: it is not behind any login.
+ */
+export async function serveMetrics(registry: Registry, port: number, host: string) {
+  const { createServer } = await import('node:http');
+  const server = createServer(async (req, res) => {
+    if (req.method !== 'GET' || req.url !== '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
+    try {
+      const body = await registry.metrics();
+      res.writeHead(200, { 'content-type': registry.contentType }).end(body);
+    } catch {
+      res.writeHead(500).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  return server;
+}

@@ -1,0 +1,87 @@
+import { TOTP } from 'otpauth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encrypt } from '../../src/modules/identity/crypto.ts';
+import { newTotpSecret } from '../../src/modules/identity/totp.ts';
+import { serveMetrics } from '../../src/modules/metrics/registry.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { plainUser, sessionFor } from '../support/core.ts';
+import { freePort } from '../support/ports.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('metrics', () => {
+  it('counts requests by route, core batches and the rest, for technical staff and on a port of its own', async () => {
+    const user = await plainUser(t.db.pool, 'metered@example.com');
+    await t.deps.core.sequencer.submit({
+      type: 'Credit',
+      user,
+      currency: 'usdt',
+      amount: 5n,
+      kind: 'deposit',
+    });
+    for (let i = 0; i < 3; i++) await t.app.inject('/api/v2/peatio/public/markets');
+    await t.app.inject('/api/v2/peatio/public/markets/ethbtc/depth');
+    // The chain watchers run once (tests tick the wallet by hand).
+    await t.deps.wallet.tick();
+
+    const tech = await plainUser(t.db.pool, 'tech@example.com');
+    const secret = newTotpSecret();
+    await t.db.pool.query(
+      `update users set role = 'technical', otp = true, otp_secret_enc = $2 where id = $1`,
+      [tech, encrypt(t.deps.keys, secret)],
+    );
+    const headers = await sessionFor(t.deps.sessions, tech);
+    const code = new TOTP({ secret, period: 30, digits: 6 }).generate();
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/v2/admin/step_up',
+          headers,
+          payload: { otp_code: code },
+        })
+      ).statusCode,
+    ).toBe(200);
+    const scraped = await t.app.inject({ method: 'GET', url: '/api/v2/admin/metrics', headers });
+    expect(scraped.statusCode).toBe(200);
+    expect(scraped.headers['content-type']).toContain('text/plain');
+    const text = scraped.body;
+    expect(text).toContain(
+      'http_requests_total{method="GET",route="/api/v2/peatio/public/markets",status="200"} 3',
+    );
+    // Route patterns, not raw URLs: a market id does not make a label of its own.
+    expect(text).toContain('route="/api/v2/peatio/public/markets/:id/depth"');
+    expect(text).not.toContain('markets/ethbtc');
+    expect(text).toMatch(/exchange_core_batch_commands_count [1-9]/);
+    expect(text).toMatch(/exchange_core_commit_seconds_bucket/);
+    for (const name of [
+      'exchange_core_queue_depth 0',
+      'exchange_ws_clients 0',
+      'exchange_ws_dropped_clients_total 0',
+      'exchange_chain_height{network=',
+      'exchange_webhook_deliveries_failing{provider="kyc"} 0',
+      'process_cpu_seconds_total',
+    ])
+      expect(text).toContain(name);
+
+    // A customer gets nothing; Prometheus scrapes the port of its own.
+    const customer = await sessionFor(t.deps.sessions, user);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/v2/admin/metrics', headers: customer })).statusCode,
+    ).toBe(403);
+    const port = await freePort();
+    const server = await serveMetrics(t.app.metrics, port, '127.0.0.1');
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('http_requests_total');
+      expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(404);
+    } finally {
+      server.close();
+    }
+  });
+});
