@@ -19,6 +19,7 @@ import { api } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
 import { errorCodes, errorText } from '../auth/components/errors.ts';
 import { AdminAdjustments } from './AdminAdjustments.tsx';
+import { AdminDashboard } from './AdminDashboard.tsx';
 import { AdminKyc } from './AdminKyc.tsx';
 import { AdminTrail } from './AdminTrail.tsx';
 import { AdminUsers } from './AdminUsers.tsx';
@@ -95,6 +96,9 @@ export function AdminPage() {
               )}
               {may('trail.read') && <Tabs.Tab value="trail">{t('admin.tab.trail')}</Tabs.Tab>}
             </Tabs.List>
+            <Tabs.Panel value="dashboard" pt="md">
+              <AdminDashboard />
+            </Tabs.Panel>
             <Tabs.Panel value="users" pt="md">
               <AdminUsers canManage={may('users.manage')} />
             </Tabs.Panel>
