@@ -24,6 +24,8 @@ export const ERRORS = {
    * retry with the same `client_id` gets its outcome instead of placing it twice.
    */
   databaseUnavailable: 'server.database_unavailable',
+  /** This process is a standby core waiting for the lease: it serves nothing but its health (503). */
+  standby: 'server.standby',
   /** A developer tool (DEV_TOOLS: outbox, faucet, mining) was asked from another machine (403). */
   devToolsLoopbackOnly: 'server.dev_tools.loopback_only',
   /** A request field failed validation but no more specific code applies (422). */

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import { API, ERRORS } from '@exchange/shared';
 import { connect, type NatsConnection } from 'nats';
 import type pg from 'pg';
 import type { Config } from '../config.ts';
@@ -56,7 +58,11 @@ export async function startProcessCore(
   }
   // One active core per database: another process with the core role waits here as a standby and takes over
   // when the active one's lease goes (its process or its connection died).
-  const { lease, waitedMs } = await CoreLease.acquire(url, log);
+  const standby = await standbyHealth(config);
+  const { lease, waitedMs } = await CoreLease.acquire(url, log).finally(() => {
+    standby?.closeAllConnections();
+    standby?.close();
+  });
   if (waitedMs > 1000) log.info(`took over as the active exchange core (term ${lease.term})`);
   const active = await startCore(db, config.split ? { maxBatch: 2000 } : {}, onFatal, lease);
   active.sequencer.onRecovered(({ seq }) =>
@@ -74,4 +80,28 @@ export async function startProcessCore(
       await nats?.close();
     },
   };
+}
+
+/**
+ * While a core waits for the lease, its port answers the health routes so a load balancer or an operator can see
+ * it: alive, but not ready (503, `"core": {"active": false}`). The app takes the port over once it is active.
+ */
+async function standbyHealth(config: Config): Promise<Server | undefined> {
+  const body = JSON.stringify({ status: 'standby', roles: [...config.roles], core: { active: false } });
+  const server = createServer((req, res) => {
+    const alive = req.url === `${API.peatio}/public/health/alive`;
+    const ready = req.url === `${API.peatio}/public/health/ready`;
+    if (!alive && !ready)
+      return void res
+        .writeHead(503, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ errors: [ERRORS.standby] }));
+    res
+      .writeHead(alive ? 200 : 503, { 'content-type': 'application/json' })
+      .end(alive ? '{"status":"alive"}' : body);
+  });
+  return new Promise((resolve) => {
+    // A port already taken (a test app, another process) is not this function's business: no standby page then.
+    server.once('error', () => resolve(undefined));
+    server.listen(config.port, config.host, () => resolve(server));
+  });
 }
