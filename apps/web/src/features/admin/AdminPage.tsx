@@ -78,17 +78,20 @@ export function AdminPage() {
         ) : (
           <Tabs
             defaultValue={
-              may('users.read')
-                ? 'users'
-                : may('kyc.review')
-                  ? 'kyc'
-                  : may('adjustments.propose')
-                    ? 'adjustments'
-                    : 'trail'
+              may('metrics.read')
+                ? 'dashboard'
+                : may('users.read')
+                  ? 'users'
+                  : may('kyc.review')
+                    ? 'kyc'
+                    : may('adjustments.propose')
+                      ? 'adjustments'
+                      : 'trail'
             }
             keepMounted={false}
           >
             <Tabs.List>
+              {may('metrics.read') && <Tabs.Tab value="dashboard">{t('admin.tab.dashboard')}</Tabs.Tab>}
               {may('users.read') && <Tabs.Tab value="users">{t('admin.tab.users')}</Tabs.Tab>}
               {may('kyc.review') && <Tabs.Tab value="kyc">{t('admin.tab.kyc')}</Tabs.Tab>}
               {may('adjustments.propose') && (
