@@ -183,7 +183,7 @@ function SideForm({ side, market, ordType, balance, lastPrice, makerFee }: SideP
           step={25}
           marks={STEPS.map((s) => ({ value: s, label: `${s}%` }))}
           label={(v) => `${v}%`}
-          aria-label={t('trading.form.percent')}
+          thumbLabel={t('trading.form.percent')}
           mb="md"
           // Room for the 0% and 100% marks, which would otherwise run into the other side's form.
           mx="sm"
