@@ -53,3 +53,20 @@ describe.each([
     }
   }
 });
+
+describe('WCAG 2.1 AA (axe-core) with a dialog open', () => {
+  it.each(THEMES)('the privacy consent of a first visit (%s)', async (theme) => {
+    const { context, page } = await openPage(browser, { privacyConsent: false });
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.addInitScript((value) => localStorage.setItem('ThemeMode', value), theme);
+    await page.goto('/');
+    await page.getByTestId('privacy-consent-accept').waitFor();
+    // The dialog takes the focus (it has no other way out than its button).
+    await expect
+      .poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]'))))
+      .toBe(true);
+    const found = blocking(await axeViolations(page));
+    expect(found, describeViolations(found)).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,5 +1,8 @@
 import { LIMITS, STORAGE_KEYS } from '@exchange/shared';
-import { createTheme, localStorageColorSchemeManager, useMantineColorScheme } from '@mantine/core';
+import { createTheme, localStorageColorSchemeManager, Modal, useMantineColorScheme } from '@mantine/core';
+import i18next from 'i18next';
+// The catalogue is loaded (synchronously) before the theme reads the close button's name from it.
+import '../i18n/index.ts';
 
 /** Theme choice kept in local storage under `ThemeMode`; default dark. */
 export const colorSchemeManager = localStorageColorSchemeManager({ key: STORAGE_KEYS.theme });
@@ -10,6 +13,10 @@ export const theme = createTheme({
   defaultRadius: 'md',
   // Mantine's own transitions and animations stop for users who ask for reduced motion (WCAG 2.3.3).
   respectReducedMotion: true,
+  components: {
+    // Every dialog's × button is announced by name (WCAG 4.1.2); Mantine traps the focus and returns it on close.
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': i18next.t('common.close') } } }),
+  },
 });
 
 /** Whether the user asked the system for reduced motion. */

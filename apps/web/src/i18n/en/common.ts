@@ -17,6 +17,8 @@ export const common = {
   'nav.settings': 'Settings',
   'nav.toggleMenu': 'Toggle menu',
   'nav.toggleTheme': 'Switch light/dark theme',
+  'common.close': 'Close',
+  'nav.skipToContent': 'Skip to content',
   'footer.copyright': '© {{year}} Exchange. All rights reserved.',
   'footer.privacy': 'Privacy',
   'footer.terms': 'Terms',
