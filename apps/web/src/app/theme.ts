@@ -1,5 +1,11 @@
 import { LIMITS, STORAGE_KEYS } from '@exchange/shared';
-import { createTheme, localStorageColorSchemeManager, Modal, useMantineColorScheme } from '@mantine/core';
+import {
+  createTheme,
+  localStorageColorSchemeManager,
+  Modal,
+  Pagination,
+  useMantineColorScheme,
+} from '@mantine/core';
 import i18next from 'i18next';
 // The catalogue is loaded (synchronously) before the theme reads the close button's name from it.
 import '../i18n/index.ts';
@@ -16,6 +22,10 @@ export const theme = createTheme({
   components: {
     // Every dialog's × button is announced by name (WCAG 4.1.2); Mantine traps the focus and returns it on close.
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': i18next.t('common.close') } } }),
+    // The arrow buttons of every pager say where they go (the page buttons show their number).
+    Pagination: Pagination.extend({
+      defaultProps: { getControlProps: (control) => ({ 'aria-label': i18next.t(`pagination.${control}`) }) },
+    }),
   },
 });
 

@@ -221,6 +221,7 @@ export function OrderForm({ market, lastPrice }: { market: Market; lastPrice: st
         size="xs"
         mb="xs"
         data-testid="order-type"
+        aria-label={t('trading.form.orderType')}
         value={ordType}
         onChange={(v) => setOrdType(v as OrdType)}
         data={TYPES.map((type) => ({ value: type, label: t(`trading.type.${type}`) }))}
