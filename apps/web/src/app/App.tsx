@@ -10,6 +10,7 @@ import { CURRENT_USER_KEY } from '../api/user.ts';
 import { OfflineScreen, useOnline } from './offline.tsx';
 import { routes } from './routes.tsx';
 import { colorSchemeManager, theme } from './theme.ts';
+import { contrastTokens } from './tokens.ts';
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
 const router = createBrowserRouter(routes);
@@ -26,7 +27,12 @@ onSessionEnded(() => {
 export function App() {
   const online = useOnline();
   return (
-    <MantineProvider theme={theme} defaultColorScheme="dark" colorSchemeManager={colorSchemeManager}>
+    <MantineProvider
+      theme={theme}
+      defaultColorScheme="dark"
+      colorSchemeManager={colorSchemeManager}
+      cssVariablesResolver={contrastTokens}
+    >
       <Notifications position="top-right" limit={1} />
       <QueryClientProvider client={queryClient}>
         {online ? <RouterProvider router={router} /> : <OfflineScreen />}

@@ -1,5 +1,6 @@
 import { Box, Container, LoadingOverlay } from '@mantine/core';
 import { Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { DocumentStateRedirect } from '../features/kyc/DocumentStateRedirect.tsx';
 import { Footer } from './Footer.tsx';
@@ -7,15 +8,19 @@ import { Header } from './Header.tsx';
 import { IdleLogout } from './IdleLogout.tsx';
 import { PrivacyConsent } from './PrivacyConsent.tsx';
 
-/** Header, page, footer. */
+/** Header, page, footer; first in the tab order, a link that skips the header (WCAG 2.4.1). */
 export function Layout() {
+  const { t } = useTranslation();
   return (
     <Box mih="100vh" style={{ display: 'flex', flexDirection: 'column' }}>
+      <a href="#main" className="skip-link">
+        {t('nav.skipToContent')}
+      </a>
       <IdleLogout />
       <PrivacyConsent />
       <DocumentStateRedirect />
       <Header />
-      <Box component="main" style={{ flex: 1 }}>
+      <Box component="main" id="main" tabIndex={-1} style={{ flex: 1, outline: 'none' }}>
         <Container size="xl" px={0}>
           <Suspense fallback={<LoadingOverlay visible />}>
             <Outlet />

@@ -1,5 +1,6 @@
 import { LIMITS } from '@exchange/shared';
 import { notifications } from '@mantine/notifications';
+import i18next from 'i18next';
 
 /** Shows one toast at a time, top right, for 2 seconds (accounts spec §2). */
 export const toast = {
@@ -8,5 +9,11 @@ export const toast = {
 };
 
 function show(message: string, color: string): void {
-  notifications.show({ message, color, autoClose: LIMITS.toastDurationMs, withCloseButton: true });
+  notifications.show({
+    message,
+    color,
+    autoClose: LIMITS.toastDurationMs,
+    withCloseButton: true,
+    closeButtonProps: { 'aria-label': i18next.t('common.close') },
+  });
 }

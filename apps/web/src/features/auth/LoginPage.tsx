@@ -13,7 +13,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../api/client.ts';
@@ -49,6 +49,12 @@ export function LoginPage() {
   const [loading, setLoading] = useState(false);
   const [step, setStep] = useState<{ otp: boolean; credentials: LoginCredentials } | null>(null);
   const captcha = useCaptchaField();
+  // Closing the second step clears the form: the keyboard focus goes back to its first field (WCAG 2.4.3).
+  const identifierRef = useRef<HTMLInputElement>(null);
+  const [closedSteps, setClosedSteps] = useState(0);
+  useEffect(() => {
+    if (closedSteps > 0) identifierRef.current?.focus();
+  }, [closedSteps]);
   const phoneMode = isPhoneIdentifier(values.identifier);
   const error = (field: string) => (errors[field] ? codeText(t, errors[field], 'login') : undefined);
 
@@ -106,6 +112,7 @@ export function LoginPage() {
     setValues(EMPTY);
     setErrors({});
     captcha.reset();
+    setClosedSteps((n) => n + 1);
   };
 
   return (
@@ -129,6 +136,7 @@ export function LoginPage() {
                 />
               )}
               <TextInput
+                ref={identifierRef}
                 label={t('identity.login.identifier')}
                 name="identifier"
                 autoComplete="username"

@@ -54,7 +54,10 @@ export function DevInboxPage() {
                   </Text>
                 </Group>
                 {m.subject && <Text fw={500}>{m.subject}</Text>}
-                <Code block>{m.body}</Code>
+                {/* Focusable, so a long message scrolls from the keyboard too (WCAG 2.1.1). */}
+                <Code block tabIndex={0}>
+                  {m.body}
+                </Code>
               </Paper>
             ))}
           </>

@@ -1,9 +1,9 @@
 import { STORAGE_KEYS } from '@exchange/shared';
-import { ActionIcon, Paper, ScrollArea, Table, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Anchor, Paper, ScrollArea, Table, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { api } from '../../api/client.ts';
 import { isLoggedIn, useCurrentUser } from '../../api/user.ts';
 import { Amount } from '../../components/format.tsx';
@@ -138,7 +138,20 @@ export function MarketList({
                       {fav ? '★' : '☆'}
                     </ActionIcon>
                   </Table.Td>
-                  <Table.Td>{pairName(m.base_unit, m.quote_unit)}</Table.Td>
+                  <Table.Td>
+                    {/* The row opens the market on a click; the name is its link for the keyboard. */}
+                    <Anchor
+                      component={Link}
+                      to={`/trade/${m.id}`}
+                      c="inherit"
+                      inherit
+                      underline="hover"
+                      aria-current={m.id === current ? 'page' : undefined}
+                      onClick={(e) => e.stopPropagation()}
+                    >
+                      {pairName(m.base_unit, m.quote_unit)}
+                    </Anchor>
+                  </Table.Td>
                   <Table.Td ta="right">
                     <Amount value={ticker?.last ?? '0'} />
                   </Table.Td>

@@ -1,4 +1,4 @@
-import { Box, Group, Paper, Text } from '@mantine/core';
+import { Box, Paper, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ranger, useRanger } from '../../api/ranger.ts';
@@ -12,13 +12,12 @@ import {
   emptyBook,
   mergeBookFrame,
 } from './book.ts';
-import { PanelHeading } from './PanelHeading.tsx';
 
 /** Levels shown per side. */
 const DEPTH = 12;
 
 /**
- * Order book from `<m>.ob-snap` (sent on subscribing to `<m>.ob-inc`) and `<m>.ob-inc` one-level changes; a
+ * Order book, as a table (price, amount; asks above bids), from `<m>.ob-snap` (sent on subscribing to `<m>.ob-inc`) and `<m>.ob-inc` one-level changes; a
  * sequence gap subscribes again for a fresh snapshot.
  */
 export function OrderBook({ market }: { market: Market }) {
@@ -45,40 +44,71 @@ export function OrderBook({ market }: { market: Market }) {
   const asks = bestLevels(shown.asks, true, DEPTH);
   const bids = bestLevels(shown.bids, false, DEPTH);
   const max = [...asks, ...bids].reduce((m, r) => (r.total > m ? r.total : m), 1n);
+  const price = (r: BookRow) => fixed(r.price, market.price_precision, market.price_precision);
+  const amount = (r: BookRow) => fixed(r.amount, market.amount_precision, market.amount_precision);
   const row = (side: 'ask' | 'bid', r: BookRow) => {
     const width = Number((r.total * 1000n) / max) / 10;
     const color = side === 'ask' ? 'rgba(250, 82, 82, 0.15)' : 'rgba(18, 184, 134, 0.15)';
     return (
-      <Group
+      <Table.Tr
         key={r.price}
-        justify="space-between"
-        px={4}
         data-testid={`book-${side}`}
-        data-price={fixed(r.price, market.price_precision, market.price_precision)}
-        data-amount={fixed(r.amount, market.amount_precision, market.amount_precision)}
-        style={{
-          background: `linear-gradient(to left, ${color} ${width}%, transparent ${width}%)`,
-        }}
+        data-price={price(r)}
+        data-amount={amount(r)}
+        style={{ background: `linear-gradient(to left, ${color} ${width}%, transparent ${width}%)` }}
       >
-        <Text size="xs" c={side === 'ask' ? 'red' : 'teal'}>
-          {fixed(r.price, market.price_precision, market.price_precision)}
-        </Text>
-        <Text size="xs">{fixed(r.amount, market.amount_precision, market.amount_precision)}</Text>
-      </Group>
+        <Table.Td c={side === 'ask' ? 'red' : 'teal'}>{price(r)}</Table.Td>
+        <Table.Td ta="right">{amount(r)}</Table.Td>
+      </Table.Tr>
     );
   };
+  /** A side's heading row, for screen readers (colour and place tell the sides apart on screen). */
+  const sideHeading = (label: string) => (
+    <Table.Tr>
+      <Table.Th colSpan={2} scope="rowgroup" p={0}>
+        <VisuallyHidden>{label}</VisuallyHidden>
+      </Table.Th>
+    </Table.Tr>
+  );
 
   return (
     <Paper withBorder p="xs" data-testid="order-book">
-      <PanelHeading title={t('trading.book.title')} market={market} />
-      <Box mih={DEPTH * 10}>{[...asks].reverse().map((r) => row('ask', r))}</Box>
-      <Box my={4} style={{ borderTop: '1px solid var(--mantine-color-default-border)' }} />
-      <Box mih={DEPTH * 10}>{bids.map((r) => row('bid', r))}</Box>
-      {asks.length === 0 && bids.length === 0 && (
-        <Text size="xs" c="dimmed" ta="center">
-          {t('trading.empty')}
-        </Text>
-      )}
+      <Text fw={600} size="sm" mb={4} id={`book-title-${market.id}`}>
+        {t('trading.book.title')}
+      </Text>
+      <Box mih={DEPTH * 20}>
+        <Table
+          fz="xs"
+          horizontalSpacing={4}
+          verticalSpacing={0}
+          withRowBorders={false}
+          aria-labelledby={`book-title-${market.id}`}
+        >
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th fw={400} c="dimmed">
+                {t('trading.book.price', { unit: market.quote_unit.toUpperCase() })}
+              </Table.Th>
+              <Table.Th fw={400} c="dimmed" ta="right">
+                {t('trading.book.amount', { unit: market.base_unit.toUpperCase() })}
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {asks.length > 0 && sideHeading(t('trading.book.asks'))}
+            {[...asks].reverse().map((r) => row('ask', r))}
+          </Table.Tbody>
+          <Table.Tbody style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+            {bids.length > 0 && sideHeading(t('trading.book.bids'))}
+            {bids.map((r) => row('bid', r))}
+          </Table.Tbody>
+        </Table>
+        {asks.length === 0 && bids.length === 0 && (
+          <Text size="xs" c="dimmed" ta="center">
+            {t('trading.empty')}
+          </Text>
+        )}
+      </Box>
     </Paper>
   );
 }

@@ -183,7 +183,7 @@ function SideForm({ side, market, ordType, balance, lastPrice, makerFee }: SideP
           step={25}
           marks={STEPS.map((s) => ({ value: s, label: `${s}%` }))}
           label={(v) => `${v}%`}
-          aria-label={t('trading.form.percent')}
+          thumbLabel={t('trading.form.percent')}
           mb="md"
           // Room for the 0% and 100% marks, which would otherwise run into the other side's form.
           mx="sm"
@@ -221,6 +221,7 @@ export function OrderForm({ market, lastPrice }: { market: Market; lastPrice: st
         size="xs"
         mb="xs"
         data-testid="order-type"
+        aria-label={t('trading.form.orderType')}
         value={ordType}
         onChange={(v) => setOrdType(v as OrdType)}
         data={TYPES.map((type) => ({ value: type, label: t(`trading.type.${type}`) }))}

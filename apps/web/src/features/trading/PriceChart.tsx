@@ -1,5 +1,14 @@
-import { Box, Group, Paper, SegmentedControl, Text, useComputedColorScheme } from '@mantine/core';
+import {
+  Box,
+  Group,
+  Paper,
+  SegmentedControl,
+  Text,
+  useComputedColorScheme,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
 import {
   type CandlestickData,
   CandlestickSeries,
@@ -75,7 +84,8 @@ export function PriceChart({ market, pricePrecision }: { market: string; pricePr
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<IChartApi | null>(null);
   const series = useRef<ISeriesApi<'Candlestick'> | null>(null);
-  const [last, setLast] = useState({ count: 0, close: '', time: 0 });
+  /** What the chart shows, for the tests and its text summary: candles, first open, last close and time. */
+  const [last, setLast] = useState({ count: 0, open: '', close: '', time: 0 });
   /** The chosen time frame and the range it asked for (epoch seconds); none: the latest 300 candles. */
   const [range, setRange] = useState<{ frame: string; from: number; to: number } | null>(null);
 
@@ -139,7 +149,12 @@ export function PriceChart({ market, pricePrecision }: { market: string; pricePr
       });
     else scale?.fitContent();
     const end = history.data.at(-1);
-    setLast({ count: history.data.length, close: end ? String(end[4]) : '', time: end?.[0] ?? 0 });
+    setLast({
+      count: history.data.length,
+      open: history.data[0] ? String(history.data[0][1]) : '',
+      close: end ? String(end[4]) : '',
+      time: end?.[0] ?? 0,
+    });
   }, [history.data, range]);
 
   useRanger('public', [`${market}.kline-${period}`], (payload) => {
@@ -148,6 +163,7 @@ export function PriceChart({ market, pricePrecision }: { market: string; pricePr
     series.current.update(toCandle(k));
     setLast((prev) => ({
       count: k[0] > prev.time ? prev.count + 1 : prev.count,
+      open: prev.open || String(k[1]),
       close: String(k[4]),
       time: Math.max(prev.time, k[0]),
     }));
@@ -178,9 +194,15 @@ export function PriceChart({ market, pricePrecision }: { market: string; pricePr
           </Text>
         )}
       </Group>
+      <VisuallyHidden id={`chart-summary-${market}`} data-testid="chart-summary">
+        {chartSummary(t, last, pricePrecision)}
+      </VisuallyHidden>
       <Box
         ref={box}
         h={360}
+        role="figure"
+        aria-label={t('trading.chart.label', { period })}
+        aria-describedby={`chart-summary-${market}`}
         data-testid="price-chart"
         data-candles={last.count}
         data-last-close={last.close}
@@ -188,6 +210,33 @@ export function PriceChart({ market, pricePrecision }: { market: string; pricePr
       />
     </Paper>
   );
+}
+
+/**
+ * The chart's text alternative (WCAG 1.1.1): the last price and its change since the first candle shown, e.g.
+ * "Last price 0.05000, up 2.04 % over the chart (from 0.04900)".
+ */
+export function chartSummary(
+  t: TFunction,
+  last: { count: number; open: string; close: string },
+  precision: number,
+): string {
+  const open = Number(last.open);
+  const close = Number(last.close);
+  if (last.count === 0 || !Number.isFinite(open) || !Number.isFinite(close) || open <= 0)
+    return t('trading.chart.noData');
+  const change = ((close - open) / open) * 100;
+  const key =
+    change > 0
+      ? 'trading.chart.summaryUp'
+      : change < 0
+        ? 'trading.chart.summaryDown'
+        : 'trading.chart.summaryFlat';
+  return t(key, {
+    last: close.toFixed(precision),
+    from: open.toFixed(precision),
+    change: Math.abs(change).toFixed(2),
+  });
 }
 
 /** Shown in the chart area for an unknown market. */

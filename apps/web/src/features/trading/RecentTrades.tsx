@@ -1,4 +1,4 @@
-import { Group, Paper, ScrollArea, Text } from '@mantine/core';
+import { Paper, ScrollArea, Table, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
@@ -6,7 +6,6 @@ import { useRanger } from '../../api/ranger.ts';
 import { fixed, longDate, timeOnly } from '../../components/format.tsx';
 import type { Market } from './api.ts';
 import { sideColor } from './format.tsx';
-import { PanelHeading } from './PanelHeading.tsx';
 
 interface PublicTrade {
   id: number;
@@ -52,21 +51,49 @@ export function RecentTrades({ market }: { market: Market }) {
     });
   });
 
+  const titleId = `trades-title-${market.id}`;
   return (
     <Paper withBorder p="xs" data-testid="recent-trades">
-      <PanelHeading title={t('trading.trades.title')} market={market} extra={t('trading.trades.time')} />
+      <Text fw={600} size="sm" mb={4} id={titleId}>
+        {t('trading.trades.title')}
+      </Text>
       <ScrollArea h={240}>
-        {(data ?? []).map((tr) => (
-          <Group key={tr.id} justify="space-between" px={4} data-testid="trade-row" data-id={tr.id}>
-            <Text size="xs" c={sideColor(tr.taker_type)}>
-              {fixed(tr.price, market.price_precision, market.price_precision)}
-            </Text>
-            <Text size="xs">{fixed(tr.amount, market.amount_precision, market.amount_precision)}</Text>
-            <Text size="xs" c="dimmed" title={longDate(tr.created_at)}>
-              {timeOnly(tr.created_at)}
-            </Text>
-          </Group>
-        ))}
+        <Table
+          fz="xs"
+          horizontalSpacing={4}
+          verticalSpacing={0}
+          withRowBorders={false}
+          aria-labelledby={titleId}
+        >
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th fw={400} c="dimmed">
+                {t('trading.book.price', { unit: market.quote_unit.toUpperCase() })}
+              </Table.Th>
+              <Table.Th fw={400} c="dimmed" ta="center">
+                {t('trading.book.amount', { unit: market.base_unit.toUpperCase() })}
+              </Table.Th>
+              <Table.Th fw={400} c="dimmed" ta="right">
+                {t('trading.trades.time')}
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {(data ?? []).map((tr) => (
+              <Table.Tr key={tr.id} data-testid="trade-row" data-id={tr.id}>
+                <Table.Td c={sideColor(tr.taker_type)}>
+                  {fixed(tr.price, market.price_precision, market.price_precision)}
+                </Table.Td>
+                <Table.Td ta="center">
+                  {fixed(tr.amount, market.amount_precision, market.amount_precision)}
+                </Table.Td>
+                <Table.Td ta="right" c="dimmed" title={longDate(tr.created_at)}>
+                  {timeOnly(tr.created_at)}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
         {data?.length === 0 && (
           <Text size="xs" c="dimmed" ta="center">
             {t('trading.empty')}

@@ -174,7 +174,7 @@ export function WithdrawPanel({ currency, network, available }: Props) {
         step={25}
         marks={STEPS.map((s) => ({ value: s, label: `${s}%` }))}
         label={(v) => `${v}%`}
-        aria-label={t('wallet.withdraw.percent')}
+        thumbLabel={t('wallet.withdraw.percent')}
         mb="md"
       />
       <Group justify="space-between">

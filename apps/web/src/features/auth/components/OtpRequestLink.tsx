@@ -28,15 +28,25 @@ export function OtpRequestLink({ onRequest, successMessage, label, startRunning,
   const [busy, setBusy] = useState(false);
   const [blocked, setBlocked] = useState(false);
   const blockTimer = useRef<number | undefined>(undefined);
+  /** The countdown that replaces the link takes the keyboard focus the link had (e.g. inside a dialog). */
+  const countdownRef = useRef<HTMLParagraphElement>(null);
+  const refocus = useRef(false);
   const { start } = countdown;
+
+  useEffect(() => {
+    if (!countdown.running || !refocus.current) return;
+    refocus.current = false;
+    countdownRef.current?.focus();
+  }, [countdown.running]);
 
   useEffect(() => {
     if (startRunning) start(LIMITS.otpResendCountdownSeconds);
   }, [startRunning, start]);
   useEffect(() => () => window.clearTimeout(blockTimer.current), []);
 
-  const request = async () => {
+  const request = async (event: React.MouseEvent<HTMLButtonElement>) => {
     if (busy || blocked || countdown.running) return;
+    refocus.current = document.activeElement === event.currentTarget;
     setBusy(true);
     try {
       await onRequest();
@@ -61,7 +71,13 @@ export function OtpRequestLink({ onRequest, successMessage, label, startRunning,
 
   if (countdown.running) {
     return (
-      <Text size="sm" c="dimmed" data-testid={testId ? `${testId}-countdown` : undefined}>
+      <Text
+        ref={countdownRef}
+        tabIndex={-1}
+        size="sm"
+        c="dimmed"
+        data-testid={testId ? `${testId}-countdown` : undefined}
+      >
         {t('identity.otp.countdown', { seconds: countdown.seconds })}
       </Text>
     );
