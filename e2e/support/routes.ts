@@ -51,6 +51,8 @@ export const SCREENS: readonly Screen[] = [
   { path: '/dev/faucet', access: 'public', ready: 'main h2' },
   { path: '/dev/card-terminal', access: 'public', ready: 'main h2' },
   { path: '/kyc', access: 'user', ready: 'main h2' },
+  // A customer's view of the console (refused); staff screens are checked in admin.test.ts.
+  { path: '/admin', access: 'user', ready: testId('admin-refused') },
 ];
 
 /** The screens a visitor (`signedIn` false) or a signed-in user can open without being sent elsewhere. */
