@@ -303,21 +303,22 @@ describe('the admin API', () => {
       (await call('POST', `/adjustments/${debit.id}/reject`, a.headers, { reason: 'not justified' })).json(),
     ).toMatchObject({ state: 'rejected' });
     expect(await balance()).toBe(before + 25_500_000n);
-    for (const bad of [
-      { amount: '0' },
-      { amount: '1.1234567' },
-      { currency: 'xyz' },
-      { uid: 'ID0000000000' },
-    ]) {
-      const res = await call('POST', '/adjustments', a.headers, {
-        uid: customer.uid,
-        currency: 'usdt',
-        amount: '1',
-        reason: 'bad input',
-        ...bad,
-      });
-      expect(res.statusCode, JSON.stringify(bad)).toBeGreaterThanOrEqual(404);
+    const refusals: [Record<string, string>, number, string][] = [
+      [{ amount: '0' }, 422, 'admin.adjustment.invalid_amount'],
+      [{ amount: '1.1234567' }, 422, 'admin.adjustment.invalid_amount'],
+      [{ amount: '1e5' }, 422, 'admin.adjustment.invalid_amount'],
+      [{ currency: 'xyz' }, 422, 'admin.adjustment.invalid_currency'],
+      [{ uid: 'ID0000000000' }, 404, 'admin.user.not_found'],
+      [{ uid: a.uid }, 422, 'admin.user.own_account'],
+      [{ reason: '' }, 422, 'admin.reason_required'],
+    ];
+    for (const [bad, status, error] of refusals) {
+      const body = { uid: customer.uid, currency: 'usdt', amount: '1', reason: 'bad input', ...bad };
+      const res = await call('POST', '/adjustments', a.headers, body);
+      expect([res.statusCode, res.json()], JSON.stringify(bad)).toEqual([status, { errors: [error] }]);
     }
+    // None of them left a proposal behind.
+    expect((await call('GET', '/adjustments?state=proposed', a.headers)).json()).toEqual([]);
     expect(await auditLedger(t.db.pool)).toEqual([]);
   });
 
