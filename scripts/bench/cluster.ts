@@ -1,41 +1,27 @@
-import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { connect } from 'nats';
 import type pg from 'pg';
 import { composeApp } from '../../apps/server/src/compose.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { RemoteSequencer } from '../../apps/server/src/core/remote/remote-sequencer.ts';
-import { encrypt, loadServerKeys } from '../../apps/server/src/modules/identity/crypto.ts';
-import { newTotpSecret } from '../../apps/server/src/modules/identity/totp.ts';
+import { loadServerKeys } from '../../apps/server/src/modules/identity/crypto.ts';
 import { startNats } from '../../apps/server/test/support/nats.ts';
 import { serverSetup, startServerProcess } from '../../apps/server/test/support/process.ts';
 import { type LoadResult, load } from './load.ts';
 import { printTable, rate } from './stats.ts';
+import { benchTrader } from './trader.ts';
 
 const CONNECTIONS = 128;
 const SECONDS = 8;
 
-/** A trader with two-factor and 50 API keys, whose ETH is credited through `credit`. */
+/** The bench trader of one deployment (its server secret is the database's). */
 async function trader(pool: pg.Pool) {
   const keys = await loadServerKeys(pool, undefined);
-  const user = (
-    await pool.query(
-      `insert into users (uid, email, password_digest, level, state, otp, otp_secret_enc)
-       values ('IDBENCHCL001', 'cluster-bench@example.com', 'x', 2, 'active', true, $1) returning id`,
-      [encrypt(keys, newTotpSecret())],
-    )
-  ).rows[0].id as string;
-  const apiKeys = [];
-  for (let i = 0; i < 50; i++) {
-    const kid = randomBytes(8).toString('hex');
-    const secret = randomBytes(32).toString('hex');
-    await pool.query('insert into api_keys (user_id, kid, secret_enc) values ($1, $2, $3)', [
-      user,
-      kid,
-      encrypt(keys, secret),
-    ]);
-    apiKeys.push({ kid, secret });
-  }
+  const { user, apiKeys } = await benchTrader(pool, keys, {
+    uid: 'IDBENCHCL001',
+    email: 'cluster-bench@example.com',
+    passwordDigest: 'x',
+  });
   return { user: Number(user), apiKeys };
 }
 

@@ -1,13 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { composeApp } from '../../apps/server/src/compose.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
-import { encrypt } from '../../apps/server/src/modules/identity/crypto.ts';
 import { hashPassword } from '../../apps/server/src/modules/identity/passwords.ts';
 import { SESSION_COOKIE } from '../../apps/server/src/modules/identity/sessions.ts';
-import { newTotpSecret } from '../../apps/server/src/modules/identity/totp.ts';
 import { type LoadResult, load } from './load.ts';
 import { printTable, rate } from './stats.ts';
+import { benchTrader } from './trader.ts';
 
 /**
  * Identity figures: first-step logins per second (bounded by argon2id at m=19 MiB, t=2), and p50/p99 of an
@@ -25,25 +23,12 @@ export async function httpBench(fresh: () => Promise<{ pool: pg.Pool }>) {
   const { app, deps } = await composeApp(config, pool);
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   const password = 'Bench-Mark#2026';
-  const user = (
-    await pool.query(
-      `insert into users (uid, email, password_digest, level, state, otp, otp_secret_enc)
-       values ('IDBENCH00001', 'bench@example.com', $1, 2, 'active', true, $2) returning id`,
-      [await hashPassword(password), encrypt(deps.keys, newTotpSecret())],
-    )
-  ).rows[0].id as string;
+  const { user, apiKeys } = await benchTrader(pool, deps.keys, {
+    uid: 'IDBENCH00001',
+    email: 'bench@example.com',
+    passwordDigest: await hashPassword(password),
+  });
   const session = await deps.sessions.create(user, '127.0.0.1', 'bench');
-  const apiKeys = [];
-  for (let i = 0; i < 50; i++) {
-    const kid = randomBytes(8).toString('hex');
-    const secret = randomBytes(32).toString('hex');
-    await pool.query('insert into api_keys (user_id, kid, secret_enc) values ($1, $2, $3)', [
-      user,
-      kid,
-      encrypt(deps.keys, secret),
-    ]);
-    apiKeys.push({ kid, secret });
-  }
   const me = `${base}/api/v2/barong/resource/users/me`;
   const login = await load({
     url: `${base}/api/v2/barong/identity/sessions`,

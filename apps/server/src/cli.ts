@@ -10,14 +10,15 @@ import { BACKUP_USAGE, backupCommand, isOfflineBackupCommand, offlineBackupComma
 import { loadConfig } from './config.ts';
 import { auditLedger } from './core/audit.ts';
 import { openDatabase } from './db/database.ts';
+import { searchUsers } from './modules/admin/customers.ts';
 import { STAFF_USAGE, staffCommand } from './modules/admin/staff.ts';
-import { findUserDetail, listUsers } from './modules/admin/users.ts';
+import { findUserDetail } from './modules/admin/users.ts';
 import { WALLET_USAGE, walletCommand } from './modules/wallet/cli.ts';
 
 const USAGE = `usage: npm run cli -- <command> [args]
 
 commands:
-  user list                 list all users
+  user list                 list all users, newest first
   user show <email>         one user with labels, phones and balances
   audit                     check money conservation and that balances equal their ledger postings
   kyc approve <email>       the KYC simulator's reviewer: GREEN (identity verified, level 3)
@@ -98,7 +99,8 @@ async function main(argv: string[]): Promise<number> {
       return result.ok ? 0 : 1;
     }
     if (area === 'user' && command === 'list') {
-      console.table(await listUsers(database.pool));
+      // The console's search with no query: every user, newest first.
+      console.table((await searchUsers(database.pool, { q: '', page: 1, limit: 100_000 })).items);
       return 0;
     }
     if (area === 'user' && command === 'show' && args[0]) {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import net from 'node:net';
+import { freePort } from '../net/free-port.ts';
 import { BackupError } from './manifest.ts';
 import { embeddedPostgresBinary, postgresIds } from './tools.ts';
 
@@ -73,17 +73,4 @@ async function stopServer(child: ChildProcess): Promise<void> {
   // SIGINT: a fast shutdown, with a checkpoint, so the app's next start needs no recovery.
   child.kill('SIGINT');
   await exited;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -26,8 +26,11 @@ export async function seedDemoHistory(
   bots: BotAccounts,
   end: number,
 ): Promise<HistorySeeded> {
-  const traded = await db.query('select distinct market_id from trades');
-  const skip = new Set(traded.rows.map((r) => r.market_id as string));
+  // One index probe per market: this runs at every start, on tables that only grow.
+  const traded = await db.query(
+    'select id from markets m where exists (select 1 from trades t where t.market_id = m.id)',
+  );
+  const skip = new Set(traded.rows.map((r) => r.id as string));
   const seeded: HistorySeeded = { markets: [], trades: 0, refused: {} };
   const submissions: Promise<string | null>[] = [];
   for (const book of DEMO_BOOKS) {

@@ -1,15 +1,2 @@
-import net from 'node:net';
-
-/** Asks the OS for a free loopback port. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** Tests and benchmarks take their free ports where the app does. */
+export { freePort } from '../../src/net/free-port.ts';

@@ -105,6 +105,20 @@ export const kycReviewSchema = z.object({
   reason,
 });
 
+/** One line of the staff trail as `GET /actions` answers it (times in ISO 8601 UTC). */
+export interface StaffActionEntity {
+  id: number;
+  /** The staff member's email. */
+  staff: string;
+  role: string;
+  action: string;
+  target: string | null;
+  before: unknown;
+  after: unknown;
+  ip: string | null;
+  created_at: string;
+}
+
 /** `GET /actions`: the staff trail, filtered. */
 export const adminActionsQuery = z.object({
   staff: z.string().max(100).optional(),

@@ -1,19 +1,7 @@
+import type { StaffActionEntity } from '@exchange/shared';
 import type pg from 'pg';
 import type { Tx } from '../../db/pool.ts';
 import type { Staff } from './access.ts';
-
-/** One line of the staff trail. */
-export interface StaffActionRow {
-  id: number;
-  staff: string;
-  role: string;
-  action: string;
-  target: string | null;
-  before: unknown;
-  after: unknown;
-  ip: string | null;
-  created_at: string;
-}
 
 /**
  * Appends a staff action to the trail (in the caller's transaction when given, so the change and its record
@@ -45,7 +33,7 @@ export async function recordStaffAction(
 export async function listStaffActions(
   db: pg.Pool,
   q: { staff?: string; action?: string; page: number; limit: number },
-): Promise<{ items: StaffActionRow[]; total: number }> {
+): Promise<{ items: StaffActionEntity[]; total: number }> {
   const where = `where ($1::text is null or lower(u.email) = lower($1)) and ($2::text is null or a.action = $2)`;
   const params = [q.staff ?? null, q.action ?? null];
   const [rows, total] = await Promise.all([

@@ -1,25 +1,5 @@
 import type pg from 'pg';
 
-/** One row of the operator's user list. */
-export interface UserRow {
-  uid: string;
-  email: string;
-  role: string;
-  level: number;
-  state: string;
-  otp: boolean;
-  created_at: string;
-}
-
-/** All users, oldest first. */
-export async function listUsers(db: pg.Pool): Promise<UserRow[]> {
-  const result = await db.query(
-    `select uid, email, role, level, state, otp, to_char(created_at, 'YYYY-MM-DD HH24:MI:SS') as created_at
-     from users order by id`,
-  );
-  return result.rows;
-}
-
 /** A user with labels, phones, profile and balances (decimal strings), or null when the email is unknown. */
 export async function findUserDetail(db: pg.Pool, email: string) {
   const user = (await db.query('select * from users where lower(email) = lower($1)', [email])).rows[0];

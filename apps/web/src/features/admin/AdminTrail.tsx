@@ -1,26 +1,15 @@
+import type { StaffActionEntity } from '@exchange/shared';
 import { Code, Table } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
-
-interface Action {
-  id: number;
-  staff: string;
-  role: string;
-  action: string;
-  target: string | null;
-  before: unknown;
-  after: unknown;
-  ip: string | null;
-  created_at: string;
-}
 
 /** The staff trail: who did what, when, before and after. Read-only, as the server keeps it. */
 export function AdminTrail() {
   const { t } = useTranslation();
   const trail = useQuery({
     queryKey: ['adminTrail'],
-    queryFn: () => api<Action[]>('admin', '/actions', { query: { limit: 100 } }),
+    queryFn: () => api<StaffActionEntity[]>('admin', '/actions', { query: { limit: 100 } }),
   });
   return (
     <Table data-testid="admin-trail">
