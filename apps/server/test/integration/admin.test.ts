@@ -1,8 +1,10 @@
 import { TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../src/core/audit.ts';
+import { signature } from '../../src/modules/api-keys/hmac.ts';
 import { encrypt } from '../../src/modules/identity/crypto.ts';
 import { newTotpSecret } from '../../src/modules/identity/totp.ts';
+import { apiKeyFor } from '../support/api-key.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { plainUser, sessionFor } from '../support/core.ts';
 import { kycHarness, PROFILE } from '../support/kyc.ts';
@@ -193,6 +195,15 @@ describe('the admin API', () => {
         ]);
       }
     }
+    // A program signing with a superadmin's API key is not the console: the admin API takes sessions only.
+    const { kid, secret } = await apiKeyFor(t.db.pool, 'root@example.com');
+    const nonce = String(Date.now());
+    const signed = await call('GET', '/users', {
+      'x-auth-apikey': kid,
+      'x-auth-nonce': nonce,
+      'x-auth-signature': signature(secret, nonce, kid),
+    });
+    expect([signed.statusCode, signed.json()]).toEqual([401, { errors: ['authz.invalid_session'] }]);
     // Even the console's own description of the user is for staff only.
     const me = await call('GET', '/me', customer.headers);
     expect(me.statusCode).toBe(403);
@@ -343,6 +354,13 @@ describe('the admin API', () => {
     expect(image.statusCode).toBe(200);
     expect(image.headers['cache-control']).toBe('no-store, private');
     expect(image.headers['content-type']).toBe('image/jpeg');
+    // A document is found only under its own applicant: another uid with this document's id gets nothing.
+    const elsewhere = await call(
+      'GET',
+      `/kyc/${customer.uid}/documents/${entry?.documents[0]?.id}`,
+      who.headers,
+    );
+    expect([elsewhere.statusCode, elsewhere.json()]).toEqual([404, { errors: ['admin.user.not_found'] }]);
     const reviewed = await call('POST', `/kyc/${applicant.uid}/review`, who.headers, {
       decision: 'approve',
       reason: 'documents match',
