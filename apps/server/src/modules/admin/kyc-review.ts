@@ -2,6 +2,7 @@ import { ADMIN_ERRORS } from '@exchange/shared';
 import type pg from 'pg';
 import { actOnApplicant, findSimApplicantByExternalId } from '../../adapters/kyc/simulator/store.ts';
 import { AppError } from '../../http/errors.ts';
+import { isoSql } from '../identity/users-repository.ts';
 import type { Staff } from './access.ts';
 import { recordStaffAction } from './trail.ts';
 
@@ -13,7 +14,7 @@ import { recordStaffAction } from './trail.ts';
 export async function kycQueue(db: pg.Pool) {
   const rows = await db.query(
     `select u.uid, u.email, u.level, a.id as applicant_id, a.review_status, a.info,
-       to_char(a.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as submitted_at,
+       ${isoSql('a.updated_at')} as submitted_at,
        p.first_name, p.last_name, p.dob::text, p.country,
        coalesce((select json_agg(json_build_object('id', d.id, 'type', d.id_doc_type, 'side', d.id_doc_sub_type,
          'mime_type', d.mime_type) order by d.id) from kyc_sim_documents d where d.applicant_id = a.id), '[]') as documents

@@ -25,6 +25,7 @@ import { decideAdjustment, listAdjustments, proposeAdjustment } from './adjustme
 import { endUserSessions, searchUsers, setUserLocked, userDetail } from './customers.ts';
 import { kycDocument, kycQueue, reviewApplicant } from './kyc-review.ts';
 import { listStaffActions, recordStaffAction } from './trail.ts';
+import { adminWithdrawalRoutes } from './withdrawals-routes.ts';
 
 const uidParam = z.object({ uid: z.string().regex(/^ID[0-9A-F]{10}$/, ADMIN_ERRORS.userNotFound) });
 const idParam = z.object({ id: z.coerce.number().int().positive() });
@@ -184,6 +185,8 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
       },
     );
   }
+
+  adminWithdrawalRoutes(app, deps, (request, permission) => staff(request, permission));
 
   app.get('/metrics', docs('Prometheus metrics of this process (text format)'), async (request, reply) => {
     await staff(request, 'metrics.read');
