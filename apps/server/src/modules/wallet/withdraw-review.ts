@@ -75,9 +75,8 @@ export async function resolveErrored(
            where id = $1 and state = 'errored' and resolution is null`,
           [id, decision.txid],
         )
-      : await db.query(
-          `update withdrawals set resolution = 'failed' where id = $1 and state = 'errored'`,
-          [id],
-        );
+      : await db.query(`update withdrawals set resolution = 'failed' where id = $1 and state = 'errored'`, [
+          id,
+        ]);
   return updated.rowCount === 1;
 }
