@@ -43,19 +43,20 @@ export async function setWithdrawLimit(
   return withTransaction(db, async (tx) => {
     const before =
       (await tx.query(`${SELECT} where level = $1 and currency_id = $2 for update`, key)).rows[0] ?? null;
-    const after =
-      input.per_withdrawal === null && input.per_day === null
-        ? (await tx.query('delete from withdraw_limits where level = $1 and currency_id = $2', key), null)
-        : (
-            await tx.query(
-              `insert into withdraw_limits (level, currency_id, per_withdrawal, per_day) values ($1, $2, $3, $4)
-               on conflict (level, currency_id)
-               do update set per_withdrawal = $3, per_day = $4, updated_at = now()
-               returning level::int, currency_id as currency, trim_scale(per_withdrawal)::text as per_withdrawal,
-                 trim_scale(per_day)::text as per_day, ${isoSql('updated_at')} as updated_at`,
-              [...key, input.per_withdrawal, input.per_day],
-            )
-          ).rows[0];
+    const remove = input.per_withdrawal === null && input.per_day === null;
+    if (remove) await tx.query('delete from withdraw_limits where level = $1 and currency_id = $2', key);
+    const after = remove
+      ? null
+      : (
+          await tx.query(
+            `insert into withdraw_limits (level, currency_id, per_withdrawal, per_day) values ($1, $2, $3, $4)
+             on conflict (level, currency_id)
+             do update set per_withdrawal = $3, per_day = $4, updated_at = now()
+             returning level::int, currency_id as currency, trim_scale(per_withdrawal)::text as per_withdrawal,
+               trim_scale(per_day)::text as per_day, ${isoSql('updated_at')} as updated_at`,
+            [...key, input.per_withdrawal, input.per_day],
+          )
+        ).rows[0];
     await recordStaffAction(
       tx,
       staff,
