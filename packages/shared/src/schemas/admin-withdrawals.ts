@@ -30,7 +30,7 @@ export const ADMIN_WITHDRAW_ERRORS = {
   limitInvalidCurrency: 'admin.withdraw_limit.invalid_currency',
   /** A limit is a positive decimal with at most the currency's precision, or null for none (422). */
   limitInvalidAmount: 'admin.withdraw_limit.invalid_amount',
-  /** A user level is a whole number from 0 to 10 (422). */
+  /** A user level is a whole number from 0 to 3 (422). */
   limitInvalidLevel: 'admin.withdraw_limit.invalid_level',
 } as const;
 
@@ -78,7 +78,7 @@ export const withdrawLimitSchema = z.object({
     .number({ error: ADMIN_WITHDRAW_ERRORS.limitInvalidLevel })
     .int(ADMIN_WITHDRAW_ERRORS.limitInvalidLevel)
     .min(0, ADMIN_WITHDRAW_ERRORS.limitInvalidLevel)
-    .max(10, ADMIN_WITHDRAW_ERRORS.limitInvalidLevel),
+    .max(3, ADMIN_WITHDRAW_ERRORS.limitInvalidLevel),
   currency: z.string().regex(/^[a-z0-9]{2,10}$/, ADMIN_WITHDRAW_ERRORS.limitInvalidCurrency),
   per_withdrawal: limitAmount,
   per_day: limitAmount,

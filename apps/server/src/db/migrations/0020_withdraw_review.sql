@@ -3,7 +3,7 @@
 
 -- The limit of a user is the row of their currency with the highest level not above theirs; no row, no limit.
 create table withdraw_limits (
-  level          smallint not null check (level >= 0 and level <= 10),
+  level          smallint not null check (level between 0 and 3),
   currency_id    text not null references currencies(id),
   per_withdrawal numeric(36, 18) check (per_withdrawal > 0),
   per_day        numeric(36, 18) check (per_day > 0),

@@ -23,6 +23,7 @@ import { AdminDashboard } from './AdminDashboard.tsx';
 import { AdminKyc } from './AdminKyc.tsx';
 import { AdminTrail } from './AdminTrail.tsx';
 import { AdminUsers } from './AdminUsers.tsx';
+import { AdminWithdrawals } from './AdminWithdrawals.tsx';
 
 interface StaffMe {
   uid: string;
@@ -97,6 +98,9 @@ export function AdminPage() {
               {may('adjustments.propose') && (
                 <Tabs.Tab value="adjustments">{t('admin.tab.adjustments')}</Tabs.Tab>
               )}
+              {may('withdrawals.review') && (
+                <Tabs.Tab value="withdrawals">{t('admin.tab.withdrawals')}</Tabs.Tab>
+              )}
               {may('trail.read') && <Tabs.Tab value="trail">{t('admin.tab.trail')}</Tabs.Tab>}
             </Tabs.List>
             <Tabs.Panel value="dashboard" pt="md">
@@ -110,6 +114,9 @@ export function AdminPage() {
             </Tabs.Panel>
             <Tabs.Panel value="adjustments" pt="md">
               <AdminAdjustments me={staff.email} canApprove={may('adjustments.approve')} />
+            </Tabs.Panel>
+            <Tabs.Panel value="withdrawals" pt="md">
+              <AdminWithdrawals canSetLimits={may('withdrawals.limits')} />
             </Tabs.Panel>
             <Tabs.Panel value="trail" pt="md">
               <AdminTrail />
