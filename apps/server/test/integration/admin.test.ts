@@ -362,6 +362,32 @@ describe('the admin API', () => {
     ).toEqual({ errors: ['admin.kyc.not_reviewable'] });
   });
 
+  it('asks an applicant to retry with a reason the applicant reads, and keeps it from other users', async () => {
+    const applicant = await kyc.signedIn('retry@example.com');
+    expect((await kyc.call('POST', '/resource/profiles', applicant.session, PROFILE)).statusCode).toBe(201);
+    const token = (await kyc.call('GET', '/resource/sumsub/token', applicant.session)).json();
+    expect((await kyc.submitOnPage(token.token)).status).toBeLessThan(400);
+    const review = () => kyc.call('GET', '/resource/kyc/review', applicant.session);
+    await kyc.settled(applicant.id);
+    expect((await review()).json()).toEqual({ kyc_status: 'in_review', comment: null });
+    await stepUp(staff.compliance);
+    const reason = 'The photo of the passport is blurred: please take it again in daylight';
+    const decided = await call('POST', `/kyc/${applicant.uid}/review`, staff.compliance.headers, {
+      decision: 'retry',
+      reason,
+    });
+    expect(decided.json()).toMatchObject({ review_answer: 'RED' });
+    expect(await kyc.settled(applicant.id)).toMatchObject({ kyc: 'retry' });
+    expect((await review()).json()).toEqual({ kyc_status: 'retry', comment: reason });
+    // Another user sees only their own (no comment), and a visitor nothing.
+    const other = await kyc.signedIn('other-applicant@example.com');
+    expect((await kyc.call('GET', '/resource/kyc/review', other.session)).json()).toEqual({
+      kyc_status: 'pending',
+      comment: null,
+    });
+    expect((await t.app.inject('/api/v2/barong/resource/kyc/review')).statusCode).toBe(401);
+  });
+
   it('keeps an append-only trail of every staff action, filterable, that nothing can change', async () => {
     const who = staff.technical;
     await stepUp(who);

@@ -1,5 +1,6 @@
--- Withdrawal review: limits per user level and currency, and a queue of withdrawals that wait for staff instead of
--- broadcasting (above a limit, to a beneficiary in its first hours, or flagged by a rule).
+-- Staff reviews, part two. Withdrawal review: limits per user level and currency, and a queue of withdrawals that
+-- wait for staff instead of broadcasting (above a limit, to a beneficiary in its first hours, or flagged by a rule).
+-- Identity review: the reviewer's comment to the applicant (Sumsub's moderationComment) reaches the user.
 
 -- The limit of a user is the row of their currency with the highest level not above theirs; no row, no limit.
 create table withdraw_limits (
@@ -27,3 +28,7 @@ create index withdrawals_user_currency_idx on withdrawals (user_id, currency_id,
 -- When a saved address became usable: a withdrawal to it in its first hours waits for review.
 alter table beneficiaries add column activated_at timestamptz;
 update beneficiaries set activated_at = updated_at where state = 'active';
+
+-- The reviewer's comment to an applicant on a rejection or a retry, at the simulated provider and as we received it.
+alter table kyc_sim_applicants add column moderation_comment text;
+alter table kyc_applicants add column review_comment text;

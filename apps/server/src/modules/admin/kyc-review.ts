@@ -38,7 +38,10 @@ export async function kycDocument(db: pg.Pool, uid: string, id: number) {
   return { mimeType: row.mime_type as string, content: row.content as Buffer };
 }
 
-/** Approves, rejects for good, or asks the applicant to retry, with the reason in the trail. */
+/**
+ * Approves, rejects for good, or asks the applicant to retry, with the reason in the trail; a rejection's or a
+ * retry's reason is also the comment the applicant sees.
+ */
 export async function reviewApplicant(
   db: pg.Pool,
   staff: Staff,
@@ -48,7 +51,8 @@ export async function reviewApplicant(
 ) {
   const applicant = await findSimApplicantByExternalId(db, uid);
   if (!applicant) throw new AppError(404, [ADMIN_ERRORS.userNotFound]);
-  const result = await actOnApplicant(db, applicant.id, decision);
+  // The reason of a rejection or a retry goes to the applicant (the provider's comment to them).
+  const result = await actOnApplicant(db, applicant.id, decision, 0, decision === 'approve' ? null : reason);
   if (typeof result === 'string') throw new AppError(422, [ADMIN_ERRORS.kycNotReviewable]);
   await recordStaffAction(db, staff, `kyc.${decision}`, uid, {
     before: { review_status: applicant.review_status },

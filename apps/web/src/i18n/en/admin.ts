@@ -65,6 +65,7 @@ export const admin = {
   'admin.users.sessions': 'Open sessions: {{count}}',
   'admin.reason': 'Reason',
   'admin.kyc.empty': 'No applicant is waiting for a review.',
+  'admin.kyc.reason': 'Reason (the applicant reads it on a reject or a retry)',
   'admin.kyc.approve': 'Approve',
   'admin.kyc.reject': 'Reject',
   'admin.kyc.retry': 'Ask to retry',
