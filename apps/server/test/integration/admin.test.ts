@@ -96,6 +96,20 @@ const ROUTES = () => [
     body: { decision: 'approve', reason: 'looks fine' },
     path: '/kyc/{uid}/review',
   },
+  { method: 'GET', url: '/card_holders', allowed: ['compliance'] },
+  {
+    method: 'GET',
+    url: `/card_holders/${customer.uid}/documents/1`,
+    allowed: ['compliance'],
+    path: '/card_holders/{uid}/documents/{id}',
+  },
+  {
+    method: 'POST',
+    url: `/card_holders/${customer.uid}/review`,
+    allowed: ['compliance'],
+    body: { decision: 'approve', reason: 'looks fine' },
+    path: '/card_holders/{uid}/review',
+  },
   { method: 'GET', url: '/adjustments', allowed: ['accountant'] },
   {
     method: 'POST',

@@ -11,7 +11,8 @@ export type StaffRole = (typeof STAFF_ROLES)[number];
  * What each permission allows, and the roles that hold it. `superadmin` holds all of them.
  * - `users.read`: search users and see a user's profile, labels, phones, sessions, API keys, balances and log.
  * - `users.manage`: lock or unlock an account, end its sessions.
- * - `kyc.review`: the identity review queue with documents; approve, reject or ask to retry.
+ * - `kyc.review`: the identity review queues (exchange KYC and card holders) with documents; approve, reject or
+ *   ask to retry.
  * - `adjustments.propose`: propose a balance credit or debit with a reason.
  * - `adjustments.approve`: approve or reject another staff member's proposal (never one's own).
  * - `withdrawals.review`: the withdrawals waiting for review (approve or reject) and the errored ones (resolve).
@@ -68,6 +69,8 @@ export const ADMIN_ERRORS = {
   reasonRequired: 'admin.reason_required',
   /** The applicant cannot take this decision now (not submitted, already reviewed, rejected for good) (422). */
   kycNotReviewable: 'admin.kyc.not_reviewable',
+  /** The card holder has no application waiting for review, or the card issuer is not the simulator (422). */
+  cardHolderNotReviewable: 'admin.card_holder.not_reviewable',
 } as const;
 
 /** `POST /step_up`. */
@@ -106,6 +109,12 @@ export const decideAdjustmentSchema = z.object({ reason: staffReason.optional() 
 /** `POST /kyc/:uid/review`. */
 export const kycReviewSchema = z.object({
   decision: z.enum(['approve', 'reject', 'retry'], { error: ADMIN_ERRORS.kycNotReviewable }),
+  reason: staffReason,
+});
+
+/** `POST /card_holders/:uid/review`: the issuer's verdicts (approve; reject; incomplete asks for new documents). */
+export const cardHolderReviewSchema = z.object({
+  decision: z.enum(['approve', 'reject', 'incomplete'], { error: ADMIN_ERRORS.cardHolderNotReviewable }),
   reason: staffReason,
 });
 

@@ -3,6 +3,7 @@ import {
   adminActionsQuery,
   adminUserActionSchema,
   adminUserQuery,
+  cardHolderReviewSchema,
   decideAdjustmentSchema,
   kycReviewSchema,
   proposeAdjustmentSchema,
@@ -22,6 +23,7 @@ import { decrypt } from '../identity/crypto.ts';
 import { consumeTotp } from '../identity/totp.ts';
 import { requireStaff, stepUpUntil } from './access.ts';
 import { decideAdjustment, listAdjustments, proposeAdjustment } from './adjustments.ts';
+import { cardHolderDocument, cardHolderQueue, reviewCardHolder } from './card-review.ts';
 import { endUserSessions, searchUsers, setUserLocked, userDetail } from './customers.ts';
 import { kycDocument, kycQueue, reviewApplicant } from './kyc-review.ts';
 import { listStaffActions, recordStaffAction } from './trail.ts';
@@ -148,6 +150,38 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
       if (deps.config.kyc.provider !== 'simulator') throw new AppError(422, [ADMIN_ERRORS.kycNotReviewable]);
       const { decision, reason } = kycReviewSchema.parse(request.body ?? {});
       return reviewApplicant(deps.db, who, uidParam.parse(request.params).uid, decision, reason);
+    },
+  );
+
+  app.get('/card_holders', docs('Card holders waiting for the issuer review'), async (request) => {
+    await staff(request, 'kyc.review');
+    return cardHolderQueue(deps.db);
+  });
+
+  app.get(
+    '/card_holders/:uid/documents/:id',
+    docs("A card holder's document image", { params: documentParams }),
+    async (request, reply) => {
+      await staff(request, 'kyc.review');
+      const { uid, id } = documentParams.parse(request.params);
+      const document = await cardHolderDocument(deps.db, uid, id);
+      reply.header('cache-control', 'no-store, private').header('content-disposition', 'inline');
+      return reply.type(document.mimeType).send(document.content);
+    },
+  );
+
+  app.post(
+    '/card_holders/:uid/review',
+    docs('Approve a card holder, reject them, or ask for new documents', {
+      params: uidParam,
+      body: cardHolderReviewSchema,
+    }),
+    async (request) => {
+      const who = await staff(request, 'kyc.review');
+      if (deps.config.card.issuer !== 'simulator')
+        throw new AppError(422, [ADMIN_ERRORS.cardHolderNotReviewable]);
+      const { decision, reason } = cardHolderReviewSchema.parse(request.body ?? {});
+      return reviewCardHolder(deps.db, who, uidParam.parse(request.params).uid, decision, reason);
     },
   );
 

@@ -1,65 +1,115 @@
-import { Button, Group, Image, Paper, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Image, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
 import { useAdminAction } from './useAdminAction.ts';
 
+interface Document {
+  id: number;
+  type: string;
+  side?: string | null;
+  mime_type: string;
+}
+
+/** One person waiting for an identity review: the exchange's KYC applicant or a card holder. */
 interface Applicant {
   uid: string;
   email: string;
   first_name: string | null;
   last_name: string | null;
-  dob: string | null;
   country: string | null;
-  review_status: string;
-  submitted_at: string;
-  documents: { id: number; type: string; side: string | null; mime_type: string }[];
+  /** KYC applicants: date of birth; card holders: the document type. */
+  dob?: string | null;
+  id_type?: string;
+  documents: Document[];
 }
 
-/** Compliance's queue: each applicant with the documents they sent the provider, and the decision. */
+/** A review queue: where it is listed and decided, and the decisions it offers. */
+interface Queue {
+  key: string;
+  path: string;
+  decisions: { decision: string; label: string; color: string }[];
+}
+
+/**
+ * Compliance's queues: KYC applicants with the documents they sent the provider, and card holders with the
+ * documents they sent the card issuer. Each decision goes to the provider; a rejection's reason reaches the user.
+ */
 export function AdminKyc() {
   const { t } = useTranslation();
-  const queue = useQuery({ queryKey: ['adminKyc'], queryFn: () => api<Applicant[]>('admin', '/kyc') });
-  if (queue.data?.length === 0) return <Text c="dimmed">{t('admin.kyc.empty')}</Text>;
+  const queues: (Queue & { title: string; empty: string })[] = [
+    {
+      key: 'adminKyc',
+      path: '/kyc',
+      title: t('admin.kyc.title'),
+      empty: t('admin.kyc.empty'),
+      decisions: [
+        { decision: 'approve', label: t('admin.kyc.approve'), color: 'teal' },
+        { decision: 'retry', label: t('admin.kyc.retry'), color: 'orange' },
+        { decision: 'reject', label: t('admin.kyc.reject'), color: 'red' },
+      ],
+    },
+    {
+      key: 'adminCardHolders',
+      path: '/card_holders',
+      title: t('admin.cardHolders.title'),
+      empty: t('admin.cardHolders.empty'),
+      decisions: [
+        { decision: 'approve', label: t('admin.kyc.approve'), color: 'teal' },
+        { decision: 'incomplete', label: t('admin.cardHolders.incomplete'), color: 'orange' },
+        { decision: 'reject', label: t('admin.kyc.reject'), color: 'red' },
+      ],
+    },
+  ];
   return (
-    <Stack data-testid="admin-kyc">
-      {(queue.data ?? []).map((a) => (
-        <ApplicantCard key={a.uid} applicant={a} />
+    <Stack>
+      {queues.map((q) => (
+        <ReviewQueue key={q.key} queue={q} title={q.title} empty={q.empty} />
       ))}
     </Stack>
   );
 }
 
-function ApplicantCard({ applicant: a }: { applicant: Applicant }) {
+function ReviewQueue({ queue, title, empty }: { queue: Queue; title: string; empty: string }) {
+  const list = useQuery({ queryKey: [queue.key], queryFn: () => api<Applicant[]>('admin', queue.path) });
+  return (
+    <Stack data-testid={queue.key === 'adminKyc' ? 'admin-kyc' : 'admin-card-holders'}>
+      <Title order={4}>{title}</Title>
+      {list.data?.length === 0 && <Text c="dimmed">{empty}</Text>}
+      {(list.data ?? []).map((a) => (
+        <ApplicantCard key={a.uid} applicant={a} queue={queue} />
+      ))}
+    </Stack>
+  );
+}
+
+function ApplicantCard({ applicant: a, queue }: { applicant: Applicant; queue: Queue }) {
   const { t } = useTranslation();
   const [reason, setReason] = useState('');
-  const { run, busy } = useAdminAction([['adminKyc']]);
-  const decide = (decision: 'approve' | 'reject' | 'retry') =>
-    run(decision, 'POST', `/kyc/${a.uid}/review`, { decision, reason }, t('admin.kyc.done'));
+  const { run, busy } = useAdminAction([[queue.key]]);
+  const decide = (decision: string) =>
+    run(decision, 'POST', `${queue.path}/${a.uid}/review`, { decision, reason }, t('admin.kyc.done'));
+  const documentUrl = (d: Document) => `/api/v2/admin${queue.path}/${a.uid}/documents/${d.id}`;
   return (
     <Paper withBorder p="md" data-testid="admin-applicant" data-uid={a.uid}>
       <Stack gap="xs">
         <Text fw={600}>
-          {[a.first_name, a.last_name].filter(Boolean).join(' ')} · {a.email} · {a.country} · {a.dob}
+          {[a.first_name, a.last_name].filter(Boolean).join(' ')} · {a.email} · {a.country} ·{' '}
+          {a.dob ?? a.id_type}
         </Text>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           {a.documents.map((d) =>
             d.mime_type.startsWith('image/') ? (
               <Image
                 key={d.id}
-                src={`/api/v2/admin/kyc/${a.uid}/documents/${d.id}`}
+                src={documentUrl(d)}
                 alt={`${d.type}${d.side ? ` ${d.side}` : ''}`}
                 h={160}
                 fit="contain"
               />
             ) : (
-              <a
-                key={d.id}
-                href={`/api/v2/admin/kyc/${a.uid}/documents/${d.id}`}
-                target="_blank"
-                rel="noreferrer"
-              >
+              <a key={d.id} href={documentUrl(d)} target="_blank" rel="noreferrer">
                 {d.type}
               </a>
             ),
@@ -71,15 +121,17 @@ function ApplicantCard({ applicant: a }: { applicant: Applicant }) {
           onChange={(e) => setReason(e.currentTarget.value)}
         />
         <Group>
-          <Button color="teal" loading={busy === 'approve'} onClick={() => decide('approve')}>
-            {t('admin.kyc.approve')}
-          </Button>
-          <Button color="orange" variant="light" loading={busy === 'retry'} onClick={() => decide('retry')}>
-            {t('admin.kyc.retry')}
-          </Button>
-          <Button color="red" variant="light" loading={busy === 'reject'} onClick={() => decide('reject')}>
-            {t('admin.kyc.reject')}
-          </Button>
+          {queue.decisions.map((d) => (
+            <Button
+              key={d.decision}
+              color={d.color}
+              variant={d.color === 'teal' ? 'filled' : 'light'}
+              loading={busy === d.decision}
+              onClick={() => decide(d.decision)}
+            >
+              {d.label}
+            </Button>
+          ))}
         </Group>
       </Stack>
     </Paper>

@@ -1,0 +1,69 @@
+import { ADMIN_ERRORS } from '@exchange/shared';
+import type pg from 'pg';
+import { decideSimKyc, type ReviewDecision } from '../../adapters/card-issuer/simulator/store.ts';
+import { AppError } from '../../http/errors.ts';
+import { isoSql } from '../identity/users-repository.ts';
+import type { Staff } from './access.ts';
+import { recordStaffAction } from './trail.ts';
+
+/**
+ * Card holders waiting for the issuer's identity review, oldest first, with the documents they uploaded. The
+ * decision goes to the issuer (the simulator's reviewer, as the CLI's `card review`); its signed `kycs` webhook
+ * then moves the holder, as it would from Marqeta.
+ */
+export async function cardHolderQueue(db: pg.Pool) {
+  const rows = await db.query(
+    `select u.uid, u.email, h.first_name, h.last_name, h.country, h.id_type, h.status,
+       ${isoSql('h.submitted_at')} as submitted_at,
+       coalesce((select json_agg(json_build_object('id', d.id, 'type', d.doc_type, 'mime_type', d.mime_type)
+         order by d.id) from card_holder_documents d where d.holder_id = h.id), '[]') as documents
+     from card_holders h join users u on u.id = h.user_id
+     where h.status = 'under_review' order by h.submitted_at, h.id`,
+  );
+  return rows.rows;
+}
+
+/** A document image of a card holder: served only to staff, never cached. */
+export async function cardHolderDocument(db: pg.Pool, uid: string, id: number) {
+  const row = (
+    await db.query(
+      `select d.mime_type, d.content from card_holder_documents d join card_holders h on h.id = d.holder_id
+       join users u on u.id = h.user_id where u.uid = $1 and d.id = $2`,
+      [uid, id],
+    )
+  ).rows[0];
+  if (!row) throw new AppError(404, [ADMIN_ERRORS.userNotFound]);
+  return { mimeType: row.mime_type as string, content: row.content as Buffer };
+}
+
+/**
+ * Approves a card holder, rejects them, or asks for new documents; the reason of a rejection or an incomplete
+ * verdict is the description the holder reads. Recorded in the trail.
+ */
+export async function reviewCardHolder(
+  db: pg.Pool,
+  staff: Staff,
+  uid: string,
+  decision: ReviewDecision,
+  reason: string,
+) {
+  const holder = (
+    await db.query(
+      `select h.issuer_user_token, h.status from card_holders h join users u on u.id = h.user_id where u.uid = $1`,
+      [uid],
+    )
+  ).rows[0];
+  if (!holder) throw new AppError(404, [ADMIN_ERRORS.userNotFound]);
+  const kyc = await decideSimKyc(
+    db,
+    holder.issuer_user_token,
+    decision,
+    decision === 'approve' ? undefined : reason,
+  );
+  if (!kyc) throw new AppError(422, [ADMIN_ERRORS.cardHolderNotReviewable]);
+  await recordStaffAction(db, staff, `card_holder.${decision}`, uid, {
+    before: { status: holder.status },
+    after: { kyc: kyc.result.status, reason },
+  });
+  return { uid, kyc_status: kyc.result.status };
+}
