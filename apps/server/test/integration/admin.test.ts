@@ -148,6 +148,7 @@ const ROUTES = () => [
   },
   { method: 'GET', url: '/actions', allowed: ['support', 'compliance', 'accountant', 'technical'] },
   { method: 'GET', url: '/metrics', allowed: ['technical'] },
+  { method: 'GET', url: '/health', allowed: ['technical'] },
 ];
 
 describe('the admin API', () => {

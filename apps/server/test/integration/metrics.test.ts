@@ -68,6 +68,41 @@ describe('metrics', () => {
     ])
       expect(text).toContain(name);
 
+    // The console's health of each component: an errored withdrawal puts the withdrawals in `degraded`.
+    const health = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/v2/admin/health', headers })).json() as {
+        component: string;
+        status: string;
+        detail: string;
+      }[];
+    const before = await health();
+    expect(before.map((c) => [c.component, c.status])).toEqual(
+      expect.arrayContaining([
+        ['database', 'ok'],
+        ['core', 'ok'],
+        ['KYC webhooks', 'ok'],
+        ['withdrawals', 'ok'],
+      ]),
+    );
+    expect(before.some((c) => c.component.startsWith('chain ') && c.status === 'ok')).toBe(true);
+    const network = (await t.db.pool.query('select key from blockchains order by key limit 1')).rows[0].key;
+    const currency = (
+      await t.db.pool.query('select currency_id from currency_networks where blockchain_key = $1 limit 1', [
+        network,
+      ])
+    ).rows[0].currency_id;
+    await t.db.pool.query(
+      `insert into withdrawals (user_id, currency_id, blockchain_key, rid, amount, fee, state)
+       values ($1, $2, $3, 'somewhere', 1, 0, 'errored')`,
+      [user, currency, network],
+    );
+    expect((await health()).find((c) => c.component === 'withdrawals')).toEqual({
+      component: 'withdrawals',
+      status: 'degraded',
+      detail: '1 errored, 0 waiting for review',
+    });
+    await t.db.pool.query(`update withdrawals set state = 'failed' where rid = 'somewhere'`);
+
     // A customer gets nothing; Prometheus scrapes the port of its own.
     const customer = await sessionFor(t.deps.sessions, user);
     expect(

@@ -25,6 +25,7 @@ import { requireStaff, stepUpUntil } from './access.ts';
 import { decideAdjustment, listAdjustments, proposeAdjustment } from './adjustments.ts';
 import { cardHolderDocument, cardHolderQueue, reviewCardHolder } from './card-review.ts';
 import { endUserSessions, searchUsers, setUserLocked, userDetail } from './customers.ts';
+import { componentHealth } from './health.ts';
 import { kycDocument, kycQueue, reviewApplicant } from './kyc-review.ts';
 import { listStaffActions, recordStaffAction } from './trail.ts';
 import { adminWithdrawalRoutes } from './withdrawals-routes.ts';
@@ -221,6 +222,11 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
   }
 
   adminWithdrawalRoutes(app, deps, (request, permission) => staff(request, permission));
+
+  app.get('/health', docs('The health of each component, checked now'), async (request) => {
+    await staff(request, 'metrics.read');
+    return componentHealth(deps);
+  });
 
   app.get('/metrics', docs('Prometheus metrics of this process (text format)'), async (request, reply) => {
     await staff(request, 'metrics.read');

@@ -1,0 +1,61 @@
+import type { AppDeps } from '../../app.ts';
+
+/** One component's health as the console's home shows it. */
+export interface ComponentHealth {
+  component: string;
+  /** `ok`; `degraded` when it works but needs an operator's eye; `down` when it does not answer. */
+  status: 'ok' | 'degraded' | 'down';
+  detail: string;
+}
+
+/**
+ * The health of each part, checked now: the database (a round trip), the core (its term and queue), each
+ * chain watcher (its height), the providers' webhooks (deliveries failing) and the withdrawals needing an
+ * operator (errored, or waiting for review).
+ */
+export async function componentHealth(deps: AppDeps): Promise<ComponentHealth[]> {
+  const out: ComponentHealth[] = [];
+  const started = process.hrtime.bigint();
+  try {
+    await deps.db.query('select 1');
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    out.push({ component: 'database', status: ms < 500 ? 'ok' : 'degraded', detail: `${ms.toFixed(1)} ms` });
+  } catch (err) {
+    out.push({ component: 'database', status: 'down', detail: String(err).slice(0, 200) });
+    return out;
+  }
+  const sequencer = deps.core.sequencer as { queueDepth?: number; coreTerm: number };
+  const queue = sequencer.queueDepth;
+  out.push({
+    component: 'core',
+    status: queue !== undefined && queue > 10_000 ? 'degraded' : 'ok',
+    detail: `term ${sequencer.coreTerm}${queue === undefined ? '' : `, ${queue} queued`}`,
+  });
+  for (const network of deps.wallet.chains.all()) {
+    const height = deps.wallet.latestHeight(network.key);
+    out.push({
+      component: `chain ${network.key}`,
+      status: height === undefined ? 'degraded' : 'ok',
+      detail: height === undefined ? 'no block seen yet' : `height ${height}`,
+    });
+  }
+  const counts = (
+    await deps.db.query(
+      `select (select count(*)::int from kyc_sim_webhooks where delivered_at is null and attempts > 0) as kyc,
+         (select count(*)::int from cardsim_webhooks where delivered_at is null and attempts > 0) as card,
+         (select count(*)::int from withdrawals where state = 'errored') as errored,
+         (select count(*)::int from withdrawals where state = 'under_review') as review`,
+    )
+  ).rows[0];
+  for (const [name, n] of [
+    ['KYC webhooks', counts.kyc],
+    ['card webhooks', counts.card],
+  ] as const)
+    out.push({ component: name, status: n > 0 ? 'degraded' : 'ok', detail: `${n} failing` });
+  out.push({
+    component: 'withdrawals',
+    status: counts.errored > 0 ? 'degraded' : 'ok',
+    detail: `${counts.errored} errored, ${counts.review} waiting for review`,
+  });
+  return out;
+}
