@@ -155,7 +155,24 @@ describe('KYC label transitions', () => {
       label,
       document,
       atMs: Date.UTC(2026, 1, 21, 13, 23, 19, 2),
+      comment: null,
     });
+  });
+
+  it("keeps the reviewer's comment to the applicant with a RED answer only, trimmed and at most 1,000 characters", () => {
+    const withComment = (reviewAnswer: string, moderationComment: string) =>
+      event('applicantReviewed', {
+        reviewResult: { reviewAnswer, reviewRejectType: 'RETRY', moderationComment },
+      });
+    expect(decide(withComment('RED', '  Take the photo again.  '), LEVEL, 0, 0)).toMatchObject({
+      label: 'retry',
+      comment: 'Take the photo again.',
+    });
+    expect(decide(withComment('RED', 'x'.repeat(1500)), LEVEL, 0, 0)).toMatchObject({
+      comment: 'x'.repeat(1000),
+    });
+    expect(decide(withComment('RED', '   '), LEVEL, 0, 0)).toMatchObject({ comment: null });
+    expect(decide(withComment('GREEN', 'not for a GREEN'), LEVEL, 0, 0)).toMatchObject({ comment: null });
   });
 
   it('moves from every label to every label the webhooks say, in any order', () => {
