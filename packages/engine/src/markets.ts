@@ -72,7 +72,7 @@ export function addMarket(st: CoreState, tx: Tx, c: AddMarket): RejectionCode | 
   return null;
 }
 
-/** UpdateMarket: new bounds and/or state; checked as a whole before anything changes. */
+/** UpdateMarket: new bounds, state and/or fees; checked as a whole before anything changes. */
 export function updateMarket(st: CoreState, tx: Tx, c: UpdateMarket): RejectionCode | null {
   const m = st.markets.get(c.market);
   if (m === undefined) return Rejection.MarketNotFound;
@@ -86,11 +86,14 @@ export function updateMarket(st: CoreState, tx: Tx, c: UpdateMarket): RejectionC
     ...(c.state === undefined ? {} : { state: c.state }),
   };
   if (marketProblem(next, st.precisions()) !== null) return Rejection.InvalidMarket;
+  if (c.fees !== undefined && (!validRate(c.fees.maker) || !validRate(c.fees.taker)))
+    return Rejection.InvalidFeeRate;
   m.cfg.minPrice = next.minPrice;
   m.cfg.maxPrice = next.maxPrice;
   m.cfg.minAmount = next.minAmount;
   m.cfg.state = next.state;
   m.state = next.state;
   emitUpdated(tx, m);
+  if (c.fees !== undefined) putRule(st, tx, { market: m.id, maker: c.fees.maker, taker: c.fees.taker });
   return null;
 }

@@ -217,8 +217,9 @@ export interface AddMarket extends CommandBase {
   fees?: FeeRates;
 }
 /**
- * Change a market's bounds or state. Currencies and precisions never change: open orders are kept in the
- * market's ticks and steps. New bounds apply to orders placed afterwards; resting orders stay.
+ * Change a market's bounds, state and/or its fee rule (any level) in one step. Currencies and precisions never
+ * change: open orders are kept in the market's ticks and steps. New bounds and fees apply to orders placed
+ * afterwards; resting orders keep theirs.
  */
 export interface UpdateMarket extends CommandBase {
   type: 'UpdateMarket';
@@ -227,6 +228,7 @@ export interface UpdateMarket extends CommandBase {
   maxPrice?: bigint;
   minAmount?: bigint;
   state?: MarketState;
+  fees?: FeeRates;
 }
 
 /** Every command the engine accepts. */

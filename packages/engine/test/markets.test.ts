@@ -89,6 +89,22 @@ describe('markets added and changed while the engine runs', () => {
     rejects(e, U({ minPrice: 300n }), Rejection.InvalidMarket); // above the max
     rejects(e, U({ minAmount: 0n }), Rejection.InvalidMarket);
     rejects(e, U({ state: 'hidden' }), Rejection.InvalidMarketState);
+    rejects(e, U({ minAmount: 20n, fees: { maker: 0n, taker: 1_000_001n } }), Rejection.InvalidFeeRate);
+  });
+
+  it('changes a market and its fees in one command; the next order takes the new rates', () => {
+    const e = funded();
+    const resting = ok(e, limit(1, 'buy', 100n, 1n)).orderId as number;
+    const r = ok(e, {
+      type: 'UpdateMarket',
+      market: 'btcusdt',
+      minAmount: 2n,
+      fees: { maker: 10n, taker: 20n },
+      at: AT,
+    });
+    expect(r.events.map((x) => x.type)).toEqual(['MarketUpdated', 'FeeRuleSet']);
+    expect(ok(e, limit(1, 'buy', 100n, 2n)).orders[0]).toMatchObject({ makerFee: 10n, takerFee: 20n });
+    expect(e.order(resting)).toMatchObject({ makerFee: 1000n, takerFee: 1000n });
   });
 
   it('SetMarketState and SetFeeRule say what they changed', () => {

@@ -2,6 +2,7 @@ import type { Command, CommandResult, Engine } from '@exchange/engine';
 import type pg from 'pg';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from '../db/errors.ts';
 import type { Tx } from '../db/pool.ts';
+import { changesMarkets, followMarkets } from './market-rows.ts';
 import { type BatchEffects, type BatchSql, executeBatch, prepareBatch, type Units } from './persistence.ts';
 
 /** A command as callers submit it: the sequencer stamps the time. */
@@ -240,7 +241,15 @@ export class Sequencer {
       pending.command.at = pending.at ?? at;
       const result = this.engine.apply(pending.command);
       results.push(result);
-      effects.results.push({ result, ref: pending.ref, withdrawal: withdrawalEffect(pending.command) });
+      // A market added or changed here is known before the next command's rows are formatted.
+      const market = changesMarkets(pending.command);
+      if (market) followMarkets(this.units, result);
+      effects.results.push({
+        result,
+        ref: pending.ref,
+        withdrawal: withdrawalEffect(pending.command),
+        market,
+      });
     }
     this.prepared = { seq, batch, results, sql: prepareBatch(this.units, effects) };
     this.writeNext();
