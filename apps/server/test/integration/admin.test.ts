@@ -8,6 +8,7 @@ import { apiKeyFor } from '../support/api-key.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { plainUser, sessionFor } from '../support/core.ts';
 import { kycHarness, PROFILE } from '../support/kyc.ts';
+import { MARKET_AND_LEDGER_ROUTES } from '../support/staff.ts';
 
 let t: TestApp;
 let base: string;
@@ -149,6 +150,7 @@ const ROUTES = () => [
   },
   { method: 'GET', url: '/actions', allowed: ['support', 'compliance', 'accountant', 'technical'] },
   { method: 'GET', url: '/metrics', allowed: ['technical'] },
+  ...MARKET_AND_LEDGER_ROUTES,
 ];
 
 describe('the admin API', () => {

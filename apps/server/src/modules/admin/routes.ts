@@ -24,6 +24,8 @@ import { requireStaff, stepUpUntil } from './access.ts';
 import { decideAdjustment, listAdjustments, proposeAdjustment } from './adjustments.ts';
 import { endUserSessions, searchUsers, setUserLocked, userDetail } from './customers.ts';
 import { kycDocument, kycQueue, reviewApplicant } from './kyc-review.ts';
+import { adminLedgerRoutes } from './ledger-routes.ts';
+import { adminMarketRoutes } from './markets-routes.ts';
 import { listStaffActions, recordStaffAction } from './trail.ts';
 
 const uidParam = z.object({ uid: z.string().regex(/^ID[0-9A-F]{10}$/, ADMIN_ERRORS.userNotFound) });
@@ -189,6 +191,9 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     await staff(request, 'metrics.read');
     return reply.type(app.metrics.contentType).send(await app.metrics.metrics());
   });
+
+  await adminMarketRoutes(app, deps);
+  await adminLedgerRoutes(app, deps);
 
   app.get('/actions', docs('The staff trail', { query: adminActionsQuery }), async (request, reply) => {
     await staff(request, 'trail.read');
