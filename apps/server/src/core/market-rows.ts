@@ -16,6 +16,35 @@ export function changesMarkets(c: Command): boolean {
   );
 }
 
+/** Largest integer part a `numeric(36, 18)` column holds, plus one. */
+const NUMERIC_LIMIT = 10n ** 18n;
+
+/**
+ * Why the reference tables could not store what this market or fee command would make the engine run with, or
+ * null. The sequencer refuses such a command before the engine sees it: a batch whose rows the database rejects
+ * stops the core, and the engine must never run with a market that a restart could not load. (The admin service
+ * checks all of this first; this is the core's own guard for any other caller.)
+ */
+export function unstorableMarketCommand(c: Command): string | null {
+  const tooBig = (v: unknown, precision: number) =>
+    typeof v === 'bigint' && v / 10n ** BigInt(precision) >= NUMERIC_LIMIT;
+  const rate = (r: { maker: unknown; taker: unknown } | undefined) =>
+    r !== undefined && (r.maker === 1_000_000n || r.taker === 1_000_000n);
+  if (c.type === 'SetFeeRule') return rate(c.rule) ? 'a fee rate of 1 (the table takes rates below 1)' : null;
+  if (c.type === 'UpdateMarket' && rate(c.fees)) return 'a fee rate of 1 (the table takes rates below 1)';
+  if (c.type !== 'AddMarket') return null;
+  const m = c.market;
+  if (typeof m !== 'object' || m === null) return null; // the engine refuses it
+  if (!/^[a-z0-9]{4,20}$/.test(String(m.id)))
+    return 'a market id other than 4 to 20 lowercase letters and digits';
+  if (m.pricePrecision > 18 || m.amountPrecision > 18) return 'a precision above 18';
+  if (tooBig(m.minPrice, m.pricePrecision) || tooBig(m.minAmount, m.amountPrecision))
+    return 'a bound beyond numeric(36, 18)';
+  if (m.maxPrice !== NO_MAX_PRICE && tooBig(m.maxPrice, m.pricePrecision))
+    return 'a bound beyond numeric(36, 18)';
+  return rate(c.fees) ? 'a fee rate of 1 (the table takes rates below 1)' : null;
+}
+
 /** What the edges know of a market (decimal minimum, currency precisions) from the engine's config. */
 export function marketInfo(m: MarketConfig, precisions: ReadonlyMap<string, number>): MarketInfo {
   return {
