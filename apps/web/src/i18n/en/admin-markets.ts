@@ -32,6 +32,7 @@ export const adminMarkets = {
   'admin.markets.makerFee': 'Maker fee',
   'admin.markets.takerFee': 'Taker fee',
   'admin.markets.save': 'Save',
+  'admin.markets.edit': 'Edit',
   'admin.markets.enable': 'Enable',
   'admin.markets.disable': 'Disable',
   'admin.markets.added': 'Market added; it trades now.',
