@@ -4,6 +4,7 @@ import {
   type AdminMarketEntity,
   type AdminNetworkEntity,
   ADMIN_MARKET_ERRORS as E,
+  formatUnits,
   parseUnits,
   type UpdateMarketInput,
   type UpdateNetworkInput,
@@ -43,6 +44,16 @@ function maxPrice(text: string, precision: number, min: bigint): bigint {
 
 /** A fee rate ("0.001") in the engine's parts per million. */
 const ppm = (rate: string) => units(rate, 6, E.invalidFee);
+
+/**
+ * Waits (briefly) until this process's market map shows the change. In one process it already does when the
+ * core answers; an api process of a split deployment learns it from the batch stream a moment later, and the
+ * console's next request (or a customer's order) on this process should not find the old market.
+ */
+async function followed(done: () => boolean): Promise<void> {
+  for (const deadline = Date.now() + 2000; !done() && Date.now() < deadline; )
+    await new Promise((resolve) => setTimeout(resolve, 5));
+}
 
 /** The engine refused what the checks here let through: the core's code says which rule. */
 function refused(result: CommandResult): AppError {
@@ -86,6 +97,7 @@ export async function addMarket(
     fees: { maker: ppm(input.maker_fee), taker: ppm(input.taker_fee) },
   });
   if (!result.ok) throw refused(result);
+  await followed(() => core.markets.has(input.id));
   const after = (await findMarket(db, input.id)) as AdminMarketEntity;
   // After the commit: the trail says what the core did, not what was asked of it.
   await recordStaffAction(db, staff, 'market.add', `market:${input.id}`, { after });
@@ -121,6 +133,11 @@ export async function updateMarket(
     };
   const result = await core.sequencer.submit(command);
   if (!result.ok) throw refused(result);
+  const minAmount = command.minAmount;
+  if (minAmount !== undefined) {
+    const ap = before.amount_precision;
+    await followed(() => core.markets.get(id)?.minAmount === formatUnits(minAmount, ap));
+  }
   const after = (await findMarket(db, id)) as AdminMarketEntity;
   await recordStaffAction(db, staff, 'market.update', `market:${id}`, { before, after });
   return after;
