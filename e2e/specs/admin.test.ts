@@ -1,16 +1,22 @@
+import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeAccount, apiLogin, postFromPage } from '../support/accounts.ts';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { activeAccount, apiLogin, latestCode, postFromPage } from '../support/accounts.ts';
 import { axeViolations, blocking } from '../support/axe.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
 import { operator } from '../support/cli.ts';
-import { totpCodes } from '../support/totp.ts';
+import { enableTwoFactorFromPage, liftWithdrawHold } from '../support/wallet.ts';
 
 let browser: Browser;
+let db: pg.Pool;
 beforeAll(async () => {
   browser = await launchBrowser();
+  db = new pg.Pool({ connectionString: inject('databaseUrl'), max: 1 });
 });
-afterAll(() => browser.close());
+afterAll(async () => {
+  await browser.close();
+  await db.end();
+});
 
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2048, 3)]);
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(2048, 5)]);
@@ -24,12 +30,7 @@ async function staffMember(role: string) {
   const { email } = await activeAccount(role);
   const { context, page } = await openPage(browser);
   await apiLogin(page, email);
-  const qr = await postFromPage(page, '/api/v2/barong/resource/otp/generate_qrcode', {});
-  const secret = new URL((qr.body as { data: { url: string } }).data.url).searchParams.get('secret') ?? '';
-  const nextCode = totpCodes(secret);
-  expect(
-    (await postFromPage(page, '/api/v2/barong/resource/otp/enable', { code: await nextCode() })).status,
-  ).toBe(201);
+  const nextCode = await enableTwoFactorFromPage(page);
   expect(await operator('staff', 'grant', email, role)).toContain(`is now ${role}`);
   await page.goto('/admin');
   // The console asks for a fresh authenticator code before any staff action.
@@ -170,5 +171,111 @@ describe('the operator console', () => {
     ]);
     expect(download.suggestedFilename()).toMatch(/^ledger-\d{4}-\d{2}-\d{2}\.csv$/);
     for (const c of [tech, accountant]) await c.context.close();
+  });
+
+  it('a withdrawal above the limit waits for review: rejected, the customer sees why and has the funds back; approved, it goes', async () => {
+    // A verified customer (level 3), funded, with 2FA.
+    const { email } = await activeAccount('review');
+    const customer = await openPage(browser);
+    await apiLogin(customer.page, email);
+    const nextCode = await enableTwoFactorFromPage(customer.page);
+    await db.query('update users set level = 3 where email = $1', [email]);
+    await liftWithdrawHold(db, email);
+    expect(await operator('adjust', email, 'trx', '50', 'e2e funds')).toContain('accepted');
+    // A saved address: another customer's deposit address (settled inside the exchange).
+    const { email: payeeEmail } = await activeAccount('payee');
+    const payee = await openPage(browser);
+    await apiLogin(payee.page, payeeEmail);
+    const { address } = await getJson<{ address: string }>(
+      payee.page,
+      '/api/v2/peatio/account/deposit_address/trx?blockchain_key=tron-sim',
+    );
+    const peatio = (path: string, body: unknown, method?: string) =>
+      postFromPage(customer.page, `/api/v2/peatio/account${path}`, body, method);
+    const saved = await peatio('/beneficiaries', {
+      name: 'Payee',
+      currency: 'trx',
+      blockchain_key: 'tron-sim',
+      data: { address },
+    });
+    const beneficiary = (saved.body as { id: number }).id;
+    const pin = await latestCode(email);
+    expect((await peatio(`/beneficiaries/${beneficiary}/activate`, { pin }, 'PATCH')).status).toBe(200);
+    const withdraw = async () => {
+      const res = await peatio('/withdraws', {
+        amount: '20',
+        otp: await nextCode(),
+        beneficiary_id: beneficiary,
+        currency: 'trx',
+        blockchain_key: 'tron-sim',
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body as { id: number; state: string };
+    };
+
+    // Compliance sets 15 TRX per withdrawal for level 3 in the console (other tests withdraw at most 10).
+    const compliance = await staffMember('compliance');
+    const page = compliance.page;
+    await page.getByRole('tab', { name: 'Withdrawals' }).click();
+    await page.getByLabel('Level', { exact: true }).fill('3');
+    await page.getByLabel('Currency', { exact: true }).fill('trx');
+    await page.getByLabel('Per withdrawal', { exact: true }).fill('15');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByTestId('admin-withdraw-limits').getByRole('cell', { name: '15', exact: true }).waitFor();
+
+    expect((await withdraw()).state).toBe('under_review');
+    await page.getByRole('tab', { name: 'Trail' }).click();
+    await page.getByRole('tab', { name: 'Withdrawals' }).click();
+    const held = page.locator('[data-testid="admin-withdrawal"]', { hasText: email });
+    await held.getByText('Above the per-withdrawal limit').waitFor();
+    // The reason is required before a rejection leaves the browser (the shared schema).
+    await held.getByRole('button', { name: 'Reject' }).click();
+    await page.getByText('A reason is required.').waitFor();
+    await held
+      .getByLabel('Reason (shown to the user if rejected)')
+      .fill('Please verify this address with support');
+    await held.getByRole('button', { name: 'Reject' }).click();
+    await held.waitFor({ state: 'detached' });
+
+    // The customer sees it rejected, with the reason, and the 50 TRX back.
+    await customer.page.goto('/history/account');
+    await customer.page.getByRole('tab', { name: 'Withdraw' }).click();
+    await customer.page.getByTestId('history-status').getByText('Rejected').waitFor(POLL);
+    await customer.page
+      .getByTestId('history-note')
+      .getByText('Please verify this address with support')
+      .waitFor();
+    const trx = async () =>
+      (
+        await getJson<{ currency: string; balance: string }[]>(
+          customer.page,
+          '/api/v2/peatio/account/balances',
+        )
+      ).find((b) => b.currency === 'trx')?.balance;
+    expect(await trx()).toBe('50');
+
+    // The next one is approved, and settles.
+    await withdraw();
+    await page.getByRole('tab', { name: 'Trail' }).click();
+    await page.getByRole('tab', { name: 'Withdrawals' }).click();
+    await page
+      .locator('[data-testid="admin-withdrawal"]', { hasText: email })
+      .getByRole('button', { name: 'Approve' })
+      .click();
+    await customer.page.reload();
+    await customer.page.getByRole('tab', { name: 'Withdraw' }).click();
+    await customer.page.getByTestId('history-status').getByText('Succeed').waitFor(POLL);
+    expect(await trx()).toBe('30');
+    expect(blocking(await axeViolations(page)), 'Withdrawals').toEqual([]);
+
+    // The limit goes again (both amounts empty).
+    await page.getByLabel('Currency', { exact: true }).fill('trx');
+    await page.getByLabel('Per withdrawal', { exact: true }).fill('');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page
+      .getByTestId('admin-withdraw-limits')
+      .getByRole('cell', { name: '15', exact: true })
+      .waitFor({ state: 'detached' });
+    for (const c of [customer, payee, compliance]) await c.context.close();
   });
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { activeAccount, apiLogin, latestCode, postFromPage } from '../support/accounts.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
 import { totpCodes } from '../support/totp.ts';
+import { liftWithdrawHold } from '../support/wallet.ts';
 
 const DEMO_PASSWORD = 'Demo-pass-2026!';
 const POLL = { timeout: 20_000 };
@@ -128,7 +129,7 @@ describe('wallet screens', () => {
     await page.getByText('2FA enabled').waitFor();
     await page.getByTestId('withdraw-hold').waitFor();
     expect(await page.getByTestId('withdraw-hold').textContent()).toContain('on hold for 24 hours');
-    await liftWithdrawHold(email);
+    await liftWithdrawHold(db, email);
     await page.reload();
     await page.getByTestId('tab-withdraw').click();
     await page.getByTestId('withdraw-amount').waitFor();
@@ -197,19 +198,3 @@ describe('wallet screens', () => {
     await context.close();
   });
 });
-
-/**
- * Ends the 24-hour hold that enabling 2FA started, which a test cannot wait out: the hold runs from the latest
- * successful 2FA change (an `otp` activity) and the last password change, so both move a day back.
- */
-async function liftWithdrawHold(email: string): Promise<void> {
-  await db.query(
-    `update activities set created_at = created_at - interval '25 hours'
-      where topic = 'otp' and user_id = (select id from users where email = $1)`,
-    [email],
-  );
-  await db.query(
-    `update users set password_changed_at = password_changed_at - interval '25 hours' where email = $1`,
-    [email],
-  );
-}

@@ -69,13 +69,13 @@ export async function activeAccount(prefix = 'id'): Promise<{ email: string; pho
   return { email, phone };
 }
 
-/** POSTs JSON from inside the page, so cookies land in (and come from) its browser context. */
-export function postFromPage(page: Page, path: string, body: unknown) {
+/** POSTs (or PATCHes…) JSON from inside the page, so cookies land in (and come from) its browser context. */
+export function postFromPage(page: Page, path: string, body: unknown, method = 'POST') {
   return page.evaluate(
-    async ({ path, body }) => {
+    async ({ path, body, method }) => {
       const csrf = localStorage.getItem('csrfToken');
       const response = await fetch(path, {
-        method: 'POST',
+        method,
         credentials: 'include',
         headers: {
           'Content-Type': 'application/json',
@@ -91,7 +91,7 @@ export function postFromPage(page: Page, path: string, body: unknown) {
         retryAfter: Number.isFinite(retryAfter) ? retryAfter : undefined,
       };
     },
-    { path, body },
+    { path, body, method },
   );
 }
 

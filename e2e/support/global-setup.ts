@@ -42,6 +42,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     CARD_SIM_SHIP_SECONDS: '1',
     // ...and settles a top-up on the card after a second (30 minutes by default, as the spec says).
     CARD_TOPUP_SETTLE_SECONDS: '1',
+    // A withdrawal to a just-saved address would wait for staff review; the console's tests use the limits.
+    WITHDRAW_REVIEW_NEW_BENEFICIARY_HOURS: '0',
+    WITHDRAW_REVIEW_PASS_THROUGH_MINUTES: '0',
   });
   project.provide('baseUrl', `http://127.0.0.1:${port}`);
   // Attaching to the app's running server only reads its URL; it starts nothing.

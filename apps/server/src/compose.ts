@@ -77,6 +77,7 @@ export async function composeApp(
       simBlockMs: config.simBlockMs,
       jobs,
       withdrawHoldHours: config.withdrawHoldHours,
+      withdrawReview: config.withdrawReview,
       evm: { rpcUrl: config.evmRpcUrl, chainId: config.evmChainId, devnet: config.evmDevnet },
     }));
   const sms = overrides.sms ?? createOutboxSms(db);

@@ -69,6 +69,8 @@ const envSchema = z.object({
   EVM_CHAIN_ID: z.coerce.number().int().positive().default(31337),
   EVM_DEVNET: bool.optional(),
   WITHDRAW_HOLD_HOURS: z.coerce.number().int().min(0).max(720).default(24),
+  WITHDRAW_REVIEW_NEW_BENEFICIARY_HOURS: z.coerce.number().int().min(0).max(720).default(24),
+  WITHDRAW_REVIEW_PASS_THROUGH_MINUTES: z.coerce.number().int().min(0).max(10_080).default(60),
   KYC_PROVIDER: z.enum(['simulator', 'sumsub']).default('simulator'),
   KYC_LEVEL_NAME: z
     .string()
@@ -109,6 +111,14 @@ const envSchema = z.object({
 });
 
 /** Validated runtime configuration; every field comes from an environment variable of the same meaning. */
+/** When a withdrawal waits for staff review besides its limits (0 turns a rule off). */
+export interface WithdrawReviewRules {
+  /** Hours after a saved address is activated during which withdrawals to it wait. */
+  newBeneficiaryHours: number;
+  /** Withdrawals that take half or more of what was deposited in this many minutes wait. */
+  passThroughMinutes: number;
+}
+
 export interface Config {
   /** What this process runs; `split` when it is not all of them (then DATABASE_URL and NATS_URL are set). */
   roles: ReadonlySet<Role>;
@@ -158,6 +168,8 @@ export interface Config {
   evmDevnet: boolean;
   /** Withdrawals wait this many hours after a password or 2FA change. */
   withdrawHoldHours: number;
+  /** When a withdrawal waits for staff review (the limits themselves are set in the console). */
+  withdrawReview: WithdrawReviewRules;
   /** Identity verification: the provider, the level checked, and the simulator's demo settings. */
   kyc: KycConfig;
   /** Root secret for hashing codes and encrypting secrets at rest; generated and stored when unset (not in production). */
@@ -376,6 +388,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     evmChainId: e.EVM_CHAIN_ID,
     evmDevnet: e.EVM_DEVNET ?? !production,
     withdrawHoldHours: e.WITHDRAW_HOLD_HOURS,
+    withdrawReview: {
+      newBeneficiaryHours: e.WITHDRAW_REVIEW_NEW_BENEFICIARY_HOURS,
+      passThroughMinutes: e.WITHDRAW_REVIEW_PASS_THROUGH_MINUTES,
+    },
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
   };
 }

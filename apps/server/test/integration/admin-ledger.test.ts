@@ -2,7 +2,7 @@ import { formatUnits, LEDGER_SYSTEM_ACCOUNTS, type LedgerTotalsEntity } from '@e
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { plainUser } from '../support/core.ts';
-import { type Person, staffHarness } from '../support/staff.ts';
+import { adminCall, type Person, person as personOf, stepUp as stepUpOf } from '../support/staff.ts';
 
 /** The ledger view of the operator console (issue #18, role `accountant`). */
 let t: TestApp;
@@ -10,7 +10,10 @@ beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(() => t.close());
-const { person, call, stepUp } = staffHarness(() => t);
+const person = (email: string, role: string) => personOf(t, email, role);
+const call = (method: string, url: string, headers: Record<string, string>, payload?: unknown) =>
+  adminCall(t, method, url, headers, payload);
+const stepUp = (p: Person) => stepUpOf(t, p);
 
 const BTC = 100_000_000n;
 const USDT = 1_000_000n;

@@ -1,12 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../src/core/audit.ts';
 import { createTestApp } from '../support/app.ts';
-import { type Person, staffHarness } from '../support/staff.ts';
+import { adminCall, type Person, person as personOf, stepUp as stepUpOf } from '../support/staff.ts';
 import { type Member, TRX, walletSuite } from '../support/wallet.ts';
 
 /** Markets and currency networks in the operator console (issue #18, role `technical`). */
 const w = walletSuite();
-const { person, call, stepUp } = staffHarness(() => w.t);
+const person = (email: string, role: string) => personOf(w.t, email, role);
+const call = (method: string, url: string, headers: Record<string, string>, payload?: unknown) =>
+  adminCall(w.t, method, url, headers, payload);
+const stepUp = (p: Person) => stepUpOf(w.t, p);
 
 const BTC = 100_000_000n;
 /** A market that does not exist until a test adds it: BTC priced in TRX, 0.01 TRX ticks, 0.0001 BTC steps. */

@@ -1,14 +1,17 @@
-import { TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../src/core/audit.ts';
 import { signature } from '../../src/modules/api-keys/hmac.ts';
-import { encrypt } from '../../src/modules/identity/crypto.ts';
-import { newTotpSecret } from '../../src/modules/identity/totp.ts';
 import { apiKeyFor } from '../support/api-key.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { plainUser, sessionFor } from '../support/core.ts';
 import { kycHarness, PROFILE } from '../support/kyc.ts';
-import { MARKET_AND_LEDGER_ROUTES } from '../support/staff.ts';
+import { MARKET_AND_LEDGER_ROUTES } from '../support/market-ledger-routes.ts';
+import {
+  adminCall,
+  type Person,
+  person as personOf,
+  stepUp as stepUpOf,
+  totpCode,
+} from '../support/staff.ts';
 
 let t: TestApp;
 let base: string;
@@ -20,44 +23,11 @@ afterAll(() => t.close());
 const kyc = kycHarness(() => ({ t, base }));
 
 type Headers = Record<string, string>;
-interface Person {
-  id: number;
-  uid: string;
-  headers: Headers;
-  secret: string;
-}
-
-/** A user with a role, two-factor on (known secret) and a browser session. */
-async function person(email: string, role: string, otp = true): Promise<Person> {
-  const id = await plainUser(t.db.pool, email);
-  const secret = newTotpSecret();
-  await t.db.pool.query('update users set role = $2, otp = $3, otp_secret_enc = $4 where id = $1', [
-    id,
-    role,
-    otp,
-    encrypt(t.deps.keys, secret),
-  ]);
-  const uid = (await t.db.pool.query('select uid from users where id = $1', [id])).rows[0].uid as string;
-  return { id, uid, headers: await sessionFor(t.deps.sessions, id), secret };
-}
-
-const code = (p: Person, offset = 0) =>
-  new TOTP({ secret: p.secret, period: 30, digits: 6 }).generate({ timestamp: Date.now() + offset });
-
+const person = (email: string, role: string, otp = true) => personOf(t, email, role, otp);
+const code = totpCode;
 const call = (method: string, url: string, headers: Headers = {}, payload?: unknown) =>
-  t.app.inject({
-    method: method as 'GET',
-    url: `/api/v2/admin${url}`,
-    headers,
-    ...(payload ? { payload: payload as object } : {}),
-  });
-
-/** Steps up; when this 30-second step's code was already used, with the next step's (accepted one early). */
-const stepUp = async (p: Person) => {
-  let res = await call('POST', '/step_up', p.headers, { otp_code: code(p) });
-  if (res.statusCode === 422) res = await call('POST', '/step_up', p.headers, { otp_code: code(p, 30_000) });
-  expect(res.statusCode, res.body).toBe(200);
-};
+  adminCall(t, method, url, headers, payload);
+const stepUp = (p: Person) => stepUpOf(t, p);
 
 let customer: Person;
 let staff: Record<
@@ -147,6 +117,21 @@ const ROUTES = () => [
     allowed: ['accountant'],
     body: {},
     path: '/adjustments/{id}/reject',
+  },
+  { method: 'GET', url: '/withdrawals', allowed: ['compliance', 'accountant'] },
+  ...['approve', 'reject', 'resolve'].map((action) => ({
+    method: 'POST',
+    url: `/withdrawals/999999/${action}`,
+    allowed: ['compliance', 'accountant'],
+    body: action === 'resolve' ? { decision: 'failed' } : { reason: 'route check' },
+    path: `/withdrawals/{id}/${action}`,
+  })),
+  { method: 'GET', url: '/withdraw_limits', allowed: ['compliance', 'accountant'] },
+  {
+    method: 'PUT',
+    url: '/withdraw_limits',
+    allowed: ['compliance', 'accountant'],
+    body: { level: 3, currency: 'usdt', per_withdrawal: '1000', per_day: null },
   },
   { method: 'GET', url: '/actions', allowed: ['support', 'compliance', 'accountant', 'technical'] },
   { method: 'GET', url: '/metrics', allowed: ['technical'] },
@@ -377,6 +362,32 @@ describe('the admin API', () => {
         })
       ).json(),
     ).toEqual({ errors: ['admin.kyc.not_reviewable'] });
+  });
+
+  it('asks an applicant to retry with a reason the applicant reads, and keeps it from other users', async () => {
+    const applicant = await kyc.signedIn('retry@example.com');
+    expect((await kyc.call('POST', '/resource/profiles', applicant.session, PROFILE)).statusCode).toBe(201);
+    const token = (await kyc.call('GET', '/resource/sumsub/token', applicant.session)).json();
+    expect((await kyc.submitOnPage(token.token)).status).toBeLessThan(400);
+    const review = () => kyc.call('GET', '/resource/kyc/review', applicant.session);
+    await kyc.settled(applicant.id);
+    expect((await review()).json()).toEqual({ kyc_status: 'in_review', comment: null });
+    await stepUp(staff.compliance);
+    const reason = 'The photo of the passport is blurred: please take it again in daylight';
+    const decided = await call('POST', `/kyc/${applicant.uid}/review`, staff.compliance.headers, {
+      decision: 'retry',
+      reason,
+    });
+    expect(decided.json()).toMatchObject({ review_answer: 'RED' });
+    expect(await kyc.settled(applicant.id)).toMatchObject({ kyc: 'retry' });
+    expect((await review()).json()).toEqual({ kyc_status: 'retry', comment: reason });
+    // Another user sees only their own (no comment), and a visitor nothing.
+    const other = await kyc.signedIn('other-applicant@example.com');
+    expect((await kyc.call('GET', '/resource/kyc/review', other.session)).json()).toEqual({
+      kyc_status: 'pending',
+      comment: null,
+    });
+    expect((await t.app.inject('/api/v2/barong/resource/kyc/review')).statusCode).toBe(401);
   });
 
   it('keeps an append-only trail of every staff action, filterable, that nothing can change', async () => {

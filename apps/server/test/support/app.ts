@@ -33,6 +33,10 @@ export async function createTestApp(
     CARD_POLL_MS: '0',
     // A Hardhat devnet only where a test asks for one (EVM_DEVNET=true).
     EVM_DEVNET: 'false',
+    // Withdrawals to a just-saved address, of just-deposited funds, would wait for staff: the review tests
+    // (admin-withdrawals) turn these rules on.
+    WITHDRAW_REVIEW_NEW_BENEFICIARY_HOURS: '0',
+    WITHDRAW_REVIEW_PASS_THROUGH_MINUTES: '0',
     ...env,
   });
   const { app, deps } = await composeApp(config, db.pool, overrides);

@@ -67,6 +67,9 @@ export async function serverSetup(
     CAPTCHA_TYPE: 'none',
     // The demo liquidity bot trades every few seconds; a test that wants it asks for it.
     DEMO_BOT: 'off',
+    // Withdrawals to a just-saved address would wait for staff; the review tests turn the rules on.
+    WITHDRAW_REVIEW_NEW_BENEFICIARY_HOURS: '0',
+    WITHDRAW_REVIEW_PASS_THROUGH_MINUTES: '0',
     ...extra,
   };
   return { dataDir, env, base: `http://127.0.0.1:${port}` };

@@ -14,6 +14,8 @@ export type StaffRole = (typeof STAFF_ROLES)[number];
  * - `kyc.review`: the identity review queue with documents; approve, reject or ask to retry.
  * - `adjustments.propose`: propose a balance credit or debit with a reason.
  * - `adjustments.approve`: approve or reject another staff member's proposal (never one's own).
+ * - `withdrawals.review`: the withdrawals waiting for review (approve or reject) and the errored ones (resolve).
+ * - `withdrawals.limits`: the withdrawal limits per user level and currency.
  * - `trail.read`: the staff actions log.
  * - `metrics.read`: the Prometheus metrics (`GET /metrics`) and the console's dashboard.
  * - `markets.manage`: list markets and currency networks; add a market (through the core); enable or disable
@@ -26,6 +28,8 @@ export const STAFF_PERMISSIONS = {
   'kyc.review': ['compliance'],
   'adjustments.propose': ['accountant'],
   'adjustments.approve': ['accountant'],
+  'withdrawals.review': ['compliance', 'accountant'],
+  'withdrawals.limits': ['compliance', 'accountant'],
   'trail.read': ['support', 'compliance', 'accountant', 'technical'],
   'metrics.read': ['technical'],
   'markets.manage': ['technical'],
@@ -84,30 +88,30 @@ export const adminUserQuery = z.object({
 });
 
 /** A reason, required for every decision that changes a customer's state or money. */
-const reason = z
+export const staffReason = z
   .string({ error: ADMIN_ERRORS.reasonRequired })
   .trim()
   .min(3, ADMIN_ERRORS.reasonRequired)
   .max(500);
 
 /** `POST /users/:uid/lock` and `/unlock`. */
-export const adminUserActionSchema = z.object({ reason });
+export const adminUserActionSchema = z.object({ reason: staffReason });
 
 /** `POST /adjustments`: a signed decimal amount (negative debits). */
 export const proposeAdjustmentSchema = z.object({
   uid: z.string().regex(/^ID[0-9A-F]{10}$/, ADMIN_ERRORS.userNotFound),
   currency: z.string().regex(/^[a-z0-9]{2,10}$/, ADMIN_ERRORS.adjustmentInvalidCurrency),
   amount: z.string().regex(/^-?(0|[1-9]\d{0,17})(\.\d{1,18})?$/, ADMIN_ERRORS.adjustmentInvalidAmount),
-  reason,
+  reason: staffReason,
 });
 
 /** `POST /adjustments/:id/approve` and `/reject`. */
-export const decideAdjustmentSchema = z.object({ reason: reason.optional() });
+export const decideAdjustmentSchema = z.object({ reason: staffReason.optional() });
 
 /** `POST /kyc/:uid/review`. */
 export const kycReviewSchema = z.object({
   decision: z.enum(['approve', 'reject', 'retry'], { error: ADMIN_ERRORS.kycNotReviewable }),
-  reason,
+  reason: staffReason,
 });
 
 /** One line of the staff trail as `GET /actions` answers it (times in ISO 8601 UTC). */

@@ -100,3 +100,11 @@ export interface KycTokenResponse {
   widget_url?: string;
   sdk_url?: string;
 }
+
+/** `GET /resource/kyc/review`: where the user's check stands, and the reviewer's words on a rejection or a retry. */
+export interface KycReviewResponse {
+  /** The `basic-kyc-level` label's value (`pending` when there is none). */
+  kyc_status: string;
+  /** What the reviewer told the user when asking for a retry or rejecting, or null. */
+  comment: string | null;
+}

@@ -232,7 +232,8 @@ export const WITHDRAW_STATE_FILTERS: Record<string, readonly string[]> = {
   failed: ['failed', 'errored'],
   confirming: ['confirming'],
   succeed: ['succeed'],
-  processing: ['skipped', 'processing'],
+  // `under_review` (waiting for staff, beyond the spec's list) is still on its way for the user.
+  processing: ['skipped', 'processing', 'under_review'],
   rejected: ['rejected'],
   accepted: ['accepted'],
 };
@@ -329,6 +330,8 @@ export interface WalletHistoryItem {
   /** 'internal' for transfers between users of this exchange, 'external' otherwise; 'adjustment' for adjustments. */
   transaction_type: 'internal' | 'external' | 'adjustment';
   confirmations?: number;
+  /** Withdrawals: what staff told the user (the reason of a rejection after review), or null. */
+  note?: string | null;
   created_at: string;
   updated_at: string;
 }

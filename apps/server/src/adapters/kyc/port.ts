@@ -59,7 +59,12 @@ export interface Applicant {
 export interface ApplicantStatus {
   reviewStatus: 'init' | 'pending' | 'prechecked' | 'queued' | 'completed' | 'onHold';
   levelName?: string;
-  reviewResult?: { reviewAnswer: 'GREEN' | 'RED'; reviewRejectType?: 'RETRY' | 'FINAL' };
+  reviewResult?: {
+    reviewAnswer: 'GREEN' | 'RED';
+    reviewRejectType?: 'RETRY' | 'FINAL';
+    /** The reviewer's words to the applicant on a RED answer. */
+    moderationComment?: string;
+  };
 }
 
 /** A provider call that failed: its HTTP status and the provider's description. */

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { Core } from '../../core/index.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { AppError } from '../../http/errors.ts';
+import { isoSql } from '../identity/users-repository.ts';
 import { applyAdjustment } from '../wallet/adjustments.ts';
 import type { Staff } from './access.ts';
 import { recordStaffAction } from './trail.ts';
@@ -12,7 +13,7 @@ const invalid = (code: string) => new AppError(422, [code]);
 /** A staff proposal as the console lists it. */
 const SELECT = `select a.id::int, u.uid, u.email, a.currency_id as currency, trim_scale(a.amount)::text as amount,
   a.reason, a.state, p.email as proposed_by, d.email as decided_by,
-  to_char(a.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at
+  ${isoSql('a.created_at')} as created_at
   from adjustments a join users u on u.id = a.user_id
   left join users p on p.id = a.proposed_by left join users d on d.id = a.decided_by`;
 

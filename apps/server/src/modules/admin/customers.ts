@@ -3,10 +3,9 @@ import type pg from 'pg';
 import { withTransaction } from '../../db/pool.ts';
 import { AppError } from '../../http/errors.ts';
 import type { SessionStore } from '../identity/sessions.ts';
+import { isoSql } from '../identity/users-repository.ts';
 import type { Staff } from './access.ts';
 import { recordStaffAction } from './trail.ts';
-
-const ISO = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** Users whose email, phone or uid contains `q` (all when empty), newest first, with the total. */
 export async function searchUsers(db: pg.Pool, q: { q: string; page: number; limit: number }) {
@@ -15,7 +14,7 @@ export async function searchUsers(db: pg.Pool, q: { q: string; page: number; lim
     or exists (select 1 from phones p where p.user_id = u.id and p.number like $1)`;
   const [rows, total] = await Promise.all([
     db.query(
-      `select u.uid, u.email, u.role, u.level, u.state, u.otp, ${ISO('u.created_at')} as created_at
+      `select u.uid, u.email, u.role, u.level, u.state, u.otp, ${isoSql('u.created_at')} as created_at
        from users u ${where} order by u.id desc limit $2 offset $3`,
       [like, q.limit, (q.page - 1) * q.limit],
     ),
@@ -45,23 +44,25 @@ export async function userDetail(db: pg.Pool, uid: string) {
   const [labels, phones, profiles, sessions, apiKeys, balances, activity, orders, deposits, withdrawals] =
     await Promise.all([
       q('select key, value, scope from labels where user_id = $1 order by key'),
-      q(`select country, number, ${ISO('validated_at')} as validated_at from phones where user_id = $1`),
+      q(`select country, number, ${isoSql('validated_at')} as validated_at from phones where user_id = $1`),
       q(`select first_name, last_name, gender, dob::text, address, postcode, city, country, state
          from profiles where user_id = $1`),
-      q(`select id, ip, user_agent, ${ISO('created_at')} as created_at, ${ISO('last_seen_at')} as last_seen_at
+      q(`select id, ip, user_agent, ${isoSql('created_at')} as created_at, ${isoSql('last_seen_at')} as last_seen_at
          from sessions where user_id = $1 and revoked_at is null and expires_at > now() order by created_at desc`),
-      q(`select kid, state, ${ISO('created_at')} as created_at from api_keys where user_id = $1 order by id`),
+      q(
+        `select kid, state, ${isoSql('created_at')} as created_at from api_keys where user_id = $1 order by id`,
+      ),
       q(`select currency_id as currency, trim_scale(balance)::text as balance, trim_scale(locked)::text as locked
          from balances where user_id = $1 and (balance <> 0 or locked <> 0) order by currency_id`),
-      q(`select action, result, ip, ${ISO('created_at')} as created_at from activities
+      q(`select action, result, ip, ${isoSql('created_at')} as created_at from activities
          where user_id = $1 order by id desc limit 20`),
       q(`select id::int, market_id as market, side, ord_type, state, trim_scale(price)::text as price,
-         trim_scale(origin_volume)::text as volume, ${ISO('created_at')} as created_at
+         trim_scale(origin_volume)::text as volume, ${isoSql('created_at')} as created_at
          from orders where user_id = $1 order by id desc limit 20`),
       q(`select id::int, currency_id as currency, trim_scale(amount)::text as amount, state,
-         ${ISO('created_at')} as created_at from deposits where user_id = $1 order by id desc limit 20`),
+         ${isoSql('created_at')} as created_at from deposits where user_id = $1 order by id desc limit 20`),
       q(`select id::int, currency_id as currency, trim_scale(amount)::text as amount, state,
-         ${ISO('created_at')} as created_at from withdrawals where user_id = $1 order by id desc limit 20`),
+         ${isoSql('created_at')} as created_at from withdrawals where user_id = $1 order by id desc limit 20`),
     ]);
   return {
     uid: user.uid,

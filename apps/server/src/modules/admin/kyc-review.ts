@@ -2,6 +2,7 @@ import { ADMIN_ERRORS } from '@exchange/shared';
 import type pg from 'pg';
 import { actOnApplicant, findSimApplicantByExternalId } from '../../adapters/kyc/simulator/store.ts';
 import { AppError } from '../../http/errors.ts';
+import { isoSql } from '../identity/users-repository.ts';
 import type { Staff } from './access.ts';
 import { recordStaffAction } from './trail.ts';
 
@@ -13,7 +14,7 @@ import { recordStaffAction } from './trail.ts';
 export async function kycQueue(db: pg.Pool) {
   const rows = await db.query(
     `select u.uid, u.email, u.level, a.id as applicant_id, a.review_status, a.info,
-       to_char(a.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as submitted_at,
+       ${isoSql('a.updated_at')} as submitted_at,
        p.first_name, p.last_name, p.dob::text, p.country,
        coalesce((select json_agg(json_build_object('id', d.id, 'type', d.id_doc_type, 'side', d.id_doc_sub_type,
          'mime_type', d.mime_type) order by d.id) from kyc_sim_documents d where d.applicant_id = a.id), '[]') as documents
@@ -37,7 +38,10 @@ export async function kycDocument(db: pg.Pool, uid: string, id: number) {
   return { mimeType: row.mime_type as string, content: row.content as Buffer };
 }
 
-/** Approves, rejects for good, or asks the applicant to retry, with the reason in the trail. */
+/**
+ * Approves, rejects for good, or asks the applicant to retry, with the reason in the trail; a rejection's or a
+ * retry's reason is also the comment the applicant sees.
+ */
 export async function reviewApplicant(
   db: pg.Pool,
   staff: Staff,
@@ -47,7 +51,8 @@ export async function reviewApplicant(
 ) {
   const applicant = await findSimApplicantByExternalId(db, uid);
   if (!applicant) throw new AppError(404, [ADMIN_ERRORS.userNotFound]);
-  const result = await actOnApplicant(db, applicant.id, decision);
+  // The reason of a rejection or a retry goes to the applicant (the provider's comment to them).
+  const result = await actOnApplicant(db, applicant.id, decision, 0, decision === 'approve' ? null : reason);
   if (typeof result === 'string') throw new AppError(422, [ADMIN_ERRORS.kycNotReviewable]);
   await recordStaffAction(db, staff, `kyc.${decision}`, uid, {
     before: { review_status: applicant.review_status },

@@ -27,6 +27,7 @@ import { kycDocument, kycQueue, reviewApplicant } from './kyc-review.ts';
 import { adminLedgerRoutes } from './ledger-routes.ts';
 import { adminMarketRoutes } from './markets-routes.ts';
 import { listStaffActions, recordStaffAction } from './trail.ts';
+import { adminWithdrawalRoutes } from './withdrawals-routes.ts';
 
 const uidParam = z.object({ uid: z.string().regex(/^ID[0-9A-F]{10}$/, ADMIN_ERRORS.userNotFound) });
 const idParam = z.object({ id: z.coerce.number().int().positive() });
@@ -186,6 +187,8 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
       },
     );
   }
+
+  adminWithdrawalRoutes(app, deps, (request, permission) => staff(request, permission));
 
   app.get('/metrics', docs('Prometheus metrics of this process (text format)'), async (request, reply) => {
     await staff(request, 'metrics.read');

@@ -1,6 +1,7 @@
 import type { StaffActionEntity } from '@exchange/shared';
 import type pg from 'pg';
 import type { Tx } from '../../db/pool.ts';
+import { isoSql } from '../identity/users-repository.ts';
 import type { Staff } from './access.ts';
 
 /**
@@ -39,7 +40,7 @@ export async function listStaffActions(
   const [rows, total] = await Promise.all([
     db.query(
       `select a.id::int, u.email as staff, a.role, a.action, a.target, a.before, a.after, a.ip,
-         to_char(a.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at
+         ${isoSql('a.created_at')} as created_at
        from staff_actions a join users u on u.id = a.staff_id ${where}
        order by a.id desc limit $3 offset $4`,
       [...params, q.limit, (q.page - 1) * q.limit],

@@ -32,6 +32,7 @@ export const webhookSchema = z.looseObject({
     .looseObject({
       reviewAnswer: z.string().optional(),
       reviewRejectType: z.string().optional(),
+      moderationComment: z.string().optional(),
     })
     .optional(),
 });
@@ -76,7 +77,14 @@ export function labelFor(event: Pick<KycWebhook, 'type' | 'reviewResult'>): KycL
 
 /** What to do with one authentic, first-seen webhook. */
 export type Decision =
-  | { outcome: 'applied'; label: KycLabel; document: string | null; atMs: number }
+  | {
+      outcome: 'applied';
+      label: KycLabel;
+      document: string | null;
+      atMs: number;
+      /** The reviewer's words to the user on a rejection or a retry (at most 1,000 characters kept). */
+      comment: string | null;
+    }
   | { outcome: 'stale' | 'other_level' | 'ignored' };
 
 /**
@@ -89,5 +97,9 @@ export function decide(event: KycWebhook, levelName: string, appliedAtMs: number
   if (!label) return { outcome: 'ignored' };
   const atMs = createdAtMs(event.createdAtMs) ?? nowMs;
   if (atMs < appliedAtMs) return { outcome: 'stale' };
-  return { outcome: 'applied', label, document: DOCUMENT_LABEL[label], atMs };
+  const comment =
+    event.reviewResult?.reviewAnswer === 'RED'
+      ? (event.reviewResult.moderationComment?.trim().slice(0, 1000) ?? '')
+      : '';
+  return { outcome: 'applied', label, document: DOCUMENT_LABEL[label], atMs, comment: comment || null };
 }

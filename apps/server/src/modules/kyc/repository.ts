@@ -11,6 +11,8 @@ export interface ApplicantRecord {
   applicant_id: string | null;
   level_name: string;
   applied_at_ms: string;
+  /** The reviewer's words with the latest review result (rejection or retry), or null. */
+  review_comment: string | null;
 }
 
 export async function findApplicantRecord(db: Db, userId: string): Promise<ApplicantRecord | undefined> {
@@ -100,6 +102,8 @@ export async function applyKycState(
     label: KycLabel;
     document: string | null;
     atMs: number;
+    /** The reviewer's words to the user, kept until the next review result replaces them. */
+    comment: string | null;
   },
 ): Promise<void> {
   await setLabel(tx, input.userId, KYC_LABEL_KEY, input.label);
@@ -112,10 +116,11 @@ export async function applyKycState(
     [input.userId, verified],
   );
   await tx.query(
-    `insert into kyc_applicants (user_id, applicant_id, level_name, applied_at_ms) values ($1, $2, $3, $4)
+    `insert into kyc_applicants (user_id, applicant_id, level_name, applied_at_ms, review_comment)
+     values ($1, $2, $3, $4, $5)
      on conflict (user_id) do update set applicant_id = excluded.applicant_id, applied_at_ms = excluded.applied_at_ms,
-       updated_at = now()`,
-    [input.userId, input.applicantId, input.levelName, input.atMs],
+       review_comment = excluded.review_comment, updated_at = now()`,
+    [input.userId, input.applicantId, input.levelName, input.atMs, input.comment],
   );
 }
 

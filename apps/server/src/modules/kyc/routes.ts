@@ -31,6 +31,12 @@ export async function kycResourceRoutes(app: FastifyInstance, deps: AppDeps): Pr
     kyc.token(authUser(request)),
   );
 
+  app.get(
+    '/resource/kyc/review',
+    docs("KYC: the check's state and the reviewer's comment"),
+    async (request) => kyc.review(authUser(request)),
+  );
+
   app.post(
     '/resource/sumsub/applicant_id',
     docs('KYC: register the applicant', { body: applicantIdSchema }, limit(30)),

@@ -3,6 +3,7 @@ import {
   DOCUMENT_LIMITS,
   type DocumentFields,
   ERRORS,
+  type KycReviewResponse,
   type KycTokenResponse,
   profileComplete,
 } from '@exchange/shared';
@@ -140,6 +141,7 @@ export class KycService {
           label: decision.label,
           document: decision.document,
           atMs: decision.atMs,
+          comment: decision.comment,
         });
       }
       await setWebhookOutcome(tx, id, decision.outcome, userId, createdAtMs(e.createdAtMs));
@@ -228,6 +230,15 @@ export class KycService {
     );
     if (!updated.rowCount) throw notFound();
     return this.netVerifyKyc(user, scanRef);
+  }
+
+  /** `GET /resource/kyc/review`: the user's KYC label and the reviewer's comment from the latest review result. */
+  async review(user: UserRecord): Promise<KycReviewResponse> {
+    const label = (await kycLabel(this.o.db, user.id)) ?? 'pending';
+    const record = await findApplicantRecord(this.o.db, user.id);
+    // A comment belongs to a rejection or a retry: once verified (or resubmitted), it is history.
+    const open = label === 'rejected' || label === 'retry';
+    return { kyc_status: label, comment: open ? (record?.review_comment ?? null) : null };
   }
 
   /** `/net_verify/kyc`: where the verification of a scan stands (the KYC label and the provider's review). */

@@ -140,7 +140,7 @@ export function createMetrics(sources: MetricsSources): Registry {
       this.reset();
       const rows = await db.query(
         `select state, count(*)::int as n from withdrawals
-         where state in ('prepared', 'accepted', 'processing', 'confirming', 'errored') group by state`,
+         where state in ('prepared', 'under_review', 'accepted', 'processing', 'confirming', 'errored') group by state`,
       );
       for (const r of rows.rows) this.set({ state: r.state }, r.n);
     },

@@ -153,7 +153,7 @@ export async function activateBeneficiary(
     throw invalid(WALLET_ERRORS.pinInvalid);
   }
   const activated = await deps.db.query(
-    `update beneficiaries set state = 'active', pin_hash = null, updated_at = now()
+    `update beneficiaries set state = 'active', pin_hash = null, activated_at = now(), updated_at = now()
      where id = $1 and state = 'pending' returning *, ${INTERNAL}`,
     [row.id],
   );

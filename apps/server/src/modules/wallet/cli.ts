@@ -1,7 +1,8 @@
-import { API } from '@exchange/shared';
+import { API, resolveWithdrawalSchema } from '@exchange/shared';
 import type pg from 'pg';
 import type { Config } from '../../config.ts';
 import { requestAdjustment } from './adjustments.ts';
+import { resolveErrored } from './withdraw-review.ts';
 
 /** The wallet's operator commands, with their usage lines for the command line's help. */
 export const WALLET_USAGE = `  faucet <blockchain_key> <address> <amount> [currency]
@@ -128,20 +129,9 @@ async function withdrawCommand(args: string[], db: pg.Pool): Promise<number | un
     return 0;
   }
   if (command !== 'resolve' || !id || !/^\d+$/.test(id)) return undefined;
-  const updated =
-    decision === 'sent' && txid
-      ? await db.query(
-          `update withdrawals set state = 'confirming', txid = $2, error = null, updated_at = now()
-           where id = $1 and state = 'errored'`,
-          [id, txid],
-        )
-      : decision === 'failed'
-        ? await db.query(`update withdrawals set resolution = 'failed' where id = $1 and state = 'errored'`, [
-            id,
-          ])
-        : undefined;
-  if (!updated) return undefined;
-  if (updated.rowCount !== 1) {
+  const parsed = resolveWithdrawalSchema.safeParse({ decision, txid });
+  if (!parsed.success) return undefined;
+  if (!(await resolveErrored(db, Number(id), parsed.data))) {
     console.error(`withdrawal ${id} is not errored`);
     return 1;
   }

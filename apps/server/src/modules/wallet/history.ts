@@ -43,7 +43,7 @@ const SELECT: Record<Kind, string> = {
   withdrawals: `select id, currency_id as currency, blockchain_key, trim_scale(amount)::text as amount,
       trim_scale(fee)::text as fee, state, txid, txid as blockchain_txid, rid,
       case when internal_user_id is null then 'external' else 'internal' end as transaction_type,
-      block_height, created_at, updated_at from withdrawals`,
+      block_height, note, created_at, updated_at from withdrawals`,
   // A staff proposal is not the customer's business until a second staff member has approved it.
   adjustments: `select id, currency_id as currency, null as blockchain_key, trim_scale(amount)::text as amount,
       '0' as fee, state, null as txid, null as blockchain_txid, null as rid, 'adjustment' as transaction_type,
@@ -132,6 +132,7 @@ function toItem(
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),
   };
+  if (kind === 'withdrawals') item.note = r.note ?? null;
   const network = r.blockchain_key;
   const latest = network ? latestHeight(network) : undefined;
   if (kind === 'deposits' && network && r.block_height !== null && latest !== undefined) {

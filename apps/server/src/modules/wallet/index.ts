@@ -3,6 +3,7 @@ import type { BankPort } from '../../adapters/bank/port.ts';
 import { createSimulatedBank } from '../../adapters/bank/simulator.ts';
 import type { EvmDevnet } from '../../adapters/chains/evm/devnet.ts';
 import type { MailPort } from '../../adapters/mail/port.ts';
+import type { WithdrawReviewRules } from '../../config.ts';
 import type { Core } from '../../core/index.ts';
 import type { ServerKeys } from '../identity/crypto.ts';
 import type { StreamPublisher } from '../ranger/forwarded.ts';
@@ -30,6 +31,8 @@ export interface WalletOptions {
   jobs?: boolean;
   /** Hours withdrawals wait after a password or 2FA change. */
   withdrawHoldHours: number;
+  /** When a withdrawal waits for staff review besides its limits. */
+  withdrawReview: WithdrawReviewRules;
   /** Pays fiat withdrawals; the built-in simulated bank by default. */
   bank?: BankPort;
   /** Where EVM networks come from (an external node or an in-process devnet); absent: not served. */
@@ -117,6 +120,7 @@ export class Wallet {
       core,
       mail,
       holdHours: this.options.withdrawHoldHours,
+      review: this.options.withdrawReview,
       chains: this.chains,
       onChange: (userId, id) => void this.publishItem(userId, 'withdrawals', id),
       onDeposit: (userId, id) => void this.publishItem(userId, 'deposits', id),

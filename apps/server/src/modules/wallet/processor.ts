@@ -1,7 +1,7 @@
 import { toUnits } from '@exchange/shared';
 import { BroadcastUnknownError } from '../../adapters/chains/port.ts';
 import { hotWallet } from './addresses.ts';
-import { setState, type WithdrawDeps } from './withdrawals.ts';
+import { releaseHold, setState, settleInternal, type WithdrawDeps } from './withdrawals.ts';
 
 /**
  * Pays accepted external withdrawals from the network's hot wallet and follows them to the confirmation
@@ -28,9 +28,35 @@ export class WithdrawalProcessor {
   }
 
   async tick(): Promise<void> {
+    await this.finishDecided();
     await this.broadcast();
     await this.follow();
     await this.resolved();
+  }
+
+  /**
+   * Finishes decisions a crash interrupted: a rejected withdrawal whose hold the core still keeps gets its funds
+   * back, and an accepted internal transfer not settled within a minute is settled. Both steps are idempotent
+   * (one core command id per withdrawal), so finishing one that a request is finishing too changes nothing.
+   */
+  private async finishDecided(): Promise<void> {
+    const { db, core } = this.deps;
+    const rejected = await db.query(
+      `select w.id, w.user_id from withdrawals w join withdrawal_holds h on h.withdrawal_id = 'w' || w.id
+       where w.state = 'rejected' order by w.id limit 50`,
+    );
+    for (const w of rejected.rows) {
+      await releaseHold(core, Number(w.id));
+      this.deps.onChange(Number(w.user_id), Number(w.id));
+    }
+    const internal = await db.query(
+      `select id, user_id, internal_user_id from withdrawals where state = 'accepted' and internal_user_id is not null
+         and updated_at < now() - interval '1 minute' order by id limit 50`,
+    );
+    for (const w of internal.rows) {
+      await settleInternal(this.deps, Number(w.id), Number(w.internal_user_id));
+      this.deps.onChange(Number(w.user_id), Number(w.id));
+    }
   }
 
   /** Errored withdrawals an operator found were never sent: the funds go back to the user. */
@@ -112,11 +138,7 @@ export class WithdrawalProcessor {
     reason: string,
     from: 'processing' | 'confirming' | 'errored',
   ): Promise<void> {
-    const result = await this.deps.core.sequencer.submit(
-      { type: 'ReleaseWithdrawal', withdrawalId: `w${id}` },
-      `withdraw-release:${id}`,
-    );
-    if (!result.ok) throw new Error(`withdrawal ${id} could not be released: ${result.code}`);
+    await releaseHold(this.deps.core, id);
     const updated = await this.deps.db.query(
       `update withdrawals set state = 'failed', error = $2, updated_at = now() where id = $1 and state = $3`,
       [id, reason, from],

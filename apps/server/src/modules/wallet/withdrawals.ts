@@ -8,6 +8,7 @@ import {
 } from '@exchange/shared';
 import type pg from 'pg';
 import type { MailPort } from '../../adapters/mail/port.ts';
+import type { WithdrawReviewRules } from '../../config.ts';
 import type { Core } from '../../core/index.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import type { ServerKeys } from '../identity/crypto.ts';
@@ -16,6 +17,7 @@ import { addressOwner } from './addresses.ts';
 import { findBeneficiary } from './beneficiaries.ts';
 import type { ChainRegistry } from './chains.ts';
 import { checkTotp } from './totp-check.ts';
+import { reviewReasons } from './withdraw-review.ts';
 
 export interface WithdrawDeps {
   db: pg.Pool;
@@ -25,6 +27,8 @@ export interface WithdrawDeps {
   mail: MailPort;
   /** Hours withdrawals wait after a password or 2FA change. */
   holdHours: number;
+  /** When a withdrawal waits for staff review besides its limits. */
+  review: WithdrawReviewRules;
   /** A withdrawal changed state (for the private `withdraw` stream). */
   onChange(userId: number, withdrawalId: number): void;
   /** A deposit was credited (for the receiver's private `deposit` stream): the receiving side of an internal transfer. */
@@ -142,14 +146,34 @@ export async function createWithdrawal(deps: WithdrawDeps, user: UserRecord, inp
     await setState(db, id, 'rejected', hold.code);
     throw invalid(WALLET_ERRORS.insufficientBalance);
   }
-  await setState(db, id, 'accepted');
-  if (internal && recipient !== null) await settleInternal(deps, id, recipient);
+  const reasons = await reviewReasons(db, deps.review, {
+    id,
+    userId: Number(user.id),
+    level: user.level,
+    currency: input.currency,
+    precision,
+    amount,
+    beneficiaryId: Number(beneficiary.id),
+  });
+  if (reasons.length > 0) {
+    await db.query(
+      `update withdrawals set state = 'under_review', review_reasons = $2, updated_at = now()
+       where id = $1 and state = 'prepared'`,
+      [id, reasons],
+    );
+  } else {
+    await setState(db, id, 'accepted');
+    if (internal && recipient !== null) await settleInternal(deps, id, recipient);
+  }
   deps.onChange(Number(user.id), id);
   return id;
 }
 
-/** Internal transfer: the held amount goes straight to the other user; no fee (spec §5). */
-async function settleInternal(deps: WithdrawDeps, id: number, recipient: number): Promise<void> {
+/**
+ * Internal transfer: the held amount goes straight to the other user; no fee (spec §5). Safe to repeat: the core
+ * applies the settlement once per withdrawal, and the state and the receiver's deposit change once.
+ */
+export async function settleInternal(deps: WithdrawDeps, id: number, recipient: number): Promise<void> {
   const result = await deps.core.sequencer.submit(
     { type: 'SettleWithdrawal', withdrawalId: `w${id}`, fee: 0n, toUser: recipient },
     `withdraw-settle:${id}`,
@@ -177,6 +201,15 @@ async function settleInternal(deps: WithdrawDeps, id: number, recipient: number)
 /** The reference of an internal transfer, shared by both sides: the sender's withdrawal id as `W<id>`. */
 const INTERNAL_REFERENCE_SQL = `'W' || w.id`;
 
+/** Gives a withdrawal's held amount back to its user through the core: once, however often it is asked. */
+export async function releaseHold(core: Core, id: number): Promise<void> {
+  const result = await core.sequencer.submit(
+    { type: 'ReleaseWithdrawal', withdrawalId: `w${id}` },
+    `withdraw-release:${id}`,
+  );
+  if (!result.ok) throw new Error(`withdrawal ${id} could not be released: ${result.code}`);
+}
+
 /** Moves a withdrawal to `state`, only from the states that lead there. */
 export async function setState(
   db: pg.Pool,
@@ -186,8 +219,8 @@ export async function setState(
   extra: { txid?: string; height?: number } = {},
 ): Promise<boolean> {
   const from: Record<string, string[]> = {
-    accepted: ['prepared'],
-    rejected: ['prepared'],
+    accepted: ['prepared', 'under_review'],
+    rejected: ['prepared', 'under_review'],
     processing: ['accepted'],
     confirming: ['processing', 'errored'],
     succeed: ['accepted', 'confirming'],

@@ -66,7 +66,7 @@ function ApplicantCard({ applicant: a }: { applicant: Applicant }) {
           )}
         </SimpleGrid>
         <TextInput
-          label={t('admin.reason')}
+          label={t('admin.kyc.reason')}
           value={reason}
           onChange={(e) => setReason(e.currentTarget.value)}
         />

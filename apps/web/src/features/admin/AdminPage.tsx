@@ -26,6 +26,7 @@ import { AdminMarkets } from './AdminMarkets.tsx';
 import { AdminNetworks } from './AdminNetworks.tsx';
 import { AdminTrail } from './AdminTrail.tsx';
 import { AdminUsers } from './AdminUsers.tsx';
+import { AdminWithdrawals } from './AdminWithdrawals.tsx';
 
 interface StaffMe {
   uid: string;
@@ -103,6 +104,9 @@ export function AdminPage() {
               {may('markets.manage') && <Tabs.Tab value="markets">{t('admin.tab.markets')}</Tabs.Tab>}
               {may('markets.manage') && <Tabs.Tab value="networks">{t('admin.tab.networks')}</Tabs.Tab>}
               {may('ledger.read') && <Tabs.Tab value="ledger">{t('admin.tab.ledger')}</Tabs.Tab>}
+              {may('withdrawals.review') && (
+                <Tabs.Tab value="withdrawals">{t('admin.tab.withdrawals')}</Tabs.Tab>
+              )}
               {may('trail.read') && <Tabs.Tab value="trail">{t('admin.tab.trail')}</Tabs.Tab>}
             </Tabs.List>
             <Tabs.Panel value="dashboard" pt="md">
@@ -125,6 +129,9 @@ export function AdminPage() {
             </Tabs.Panel>
             <Tabs.Panel value="ledger" pt="md">
               <AdminLedger />
+            </Tabs.Panel>
+            <Tabs.Panel value="withdrawals" pt="md">
+              <AdminWithdrawals canSetLimits={may('withdrawals.limits')} />
             </Tabs.Panel>
             <Tabs.Panel value="trail" pt="md">
               <AdminTrail />

@@ -1,7 +1,9 @@
-import { profileComplete } from '@exchange/shared';
-import { Badge, Button, Container, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
+import { type KycReviewResponse, profileComplete } from '@exchange/shared';
+import { Alert, Badge, Button, Container, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { api } from '../../api/client.ts';
 import { useCurrentUser } from '../../api/user.ts';
 import { KYC_COLOR, kycStatus } from '../settings/kyc.ts';
 
@@ -16,8 +18,15 @@ const DOCUMENTS = ['passport', 'idCard', 'drivers', 'military'] as const;
 export function KycStepPage() {
   const { t } = useTranslation();
   const user = useCurrentUser();
+  const review = useQuery({
+    queryKey: ['kycReview'],
+    queryFn: () => api<KycReviewResponse>('barong', '/resource/kyc/review'),
+    enabled: user.data !== undefined && user.data !== null,
+  });
   if (!user.data) return null;
   const status = kycStatus(user.data);
+  // The reviewer's words come with a retry or a rejection only.
+  const reviewed = status === 'resubmit' || status === 'rejected';
   const profileReady = profileComplete(user.data.profiles?.[0] ?? {});
   const canStart = profileReady && (status === 'pending' || status === 'initiated' || status === 'resubmit');
   return (
@@ -41,6 +50,13 @@ export function KycStepPage() {
                     ? t('resource.kyc.rejected_final')
                     : t('kyc.step.next')}
           </Text>
+          {reviewed && review.data?.comment && (
+            <Alert color={status === 'rejected' ? 'red' : 'orange'} title={t('kyc.step.comment')}>
+              <Text size="sm" data-testid="kyc-step-comment">
+                {review.data.comment}
+              </Text>
+            </Alert>
+          )}
           {canStart && (
             <>
               <Text size="sm">{t('kyc.step.documents')}</Text>

@@ -88,6 +88,11 @@ export function HistoryTable({
                   {t(statusKey(kind, item.state), { defaultValue: item.state })}
                 </Text>
                 {kind === 'deposits' && item.state === 'submitted' && <Confirmations item={item} />}
+                {item.note && (
+                  <Text size="xs" c="dimmed" data-testid="history-note">
+                    {item.note}
+                  </Text>
+                )}
               </Table.Td>
               <Table.Td>{item.currency.toUpperCase()}</Table.Td>
               <Table.Td>

@@ -30,6 +30,7 @@ export const kyc = {
   'kyc.page.sdkFailed': 'The verification widget could not be loaded. Please try again later.',
 
   'kyc.step.title': 'Verify your identity',
+  'kyc.step.comment': 'From our reviewer',
   'kyc.step.next':
     'Your profile is saved. Next, verify your identity to withdraw, trade without limits and order a card. It takes a few minutes.',
   'kyc.step.documents': 'Have one of these documents at hand:',

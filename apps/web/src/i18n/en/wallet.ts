@@ -107,6 +107,7 @@ export const wallet = {
   'wallet.state.collected': 'Collected',
   'wallet.state.accepted': 'Accepted',
   'wallet.state.processing': 'Processing',
+  'wallet.state.under_review': 'Under review',
   'wallet.state.skipped': 'Processing',
   'wallet.state.confirming': 'Confirming',
   'wallet.state.succeed': 'Succeed',

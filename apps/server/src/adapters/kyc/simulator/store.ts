@@ -40,6 +40,8 @@ export interface SimApplicant {
   review_status: 'init' | 'pending' | 'onHold' | 'completed';
   review_answer: 'GREEN' | 'RED' | null;
   reject_type: 'RETRY' | 'FINAL' | null;
+  /** The reviewer's words to the applicant on a rejection or a retry (Sumsub's `moderationComment`). */
+  moderation_comment: string | null;
   created_at: Date;
 }
 
@@ -73,6 +75,9 @@ export function statusView(a: SimApplicant): ApplicantStatus {
           reviewResult: {
             reviewAnswer: a.review_answer,
             ...(a.review_answer === 'RED' ? { reviewRejectType: a.reject_type ?? 'FINAL' } : {}),
+            ...(a.review_answer === 'RED' && a.moderation_comment
+              ? { moderationComment: a.moderation_comment }
+              : {}),
           },
         }
       : {}),
@@ -157,13 +162,15 @@ export type SimRefusal = 'not_found' | 'final' | 'not_submitted' | 'already_revi
 
 /**
  * Applies an action in one transaction and queues its webhook. `autoApproveSeconds` > 0 schedules the
- * simulated reviewer's GREEN after a submission.
+ * simulated reviewer's GREEN after a submission. `comment` is the reviewer's word to the applicant on a
+ * rejection or a retry.
  */
 export async function actOnApplicant(
   db: pg.Pool,
   applicantId: string,
   action: SimAction,
   autoApproveSeconds = 0,
+  comment: string | null = null,
 ): Promise<SimApplicant | SimRefusal> {
   return withTransaction(db, async (tx) => {
     const current: SimApplicant | undefined = (
@@ -176,7 +183,8 @@ export async function actOnApplicant(
     const updated: SimApplicant = (
       await tx.query(
         `update kyc_sim_applicants set review_status = $2, review_answer = $3, reject_type = $4,
-           auto_review_at = case when $5::int > 0 then now() + make_interval(secs => $5::int) end, updated_at = now()
+           auto_review_at = case when $5::int > 0 then now() + make_interval(secs => $5::int) end,
+           moderation_comment = $6, updated_at = now()
          where id = $1 returning *`,
         [
           applicantId,
@@ -184,6 +192,7 @@ export async function actOnApplicant(
           next.answer,
           next.rejectType,
           action === 'submit' ? autoApproveSeconds : 0,
+          next.answer === 'RED' ? comment : null,
         ],
       )
     ).rows[0];
