@@ -146,6 +146,33 @@ describe('the operator console', () => {
     for (const c of [customer, compliance, a1, a2]) await c.context.close();
   });
 
+  it('a technician switches a market off and on; an accountant sees the ledger audited and downloads it', async () => {
+    const tech = await staffMember('technical');
+    await tech.page.getByRole('tab', { name: 'Markets' }).click();
+    const market = (state: string) =>
+      tech.page.locator(`[data-testid="admin-market"][data-market="trxusdt"][data-state="${state}"]`);
+    await market('enabled').getByRole('button', { name: 'Disable' }).click();
+    await market('disabled').getByRole('button', { name: 'Enable' }).click();
+    await market('enabled').waitFor();
+    const toasts = () => tech.page.locator('.mantine-Notification-root').count();
+    await expect.poll(toasts, POLL).toBe(0);
+    expect(blocking(await axeViolations(tech.page)), 'Markets').toEqual([]);
+    await tech.page.getByRole('tab', { name: 'Networks' }).click();
+    await tech.page.getByTestId('admin-network').first().waitFor();
+    expect(blocking(await axeViolations(tech.page)), 'Networks').toEqual([]);
+
+    const accountant = await staffMember('accountant');
+    await accountant.page.getByRole('tab', { name: 'Ledger' }).click();
+    await accountant.page.locator('[data-testid="admin-ledger-audit"][data-clean="true"]').waitFor();
+    expect(blocking(await axeViolations(accountant.page)), 'Ledger').toEqual([]);
+    const [download] = await Promise.all([
+      accountant.page.waitForEvent('download'),
+      accountant.page.getByTestId('admin-ledger-csv').click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^ledger-\d{4}-\d{2}-\d{2}\.csv$/);
+    for (const c of [tech, accountant]) await c.context.close();
+  });
+
   it('a withdrawal above the limit waits for review: rejected, the customer sees why and has the funds back; approved, it goes', async () => {
     // A verified customer (level 3), funded, with 2FA.
     const { email } = await activeAccount('review');

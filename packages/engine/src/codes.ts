@@ -104,8 +104,15 @@ export const Rejection = {
   InvalidFeeRate: 'admin.fee.invalid_rate',
   /** SetTradingLevel/SetFeeRule: the level is not a safe non-negative integer. */
   InvalidTradingLevel: 'admin.trading_level.invalid',
-  /** SetMarketState: the state is neither `enabled` nor `disabled`. */
+  /** SetMarketState/UpdateMarket: the state is neither `enabled` nor `disabled`. */
   InvalidMarketState: 'admin.market.invalid_state',
+  /** AddMarket: a market with this id already exists. */
+  MarketExists: 'admin.market.exists',
+  /**
+   * AddMarket/UpdateMarket: the config breaks a market rule (unknown or equal currencies, precisions beyond the
+   * currencies', non-positive minimums, max price below min price, a field of the wrong JS type).
+   */
+  InvalidMarket: 'admin.market.invalid',
 } as const;
 
 /** Any rejection code the engine can return. */

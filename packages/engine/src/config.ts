@@ -1,5 +1,5 @@
 /** Validation of an EngineConfig (throws on a bad config: that is a programming/deployment error). */
-import type { EngineConfig, FeeRates } from './types.ts';
+import type { EngineConfig, FeeRates, MarketConfig } from './types.ts';
 
 const PPM = 1_000_000n;
 
@@ -12,8 +12,34 @@ function isPrecision(n: unknown): n is number {
 }
 
 function checkRate(what: string, r: unknown): void {
-  if (typeof r !== 'bigint' || r < 0n || r > PPM)
-    fail(`${what}: fee rate must be a bigint in [0, 1000000] ppm`);
+  if (!validRate(r)) fail(`${what}: fee rate must be a bigint in [0, 1000000] ppm`);
+}
+
+/**
+ * What is wrong with a market's config given the currencies' precisions, or null. Shared by the config check at
+ * construction and the `AddMarket`/`UpdateMarket` commands, so a market added at run time obeys the same rules.
+ */
+export function marketProblem(m: MarketConfig, precisions: ReadonlyMap<string, number>): string | null {
+  if (typeof m !== 'object' || m === null || typeof m.id !== 'string' || m.id === '') return 'bad id';
+  const bp = precisions.get(m.base);
+  const qp = precisions.get(m.quote);
+  if (bp === undefined || qp === undefined) return 'unknown currency';
+  if (m.base === m.quote) return 'base equals quote';
+  if (!isPrecision(m.pricePrecision) || !isPrecision(m.amountPrecision)) return 'bad precision';
+  if (m.pricePrecision + m.amountPrecision > qp)
+    return `pricePrecision + amountPrecision exceeds ${m.quote} precision`;
+  if (m.amountPrecision > bp) return `amountPrecision exceeds ${m.base} precision`;
+  if (typeof m.minPrice !== 'bigint' || typeof m.maxPrice !== 'bigint' || typeof m.minAmount !== 'bigint')
+    return 'minPrice, maxPrice and minAmount must be bigint';
+  if (m.minPrice <= 0n || m.maxPrice < m.minPrice) return 'bad price bounds';
+  if (m.minAmount <= 0n) return 'minAmount must be positive';
+  if (m.state !== 'enabled' && m.state !== 'disabled') return 'bad state';
+  return null;
+}
+
+/** True for fee rates the engine accepts: bigint parts per million in [0, 1000000]. */
+export function validRate(r: unknown): r is bigint {
+  return typeof r === 'bigint' && r >= 0n && r <= PPM;
 }
 
 /** Throw if the config is inconsistent; returns the default fee rates. */
@@ -29,22 +55,8 @@ export function validateConfig(cfg: EngineConfig): FeeRates {
   for (const m of cfg.markets) {
     if (ids.has(m.id)) fail(`duplicate market ${m.id}`);
     ids.add(m.id);
-    const bp = prec.get(m.base);
-    const qp = prec.get(m.quote);
-    if (bp === undefined || qp === undefined) fail(`market ${m.id}: unknown currency`);
-    if (m.base === m.quote) fail(`market ${m.id}: base equals quote`);
-    if (!isPrecision(m.pricePrecision) || !isPrecision(m.amountPrecision))
-      fail(`market ${m.id}: bad precision`);
-    if (m.pricePrecision + m.amountPrecision > qp) {
-      fail(`market ${m.id}: pricePrecision + amountPrecision exceeds ${m.quote} precision`);
-    }
-    if (m.amountPrecision > bp) fail(`market ${m.id}: amountPrecision exceeds ${m.base} precision`);
-    if (typeof m.minPrice !== 'bigint' || typeof m.maxPrice !== 'bigint' || typeof m.minAmount !== 'bigint') {
-      fail(`market ${m.id}: minPrice, maxPrice and minAmount must be bigint`);
-    }
-    if (m.minPrice <= 0n || m.maxPrice < m.minPrice) fail(`market ${m.id}: bad price bounds`);
-    if (m.minAmount <= 0n) fail(`market ${m.id}: minAmount must be positive`);
-    if (m.state !== 'enabled' && m.state !== 'disabled') fail(`market ${m.id}: bad state`);
+    const problem = marketProblem(m, prec);
+    if (problem !== null) fail(`market ${m.id}: ${problem}`);
   }
   const maker = cfg.fees?.defaultMaker ?? 1000n;
   const taker = cfg.fees?.defaultTaker ?? 1000n;

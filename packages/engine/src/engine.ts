@@ -3,6 +3,7 @@ import { depth as sideDepth } from './book.ts';
 import { Rejection, type RejectionCode } from './codes.ts';
 import { validateConfig } from './config.ts';
 import { flushBalances } from './ledger.ts';
+import { addMarket, setFeeRule, setMarketState, updateMarket } from './markets.ts';
 import type { Order } from './order.ts';
 import { cancelAll, cancelOrder, placeOrder } from './orders.ts';
 import { exportSnapshot, importState } from './snapshot.ts';
@@ -27,8 +28,6 @@ import {
   internalTransfer,
   liquidity,
   releaseWithdrawal,
-  setFeeRule,
-  setMarketState,
   setTradingLevel,
   settleWithdrawal,
 } from './wallet.ts';
@@ -149,10 +148,16 @@ export class Engine {
           res = setTradingLevel(st, c);
           break;
         case 'SetFeeRule':
-          res = setFeeRule(st, c);
+          res = setFeeRule(st, tx, c);
           break;
         case 'SetMarketState':
-          res = setMarketState(st, c);
+          res = setMarketState(st, tx, c);
+          break;
+        case 'AddMarket':
+          res = addMarket(st, tx, c);
+          break;
+        case 'UpdateMarket':
+          res = updateMarket(st, tx, c);
           break;
         default:
           res = Rejection.InvalidCommand;

@@ -1,6 +1,6 @@
 /** Events and command results. */
 import type { RejectionCode } from './codes.ts';
-import type { OrderView, OrdType, Side } from './types.ts';
+import type { FeeRule, MarketConfig, OrderView, OrdType, Side } from './types.ts';
 
 /** One ledger line; a command's postings sum to zero per currency. */
 export interface Posting {
@@ -88,6 +88,25 @@ export interface BalanceChanged {
   locked: bigint;
 }
 
+/** A market was added (`AddMarket`): its full config, for the reference tables and the edges. */
+export interface MarketAdded {
+  type: 'MarketAdded';
+  market: MarketConfig;
+  at: number;
+}
+/** A market's bounds or state changed (`UpdateMarket`, `SetMarketState`): its full config afterwards. */
+export interface MarketUpdated {
+  type: 'MarketUpdated';
+  market: MarketConfig;
+  at: number;
+}
+/** A fee rule was added or replaced (`SetFeeRule`, `AddMarket` with fees); orders placed afterwards use it. */
+export interface FeeRuleSet {
+  type: 'FeeRuleSet';
+  rule: FeeRule;
+  at: number;
+}
+
 /** Every event the engine emits. */
 export type EngineEvent =
   | OrderOpened
@@ -96,7 +115,10 @@ export type EngineEvent =
   | OrderDone
   | OrderCancelled
   | OrderRejected
-  | BalanceChanged;
+  | BalanceChanged
+  | MarketAdded
+  | MarketUpdated
+  | FeeRuleSet;
 
 /** Outcome of an accepted Swap. */
 export interface SwapOutcome {

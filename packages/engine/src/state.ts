@@ -228,23 +228,32 @@ export class CoreState {
     this.sys = { fees: zeros(), external: zeros(), card: zeros(), swap: zeros() };
     this.feeDefaults = feeDefaults;
     this.feeRules = feeRules.map((r) => ({ ...r }));
-    for (const m of markets) {
-      const bi = this.curIdx.get(m.base);
-      const qi = this.curIdx.get(m.quote);
-      if (bi === undefined || qi === undefined)
-        throw new Error(`engine config: market ${m.id}: unknown currency`);
-      const rt = new MarketRt(
-        m,
-        this.currencies[bi] as CurrencyConfig,
-        this.currencies[qi] as CurrencyConfig,
-        bi,
-        qi,
-      );
-      rt.rebuildFees(feeDefaults, this.feeRules);
-      this.markets.set(m.id, rt);
-    }
+    for (const m of markets) this.addMarket(m);
     const ci = this.curIdx.get(cardCurrency);
     this.cardCur = ci ?? -1;
+  }
+
+  /** Adds a market with an empty book and its fee table (config already validated). */
+  addMarket(m: MarketConfig): MarketRt {
+    const bi = this.curIdx.get(m.base);
+    const qi = this.curIdx.get(m.quote);
+    if (bi === undefined || qi === undefined)
+      throw new Error(`engine config: market ${m.id}: unknown currency`);
+    const rt = new MarketRt(
+      m,
+      this.currencies[bi] as CurrencyConfig,
+      this.currencies[qi] as CurrencyConfig,
+      bi,
+      qi,
+    );
+    rt.rebuildFees(this.feeDefaults, this.feeRules);
+    this.markets.set(m.id, rt);
+    return rt;
+  }
+
+  /** Precision of every currency, by id (for market checks). */
+  precisions(): Map<string, number> {
+    return new Map(this.currencies.map((c) => [c.id, c.precision]));
   }
 
   /** The user's account, created empty on first use. */

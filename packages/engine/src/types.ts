@@ -206,6 +206,30 @@ export interface SetMarketState extends CommandBase {
   market: string;
   state: MarketState;
 }
+/**
+ * Add a market while the engine runs: its book starts empty and it trades at once when `enabled`. With `fees`,
+ * a fee rule for this market (any level) is set in the same command, so the market never trades at a rate
+ * nobody chose. Refused when the id is taken or the config breaks a rule of {@link MarketConfig}.
+ */
+export interface AddMarket extends CommandBase {
+  type: 'AddMarket';
+  market: MarketConfig;
+  fees?: FeeRates;
+}
+/**
+ * Change a market's bounds, state and/or its fee rule (any level) in one step. Currencies and precisions never
+ * change: open orders are kept in the market's ticks and steps. New bounds and fees apply to orders placed
+ * afterwards; resting orders keep theirs.
+ */
+export interface UpdateMarket extends CommandBase {
+  type: 'UpdateMarket';
+  market: string;
+  minPrice?: bigint;
+  maxPrice?: bigint;
+  minAmount?: bigint;
+  state?: MarketState;
+  fees?: FeeRates;
+}
 
 /** Every command the engine accepts. */
 export type Command =
@@ -226,7 +250,9 @@ export type Command =
   | DrainLiquidity
   | SetTradingLevel
   | SetFeeRule
-  | SetMarketState;
+  | SetMarketState
+  | AddMarket
+  | UpdateMarket;
 
 /** A plain, immutable copy of an order's state. Amounts in currency units, price/volume in ticks/steps. */
 export interface OrderView {

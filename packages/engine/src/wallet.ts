@@ -1,4 +1,4 @@
-/** Wallet, card, liquidity and admin commands. */
+/** Wallet, card, liquidity and trading-level commands (market and fee commands are in markets.ts). */
 import { Rejection, type RejectionCode } from './codes.ts';
 import {
   available,
@@ -25,13 +25,9 @@ import type {
   HoldWithdrawal,
   InternalTransfer,
   ReleaseWithdrawal,
-  SetFeeRule,
-  SetMarketState,
   SetTradingLevel,
   SettleWithdrawal,
 } from './types.ts';
-
-const PPM = 1_000_000n;
 
 function cur(st: CoreState, id: string): number | RejectionCode {
   const i = st.curIdx.get(id);
@@ -176,7 +172,8 @@ export function liquidity(st: CoreState, tx: Tx, c: FundLiquidity | DrainLiquidi
   return null;
 }
 
-function validLevel(l: unknown): l is number {
+/** A trading level: a safe non-negative integer. */
+export function validLevel(l: unknown): l is number {
   return typeof l === 'number' && Number.isSafeInteger(l) && l >= 0;
 }
 
@@ -185,30 +182,5 @@ export function setTradingLevel(st: CoreState, c: SetTradingLevel): RejectionCod
   if (!validUser(c.user)) return Rejection.InvalidUser;
   if (!validLevel(c.level)) return Rejection.InvalidTradingLevel;
   st.account(c.user).level = c.level;
-  return null;
-}
-
-/** SetFeeRule: replaces the rule with the same (market, level) scope, or adds it. */
-export function setFeeRule(st: CoreState, c: SetFeeRule): RejectionCode | null {
-  const r = c.rule;
-  if (typeof r !== 'object' || r === null) return Rejection.InvalidCommand;
-  if (r.market !== undefined && !st.markets.has(r.market)) return Rejection.MarketNotFound;
-  if (r.level !== undefined && !validLevel(r.level)) return Rejection.InvalidTradingLevel;
-  for (const x of [r.maker, r.taker]) {
-    if (typeof x !== 'bigint' || x < 0n || x > PPM) return Rejection.InvalidFeeRate;
-  }
-  const rules = st.feeRules.filter((x) => x.market !== r.market || x.level !== r.level);
-  rules.push({ ...r });
-  st.feeRules = rules;
-  for (const m of st.markets.values()) m.rebuildFees(st.feeDefaults, rules);
-  return null;
-}
-
-/** SetMarketState. */
-export function setMarketState(st: CoreState, c: SetMarketState): RejectionCode | null {
-  const m = st.markets.get(c.market);
-  if (m === undefined) return Rejection.MarketNotFound;
-  if (c.state !== 'enabled' && c.state !== 'disabled') return Rejection.InvalidMarketState;
-  m.state = c.state;
   return null;
 }

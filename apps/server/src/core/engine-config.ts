@@ -1,6 +1,7 @@
 import type { EngineConfig } from '@exchange/engine';
 import { formatUnits, toUnits } from '@exchange/shared';
 import type pg from 'pg';
+import { NO_MAX_PRICE } from './market-rows.ts';
 
 /** Fee rates from decimal strings ("0.001") to parts per million. */
 function ppm(rate: string): bigint {
@@ -22,7 +23,7 @@ export interface MarketInfo {
 
 /** Builds the engine's configuration from the reference tables (currencies, markets, fees). */
 export async function loadEngineConfig(
-  db: pg.Pool,
+  db: pg.Pool | pg.PoolClient,
 ): Promise<{ config: EngineConfig; markets: Map<string, MarketInfo> }> {
   const [currencies, markets, fees] = await Promise.all([
     db.query('select id, precision from currencies order by position, id'),
@@ -54,7 +55,7 @@ export async function loadEngineConfig(
         amountPrecision: m.amount_precision,
         minPrice: toUnits(m.min_price, m.price_precision),
         maxPrice:
-          m.max_price === '0.000000000000000000' ? 10n ** 30n : toUnits(m.max_price, m.price_precision),
+          m.max_price === '0.000000000000000000' ? NO_MAX_PRICE : toUnits(m.max_price, m.price_precision),
         minAmount: toUnits(m.min_amount, m.amount_precision),
         state: m.state === 'enabled' ? 'enabled' : 'disabled',
       };

@@ -51,11 +51,13 @@ export async function startCore(
   /** The lease of the active core (the app's); without one the core fences by the term it finds. */
   lease?: CoreLease,
 ): Promise<ActiveCore> {
-  const { config, markets } = await loadEngineConfig(db);
-  const units = new Units(markets, new Map(config.currencies.map((c) => [c.id, c.precision])));
-  // Reference data (currencies, markets, fees) does not change while the app runs; balances and orders do.
+  const units = new Units(new Map(), new Map());
+  // Balances and orders, and also markets and fees (staff change them through the core, and each change is
+  // written with its batch): a reload reads them all again, so it continues from exactly what was committed.
   const load = async () => {
     await lease?.confirm();
+    const { config, markets } = await loadEngineConfig(db);
+    units.replace(markets, config.currencies);
     const { state, batchSeq, term } = await loadEngineState(db, units);
     if (lease && term !== lease.term)
       throw new DeposedError(`exchange core term ${lease.term} was superseded by term ${term}`);
@@ -65,6 +67,6 @@ export async function startCore(
   return {
     sequencer: new Sequencer(engine, db, units, batchSeq, term, options, onFatal, load),
     units,
-    markets,
+    markets: units.markets,
   };
 }

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import type { Tx } from '../db/pool.ts';
 import { combine, encodeArrays, insertOrders, insertTrades, updateOrders } from './batch-rows.ts';
 import type { MarketInfo } from './engine-config.ts';
+import { marketStatements } from './market-rows.ts';
 
 /** Decimal conversions between the engine's integers and the database's numerics. */
 export class Units {
@@ -11,6 +12,17 @@ export class Units {
     readonly markets: Map<string, MarketInfo>,
     readonly precisions: Map<string, number>,
   ) {}
+
+  /**
+   * Takes the markets and currencies as loaded from the database, in place: the edges hold these very maps
+   * (`Core.markets`), so they see a reload too.
+   */
+  replace(markets: Map<string, MarketInfo>, currencies: { id: string; precision: number }[]): void {
+    this.markets.clear();
+    for (const [id, info] of markets) this.markets.set(id, info);
+    this.precisions.clear();
+    for (const c of currencies) this.precisions.set(c.id, c.precision);
+  }
 
   market(id: string): MarketInfo {
     const m = this.markets.get(id);
@@ -48,6 +60,8 @@ export interface BatchEffects {
       currency?: string;
       amount?: bigint;
     };
+    /** The command changed markets or fees: its events are written to the reference tables too. */
+    market?: boolean;
   }[];
 }
 
@@ -189,7 +203,13 @@ export function prepareBatch(units: Units, batch: BatchEffects): BatchSql {
     [batch.seq, batch.term],
   );
   // One round trip for each group: under load a round trip costs more than the statements in it.
-  return { inserts: encodeArrays(combine(inserts)), rest: encodeArrays([...combine(out), ...holds]) };
+  const markets = batch.results.some((r) => r.market)
+    ? marketStatements(batch.results.map((r) => r.result))
+    : [];
+  return {
+    inserts: encodeArrays(combine(inserts)),
+    rest: encodeArrays([...combine(out), ...holds, ...markets]),
+  };
 }
 
 function holdStatements(units: Units, batch: BatchEffects): Statement[] {

@@ -2,6 +2,7 @@ import type { Command, CommandResult, Engine } from '@exchange/engine';
 import type pg from 'pg';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from '../db/errors.ts';
 import type { Tx } from '../db/pool.ts';
+import { changesMarkets, followMarkets, unstorableMarketCommand } from './market-rows.ts';
 import { type BatchEffects, type BatchSql, executeBatch, prepareBatch, type Units } from './persistence.ts';
 
 /** A command as callers submit it: the sequencer stamps the time. */
@@ -198,6 +199,10 @@ export class Sequencer {
   private enqueue(command: Submitted, ref: string | undefined, at?: number): Promise<CommandResult> {
     // The core may have paused while a client command id was being looked up: nothing would cut this batch.
     if (this.failure) return Promise.reject(this.failure);
+    const unstorable = changesMarkets(command as Command)
+      ? unstorableMarketCommand(command as Command)
+      : null;
+    if (unstorable) return Promise.reject(new Error(`refused before the engine: ${unstorable}`));
     return new Promise((resolve, reject) => {
       this.queue.push({
         command: { ...command, at: 0, ...(ref ? { ref } : {}) } as Command,
@@ -240,7 +245,15 @@ export class Sequencer {
       pending.command.at = pending.at ?? at;
       const result = this.engine.apply(pending.command);
       results.push(result);
-      effects.results.push({ result, ref: pending.ref, withdrawal: withdrawalEffect(pending.command) });
+      // A market added or changed here is known before the next command's rows are formatted.
+      const market = changesMarkets(pending.command);
+      if (market) followMarkets(this.units, result);
+      effects.results.push({
+        result,
+        ref: pending.ref,
+        withdrawal: withdrawalEffect(pending.command),
+        market,
+      });
     }
     this.prepared = { seq, batch, results, sql: prepareBatch(this.units, effects) };
     this.writeNext();

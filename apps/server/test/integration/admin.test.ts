@@ -4,6 +4,7 @@ import { signature } from '../../src/modules/api-keys/hmac.ts';
 import { apiKeyFor } from '../support/api-key.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { kycHarness, PROFILE } from '../support/kyc.ts';
+import { MARKET_AND_LEDGER_ROUTES } from '../support/market-ledger-routes.ts';
 import {
   adminCall,
   type Person,
@@ -149,6 +150,7 @@ const ROUTES = () => [
   { method: 'GET', url: '/actions', allowed: ['support', 'compliance', 'accountant', 'technical'] },
   { method: 'GET', url: '/metrics', allowed: ['technical'] },
   { method: 'GET', url: '/health', allowed: ['technical'] },
+  ...MARKET_AND_LEDGER_ROUTES,
 ];
 
 describe('the admin API', () => {

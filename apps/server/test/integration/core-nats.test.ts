@@ -188,4 +188,53 @@ describe.skipIf(!NATS_SERVER)('the core over NATS', () => {
     );
     expect(await auditLedger(db.pool)).toEqual([]);
   });
+
+  it('takes a market added and changed through a replica: it trades at once, and replicas know it', async () => {
+    const remote = replica.sequencer;
+    const added = await remote.submit({
+      type: 'AddMarket',
+      market: {
+        id: 'ethusdtx',
+        base: 'eth',
+        quote: 'usdt',
+        pricePrecision: 2,
+        amountPrecision: 2,
+        minPrice: 1n,
+        maxPrice: 10n ** 30n,
+        minAmount: 1n,
+        state: 'enabled',
+      },
+      fees: { maker: 0n, taker: 0n },
+    });
+    expect(added.ok).toBe(true);
+    const place = (user: number, side: 'buy' | 'sell') =>
+      remote.submit({
+        type: 'PlaceOrder',
+        user,
+        market: 'ethusdtx',
+        side,
+        ordType: 'limit',
+        price: 100n,
+        volume: 100n,
+      });
+    expect((await place(alice, 'sell')).ok).toBe(true);
+    const taken = await place(bob, 'buy');
+    expect(taken.events.filter((e) => e.type === 'Trade')).toHaveLength(1);
+    await until(() => remote.committedSeq === active.core.sequencer.committedSeq, 'the replica');
+    expect(replica.markets.get('ethusdtx')).toMatchObject({ minAmount: '0.01', quotePrecision: 6 });
+    expect(remote.state.balances(bob)).toEqual(active.core.sequencer.state.balances(bob));
+
+    expect((await remote.submit({ type: 'UpdateMarket', market: 'ethusdtx', state: 'disabled' })).ok).toBe(
+      true,
+    );
+    expect((await place(alice, 'sell')).code).toBe('market.market.not_enabled');
+    // A replica started now reads the market, its state and fees from the tables the core wrote with the batch.
+    const late = await replicaCore();
+    expect(late.markets.get('ethusdtx')).toMatchObject({ amountPrecision: 2 });
+    expect(late.sequencer.state.snapshot().config.markets).toContainEqual(
+      expect.objectContaining({ id: 'ethusdtx', state: 'disabled' }),
+    );
+    late.sequencer.stop();
+    expect(await auditLedger(db.pool)).toEqual([]);
+  });
 });

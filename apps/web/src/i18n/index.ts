@@ -1,6 +1,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { admin } from './en/admin.ts';
+import { adminMarkets } from './en/admin-markets.ts';
 import { captcha } from './en/captcha.ts';
 import { card } from './en/card.ts';
 import { cardMoney } from './en/card-money.ts';
@@ -29,6 +30,7 @@ export const en = {
   ...card,
   ...cardMoney,
   ...admin,
+  ...adminMarkets,
 };
 
 void i18next.use(initReactI18next).init({

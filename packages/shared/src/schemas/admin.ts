@@ -19,6 +19,9 @@ export type StaffRole = (typeof STAFF_ROLES)[number];
  * - `withdrawals.limits`: the withdrawal limits per user level and currency.
  * - `trail.read`: the staff actions log.
  * - `metrics.read`: the Prometheus metrics (`GET /metrics`) and the console's dashboard.
+ * - `markets.manage`: list markets and currency networks; add a market (through the core); enable or disable
+ *   trading, deposits and withdrawals; change fees and minimums (see `admin-markets.ts`).
+ * - `ledger.read`: totals per currency and system account, the ledger audit and its CSV export.
  */
 export const STAFF_PERMISSIONS = {
   'users.read': ['support', 'compliance', 'accountant'],
@@ -30,6 +33,8 @@ export const STAFF_PERMISSIONS = {
   'withdrawals.limits': ['compliance', 'accountant'],
   'trail.read': ['support', 'compliance', 'accountant', 'technical'],
   'metrics.read': ['technical'],
+  'markets.manage': ['technical'],
+  'ledger.read': ['accountant'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 

@@ -3,6 +3,7 @@ import { type ConsumerMessages, DeliverPolicy, type NatsConnection } from 'nats'
 import type pg from 'pg';
 import { loadEngineConfig } from '../engine-config.ts';
 import type { Core, CoreSequencer } from '../index.ts';
+import { changesMarkets, followMarkets } from '../market-rows.ts';
 import { loadEngineState, Units } from '../persistence.ts';
 import type { CommittedBatch, RecoveredListener, Submitted } from '../sequencer.ts';
 import { decode } from './codec.ts';
@@ -36,26 +37,31 @@ export class ReplicaSequencer implements CoreSequencer {
     private readonly load: () => Promise<{ engine: Engine; batchSeq: number; term: number }>,
     private readonly remote: RemoteSequencer,
     private readonly log: Log,
+    /** The market map the edges read: kept in step with replayed market commands and reloads. */
+    private readonly units: Units,
   ) {}
 
   /** Subscribes to the batch stream, loads a snapshot, and follows. */
   static async start(db: pg.Pool, nc: NatsConnection, remote: RemoteSequencer, log: Log): Promise<Core> {
-    const { config, markets } = await loadEngineConfig(db);
-    const units = new Units(markets, new Map(config.currencies.map((c) => [c.id, c.precision])));
+    const units = new Units(new Map(), new Map());
     const load = async () => {
       const snapshot = await consistentSnapshot(db, units);
-      return { engine: new Engine(config, snapshot.state), batchSeq: snapshot.batchSeq, term: snapshot.term };
+      return {
+        engine: new Engine(snapshot.config, snapshot.state),
+        batchSeq: snapshot.batchSeq,
+        term: snapshot.term,
+      };
     };
     await ensureBatchStream(nc);
     // Listening starts before the snapshot is read: a batch committed after it is then certainly delivered.
     const consumer = await nc.jetstream().consumers.get(BATCH_STREAM, { deliver_policy: DeliverPolicy.New });
     const messages = await consumer.consume();
     const first = await load();
-    const replica = new ReplicaSequencer(first.engine, first.batchSeq, load, remote, log);
+    const replica = new ReplicaSequencer(first.engine, first.batchSeq, load, remote, log, units);
     replica.term = first.term;
     replica.messages = messages;
     void replica.follow(messages);
-    return { sequencer: replica, units, markets };
+    return { sequencer: replica, units, markets: units.markets };
   }
 
   get state(): Engine {
@@ -125,7 +131,11 @@ export class ReplicaSequencer implements CoreSequencer {
 
   private apply(batch: PublishedBatch): void {
     const commands = batch.commands as Command[];
-    const results = commands.map((command) => this.engine.apply(command));
+    const results = commands.map((command) => {
+      const result = this.engine.apply(command);
+      if (changesMarkets(command)) followMarkets(this.units, result);
+      return result;
+    });
     this.appliedSeq = batch.seq;
     this.stats.batches++;
     for (const listener of this.listeners) listener({ seq: batch.seq, results, commands });
@@ -149,14 +159,19 @@ export class ReplicaSequencer implements CoreSequencer {
   }
 }
 
-/** The engine state as of one committed batch: every table read in one repeatable-read transaction. */
+/**
+ * The engine config and state as of one committed batch: every table read in one repeatable-read transaction,
+ * the markets and fees too (staff change them through the core, written with their batch).
+ */
 async function consistentSnapshot(db: pg.Pool, units: Units) {
   const client = await db.connect();
   try {
     await client.query('begin isolation level repeatable read read only');
+    const { config, markets } = await loadEngineConfig(client);
+    units.replace(markets, config.currencies);
     const snapshot = await loadEngineState(client, units);
     await client.query('commit');
-    return snapshot;
+    return { ...snapshot, config };
   } catch (err) {
     await client.query('rollback').catch(() => {});
     throw err;

@@ -27,6 +27,8 @@ import { cardHolderDocument, cardHolderQueue, reviewCardHolder } from './card-re
 import { endUserSessions, searchUsers, setUserLocked, userDetail } from './customers.ts';
 import { componentHealth } from './health.ts';
 import { kycDocument, kycQueue, reviewApplicant } from './kyc-review.ts';
+import { adminLedgerRoutes } from './ledger-routes.ts';
+import { adminMarketRoutes } from './markets-routes.ts';
 import { listStaffActions, recordStaffAction } from './trail.ts';
 import { adminWithdrawalRoutes } from './withdrawals-routes.ts';
 
@@ -232,6 +234,9 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     await staff(request, 'metrics.read');
     return reply.type(app.metrics.contentType).send(await app.metrics.metrics());
   });
+
+  await adminMarketRoutes(app, deps);
+  await adminLedgerRoutes(app, deps);
 
   app.get('/actions', docs('The staff trail', { query: adminActionsQuery }), async (request, reply) => {
     await staff(request, 'trail.read');

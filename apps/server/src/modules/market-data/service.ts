@@ -186,6 +186,9 @@ export class MarketData {
     }
     for (const e of result.events) {
       if (e.type === 'Trade') trades.push(e);
+      // A market added by staff: its book starts empty, before any order of it in this batch is applied.
+      else if (e.type === 'MarketAdded' && !this.books.has(e.market.id))
+        this.books.set(e.market.id, new BookView());
       else if (e.type === 'BalanceChanged') {
         const p = this.core.units.precision(e.currency);
         publishPrivate(this.hub, e.user, 'balances', () => ({

@@ -21,6 +21,9 @@ import { errorCodes, errorText } from '../auth/components/errors.ts';
 import { AdminAdjustments } from './AdminAdjustments.tsx';
 import { AdminDashboard } from './AdminDashboard.tsx';
 import { AdminKyc } from './AdminKyc.tsx';
+import { AdminLedger } from './AdminLedger.tsx';
+import { AdminMarkets } from './AdminMarkets.tsx';
+import { AdminNetworks } from './AdminNetworks.tsx';
 import { AdminTrail } from './AdminTrail.tsx';
 import { AdminUsers } from './AdminUsers.tsx';
 import { AdminWithdrawals } from './AdminWithdrawals.tsx';
@@ -98,6 +101,9 @@ export function AdminPage() {
               {may('adjustments.propose') && (
                 <Tabs.Tab value="adjustments">{t('admin.tab.adjustments')}</Tabs.Tab>
               )}
+              {may('markets.manage') && <Tabs.Tab value="markets">{t('admin.tab.markets')}</Tabs.Tab>}
+              {may('markets.manage') && <Tabs.Tab value="networks">{t('admin.tab.networks')}</Tabs.Tab>}
+              {may('ledger.read') && <Tabs.Tab value="ledger">{t('admin.tab.ledger')}</Tabs.Tab>}
               {may('withdrawals.review') && (
                 <Tabs.Tab value="withdrawals">{t('admin.tab.withdrawals')}</Tabs.Tab>
               )}
@@ -114,6 +120,15 @@ export function AdminPage() {
             </Tabs.Panel>
             <Tabs.Panel value="adjustments" pt="md">
               <AdminAdjustments me={staff.email} canApprove={may('adjustments.approve')} />
+            </Tabs.Panel>
+            <Tabs.Panel value="markets" pt="md">
+              <AdminMarkets />
+            </Tabs.Panel>
+            <Tabs.Panel value="networks" pt="md">
+              <AdminNetworks />
+            </Tabs.Panel>
+            <Tabs.Panel value="ledger" pt="md">
+              <AdminLedger />
             </Tabs.Panel>
             <Tabs.Panel value="withdrawals" pt="md">
               <AdminWithdrawals canSetLimits={may('withdrawals.limits')} />

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app.ts';
+import { docs } from '../../http/openapi.ts';
+import { requireStaff } from './access.ts';
+import { ledgerCsv, ledgerView } from './ledger.ts';
+
+/**
+ * The ledger view (role `accountant`, permission `ledger.read`), registered inside {@link adminRoutes}'s scope:
+ * totals per currency and system account with the audit, and the same totals as a CSV download.
+ */
+export async function adminLedgerRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  app.get(
+    '/ledger',
+    docs('Totals per currency and system account, and the ledger audit'),
+    async (request, reply) => {
+      await requireStaff(deps.db, request, 'ledger.read');
+      // What the exchange holds: for this staff member's eyes only, never kept by a browser or a proxy.
+      reply.header('cache-control', 'no-store, private');
+      return ledgerView(deps.db);
+    },
+  );
+
+  app.get('/ledger.csv', docs('The ledger totals as CSV (a download)'), async (request, reply) => {
+    await requireStaff(deps.db, request, 'ledger.read');
+    const view = await ledgerView(deps.db);
+    const day = view.at.slice(0, 10);
+    return reply
+      .header('cache-control', 'no-store, private')
+      .header('content-disposition', `attachment; filename="ledger-${day}.csv"`)
+      .type('text/csv; charset=utf-8')
+      .send(ledgerCsv(view.totals));
+  });
+}
