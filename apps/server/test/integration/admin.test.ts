@@ -3,6 +3,7 @@ import { auditLedger } from '../../src/core/audit.ts';
 import { signature } from '../../src/modules/api-keys/hmac.ts';
 import { apiKeyFor } from '../support/api-key.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
+import { sessionFor } from '../support/core.ts';
 import { kycHarness, PROFILE } from '../support/kyc.ts';
 import { MARKET_AND_LEDGER_ROUTES } from '../support/market-ledger-routes.ts';
 import {
@@ -76,6 +77,13 @@ const ROUTES = () => [
     allowed: ['support'],
     body: { reason: 'checked' },
     path: '/users/{uid}/unlock',
+  },
+  {
+    method: 'POST',
+    url: `/users/${customer.uid}/reset_2fa`,
+    allowed: ['support'],
+    body: { reason: 'identity checked' },
+    path: '/users/{uid}/reset_2fa',
   },
   {
     method: 'DELETE',
@@ -260,6 +268,40 @@ describe('the admin API', () => {
     expect((await call('POST', `/users/${who.uid}/lock`, who.headers, { reason: 'myself' })).json()).toEqual({
       errors: ['admin.user.own_account'],
     });
+  });
+
+  it('lets support reset the 2FA of a user who lost their authenticator: signed out, and withdrawals on hold', async () => {
+    const who = staff.support;
+    await stepUp(who);
+    const lost = await person('lost-phone@example.com', 'member');
+    await t.db.pool.query('update users set level = 3 where id = $1', [lost.id]);
+    await t.db.pool.query(`update users set password_changed_at = now() - interval '3 days' where id = $1`, [
+      lost.id,
+    ]);
+    const permission = async (headers: Headers) =>
+      t.app.inject({ method: 'GET', url: '/api/v2/peatio/account/withdraw_permission', headers });
+    expect((await permission(lost.headers)).json()).toMatchObject({ allowed: true, otp: true });
+    const noReason = await call('POST', `/users/${lost.uid}/reset_2fa`, who.headers, {});
+    expect(noReason.json()).toEqual({ errors: ['admin.reason_required'] });
+    const reset = await call('POST', `/users/${lost.uid}/reset_2fa`, who.headers, {
+      reason: 'passport and selfie checked on a video call',
+    });
+    expect(reset.json()).toEqual({ uid: lost.uid, otp: false });
+    expect((await permission(lost.headers)).statusCode).toBe(401);
+    const row = (await t.db.pool.query('select otp, otp_secret_enc from users where id = $1', [lost.id]))
+      .rows[0];
+    expect(row).toEqual({ otp: false, otp_secret_enc: null });
+    // Back in with a new session: withdrawals wait out the hold, as after any 2FA change.
+    const fresh = await sessionFor(t.deps.sessions, lost.id);
+    const after = (await permission(fresh)).json();
+    expect(after).toMatchObject({ allowed: false, otp: false });
+    expect(new Date(after.hold_until).getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
+    const again = await call('POST', `/users/${lost.uid}/reset_2fa`, who.headers, { reason: 'twice' });
+    expect([again.statusCode, again.json()]).toEqual([422, { errors: ['admin.user.2fa_off'] }]);
+    const own = await call('POST', `/users/${who.uid}/reset_2fa`, who.headers, { reason: 'myself' });
+    expect(own.json()).toEqual({ errors: ['admin.user.own_account'] });
+    const trail = (await call('GET', '/actions?action=user.2fa_reset', who.headers)).json();
+    expect(trail[0]).toMatchObject({ target: lost.uid, after: { otp: false } });
   });
 
   it('moves money only with four eyes: the proposer cannot approve, a second accountant can, once', async () => {

@@ -10,7 +10,7 @@ export type StaffRole = (typeof STAFF_ROLES)[number];
 /**
  * What each permission allows, and the roles that hold it. `superadmin` holds all of them.
  * - `users.read`: search users and see a user's profile, labels, phones, sessions, API keys, balances and log.
- * - `users.manage`: lock or unlock an account, end its sessions.
+ * - `users.manage`: lock or unlock an account, end its sessions, reset its two-factor after an identity check.
  * - `kyc.review`: the identity review queues (exchange KYC and card holders) with documents; approve, reject or
  *   ask to retry.
  * - `adjustments.propose`: propose a balance credit or debit with a reason.
@@ -60,6 +60,8 @@ export const ADMIN_ERRORS = {
   codeUsed: 'admin.step_up.code_used',
   /** No such user (404). */
   userNotFound: 'admin.user.not_found',
+  /** Two-factor is already off for this user: nothing to reset (422). */
+  twoFactorOff: 'admin.user.2fa_off',
   /** Staff cannot lock their own account or adjust their own balance (422). */
   ownAccount: 'admin.user.own_account',
   /** No such adjustment, or it is no longer a proposal (422). */

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { withTransaction } from '../../db/pool.ts';
 import { AppError } from '../../http/errors.ts';
 import type { SessionStore } from '../identity/sessions.ts';
-import { isoSql } from '../identity/users-repository.ts';
+import { isoSql, recordActivity } from '../identity/users-repository.ts';
 import type { Staff } from './access.ts';
 import { recordStaffAction } from './trail.ts';
 
@@ -125,4 +125,42 @@ export async function endUserSessions(db: pg.Pool, sessions: SessionStore, staff
     after: { sessions: 0 },
   });
   return { uid, ended: open };
+}
+
+/**
+ * Turns a user's two-factor off after support checked their identity (a lost authenticator): every session ends,
+ * and the `otp` entry in their security log starts the withdrawal hold, as when they turn it off themselves. Staff
+ * cannot reset their own. Recorded with the reason in the trail, in the same transaction.
+ */
+export async function resetTwoFactor(
+  db: pg.Pool,
+  sessions: SessionStore,
+  staff: Staff,
+  uid: string,
+  reason: string,
+) {
+  const user = await userByUid(db, uid);
+  if (user.id === staff.user.id) throw new AppError(422, [ADMIN_ERRORS.ownAccount]);
+  if (!user.otp) throw new AppError(422, [ADMIN_ERRORS.twoFactorOff]);
+  await withTransaction(db, async (tx) => {
+    await tx.query(
+      `update users set otp = false, otp_secret_enc = null, otp_pending_secret_enc = null, updated_at = now()
+       where id = $1`,
+      [user.id],
+    );
+    await recordActivity(tx, {
+      userId: user.id,
+      action: 'otp.reset_by_staff',
+      result: 'succeed',
+      topic: 'otp',
+      ip: staff.ip,
+      userAgent: null,
+    });
+    await recordStaffAction(tx, staff, 'user.2fa_reset', uid, {
+      before: { otp: true },
+      after: { otp: false, reason },
+    });
+  });
+  await sessions.revokeAllForUser(user.id);
+  return { uid, otp: false };
 }

@@ -24,7 +24,7 @@ import { consumeTotp } from '../identity/totp.ts';
 import { requireStaff, stepUpUntil } from './access.ts';
 import { decideAdjustment, listAdjustments, proposeAdjustment } from './adjustments.ts';
 import { cardHolderDocument, cardHolderQueue, reviewCardHolder } from './card-review.ts';
-import { endUserSessions, searchUsers, setUserLocked, userDetail } from './customers.ts';
+import { endUserSessions, resetTwoFactor, searchUsers, setUserLocked, userDetail } from './customers.ts';
 import { componentHealth } from './health.ts';
 import { kycDocument, kycQueue, reviewApplicant } from './kyc-review.ts';
 import { adminLedgerRoutes } from './ledger-routes.ts';
@@ -117,6 +117,19 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
       },
     );
   }
+
+  app.post(
+    '/users/:uid/reset_2fa',
+    docs("Turn a user's two-factor off after an identity check (starts the withdrawal hold)", {
+      params: uidParam,
+      body: adminUserActionSchema,
+    }),
+    async (request) => {
+      const who = await staff(request, 'users.manage');
+      const { reason } = adminUserActionSchema.parse(request.body ?? {});
+      return resetTwoFactor(deps.db, deps.sessions, who, uidParam.parse(request.params).uid, reason);
+    },
+  );
 
   app.delete(
     '/users/:uid/sessions',

@@ -111,6 +111,16 @@ export function AdminUsers({ canManage }: { canManage: boolean }) {
                       {t('admin.users.unlock')}
                     </Button>
                   )}
+                  {user.otp && (
+                    <Button
+                      color="orange"
+                      variant="light"
+                      loading={busy === 'reset2fa'}
+                      onClick={() => run('reset2fa', 'POST', `/users/${user.uid}/reset_2fa`, { reason })}
+                    >
+                      {t('admin.users.reset2fa')}
+                    </Button>
+                  )}
                   <Button
                     variant="default"
                     loading={busy === 'end'}

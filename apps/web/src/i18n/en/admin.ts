@@ -61,6 +61,8 @@ export const admin = {
   'admin.users.lock': 'Lock',
   'admin.users.unlock': 'Unlock',
   'admin.users.endSessions': 'End sessions',
+  'admin.users.reset2fa': 'Reset 2FA (identity checked)',
+  'admin.user.2fa_off': 'Two-factor authentication is already off for this user.',
   'admin.users.balances': 'Balances',
   'admin.users.sessions': 'Open sessions: {{count}}',
   'admin.reason': 'Reason',
