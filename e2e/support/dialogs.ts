@@ -20,15 +20,20 @@ export async function switchTheme(page: Page, theme: 'dark' | 'light'): Promise<
     (value) => document.documentElement.getAttribute('data-mantine-color-scheme') === value,
     theme,
   );
-  // Colours change on the next frames (even reduced motion keeps a 0.01 ms transition): wait for the body's text.
+  // Colours change over the next frames (even reduced motion keeps a 0.01 ms transition): wait for the body's
+  // text colour and for every transition to end.
   await page.waitForFunction(() => {
     const probe = document.createElement('span');
     probe.style.color = 'var(--mantine-color-text)';
     document.body.append(probe);
     const text = getComputedStyle(probe).color;
     probe.remove();
-    return getComputedStyle(document.body).color === text;
+    return (
+      getComputedStyle(document.body).color === text &&
+      !document.getAnimations().some((a) => a instanceof CSSTransition)
+    );
   });
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
 }
 
 /**
