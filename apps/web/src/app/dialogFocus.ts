@@ -1,7 +1,10 @@
 import { useEffect } from 'react';
 
-/** How many places the focus had outside dialogs are remembered (the opener may be gone, e.g. a menu item). */
-const HISTORY = 5;
+/**
+ * How many places the focus had outside dialogs are remembered: the opener may be gone (a menu item), and a menu
+ * adds one place per item the arrow keys pass.
+ */
+const HISTORY = 20;
 
 const MODAL = '[role="dialog"][aria-modal="true"]';
 
