@@ -130,3 +130,13 @@ export async function waitForFocus(page: Page, target: Locator, timeout = 10_000
     await page.waitForTimeout(100);
   }
 }
+
+/** Presses an arrow key until `target` has the focus (a menu's items); fails after `max` presses. */
+export async function arrowTo(page: Page, target: Locator, key = 'ArrowDown', max = 20): Promise<void> {
+  await target.first().waitFor({ state: 'attached' });
+  for (let presses = 0; presses <= max; presses++) {
+    if (await hasFocus(target)) return;
+    await page.keyboard.press(key);
+  }
+  throw new Error(`not reached with ${max} ${key} presses; the focus is on ${await focusedElement(page)}`);
+}
