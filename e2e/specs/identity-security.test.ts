@@ -90,13 +90,15 @@ describe('two-factor authentication and API tokens', () => {
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByTestId('api-key-row').getByText(kid).waitFor();
 
-    expect(await page.getByRole('switch', { name: `Switch API key ${kid} on or off` }).isChecked()).toBe(
-      true,
-    );
+    // The switch's name starts with its visible label (WCAG 2.5.3 label in name).
+    const toggle = (state: string) =>
+      page.getByRole('switch', { name: `${state}: API key ${kid}`, exact: true });
+    expect(await toggle('Active').isChecked()).toBe(true);
     await page.getByTestId('api-key-row').getByText('Active').click();
     await page.getByTestId('api-key-totp').fill(await nextCode());
     await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByTestId('api-key-row').getByText('Inactive').waitFor();
+    expect(await toggle('Inactive').isChecked()).toBe(false);
 
     await page.getByRole('button', { name: `Delete API key ${kid}` }).click();
     await page.getByTestId('api-key-totp').fill(await nextCode());

@@ -1,9 +1,9 @@
 import pg from 'pg';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { activeAccount, apiLogin, latestCode, postFromPage } from '../support/accounts.ts';
+import { activeAccount, apiLogin, latestCode } from '../support/accounts.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
-import { totpCodes } from '../support/totp.ts';
+import { getFromPage, withdrawReady } from '../support/wallet.ts';
 
 const POLL = { timeout: 20_000 };
 
@@ -17,32 +17,6 @@ afterAll(async () => {
   await browser.close();
   await db.end();
 });
-
-/** GETs JSON from inside the page, with its cookies. */
-function getFromPage<T>(page: Page, path: string): Promise<T> {
-  return page.evaluate(async (p) => (await fetch(p, { credentials: 'include' })).json(), path) as Promise<T>;
-}
-
-/** Turns 2FA on through the API and returns the code source; level 3 and no 24-hour hold, so withdrawals work. */
-async function withdrawReady(page: Page, email: string): Promise<() => Promise<string>> {
-  const qr = await postFromPage(page, '/api/v2/barong/resource/otp/generate_qrcode', {});
-  const url = (qr.body as { data: { url: string } }).data.url;
-  const secret = new URL(url).searchParams.get('secret') ?? '';
-  const nextCode = totpCodes(secret);
-  const enabled = await postFromPage(page, '/api/v2/barong/resource/otp/enable', { code: await nextCode() });
-  expect(enabled.status).toBe(201);
-  await db.query('update users set level = 3 where email = $1', [email]);
-  await db.query(
-    `update activities set created_at = created_at - interval '25 hours'
-      where topic = 'otp' and user_id = (select id from users where email = $1)`,
-    [email],
-  );
-  await db.query(
-    `update users set password_changed_at = password_changed_at - interval '25 hours' where email = $1`,
-    [email],
-  );
-  return nextCode;
-}
 
 describe('wallet dialogs', () => {
   it('shows the known refusals of the beneficiary and fiat dialogs by their own messages', async () => {
@@ -58,7 +32,7 @@ describe('wallet dialogs', () => {
 
     const { context, page } = await openPage(browser);
     await apiLogin(page, email);
-    const nextCode = await withdrawReady(page, email);
+    const nextCode = await withdrawReady(page, db, email);
 
     await page.goto('/deposit_withdraw');
     await expect.poll(() => page.getByTestId('dw-coin').inputValue(), POLL).toMatch(/^TRX/);

@@ -4,6 +4,9 @@ import { expect } from 'vitest';
 import { postFromPage } from './accounts.ts';
 import { totpCodes } from './totp.ts';
 
+/** Blocks the simulated chains need before a deposit is credited (the seed's min_confirmations). */
+const CONFIRMATIONS = 30;
+
 /**
  * Ends the 24-hour hold that enabling 2FA started, which a test cannot wait out: the hold runs from the latest
  * successful 2FA change (an `otp` activity) and the last password change, so both move a day back.
@@ -28,4 +31,62 @@ export async function enableTwoFactorFromPage(page: Page): Promise<() => Promise
   const enabled = await postFromPage(page, '/api/v2/barong/resource/otp/enable', { code: await nextCode() });
   expect(enabled.status).toBe(201);
   return nextCode;
+}
+
+/**
+ * Makes the user signed in on `page` able to withdraw: two-factor on (through the API), level 3, and no 24-hour
+ * hold. Returns their next authenticator codes.
+ */
+export async function withdrawReady(page: Page, db: pg.Pool, email: string): Promise<() => Promise<string>> {
+  const nextCode = await enableTwoFactorFromPage(page);
+  await db.query('update users set level = 3 where email = $1', [email]);
+  await liftWithdrawHold(db, email);
+  return nextCode;
+}
+
+/** GETs JSON from inside the page, with its cookies. */
+export function getFromPage<T>(page: Page, path: string): Promise<T> {
+  return page.evaluate(async (p) => (await fetch(p, { credentials: 'include' })).json(), path) as Promise<T>;
+}
+
+/** The signed-in user's available balance of a currency. */
+export async function balanceOf(page: Page, currency: string): Promise<number> {
+  const answer = await getFromPage<{ balance?: string }>(page, `/api/v2/peatio/account/balances/${currency}`);
+  return Number(answer.balance ?? 0);
+}
+
+/**
+ * Deposits `amount` of a currency to the signed-in user from the dev faucet of a simulated chain and mines the
+ * blocks that confirm it; returns once the balance shows it.
+ */
+export async function depositFromFaucet(
+  page: Page,
+  currency: string,
+  blockchainKey: string,
+  amount: string,
+): Promise<void> {
+  const before = await balanceOf(page, currency);
+  let address: string | null = null;
+  for (let tries = 0; !address && tries < 40; tries++) {
+    ({ address } = await getFromPage<{ address: string | null }>(
+      page,
+      `/api/v2/peatio/account/deposit_address/${currency}?blockchain_key=${blockchainKey}`,
+    ));
+    if (!address) await page.waitForTimeout(250);
+  }
+  if (!address) throw new Error(`no ${currency} deposit address on ${blockchainKey}`);
+  const sent = await postFromPage(page, '/api/v2/dev/faucet', {
+    blockchain_key: blockchainKey,
+    currency,
+    address,
+    amount,
+  });
+  if (sent.status !== 201) throw new Error(`faucet refused: ${sent.status} ${JSON.stringify(sent.body)}`);
+  for (let tries = 0; tries < 60; tries++) {
+    if (tries % 10 === 0)
+      await postFromPage(page, '/api/v2/dev/mine', { blockchain_key: blockchainKey, blocks: CONFIRMATIONS });
+    if ((await balanceOf(page, currency)) >= before + Number(amount)) return;
+    await page.waitForTimeout(500);
+  }
+  throw new Error(`the ${amount} ${currency} deposit was not credited`);
 }

@@ -3,14 +3,19 @@ import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { DocumentStateRedirect } from '../features/kyc/DocumentStateRedirect.tsx';
+import { useDialogFocusReturn } from './dialogFocus.ts';
 import { Footer } from './Footer.tsx';
 import { Header } from './Header.tsx';
 import { IdleLogout } from './IdleLogout.tsx';
 import { PrivacyConsent } from './PrivacyConsent.tsx';
 
-/** Header, page, footer; first in the tab order, a link that skips the header (WCAG 2.4.1). */
+/**
+ * Header, page, footer; first in the tab order, a link that skips the header (WCAG 2.4.1). A closed dialog gives
+ * the focus back to where it was (WCAG 2.4.3).
+ */
 export function Layout() {
   const { t } = useTranslation();
+  useDialogFocusReturn();
   return (
     <Box mih="100vh" style={{ display: 'flex', flexDirection: 'column' }}>
       <a href="#main" className="skip-link">

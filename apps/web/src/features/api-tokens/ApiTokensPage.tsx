@@ -148,7 +148,11 @@ export function ApiTokensPage() {
                         checked={key.state === 'active'}
                         onChange={() => setAction({ kind: 'toggle', key })}
                         label={t(`identity.apiKeys.${key.state}`)}
-                        aria-label={t('identity.apiKeys.toggle', { kid: key.kid })}
+                        // The name starts with the visible label (WCAG 2.5.3 label in name) and says which key.
+                        aria-label={t('identity.apiKeys.toggle', {
+                          state: t(`identity.apiKeys.${key.state}`),
+                          kid: key.kid,
+                        })}
                       />
                     </Table.Td>
                     <Table.Td>{formatDateTime(key.created_at)}</Table.Td>

@@ -208,7 +208,10 @@ export function StatementPage() {
                       key={row.tradeId}
                       onClick={() => setOpen(row)}
                       onKeyDown={(e) => {
-                        if (e.key === 'Enter' || e.key === ' ') setOpen(row);
+                        if (e.key !== 'Enter' && e.key !== ' ') return;
+                        // Space activates the row, as on a button, instead of scrolling the page.
+                        e.preventDefault();
+                        setOpen(row);
                       }}
                       tabIndex={0}
                       style={{ cursor: 'pointer' }}

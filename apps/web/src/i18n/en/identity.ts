@@ -273,7 +273,7 @@ export const identity = {
   'identity.apiKeys.updatedAt': 'Updated',
   'identity.apiKeys.active': 'Active',
   'identity.apiKeys.inactive': 'Inactive',
-  'identity.apiKeys.toggle': 'Switch API key {{kid}} on or off',
+  'identity.apiKeys.toggle': '{{state}}: API key {{kid}}',
   'identity.apiKeys.delete': 'Delete API key {{kid}}',
   'identity.apiKeys.empty': 'You have no API tokens yet.',
   'identity.apiKeys.createTitle': 'Create API token',
