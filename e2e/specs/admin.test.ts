@@ -148,6 +148,12 @@ describe('the operator console', () => {
 
   it('a technician switches a market off and on; an accountant sees the ledger audited and downloads it', async () => {
     const tech = await staffMember('technical');
+    // The console's home: the health of each component, and the rate charts described in words.
+    const health = tech.page.getByTestId('admin-health');
+    await health.getByText('database').waitFor();
+    await health.getByText('withdrawals').waitFor();
+    await tech.page.getByRole('img', { name: /HTTP requests per second: now .*\/s, peak/ }).waitFor();
+    expect(blocking(await axeViolations(tech.page)), 'Dashboard').toEqual([]);
     await tech.page.getByRole('tab', { name: 'Markets' }).click();
     const market = (state: string) =>
       tech.page.locator(`[data-testid="admin-market"][data-market="trxusdt"][data-state="${state}"]`);
