@@ -296,6 +296,12 @@ describe('the admin API', () => {
     const after = (await permission(fresh)).json();
     expect(after).toMatchObject({ allowed: false, otp: false });
     expect(new Date(after.hold_until).getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
+    const notice = await t.db.pool.query('select subject from mail_outbox where recipient = $1', [
+      'lost-phone@example.com',
+    ]);
+    expect(notice.rows.map((r) => r.subject)).toContain(
+      'Security notice: Two-factor authentication was reset by our support team',
+    );
     const again = await call('POST', `/users/${lost.uid}/reset_2fa`, who.headers, { reason: 'twice' });
     expect([again.statusCode, again.json()]).toEqual([422, { errors: ['admin.user.2fa_off'] }]);
     const own = await call('POST', `/users/${who.uid}/reset_2fa`, who.headers, { reason: 'myself' });

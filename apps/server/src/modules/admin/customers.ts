@@ -2,6 +2,7 @@ import { ADMIN_ERRORS } from '@exchange/shared';
 import type pg from 'pg';
 import { withTransaction } from '../../db/pool.ts';
 import { AppError } from '../../http/errors.ts';
+import { type Messengers, mailSecurityNotice } from '../identity/notify.ts';
 import type { SessionStore } from '../identity/sessions.ts';
 import { isoSql, recordActivity } from '../identity/users-repository.ts';
 import type { Staff } from './access.ts';
@@ -34,6 +35,7 @@ async function userByUid(db: pg.Pool, uid: string) {
     level: number;
     state: string;
     otp: boolean;
+    anti_phishing_phrase: string | null;
   };
 }
 
@@ -129,12 +131,14 @@ export async function endUserSessions(db: pg.Pool, sessions: SessionStore, staff
 
 /**
  * Turns a user's two-factor off after support checked their identity (a lost authenticator): every session ends,
- * and the `otp` entry in their security log starts the withdrawal hold, as when they turn it off themselves. Staff
+ * the `otp` entry in their security log starts the withdrawal hold, as when they turn it off themselves, and they
+ * get a security notice by email. Staff
  * cannot reset their own. Recorded with the reason in the trail, in the same transaction.
  */
 export async function resetTwoFactor(
   db: pg.Pool,
   sessions: SessionStore,
+  messengers: Messengers,
   staff: Staff,
   uid: string,
   reason: string,
@@ -162,5 +166,11 @@ export async function resetTwoFactor(
     });
   });
   await sessions.revokeAllForUser(user.id);
+  await mailSecurityNotice(
+    messengers,
+    user.email,
+    'Two-factor authentication was reset by our support team',
+    user.anti_phishing_phrase,
+  );
   return { uid, otp: false };
 }

@@ -127,7 +127,15 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     async (request) => {
       const who = await staff(request, 'users.manage');
       const { reason } = adminUserActionSchema.parse(request.body ?? {});
-      return resetTwoFactor(deps.db, deps.sessions, who, uidParam.parse(request.params).uid, reason);
+      const messengers = { mail: deps.mail, sms: deps.sms };
+      return resetTwoFactor(
+        deps.db,
+        deps.sessions,
+        messengers,
+        who,
+        uidParam.parse(request.params).uid,
+        reason,
+      );
     },
   );
 
