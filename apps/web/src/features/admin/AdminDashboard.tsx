@@ -21,7 +21,9 @@ function RateChart({ title, rates }: { title: string; rates: number[] }) {
   const peak = Math.max(1, ...rates);
   const latest = rates.at(-1) ?? 0;
   const step = width / Math.max(1, HISTORY - 1);
-  const points = rates.map((r, i) => `${(i * step).toFixed(1)},${(height - (r / peak) * height).toFixed(1)}`);
+  // The newest rate at the right edge; the line grows leftwards as readings come in.
+  const x = (i: number) => width - (rates.length - 1 - i) * step;
+  const points = rates.map((r, i) => `${x(i).toFixed(1)},${(height - (r / peak) * (height - 2)).toFixed(1)}`);
   const summary = t('admin.dash.rateSummary', { latest: latest.toFixed(1), peak: peak.toFixed(1) });
   return (
     <Paper withBorder p="sm">
@@ -37,8 +39,10 @@ function RateChart({ title, rates }: { title: string; rates: number[] }) {
         height={height}
         role="img"
         aria-label={`${title}: ${summary}`}
+        preserveAspectRatio="none"
       >
         <polyline
+          vectorEffect="non-scaling-stroke"
           points={points.join(' ')}
           fill="none"
           stroke="var(--mantine-color-teal-6)"
@@ -187,6 +191,11 @@ export function AdminDashboard() {
           <Title order={5}>{t(`admin.dash.${name}`)}</Title>
           <Table>
             <Table.Tbody>
+              {labelled(name).length === 0 && (
+                <Table.Tr>
+                  <Table.Td c="dimmed">{t('admin.dash.none')}</Table.Td>
+                </Table.Tr>
+              )}
               {labelled(name).map((s) => (
                 <Table.Tr key={s.labels}>
                   <Table.Td>{s.labels.replace(/[{}"]/g, '').replace(/^[a-z]+=/, '')}</Table.Td>

@@ -111,6 +111,7 @@ export const admin = {
   'admin.dash.commandRate': 'Core commands per second',
   'admin.dash.rateSummary': 'now {{latest}}/s, peak {{peak}}/s (last 5 minutes)',
   'admin.dash.health': 'Components',
+  'admin.dash.none': 'None',
   'admin.health.ok': 'OK',
   'admin.health.degraded': 'Needs attention',
   'admin.health.down': 'Down',
