@@ -130,6 +130,17 @@ describe('the operator console', () => {
     await a2.page.getByRole('tab', { name: 'Trail' }).click();
     for (const action of ['kyc.approve', 'adjustment.propose', 'adjustment.approve'])
       await a2.page.getByTestId('admin-trail').getByText(action, { exact: true }).first().waitFor();
+    // Filtered by an action, only that action's lines are left.
+    await a2.page.getByLabel('Action (e.g. withdrawal.reject)').fill('adjustment.approve');
+    await a2.page.getByRole('button', { name: 'Filter' }).click();
+    await a2.page.getByTestId('admin-trail').getByText('adjustment.propose', { exact: true }).waitFor({
+      state: 'detached',
+    });
+    await a2.page
+      .getByTestId('admin-trail')
+      .getByText('adjustment.approve', { exact: true })
+      .first()
+      .waitFor();
     // The console's screens meet WCAG 2.1 AA as the customer's do (issue #19).
     // (once the toasts, which fade in and out, are gone: axe measures a fading text's contrast as it is drawn)
     const toasts = (page: Page) => page.locator('.mantine-Notification-root').count();

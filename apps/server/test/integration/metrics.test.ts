@@ -63,6 +63,7 @@ describe('metrics', () => {
       'exchange_ws_clients 0',
       'exchange_ws_dropped_clients_total 0',
       'exchange_chain_height{network=',
+      'exchange_chain_watcher_lag_seconds{network=',
       'exchange_webhook_deliveries_failing{provider="kyc"} 0',
       'process_cpu_seconds_total',
     ])

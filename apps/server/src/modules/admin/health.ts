@@ -9,9 +9,9 @@ export interface ComponentHealth {
 }
 
 /**
- * The health of each part, checked now: the database (a round trip), the core (its term and queue), each
- * chain watcher (its height), the providers' webhooks (deliveries failing) and the withdrawals needing an
- * operator (errored, or waiting for review).
+ * The health of each part, checked now: the database (a round trip), the core (its term and queue), each chain
+ * watcher (its height; stalled when it has not finished a pass for a while), the providers' webhooks (deliveries
+ * failing) and the withdrawals needing an operator (errored, or waiting for review).
  */
 export async function componentHealth(deps: AppDeps): Promise<ComponentHealth[]> {
   const out: ComponentHealth[] = [];
@@ -31,12 +31,17 @@ export async function componentHealth(deps: AppDeps): Promise<ComponentHealth[]>
     status: queue !== undefined && queue > 10_000 ? 'degraded' : 'ok',
     detail: `term ${sequencer.coreTerm}${queue === undefined ? '' : `, ${queue} queued`}`,
   });
+  // A watcher that has not finished a pass for a minute (and ten polls) is stuck on its node.
+  const stalledAfter = Math.max(60, (10 * deps.config.walletPollMs) / 1000);
   for (const network of deps.wallet.chains.all()) {
     const height = deps.wallet.latestHeight(network.key);
+    const lag = deps.wallet.watcherLagSeconds(network.key) ?? 0;
+    const stalled = deps.config.walletPollMs > 0 && lag > stalledAfter;
     out.push({
       component: `chain ${network.key}`,
-      status: height === undefined ? 'degraded' : 'ok',
-      detail: height === undefined ? 'no block seen yet' : `height ${height}`,
+      status: height === undefined || stalled ? 'degraded' : 'ok',
+      detail:
+        height === undefined ? 'no block seen yet' : `height ${height}, last pass ${Math.round(lag)} s ago`,
     });
   }
   const counts = (

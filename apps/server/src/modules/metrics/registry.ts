@@ -119,6 +119,18 @@ export function createMetrics(sources: MetricsSources): Registry {
     },
   });
   new Gauge({
+    name: 'exchange_chain_watcher_lag_seconds',
+    help: "Seconds since each network's deposit watcher last finished a pass (grows while a node is stuck)",
+    labelNames: ['network'],
+    registers: [registry],
+    collect() {
+      for (const network of wallet.chains.all()) {
+        const lag = wallet.watcherLagSeconds(network.key);
+        if (lag !== undefined) this.set({ network: network.key }, lag);
+      }
+    },
+  });
+  new Gauge({
     name: 'exchange_webhook_deliveries_failing',
     help: 'Provider webhooks not yet delivered after at least one failed attempt',
     labelNames: ['provider'],

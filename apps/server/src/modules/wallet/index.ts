@@ -47,6 +47,8 @@ export class Wallet {
   private readonly watchers: { network: Network; watcher: DepositWatcher }[];
   private readonly processor: WithdrawalProcessor;
   private readonly latest = new Map<string, number>();
+  /** When each network's deposit watcher last finished a pass (ms since the epoch). */
+  private readonly watchedAt = new Map<string, number>();
   private loop: NodeJS.Timeout | undefined;
   private miner: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -131,6 +133,11 @@ export class Wallet {
   confirmations = (network: string): number => this.chains.get(network)?.confirmations ?? 0;
   /** The newest block height seen on a network. */
   latestHeight = (network: string): number | undefined => this.latest.get(network);
+  /** Seconds since the network's watcher last finished a pass (a stalled node shows here); undefined before one. */
+  watcherLagSeconds = (network: string): number | undefined => {
+    const at = this.watchedAt.get(network);
+    return at === undefined ? undefined : (Date.now() - at) / 1000;
+  };
 
   /** One pass of everything; waits for a pass already running instead of overlapping it. */
   async tick(): Promise<void> {
@@ -148,6 +155,7 @@ export class Wallet {
       this.watchers.map(async ({ network, watcher }) => {
         try {
           this.latest.set(network.key, await watcher.tick());
+          this.watchedAt.set(network.key, Date.now());
         } catch (err) {
           log.warn(`${network.key}: deposit watcher: ${String(err)}`);
         }
