@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, outbox } from '../support/accounts.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
+import { documentImage } from '../support/card.ts';
 import { operator } from '../support/cli.ts';
 
 const DEMO_PASSWORD = 'Demo-pass-2026!';
@@ -16,22 +17,6 @@ beforeAll(async () => {
   browser = await launchBrowser(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream']);
 });
 afterAll(() => browser.close());
-
-/** A small PNG document image (its signature is what the server checks, then the browser re-encodes it). */
-async function documentImage(page: Page, colour: string): Promise<Buffer> {
-  const dataUrl = await page.evaluate((fill) => {
-    const canvas = document.createElement('canvas');
-    canvas.width = 900;
-    canvas.height = 600;
-    const g = canvas.getContext('2d') as CanvasRenderingContext2D;
-    g.fillStyle = fill;
-    g.fillRect(0, 0, 900, 600);
-    g.fillStyle = '#000';
-    g.fillText('IDENTITY CARD', 40, 60);
-    return canvas.toDataURL('image/png');
-  }, colour);
-  return Buffer.from(dataUrl.split(',')[1] ?? '', 'base64');
-}
 
 /** Runs a card action from the actions menu on the card shown. */
 async function cardAction(page: Page, kind: 'block' | 'unblock' | 'retrieval', cardNumber: string) {

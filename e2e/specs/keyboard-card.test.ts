@@ -143,15 +143,16 @@ describe('keyboard only: card', () => {
     await expect.poll(() => page.getByTestId('statement-card').inputValue(), POLL).toBe(masked);
     const rows = page.getByTestId('statement-row');
     const view = page.getByTestId('statement-submit');
-    // VIEW DETAILED STATEMENT until the row is there. While it loads the button is disabled, which drops the
-    // focus, so each time it is reached again with Tab.
+    // VIEW DETAILED STATEMENT with Enter until the row is there: the button is busy while it loads, and keeps the
+    // focus for the next press.
+    await tabTo(page, view, { max: 80 });
     await expect
       .poll(
         async () => {
-          await tabTo(page, view, { max: 80 });
           await page.keyboard.press('Enter');
           await page.getByTestId('statement-table').waitFor();
           await expect.poll(() => view.getAttribute('data-loading'), POLL).toBeNull();
+          await waitForFocus(page, view);
           return rows.count();
         },
         { timeout: 30_000, interval: 1000 },

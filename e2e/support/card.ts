@@ -6,6 +6,28 @@ import { depositFromFaucet, getFromPage } from './wallet.ts';
 /** Where a card ordered by the tests is shipped. */
 const SHIPPING = { address: 'Mariahilfer Str. 1', city: 'Wien', post_code: '1060', country: 'AT' };
 
+/**
+ * A small PNG document image drawn in the page, for a file chooser (its signature is what the server checks, then
+ * the browser re-encodes it).
+ */
+export async function documentImage(page: Page, colour: string, text = 'IDENTITY CARD'): Promise<Buffer> {
+  const dataUrl = await page.evaluate(
+    ({ fill, label }) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 900;
+      canvas.height = 600;
+      const g = canvas.getContext('2d') as CanvasRenderingContext2D;
+      g.fillStyle = fill;
+      g.fillRect(0, 0, 900, 600);
+      g.fillStyle = '#000';
+      g.fillText(label, 40, 60);
+      return canvas.toDataURL('image/png');
+    },
+    { fill: colour, label: text },
+  );
+  return Buffer.from(dataUrl.split(',')[1] ?? '', 'base64');
+}
+
 /** Uploads a small PNG drawn in the page as a card holder document (`passport`, `selfie`). */
 async function uploadDocument(page: Page, docType: string): Promise<void> {
   const status = await page.evaluate(async (type) => {

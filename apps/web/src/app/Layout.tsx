@@ -7,15 +7,17 @@ import { useDialogFocusReturn } from './dialogFocus.ts';
 import { Footer } from './Footer.tsx';
 import { Header } from './Header.tsx';
 import { IdleLogout } from './IdleLogout.tsx';
+import { useLoadingFocusReturn } from './loadingFocus.ts';
 import { PrivacyConsent } from './PrivacyConsent.tsx';
 
 /**
  * Header, page, footer; first in the tab order, a link that skips the header (WCAG 2.4.1). A closed dialog gives
- * the focus back to where it was (WCAG 2.4.3).
+ * the focus back to where it was, and a button busy with its request gets it back when done (WCAG 2.4.3).
  */
 export function Layout() {
   const { t } = useTranslation();
   useDialogFocusReturn();
+  useLoadingFocusReturn();
   return (
     <Box mih="100vh" style={{ display: 'flex', flexDirection: 'column' }}>
       <a href="#main" className="skip-link">

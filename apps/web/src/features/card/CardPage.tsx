@@ -1,7 +1,7 @@
 import { CARD_ERRORS } from '@exchange/shared';
 import { Alert, Button, Container, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../api/user.ts';
 import { WALLET_KEYS } from '../wallet/api.ts';
@@ -18,7 +18,8 @@ export const CARD_LEVEL = 3;
 /**
  * `/card` (spec §2): with cards, the dashboard; with a card holder (or after Get started), the four-step
  * wizard at the step its state calls for; otherwise the landing. After a payment the "card on the way" dialog
- * shows for 5 seconds, whichever screen is behind it.
+ * shows for 5 seconds, whichever screen is behind it; on close the page's heading takes the focus (the Pay button
+ * that opened it has usually gone with the wizard).
  */
 export function CardPage() {
   const { t } = useTranslation();
@@ -29,6 +30,7 @@ export function CardPage() {
   const holder = useCardholder(verified);
   const [started, setStarted] = useState(false);
   const [onTheWay, setOnTheWay] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
 
   const paid = () => {
     setOnTheWay(true);
@@ -69,10 +71,16 @@ export function CardPage() {
   return (
     <Container size="lg" py="xl">
       <Stack>
-        <Title order={2}>{t('card.title')}</Title>
+        <Title order={2} ref={heading} tabIndex={-1} style={{ outline: 'none' }} data-testid="card-title">
+          {t('card.title')}
+        </Title>
         {content}
       </Stack>
-      <CardOnTheWayModal opened={onTheWay} onClose={() => setOnTheWay(false)} />
+      <CardOnTheWayModal
+        opened={onTheWay}
+        onClose={() => setOnTheWay(false)}
+        onReturnFocus={() => heading.current?.focus()}
+      />
     </Container>
   );
 }

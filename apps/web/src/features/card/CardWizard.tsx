@@ -1,6 +1,6 @@
 import type { CardHolderState } from '@exchange/shared';
 import { Paper, Stepper } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../../api/user.ts';
 import { profileCountry } from './CardLanding.tsx';
@@ -13,7 +13,8 @@ import { holderStatus, STEP, WIZARD_STEPS, wizardStep } from './wizard.ts';
 /**
  * The application wizard (spec §2, §4): Review profile, KYC verification, To be reviewed, Fee. The step follows
  * the holder's state; from a failed review the user steps back to the documents, which holds until the documents
- * are submitted again or the holder's state changes.
+ * are submitted again or the holder's state changes. A new step takes the wizard's content off the page: if it had
+ * the focus (Next, Submit for review), the wizard gets it, so the keyboard goes on from there (WCAG 2.4.3).
  */
 export function CardWizard({
   holder,
@@ -30,9 +31,25 @@ export function CardWizard({
   const state = `${computed}:${holder ? holderStatus(holder) : 'none'}`;
   const [override, setOverride] = useState<{ from: string; step: number }>();
   const active = override && override.from === state ? override.step : computed;
+  const panel = useRef<HTMLDivElement>(null);
+  const shown = useRef(active);
+  useEffect(() => {
+    if (shown.current === active) return;
+    shown.current = active;
+    const focused = document.activeElement;
+    if (!focused || focused === document.body) panel.current?.focus({ preventScroll: true });
+  }, [active]);
 
   return (
-    <Paper withBorder p="lg" radius="md" data-testid="card-wizard">
+    <Paper
+      ref={panel}
+      tabIndex={-1}
+      withBorder
+      p="lg"
+      radius="md"
+      style={{ outline: 'none' }}
+      data-testid="card-wizard"
+    >
       <Stepper active={active} allowNextStepsSelect={false} size="sm">
         {WIZARD_STEPS.map((name) => (
           <Stepper.Step
