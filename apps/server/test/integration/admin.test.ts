@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../src/core/audit.ts';
 import { signature } from '../../src/modules/api-keys/hmac.ts';
+import { adminRoutes } from '../support/admin-routes.ts';
 import { apiKeyFor } from '../support/api-key.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { sessionFor } from '../support/core.ts';
 import { kycHarness, PROFILE } from '../support/kyc.ts';
-import { MARKET_AND_LEDGER_ROUTES } from '../support/market-ledger-routes.ts';
 import {
   adminCall,
   type Person,
@@ -55,111 +55,7 @@ beforeAll(async () => {
   });
 });
 
-/** Every admin route, the roles allowed, and a request that passes validation. */
-const ROUTES = () => [
-  { method: 'GET', url: '/users?q=customer', allowed: ['support', 'compliance', 'accountant'] },
-  {
-    method: 'GET',
-    url: `/users/${customer.uid}`,
-    allowed: ['support', 'compliance', 'accountant'],
-    path: '/users/{uid}',
-  },
-  {
-    method: 'POST',
-    url: `/users/${customer.uid}/lock`,
-    allowed: ['support'],
-    body: { reason: 'checking' },
-    path: '/users/{uid}/lock',
-  },
-  {
-    method: 'POST',
-    url: `/users/${customer.uid}/unlock`,
-    allowed: ['support'],
-    body: { reason: 'checked' },
-    path: '/users/{uid}/unlock',
-  },
-  {
-    method: 'POST',
-    url: `/users/${customer.uid}/reset_2fa`,
-    allowed: ['support'],
-    body: { reason: 'identity checked' },
-    path: '/users/{uid}/reset_2fa',
-  },
-  {
-    method: 'DELETE',
-    url: `/users/${customer.uid}/sessions`,
-    allowed: ['support'],
-    path: '/users/{uid}/sessions',
-  },
-  { method: 'GET', url: '/kyc', allowed: ['compliance'] },
-  {
-    method: 'GET',
-    url: `/kyc/${customer.uid}/documents/1`,
-    allowed: ['compliance'],
-    path: '/kyc/{uid}/documents/{id}',
-  },
-  {
-    method: 'POST',
-    url: `/kyc/${customer.uid}/review`,
-    allowed: ['compliance'],
-    body: { decision: 'approve', reason: 'looks fine' },
-    path: '/kyc/{uid}/review',
-  },
-  { method: 'GET', url: '/card_holders', allowed: ['compliance'] },
-  {
-    method: 'GET',
-    url: `/card_holders/${customer.uid}/documents/1`,
-    allowed: ['compliance'],
-    path: '/card_holders/{uid}/documents/{id}',
-  },
-  {
-    method: 'POST',
-    url: `/card_holders/${customer.uid}/review`,
-    allowed: ['compliance'],
-    body: { decision: 'approve', reason: 'looks fine' },
-    path: '/card_holders/{uid}/review',
-  },
-  { method: 'GET', url: '/adjustments', allowed: ['accountant'] },
-  {
-    method: 'POST',
-    url: '/adjustments',
-    allowed: ['accountant'],
-    body: { uid: customer.uid, currency: 'usdt', amount: '1', reason: 'route check' },
-  },
-  {
-    method: 'POST',
-    url: '/adjustments/999999/approve',
-    allowed: ['accountant'],
-    body: {},
-    path: '/adjustments/{id}/approve',
-  },
-  {
-    method: 'POST',
-    url: '/adjustments/999999/reject',
-    allowed: ['accountant'],
-    body: {},
-    path: '/adjustments/{id}/reject',
-  },
-  { method: 'GET', url: '/withdrawals', allowed: ['compliance', 'accountant'] },
-  ...['approve', 'reject', 'resolve'].map((action) => ({
-    method: 'POST',
-    url: `/withdrawals/999999/${action}`,
-    allowed: ['compliance', 'accountant'],
-    body: action === 'resolve' ? { decision: 'failed' } : { reason: 'route check' },
-    path: `/withdrawals/{id}/${action}`,
-  })),
-  { method: 'GET', url: '/withdraw_limits', allowed: ['compliance', 'accountant'] },
-  {
-    method: 'PUT',
-    url: '/withdraw_limits',
-    allowed: ['compliance', 'accountant'],
-    body: { level: 3, currency: 'usdt', per_withdrawal: '1000', per_day: null },
-  },
-  { method: 'GET', url: '/actions', allowed: ['support', 'compliance', 'accountant', 'technical'] },
-  { method: 'GET', url: '/metrics', allowed: ['technical'] },
-  { method: 'GET', url: '/health', allowed: ['technical'] },
-  ...MARKET_AND_LEDGER_ROUTES,
-];
+const ROUTES = () => adminRoutes(customer.uid);
 
 describe('the admin API', () => {
   it('lists every admin route here: the test covers what the server registers', async () => {
