@@ -1,22 +1,12 @@
-import pg from 'pg';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { activeAccount, apiLogin, latestCode, postFromPage } from '../support/accounts.ts';
 import { axeViolations, blocking } from '../support/axe.ts';
-import { launchBrowser, openPage } from '../support/browser.ts';
+import { browserAndDatabase, openPage } from '../support/browser.ts';
 import { operator } from '../support/cli.ts';
 import { enableTwoFactorFromPage, liftWithdrawHold } from '../support/wallet.ts';
 
-let browser: Browser;
-let db: pg.Pool;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  db = new pg.Pool({ connectionString: inject('databaseUrl'), max: 1 });
-});
-afterAll(async () => {
-  await browser.close();
-  await db.end();
-});
+const spec = browserAndDatabase();
 
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2048, 3)]);
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(2048, 5)]);
@@ -28,7 +18,7 @@ const getJson = <T>(page: Page, path: string) =>
 /** A signed-in staff member with two-factor on and a role granted on the command line, on /admin, stepped up. */
 async function staffMember(role: string) {
   const { email } = await activeAccount(role);
-  const { context, page } = await openPage(browser);
+  const { context, page } = await openPage(spec.browser);
   await apiLogin(page, email);
   const nextCode = await enableTwoFactorFromPage(page);
   expect(await operator('staff', 'grant', email, role)).toContain(`is now ${role}`);
@@ -46,7 +36,7 @@ describe('the operator console', () => {
   it('a compliance officer approves an applicant with documents shown; two accountants move money with four eyes', async () => {
     // A customer who has sent their documents to the identity provider.
     const { email: customerEmail } = await activeAccount('applicant');
-    const customer = await openPage(browser);
+    const customer = await openPage(spec.browser);
     await apiLogin(customer.page, customerEmail);
     const profile = {
       gender: 'female',
@@ -151,7 +141,7 @@ describe('the operator console', () => {
       expect(blocking(await axeViolations(a2.page)), tab).toEqual([]);
     }
     expect(blocking(await axeViolations(compliance.page)), 'Identity').toEqual([]);
-    // A customer's browser gets nothing of the console.
+    // A customer's spec.browser gets nothing of the console.
     await customer.page.goto('/admin');
     await customer.page.getByTestId('admin-refused').waitFor();
     for (const c of [customer, compliance, a1, a2]) await c.context.close();
@@ -193,15 +183,15 @@ describe('the operator console', () => {
   it('a withdrawal above the limit waits for review: rejected, the customer sees why and has the funds back; approved, it goes', async () => {
     // A verified customer (level 3), funded, with 2FA.
     const { email } = await activeAccount('review');
-    const customer = await openPage(browser);
+    const customer = await openPage(spec.browser);
     await apiLogin(customer.page, email);
     const nextCode = await enableTwoFactorFromPage(customer.page);
-    await db.query('update users set level = 3 where email = $1', [email]);
-    await liftWithdrawHold(db, email);
+    await spec.db.query('update users set level = 3 where email = $1', [email]);
+    await liftWithdrawHold(spec.db, email);
     expect(await operator('adjust', email, 'trx', '50', 'e2e funds')).toContain('accepted');
     // A saved address: another customer's deposit address (settled inside the exchange).
     const { email: payeeEmail } = await activeAccount('payee');
-    const payee = await openPage(browser);
+    const payee = await openPage(spec.browser);
     await apiLogin(payee.page, payeeEmail);
     const { address } = await getJson<{ address: string }>(
       payee.page,
@@ -245,7 +235,7 @@ describe('the operator console', () => {
     await page.getByRole('tab', { name: 'Withdrawals' }).click();
     const held = page.locator('[data-testid="admin-withdrawal"]', { hasText: email });
     await held.getByText('Above the per-withdrawal limit').waitFor();
-    // The reason is required before a rejection leaves the browser (the shared schema).
+    // The reason is required before a rejection leaves the spec.browser (the shared schema).
     await held.getByRole('button', { name: 'Reject' }).click();
     await page.getByText('A reason is required.').waitFor();
     await held

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, latestCode, PASSWORD, unique } from '../support/accounts.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
 import { captchaWidget } from '../support/captcha.ts';
-import { dialogProblems, topDialog } from '../support/dialogs.ts';
+import { expectAccessibleDialog, topDialog } from '../support/dialogs.ts';
 import { chooseWithArrows, tabTo, waitForFocus } from '../support/keyboard.ts';
 import { totpCodes } from '../support/totp.ts';
 
@@ -28,12 +28,6 @@ async function keyboardCaptcha(page: Page): Promise<void> {
   await tabTo(page, captchaWidget(page).getByRole('checkbox', { name: "I'm not a robot" }));
   await page.keyboard.press('Space');
   await captchaWidget(page).getByText('Verified', { exact: true }).waitFor({ timeout: 45_000 });
-}
-
-/** Fails with the open dialog's accessibility problems, if any. */
-async function expectAccessibleDialog(page: Page): Promise<void> {
-  const problems = await dialogProblems(page);
-  expect(problems, problems.join('\n')).toEqual([]);
 }
 
 describe('keyboard only: account', () => {

@@ -1,11 +1,10 @@
-import pg from 'pg';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { activeAccount, apiLogin } from '../support/accounts.ts';
-import { launchBrowser, openPage } from '../support/browser.ts';
+import { browserAndDatabase, openPage } from '../support/browser.ts';
 import { orderedCard } from '../support/card.ts';
 import { operator } from '../support/cli.ts';
-import { dialogProblems, topDialog } from '../support/dialogs.ts';
+import { closeWithEscape, expectAccessibleDialog, topDialog } from '../support/dialogs.ts';
 import { arrowTo, tabTo, waitForFocus } from '../support/keyboard.ts';
 
 /**
@@ -17,29 +16,7 @@ import { arrowTo, tabTo, waitForFocus } from '../support/keyboard.ts';
 
 const POLL = { timeout: 20_000, interval: 100 };
 
-let browser: Browser;
-let db: pg.Pool;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  db = new pg.Pool({ connectionString: inject('databaseUrl'), max: 1 });
-});
-afterAll(async () => {
-  await browser.close();
-  await db.end();
-});
-
-/** Fails with the open dialog's accessibility problems, if any. */
-async function expectAccessibleDialog(page: Page): Promise<void> {
-  const problems = await dialogProblems(page);
-  expect(problems, problems.join('\n')).toEqual([]);
-}
-
-/** Escape closes the dialog on top, and the focus goes back to `opener`. */
-async function closeWithEscape(page: Page, opener: Locator): Promise<void> {
-  await page.keyboard.press('Escape');
-  await topDialog(page).waitFor({ state: 'detached' });
-  await waitForFocus(page, opener);
-}
+const spec = browserAndDatabase();
 
 /** Opens the card actions menu with Enter and takes one of its items with the arrow keys and Enter. */
 async function cardAction(page: Page, item: string): Promise<void> {
@@ -68,10 +45,10 @@ async function confirmCardAction(page: Page, kind: 'block' | 'unblock', masked: 
 describe('keyboard only: card', () => {
   it('landing dialogs, activation, actions, limits, top-up and the statement rows', async () => {
     const { email } = await activeAccount('kcard');
-    const { context, page } = await openPage(browser);
+    const { context, page } = await openPage(spec.browser);
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await apiLogin(page, email);
-    await db.query('update users set level = 3 where email = $1', [email]);
+    await spec.db.query('update users set level = 3 where email = $1', [email]);
 
     // The landing: the Trading Rules dialog, then Get started opens the wizard.
     await page.goto('/card');

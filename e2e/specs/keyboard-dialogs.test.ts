@@ -1,11 +1,10 @@
-import pg from 'pg';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { activeAccount, apiLogin, latestCode, PASSWORD, unique } from '../support/accounts.ts';
-import { launchBrowser, openPage } from '../support/browser.ts';
+import { browserAndDatabase, openPage } from '../support/browser.ts';
 import { documentImage } from '../support/card.ts';
 import { operator } from '../support/cli.ts';
-import { dialogProblems, topDialog } from '../support/dialogs.ts';
+import { closeWithEscape, expectAccessibleDialog, topDialog } from '../support/dialogs.ts';
 import { chooseWithArrows, tabTo, waitForFocus } from '../support/keyboard.ts';
 import { depositFromFaucet, enableTwoFactorFromPage, withdrawReady } from '../support/wallet.ts';
 
@@ -20,30 +19,8 @@ import { depositFromFaucet, enableTwoFactorFromPage, withdrawReady } from '../su
 
 const POLL = { timeout: 20_000, interval: 100 };
 
-let browser: Browser;
-let db: pg.Pool;
-beforeAll(async () => {
-  // The selfie is taken with the camera: Chromium's fake device grants it without a prompt.
-  browser = await launchBrowser(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream']);
-  db = new pg.Pool({ connectionString: inject('databaseUrl'), max: 1 });
-});
-afterAll(async () => {
-  await browser.close();
-  await db.end();
-});
-
-/** Fails with the open dialog's accessibility problems, if any. */
-async function expectAccessibleDialog(page: Page): Promise<void> {
-  const problems = await dialogProblems(page);
-  expect(problems, problems.join('\n')).toEqual([]);
-}
-
-/** Escape closes the dialog on top, and the focus goes back to `opener`. */
-async function closeWithEscape(page: Page, opener: Locator): Promise<void> {
-  await page.keyboard.press('Escape');
-  await topDialog(page).waitFor({ state: 'detached' });
-  await waitForFocus(page, opener);
-}
+// The selfie is taken with the camera: Chromium's fake device grants it without a prompt.
+const spec = browserAndDatabase(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream']);
 
 /** Tabs to `opener`, opens its dialog with Enter and checks it open. */
 async function openDialog(page: Page, opener: Locator, max = 80): Promise<void> {
@@ -56,7 +33,7 @@ async function openDialog(page: Page, opener: Locator, max = 80): Promise<void> 
 describe('keyboard only: dialogs', () => {
   it('settings: the anti-phishing phrase, change phone (with 2FA) and change password', async () => {
     const { email } = await activeAccount('kdlg');
-    const { context, page } = await openPage(browser);
+    const { context, page } = await openPage(spec.browser);
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await apiLogin(page, email);
     const nextCode = await enableTwoFactorFromPage(page);
@@ -120,7 +97,7 @@ describe('keyboard only: dialogs', () => {
 
   it('wallet: verification required and 2FA prompts on the withdraw tab, then the EUR bank transfer', async () => {
     const { email } = await activeAccount('kgate');
-    const { context, page } = await openPage(browser);
+    const { context, page } = await openPage(spec.browser);
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await apiLogin(page, email);
 
@@ -139,7 +116,7 @@ describe('keyboard only: dialogs', () => {
     await closeWithEscape(page, again);
 
     // Level 3 without 2FA: the 2FA prompt; Later gives the focus back, Enable 2FA leads to the settings dialog.
-    await db.query('update users set level = 3 where email = $1', [email]);
+    await spec.db.query('update users set level = 3 where email = $1', [email]);
     await page.reload();
     await expect.poll(() => page.getByTestId('dw-coin').inputValue(), POLL).toMatch(/^TRX/);
     await tabTo(page, page.getByTestId('tab-deposit'), { max: 80 });
@@ -160,7 +137,7 @@ describe('keyboard only: dialogs', () => {
 
     // The EUR bank transfer (2FA on, no hold): every field typed; the server's refusal of a zero amount shows
     // under the field while the focus stays on the button; Escape gives it back to the row's button.
-    const nextCode = await withdrawReady(page, db, email);
+    const nextCode = await withdrawReady(page, spec.db, email);
     await page.goto('/balance');
     const open = page.getByTestId('fiat-eur');
     await openDialog(page, open);
@@ -186,10 +163,10 @@ describe('keyboard only: dialogs', () => {
 
   it('card wizard: documents from the file chooser, the selfie and the fee; then the card on the way', async () => {
     const { email } = await activeAccount('kwiz');
-    const { context, page } = await openPage(browser);
+    const { context, page } = await openPage(spec.browser);
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await apiLogin(page, email);
-    await db.query('update users set level = 3 where email = $1', [email]);
+    await spec.db.query('update users set level = 3 where email = $1', [email]);
     await depositFromFaucet(page, 'usdt', 'tron-sim', '200');
 
     // Review profile (Japan: a passport only): the number typed, Enter applies.

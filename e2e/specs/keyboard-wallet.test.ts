@@ -1,9 +1,7 @@
-import pg from 'pg';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { activeAccount, apiLogin, latestCode, postFromPage } from '../support/accounts.ts';
-import { launchBrowser, openPage } from '../support/browser.ts';
-import { dialogProblems, topDialog } from '../support/dialogs.ts';
+import { browserAndDatabase, openPage } from '../support/browser.ts';
+import { expectAccessibleDialog, topDialog } from '../support/dialogs.ts';
 import { chooseWithArrows, hasFocus, tabTo, waitForFocus } from '../support/keyboard.ts';
 import { depositFromFaucet, getFromPage, withdrawReady } from '../support/wallet.ts';
 
@@ -16,35 +14,20 @@ import { depositFromFaucet, getFromPage, withdrawReady } from '../support/wallet
 const DEMO_PASSWORD = 'Demo-pass-2026!';
 const POLL = { timeout: 20_000, interval: 100 };
 
-let browser: Browser;
-let db: pg.Pool;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  db = new pg.Pool({ connectionString: inject('databaseUrl'), max: 1 });
-});
-afterAll(async () => {
-  await browser.close();
-  await db.end();
-});
-
-/** Fails with the open dialog's accessibility problems, if any. */
-async function expectAccessibleDialog(page: Page): Promise<void> {
-  const problems = await dialogProblems(page);
-  expect(problems, problems.join('\n')).toEqual([]);
-}
+const spec = browserAndDatabase();
 
 describe('keyboard only: wallet', () => {
   it('deposits (coin, network, copy, QR), withdraws to a saved address after the confirmation, and swaps', async () => {
     const { email } = await activeAccount('kwallet');
-    const { context, page } = await openPage(browser);
+    const { context, page } = await openPage(spec.browser);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await apiLogin(page, email);
-    const nextCode = await withdrawReady(page, db, email);
+    const nextCode = await withdrawReady(page, spec.db, email);
     await depositFromFaucet(page, 'trx', 'tron-sim', '100');
 
     // Bob, a demo user, receives the withdrawal at his tron address and bids for TRX, so the swap has a price.
-    const bob = await openPage(browser);
+    const bob = await openPage(spec.browser);
     await apiLogin(bob.page, 'bob@example.com', DEMO_PASSWORD);
     const { address: bobAddress } = await getFromPage<{ address: string }>(
       bob.page,

@@ -1,28 +1,17 @@
-import pg from 'pg';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { activeAccount, apiLogin, latestCode } from '../support/accounts.ts';
-import { launchBrowser, openPage } from '../support/browser.ts';
+import { browserAndDatabase, openPage } from '../support/browser.ts';
 import { getFromPage, withdrawReady } from '../support/wallet.ts';
 
 const POLL = { timeout: 20_000 };
 
-let browser: Browser;
-let db: pg.Pool;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  db = new pg.Pool({ connectionString: inject('databaseUrl'), max: 1 });
-});
-afterAll(async () => {
-  await browser.close();
-  await db.end();
-});
+const spec = browserAndDatabase();
 
 describe('wallet dialogs', () => {
   it('shows the known refusals of the beneficiary and fiat dialogs by their own messages', async () => {
     const { email } = await activeAccount('dialogs');
     const { email: payeeEmail } = await activeAccount('dialogpayee');
-    const payee = await openPage(browser);
+    const payee = await openPage(spec.browser);
     await apiLogin(payee.page, payeeEmail);
     const { address: payeeAddress } = await getFromPage<{ address: string }>(
       payee.page,
@@ -30,9 +19,9 @@ describe('wallet dialogs', () => {
     );
     await payee.context.close();
 
-    const { context, page } = await openPage(browser);
+    const { context, page } = await openPage(spec.browser);
     await apiLogin(page, email);
-    const nextCode = await withdrawReady(page, db, email);
+    const nextCode = await withdrawReady(page, spec.db, email);
 
     await page.goto('/deposit_withdraw');
     await expect.poll(() => page.getByTestId('dw-coin').inputValue(), POLL).toMatch(/^TRX/);

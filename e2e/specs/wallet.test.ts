@@ -1,24 +1,14 @@
-import pg from 'pg';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { activeAccount, apiLogin, latestCode, postFromPage } from '../support/accounts.ts';
-import { launchBrowser, openPage } from '../support/browser.ts';
+import { browserAndDatabase, openPage } from '../support/browser.ts';
 import { totpCodes } from '../support/totp.ts';
 import { liftWithdrawHold } from '../support/wallet.ts';
 
 const DEMO_PASSWORD = 'Demo-pass-2026!';
 const POLL = { timeout: 20_000 };
 
-let browser: Browser;
-let db: pg.Pool;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  db = new pg.Pool({ connectionString: inject('databaseUrl'), max: 1 });
-});
-afterAll(async () => {
-  await browser.close();
-  await db.end();
-});
+const spec = browserAndDatabase();
 
 /** Picks an option of a Mantine select by its label. */
 async function choose(page: Page, testId: string, option: string): Promise<void> {
@@ -31,7 +21,7 @@ const statuses = (page: Page) => page.getByTestId('history-status').allTextConte
 
 describe('wallet screens', () => {
   it('shows the balances, filters them, and opens Deposit/Withdraw on the chosen coin', async () => {
-    const { context, page } = await openPage(browser);
+    const { context, page } = await openPage(spec.browser);
     await apiLogin(page, 'alice@example.com', DEMO_PASSWORD);
     await page.goto('/balance');
     await page.getByRole('heading', { name: 'Spot Balance' }).waitFor();
@@ -55,10 +45,10 @@ describe('wallet screens', () => {
   it('deposits from the faucet (Pending, then Completed), withdraws to a saved address with 2FA, and swaps', async () => {
     const { email } = await activeAccount('wallet');
     const { email: otherEmail } = await activeAccount('payee');
-    const { context, page } = await openPage(browser);
+    const { context, page } = await openPage(spec.browser);
 
     // The receiving user's tron address, for the saved address later.
-    const other = await openPage(browser);
+    const other = await openPage(spec.browser);
     await apiLogin(other.page, otherEmail);
     await other.page.goto('/deposit_withdraw');
     const payeeAddress =
@@ -117,7 +107,7 @@ describe('wallet screens', () => {
     await page.getByTestId('kyc-required').waitFor();
     await page.keyboard.press('Escape');
 
-    await db.query('update users set level = 3 where email = $1', [email]);
+    await spec.db.query('update users set level = 3 where email = $1', [email]);
     await page.reload();
     await page.getByTestId('tab-withdraw').click();
     await page.getByTestId('withdraw-prompt-otp').waitFor();
@@ -129,7 +119,7 @@ describe('wallet screens', () => {
     await page.getByText('2FA enabled').waitFor();
     await page.getByTestId('withdraw-hold').waitFor();
     expect(await page.getByTestId('withdraw-hold').textContent()).toContain('on hold for 24 hours');
-    await liftWithdrawHold(db, email);
+    await liftWithdrawHold(spec.db, email);
     await page.reload();
     await page.getByTestId('tab-withdraw').click();
     await page.getByTestId('withdraw-amount').waitFor();
@@ -172,7 +162,7 @@ describe('wallet screens', () => {
       .toBe(1);
 
     // Swap 10 TRX to USDT at bob's bid (the e2e app starts with empty books), then find it in the history.
-    const bob = await openPage(browser);
+    const bob = await openPage(spec.browser);
     await apiLogin(bob.page, 'bob@example.com', DEMO_PASSWORD);
     const bid = await postFromPage(bob.page, '/api/v2/peatio/market/orders', {
       market: 'trxusdt',

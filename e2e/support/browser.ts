@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
+import pg from 'pg';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'];
 
@@ -46,4 +47,27 @@ export async function openPage(
     await context.addInitScript(() => localStorage.setItem('privacyConsent', 'accepted'));
   const page = await context.newPage();
   return { context, page };
+}
+
+/** The Chromium and the pool on the started app's database that a spec file shares; both closed after it. */
+export interface SpecResources {
+  browser: Browser;
+  db: pg.Pool;
+}
+
+/**
+ * Starts Chromium (with `extraArgs`) and a one-connection pool on the app's database before the file's tests,
+ * and closes both after them. Read `browser` and `db` inside tests: they are set once the file starts.
+ */
+export function browserAndDatabase(extraArgs: readonly string[] = []): SpecResources {
+  const resources = {} as SpecResources;
+  beforeAll(async () => {
+    resources.browser = await launchBrowser(extraArgs);
+    resources.db = new pg.Pool({ connectionString: inject('databaseUrl'), max: 1 });
+  });
+  afterAll(async () => {
+    await resources.browser.close();
+    await resources.db.end();
+  });
+  return resources;
 }

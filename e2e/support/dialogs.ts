@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { axeViolations, blocking, describeViolations } from './axe.ts';
-import { focusEscape } from './keyboard.ts';
+import { focusEscape, waitForFocus } from './keyboard.ts';
 
 /** The open dialog on top (Mantine portals each modal to the end of the body). */
 export const topDialog = (page: Page): Locator => page.locator('[role="dialog"]').last();
@@ -68,4 +69,17 @@ export async function dialogProblems(page: Page, dialog: Locator = topDialog(pag
   }
   await switchTheme(page, theme);
   return problems;
+}
+
+/** Fails with the open dialog's accessibility problems, if any. */
+export async function expectAccessibleDialog(page: Page): Promise<void> {
+  const problems = await dialogProblems(page);
+  expect(problems, problems.join('\n')).toEqual([]);
+}
+
+/** Escape closes the dialog on top, and the focus goes back to `opener`. */
+export async function closeWithEscape(page: Page, opener: Locator): Promise<void> {
+  await page.keyboard.press('Escape');
+  await topDialog(page).waitFor({ state: 'detached' });
+  await waitForFocus(page, opener);
 }
