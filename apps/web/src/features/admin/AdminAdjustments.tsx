@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
+import { TableHead } from '../../components/TableHead.tsx';
 import { useAdminAction } from './useAdminAction.ts';
 
 interface Adjustment {
@@ -53,17 +54,17 @@ export function AdminAdjustments({ me, canApprove }: { me: string; canApprove: b
         </Group>
       </Paper>
       <Table data-testid="admin-adjustments">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('admin.col.user')}</Table.Th>
-            <Table.Th>{t('admin.col.amount')}</Table.Th>
-            <Table.Th>{t('admin.col.reason')}</Table.Th>
-            <Table.Th>{t('admin.col.state')}</Table.Th>
-            <Table.Th>{t('admin.col.by')}</Table.Th>
-            <Table.Th>{t('admin.col.decidedBy')}</Table.Th>
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
+        <TableHead
+          labels={[
+            t('admin.col.user'),
+            t('admin.col.amount'),
+            t('admin.col.reason'),
+            t('admin.col.state'),
+            t('admin.col.by'),
+            t('admin.col.decidedBy'),
+            '',
+          ]}
+        />
         <Table.Tbody>
           {(list.data ?? []).map((a) => (
             <Table.Tr key={a.id} data-testid="admin-adjustment" data-state={a.state}>

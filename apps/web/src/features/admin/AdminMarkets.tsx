@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
+import { TableHead } from '../../components/TableHead.tsx';
 import { useAdminAction } from './useAdminAction.ts';
 
 const EMPTY = {
@@ -80,18 +81,18 @@ export function AdminMarkets() {
         </Group>
       </Paper>
       <Table data-testid="admin-markets">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('admin.markets.id')}</Table.Th>
-            <Table.Th>{t('admin.markets.minPrice')}</Table.Th>
-            <Table.Th>{t('admin.markets.maxPrice')}</Table.Th>
-            <Table.Th>{t('admin.markets.minAmount')}</Table.Th>
-            <Table.Th>{t('admin.markets.makerFee')}</Table.Th>
-            <Table.Th>{t('admin.markets.takerFee')}</Table.Th>
-            <Table.Th>{t('admin.col.state')}</Table.Th>
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
+        <TableHead
+          labels={[
+            t('admin.markets.id'),
+            t('admin.markets.minPrice'),
+            t('admin.markets.maxPrice'),
+            t('admin.markets.minAmount'),
+            t('admin.markets.makerFee'),
+            t('admin.markets.takerFee'),
+            t('admin.col.state'),
+            '',
+          ]}
+        />
         <Table.Tbody>
           {(list.data ?? []).map((m) => {
             const edit = editing?.id === m.id ? editing : null;

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
+import { TableHead } from '../../components/TableHead.tsx';
 import { useAdminAction } from './useAdminAction.ts';
 
 const AMOUNTS = ['withdraw_fee', 'min_withdraw_amount', 'min_deposit_amount'] as const;
@@ -27,18 +28,18 @@ export function AdminNetworks() {
   };
   return (
     <Table data-testid="admin-networks">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>{t('admin.ledger.currency')}</Table.Th>
-          <Table.Th>{t('admin.networks.network')}</Table.Th>
-          <Table.Th>{t('admin.networks.deposits')}</Table.Th>
-          <Table.Th>{t('admin.networks.withdrawals')}</Table.Th>
-          <Table.Th>{t('admin.networks.withdrawFee')}</Table.Th>
-          <Table.Th>{t('admin.networks.minWithdraw')}</Table.Th>
-          <Table.Th>{t('admin.networks.minDeposit')}</Table.Th>
-          <Table.Th />
-        </Table.Tr>
-      </Table.Thead>
+      <TableHead
+        labels={[
+          t('admin.ledger.currency'),
+          t('admin.networks.network'),
+          t('admin.networks.deposits'),
+          t('admin.networks.withdrawals'),
+          t('admin.networks.withdrawFee'),
+          t('admin.networks.minWithdraw'),
+          t('admin.networks.minDeposit'),
+          '',
+        ]}
+      />
       <Table.Tbody>
         {(list.data ?? []).map((n) => {
           const key = `${n.currency}:${n.blockchain_key}`;

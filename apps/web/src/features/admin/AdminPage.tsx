@@ -63,6 +63,26 @@ export function AdminPage() {
   const staff = me.data;
   const active = staff.step_up_until !== null && new Date(staff.step_up_until).getTime() > Date.now();
   const may = (p: StaffPermission) => staff.permissions.includes(p);
+  // The tabs this role may use, in order; the first one opens.
+  const tabs = (
+    [
+      ['dashboard', 'metrics.read', <AdminDashboard />],
+      ['users', 'users.read', <AdminUsers canManage={may('users.manage')} />],
+      ['kyc', 'kyc.review', <AdminKyc />],
+      [
+        'adjustments',
+        'adjustments.propose',
+        <AdminAdjustments me={staff.email} canApprove={may('adjustments.approve')} />,
+      ],
+      ['markets', 'markets.manage', <AdminMarkets />],
+      ['networks', 'markets.manage', <AdminNetworks />],
+      ['ledger', 'ledger.read', <AdminLedger />],
+      ['withdrawals', 'withdrawals.review', <AdminWithdrawals canSetLimits={may('withdrawals.limits')} />],
+      ['trail', 'trail.read', <AdminTrail />],
+    ] as const
+  )
+    .filter(([, permission]) => may(permission))
+    .map(([value, , panel]) => ({ value, panel }));
   return (
     <Container size="xl" py="md">
       <Stack>
@@ -80,62 +100,19 @@ export function AdminPage() {
         {!active ? (
           <StepUp />
         ) : (
-          <Tabs
-            defaultValue={
-              may('metrics.read')
-                ? 'dashboard'
-                : may('users.read')
-                  ? 'users'
-                  : may('kyc.review')
-                    ? 'kyc'
-                    : may('adjustments.propose')
-                      ? 'adjustments'
-                      : 'trail'
-            }
-            keepMounted={false}
-          >
+          <Tabs defaultValue={tabs[0]?.value} keepMounted={false}>
             <Tabs.List>
-              {may('metrics.read') && <Tabs.Tab value="dashboard">{t('admin.tab.dashboard')}</Tabs.Tab>}
-              {may('users.read') && <Tabs.Tab value="users">{t('admin.tab.users')}</Tabs.Tab>}
-              {may('kyc.review') && <Tabs.Tab value="kyc">{t('admin.tab.kyc')}</Tabs.Tab>}
-              {may('adjustments.propose') && (
-                <Tabs.Tab value="adjustments">{t('admin.tab.adjustments')}</Tabs.Tab>
-              )}
-              {may('markets.manage') && <Tabs.Tab value="markets">{t('admin.tab.markets')}</Tabs.Tab>}
-              {may('markets.manage') && <Tabs.Tab value="networks">{t('admin.tab.networks')}</Tabs.Tab>}
-              {may('ledger.read') && <Tabs.Tab value="ledger">{t('admin.tab.ledger')}</Tabs.Tab>}
-              {may('withdrawals.review') && (
-                <Tabs.Tab value="withdrawals">{t('admin.tab.withdrawals')}</Tabs.Tab>
-              )}
-              {may('trail.read') && <Tabs.Tab value="trail">{t('admin.tab.trail')}</Tabs.Tab>}
+              {tabs.map((tab) => (
+                <Tabs.Tab key={tab.value} value={tab.value}>
+                  {t(`admin.tab.${tab.value}`)}
+                </Tabs.Tab>
+              ))}
             </Tabs.List>
-            <Tabs.Panel value="dashboard" pt="md">
-              <AdminDashboard />
-            </Tabs.Panel>
-            <Tabs.Panel value="users" pt="md">
-              <AdminUsers canManage={may('users.manage')} />
-            </Tabs.Panel>
-            <Tabs.Panel value="kyc" pt="md">
-              <AdminKyc />
-            </Tabs.Panel>
-            <Tabs.Panel value="adjustments" pt="md">
-              <AdminAdjustments me={staff.email} canApprove={may('adjustments.approve')} />
-            </Tabs.Panel>
-            <Tabs.Panel value="markets" pt="md">
-              <AdminMarkets />
-            </Tabs.Panel>
-            <Tabs.Panel value="networks" pt="md">
-              <AdminNetworks />
-            </Tabs.Panel>
-            <Tabs.Panel value="ledger" pt="md">
-              <AdminLedger />
-            </Tabs.Panel>
-            <Tabs.Panel value="withdrawals" pt="md">
-              <AdminWithdrawals canSetLimits={may('withdrawals.limits')} />
-            </Tabs.Panel>
-            <Tabs.Panel value="trail" pt="md">
-              <AdminTrail />
-            </Tabs.Panel>
+            {tabs.map((tab) => (
+              <Tabs.Panel key={tab.value} value={tab.value} pt="md">
+                {tab.panel}
+              </Tabs.Panel>
+            ))}
           </Tabs>
         )}
       </Stack>

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
+import { TableHead } from '../../components/TableHead.tsx';
 
 /**
  * The staff trail: who did what, when, before and after, filtered by a staff member's email and an exact action
@@ -42,15 +43,15 @@ export function AdminTrail() {
         </Button>
       </Group>
       <Table data-testid="admin-trail">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('admin.col.time')}</Table.Th>
-            <Table.Th>{t('admin.col.staff')}</Table.Th>
-            <Table.Th>{t('admin.col.action')}</Table.Th>
-            <Table.Th>{t('admin.col.target')}</Table.Th>
-            <Table.Th>{t('admin.col.change')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
+        <TableHead
+          labels={[
+            t('admin.col.time'),
+            t('admin.col.staff'),
+            t('admin.col.action'),
+            t('admin.col.target'),
+            t('admin.col.change'),
+          ]}
+        />
         <Table.Tbody>
           {(trail.data ?? []).map((a) => (
             <Table.Tr key={a.id}>

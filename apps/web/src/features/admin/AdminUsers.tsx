@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
+import { TableHead } from '../../components/TableHead.tsx';
 import { useAdminAction } from './useAdminAction.ts';
 
 interface UserRow {
@@ -45,13 +46,7 @@ export function AdminUsers({ canManage }: { canManage: boolean }) {
       <Stack>
         <TextInput label={t('admin.users.search')} value={q} onChange={(e) => setQ(e.currentTarget.value)} />
         <Table highlightOnHover data-testid="admin-users">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('admin.col.email')}</Table.Th>
-              <Table.Th>{t('admin.col.level')}</Table.Th>
-              <Table.Th>{t('admin.col.state')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <TableHead labels={[t('admin.col.email'), t('admin.col.level'), t('admin.col.state')]} />
           <Table.Tbody>
             {(list.data ?? []).map((u) => (
               <Table.Tr key={u.uid} onClick={() => setSelected(u.uid)} style={{ cursor: 'pointer' }}>

@@ -11,6 +11,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ZodType } from 'zod';
 import { api } from '../../api/client.ts';
+import { TableHead } from '../../components/TableHead.tsx';
 import { useAdminAction } from './useAdminAction.ts';
 
 const QUEUE = ['adminWithdrawals'];
@@ -183,14 +184,14 @@ function Limits() {
         </Group>
       </Paper>
       <Table data-testid="admin-withdraw-limits">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('admin.limits.level')}</Table.Th>
-            <Table.Th>{t('admin.limits.currency')}</Table.Th>
-            <Table.Th>{t('admin.limits.per_withdrawal')}</Table.Th>
-            <Table.Th>{t('admin.limits.per_day')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
+        <TableHead
+          labels={[
+            t('admin.limits.level'),
+            t('admin.limits.currency'),
+            t('admin.limits.per_withdrawal'),
+            t('admin.limits.per_day'),
+          ]}
+        />
         <Table.Tbody>
           {(limits.data ?? []).map((l) => (
             <Table.Tr key={`${l.level}:${l.currency}`}>
