@@ -1,13 +1,12 @@
 import { appendFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin } from '../support/accounts.ts';
+import { apiLogin, DEMO_PASSWORD } from '../support/accounts.ts';
 import { axeViolations, blocking, describeViolations } from '../support/axe.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
 import { type Screen, screensFor } from '../support/routes.ts';
 
 const THEMES = ['dark', 'light'] as const;
-const DEMO_PASSWORD = 'Demo-pass-2026!';
 
 let browser: Browser;
 beforeAll(async () => {

@@ -1,11 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, outbox } from '../support/accounts.ts';
+import { apiLogin, DEMO_PASSWORD, outbox } from '../support/accounts.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
 import { documentImage } from '../support/card.ts';
 import { operator } from '../support/cli.ts';
 
-const DEMO_PASSWORD = 'Demo-pass-2026!';
 /** Alice, the demo user whose identity is verified (level 3, Vienna), and her verified phone. */
 const ALICE = { email: 'alice@example.com', phone: '431234567890' };
 const POLL = { timeout: 20_000 };

@@ -3,7 +3,7 @@ import { activeAccount, apiLogin, latestCode, postFromPage } from '../support/ac
 import { browserAndDatabase, openPage } from '../support/browser.ts';
 import { expectAccessibleDialog, topDialog } from '../support/dialogs.ts';
 import { chooseWithArrows, hasFocus, tabTo, waitForFocus } from '../support/keyboard.ts';
-import { depositFromFaucet, getFromPage, withdrawReady } from '../support/wallet.ts';
+import { bobBidsForTrx, depositFromFaucet, getFromPage, withdrawReady } from '../support/wallet.ts';
 
 /**
  * Keyboard-only wallet flows (issue #19, WCAG 2.1.1, 2.4.3, 2.4.7): deposit (coin and network, copy the address,
@@ -11,7 +11,6 @@ import { depositFromFaucet, getFromPage, withdrawReady } from '../support/wallet
  * Shift+Tab to move, typing, Enter, Space and the arrow keys; each dialog checked open and its focus given back.
  */
 
-const DEMO_PASSWORD = 'Demo-pass-2026!';
 const POLL = { timeout: 20_000, interval: 100 };
 
 const spec = browserAndDatabase();
@@ -27,20 +26,11 @@ describe('keyboard only: wallet', () => {
     await depositFromFaucet(page, 'trx', 'tron-sim', '100');
 
     // Bob, a demo user, receives the withdrawal at his tron address and bids for TRX, so the swap has a price.
-    const bob = await openPage(spec.browser);
-    await apiLogin(bob.page, 'bob@example.com', DEMO_PASSWORD);
+    const bob = await bobBidsForTrx(spec.browser);
     const { address: bobAddress } = await getFromPage<{ address: string }>(
       bob.page,
       '/api/v2/peatio/account/deposit_address/trx?blockchain_key=tron-sim',
     );
-    const bid = await postFromPage(bob.page, '/api/v2/peatio/market/orders', {
-      market: 'trxusdt',
-      side: 'buy',
-      ord_type: 'limit',
-      volume: '100',
-      price: '0.1',
-    });
-    expect(bid.status).toBe(201);
 
     // Deposit: USDT on TRON with the arrow keys, then Copy puts the address on the clipboard.
     await page.goto('/deposit_withdraw');

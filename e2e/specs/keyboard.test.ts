@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeAccount, apiLogin, latestCode, PASSWORD } from '../support/accounts.ts';
+import { activeAccount, apiLogin, DEMO_PASSWORD, latestCode, PASSWORD } from '../support/accounts.ts';
 import { axeViolations, blocking, describeViolations } from '../support/axe.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
 import { captchaWidget } from '../support/captcha.ts';
@@ -8,7 +8,6 @@ import { focusEscape, focusWithin, hasFocus, tabTo } from '../support/keyboard.t
 
 /** Keyboard-only flows (issue #19, WCAG 2.1.1 and 2.4.3): no click and no fill, only Tab, typing and keys. */
 
-const DEMO_PASSWORD = 'Demo-pass-2026!';
 const POLL = { timeout: 15_000, interval: 100 };
 
 let browser: Browser;

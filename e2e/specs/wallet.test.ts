@@ -1,11 +1,10 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { activeAccount, apiLogin, latestCode, postFromPage } from '../support/accounts.ts';
+import { activeAccount, apiLogin, DEMO_PASSWORD, latestCode, postFromPage } from '../support/accounts.ts';
 import { browserAndDatabase, openPage } from '../support/browser.ts';
 import { totpCodes } from '../support/totp.ts';
-import { liftWithdrawHold } from '../support/wallet.ts';
+import { bobBidsForTrx, liftWithdrawHold } from '../support/wallet.ts';
 
-const DEMO_PASSWORD = 'Demo-pass-2026!';
 const POLL = { timeout: 20_000 };
 
 const spec = browserAndDatabase();
@@ -162,16 +161,7 @@ describe('wallet screens', () => {
       .toBe(1);
 
     // Swap 10 TRX to USDT at bob's bid (the e2e app starts with empty books), then find it in the history.
-    const bob = await openPage(spec.browser);
-    await apiLogin(bob.page, 'bob@example.com', DEMO_PASSWORD);
-    const bid = await postFromPage(bob.page, '/api/v2/peatio/market/orders', {
-      market: 'trxusdt',
-      side: 'buy',
-      ord_type: 'limit',
-      volume: '100',
-      price: '0.1',
-    });
-    expect(bid.status).toBe(201);
+    const bob = await bobBidsForTrx(spec.browser);
     await page.goto('/swap');
     await choose(page, 'swap-from', 'TRX');
     await choose(page, 'swap-to', 'USDT');

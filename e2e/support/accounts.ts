@@ -5,6 +5,9 @@ import { captchaResponse } from './captcha.ts';
 /** The password every account made by the e2e tests uses. */
 export const PASSWORD = 'Secret-pass1';
 
+/** The password of the seeded demo users (alice@, bob@ and the demo staff). */
+export const DEMO_PASSWORD = 'Demo-pass-2026!';
+
 /** A URL of the identity service of the started app. */
 export const barong = (path: string) => `${inject('baseUrl')}/api/v2/barong${path}`;
 

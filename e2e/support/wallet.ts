@@ -1,7 +1,8 @@
 import type pg from 'pg';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { postFromPage } from './accounts.ts';
+import { apiLogin, DEMO_PASSWORD, postFromPage } from './accounts.ts';
+import { openPage } from './browser.ts';
 import { totpCodes } from './totp.ts';
 
 /** Blocks the simulated chains need before a deposit is credited (the seed's min_confirmations). */
@@ -89,4 +90,22 @@ export async function depositFromFaucet(
     await page.waitForTimeout(500);
   }
   throw new Error(`the ${amount} ${currency} deposit was not credited`);
+}
+
+/**
+ * Bob, a demo user, signed in on a page of his own with a bid for 100 TRX at 0.1 USDT (the e2e app starts with
+ * empty books): a price for a swap. The caller cancels it and closes his context.
+ */
+export async function bobBidsForTrx(browser: Browser) {
+  const bob = await openPage(browser);
+  await apiLogin(bob.page, 'bob@example.com', DEMO_PASSWORD);
+  const bid = await postFromPage(bob.page, '/api/v2/peatio/market/orders', {
+    market: 'trxusdt',
+    side: 'buy',
+    ord_type: 'limit',
+    volume: '100',
+    price: '0.1',
+  });
+  expect(bid.status).toBe(201);
+  return bob;
 }
