@@ -5,7 +5,6 @@ import type { Tx } from '../../db/pool.ts';
 
 /** The withdrawal being checked: its row is already written (and so counts in the user's 24-hour total). */
 interface Candidate {
-  id: number;
   userId: number;
   level: number;
   currency: string;

@@ -147,7 +147,6 @@ export async function createWithdrawal(deps: WithdrawDeps, user: UserRecord, inp
     throw invalid(WALLET_ERRORS.insufficientBalance);
   }
   const reasons = await reviewReasons(db, deps.review, {
-    id,
     userId: Number(user.id),
     level: user.level,
     currency: input.currency,
@@ -156,11 +155,7 @@ export async function createWithdrawal(deps: WithdrawDeps, user: UserRecord, inp
     beneficiaryId: Number(beneficiary.id),
   });
   if (reasons.length > 0) {
-    await db.query(
-      `update withdrawals set state = 'under_review', review_reasons = $2, updated_at = now()
-       where id = $1 and state = 'prepared'`,
-      [id, reasons],
-    );
+    await setState(db, id, 'under_review', null, { reasons });
   } else {
     await setState(db, id, 'accepted');
     if (internal && recipient !== null) await settleInternal(deps, id, recipient);
@@ -216,9 +211,10 @@ export async function setState(
   id: number,
   state: string,
   error: string | null = null,
-  extra: { txid?: string; height?: number } = {},
+  extra: { txid?: string; height?: number; reasons?: readonly string[] } = {},
 ): Promise<boolean> {
   const from: Record<string, string[]> = {
+    under_review: ['prepared'],
     accepted: ['prepared', 'under_review'],
     rejected: ['prepared', 'under_review'],
     processing: ['accepted'],
@@ -230,9 +226,9 @@ export async function setState(
   };
   const updated = await db.query(
     `update withdrawals set state = $2, error = coalesce($3, error), txid = coalesce($4, txid),
-       block_height = coalesce($5, block_height), updated_at = now()
+       block_height = coalesce($5, block_height), review_reasons = coalesce($7, review_reasons), updated_at = now()
      where id = $1 and state = any($6)`,
-    [id, state, error, extra.txid ?? null, extra.height ?? null, from[state] ?? []],
+    [id, state, error, extra.txid ?? null, extra.height ?? null, from[state] ?? [], extra.reasons ?? null],
   );
   return updated.rowCount === 1;
 }
