@@ -66,23 +66,27 @@ export function AdminPage() {
   // The tabs this role may use, in order; the first one opens.
   const tabs = (
     [
-      ['dashboard', 'metrics.read', <AdminDashboard />],
-      ['users', 'users.read', <AdminUsers canManage={may('users.manage')} />],
-      ['kyc', 'kyc.review', <AdminKyc />],
+      ['dashboard', 'metrics.read', () => <AdminDashboard />],
+      ['users', 'users.read', () => <AdminUsers canManage={may('users.manage')} />],
+      ['kyc', 'kyc.review', () => <AdminKyc />],
       [
         'adjustments',
         'adjustments.propose',
-        <AdminAdjustments me={staff.email} canApprove={may('adjustments.approve')} />,
+        () => <AdminAdjustments me={staff.email} canApprove={may('adjustments.approve')} />,
       ],
-      ['markets', 'markets.manage', <AdminMarkets />],
-      ['networks', 'markets.manage', <AdminNetworks />],
-      ['ledger', 'ledger.read', <AdminLedger />],
-      ['withdrawals', 'withdrawals.review', <AdminWithdrawals canSetLimits={may('withdrawals.limits')} />],
-      ['trail', 'trail.read', <AdminTrail />],
+      ['markets', 'markets.manage', () => <AdminMarkets />],
+      ['networks', 'markets.manage', () => <AdminNetworks />],
+      ['ledger', 'ledger.read', () => <AdminLedger />],
+      [
+        'withdrawals',
+        'withdrawals.review',
+        () => <AdminWithdrawals canSetLimits={may('withdrawals.limits')} />,
+      ],
+      ['trail', 'trail.read', () => <AdminTrail />],
     ] as const
   )
     .filter(([, permission]) => may(permission))
-    .map(([value, , panel]) => ({ value, panel }));
+    .map(([value, , render]) => ({ value, panel: render() }));
   return (
     <Container size="xl" py="md">
       <Stack>
