@@ -20,15 +20,10 @@ vi.mock('../../src/modules/identity/crypto.ts', async (original) => {
 
 describe('client addresses behind a proxy (TRUST_PROXY)', () => {
   let t: TestApp;
-  let byAddress: TestApp;
   beforeAll(async () => {
     t = await createTestApp({}, { TRUST_PROXY: '1' });
-    byAddress = await createTestApp({}, { TRUST_PROXY: '10.9.9.9' });
   });
-  afterAll(async () => {
-    await t.close();
-    await byAddress.close();
-  });
+  afterAll(() => t.close());
 
   /** A request that came through our one proxy (10.9.9.9), which appended the address it saw. */
   const viaProxy = (app: TestApp, forwardedFor: string, url: string, payload: object) =>
@@ -66,6 +61,7 @@ describe('client addresses behind a proxy (TRUST_PROXY)', () => {
   });
 
   it('with the proxies named by address, trusts the header only from them', async () => {
+    const byAddress = await createTestApp({}, { TRUST_PROXY: '10.9.9.9' });
     const seen = async (remoteAddress: string, forwardedFor: string) => {
       const { email } = await activeUser(byAddress, `seen-${randomBytes(4).toString('hex')}@example.com`);
       await byAddress.app.inject({
@@ -81,9 +77,13 @@ describe('client addresses behind a proxy (TRUST_PROXY)', () => {
       );
       return row.rows[0]?.ip;
     };
-    expect(await seen('10.9.9.9', '6.6.6.6, 1.2.3.4')).toBe('1.2.3.4');
-    // Not our proxy: its header is the client's own words.
-    expect(await seen('5.5.5.5', '6.6.6.6')).toBe('5.5.5.5');
+    try {
+      expect(await seen('10.9.9.9', '6.6.6.6, 1.2.3.4')).toBe('1.2.3.4');
+      // Not our proxy: its header is the client's own words.
+      expect(await seen('5.5.5.5', '6.6.6.6')).toBe('5.5.5.5');
+    } finally {
+      await byAddress.close();
+    }
   });
 });
 
@@ -91,12 +91,12 @@ describe('the session cache', () => {
   it('keeps a live session cached through 60,000 random cookies, and a miss writes nothing', async () => {
     const db = await createTestDatabase();
     const statements: string[] = [];
-    // The store's own queries, seen one by one (a read is a `select`, a write an `update`).
+    // The store's own statements, whitespace normalised.
     const spied = new Proxy(db.pool, {
       get(target, property) {
         if (property !== 'query') return Reflect.get(target, property);
         return (text: string, values?: unknown[]) => {
-          statements.push(text.trim().split(/\s+/, 1)[0] ?? '');
+          statements.push(text.trim().replace(/\s+/g, ' '));
           return target.query(text, values);
         };
       },
@@ -118,17 +118,19 @@ describe('the session cache', () => {
         const answers = await Promise.all(Array.from({ length: 100 }, () => me(random())));
         expect(answers.every((a) => a.statusCode === 401)).toBe(true);
       }
-      expect(statements.filter((s) => s.toLowerCase() !== 'select')).toEqual([]);
-      expect((await db.pool.query('select last_seen_at, revoked_at from sessions')).rows).toEqual(
-        before.rows,
-      );
-      expect(sessions.stats().unknown).toBeLessThanOrEqual(DEFAULT_SESSION_POLICY.unknownCacheSize);
+      const flood = [...statements];
+      const after = await db.pool.query('select last_seen_at, revoked_at from sessions');
 
-      // Still cached: the live session is answered without reading the database (at most its idle expiry is
-      // written, once a minute).
+      // Still cached: the live session is answered without a lookup (at most its idle expiry is written, once a
+      // minute, by this exact statement).
       statements.length = 0;
       expect((await me(live.cookie)).statusCode).toBe(200);
-      expect(statements.filter((s) => s.toLowerCase() === 'select')).toEqual([]);
+      const touch = 'update sessions set last_seen_at = now() where id = $1 and revoked_at is null';
+      expect(statements.filter((s) => s !== touch)).toEqual([]);
+      // A miss only reads: no statement of the flood wrote, and no row changed.
+      expect(flood.filter((s) => !s.startsWith('select ')).slice(0, 3)).toEqual([]);
+      expect(after.rows).toEqual(before.rows);
+      expect(sessions.stats().unknown).toBeLessThanOrEqual(DEFAULT_SESSION_POLICY.unknownCacheSize);
       expect(sessions.stats().live).toBe(1);
     } finally {
       await t.close();
