@@ -44,7 +44,7 @@ export async function loadBodyKey(db: pg.Pool, keys: ServerKeys): Promise<BodyKe
  * property reads come first, so only an envelope-shaped object has its keys counted (never a Buffer, a string
  * or an ordinary body), and that count is bounded by the JSON body limit the parser has already paid for.
  */
-export function isEnvelope(body: unknown): body is { data: string; iv: string; key: string } {
+function isEnvelope(body: unknown): body is { data: string; iv: string; key: string } {
   if (body === null || typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body)) return false;
   const b = body as Record<string, unknown>;
   if (typeof b.data !== 'string' || typeof b.iv !== 'string' || typeof b.key !== 'string') return false;
