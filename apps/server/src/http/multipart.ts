@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { ERRORS } from '@exchange/shared';
 import { Busboy } from '@fastify/busboy';
 import { errorCodes, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { AppError, invalid } from './errors.ts';
+import { AppError } from './errors.ts';
 
 /** One uploaded file, fully read; `truncated` when it was larger than the per-file limit. */
 export interface UploadedFile {
@@ -18,6 +18,11 @@ export interface MultipartBody {
   files: UploadedFile[];
   /** More files were sent than the limit allows. */
   tooManyFiles: boolean;
+  /**
+   * {@link readMultipart} only: a file passed `maxFileBytes`, so reading stopped there (that file is marked
+   * truncated; parts after it are missing).
+   */
+  fileTooLarge?: boolean;
 }
 
 /** Per-file and file-count limits of one multipart read. */
@@ -78,28 +83,22 @@ export function streamMultipart(app: FastifyInstance, maxBodyBytes: number): voi
   });
 }
 
-/** The route's own codes for a body that is not a multipart form and for a file over the per-file limit. */
-export interface MultipartErrors {
-  notMultipart: string;
-  fileTooLarge: string;
-}
-
 /**
- * Reads the request's {@link PendingMultipart} body through busboy as it arrives. Nothing beyond the limits is
- * kept: the first file to pass `maxFileBytes` stops the read at once (422 `errors.fileTooLarge`), and so does a
- * body passing its scope's byte limit (413); the rest is never read and the connection is closed after the
- * answer. A body that is not a multipart form is refused with 422 `errors.notMultipart`.
+ * Reads the request's {@link PendingMultipart} body through busboy as it arrives; null when the body is not a
+ * multipart form (or is malformed, or the client went away). Nothing beyond the limits is kept: the first file
+ * to pass `maxFileBytes` stops the read at once (the form so far comes back with `fileTooLarge`), and a body
+ * passing its scope's byte limit is refused with 413. In both cases the rest is never read and the connection
+ * is closed after the answer.
  */
 export function readMultipart(
   request: FastifyRequest,
   reply: FastifyReply,
   limits: MultipartLimits,
-  errors: MultipartErrors,
-): Promise<MultipartBody> {
+): Promise<MultipartBody | null> {
   const pending = request.body;
-  if (!(pending instanceof PendingMultipart)) return Promise.reject(invalid(errors.notMultipart));
+  if (!(pending instanceof PendingMultipart)) return Promise.resolve(null);
   const { stream: source, maxBytes } = pending;
-  return new Promise<MultipartBody>((resolve, reject) => {
+  return new Promise<MultipartBody | null>((resolve, reject) => {
     let settled = false;
     let received = 0;
     const detach = () => {
@@ -108,34 +107,35 @@ export function readMultipart(
       source.off('error', onAbort);
       source.off('close', onClose);
     };
-    // Stops reading: the answer goes out now and the connection closes after it, whatever is still unsent.
-    const stop = (error: Error) => {
+    const settle = (done: () => void) => {
       if (settled) return;
       settled = true;
       detach();
-      source.pause();
-      reply.header('connection', 'close');
-      reject(error);
+      done();
     };
+    // Stops reading: the answer goes out now and the connection closes after it, whatever is still unsent.
+    const stop = (done: () => void) =>
+      settle(() => {
+        source.pause();
+        reply.header('connection', 'close');
+        done();
+      });
     let parser: ReturnType<typeof multipartParser>;
     try {
-      parser = multipartParser(pending.contentType, limits, () => stop(invalid(errors.fileTooLarge)));
+      parser = multipartParser(pending.contentType, limits, (form) =>
+        stop(() => resolve({ ...form, fileTooLarge: true })),
+      );
     } catch {
-      stop(invalid(errors.notMultipart));
+      stop(() => resolve(null));
       return;
     }
     parser.finished.then(
-      (form) => {
-        if (settled) return;
-        settled = true;
-        detach();
-        resolve(form);
-      },
-      () => stop(invalid(errors.notMultipart)),
+      (form) => settle(() => resolve(form)),
+      () => stop(() => resolve(null)),
     );
     function onData(chunk: Buffer) {
       received += chunk.length;
-      if (received > maxBytes) return stop(new AppError(413, [ERRORS.payloadTooLarge]));
+      if (received > maxBytes) return stop(() => reject(new AppError(413, [ERRORS.payloadTooLarge])));
       if (!parser.parser.write(chunk)) {
         source.pause();
         parser.parser.once('drain', () => {
@@ -147,7 +147,7 @@ export function readMultipart(
       parser.parser.end();
     }
     function onAbort() {
-      stop(invalid(errors.notMultipart));
+      stop(() => resolve(null));
     }
     // The client went away before the body ended.
     function onClose() {
@@ -162,9 +162,13 @@ export function readMultipart(
 
 /**
  * A busboy parser collecting fields and files; `finished` settles once the body ended and every file was read.
- * `onFileTooLarge` is called as soon as a file passes `maxFileBytes` (that file is then marked truncated).
+ * `onFileTooLarge` is called with the form so far as soon as a file passes `maxFileBytes`.
  */
-function multipartParser(contentType: string, limits: MultipartLimits, onFileTooLarge: () => void) {
+function multipartParser(
+  contentType: string,
+  limits: MultipartLimits,
+  onFileTooLarge: (form: MultipartBody) => void,
+) {
   const result: MultipartBody = { fields: {}, files: [], tooManyFiles: false };
   const parser = Busboy({
     headers: { 'content-type': contentType },
@@ -175,7 +179,7 @@ function multipartParser(contentType: string, limits: MultipartLimits, onFileToo
     result.fields[name] = value;
   });
   parser.on('file', (field, stream, fileName, _encoding, mimeType) => {
-    stream.on('limit', onFileTooLarge);
+    stream.on('limit', () => onFileTooLarge(result));
     pending.push(
       new Promise((done, fail) => {
         const chunks: Buffer[] = [];

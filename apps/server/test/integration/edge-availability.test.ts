@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSimApplicant, issueAccessToken } from '../../src/adapters/kyc/simulator/store.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { plainUser, sessionFor } from '../support/core.ts';
 import { nextIp } from '../support/identity.ts';
@@ -201,6 +202,48 @@ describe('big bodies in flight', () => {
       expect(await answerOf(request)).toEqual({ status: 401, body: { errors: ['authz.invalid_session'] } });
     } finally {
       request.close();
+    }
+  });
+});
+
+describe('the built-in KYC simulator', () => {
+  it('refuses an unsigned post to its API, and a page upload over 2 MB, before their bodies end', async () => {
+    await createSimApplicant(t.db.pool, {
+      externalUserId: 'edge-sim-user',
+      levelName: 'basic-kyc-level',
+      info: {},
+    });
+    const token = await issueAccessToken(t.db.pool, 'edge-sim-user', 'basic-kyc-level', 600);
+    const page = multipartBody(
+      { access_token: token, id_doc_type: 'PASSPORT' },
+      { field: 'front', name: 'big.png', bytes: 5 * MiB },
+    );
+    const unsigned = heldRequest(base, {
+      method: 'POST',
+      path: '/kyc-sim/resources/applicants?levelName=basic-kyc-level',
+      headers: json,
+      body: Buffer.alloc(4 * MiB, 0x20),
+      withhold: 4 * MiB,
+    });
+    const upload = heldRequest(base, {
+      method: 'POST',
+      path: '/kyc-sim/websdk/submit',
+      headers: { 'content-type': page.contentType },
+      body: page.body,
+      withhold: 1,
+    });
+    try {
+      const refused = await unsigned.answered;
+      expect(refused.status).toBe(401);
+      expect(JSON.parse(refused.body)).toMatchObject({
+        description: 'Request signature mismatch (missing_headers)',
+      });
+      const answered = await upload.answered;
+      expect(answered.status).toBe(422);
+      expect(answered.body).toContain('Each file must be at most 2 MB.');
+    } finally {
+      unsigned.close();
+      upload.close();
     }
   });
 });

@@ -16,7 +16,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError, invalid } from '../../http/errors.ts';
 import { readMultipart, streamMultipart } from '../../http/multipart.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
@@ -68,12 +68,12 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     docs('Card: upload a holder document', { bodyType: 'multipart' }, perAccount(30)),
     async (request, reply) => {
       // "Under 10 MB": a file of CARD_IMAGE_MAX_BYTES is one byte too many.
-      const form = await readMultipart(
-        request,
-        reply,
-        { maxFileBytes: CARD_IMAGE_MAX_BYTES - 1, maxFiles: 1 },
-        { notMultipart: CARD_ERRORS.documentRequired, fileTooLarge: CARD_ERRORS.documentTooLarge },
-      );
+      const form = await readMultipart(request, reply, {
+        maxFileBytes: CARD_IMAGE_MAX_BYTES - 1,
+        maxFiles: 1,
+      });
+      if (!form) throw invalid(CARD_ERRORS.documentRequired);
+      if (form.fileTooLarge) throw invalid(CARD_ERRORS.documentTooLarge);
       const { doc_type } = uploadDocumentFields.parse(form.fields);
       const file = form.files.find((f) => f.field === 'document_data');
       return reply.status(201).send(await holders.upload(authUser(request), doc_type, file));

@@ -56,12 +56,12 @@ export async function kycResourceRoutes(app: FastifyInstance, deps: AppDeps): Pr
     '/resource/documents',
     docs('KYC: upload identity documents', { bodyType: 'multipart' }, limit(20)),
     async (request, reply) => {
-      const form = await readMultipart(
-        request,
-        reply,
-        { maxFileBytes: DOCUMENT_LIMITS.maxBytes, maxFiles: DOCUMENT_LIMITS.maxFiles },
-        { notMultipart: ERRORS.documentNotMultipart, fileTooLarge: ERRORS.documentTooLarge },
-      );
+      const form = await readMultipart(request, reply, {
+        maxFileBytes: DOCUMENT_LIMITS.maxBytes,
+        maxFiles: DOCUMENT_LIMITS.maxFiles,
+      });
+      if (!form) throw invalid(ERRORS.documentNotMultipart);
+      if (form.fileTooLarge) throw invalid(ERRORS.documentTooLarge);
       if (form.tooManyFiles) throw invalid(ERRORS.documentTooMany);
       const fields = documentFieldsSchema.parse(form.fields);
       const stored = await kyc.uploadDocuments(authUser(request), fields, form.files);
