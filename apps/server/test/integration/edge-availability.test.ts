@@ -218,12 +218,13 @@ describe('the built-in KYC simulator', () => {
       { access_token: token, id_doc_type: 'PASSPORT' },
       { field: 'front', name: 'big.png', bytes: 5 * MiB },
     );
+    const document = multipartBody({ metadata: '{}' }, { field: 'content', name: 'a.png', bytes: 3 * MiB });
     const unsigned = heldRequest(base, {
       method: 'POST',
-      path: '/kyc-sim/resources/applicants?levelName=basic-kyc-level',
-      headers: json,
-      body: Buffer.alloc(4 * MiB, 0x20),
-      withhold: 4 * MiB,
+      path: '/kyc-sim/resources/applicants/x/info/idDoc',
+      headers: { 'content-type': document.contentType },
+      body: document.body,
+      withhold: document.body.length,
     });
     const upload = heldRequest(base, {
       method: 'POST',
