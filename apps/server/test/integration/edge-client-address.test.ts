@@ -138,6 +138,32 @@ describe('the session cache', () => {
   }, 180_000);
 });
 
+describe('the idle timeout', () => {
+  it('slides on use (written at most once a minute) and ends an idle session', async () => {
+    const db = await createTestDatabase();
+    try {
+      const sessions = new SessionStore(db.pool, { ...DEFAULT_SESSION_POLICY, cacheMs: 0 });
+      const id = await plainUser(db.pool, 'idle@edge.test');
+      const { token } = await sessions.create(String(id), '127.0.0.1', 'test');
+      const age = async () =>
+        Number(
+          (await db.pool.query('select extract(epoch from now() - last_seen_at)::int as s from sessions'))
+            .rows[0].s,
+        );
+      await db.pool.query(`update sessions set last_seen_at = now() - interval '20 seconds'`);
+      expect(await sessions.resolve(token)).not.toBeNull();
+      expect(await age()).toBeGreaterThanOrEqual(20);
+      await db.pool.query(`update sessions set last_seen_at = now() - interval '59 minutes'`);
+      expect(await sessions.resolve(token)).not.toBeNull();
+      expect(await age()).toBeLessThan(5);
+      await db.pool.query(`update sessions set last_seen_at = now() - interval '61 minutes'`);
+      expect(await sessions.resolve(token)).toBeNull();
+    } finally {
+      await db.drop();
+    }
+  });
+});
+
 describe('the CSRF token', () => {
   let t: TestApp;
   beforeAll(async () => {

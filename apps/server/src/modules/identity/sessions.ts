@@ -106,12 +106,11 @@ export class SessionStore {
     this.reads++;
     const row = (
       await this.db.query(
-        `select user_id, csrf_token, user_agent,
-                last_seen_at < now() - make_interval(secs => $3) as stale
+        `select user_id, csrf_token, user_agent, (extract(epoch from now() - last_seen_at) * 1000)::float8 as idle_ms
            from sessions
           where id = $1 and revoked_at is null and expires_at > now()
             and last_seen_at > now() - make_interval(mins => $2)`,
-        [id, this.policy.idleMinutes, TOUCH_EVERY_MS / 1000],
+        [id, this.policy.idleMinutes],
       )
     ).rows[0];
     if (!row) {
@@ -120,8 +119,8 @@ export class SessionStore {
       return null;
     }
     const session = { id, userId: String(row.user_id), csrfToken: row.csrf_token, userAgent: row.user_agent };
-    const entry = { session, cachedAt: now, lastSeen: now };
-    if (row.stale) await this.write(id);
+    const entry = { session, cachedAt: now, lastSeen: now - Number(row.idle_ms) };
+    if (now - entry.lastSeen > TOUCH_EVERY_MS) await this.touch(id, entry, now);
     this.unknown.delete(id);
     this.remember(entry);
     return session;
@@ -171,10 +170,6 @@ export class SessionStore {
 
   private async touch(id: string, cached: CachedSession, now: number): Promise<void> {
     cached.lastSeen = now;
-    await this.write(id);
-  }
-
-  private async write(id: string): Promise<void> {
     await this.db.query('update sessions set last_seen_at = now() where id = $1 and revoked_at is null', [
       id,
     ]);
