@@ -1,6 +1,7 @@
 import { clusterBench } from './cluster.ts';
 import { benchDatabase } from './database.ts';
 import { durableBench } from './durable.ts';
+import { edgeBench } from './edge.ts';
 import { httpBench } from './http.ts';
 import { wsBench } from './ws.ts';
 
@@ -23,6 +24,7 @@ const db = await benchDatabase();
 try {
   if (want('durable')) await durableBench(db.fresh, Number(process.env.BENCH_ORDERS ?? 100_000));
   if (want('http')) await httpBench(db.fresh);
+  if (want('edge')) await edgeBench(db.fresh);
   if (want('ws')) await wsBench(db.fresh);
   if (want('cluster')) await clusterBench(db.fresh);
 } finally {

@@ -54,6 +54,7 @@ import { tradingRoutes } from './modules/trading/routes.ts';
 import { walletDevRoutes } from './modules/wallet/dev-routes.ts';
 import type { Wallet } from './modules/wallet/index.ts';
 import { walletRoutes } from './modules/wallet/routes.ts';
+import { fastifyTrustProxy } from './net/trust-proxy.ts';
 
 /** The signed-in user of a request, as far as the server can tell. */
 export interface RequestUser {
@@ -118,7 +119,7 @@ function contentSecurityPolicy(config: Config) {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: deps.config.logLevel, ...(deps.logStream ? { stream: deps.logStream } : {}) },
-    trustProxy: deps.config.trustProxy,
+    trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     bodyLimit: 1 << 20,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,

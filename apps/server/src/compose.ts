@@ -104,7 +104,7 @@ export async function composeApp(
     db,
     mail,
     sms,
-    captcha: captchaFor(config, keys.captchaKey),
+    captcha: captchaFor(config, keys.captchaKey, db),
     keys,
     sessions,
     apiKeys: new ApiKeyAuthenticator(db, keys, Date.now, config.split),
@@ -269,8 +269,8 @@ function listeningUrl(app: FastifyInstance): string | null {
 }
 
 /** The captcha adapter for CAPTCHA_TYPE: ALTCHA proof-of-work (self-hosted), reCAPTCHA, or none. */
-function captchaFor(config: Config, key: Buffer): CaptchaPort {
-  if (config.captchaType === 'altcha') return createAltchaCaptcha(key.toString('hex'));
+function captchaFor(config: Config, key: Buffer, db: pg.Pool): CaptchaPort {
+  if (config.captchaType === 'altcha') return createAltchaCaptcha(key.toString('hex'), db);
   if (config.captchaType === 'recaptcha' && config.recaptcha) return createRecaptcha(config.recaptcha.secret);
   return noCaptcha;
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { type TrustProxy, trustProxySchema } from './net/trust-proxy.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
@@ -56,7 +57,7 @@ const envSchema = z.object({
   DEMO_BOT: bool.optional(),
   DEMO_BOT_INTERVAL_MS: z.coerce.number().int().min(200).max(600_000).default(3000),
   DEMO_PASSWORD: z.string().min(8).default('Demo-pass-2026!'),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: trustProxySchema,
   RATE_LIMITS: bool.default(true),
   PUBLIC_URL: z.url().optional(),
   RECAPTCHA_SITE_KEY: z.string().min(10).optional(),
@@ -148,7 +149,8 @@ export interface Config {
   /** The demo liquidity bot: on with the demo books, never in production; `intervalMs` between its rounds. */
   demoBot: { enabled: boolean; intervalMs: number };
   demoPassword: string;
-  trustProxy: boolean;
+  /** Which proxies may name the client's address (hop count or their addresses); never every hop. */
+  trustProxy: TrustProxy;
   /** Per-IP and per-account request limits; only a load test on loopback turns them off. */
   rateLimits: boolean;
   webDist: string;

@@ -2,6 +2,7 @@ import { ERRORS } from '@exchange/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import type { ApiKeyAuthenticator } from '../modules/api-keys/hmac.ts';
+import { safeEqual } from '../modules/identity/crypto.ts';
 import { SESSION_COOKIE, type SessionStore } from '../modules/identity/sessions.ts';
 import { findUserById, type UserRecord } from '../modules/identity/users-repository.ts';
 import { AppError } from './errors.ts';
@@ -67,7 +68,9 @@ export function requireAuth(
     if (options.csrf !== false && !SAFE_METHODS.has(request.method)) {
       const header = request.headers['x-csrf-token'];
       if (!header) throw new AppError(401, [ERRORS.missingCsrf]);
-      if (header !== found.csrfToken) throw new AppError(401, [ERRORS.csrfMismatch]);
+      // Constant time: the comparison must not tell, by how long it takes, how much of a guess was right.
+      if (typeof header !== 'string' || !safeEqual(header, found.csrfToken))
+        throw new AppError(401, [ERRORS.csrfMismatch]);
     }
     request.auth = { user: found.user, via: 'session', sessionId: found.sessionId };
   };

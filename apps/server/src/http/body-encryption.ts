@@ -7,7 +7,7 @@ import {
   privateDecrypt,
 } from 'node:crypto';
 import { ERRORS } from '@exchange/shared';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { decrypt, encrypt, type ServerKeys } from '../modules/identity/crypto.ts';
 import { AppError } from './errors.ts';
@@ -39,14 +39,16 @@ export async function loadBodyKey(db: pg.Pool, keys: ServerKeys): Promise<BodyKe
   return { publicKeyPem: stored.public, privateKey: createPrivateKey(decrypt(keys, stored.private)) };
 }
 
-/** True for a body of exactly `{data, iv, key}` strings: the shape the web app sends. */
+/**
+ * True for a parsed JSON object of exactly `{data, iv, key}` strings: the shape the web app sends. The three
+ * property reads come first, so only an envelope-shaped object has its keys counted (never a Buffer, a string
+ * or an ordinary body), and that count is bounded by the JSON body limit the parser has already paid for.
+ */
 function isEnvelope(body: unknown): body is { data: string; iv: string; key: string } {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
-  const keys = Object.keys(body);
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body)) return false;
   const b = body as Record<string, unknown>;
-  return (
-    keys.length === 3 && typeof b.data === 'string' && typeof b.iv === 'string' && typeof b.key === 'string'
-  );
+  if (typeof b.data !== 'string' || typeof b.iv !== 'string' || typeof b.key !== 'string') return false;
+  return Object.keys(b).length === 3;
 }
 
 /** Opens an envelope: RSA-OAEP(SHA-256) unwraps the AES-256-GCM key, which decrypts `data` (ciphertext + 16-byte tag). */
@@ -65,18 +67,32 @@ export function openEnvelope(bodyKey: BodyKey, envelope: { data: string; iv: str
 /**
  * Publishes `GET /api/v2/barong/identity/encryption_key` and decrypts encrypted JSON bodies before any route sees
  * them (accounts spec §7). Plain JSON is accepted too, so programs and scripts can call the API directly.
+ *
+ * The envelope is opened inside the JSON body parser, not in a request hook: only a body that arrived as
+ * `application/json` and parsed to an object is ever looked at, so webhook bytes, uploads and forms cost nothing
+ * here (a global hook once enumerated a Buffer body's keys, one per byte, and froze the process for seconds).
+ * Must run before the route plugins are registered: they inherit the parser.
  */
 export function installBodyEncryption(app: FastifyInstance, bodyKey: BodyKey, prefix: string): void {
   app.get(`${prefix}/identity/encryption_key`, docs('Public key for encrypted request bodies'), async () => ({
     public_key: bodyKey.publicKeyPem,
     algorithm: 'RSA-OAEP-256+A256GCM',
   }));
-  app.addHook('preHandler', async (request) => {
-    if (!isEnvelope(request.body)) return;
-    try {
-      request.body = openEnvelope(bodyKey, request.body);
-    } catch {
-      throw new AppError(400, [ERRORS.invalidJson]);
-    }
-  });
+  const parseJson = app.getDefaultJsonParser('error', 'error') as (
+    request: FastifyRequest,
+    body: string,
+    done: (err: Error | null, parsed?: unknown) => void,
+  ) => void;
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser<string>('application/json', { parseAs: 'string' }, (request, body, done) =>
+    parseJson(request, body, (err, parsed) => {
+      if (err) return done(err);
+      if (!isEnvelope(parsed)) return done(null, parsed);
+      try {
+        done(null, openEnvelope(bodyKey, parsed));
+      } catch {
+        done(new AppError(400, [ERRORS.invalidJson]));
+      }
+    }),
+  );
 }

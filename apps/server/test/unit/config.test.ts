@@ -33,6 +33,9 @@ describe('configuration', () => {
     ['CAPTCHA_TYPE', 'hcaptcha'],
     ['LOG_LEVEL', 'loud'],
     ['DEV_TOOLS', 'maybe'],
+    ['TRUST_PROXY', 'true'],
+    ['TRUST_PROXY', '11'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
   ])('stops on a bad %s with a one-line message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     try {
@@ -41,5 +44,18 @@ describe('configuration', () => {
       expect((err as Error).message).toMatch(new RegExp(`^Invalid configuration: ${name}: `));
       expect((err as Error).message).not.toContain('\n');
     }
+  });
+
+  it('takes TRUST_PROXY as a hop count or the proxies\' addresses, never as "every hop"', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.5, 10.1.0.0/16,::1' }).trustProxy).toEqual([
+      '10.0.0.5',
+      '10.1.0.0/16',
+      '::1',
+    ]);
+    expect(loadConfig({ TRUST_PROXY: 'loopback' }).trustProxy).toEqual(['loopback']);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: true would trust every hop/);
   });
 });

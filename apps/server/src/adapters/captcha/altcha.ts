@@ -1,22 +1,51 @@
 import { ERRORS } from '@exchange/shared';
-import { CappedMap, type Challenge, createChallenge } from 'altcha-lib';
+import { type Challenge, createChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { verify } from 'altcha-lib/frameworks/shared';
+import type pg from 'pg';
 import { AppError } from '../../http/errors.ts';
 import type { CaptchaPort } from './port.ts';
 
 /** Proof-of-work difficulty: 16 leading zero bits of SHA-256, about a second of work in a browser. */
 const KEY_PREFIX = '0000';
 const TTL_SECONDS = 600;
+/** Used challenge ids are swept after this many verifications, once their challenges have expired. */
+const SWEEP_EVERY = 1000;
 
 /** The self-hosted ALTCHA captcha: challenges signed with our key, each solution accepted once. */
 export interface AltchaCaptcha extends CaptchaPort {
   challenge(): Promise<Challenge>;
 }
 
+/**
+ * Where used challenge ids are kept: PostgreSQL, shared by every api process (as the API-key nonces are), so a
+ * solution accepted by one process is refused by all the others and after a restart.
+ */
+function sharedSolutionStore(db: pg.Pool) {
+  let recorded = 0;
+  return {
+    get: () => undefined,
+    set: () => undefined,
+    /** Records a verified challenge id; false when some process has already accepted it. */
+    async setIfAbsent(challengeId: string): Promise<boolean> {
+      if (++recorded % SWEEP_EVERY === 0)
+        void db
+          .query('delete from captcha_solutions where seen_at < now() - make_interval(secs => $1)', [
+            2 * TTL_SECONDS,
+          ])
+          .catch(() => {});
+      const inserted = await db.query(
+        'insert into captcha_solutions (challenge_id) values ($1) on conflict do nothing',
+        [challengeId],
+      );
+      return inserted.rowCount === 1;
+    },
+  };
+}
+
 /** Builds the ALTCHA adapter around an HMAC secret (derived from the server secret). */
-export function createAltchaCaptcha(hmacSecret: string): AltchaCaptcha {
-  const used = new CappedMap<string, boolean>({ maxSize: 100_000 });
+export function createAltchaCaptcha(hmacSecret: string, db: pg.Pool): AltchaCaptcha {
+  const used = sharedSolutionStore(db);
   return {
     challenge: () =>
       createChallenge({
@@ -29,6 +58,7 @@ export function createAltchaCaptcha(hmacSecret: string): AltchaCaptcha {
       }),
     async verify(response) {
       if (!response) throw new AppError(422, [ERRORS.captchaRequired]);
+      // The library records the id only once the solution verified; a store that cannot record it refuses.
       const result = await verify(response, deriveKey, hmacSecret, undefined, used).catch(() => null);
       if (!result?.verification?.verified || result.error) throw new AppError(422, [ERRORS.captchaInvalid]);
     },

@@ -16,11 +16,12 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
-import { invalid } from '../../http/errors.ts';
-import { acceptMultipart, parseMultipart } from '../../http/multipart.ts';
+import { AppError, invalid } from '../../http/errors.ts';
+import { readMultipart, streamMultipart } from '../../http/multipart.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
 import { utcToday } from './context.ts';
+import { WEBHOOK_ERRORS } from './webhooks.ts';
 
 /** Path of the issuer's webhooks, under the Peatio prefix. */
 export const CARD_WEBHOOK_PATH = '/public/card/webhook';
@@ -41,7 +42,9 @@ const perAccount = (max: number) => ({
 /** The card calls of the trading spec §7 (Peatio `account/*`), for the signed-in user's own holder and cards. */
 export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.addHook('onRequest', requireAuth(deps.db, deps.sessions, deps.apiKeys));
-  acceptMultipart(app, 2 * CARD_IMAGE_MAX_BYTES);
+  // One image under 10 MB and its form, streamed after the session check; a larger Content-Length is refused
+  // before the body is read.
+  streamMultipart(app, CARD_IMAGE_MAX_BYTES + 64 * 1024);
   const { holders, cards, actions } = deps.cards;
   const meta = (r: FastifyRequest) => ({ ip: r.ip, userAgent: r.headers['user-agent'] ?? null });
   const card = (r: FastifyRequest) => cardQuery.parse(r.query).card_number;
@@ -64,15 +67,13 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     '/account/upload_document',
     docs('Card: upload a holder document', { bodyType: 'multipart' }, perAccount(30)),
     async (request, reply) => {
-      const contentType = request.headers['content-type'] ?? '';
-      if (!Buffer.isBuffer(request.body) || !contentType.startsWith('multipart/'))
-        throw invalid(CARD_ERRORS.documentRequired);
-      const form = await parseMultipart(request.body, contentType, {
-        maxFileBytes: CARD_IMAGE_MAX_BYTES,
+      // "Under 10 MB": a file of CARD_IMAGE_MAX_BYTES is one byte too many.
+      const form = await readMultipart(request, reply, {
+        maxFileBytes: CARD_IMAGE_MAX_BYTES - 1,
         maxFiles: 1,
-      }).catch(() => {
-        throw invalid(CARD_ERRORS.documentRequired);
       });
+      if (!form) throw invalid(CARD_ERRORS.documentRequired);
+      if (form.fileTooLarge) throw invalid(CARD_ERRORS.documentTooLarge);
       const { doc_type } = uploadDocumentFields.parse(form.fields);
       const file = form.files.find((f) => f.field === 'document_data');
       return reply.status(201).send(await holders.upload(authUser(request), doc_type, file));
@@ -184,16 +185,37 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
 }
 
 /**
+ * Largest issuer webhook read: Marqeta posts one notification of a few KB (its arrays may batch events), so
+ * 256 KiB leaves a wide margin while a body ten times that is refused from its Content-Length.
+ */
+export const CARD_WEBHOOK_BODY_LIMIT = 256 * 1024;
+
+/** Per client address: the issuer's bursts fit, a flood does not (the issuer retries a 429 later). */
+const WEBHOOK_RATE = { config: { rateLimit: { max: 600, timeWindow: '1 minute' } } };
+
+/**
  * The issuer's webhooks (no session): the raw body is kept as bytes, because its signature is checked before
- * anything parses it.
+ * anything parses it. A post without the webhook's Basic credentials is refused before its body is read.
  */
 export async function cardWebhookRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1 << 20 }, (_request, body, done) =>
-    done(null, body),
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'buffer', bodyLimit: CARD_WEBHOOK_BODY_LIMIT },
+    (_request, body, done) => done(null, body),
   );
-  app.post(CARD_WEBHOOK_PATH, docs('Card issuer webhooks (signed)'), async (request) => {
-    const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    return { status: 'ok', ...(await deps.cards.webhooks.handle(raw, request.headers)) };
-  });
+  app.post(
+    CARD_WEBHOOK_PATH,
+    {
+      ...docs('Card issuer webhooks (signed)', {}, WEBHOOK_RATE),
+      preParsing: async (request) => {
+        if (!deps.cards.webhooks.authorizes(request.headers))
+          throw new AppError(401, [WEBHOOK_ERRORS.unauthorized]);
+      },
+    },
+    async (request) => {
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      return { status: 'ok', ...(await deps.cards.webhooks.handle(raw, request.headers)) };
+    },
+  );
 }

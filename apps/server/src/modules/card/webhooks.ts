@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { REASON } from '../../adapters/card-issuer/port.ts';
-import { verifyWebhook } from '../../adapters/card-issuer/signing.ts';
+import { checkBasicAuth, verifyWebhook } from '../../adapters/card-issuer/signing.ts';
 import { type Tx, withTransaction } from '../../db/pool.ts';
 import { AppError } from '../../http/errors.ts';
 import type { CardContext } from './context.ts';
@@ -85,6 +85,15 @@ export class CardWebhooks {
     private readonly ctx: CardContext,
     private readonly topups: CardTopups,
   ) {}
+
+  /**
+   * True when a request carries the webhook's Basic credentials (constant time). The route checks this before
+   * it reads a body, so a post without them costs no read; {@link handle} checks them again with the signature.
+   */
+  authorizes(headers: Record<string, unknown>): boolean {
+    const { username, password } = this.ctx.webhook;
+    return checkBasicAuth(headers.authorization, username, password);
+  }
 
   async handle(rawBody: Buffer, headers: Record<string, unknown>): Promise<WebhookOutcome> {
     if (!verifyWebhook(this.ctx.webhook, rawBody, headers))

@@ -13,26 +13,59 @@ export interface ActiveSession {
 }
 
 interface CachedSession {
-  session: ActiveSession | null;
+  session: ActiveSession;
   cachedAt: number;
   lastSeen: number;
 }
 
-/** Idle timeout (sliding), absolute lifetime, and how long a lookup is cached in memory. */
+/**
+ * Idle timeout (sliding), absolute lifetime, how long a lookup is cached in memory (0: never), and how many live
+ * sessions and unknown tokens the cache holds at most.
+ */
 export interface SessionPolicy {
   idleMinutes: number;
   maxHours: number;
   cacheMs: number;
+  cacheSize: number;
+  unknownCacheSize: number;
 }
 
-export const DEFAULT_SESSION_POLICY: SessionPolicy = { idleMinutes: 60, maxHours: 24, cacheMs: 5_000 };
+export const DEFAULT_SESSION_POLICY: SessionPolicy = {
+  idleMinutes: 60,
+  maxHours: 24,
+  cacheMs: 5_000,
+  cacheSize: 50_000,
+  unknownCacheSize: 10_000,
+};
+
+/** A session's `last_seen_at` is written at most this often (the idle timeout moves in steps this long). */
+const TOUCH_EVERY_MS = 60_000;
+
+/** What every cookie token looks like: {@link randomToken} of 32 bytes. Anything else is unknown at once. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+/** What the cache holds and how often it spared a database read; for tests and metrics. */
+export interface SessionCacheStats {
+  live: number;
+  unknown: number;
+  /** Lookups that went to the database. */
+  reads: number;
+}
 
 /**
  * Server-side sessions in PostgreSQL. The cookie carries a 256-bit random token; the table keeps its SHA-256.
- * Lookups are cached briefly in memory; revocations clear the cache at once in this process.
+ *
+ * Lookups are cached briefly in memory in two bounded LRU maps: live sessions, and a small separate one of
+ * unknown tokens, so that a client sending random cookies only ever evicts other unknown tokens, never a real
+ * user's session. Looking a token up only reads; the idle expiry is written for live sessions only, at most once
+ * a minute each. Revocations clear the cache at once in this process.
  */
 export class SessionStore {
-  private readonly cache = new Map<string, CachedSession>();
+  private readonly live = new Map<string, CachedSession>();
+  private readonly unknown = new Map<string, number>();
+  /** Cached session ids per user, so revoking a user's sessions does not scan the cache. */
+  private readonly byUser = new Map<string, Set<string>>();
+  private reads = 0;
 
   constructor(
     private readonly db: pg.Pool,
@@ -57,28 +90,82 @@ export class SessionStore {
 
   /** The live session for a cookie token, extending its idle expiry; null when unknown, idle, expired or revoked. */
   async resolve(token: string): Promise<ActiveSession | null> {
+    if (!TOKEN_SHAPE.test(token)) return null;
     const id = sha256(token);
     const now = Date.now();
-    const cached = this.cache.get(id);
+    const cached = this.live.get(id);
     if (cached && now - cached.cachedAt < this.policy.cacheMs) {
-      if (cached.session && now - cached.lastSeen > 60_000) await this.touch(id, cached, now);
+      // Most recently used last: the Map's order is the eviction order.
+      this.live.delete(id);
+      this.live.set(id, cached);
+      if (now - cached.lastSeen > TOUCH_EVERY_MS) await this.touch(id, cached, now);
       return cached.session;
     }
+    const unknownAt = this.unknown.get(id);
+    if (unknownAt !== undefined && now - unknownAt < this.policy.cacheMs) return null;
+    this.reads++;
     const row = (
       await this.db.query(
-        `update sessions set last_seen_at = now()
-         where id = $1 and revoked_at is null and expires_at > now()
-           and last_seen_at > now() - make_interval(mins => $2)
-         returning user_id, csrf_token, user_agent`,
+        `select user_id, csrf_token, user_agent, (extract(epoch from now() - last_seen_at) * 1000)::float8 as idle_ms
+           from sessions
+          where id = $1 and revoked_at is null and expires_at > now()
+            and last_seen_at > now() - make_interval(mins => $2)`,
         [id, this.policy.idleMinutes],
       )
     ).rows[0];
-    const session = row
-      ? { id, userId: String(row.user_id), csrfToken: row.csrf_token, userAgent: row.user_agent }
-      : null;
-    this.cache.set(id, { session, cachedAt: now, lastSeen: now });
-    if (this.cache.size > 50_000) this.cache.clear();
+    if (!row) {
+      this.drop(id);
+      this.rememberUnknown(id, now);
+      return null;
+    }
+    const session = { id, userId: String(row.user_id), csrfToken: row.csrf_token, userAgent: row.user_agent };
+    const entry = { session, cachedAt: now, lastSeen: now - Number(row.idle_ms) };
+    if (now - entry.lastSeen > TOUCH_EVERY_MS) await this.touch(id, entry, now);
+    this.unknown.delete(id);
+    this.remember(entry);
     return session;
+  }
+
+  /** What the cache holds now. */
+  stats(): SessionCacheStats {
+    return { live: this.live.size, unknown: this.unknown.size, reads: this.reads };
+  }
+
+  private remember(entry: CachedSession): void {
+    if (this.policy.cacheMs <= 0) return;
+    const { id, userId } = entry.session;
+    this.drop(id);
+    this.live.set(id, entry);
+    let ids = this.byUser.get(userId);
+    if (!ids) {
+      ids = new Set();
+      this.byUser.set(userId, ids);
+    }
+    ids.add(id);
+    if (this.live.size > this.policy.cacheSize) {
+      const oldest = this.live.keys().next().value;
+      if (oldest !== undefined) this.drop(oldest);
+    }
+  }
+
+  private rememberUnknown(id: string, now: number): void {
+    if (this.policy.cacheMs <= 0 || this.policy.unknownCacheSize <= 0) return;
+    this.unknown.delete(id);
+    this.unknown.set(id, now);
+    if (this.unknown.size > this.policy.unknownCacheSize) {
+      const oldest = this.unknown.keys().next().value;
+      if (oldest !== undefined) this.unknown.delete(oldest);
+    }
+  }
+
+  /** Takes a session out of the cache (the next lookup reads the database). */
+  private drop(id: string): void {
+    const entry = this.live.get(id);
+    if (!entry) return;
+    this.live.delete(id);
+    const ids = this.byUser.get(entry.session.userId);
+    ids?.delete(id);
+    if (ids?.size === 0) this.byUser.delete(entry.session.userId);
   }
 
   private async touch(id: string, cached: CachedSession, now: number): Promise<void> {
@@ -90,7 +177,7 @@ export class SessionStore {
 
   /** Ends one session (logout). */
   async revoke(sessionId: string): Promise<void> {
-    this.cache.delete(sessionId);
+    this.drop(sessionId);
     await this.db.query('update sessions set revoked_at = now() where id = $1 and revoked_at is null', [
       sessionId,
     ]);
@@ -98,8 +185,7 @@ export class SessionStore {
 
   /** Ends every session of a user, optionally keeping one (password change keeps none). */
   async revokeAllForUser(userId: string, exceptSessionId?: string): Promise<void> {
-    for (const [id, entry] of this.cache)
-      if (entry.session?.userId === userId && id !== exceptSessionId) this.cache.delete(id);
+    for (const id of [...(this.byUser.get(userId) ?? [])]) if (id !== exceptSessionId) this.drop(id);
     await this.db.query(
       'update sessions set revoked_at = now() where user_id = $1 and revoked_at is null and id is distinct from $2',
       [userId, exceptSessionId ?? null],

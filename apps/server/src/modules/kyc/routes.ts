@@ -9,8 +9,8 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app.ts';
 import { authUser } from '../../http/auth.ts';
-import { invalid } from '../../http/errors.ts';
-import { acceptMultipart, parseMultipart } from '../../http/multipart.ts';
+import { AppError, invalid } from '../../http/errors.ts';
+import { readMultipart, streamMultipart } from '../../http/multipart.ts';
 import { docs } from '../../http/openapi.ts';
 import type { DocumentRow } from './repository.ts';
 
@@ -24,7 +24,9 @@ const limit = (max: number) => ({ config: { rateLimit: { max, timeWindow: '1 min
  * scope): the widget token, the applicant id, documents and the net-verify flow.
  */
 export async function kycResourceRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  acceptMultipart(app, DOCUMENT_LIMITS.maxFiles * DOCUMENT_LIMITS.maxBytes + 256 * 1024);
+  // Uploads are streamed after the session check; a body larger than five full files and their form is
+  // refused from its Content-Length, before it is read.
+  streamMultipart(app, DOCUMENT_LIMITS.maxFiles * DOCUMENT_LIMITS.maxBytes + 256 * 1024);
   const kyc = deps.kyc;
 
   app.get('/resource/sumsub/token', docs('KYC: provider access token', {}, limit(30)), async (request) =>
@@ -54,14 +56,12 @@ export async function kycResourceRoutes(app: FastifyInstance, deps: AppDeps): Pr
     '/resource/documents',
     docs('KYC: upload identity documents', { bodyType: 'multipart' }, limit(20)),
     async (request, reply) => {
-      if (!Buffer.isBuffer(request.body) || !String(request.headers['content-type']).startsWith('multipart/'))
-        throw invalid(ERRORS.documentNotMultipart);
-      const form = await parseMultipart(request.body, request.headers['content-type'] ?? '', {
+      const form = await readMultipart(request, reply, {
         maxFileBytes: DOCUMENT_LIMITS.maxBytes,
         maxFiles: DOCUMENT_LIMITS.maxFiles,
-      }).catch(() => {
-        throw invalid(ERRORS.documentNotMultipart);
       });
+      if (!form) throw invalid(ERRORS.documentNotMultipart);
+      if (form.fileTooLarge) throw invalid(ERRORS.documentTooLarge);
       if (form.tooManyFiles) throw invalid(ERRORS.documentTooMany);
       const fields = documentFieldsSchema.parse(form.fields);
       const stored = await kyc.uploadDocuments(authUser(request), fields, form.files);
@@ -92,17 +92,37 @@ export async function kycResourceRoutes(app: FastifyInstance, deps: AppDeps): Pr
   );
 }
 
+/** Largest KYC webhook read: Sumsub's events are about a kilobyte of JSON (a review comment included). */
+export const KYC_WEBHOOK_BODY_LIMIT = 64 * 1024;
+
+/** Per client address: the provider's bursts and retries fit, a flood of unsigned posts does not. */
+const WEBHOOK_RATE = { config: { rateLimit: { max: 300, timeWindow: '1 minute' } } };
+
 /**
  * The provider's webhooks (identity prefix, no session): the raw body is kept as bytes, because its digest
- * is checked before anything parses it.
+ * is checked before anything parses it. A post without a digest header is refused before its body is read.
  */
 export async function kycWebhookRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-  app.post(KYC_WEBHOOK_PATH, docs('KYC provider webhooks (signed)'), async (request) => {
-    const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    return { status: await deps.kyc.handleWebhook(raw, request.headers) };
-  });
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'buffer', bodyLimit: KYC_WEBHOOK_BODY_LIMIT },
+    (_request, body, done) => done(null, body),
+  );
+  app.post(
+    KYC_WEBHOOK_PATH,
+    {
+      ...docs('KYC provider webhooks (signed)', {}, WEBHOOK_RATE),
+      preParsing: async (request) => {
+        if (typeof request.headers['x-payload-digest'] !== 'string')
+          throw new AppError(401, [ERRORS.kycWebhookInvalidDigest]);
+      },
+    },
+    async (request) => {
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      return { status: await deps.kyc.handleWebhook(raw, request.headers) };
+    },
+  );
 }
 
 /** A document as the API shows it (never its content). */

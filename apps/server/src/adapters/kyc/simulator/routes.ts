@@ -5,10 +5,12 @@ import {
   acceptMultipart,
   MAX_DOCUMENT_BYTES,
   parseMultipart,
+  readMultipart,
   sniffDocumentType,
+  streamMultipart,
 } from '../../../http/multipart.ts';
 import { ownRedirect } from '../../../http/redirects.ts';
-import { checkRequestSignature } from '../signing.ts';
+import { checkRequestHeaders, checkRequestSignature } from '../signing.ts';
 import {
   actOnApplicant,
   addSimDocument,
@@ -50,12 +52,21 @@ declare module 'fastify' {
  */
 export async function simulatorRoutes(app: FastifyInstance, deps: SimulatorDeps): Promise<void> {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
-    done(null, body),
-  );
-  acceptMultipart(app, 4 * MAX_DOCUMENT_BYTES + 64 * 1024);
+  // The verification page's form: streamed (anyone may post it; the access token is inside the form).
+  streamMultipart(app, 3 * MAX_DOCUMENT_BYTES + 64 * 1024);
 
   await app.register(async (api) => {
+    // The REST API checks a signature over exactly the bytes sent, so its bodies are kept raw; a request without
+    // a valid app token and a fresh timestamp is refused before its body is read.
+    api.removeContentTypeParser('multipart/form-data');
+    api.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
+      done(null, body),
+    );
+    acceptMultipart(api, 4 * MAX_DOCUMENT_BYTES + 64 * 1024);
+    api.addHook('preParsing', async (request, reply) => {
+      const refusal = checkRequestHeaders(deps.credentials, request.headers);
+      if (refusal) return fail(reply, 401, `Request signature mismatch (${refusal})`);
+    });
     api.addHook('preHandler', async (request, reply) => {
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const refusal = checkRequestSignature(deps.credentials, {
@@ -234,14 +245,14 @@ function registerWebSdkRoutes(app: FastifyInstance, deps: SimulatorDeps): void {
   });
 
   app.post('/websdk/submit', async (request, reply) => {
-    const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    const form = await parseMultipart(raw, request.headers['content-type'] ?? '', {
-      maxFileBytes: MAX_DOCUMENT_BYTES,
-      maxFiles: 3,
-    }).catch(() => null);
+    const form = await readMultipart(request, reply, { maxFileBytes: MAX_DOCUMENT_BYTES, maxFiles: 3 });
     const token = form?.fields.access_token ?? '';
     const redirect = ownRedirect(form?.fields.redirect_url, deps.publicUrl);
-    const outcome = form ? await submitDocuments(deps, token, form) : 'Please upload your documents.';
+    const outcome = !form
+      ? 'Please upload your documents.'
+      : form.fileTooLarge
+        ? 'Each file must be at most 2 MB.'
+        : await submitDocuments(deps, token, form);
     if (outcome !== null) {
       const view = await renderWebSdkPage(deps.db, token, redirect, outcome, simTheme(form?.fields.theme));
       return page(reply, view.status === 200 ? 422 : view.status, view.html);
