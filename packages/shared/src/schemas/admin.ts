@@ -62,7 +62,11 @@ export const ADMIN_ERRORS = {
   userNotFound: 'admin.user.not_found',
   /** Two-factor is already off for this user: nothing to reset (422). */
   twoFactorOff: 'admin.user.2fa_off',
-  /** Staff cannot lock their own account or adjust their own balance (422). */
+  /**
+   * Staff never act on their own customer account (403): no proposal or decision on an adjustment of it, no
+   * review of a withdrawal from or to it, no decision on their own identity or card application, no lock, unlock,
+   * two-factor reset or session end of it. The database refuses these too.
+   */
   ownAccount: 'admin.user.own_account',
   /** No such adjustment, or it is no longer a proposal (422). */
   adjustmentNotProposed: 'admin.adjustment.not_proposed',

@@ -1,5 +1,4 @@
 import {
-  ADMIN_ERRORS,
   ADMIN_WITHDRAW_ERRORS,
   type AdminWithdrawalEntity,
   type ResolveWithdrawalInput,
@@ -9,7 +8,7 @@ import { AppError } from '../../http/errors.ts';
 import { isoSql } from '../identity/users-repository.ts';
 import { resolveErrored } from '../wallet/withdraw-review.ts';
 import { releaseHold, settleInternal, type WithdrawDeps } from '../wallet/withdrawals.ts';
-import type { Staff } from './access.ts';
+import { refuseOwnAccount, type Staff } from './access.ts';
 import { recordStaffAction } from './trail.ts';
 
 const invalid = (code: string) => new AppError(422, [code]);
@@ -50,7 +49,8 @@ async function withdrawalEntity(db: WithdrawDeps['db'], id: number): Promise<Adm
  * by the processor (once: it is marked `processing` first), an internal one settles at once. Rejected, its held
  * funds go back to the user through the core (once: one command id per withdrawal) and the reason is shown to the
  * user. Two staff deciding at the same moment: the row lock lets one win and the other gets
- * `admin.withdrawal.not_under_review`. Staff cannot decide their own withdrawal.
+ * `admin.withdrawal.not_under_review`. Staff cannot decide a withdrawal from or (inside the exchange) to their own
+ * account (403 `admin.user.own_account`; the database refuses it too).
  */
 export async function decideWithdrawal(
   deps: WithdrawDeps,
@@ -68,7 +68,7 @@ export async function decideWithdrawal(
       )
     ).rows[0];
     if (!current) throw invalid(ADMIN_WITHDRAW_ERRORS.notUnderReview);
-    if (String(current.user_id) === staff.user.id) throw invalid(ADMIN_ERRORS.ownAccount);
+    refuseOwnAccount(staff, current.user_id, current.internal_user_id);
     const state = approve ? 'accepted' : 'rejected';
     await tx.query(
       `update withdrawals set state = $2, note = $3, reviewed_by = $4, reviewed_at = now(), updated_at = now()
@@ -96,7 +96,8 @@ export async function decideWithdrawal(
 
 /**
  * Resolves an errored withdrawal after checking the chain: `sent` with the transaction found there, or `failed`,
- * after which the processor gives the funds back once.
+ * after which the processor gives the funds back once. Not one from or to the staff member's own account (403
+ * `admin.user.own_account`): `failed` gives money back.
  */
 export async function resolveWithdrawal(
   deps: WithdrawDeps,
@@ -105,6 +106,9 @@ export async function resolveWithdrawal(
   input: ResolveWithdrawalInput,
 ): Promise<AdminWithdrawalEntity> {
   await withTransaction(deps.db, async (tx) => {
+    const current = (await tx.query('select user_id, internal_user_id from withdrawals where id = $1', [id]))
+      .rows[0];
+    if (current) refuseOwnAccount(staff, current.user_id, current.internal_user_id);
     if (!(await resolveErrored(tx, id, input))) throw invalid(ADMIN_WITHDRAW_ERRORS.notErrored);
     await recordStaffAction(tx, staff, 'withdrawal.resolve', `withdrawal:${id}`, {
       before: { state: 'errored' },
