@@ -115,6 +115,12 @@ export function ownAccountSuite(title: string): OwnAccountSuite {
       const incoming = (await withdraw(sender, toOfficer, '30')).json();
       expect(incoming).toMatchObject({ state: 'under_review', transaction_type: 'internal' });
       const officer = await staff(who.email, 'compliance', who.id);
+      // The queue names both accounts, so the console can leave out the buttons on the officer's own.
+      const queue = (await call(officer, 'GET', '/withdrawals')).json() as { id: number }[];
+      expect(queue.filter((q) => q.id === held.id || q.id === incoming.id)).toEqual([
+        expect.objectContaining({ id: held.id, uid: officer.uid, recipient_uid: null }),
+        expect.objectContaining({ id: incoming.id, recipient_uid: officer.uid }),
+      ]);
       const ids = [held.id, errored.id, incoming.id];
       const state = async () => ({
         withdrawals: await rows(

@@ -15,10 +15,11 @@ const invalid = (code: string) => new AppError(422, [code]);
 
 const SELECT = `select w.id::int, u.uid, u.email, u.level, w.currency_id as currency, w.blockchain_key,
   trim_scale(w.amount)::text as amount, trim_scale(w.fee)::text as fee, w.rid, w.state,
-  w.internal_user_id is not null as internal, coalesce(w.review_reasons, '{}') as review_reasons, w.error, w.note,
+  w.internal_user_id is not null as internal, i.uid as recipient_uid,
+  coalesce(w.review_reasons, '{}') as review_reasons, w.error, w.note,
   b.name as beneficiary, ${isoSql('b.activated_at')} as beneficiary_activated_at, r.email as reviewed_by,
   ${isoSql('w.created_at')} as created_at
-  from withdrawals w join users u on u.id = w.user_id
+  from withdrawals w join users u on u.id = w.user_id left join users i on i.id = w.internal_user_id
   left join beneficiaries b on b.id = w.beneficiary_id left join users r on r.id = w.reviewed_by`;
 
 /** Withdrawals in one state (`all`: every one), oldest first: the queue is worked in order of arrival. */
