@@ -22,6 +22,10 @@ export type StaffRole = (typeof STAFF_ROLES)[number];
  * - `markets.manage`: list markets and currency networks; add a market (through the core); enable or disable
  *   trading, deposits and withdrawals; change fees and minimums (see `admin-markets.ts`).
  * - `ledger.read`: totals per currency and system account, the ledger audit and its CSV export.
+ *
+ * No permission reaches the staff member's own customer account: whatever acts on one account (an adjustment, a
+ * withdrawal decision, a KYC or card-holder review, lock, unlock, 2FA reset, sessions) is refused on one's own
+ * with 403 `admin.user.own_account`.
  */
 export const STAFF_PERMISSIONS = {
   'users.read': ['support', 'compliance', 'accountant'],
