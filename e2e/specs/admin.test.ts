@@ -94,6 +94,28 @@ describe('the operator console', () => {
     await a2.page
       .locator('[data-testid="admin-adjustment"][data-state="accepted"]', { hasText: customerEmail })
       .waitFor();
+    // An adjustment of the second accountant's own account: she is told why she cannot decide it, and the
+    // console offers her no button (the server refuses it: admin.user.own_account); nor may she propose one.
+    const a2uid = (await getJson<{ uid: string }>(a2.page, '/api/v2/admin/me')).uid;
+    await a1.page.getByLabel('User UID').fill(a2uid);
+    await a1.page.getByLabel('Amount (negative debits)').fill('1000');
+    await a1.page.getByLabel('Reason').fill('credit to a colleague');
+    await a1.page.getByRole('button', { name: 'Propose' }).click();
+    await a1.page
+      .locator('[data-testid="admin-adjustment"][data-state="proposed"]', { hasText: a2.email })
+      .waitFor();
+    await a2.page.getByRole('tab', { name: 'Trail' }).click();
+    await a2.page.getByRole('tab', { name: 'Adjustments' }).click();
+    const mine = a2.page.locator('[data-testid="admin-adjustment"][data-state="proposed"]', {
+      hasText: a2.email,
+    });
+    await mine.getByTestId('admin-own-account').waitFor();
+    expect(await mine.getByRole('button').count()).toBe(0);
+    await a2.page.getByLabel('User UID').fill(a2uid);
+    // The form says so too, beside the row's note.
+    await expect.poll(() => a2.page.getByTestId('admin-own-account').count(), POLL).toBe(2);
+    expect(await a2.page.getByRole('button', { name: 'Propose' }).isDisabled()).toBe(true);
+    await a2.page.getByLabel('User UID').fill('');
 
     // The customer sees both: identity verified, and the credit in their balance and history.
     await expect

@@ -232,7 +232,7 @@ describe('withdrawal review', () => {
     await w.t.db.pool.query('update users set otp_last_step = 0 where id = $1', [who.id]);
     await stepUp(w.t, self);
     const res = await admin(self, 'POST', `/withdrawals/${id}/approve`, {});
-    expect([res.statusCode, res.json()]).toEqual([422, { errors: ['admin.user.own_account'] }]);
+    expect([res.statusCode, res.json()]).toEqual([403, { errors: ['admin.user.own_account'] }]);
     expect((await history(who))[0].state).toBe('under_review');
   });
 

@@ -266,7 +266,7 @@ describe('the admin API', () => {
       [{ amount: '1e5' }, 422, 'admin.adjustment.invalid_amount'],
       [{ currency: 'xyz' }, 422, 'admin.adjustment.invalid_currency'],
       [{ uid: 'ID0000000000' }, 404, 'admin.user.not_found'],
-      [{ uid: a.uid }, 422, 'admin.user.own_account'],
+      [{ uid: a.uid }, 403, 'admin.user.own_account'],
       [{ reason: '' }, 422, 'admin.reason_required'],
     ];
     for (const [bad, status, error] of refusals) {

@@ -98,6 +98,11 @@ export interface AdminWithdrawalEntity {
   rid: string;
   state: string;
   internal: boolean;
+  /**
+   * The recipient's uid for a transfer inside the exchange, else null. Staff decide no withdrawal from or to their
+   * own account: the console compares both uids with its own.
+   */
+  recipient_uid: string | null;
   review_reasons: WithdrawReviewReason[];
   /** What went wrong (errored), or null. */
   error: string | null;

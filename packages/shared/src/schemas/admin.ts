@@ -22,6 +22,10 @@ export type StaffRole = (typeof STAFF_ROLES)[number];
  * - `markets.manage`: list markets and currency networks; add a market (through the core); enable or disable
  *   trading, deposits and withdrawals; change fees and minimums (see `admin-markets.ts`).
  * - `ledger.read`: totals per currency and system account, the ledger audit and its CSV export.
+ *
+ * No permission reaches the staff member's own customer account: whatever acts on one account (an adjustment, a
+ * withdrawal decision, a KYC or card-holder review, lock, unlock, 2FA reset, sessions) is refused on one's own
+ * with 403 `admin.user.own_account`.
  */
 export const STAFF_PERMISSIONS = {
   'users.read': ['support', 'compliance', 'accountant'],
@@ -62,7 +66,11 @@ export const ADMIN_ERRORS = {
   userNotFound: 'admin.user.not_found',
   /** Two-factor is already off for this user: nothing to reset (422). */
   twoFactorOff: 'admin.user.2fa_off',
-  /** Staff cannot lock their own account or adjust their own balance (422). */
+  /**
+   * Staff never act on their own customer account (403): no proposal or decision on an adjustment of it, no
+   * review of a withdrawal from or to it, no decision on their own identity or card application, no lock, unlock,
+   * two-factor reset or session end of it. The database refuses these too.
+   */
   ownAccount: 'admin.user.own_account',
   /** No such adjustment, or it is no longer a proposal (422). */
   adjustmentNotProposed: 'admin.adjustment.not_proposed',

@@ -12,6 +12,24 @@ export interface Staff {
   ip: string;
 }
 
+/**
+ * SQLSTATE of the database's own refusal of a staff decision on the staff member's own account (migration 0022):
+ * the admin API answers it as 403 `admin.user.own_account`, like the service's own check.
+ */
+export const OWN_ACCOUNT_SQLSTATE = 'XCS01';
+
+/**
+ * Refuses (403 `admin.user.own_account`) an action that concerns the acting staff member's own customer account:
+ * `subjects` are the user ids (or uids) the action concerns. A staff account is a user account like any other, so
+ * staff never decide on their own money, withdrawals, identity, card or access. The database refuses it too.
+ */
+export function refuseOwnAccount(staff: Staff, ...subjects: unknown[]): void {
+  const own = subjects.some(
+    (s) => s !== null && s !== undefined && (String(s) === staff.user.id || s === staff.user.uid),
+  );
+  if (own) throw new AppError(403, [ADMIN_ERRORS.ownAccount]);
+}
+
 /** True for a staff role (customers are `member`). */
 export function isStaffRole(role: string): boolean {
   return (STAFF_ROLES as readonly string[]).includes(role);

@@ -5,7 +5,7 @@ import { withTransaction } from '../../db/pool.ts';
 import { AppError } from '../../http/errors.ts';
 import { isoSql } from '../identity/users-repository.ts';
 import { applyAdjustment } from '../wallet/adjustments.ts';
-import type { Staff } from './access.ts';
+import { refuseOwnAccount, type Staff } from './access.ts';
 import { recordStaffAction } from './trail.ts';
 
 const invalid = (code: string) => new AppError(422, [code]);
@@ -29,7 +29,7 @@ export async function listAdjustments(db: pg.Pool, state: string | undefined) {
 
 /**
  * Proposes a credit (or, negative, a debit) of a user's balance. Nothing moves until a second staff member
- * approves it (four eyes). Staff cannot propose for their own account.
+ * approves it (four eyes). Staff cannot propose for their own account (403 `admin.user.own_account`).
  */
 export async function proposeAdjustment(
   db: pg.Pool,
@@ -43,7 +43,7 @@ export async function proposeAdjustment(
   if (!parsed.ok || parsed.units === 0n) throw invalid(ADMIN_ERRORS.adjustmentInvalidAmount);
   const user = (await db.query('select id from users where uid = $1', [input.uid])).rows[0];
   if (!user) throw new AppError(404, [ADMIN_ERRORS.userNotFound]);
-  if (String(user.id) === staff.user.id) throw invalid(ADMIN_ERRORS.ownAccount);
+  refuseOwnAccount(staff, user.id);
   const id = await withTransaction(db, async (tx) => {
     const row = (
       await tx.query(
@@ -59,8 +59,9 @@ export async function proposeAdjustment(
 }
 
 /**
- * Approves or rejects a proposal. The proposer can do neither with their own (four eyes; the database refuses it
- * too). An approval makes it `pending` and applies it through the core at once, exactly once.
+ * Approves or rejects a proposal. The proposer can do neither with their own (four eyes), and no one decides an
+ * adjustment of their own account, whoever proposed it (403 `admin.user.own_account`); the database refuses both
+ * too. An approval makes it `pending` and applies it through the core at once, exactly once.
  */
 export async function decideAdjustment(
   db: pg.Pool,
@@ -75,6 +76,7 @@ export async function decideAdjustment(
       await tx.query(`select * from adjustments where id = $1 and state = 'proposed' for update`, [id])
     ).rows[0];
     if (!current) throw invalid(ADMIN_ERRORS.adjustmentNotProposed);
+    refuseOwnAccount(staff, current.user_id);
     if (String(current.proposed_by) === staff.user.id) throw invalid(ADMIN_ERRORS.adjustmentOwnProposal);
     const state = approve ? 'pending' : 'rejected';
     await tx.query(

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { decideSimKyc, type ReviewDecision } from '../../adapters/card-issuer/simulator/store.ts';
 import { AppError } from '../../http/errors.ts';
 import { isoSql } from '../identity/users-repository.ts';
-import type { Staff } from './access.ts';
+import { refuseOwnAccount, type Staff } from './access.ts';
 import { recordStaffAction } from './trail.ts';
 
 /**
@@ -38,7 +38,8 @@ export async function cardHolderDocument(db: pg.Pool, uid: string, id: number) {
 
 /**
  * Approves a card holder, rejects them, or asks for new documents; the reason of a rejection or an incomplete
- * verdict is the description the holder reads. Recorded in the trail.
+ * verdict is the description the holder reads. Recorded in the trail, in the decision's transaction. Never one's
+ * own application (403 `admin.user.own_account`).
  */
 export async function reviewCardHolder(
   db: pg.Pool,
@@ -47,6 +48,7 @@ export async function reviewCardHolder(
   decision: ReviewDecision,
   reason: string,
 ) {
+  refuseOwnAccount(staff, uid);
   const holder = (
     await db.query(
       `select h.issuer_user_token, h.status from card_holders h join users u on u.id = h.user_id where u.uid = $1`,
@@ -59,11 +61,12 @@ export async function reviewCardHolder(
     holder.issuer_user_token,
     decision,
     decision === 'approve' ? undefined : reason,
+    (tx, decided) =>
+      recordStaffAction(tx, staff, `card_holder.${decision}`, uid, {
+        before: { status: holder.status },
+        after: { kyc: decided.result.status, reason },
+      }),
   );
   if (!kyc) throw new AppError(422, [ADMIN_ERRORS.cardHolderNotReviewable]);
-  await recordStaffAction(db, staff, `card_holder.${decision}`, uid, {
-    before: { status: holder.status },
-    after: { kyc: kyc.result.status, reason },
-  });
   return { uid, kyc_status: kyc.result.status };
 }

@@ -5,7 +5,7 @@ import { AppError } from '../../http/errors.ts';
 import { type Messengers, mailSecurityNotice } from '../identity/notify.ts';
 import type { SessionStore } from '../identity/sessions.ts';
 import { isoSql, recordActivity } from '../identity/users-repository.ts';
-import type { Staff } from './access.ts';
+import { refuseOwnAccount, type Staff } from './access.ts';
 import { recordStaffAction } from './trail.ts';
 
 /** Users whose email, phone or uid contains `q` (all when empty), newest first, with the total. */
@@ -87,8 +87,8 @@ export async function userDetail(db: pg.Pool, uid: string) {
 }
 
 /**
- * Locks (or unlocks) an account: a locked user cannot log in and every session ends at once. Staff cannot lock
- * themselves. Recorded with the reason in the trail, in the same transaction.
+ * Locks (or unlocks) an account: a locked user cannot log in and every session ends at once. Staff cannot lock or
+ * unlock themselves (403 `admin.user.own_account`). Recorded with the reason in the trail, in the same transaction.
  */
 export async function setUserLocked(
   db: pg.Pool,
@@ -99,7 +99,7 @@ export async function setUserLocked(
   reason: string,
 ) {
   const user = await userByUid(db, uid);
-  if (user.id === staff.user.id) throw new AppError(422, [ADMIN_ERRORS.ownAccount]);
+  refuseOwnAccount(staff, user.id);
   const state = locked ? 'locked' : 'active';
   await withTransaction(db, async (tx) => {
     await tx.query('update users set state = $2, updated_at = now() where id = $1', [user.id, state]);
@@ -112,19 +112,26 @@ export async function setUserLocked(
   return { uid, state };
 }
 
-/** Ends every session of a user. */
+/**
+ * Ends every session of a user; not the staff member's own (403 `admin.user.own_account`; they sign out in
+ * Settings like anyone). The trail line is written first, in a transaction that commits only once the sessions
+ * ended, so the database's refusal of a line about one's own account stops the action too.
+ */
 export async function endUserSessions(db: pg.Pool, sessions: SessionStore, staff: Staff, uid: string) {
   const user = await userByUid(db, uid);
+  refuseOwnAccount(staff, user.id);
   const open = (
     await db.query(
       'select count(*)::int as n from sessions where user_id = $1 and revoked_at is null and expires_at > now()',
       [user.id],
     )
   ).rows[0].n as number;
-  await sessions.revokeAllForUser(user.id);
-  await recordStaffAction(db, staff, 'user.sessions.end', uid, {
-    before: { sessions: open },
-    after: { sessions: 0 },
+  await withTransaction(db, async (tx) => {
+    await recordStaffAction(tx, staff, 'user.sessions.end', uid, {
+      before: { sessions: open },
+      after: { sessions: 0 },
+    });
+    await sessions.revokeAllForUser(user.id);
   });
   return { uid, ended: open };
 }
@@ -132,8 +139,8 @@ export async function endUserSessions(db: pg.Pool, sessions: SessionStore, staff
 /**
  * Turns a user's two-factor off after support checked their identity (a lost authenticator): every session ends,
  * the `otp` entry in their security log starts the withdrawal hold, as when they turn it off themselves, and they
- * get a security notice by email. Staff
- * cannot reset their own. Recorded with the reason in the trail, in the same transaction.
+ * get a security notice by email. Staff cannot reset their own (403 `admin.user.own_account`): a second staff
+ * member checks their identity. Recorded with the reason in the trail, in the same transaction.
  */
 export async function resetTwoFactor(
   db: pg.Pool,
@@ -144,7 +151,7 @@ export async function resetTwoFactor(
   reason: string,
 ) {
   const user = await userByUid(db, uid);
-  if (user.id === staff.user.id) throw new AppError(422, [ADMIN_ERRORS.ownAccount]);
+  refuseOwnAccount(staff, user.id);
   if (!user.otp) throw new AppError(422, [ADMIN_ERRORS.twoFactorOff]);
   await withTransaction(db, async (tx) => {
     await tx.query(

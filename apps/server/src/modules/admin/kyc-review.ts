@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { actOnApplicant, findSimApplicantByExternalId } from '../../adapters/kyc/simulator/store.ts';
 import { AppError } from '../../http/errors.ts';
 import { isoSql } from '../identity/users-repository.ts';
-import type { Staff } from './access.ts';
+import { refuseOwnAccount, type Staff } from './access.ts';
 import { recordStaffAction } from './trail.ts';
 
 /**
@@ -39,8 +39,9 @@ export async function kycDocument(db: pg.Pool, uid: string, id: number) {
 }
 
 /**
- * Approves, rejects for good, or asks the applicant to retry, with the reason in the trail; a rejection's or a
- * retry's reason is also the comment the applicant sees.
+ * Approves, rejects for good, or asks the applicant to retry, with the reason in the trail (in the decision's
+ * transaction); a rejection's or a retry's reason is also the comment the applicant sees. Never one's own
+ * identity (403 `admin.user.own_account`).
  */
 export async function reviewApplicant(
   db: pg.Pool,
@@ -49,14 +50,17 @@ export async function reviewApplicant(
   decision: 'approve' | 'reject' | 'retry',
   reason: string,
 ) {
+  refuseOwnAccount(staff, uid);
   const applicant = await findSimApplicantByExternalId(db, uid);
   if (!applicant) throw new AppError(404, [ADMIN_ERRORS.userNotFound]);
   // The reason of a rejection or a retry goes to the applicant (the provider's comment to them).
-  const result = await actOnApplicant(db, applicant.id, decision, 0, decision === 'approve' ? null : reason);
+  const comment = decision === 'approve' ? null : reason;
+  const result = await actOnApplicant(db, applicant.id, decision, 0, comment, (tx, before, after) =>
+    recordStaffAction(tx, staff, `kyc.${decision}`, uid, {
+      before: { review_status: before.review_status },
+      after: { review_status: after.review_status, review_answer: after.review_answer, reason },
+    }),
+  );
   if (typeof result === 'string') throw new AppError(422, [ADMIN_ERRORS.kycNotReviewable]);
-  await recordStaffAction(db, staff, `kyc.${decision}`, uid, {
-    before: { review_status: applicant.review_status },
-    after: { review_status: result.review_status, review_answer: result.review_answer, reason },
-  });
   return { uid, review_status: result.review_status, review_answer: result.review_answer };
 }

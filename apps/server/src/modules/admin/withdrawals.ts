@@ -1,5 +1,4 @@
 import {
-  ADMIN_ERRORS,
   ADMIN_WITHDRAW_ERRORS,
   type AdminWithdrawalEntity,
   type ResolveWithdrawalInput,
@@ -9,17 +8,18 @@ import { AppError } from '../../http/errors.ts';
 import { isoSql } from '../identity/users-repository.ts';
 import { resolveErrored } from '../wallet/withdraw-review.ts';
 import { releaseHold, settleInternal, type WithdrawDeps } from '../wallet/withdrawals.ts';
-import type { Staff } from './access.ts';
+import { refuseOwnAccount, type Staff } from './access.ts';
 import { recordStaffAction } from './trail.ts';
 
 const invalid = (code: string) => new AppError(422, [code]);
 
 const SELECT = `select w.id::int, u.uid, u.email, u.level, w.currency_id as currency, w.blockchain_key,
   trim_scale(w.amount)::text as amount, trim_scale(w.fee)::text as fee, w.rid, w.state,
-  w.internal_user_id is not null as internal, coalesce(w.review_reasons, '{}') as review_reasons, w.error, w.note,
+  w.internal_user_id is not null as internal, i.uid as recipient_uid,
+  coalesce(w.review_reasons, '{}') as review_reasons, w.error, w.note,
   b.name as beneficiary, ${isoSql('b.activated_at')} as beneficiary_activated_at, r.email as reviewed_by,
   ${isoSql('w.created_at')} as created_at
-  from withdrawals w join users u on u.id = w.user_id
+  from withdrawals w join users u on u.id = w.user_id left join users i on i.id = w.internal_user_id
   left join beneficiaries b on b.id = w.beneficiary_id left join users r on r.id = w.reviewed_by`;
 
 /** Withdrawals in one state (`all`: every one), oldest first: the queue is worked in order of arrival. */
@@ -50,7 +50,8 @@ async function withdrawalEntity(db: WithdrawDeps['db'], id: number): Promise<Adm
  * by the processor (once: it is marked `processing` first), an internal one settles at once. Rejected, its held
  * funds go back to the user through the core (once: one command id per withdrawal) and the reason is shown to the
  * user. Two staff deciding at the same moment: the row lock lets one win and the other gets
- * `admin.withdrawal.not_under_review`. Staff cannot decide their own withdrawal.
+ * `admin.withdrawal.not_under_review`. Staff cannot decide a withdrawal from or (inside the exchange) to their own
+ * account (403 `admin.user.own_account`; the database refuses it too).
  */
 export async function decideWithdrawal(
   deps: WithdrawDeps,
@@ -68,7 +69,7 @@ export async function decideWithdrawal(
       )
     ).rows[0];
     if (!current) throw invalid(ADMIN_WITHDRAW_ERRORS.notUnderReview);
-    if (String(current.user_id) === staff.user.id) throw invalid(ADMIN_ERRORS.ownAccount);
+    refuseOwnAccount(staff, current.user_id, current.internal_user_id);
     const state = approve ? 'accepted' : 'rejected';
     await tx.query(
       `update withdrawals set state = $2, note = $3, reviewed_by = $4, reviewed_at = now(), updated_at = now()
@@ -96,7 +97,8 @@ export async function decideWithdrawal(
 
 /**
  * Resolves an errored withdrawal after checking the chain: `sent` with the transaction found there, or `failed`,
- * after which the processor gives the funds back once.
+ * after which the processor gives the funds back once. Not one from or to the staff member's own account (403
+ * `admin.user.own_account`): `failed` gives money back.
  */
 export async function resolveWithdrawal(
   deps: WithdrawDeps,
@@ -105,6 +107,9 @@ export async function resolveWithdrawal(
   input: ResolveWithdrawalInput,
 ): Promise<AdminWithdrawalEntity> {
   await withTransaction(deps.db, async (tx) => {
+    const current = (await tx.query('select user_id, internal_user_id from withdrawals where id = $1', [id]))
+      .rows[0];
+    if (current) refuseOwnAccount(staff, current.user_id, current.internal_user_id);
     if (!(await resolveErrored(tx, id, input))) throw invalid(ADMIN_WITHDRAW_ERRORS.notErrored);
     await recordStaffAction(tx, staff, 'withdrawal.resolve', `withdrawal:${id}`, {
       before: { state: 'errored' },

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
 import { TableHead } from '../../components/TableHead.tsx';
+import { OwnAccountNote } from './OwnAccountNote.tsx';
 import { useAdminAction } from './useAdminAction.ts';
 
 interface Adjustment {
@@ -18,8 +19,17 @@ interface Adjustment {
   decided_by: string | null;
 }
 
-/** Accountants: propose a credit or debit; a second accountant approves or rejects it (four eyes). */
-export function AdminAdjustments({ me, canApprove }: { me: string; canApprove: boolean }) {
+/**
+ * Accountants: propose a credit or debit; a second accountant approves or rejects it (four eyes). Nobody proposes
+ * or decides one of their own account (`me`), whoever proposed it.
+ */
+export function AdminAdjustments({
+  me,
+  canApprove,
+}: {
+  me: { uid: string; email: string };
+  canApprove: boolean;
+}) {
   const { t } = useTranslation();
   const [form, setForm] = useState({ uid: '', currency: 'usdt', amount: '', reason: '' });
   const list = useQuery({
@@ -36,6 +46,7 @@ export function AdminAdjustments({ me, canApprove }: { me: string; canApprove: b
       }
     />
   );
+  const ownForm = form.uid.trim() === me.uid;
   const propose = async () => {
     const done = await run('propose', 'POST', '/adjustments', form, t('admin.adjustments.proposed'));
     if (done) setForm({ ...form, amount: '', reason: '' });
@@ -48,10 +59,11 @@ export function AdminAdjustments({ me, canApprove }: { me: string; canApprove: b
           {field('currency', t('admin.adjustments.currency'))}
           {field('amount', t('admin.adjustments.amount'))}
           {field('reason', t('admin.reason'))}
-          <Button loading={busy === 'propose'} onClick={propose}>
+          <Button loading={busy === 'propose'} onClick={propose} disabled={ownForm}>
             {t('admin.adjustments.propose')}
           </Button>
         </Group>
+        {ownForm && <OwnAccountNote />}
       </Paper>
       <Table data-testid="admin-adjustments">
         <TableHead
@@ -77,7 +89,8 @@ export function AdminAdjustments({ me, canApprove }: { me: string; canApprove: b
               <Table.Td>{a.proposed_by}</Table.Td>
               <Table.Td>{a.decided_by ?? ''}</Table.Td>
               <Table.Td>
-                {a.state === 'proposed' && canApprove && a.proposed_by !== me && (
+                {a.state === 'proposed' && canApprove && a.uid === me.uid && <OwnAccountNote />}
+                {a.state === 'proposed' && canApprove && a.uid !== me.uid && a.proposed_by !== me.email && (
                   <Group gap="xs">
                     <Button
                       size="compact-sm"

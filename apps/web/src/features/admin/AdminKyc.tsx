@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
+import { OwnAccountNote } from './OwnAccountNote.tsx';
 import { useAdminAction } from './useAdminAction.ts';
 
 interface Document {
@@ -35,8 +36,9 @@ interface Queue {
 /**
  * Compliance's queues: KYC applicants with the documents they sent the provider, and card holders with the
  * documents they sent the card issuer. Each decision goes to the provider; a rejection's reason reaches the user.
+ * No decision is offered on the staff member's own application (`me`).
  */
-export function AdminKyc() {
+export function AdminKyc({ me }: { me: string }) {
   const { t } = useTranslation();
   const queues: (Queue & { title: string; empty: string })[] = [
     {
@@ -65,26 +67,36 @@ export function AdminKyc() {
   return (
     <Stack>
       {queues.map((q) => (
-        <ReviewQueue key={q.key} queue={q} title={q.title} empty={q.empty} />
+        <ReviewQueue key={q.key} queue={q} title={q.title} empty={q.empty} me={me} />
       ))}
     </Stack>
   );
 }
 
-function ReviewQueue({ queue, title, empty }: { queue: Queue; title: string; empty: string }) {
+function ReviewQueue({
+  queue,
+  title,
+  empty,
+  me,
+}: {
+  queue: Queue;
+  title: string;
+  empty: string;
+  me: string;
+}) {
   const list = useQuery({ queryKey: [queue.key], queryFn: () => api<Applicant[]>('admin', queue.path) });
   return (
     <Stack data-testid={queue.key === 'adminKyc' ? 'admin-kyc' : 'admin-card-holders'}>
       <Title order={4}>{title}</Title>
       {list.data?.length === 0 && <Text c="dimmed">{empty}</Text>}
       {(list.data ?? []).map((a) => (
-        <ApplicantCard key={a.uid} applicant={a} queue={queue} />
+        <ApplicantCard key={a.uid} applicant={a} queue={queue} own={a.uid === me} />
       ))}
     </Stack>
   );
 }
 
-function ApplicantCard({ applicant: a, queue }: { applicant: Applicant; queue: Queue }) {
+function ApplicantCard({ applicant: a, queue, own }: { applicant: Applicant; queue: Queue; own: boolean }) {
   const { t } = useTranslation();
   const [reason, setReason] = useState('');
   const { run, busy } = useAdminAction([[queue.key]]);
@@ -115,24 +127,30 @@ function ApplicantCard({ applicant: a, queue }: { applicant: Applicant; queue: Q
             ),
           )}
         </SimpleGrid>
-        <TextInput
-          label={t('admin.kyc.reason')}
-          value={reason}
-          onChange={(e) => setReason(e.currentTarget.value)}
-        />
-        <Group>
-          {queue.decisions.map((d) => (
-            <Button
-              key={d.decision}
-              color={d.color}
-              variant={d.color === 'teal' ? 'filled' : 'light'}
-              loading={busy === d.decision}
-              onClick={() => decide(d.decision)}
-            >
-              {d.label}
-            </Button>
-          ))}
-        </Group>
+        {own ? (
+          <OwnAccountNote />
+        ) : (
+          <>
+            <TextInput
+              label={t('admin.kyc.reason')}
+              value={reason}
+              onChange={(e) => setReason(e.currentTarget.value)}
+            />
+            <Group>
+              {queue.decisions.map((d) => (
+                <Button
+                  key={d.decision}
+                  color={d.color}
+                  variant={d.color === 'teal' ? 'filled' : 'light'}
+                  loading={busy === d.decision}
+                  onClick={() => decide(d.decision)}
+                >
+                  {d.label}
+                </Button>
+              ))}
+            </Group>
+          </>
+        )}
       </Stack>
     </Paper>
   );

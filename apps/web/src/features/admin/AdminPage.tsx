@@ -41,7 +41,8 @@ export const STAFF_ME_KEY = ['adminMe'];
 
 /**
  * `/admin`: the operator console. The server decides everything (role, two-factor, step-up); this screen asks
- * for a fresh authenticator code when the step-up has lapsed, and shows the tabs the role may use.
+ * for a fresh authenticator code when the step-up has lapsed, and shows the tabs the role may use. Each panel gets
+ * the staff member's uid: no decision is offered on an item that concerns their own account.
  */
 export function AdminPage() {
   const { t } = useTranslation();
@@ -67,12 +68,17 @@ export function AdminPage() {
   const tabs = (
     [
       ['dashboard', 'metrics.read', () => <AdminDashboard />],
-      ['users', 'users.read', () => <AdminUsers canManage={may('users.manage')} />],
-      ['kyc', 'kyc.review', () => <AdminKyc />],
+      ['users', 'users.read', () => <AdminUsers me={staff.uid} canManage={may('users.manage')} />],
+      ['kyc', 'kyc.review', () => <AdminKyc me={staff.uid} />],
       [
         'adjustments',
         'adjustments.propose',
-        () => <AdminAdjustments me={staff.email} canApprove={may('adjustments.approve')} />,
+        () => (
+          <AdminAdjustments
+            me={{ uid: staff.uid, email: staff.email }}
+            canApprove={may('adjustments.approve')}
+          />
+        ),
       ],
       ['markets', 'markets.manage', () => <AdminMarkets />],
       ['networks', 'markets.manage', () => <AdminNetworks />],
@@ -80,7 +86,7 @@ export function AdminPage() {
       [
         'withdrawals',
         'withdrawals.review',
-        () => <AdminWithdrawals canSetLimits={may('withdrawals.limits')} />,
+        () => <AdminWithdrawals me={staff.uid} canSetLimits={may('withdrawals.limits')} />,
       ],
       ['trail', 'trail.read', () => <AdminTrail />],
     ] as const

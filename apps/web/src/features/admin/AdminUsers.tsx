@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
 import { TableHead } from '../../components/TableHead.tsx';
+import { OwnAccountNote } from './OwnAccountNote.tsx';
 import { useAdminAction } from './useAdminAction.ts';
 
 interface UserRow {
@@ -21,8 +22,11 @@ interface UserDetail extends UserRow {
   labels: { key: string; value: string }[];
 }
 
-/** Support's view: find a user, see their account, lock or unlock it, end their sessions. */
-export function AdminUsers({ canManage }: { canManage: boolean }) {
+/**
+ * Support's view: find a user, see their account, lock or unlock it, reset its 2FA, end its sessions; never their
+ * own (`me`).
+ */
+export function AdminUsers({ me, canManage }: { me: string; canManage: boolean }) {
   const { t } = useTranslation();
   const [q, setQ] = useState('');
   const [selected, setSelected] = useState<string | null>(null);
@@ -82,7 +86,8 @@ export function AdminUsers({ canManage }: { canManage: boolean }) {
               </Text>
             ))}
             <Text size="sm">{t('admin.users.sessions', { count: user.sessions.length })}</Text>
-            {canManage && (
+            {canManage && user.uid === me && <OwnAccountNote />}
+            {canManage && user.uid !== me && (
               <Stack gap="xs">
                 <TextInput
                   label={t('admin.reason')}

@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import type { ZodType } from 'zod';
 import { api } from '../../api/client.ts';
 import { TableHead } from '../../components/TableHead.tsx';
+import { OwnAccountNote } from './OwnAccountNote.tsx';
 import { useAdminAction } from './useAdminAction.ts';
 
 const QUEUE = ['adminWithdrawals'];
@@ -20,8 +21,9 @@ const LIMITS = ['adminWithdrawLimits'];
 /**
  * Compliance and accountants: withdrawals waiting for review (approve, or reject with a reason the user sees),
  * errored ones after checking the chain (sent with its txid, or never left), and the limits per level and currency.
+ * No decision is offered on a withdrawal from or to the staff member's own account (`me`).
  */
-export function AdminWithdrawals({ canSetLimits }: { canSetLimits: boolean }) {
+export function AdminWithdrawals({ me, canSetLimits }: { me: string; canSetLimits: boolean }) {
   const { t } = useTranslation();
   const list = (state: 'under_review' | 'errored') =>
     api<AdminWithdrawalEntity[]>('admin', `/withdrawals?state=${state}&limit=100`);
@@ -33,14 +35,14 @@ export function AdminWithdrawals({ canSetLimits }: { canSetLimits: boolean }) {
       {queue.data?.length === 0 && <Text c="dimmed">{t('admin.withdrawals.empty')}</Text>}
       <Stack data-testid="admin-withdrawal-queue">
         {(queue.data ?? []).map((w) => (
-          <Withdrawal key={w.id} withdrawal={w} />
+          <Withdrawal key={w.id} withdrawal={w} own={w.uid === me || w.recipient_uid === me} />
         ))}
       </Stack>
       <Title order={4}>{t('admin.withdrawals.errored')}</Title>
       {errored.data?.length === 0 && <Text c="dimmed">{t('admin.withdrawals.noErrored')}</Text>}
       <Stack data-testid="admin-withdrawal-errored">
         {(errored.data ?? []).map((w) => (
-          <Withdrawal key={w.id} withdrawal={w} />
+          <Withdrawal key={w.id} withdrawal={w} own={w.uid === me || w.recipient_uid === me} />
         ))}
       </Stack>
       {canSetLimits && <Limits />}
@@ -48,7 +50,7 @@ export function AdminWithdrawals({ canSetLimits }: { canSetLimits: boolean }) {
   );
 }
 
-function Withdrawal({ withdrawal: w }: { withdrawal: AdminWithdrawalEntity }) {
+function Withdrawal({ withdrawal: w, own }: { withdrawal: AdminWithdrawalEntity; own: boolean }) {
   const { t } = useTranslation();
   const [reason, setReason] = useState('');
   const [txid, setTxid] = useState('');
@@ -87,7 +89,9 @@ function Withdrawal({ withdrawal: w }: { withdrawal: AdminWithdrawalEntity }) {
             </Badge>
           )}
         </Group>
-        {w.state === 'under_review' ? (
+        {own ? (
+          <OwnAccountNote />
+        ) : w.state === 'under_review' ? (
           <Group align="end">
             <TextInput
               label={t('admin.withdrawals.rejectReason')}

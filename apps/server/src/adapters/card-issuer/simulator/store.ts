@@ -125,13 +125,15 @@ export type ReviewDecision = 'approve' | 'reject' | 'incomplete';
 
 /**
  * The reviewer's decision on the user's pending check: success, or failure with a code and the reason given;
- * queues the `kycs` webhook. Null when the user has no pending check.
+ * queues the `kycs` webhook. Null when the user has no pending check. `record`, when given, runs in the same
+ * transaction once the decision is made (the console's staff trail): should it throw, nothing of it remains.
  */
 export async function decideSimKyc(
   db: pg.Pool,
   userToken: string,
   decision: ReviewDecision,
   reason?: string,
+  record?: (tx: Tx, kyc: IssuerKyc) => Promise<void>,
 ): Promise<IssuerKyc | null> {
   return withTransaction(db, async (tx) => {
     const pending = (
@@ -168,6 +170,7 @@ export async function decideSimKyc(
     ]);
     const kyc = kycView(row);
     await enqueueWebhook(tx, { kycs: [{ ...kyc, last_modified_time: new Date().toISOString() }] });
+    await record?.(tx, kyc);
     return kyc;
   });
 }

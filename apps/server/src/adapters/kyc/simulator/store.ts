@@ -163,7 +163,8 @@ export type SimRefusal = 'not_found' | 'final' | 'not_submitted' | 'already_revi
 /**
  * Applies an action in one transaction and queues its webhook. `autoApproveSeconds` > 0 schedules the
  * simulated reviewer's GREEN after a submission. `comment` is the reviewer's word to the applicant on a
- * rejection or a retry.
+ * rejection or a retry. `record`, when given, runs in the same transaction once the action is applied (the
+ * console's staff trail): should it throw, nothing of the action remains.
  */
 export async function actOnApplicant(
   db: pg.Pool,
@@ -171,6 +172,7 @@ export async function actOnApplicant(
   action: SimAction,
   autoApproveSeconds = 0,
   comment: string | null = null,
+  record?: (tx: Tx, before: SimApplicant, after: SimApplicant) => Promise<void>,
 ): Promise<SimApplicant | SimRefusal> {
   return withTransaction(db, async (tx) => {
     const current: SimApplicant | undefined = (
@@ -199,6 +201,7 @@ export async function actOnApplicant(
     if (action === 'reset')
       await tx.query('delete from kyc_sim_documents where applicant_id = $1', [applicantId]);
     await enqueueWebhook(tx, updated, next.webhook);
+    await record?.(tx, current, updated);
     return updated;
   });
 }
