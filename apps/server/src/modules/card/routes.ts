@@ -5,6 +5,7 @@ import {
   cardActivateSchema,
   cardChargesQuery,
   cardCostSchema,
+  cardPinRevealSchema,
   cardTopupSchema,
   cardTransactionSchema,
   checkDocumentQuery,
@@ -16,7 +17,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
-import { invalid } from '../../http/errors.ts';
+import { AppError, invalid } from '../../http/errors.ts';
 import { acceptMultipart, parseMultipart } from '../../http/multipart.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
@@ -141,10 +142,21 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   app.post('/account/replace_card', docs('Card: replace', {}, perAccount(10)), async (request, reply) =>
     reply.status(201).send(await actions.replace(authUser(request), action(request))),
   );
-  app.get(
+  app.post(
     '/account/password/retrieval',
-    docs('Card: send the PIN by SMS', {}, perAccount(5)),
-    async (request) => actions.retrievePin(authUser(request), card(request), meta(request)),
+    docs(
+      'Card: show the PIN (a browser session and a fresh authenticator code; never sent or stored)',
+      { body: cardPinRevealSchema },
+      // Wrong codes are also counted per account in the database (PIN_REVEAL_POLICY).
+      perAccount(10),
+    ),
+    async (request, reply) => {
+      // A PIN is for the cardholder's eyes: a program signing with an API key never gets one.
+      if (request.auth?.via !== 'session') throw new AppError(403, [CARD_ERRORS.pinSessionRequired]);
+      const input = cardPinRevealSchema.parse(request.body ?? {});
+      reply.header('cache-control', 'no-store');
+      return deps.cards.pin.reveal(authUser(request), input, meta(request));
+    },
   );
   app.post(
     '/account/card_topup',
