@@ -68,11 +68,10 @@ describe('block and unblock', () => {
     expect(errors(await post(who, '/account/report/card_loss', masked))).toEqual([
       'account.card.already_blocked',
     ]);
-    const pin = await s.call(
-      who,
-      'GET',
-      `/account/password/retrieval?card_number=${encodeURIComponent(masked)}`,
-    );
+    const pin = await s.call(who, 'POST', '/account/password/retrieval', {
+      card_number: masked,
+      otp: '123456',
+    });
     expect(errors(pin)).toEqual(['account.card.blocked']);
 
     const unblocked = await post(who, '/account/remove/card_loss', masked);
