@@ -33,6 +33,8 @@ describe('configuration', () => {
     ['CAPTCHA_TYPE', 'hcaptcha'],
     ['LOG_LEVEL', 'loud'],
     ['DEV_TOOLS', 'maybe'],
+    ['MAIL_RETENTION_DAYS', '0'],
+    ['MAIL_RETENTION_DAYS', '1.5'],
   ])('stops on a bad %s with a one-line message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     try {
