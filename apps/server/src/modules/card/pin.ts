@@ -11,8 +11,7 @@ import { consumeTotp } from '../identity/totp.ts';
 import { recordActivity, type UserRecord } from '../identity/users-repository.ts';
 import { refusalFor } from './actions.ts';
 import type { RequestMeta } from './cards.ts';
-import type { CardContext } from './context.ts';
-import { viaIssuer } from './context.ts';
+import { type CardContext, viaIssuer } from './context.ts';
 import type { CardRow } from './repository.ts';
 
 /**
