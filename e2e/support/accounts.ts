@@ -14,20 +14,28 @@ export const barong = (path: string) => `${inject('baseUrl')}/api/v2/barong${pat
 /** A value unique to this run, for emails and phone numbers. */
 export const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
 
-/** Messages the app sent to an email or phone, newest first, from the dev outbox. */
-export async function outbox(to: string): Promise<{ subject: string | null; body: string }[]> {
-  return (await (await fetch(barong(`/dev/outbox?to=${encodeURIComponent(to)}`))).json()) as {
-    subject: string | null;
-    body: string;
-  }[];
+/** A message of the dev outbox: `secret` (and the secret in `body`) only in the answer that first shows it. */
+export interface OutboxMessage {
+  template: string;
+  subject: string;
+  body: string;
+  secret: string | null;
 }
 
-/** The newest one-time code (5 or 6 digits) sent to an email or phone. */
+/**
+ * Messages the app sent to an email or phone, newest first, from the dev outbox. The outbox shows each one-time
+ * secret once (the database forgets it then): read a code with {@link latestCode}, right when it is needed.
+ */
+export async function outbox(to: string, limit = 50): Promise<OutboxMessage[]> {
+  const url = barong(`/dev/outbox?to=${encodeURIComponent(to)}&limit=${limit}`);
+  return (await (await fetch(url)).json()) as OutboxMessage[];
+}
+
+/** The newest one-time secret (a code, a pin, a reset link's token) sent to an email or phone. */
 export async function latestCode(to: string): Promise<string> {
-  const [message] = await outbox(to);
-  const code = /\b(\d{5,6})\b/.exec(`${message?.subject ?? ''} ${message?.body ?? ''}`)?.[1];
-  if (!code) throw new Error(`no code in the outbox for ${to}`);
-  return code;
+  const [message] = await outbox(to, 1);
+  if (!message?.secret) throw new Error(`no code in the outbox for ${to}`);
+  return message.secret;
 }
 
 /** Registers and verifies an account through the API (Japan, +81); returns its email and full phone. */

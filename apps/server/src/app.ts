@@ -20,6 +20,7 @@ import {
 import type { WebhookDelivery } from './adapters/kyc/simulator/delivery.ts';
 import { SIMULATOR_PREFIX, type SimulatorDeps, simulatorRoutes } from './adapters/kyc/simulator/routes.ts';
 import type { MailPort } from './adapters/mail/port.ts';
+import type { OutboxRetention } from './adapters/mail/retention.ts';
 import type { SmsPort } from './adapters/sms/port.ts';
 import type { Config } from './config.ts';
 import type { Core } from './core/index.ts';
@@ -93,6 +94,8 @@ export interface AppDeps {
   /** Where the request log goes (tests read it); stdout when absent. */
   logStream?: { write(line: string): void };
   supportEmail: string;
+  /** Deletes records of sent messages after MAIL_RETENTION_DAYS (a background job). */
+  outboxRetention: OutboxRetention;
   /** Resolves the session's user for routes that work with or without one (e.g. contact). */
   currentUser(request: FastifyRequest): Promise<RequestUser | null>;
 }
@@ -133,7 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onResponse', async (request, reply) => {
     const entry = {
       method: request.method,
-      url: redactCardNumbers(request.url),
+      url: redactSecrets(request.url),
       status: reply.statusCode,
       ms: reply.elapsedTime,
     };
@@ -235,6 +238,17 @@ export function redactCardNumbers(url: string): string {
   return url
     .replace(/(card_number=)[^&]*/gi, '$1[redacted]')
     .replace(/(?<!\d)\d{12,19}(?!\d)/g, (digits) => `****${digits.slice(-4)}`);
+}
+
+/**
+ * A URL fit for the log: card numbers as {@link redactCardNumbers} leaves them, and without the password-reset
+ * token of a reset link (`/password-reset/<token>`, `verify_access_token?access_token=`), which would let a
+ * reader of the log set the password while the link is valid.
+ */
+export function redactSecrets(url: string): string {
+  return redactCardNumbers(url)
+    .replace(/(\/password-reset\/)[^/?#]+/gi, '$1[redacted]')
+    .replace(/([?&]access_token=)[^&#]*/gi, '$1[redacted]');
 }
 
 /** Serves the built web app; any other non-API GET gets index.html (client-side routing). */

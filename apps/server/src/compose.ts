@@ -16,6 +16,7 @@ import { SIMULATOR_PREFIX } from './adapters/kyc/simulator/routes.ts';
 import { loadSimulatorCredentials } from './adapters/kyc/simulator/store.ts';
 import { createSumsubProvider } from './adapters/kyc/sumsub.ts';
 import { createOutboxMail } from './adapters/mail/outbox.ts';
+import { OutboxRetention } from './adapters/mail/retention.ts';
 import { createSmtpMail } from './adapters/mail/smtp.ts';
 import { createOutboxSms } from './adapters/sms/port.ts';
 import { type AppDeps, buildApp } from './app.ts';
@@ -61,9 +62,14 @@ export async function composeApp(
   // Background work runs in the worker role; in a split deployment only once the jobs lock is held (main.ts).
   const jobs = config.roles.has('worker') && !config.split;
   const kyc = await kycFor(config, db, selfUrl);
+  // A delivered secret is kept (sealed, until the dev outbox shows it once) only where the developer tools read
+  // it: never with SMTP, never without DEV_TOOLS.
+  const devOutboxKeys = config.devTools ? keys : undefined;
   const mail =
     overrides.mail ??
-    (config.smtpUrl ? createSmtpMail(config.smtpUrl, config.mailFrom, db) : createOutboxMail(db));
+    (config.smtpUrl
+      ? createSmtpMail(config.smtpUrl, config.mailFrom, db)
+      : createOutboxMail(db, devOutboxKeys));
   const wallet =
     overrides.wallet ??
     (await Wallet.start({
@@ -80,7 +86,7 @@ export async function composeApp(
       withdrawReview: config.withdrawReview,
       evm: { rpcUrl: config.evmRpcUrl, chainId: config.evmChainId, devnet: config.evmDevnet },
     }));
-  const sms = overrides.sms ?? createOutboxSms(db);
+  const sms = overrides.sms ?? createOutboxSms(db, devOutboxKeys);
   const card = await cardIssuerFor(config, db, selfUrl);
   const cardIssuer = overrides.cardIssuer ?? card.issuer;
   const cards =
@@ -92,7 +98,6 @@ export async function composeApp(
         keys,
         issuer: cardIssuer,
         mail,
-        sms,
         fees: config.card.fees,
         webhook: card.webhook,
         log: { warn: (obj, msg) => console.warn(msg ?? 'card', obj) },
@@ -119,18 +124,23 @@ export async function composeApp(
     cards,
     cardSimulator: card.simulator,
     supportEmail: config.supportEmail,
+    outboxRetention:
+      overrides.outboxRetention ??
+      new OutboxRetention(db, config.mailRetentionDays, { warn: (m) => console.warn(m) }),
     currentUser: currentUserResolver(db, sessions),
     ...overrides,
   };
   app = await buildApp(deps);
   app.addHook('onClose', () => wallet.stop());
   app.addHook('preClose', () => cards.stop());
+  app.addHook('preClose', () => deps.outboxRetention.stop());
   // The background jobs by name; each runs in one process at a time (a lock per job in a split deployment).
   const backgroundJobs: BackgroundJobs = {
     wallet: () => wallet.startJobs(),
     'kyc webhooks': async () => deps.kycSimulator?.delivery.start(),
     'card webhooks': async () => deps.cardSimulator?.delivery.start(),
     'card fees': async () => cards.start(),
+    'outbox retention': async () => deps.outboxRetention.start(),
   };
   if (jobs) for (const [name, start] of Object.entries(backgroundJobs)) if (name !== 'wallet') await start();
   return { app, deps, jobs: backgroundJobs };

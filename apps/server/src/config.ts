@@ -48,6 +48,7 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
     .optional(),
   MAIL_FROM: z.string().min(3).default('Exchange <no-reply@example.com>'),
+  MAIL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   SUPPORT_EMAIL: z.email().default('support@example.com'),
   CAPTCHA_TYPE: z.enum(['none', 'altcha', 'recaptcha']).default('altcha'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -138,6 +139,8 @@ export interface Config {
   /** Backups and WAL archiving ({@link BackupConfig}); `dir` unset: no scheduled backups, no archiving. */
   backup: BackupConfig;
   smtpUrl: string | undefined;
+  /** Days a record of a sent message (mail and SMS outbox) is kept before the retention job deletes it. */
+  mailRetentionDays: number;
   mailFrom: string;
   supportEmail: string;
   captchaType: 'none' | 'altcha' | 'recaptcha';
@@ -329,6 +332,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       keep: e.BACKUP_KEEP,
     },
     smtpUrl: e.SMTP_URL,
+    mailRetentionDays: e.MAIL_RETENTION_DAYS,
     mailFrom: e.MAIL_FROM,
     supportEmail: e.SUPPORT_EMAIL,
     captchaType: e.CAPTCHA_TYPE,

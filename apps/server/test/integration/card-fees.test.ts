@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createMarqetaIssuer } from '../../src/adapters/card-issuer/marqeta.ts';
 import { type CardIssuer, CardIssuerError } from '../../src/adapters/card-issuer/port.ts';
 import { cardSuite, PASSPORT_APPLICATION, SHIPPING, USDT, uniqueIdNo } from '../support/card.ts';
+import { freshTotp } from '../support/wallet.ts';
 
 /** The annual fee run (paid, or suspended until paid) and the issuer's failures (504 and 502, nothing changed). */
 const s = cardSuite();
@@ -70,11 +71,10 @@ describe('annual fee', () => {
     expect(reason.rows[0].reason_code).toBe('15');
     const listed = (await s.call(who, 'GET', '/account/cards')).json()[0];
     expect(listed).toMatchObject({ status: 'normal', next_charge_on: null });
-    const pin = await s.call(
-      who,
-      'GET',
-      `/account/password/retrieval?card_number=${encodeURIComponent(masked)}`,
-    );
+    const pin = await s.call(who, 'POST', '/account/password/retrieval', {
+      card_number: masked,
+      otp: await freshTotp(s.t, who),
+    });
     expect(pin.json().errors).toEqual(['account.card.not_active']);
     expect(await s.t.deps.cards.tick(today())).toEqual({ charged: 0, suspended: 0 });
 
@@ -100,11 +100,10 @@ describe('annual fee', () => {
     expect((await s.simCard(card.issuer_token)).state).toBe('ACTIVE');
     expect((await s.row(who, masked)).fee_suspended).toBe(false);
     expect((await chargeRows(card.id)).map((r) => r.fee_type)).toEqual(['activation', 'annual', 'annual']);
-    const pinNow = await s.call(
-      who,
-      'GET',
-      `/account/password/retrieval?card_number=${encodeURIComponent(masked)}`,
-    );
+    const pinNow = await s.call(who, 'POST', '/account/password/retrieval', {
+      card_number: masked,
+      otp: await freshTotp(s.t, who),
+    });
     expect(pinNow.statusCode).toBe(200);
   });
 });
@@ -202,11 +201,10 @@ describe('issuer failures', () => {
     expect(replace.json().errors).toEqual(['account.card.issuer_timeout']);
     expect((await s.row(buyer, masked)).status).toBe('normal');
     through('revealPin', '/hang');
-    const pin = await s.call(
-      buyer,
-      'GET',
-      `/account/password/retrieval?card_number=${encodeURIComponent(masked)}`,
-    );
+    const pin = await s.call(buyer, 'POST', '/account/password/retrieval', {
+      card_number: masked,
+      otp: await freshTotp(s.t, buyer),
+    });
     expect(pin.statusCode).toBe(504);
   });
 });

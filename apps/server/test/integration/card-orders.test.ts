@@ -307,7 +307,7 @@ describe("another user's card", () => {
         ['GET', `/account/card_details?${query}`, undefined],
         ['GET', `/account/cards/reveal?${query}`, undefined],
         ['GET', `/account/card_charges?${query}`, undefined],
-        ['GET', `/account/password/retrieval?${query}`, undefined],
+        ['POST', '/account/password/retrieval', { card_number: ref, otp: '123456' }],
         ['POST', '/account/report/card_loss', { card_number: ref }],
         ['POST', '/account/remove/card_loss', { card_number: ref }],
         ['POST', '/account/replace_card', { card_number: ref }],

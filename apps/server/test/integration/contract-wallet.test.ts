@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { type BaseAppClient, baseAppUser } from '../support/contract.ts';
+import { outbox } from '../support/identity.ts';
 
 // Peatio's wallet contract as BaseApp 2.6 uses it (issue 16, items 4, 5 and 6).
 let t: TestApp;
@@ -14,14 +15,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** The newest beneficiary activation pin mailed to the user. */
+/** The newest beneficiary activation pin mailed to the user, from the dev outbox (shown once). */
 async function emailedPin(): Promise<string> {
-  const row = (
-    await t.db.pool.query('select body from mail_outbox where recipient = $1 order by id desc limit 1', [
-      email,
-    ])
-  ).rows[0];
-  const pin = /Use (\d{6}) to activate/.exec(row?.body ?? '')?.[1];
+  const [mail] = await outbox(t, email);
+  const pin = mail?.template === 'beneficiary_pin' ? mail.secret : null;
   if (!pin) throw new Error('no pin mailed');
   return pin;
 }

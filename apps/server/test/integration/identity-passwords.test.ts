@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { barongCall, loginWithEmailCode, signedInUser } from '../support/identity.ts';
+import { barongCall, loginWithEmailCode, outbox, signedInUser } from '../support/identity.ts';
 
 /** Password change and reset: sessions end, notices go out, wrong old passwords count like failed logins. */
 let t: TestApp;
@@ -75,13 +75,9 @@ describe('passwords', () => {
     expect(unknown.statusCode).toBe(201);
     expect(known.statusCode).toBe(201);
     expect(unknown.json()).toEqual(known.json());
-    const mail = (
-      await t.db.pool.query(`select body from mail_outbox where recipient = $1 order by id desc limit 1`, [
-        email,
-      ])
-    ).rows[0];
-    const token = /\/password-reset\/([\w-]+)/.exec(mail.body)?.[1] ?? '';
-    expect(mail.body).toContain('http://localhost:3000/password-reset/');
+    const [mail] = await outbox(t, email);
+    const token = /\/password-reset\/([\w-]+)/.exec(mail?.body ?? '')?.[1] ?? '';
+    expect(mail?.body).toContain('http://localhost:3000/password-reset/');
     const weak = await call('POST', '/identity/users/password/confirm_code', undefined, {
       reset_password_token: token,
       password: 'Password#1',
@@ -99,12 +95,8 @@ describe('passwords', () => {
     });
     await t.db.pool.query(`update password_resets set created_at = now() - interval '2 minutes'`);
     await call('POST', '/identity/users/password/generate_code', undefined, { email });
-    const mail2 = (
-      await t.db.pool.query(`select body from mail_outbox where recipient = $1 order by id desc limit 1`, [
-        email,
-      ])
-    ).rows[0];
-    const token2 = /\/password-reset\/([\w-]+)/.exec(mail2.body)?.[1] ?? '';
+    const [mail2] = await outbox(t, email);
+    const token2 = /\/password-reset\/([\w-]+)/.exec(mail2?.body ?? '')?.[1] ?? '';
     const done = await call('POST', '/identity/users/password/confirm_code', undefined, {
       ...reset,
       reset_password_token: token2,

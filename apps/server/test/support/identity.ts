@@ -20,17 +20,34 @@ export function registration(email: string, overrides: Record<string, unknown> =
   };
 }
 
-/** The newest code sent to `to` by email or SMS, read from the outbox. */
+/** A message of the development outbox API: its secret is in the answer that first shows it, then gone. */
+export interface OutboxEntry {
+  channel: 'email' | 'sms';
+  to: string;
+  template: string;
+  subject: string;
+  body: string;
+  secret: string | null;
+}
+
+/**
+ * The newest messages sent to `to` by email or SMS, newest first, read as a developer reads them: through the
+ * dev outbox API (`GET /dev/outbox`), which shows each secret once (the table keeps none after).
+ */
+export async function outbox(t: TestApp, to: string, limit = 1): Promise<OutboxEntry[]> {
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/v2/barong/dev/outbox?to=${encodeURIComponent(to)}&limit=${limit}`,
+  });
+  if (res.statusCode !== 200) throw new Error(`dev outbox: ${res.statusCode} ${res.body}`);
+  return res.json() as OutboxEntry[];
+}
+
+/** The newest secret (code, pin, reset token) sent to `to` by email or SMS, taken from the dev outbox. */
 export async function lastCode(t: TestApp, to: string): Promise<string> {
-  const row = (
-    await t.db.pool.query(
-      'select body from mail_outbox where lower(recipient) = lower($1) order by id desc limit 1',
-      [to],
-    )
-  ).rows[0];
-  const code = /\b(\d{5,6})\b/.exec(row?.body ?? '')?.[1];
-  if (!code) throw new Error(`no code sent to ${to}`);
-  return code;
+  const [message] = await outbox(t, to);
+  if (!message?.secret) throw new Error(`no code sent to ${to}`);
+  return message.secret;
 }
 
 /** The `name=value` pairs of a response's Set-Cookie headers, ready for a Cookie header. */

@@ -5,7 +5,7 @@ import { encrypt } from '../../src/modules/identity/crypto.ts';
 import { newTotpSecret } from '../../src/modules/identity/totp.ts';
 import { createTestApp, type TestApp } from './app.ts';
 import { plainUser, sessionFor } from './core.ts';
-import { forgetUsedTotp, oathtoolCode } from './identity.ts';
+import { forgetUsedTotp, oathtoolCode, outbox } from './identity.ts';
 
 /** A signed-in user with two-factor on, for wallet tests. */
 export interface Member {
@@ -92,13 +92,8 @@ export class WalletSuite {
 
   /** The newest beneficiary activation pin mailed to `who`. */
   emailedPin = async (who: Member): Promise<string> => {
-    const row = (
-      await this.t.db.pool.query(
-        'select body from mail_outbox where recipient = $1 order by id desc limit 1',
-        [who.email],
-      )
-    ).rows[0];
-    const pin = /Use (\d{6}) to activate/.exec(row?.body ?? '')?.[1];
+    const [mail] = await outbox(this.t, who.email);
+    const pin = mail?.template === 'beneficiary_pin' ? mail.secret : null;
     if (!pin) throw new Error('no pin mailed');
     return pin;
   };

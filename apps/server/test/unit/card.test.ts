@@ -2,7 +2,7 @@ import { luhnValid } from '@exchange/shared';
 import { describe, expect, it } from 'vitest';
 import { verifyWebhook, webhookHeaders, webhookSignature } from '../../src/adapters/card-issuer/signing.ts';
 import { expiration, generatePan, SIM_BIN } from '../../src/adapters/card-issuer/simulator/keys.ts';
-import { redactCardNumbers } from '../../src/app.ts';
+import { redactCardNumbers, redactSecrets } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { KeyedMutex, utcToday } from '../../src/modules/card/context.ts';
 import { kycDecision } from '../../src/modules/card/holders.ts';
@@ -69,6 +69,13 @@ describe('logs', () => {
     expect(redactCardNumbers('/api/v2/peatio/market/orders?page=12')).toBe(
       '/api/v2/peatio/market/orders?page=12',
     );
+  });
+  it('never carry a password-reset token from a URL', () => {
+    expect(redactSecrets('/password-reset/AbC_d-9?x=1')).toBe('/password-reset/[redacted]?x=1');
+    expect(
+      redactSecrets('/api/v2/barong/identity/sessions/verify_access_token?access_token=AbC_d-9&b=2'),
+    ).toBe('/api/v2/barong/identity/sessions/verify_access_token?access_token=[redacted]&b=2');
+    expect(redactSecrets('/x?card_number=5300991234567890')).toBe('/x?card_number=[redacted]');
   });
 });
 

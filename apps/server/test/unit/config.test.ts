@@ -36,6 +36,8 @@ describe('configuration', () => {
     ['TRUST_PROXY', 'true'],
     ['TRUST_PROXY', '11'],
     ['TRUST_PROXY', '10.0.0.0/33'],
+    ['MAIL_RETENTION_DAYS', '0'],
+    ['MAIL_RETENTION_DAYS', '1.5'],
   ])('stops on a bad %s with a one-line message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     try {

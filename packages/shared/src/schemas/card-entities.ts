@@ -77,11 +77,13 @@ export interface CardAudit {
   description: string | null;
 }
 
-/** The message code of `GET /account/password/retrieval`: the PIN went by SMS to the verified phone (never in the answer). */
-export const CARD_PIN_SENT = 'account.card.pin_sent';
-/** Answer of `GET /account/password/retrieval`. */
-export interface CardPinRetrieval {
-  message: typeof CARD_PIN_SENT;
+/** Seconds the web app shows a revealed PIN before hiding it again (the answer's `expires_in`). */
+export const CARD_PIN_SHOW_SECONDS = 30;
+/** Answer of `POST /account/password/retrieval` (sent with `Cache-Control: no-store`). */
+export interface CardPinReveal {
+  pin: string;
+  /** How long to show it, in seconds. */
+  expires_in: number;
 }
 
 /** `GET /account/card_charges` item (spec §3). */

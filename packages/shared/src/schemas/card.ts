@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { totpField } from './account-security.ts';
 
 /**
  * The card suite's wire contract, issuing half (trading spec §2-§9): error codes, request schemas, response
@@ -73,8 +74,10 @@ export const CARD_ERRORS = {
   alreadyActive: 'account.card.already_active',
   /** The fee must be paid before the card can be activated (422). */
   feeUnpaid: 'account.card.fee_unpaid',
-  /** The PIN can only be sent to a verified phone, and the holder has none (422). */
-  phoneRequired: 'account.card.missing_phone',
+  /** Showing the PIN needs a signed-in browser session: an API key is refused (403). */
+  pinSessionRequired: 'account.card.pin_session_required',
+  /** Too many wrong authenticator codes for the PIN lately: wait before trying again (429). */
+  pinTooManyAttempts: 'account.card.pin_too_many_attempts',
   /** The card issuer did not answer in time ("Connection timeout") (504). */
   issuerTimeout: 'account.card.issuer_timeout',
   /** The card issuer refused or failed the call (502). */
@@ -292,6 +295,14 @@ export const cardActionSchema = z.object({
   card_number: cardReference,
   type: z.enum(['Replace', 'Block', 'Unblock', 'Password Retreival']).optional(),
 });
+
+/**
+ * `POST /account/password/retrieval`: shows one of the user's cards' PIN, on screen only, behind a fresh
+ * authenticator code (`otp`; each code once). The PIN is in this answer and nowhere else: never an SMS, a
+ * mail, a log or the database.
+ */
+export const cardPinRevealSchema = cardActionSchema.extend({ otp: totpField });
+export type CardPinRevealInput = z.infer<typeof cardPinRevealSchema>;
 
 /** `POST /account/card_activate`: the 16-digit number printed on the card, passing the Luhn check. */
 export const cardActivateSchema = z.object({

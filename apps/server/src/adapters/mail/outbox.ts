@@ -1,20 +1,117 @@
 import type pg from 'pg';
-import type { MailPort, OutgoingMessage } from './port.ts';
+import { decrypt, encrypt, type ServerKeys } from '../../modules/identity/crypto.ts';
+import { fillSecret, type MailPort, type OutgoingMessage } from './port.ts';
 
-/** Records a message in `mail_outbox`; `sentAt` marks one that an adapter has already delivered. */
+/**
+ * How the outbox keeps a message's secret: `keys` only for the development outbox (DEV_TOOLS on, no SMTP),
+ * where the secret is sealed with the server key until the outbox API shows it once; without, it is not kept.
+ */
+export interface OutboxOptions {
+  keys?: ServerKeys;
+  /** The moment an adapter delivered the message (SMTP); null for a message only the outbox holds. */
+  sentAt?: Date | null;
+}
+
+/**
+ * Records a message in `mail_outbox` as its template (the slot where its secret went, never the secret), with
+ * the secret sealed beside it only when `options.keys` is given.
+ */
 export async function recordOutgoing(
   db: pg.Pool,
   channel: 'email' | 'sms',
   message: OutgoingMessage,
-  sentAt: Date | null = null,
+  options: OutboxOptions = {},
 ): Promise<void> {
+  const sealed = message.secret && options.keys ? encrypt(options.keys, message.secret) : null;
   await db.query(
-    `insert into mail_outbox (channel, recipient, subject, body, reply_to, sent_at) values ($1, $2, $3, $4, $5, $6)`,
-    [channel, message.to, message.subject, message.text, message.replyTo ?? null, sentAt],
+    `insert into mail_outbox (channel, recipient, template, subject, body, reply_to, sent_at, secret_enc)
+     values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [
+      channel,
+      message.to,
+      message.template,
+      message.subject,
+      message.text,
+      message.replyTo ?? null,
+      options.sentAt ?? null,
+      sealed,
+    ],
   );
 }
 
 /** Default mail adapter: keeps every message in the outbox table, readable through the dev inbox. */
-export function createOutboxMail(db: pg.Pool): MailPort {
-  return { send: (message) => recordOutgoing(db, 'email', message) };
+export function createOutboxMail(db: pg.Pool, keys?: ServerKeys): MailPort {
+  return { send: (message) => recordOutgoing(db, 'email', message, { keys }) };
+}
+
+/** A message as the development outbox API shows it: its secret filled in the first time only. */
+export interface OutboxMessage {
+  id: string;
+  channel: 'email' | 'sms';
+  to: string;
+  template: string;
+  subject: string;
+  body: string;
+  /** The message's secret, on the one read that takes it; null before (none) and after. */
+  secret: string | null;
+  created_at: string;
+}
+
+/**
+ * The newest messages (to one recipient, or all), each secret shown once: the same statement that reads a
+ * sealed secret clears it (rows locked, so two readers at once never both get it), and later reads show
+ * {@link REDACTED} in its place.
+ */
+export async function readOutbox(
+  db: pg.Pool,
+  keys: ServerKeys,
+  query: { to?: string; limit: number },
+): Promise<OutboxMessage[]> {
+  const rows = await db.query(
+    `with picked as (
+       select id from mail_outbox where $1::text is null or lower(recipient) = lower($1) order by id desc limit $2
+     ), taken as (
+       update mail_outbox m set secret_enc = null
+         from (select id, secret_enc from mail_outbox
+                where id in (select id from picked) and secret_enc is not null for update) sealed
+        where m.id = sealed.id
+       returning m.id, sealed.secret_enc
+     )
+     select o.id::text, o.channel, o.recipient as "to", o.template, o.subject, o.body, o.created_at,
+            taken.secret_enc
+       from mail_outbox o join picked using (id) left join taken using (id)
+      order by o.id desc`,
+    [query.to ?? null, query.limit],
+  );
+  return rows.rows.map((row) => {
+    const secret = row.secret_enc ? decrypt(keys, row.secret_enc) : null;
+    return {
+      id: row.id,
+      channel: row.channel,
+      to: row.to,
+      template: row.template,
+      subject: fillSecret(row.subject, secret),
+      body: fillSecret(row.body, secret),
+      secret,
+      created_at: row.created_at,
+    };
+  });
+}
+
+/**
+ * The retention of the outbox: messages older than `retentionDays` are deleted, and a secret nobody read is
+ * dropped after `secretHours` (every code and link it could be has expired by then).
+ * @returns how many messages were deleted.
+ */
+export async function purgeOutbox(db: pg.Pool, retentionDays: number, secretHours = 1): Promise<number> {
+  await db.query(
+    `update mail_outbox set secret_enc = null
+      where secret_enc is not null and created_at < now() - make_interval(hours => $1)`,
+    [secretHours],
+  );
+  const deleted = await db.query(
+    'delete from mail_outbox where created_at < now() - make_interval(days => $1)',
+    [retentionDays],
+  );
+  return deleted.rowCount ?? 0;
 }

@@ -1,12 +1,26 @@
 import type pg from 'pg';
+import type { ServerKeys } from '../../modules/identity/crypto.ts';
 import { recordOutgoing } from '../mail/outbox.ts';
+import type { MessageTemplate } from '../mail/port.ts';
 
-/** Sends a text message to a phone number (digits with country code, no plus). */
-export interface SmsPort {
-  send(to: string, text: string): Promise<void>;
+/** A text message: `text` holds the mail port's `SECRET_SLOT` where `secret` goes (see `withSecret`). */
+export interface SmsMessage {
+  /** Digits with country code, no plus. */
+  to: string;
+  template: MessageTemplate;
+  text: string;
+  secret?: string;
 }
 
-/** Default SMS adapter: keeps messages in the outbox table, readable through the dev inbox. */
-export function createOutboxSms(db: pg.Pool): SmsPort {
-  return { send: (to, text) => recordOutgoing(db, 'sms', { to, subject: '', text }) };
+/** Sends a text message to a phone number. */
+export interface SmsPort {
+  send(message: SmsMessage): Promise<void>;
+}
+
+/**
+ * Default SMS adapter: keeps messages in the outbox table, readable through the dev inbox; the secret is kept
+ * (sealed, until read once) only with `keys`, i.e. when the developer tools are on.
+ */
+export function createOutboxSms(db: pg.Pool, keys?: ServerKeys): SmsPort {
+  return { send: (message) => recordOutgoing(db, 'sms', { ...message, subject: '' }, { keys }) };
 }

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { CARD_ERRORS, CARD_PIN_SENT, type CardListItem, type CardPinRetrieval } from '@exchange/shared';
+import { CARD_ERRORS, type CardListItem } from '@exchange/shared';
 import { REASON, type ReasonCode } from '../../adapters/card-issuer/port.ts';
 import { AppError, invalid } from '../../http/errors.ts';
-import { recordActivity, type UserRecord } from '../identity/users-repository.ts';
-import { type RequestMeta, sealCard } from './cards.ts';
+import type { UserRecord } from '../identity/users-repository.ts';
+import { sealCard } from './cards.ts';
 import { type CardContext, viaIssuer } from './context.ts';
 import { cardListItem } from './presenters.ts';
 import { type CardRow, findCard, insertReplacement, moveCard } from './repository.ts';
 
 /** The refusal for an action on a card in a state other than `normal`. */
-function refusalFor(card: CardRow, action: 'block' | 'unblock' | 'replace' | 'pin'): AppError {
+export function refusalFor(card: CardRow, action: 'block' | 'unblock' | 'replace' | 'pin'): AppError {
   if (card.status === 'unverified') return invalid(CARD_ERRORS.cardNotActive);
   if (card.status === 'Card replacement processing') return invalid(CARD_ERRORS.replacementInProgress);
   if (card.status === 'loss')
@@ -18,8 +18,8 @@ function refusalFor(card: CardRow, action: 'block' | 'unblock' | 'replace' | 'pi
 }
 
 /**
- * The card actions menu (trading spec §2): Block/Report Lost Card, Unblock Card, Replace Card and Password
- * Retrieval. Each changes the card at the issuer first; a card whose unpaid fee keeps it suspended at the
+ * The card actions menu (trading spec §2): Block/Report Lost Card, Unblock Card and Replace Card (Password
+ * Retrieval is the PIN reveal, `pin.ts`). Each changes the card at the issuer first; a card whose unpaid fee keeps it suspended at the
  * issuer stays suspended there until paid.
  */
 export class CardActions {
@@ -100,38 +100,6 @@ export class CardActions {
       }
       return cardListItem(claimed);
     });
-  }
-
-  /**
-   * `GET /account/password/retrieval`: reveals the PIN at the issuer and sends it by SMS to the user's verified
-   * phone. The PIN is neither stored, logged nor answered.
-   */
-  async retrievePin(user: UserRecord, reference: string, meta: RequestMeta): Promise<CardPinRetrieval> {
-    const card = await this.resolve(user, reference);
-    if (card.status !== 'normal') throw refusalFor(card, 'pin');
-    if (card.next_charge_on === null || card.fee_suspended) throw invalid(CARD_ERRORS.cardNotActive);
-    const phone = (
-      await this.ctx.db.query(
-        'select number from phones where user_id = $1 and validated_at is not null order by id desc limit 1',
-        [user.id],
-      )
-    ).rows[0]?.number as string | undefined;
-    if (!phone) throw invalid(CARD_ERRORS.phoneRequired);
-    const pin = await viaIssuer(this.ctx, (issuer) => issuer.revealPin(card.issuer_token));
-    await this.ctx.sms.send(
-      phone,
-      `Your card ending ${card.last4} has the PIN ${pin}. Never share it with anyone, including our staff.`,
-    );
-    await recordActivity(this.ctx.db, {
-      userId: user.id,
-      action: 'card_pin_retrieval',
-      result: 'succeed',
-      topic: 'card',
-      ip: meta.ip,
-      userAgent: meta.userAgent,
-      data: { card: `**** ${card.last4}` },
-    });
-    return { message: CARD_PIN_SENT };
   }
 
   private async transition(card: CardRow, state: 'ACTIVE' | 'SUSPENDED', reason: ReasonCode): Promise<void> {

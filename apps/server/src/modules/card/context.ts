@@ -3,7 +3,6 @@ import type pg from 'pg';
 import { type CardIssuer, CardIssuerError } from '../../adapters/card-issuer/port.ts';
 import type { WebhookCredentials } from '../../adapters/card-issuer/signing.ts';
 import type { MailPort } from '../../adapters/mail/port.ts';
-import type { SmsPort } from '../../adapters/sms/port.ts';
 import type { Core } from '../../core/index.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashCode, type ServerKeys } from '../identity/crypto.ts';
@@ -29,7 +28,6 @@ export interface CardContext {
   keys: ServerKeys;
   issuer: CardIssuer;
   mail: MailPort;
-  sms: SmsPort;
   fees: CardFees;
   /** The credentials the issuer's webhooks must carry. */
   webhook: WebhookCredentials;

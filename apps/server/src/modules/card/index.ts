@@ -4,6 +4,7 @@ import { CardActions } from './actions.ts';
 import { CardService } from './cards.ts';
 import { CARD_CURRENCY, type CardContext, KeyedMutex } from './context.ts';
 import { CardHolders } from './holders.ts';
+import { CardPin } from './pin.ts';
 import { CardStatement } from './statement.ts';
 import { CardTopups } from './topups.ts';
 import { CardWebhooks } from './webhooks.ts';
@@ -18,6 +19,8 @@ export class Cards {
   readonly holders: CardHolders;
   readonly cards: CardService;
   readonly actions: CardActions;
+  /** Password Retrieval: the PIN on screen behind a fresh authenticator code. */
+  readonly pin: CardPin;
   readonly webhooks: CardWebhooks;
   readonly topups: CardTopups;
   readonly statement: CardStatement;
@@ -34,6 +37,7 @@ export class Cards {
     this.holders = new CardHolders(full);
     this.cards = new CardService(full);
     this.actions = new CardActions(full, (user, reference) => this.cards.resolve(user, reference));
+    this.pin = new CardPin(full, (user, reference) => this.cards.resolve(user, reference));
     this.topups = new CardTopups(full, (user, reference) => this.cards.resolve(user, reference));
     this.cards.topups = this.topups;
     this.statement = new CardStatement(full, (user, reference) => this.cards.resolve(user, reference));

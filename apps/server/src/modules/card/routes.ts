@@ -5,6 +5,7 @@ import {
   cardActivateSchema,
   cardChargesQuery,
   cardCostSchema,
+  cardPinRevealSchema,
   cardTopupSchema,
   cardTransactionSchema,
   checkDocumentQuery,
@@ -142,10 +143,21 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   app.post('/account/replace_card', docs('Card: replace', {}, perAccount(10)), async (request, reply) =>
     reply.status(201).send(await actions.replace(authUser(request), action(request))),
   );
-  app.get(
+  app.post(
     '/account/password/retrieval',
-    docs('Card: send the PIN by SMS', {}, perAccount(5)),
-    async (request) => actions.retrievePin(authUser(request), card(request), meta(request)),
+    docs(
+      'Card: show the PIN (a browser session and a fresh authenticator code; never sent or stored)',
+      { body: cardPinRevealSchema },
+      // Wrong codes are also counted per account in the database (PIN_REVEAL_POLICY).
+      perAccount(10),
+    ),
+    async (request, reply) => {
+      // A PIN is for the cardholder's eyes: a program signing with an API key never gets one.
+      if (request.auth?.via !== 'session') throw new AppError(403, [CARD_ERRORS.pinSessionRequired]);
+      const input = cardPinRevealSchema.parse(request.body ?? {});
+      reply.header('cache-control', 'no-store');
+      return deps.cards.pin.reveal(authUser(request), input, meta(request));
+    },
   );
   app.post(
     '/account/card_topup',

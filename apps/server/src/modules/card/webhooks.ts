@@ -219,6 +219,7 @@ export class CardWebhooks {
     await this.ctx.mail
       .send({
         to: email,
+        template: 'card_approved',
         subject: 'Your card application is approved',
         text: 'Your identity was verified for the card. You can now order your card on the Card page: choose where to ship it and pay the activation and annual fee.',
       })

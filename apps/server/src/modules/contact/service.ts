@@ -1,6 +1,6 @@
 import type { ContactInput, ContactUserType } from '@exchange/shared';
 import type pg from 'pg';
-import type { MailPort } from '../../adapters/mail/port.ts';
+import { type MailPort, withSecret } from '../../adapters/mail/port.ts';
 import { insertInquiry } from './repository.ts';
 
 /** Who is asking, as established by the server (never taken from the request body). */
@@ -34,8 +34,10 @@ export async function submitInquiry(
   await deps.mail.send({
     to: deps.supportEmail,
     replyTo: email,
-    subject: `[Contact #${id}] ${input.subject.trim()}`,
-    text: `From: ${input.name.trim()} <${email}> (${userType})\n\n${input.message}`,
+    template: 'contact',
+    // The visitor's own words, with nothing they type able to stand for a secret.
+    subject: withSecret`[Contact #${id}] ${input.subject.trim()}`,
+    text: withSecret`From: ${input.name.trim()} <${email}> (${userType})\n\n${input.message}`,
   });
   return { id };
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { readOutbox } from '../../adapters/mail/outbox.ts';
 import type { AppDeps } from '../../app.ts';
 import { loopbackOnly } from '../../http/loopback.ts';
 import { docs } from '../../http/openapi.ts';
@@ -11,20 +12,23 @@ const outboxQuery = z.object({
 
 /**
  * Developer tools, mounted only when DEV_TOOLS is on and answered only to this machine: the mail and SMS outbox
- * as JSON, newest first, so a person (or a test) can register without a real mailbox or phone.
+ * as JSON, newest first, so a person (or a test) can register without a real mailbox or phone. Each message's
+ * one-time secret (code, reset link, pin) is in the answer that first shows it and then gone from the database:
+ * a later read shows `[redacted]` in its place.
  */
 export async function devRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.get(
     '/dev/outbox',
-    docs('Development mail and SMS outbox', { query: outboxQuery }, { onRequest: loopbackOnly }),
-    async (request) => {
-      const { to, limit } = outboxQuery.parse(request.query);
-      const rows = await deps.db.query(
-        `select channel, recipient as "to", subject, body, created_at from mail_outbox
-       where $1::text is null or lower(recipient) = lower($1) order by id desc limit $2`,
-        [to ?? null, limit],
-      );
-      return rows.rows;
+    docs(
+      'Development mail and SMS outbox (each secret shown once)',
+      { query: outboxQuery },
+      {
+        onRequest: loopbackOnly,
+      },
+    ),
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return readOutbox(deps.db, deps.keys, outboxQuery.parse(request.query));
     },
   );
 }

@@ -1,4 +1,4 @@
-import type { MailPort } from '../../adapters/mail/port.ts';
+import { type MailPort, SECRET, withSecret } from '../../adapters/mail/port.ts';
 import type { SmsPort } from '../../adapters/sms/port.ts';
 
 /** The ports identity uses to reach a user. */
@@ -16,29 +16,37 @@ const PURPOSE_TEXT: Record<string, string> = {
 };
 
 /** Email footer with the user's anti-phishing phrase, so genuine mail can be told from fakes. */
-function phishingLine(phrase: string | null | undefined): string {
-  return phrase ? `\n\nYour anti-phishing phrase: ${phrase}` : '';
+export function phishingLine(phrase: string | null | undefined): string {
+  return phrase ? withSecret`\n\nYour anti-phishing phrase: ${phrase}` : '';
 }
 
-/** Sends a one-time code by email. */
+/** Sends a one-time code by email; the code is the message's secret (delivered, never kept readable). */
 export function mailCode(m: Messengers, to: string, purpose: string, code: string, phrase?: string | null) {
   return m.mail.send({
     to,
-    subject: `Your verification code: ${code}`,
-    text: `Your code ${PURPOSE_TEXT[purpose] ?? ''} is ${code}. It expires in 10 minutes. Never share it with anyone.${phishingLine(phrase)}`,
+    template: `code.${purpose}`,
+    subject: withSecret`Your verification code: ${SECRET}`,
+    text: withSecret`Your code ${PURPOSE_TEXT[purpose] ?? ''} is ${SECRET}. It expires in 10 minutes. Never share it with anyone.${phishingLine(phrase)}`,
+    secret: code,
   });
 }
 
-/** Sends a one-time code by SMS. */
+/** Sends a one-time code by SMS; the code is the message's secret. */
 export function smsCode(m: Messengers, to: string, purpose: string, code: string) {
-  return m.sms.send(to, `Exchange code ${PURPOSE_TEXT[purpose] ?? ''}: ${code}. Valid 10 minutes.`);
+  return m.sms.send({
+    to,
+    template: `code.${purpose}`,
+    text: withSecret`Exchange code ${PURPOSE_TEXT[purpose] ?? ''}: ${SECRET}. Valid 10 minutes.`,
+    secret: code,
+  });
 }
 
 /** Tells the user a security setting changed, so an unexpected change is noticed. */
 export function mailSecurityNotice(m: Messengers, to: string, what: string, phrase?: string | null) {
   return m.mail.send({
     to,
-    subject: `Security notice: ${what}`,
-    text: `${what} on your account just now. If this was not you, reset your password and contact support immediately.${phishingLine(phrase)}`,
+    template: 'security_notice',
+    subject: withSecret`Security notice: ${what}`,
+    text: withSecret`${what} on your account just now. If this was not you, reset your password and contact support immediately.${phishingLine(phrase)}`,
   });
 }

@@ -1,9 +1,10 @@
 import { ERRORS } from '@exchange/shared';
+import { SECRET, withSecret } from '../../adapters/mail/port.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { invalid } from '../../http/errors.ts';
 import { randomToken, sha256 } from './crypto.ts';
 import { assertNotBlocked, clearFailures, countFailure, lockoutKey } from './lockout.ts';
-import { mailSecurityNotice } from './notify.ts';
+import { mailSecurityNotice, phishingLine } from './notify.ts';
 import { hashPassword, isBreachedPassword, verifyPassword } from './passwords.ts';
 import type { IdentityDeps, RequestOrigin } from './registration.ts';
 import type { SessionStore } from './sessions.ts';
@@ -35,8 +36,10 @@ export async function requestPasswordReset(
   );
   await deps.mail.send({
     to: user.email,
+    template: 'password_reset',
     subject: 'Reset your password',
-    text: `Open this link within an hour to choose a new password:\n\n${appOrigin}/password-reset/${token}\n\nIf you did not ask for this, ignore this email; your password stays as it is.${user.anti_phishing_phrase ? `\n\nYour anti-phishing phrase: ${user.anti_phishing_phrase}` : ''}`,
+    text: withSecret`Open this link within an hour to choose a new password:\n\n${appOrigin}/password-reset/${SECRET}\n\nIf you did not ask for this, ignore this email; your password stays as it is.${phishingLine(user.anti_phishing_phrase)}`,
+    secret: token,
   });
 }
 

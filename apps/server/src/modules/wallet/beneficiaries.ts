@@ -8,9 +8,10 @@ import {
   WALLET_ERRORS,
 } from '@exchange/shared';
 import type pg from 'pg';
-import type { MailPort } from '../../adapters/mail/port.ts';
+import { type MailPort, SECRET, withSecret } from '../../adapters/mail/port.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
 import { hashCode, type ServerKeys, safeEqual } from '../identity/crypto.ts';
+import { phishingLine } from '../identity/notify.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
 import type { ChainRegistry } from './chains.ts';
 import { checkTotp } from './totp-check.ts';
@@ -121,12 +122,14 @@ async function sendPin(deps: BeneficiaryDeps, user: UserRecord, row: Beneficiary
   if (updated.rowCount !== 1) throw invalid(WALLET_ERRORS.pinTooSoon);
   await deps.mail.send({
     to: user.email,
-    subject: `Your withdrawal address code: ${pin}`,
+    template: 'beneficiary_pin',
+    subject: withSecret`Your withdrawal address code: ${SECRET}`,
     text:
-      `Use ${pin} to activate the withdrawal address "${row.name}" (${row.currency_id.toUpperCase()}, ${row.blockchain_key}):\n` +
-      `${row.address}\n\nThe code expires in ${PIN_POLICY.ttlMinutes} minutes. If you did not add this address, ` +
+      withSecret`Use ${SECRET} to activate the withdrawal address "${row.name}" (${row.currency_id.toUpperCase()}, ${row.blockchain_key}):\n` +
+      withSecret`${row.address}\n\nThe code expires in ${PIN_POLICY.ttlMinutes} minutes. If you did not add this address, ` +
       'change your password and contact support.' +
-      (user.anti_phishing_phrase ? `\n\nYour anti-phishing phrase: ${user.anti_phishing_phrase}` : ''),
+      phishingLine(user.anti_phishing_phrase),
+    secret: pin,
   });
 }
 

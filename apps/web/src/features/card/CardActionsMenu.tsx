@@ -5,10 +5,12 @@ import { useTranslation } from 'react-i18next';
 import type { CardActionKind } from './api.ts';
 import { CardActionModal } from './CardActionModal.tsx';
 import { CardLimitsModal, type LimitsKind } from './CardLimitsModal.tsx';
+import { CardPinModal } from './CardPinModal.tsx';
 
-type Open = { kind: CardActionKind } | { limits: LimitsKind } | undefined;
+type MenuKind = CardActionKind | 'retrieval';
+type Open = { kind: MenuKind } | { limits: LimitsKind } | undefined;
 
-const ACTIONS: CardActionKind[] = ['replace', 'retrieval', 'block', 'unblock'];
+const ACTIONS: MenuKind[] = ['replace', 'retrieval', 'block', 'unblock'];
 
 /** The card actions menu (spec §2): Replace Card, Password Retrieval, Block/Report Lost Card, Unblock Card, Card Limits, ATM Limits. */
 export function CardActionsMenu({ cards }: { cards: CardListItem[] }) {
@@ -37,7 +39,10 @@ export function CardActionsMenu({ cards }: { cards: CardListItem[] }) {
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>
-      {open && 'kind' in open && (
+      {open && 'kind' in open && open.kind === 'retrieval' && (
+        <CardPinModal cards={cards} onClose={() => setOpen(undefined)} />
+      )}
+      {open && 'kind' in open && open.kind !== 'retrieval' && (
         <CardActionModal kind={open.kind} cards={cards} onClose={() => setOpen(undefined)} />
       )}
       {open && 'limits' in open && <CardLimitsModal kind={open.limits} onClose={() => setOpen(undefined)} />}

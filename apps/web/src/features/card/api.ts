@@ -9,6 +9,8 @@ import {
   type CardFee,
   type CardHolderState,
   type CardListItem,
+  type CardPinReveal,
+  type CardPinRevealInput,
   type CardReveal,
   type CardTopupInput,
   type CardTransactionInput,
@@ -46,12 +48,14 @@ export const CHARGES_PAGE_LIMIT = 10;
 /** A refusal (4xx) is an answer: asking again would not change it; timeouts and 5xx get one more try. */
 const retry = (count: number, err: unknown) => !(err instanceof ApiError && err.code < 500) && count < 1;
 
-/** The card actions of the menu (spec §2, §7): path, method and the spec's `type` label. */
+/**
+ * The card actions of the menu that only confirm (spec §2, §7): path and the spec's `type` label. Password
+ * Retrieval is not one of them: it shows the PIN behind an authenticator code (`CardPinModal`).
+ */
 export const CARD_ACTIONS = {
-  replace: { path: '/account/replace_card', method: 'POST', type: 'Replace' },
-  block: { path: '/account/report/card_loss', method: 'POST', type: 'Block' },
-  unblock: { path: '/account/remove/card_loss', method: 'POST', type: 'Unblock' },
-  retrieval: { path: '/account/password/retrieval', method: 'GET', type: 'Password Retreival' },
+  replace: { path: '/account/replace_card', type: 'Replace' },
+  block: { path: '/account/report/card_loss', type: 'Block' },
+  unblock: { path: '/account/remove/card_loss', type: 'Unblock' },
 } as const;
 export type CardActionKind = keyof typeof CARD_ACTIONS;
 
@@ -226,12 +230,12 @@ export const cardCalls = {
   /** USDT from the spot wallet onto a card (spec §5, §7). */
   topup: (body: CardTopupInput) => api('peatio', '/account/card_topup', { method: 'POST', body }),
   action: (kind: CardActionKind, cardNumber: string) => {
-    const { path, method, type } = CARD_ACTIONS[kind];
-    const payload = { card_number: cardNumber, type };
-    return method === 'GET'
-      ? api('peatio', path, { query: payload })
-      : api('peatio', path, { method, body: payload });
+    const { path, type } = CARD_ACTIONS[kind];
+    return api('peatio', path, { method: 'POST', body: { card_number: cardNumber, type } });
   },
+  /** The card's PIN, for the screen only: never cached (the caller keeps it in state while it is shown). */
+  revealPin: (body: CardPinRevealInput) =>
+    api<CardPinReveal>('peatio', '/account/password/retrieval', { method: 'POST', body }),
 };
 
 /** Where the user's own uploaded image is served (`?v=` changes after a new upload so the browser reloads it). */

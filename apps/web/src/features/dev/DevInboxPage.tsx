@@ -1,28 +1,41 @@
 import { Alert, Badge, Code, Container, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../api/client.ts';
 
 interface OutboxMessage {
+  id: string;
   channel: 'email' | 'sms';
   to: string;
+  template: string;
   subject: string;
   body: string;
+  /** The message's secret, in the one answer that shows it; null before and after. */
+  secret: string | null;
   created_at: string;
 }
 
 /**
  * Developer inbox (DEV_TOOLS only): the mail and SMS outbox, newest first, so a person can register and log in
- * without a real mailbox or phone. Refreshes every 2 seconds.
+ * without a real mailbox or phone. Refreshes every 2 seconds. The server shows each message's secret (code,
+ * link, pin) once and then forgets it, so the page keeps what it was shown, in memory only, while it is open.
  */
 export function DevInboxPage() {
   const { t } = useTranslation();
   const [to, setTo] = useState('');
+  const seen = useRef(new Map<string, OutboxMessage>());
   const inbox = useQuery({
     queryKey: ['dev-outbox', to],
-    queryFn: () =>
-      api<OutboxMessage[]>('barong', '/dev/outbox', { query: { to: to.trim() || undefined, limit: 50 } }),
+    queryFn: async () => {
+      const messages = await api<OutboxMessage[]>('barong', '/dev/outbox', {
+        query: { to: to.trim() || undefined, limit: 50 },
+      });
+      return messages.map((m) => {
+        if (m.secret) seen.current.set(m.id, m);
+        return seen.current.get(m.id) ?? m;
+      });
+    },
     refetchInterval: 2000,
     retry: false,
   });
@@ -43,7 +56,7 @@ export function DevInboxPage() {
             />
             {inbox.data?.length === 0 && <Text>{t('dev.inbox.empty')}</Text>}
             {inbox.data?.map((m) => (
-              <Paper key={`${m.created_at}-${m.to}-${m.subject}`} withBorder p="md" data-testid="dev-message">
+              <Paper key={m.id} withBorder p="md" data-testid="dev-message">
                 <Group justify="space-between" mb="xs">
                   <Group gap="xs">
                     <Badge color={m.channel === 'sms' ? 'grape' : 'blue'}>{m.channel}</Badge>
