@@ -71,7 +71,8 @@ async function main(): Promise<void> {
       config.backup,
       {
         pool: database.pool,
-        url: database.url,
+        // The superuser of the embedded server (a base backup needs it), or the owner of an external one.
+        url: database.adminUrl,
         ...(database.embedded ? { dataDir: config.dataDir } : {}),
       },
       log,
