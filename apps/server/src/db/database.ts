@@ -107,7 +107,12 @@ export async function prepareSchema(
     );
     return migrate(app);
   }
-  const pending = await pendingMigrations(app);
+  const pending = await pendingMigrations(app).catch((err: { code?: string }) => {
+    if (err.code !== '42501') throw err;
+    throw new Error(
+      `the role of DATABASE_URL (${appRole}) has no grants yet: start a process with DATABASE_OWNER_URL first`,
+    );
+  });
   if (pending.length > 0) {
     throw new Error(
       `migrations ${pending.join(', ')} are pending and the role of DATABASE_URL (${appRole}) may not apply them: set DATABASE_OWNER_URL to the owner's connection`,

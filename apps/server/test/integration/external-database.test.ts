@@ -122,6 +122,19 @@ describe.skipIf(!available)('external PostgreSQL through DATABASE_URL', () => {
       await expect(openDatabase(config, collect().log)).rejects.toThrow(
         /are pending and the role of DATABASE_URL .* may not apply them: set DATABASE_OWNER_URL/,
       );
+      // Migrated by its owner alone (as before this version), the app's role has no grants until a start with both.
+      const owner = await openDatabase(
+        loadConfig({
+          NODE_ENV: 'test',
+          DATABASE_URL: urlOf(`${NAME}_fresh`, OWNER),
+          DATA_DIR: '/nonexistent-data',
+        }),
+        collect().log,
+      );
+      await owner.close();
+      await expect(openDatabase(config, collect().log)).rejects.toThrow(
+        /the role of DATABASE_URL .* has no grants yet: start a process with DATABASE_OWNER_URL first/,
+      );
     } finally {
       await admin([`drop database if exists ${NAME}_fresh with (force)`]);
     }
