@@ -22,12 +22,13 @@ import { createOutboxSms } from './adapters/sms/port.ts';
 import { type AppDeps, buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { startCore } from './core/index.ts';
+import { sealPlainIdentityData } from './db/seal-backfill.ts';
 import { currentUserResolver } from './http/auth.ts';
 import { loadBodyKey } from './http/body-encryption.ts';
 import { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
 import { Cards } from './modules/card/index.ts';
 import { CARD_WEBHOOK_PATH } from './modules/card/routes.ts';
-import { loadServerKeys } from './modules/identity/crypto.ts';
+import { loadServerKeys, type ServerKeys } from './modules/identity/crypto.ts';
 import { DEFAULT_SESSION_POLICY, SessionStore } from './modules/identity/sessions.ts';
 import { KYC_WEBHOOK_PATH } from './modules/kyc/routes.ts';
 import { KycService } from './modules/kyc/service.ts';
@@ -52,6 +53,9 @@ export async function composeApp(
     overrides.sessions ??
     new SessionStore(db, config.split ? { ...DEFAULT_SESSION_POLICY, cacheMs: 0 } : DEFAULT_SESSION_POLICY);
   const keys = overrides.keys ?? (await loadServerKeys(db, config.secretKey));
+  // Identity documents and id numbers an earlier version stored in plain text are sealed before anything reads them.
+  const sealed = await sealPlainIdentityData(db, keys);
+  for (const [what, n] of Object.entries(sealed)) console.log(`sealed ${n} plain values of ${what}`);
   const core = overrides.core ?? (await startCore(db));
   const hub = overrides.hub ?? new StreamHub();
   if (nats && config.roles.has('ws')) receiveForwarded(nats, hub);
@@ -61,7 +65,7 @@ export async function composeApp(
     !config.roles.has('api') && config.apiUrl ? config.apiUrl : app ? listeningUrl(app) : null;
   // Background work runs in the worker role; in a split deployment only once the jobs lock is held (main.ts).
   const jobs = config.roles.has('worker') && !config.split;
-  const kyc = await kycFor(config, db, selfUrl);
+  const kyc = await kycFor(config, db, keys, selfUrl);
   // A delivered secret is kept (sealed, until the dev outbox shows it once) only where the developer tools read
   // it: never with SMTP, never without DEV_TOOLS.
   const devOutboxKeys = config.devTools ? keys : undefined;
@@ -153,13 +157,14 @@ export type BackgroundJobs = Record<string, () => Promise<void>>;
  * The KYC provider: the real Sumsub adapter, pointed at api.sumsub.com, or by default at the built-in
  * simulator in this same process (over HTTP, once the server listens), whose webhooks come back here.
  */
-async function kycFor(config: Config, db: pg.Pool, selfUrl: () => string | null) {
+async function kycFor(config: Config, db: pg.Pool, keys: ServerKeys, selfUrl: () => string | null) {
   const log = { warn: (obj: unknown, msg?: string) => console.warn(msg ?? 'kyc', obj) };
   const widgetPath = `${SIMULATOR_PREFIX}/websdk`;
   if (config.kyc.provider === 'sumsub' && config.kyc.sumsub) {
     const s = config.kyc.sumsub;
     const service = new KycService({
       db,
+      keys,
       provider: createSumsubProvider({ baseUrl: s.baseUrl, appToken: s.appToken, secretKey: s.secretKey }),
       levelName: config.kyc.levelName,
       publicUrl: config.publicUrl,
@@ -188,6 +193,7 @@ async function kycFor(config: Config, db: pg.Pool, selfUrl: () => string | null)
   });
   const service = new KycService({
     db,
+    keys,
     provider,
     levelName: config.kyc.levelName,
     publicUrl: config.publicUrl,

@@ -35,6 +35,10 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
+  DATABASE_OWNER_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
   BACKUP_DIR: z
     .string()
@@ -135,6 +139,11 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /**
+   * The owner of the external database's schema: migrations and backups; DATABASE_URL is then the app's restricted
+   * role. Unset: DATABASE_URL does both.
+   */
+  databaseOwnerUrl: string | undefined;
   embeddedPgPort: number;
   /** Backups and WAL archiving ({@link BackupConfig}); `dir` unset: no scheduled backups, no archiving. */
   backup: BackupConfig;
@@ -306,6 +315,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration: ROLE: a process with only some roles needs DATABASE_URL and NATS_URL (the others run elsewhere)',
     );
   }
+  if (e.DATABASE_OWNER_URL && !e.DATABASE_URL) {
+    throw new ConfigError(
+      'Invalid configuration: DATABASE_OWNER_URL: the owner of an external database goes with DATABASE_URL (the embedded one has its own roles)',
+    );
+  }
   if (production && e.DEMO_BOT === true) {
     throw new ConfigError(
       'Invalid configuration: DEMO_BOT: the demo bot never runs with NODE_ENV=production',
@@ -325,6 +339,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databaseOwnerUrl: e.DATABASE_OWNER_URL,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     backup: {
       dir: e.BACKUP_DIR ? path.resolve(e.BACKUP_DIR) : undefined,

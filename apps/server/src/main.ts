@@ -4,6 +4,7 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { holdLock, JOBS_LOCK_KEY } from './core/lease.ts';
 import { startProcessCore } from './core/start.ts';
 import { openDatabase } from './db/database.ts';
+import { APP_ROLE } from './db/embedded-roles.ts';
 import { creditDemoBalances, seedDemoWallet } from './db/seed.ts';
 import { demoBot, seedDemoMarkets } from './demo/index.ts';
 import { DEMO_STAFF_EMAIL, ensureDemoStaff } from './demo/staff.ts';
@@ -71,7 +72,8 @@ async function main(): Promise<void> {
       config.backup,
       {
         pool: database.pool,
-        url: database.url,
+        // The superuser of the embedded server (a base backup needs it), or the owner of an external one.
+        url: database.adminUrl,
         ...(database.embedded ? { dataDir: config.dataDir } : {}),
       },
       log,
@@ -110,7 +112,9 @@ async function main(): Promise<void> {
   log.info(
     `\nExchange is running on http://${displayHost(config.host)}:${config.port} (ready in ${seconds} s${config.split ? `; roles ${[...config.roles].join(', ')}` : ''})`,
   );
-  log.info(`Database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}/pg` : 'DATABASE_URL'}`);
+  log.info(
+    `Database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}/pg (the app connects as ${APP_ROLE})` : 'DATABASE_URL'}`,
+  );
   if (database.demoUsers.length > 0) {
     log.info(
       `Demo users: ${database.demoUsers.map((u) => u.email).join(', ')}  password: ${config.demoPassword}`,

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { createPool } from '../db/pool.ts';
 import { archiveProblem, archivingOn } from './archive.ts';
 import {
   archiveSummary,
@@ -54,7 +55,8 @@ export async function offlineBackupCommand(argv: string[], config: Config): Prom
     const started = performance.now();
     const result = await restoreBackup(
       folder,
-      { dataDir: config.dataDir, databaseUrl: config.databaseUrl },
+      // A dump is restored by the owner, who then owns what it creates.
+      { dataDir: config.dataDir, databaseUrl: config.databaseOwnerUrl ?? config.databaseUrl },
       to,
     );
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -92,10 +94,12 @@ export async function backupCommand(argv: string[], config: Config, database: Da
   try {
     const dir = backupDir(argv[1], config);
     const started = performance.now();
+    // As the superuser of the embedded server (a base backup needs it) or the owner of an external one.
+    const admin = createPool(database.adminUrl, 3);
     const { path: folder, manifest } = await takeBackup(
-      { pool: database.pool, url: database.url, ...(database.embedded ? { dataDir: config.dataDir } : {}) },
+      { pool: admin, url: database.adminUrl, ...(database.embedded ? { dataDir: config.dataDir } : {}) },
       dir,
-    );
+    ).finally(() => admin.end());
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     console.log(
       `backup ${manifest.name} written to ${folder}: ${manifest.kind}, ${humanSize(manifest.bytes)}, ${manifest.files.length} files, ${seconds} s`,

@@ -170,7 +170,8 @@ function superviseServer(
   };
 }
 
-async function readOrCreatePassword(file: string): Promise<string> {
+/** The password kept in `file` (mode 0600), made up and written on first use. */
+export async function readOrCreatePassword(file: string): Promise<string> {
   if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
   const password = randomBytes(18).toString('base64url');
   await writeFile(file, `${password}\n`, { mode: 0o600 });

@@ -1,16 +1,19 @@
 import { readdir, readFile } from 'node:fs/promises';
 import type pg from 'pg';
+import { grantAppPrivileges } from './privileges.ts';
 
 const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 /** Arbitrary constant key for the advisory lock that serialises concurrent migrators. */
-const MIGRATION_LOCK = 7_001_001;
+export const MIGRATION_LOCK = 7_001_001;
 
 /**
  * Applies every `migrations/NNNN_name.sql` not yet recorded in `schema_migrations`, in order, each in its own
- * transaction, under an advisory lock so that several processes starting at once migrate only once.
+ * transaction, under an advisory lock so that several processes starting at once migrate only once. Runs as the
+ * owner of the schema; with `appRole`, then grants that role what the app needs ({@link grantAppPrivileges}),
+ * still under the lock.
  * @returns the names of the migrations applied by this call.
  */
-export async function migrate(pool: pg.Pool): Promise<string[]> {
+export async function migrate(pool: pg.Pool, options: { appRole?: string } = {}): Promise<string[]> {
   const client = await pool.connect();
   const applied: string[] = [];
   try {
@@ -19,8 +22,7 @@ export async function migrate(pool: pg.Pool): Promise<string[]> {
       'create table if not exists schema_migrations (name text primary key, applied_at timestamptz not null default now())',
     );
     const done = new Set((await client.query('select name from schema_migrations')).rows.map((r) => r.name));
-    const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{4}_.*\.sql$/.test(f)).sort();
-    for (const file of files) {
+    for (const file of await migrationFiles()) {
       if (done.has(file)) continue;
       const sql = await readFile(new URL(file, MIGRATIONS_DIR), 'utf8');
       await client.query('begin');
@@ -34,9 +36,28 @@ export async function migrate(pool: pg.Pool): Promise<string[]> {
         throw new Error(`migration ${file} failed: ${(err as Error).message}`);
       }
     }
+    if (options.appRole) await grantAppPrivileges(client, options.appRole);
   } finally {
     await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
     client.release();
   }
   return applied;
+}
+
+/**
+ * The migrations not applied yet, as a role that cannot apply them sees it (it may read `schema_migrations`).
+ * @returns their names, oldest first; every one when the schema was never migrated.
+ */
+export async function pendingMigrations(pool: pg.Pool): Promise<string[]> {
+  const found = await pool.query<{ table: string | null }>(
+    `select to_regclass('public.schema_migrations')::text as table`,
+  );
+  const done = found.rows[0]?.table
+    ? new Set((await pool.query('select name from schema_migrations')).rows.map((r) => r.name))
+    : new Set<string>();
+  return (await migrationFiles()).filter((file) => !done.has(file));
+}
+
+async function migrationFiles(): Promise<string[]> {
+  return (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{4}_.*\.sql$/.test(f)).sort();
 }

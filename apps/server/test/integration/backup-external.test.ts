@@ -30,11 +30,25 @@ async function admin(statements: string[]): Promise<boolean> {
   }
 }
 
+const OWNER = `exchange_bk_owner_${process.pid}`;
+const APP = `exchange_bk_app_${process.pid}`;
 const drop = [
   `drop database if exists ${SOURCE} with (force)`,
   `drop database if exists ${TARGET} with (force)`,
+  `drop database if exists ${SOURCE}_roles with (force)`,
+  `drop database if exists ${TARGET}_roles with (force)`,
+  `drop role if exists ${APP}`,
+  `drop role if exists ${OWNER}`,
 ];
-const available = await admin([...drop, `create database ${SOURCE}`, `create database ${TARGET}`]);
+const available = await admin([
+  ...drop,
+  `create database ${SOURCE}`,
+  `create database ${TARGET}`,
+  `create role ${OWNER} login`,
+  `create role ${APP} login`,
+  `create database ${SOURCE}_roles owner ${OWNER}`,
+  `create database ${TARGET}_roles owner ${OWNER}`,
+]);
 if (!available) console.warn(`skipping external backup test: no PostgreSQL at ${EXTERNAL}`);
 
 describe.skipIf(!available)('backup and restore of an external PostgreSQL', () => {
@@ -82,5 +96,42 @@ describe.skipIf(!available)('backup and restore of an external PostgreSQL', () =
            (select max(name) from schema_migrations) as migration`,
       );
     expect(await counts(urlOf(TARGET))).toEqual(await counts(urlOf(SOURCE)));
+  });
+
+  it('with DATABASE_OWNER_URL, backs up and restores as the owner; the app role gets its grants at the next start', async () => {
+    const as = (name: string, user: string) => {
+      const url = new URL(urlOf(name));
+      url.username = user;
+      return url.toString();
+    };
+    const env = (name: string) => ({
+      DATABASE_URL: as(name, APP),
+      DATABASE_OWNER_URL: as(name, OWNER),
+      DATA_DIR: '/nonexistent-data',
+      BACKUP_DIR: backupDir,
+    });
+    const quiet = { info: () => {}, warn: () => {} };
+    const source = await openDatabase(loadConfig({ NODE_ENV: 'test', ...env(`${SOURCE}_roles`) }), quiet);
+    await source.close();
+    const backup = cli(env(`${SOURCE}_roles`), ['backup']);
+    expect(backup.status, backup.stderr).toBe(0);
+    const name = /backup (backup-\S+) written/.exec(backup.stdout)?.[1] ?? '';
+
+    const restored = cli(env(`${TARGET}_roles`), ['restore', name]);
+    expect(restored.status, restored.stderr).toBe(0);
+    const owners = await sql(
+      urlOf(`${TARGET}_roles`),
+      `select distinct pg_get_userbyid(relowner) as owner from pg_class where relnamespace = 'public'::regnamespace`,
+    );
+    expect(owners).toEqual([{ owner: OWNER }]);
+    // Restored without grants; the next start gives the app's role exactly its own, and nothing more.
+    const target = await openDatabase(loadConfig({ NODE_ENV: 'test', ...env(`${TARGET}_roles`) }), quiet);
+    try {
+      expect((await target.pool.query('select count(*)::int as n from users')).rows[0].n).toBe(2);
+      await expect(target.pool.query('delete from staff_actions')).rejects.toMatchObject({ code: '42501' });
+      await expect(target.pool.query('drop table trades')).rejects.toMatchObject({ code: '42501' });
+    } finally {
+      await target.close();
+    }
   });
 });

@@ -1,6 +1,8 @@
 import { CARD_IMAGE_MAX_BYTES } from '@exchange/shared';
 import { describe, expect, it } from 'vitest';
 import { cardReview, cardStatus } from '../../src/adapters/card-issuer/simulator/cli.ts';
+import { unseal } from '../../src/adapters/card-issuer/simulator/keys.ts';
+import { loadCardSimulatorCredentials } from '../../src/adapters/card-issuer/simulator/store.ts';
 import { cardSuite, JPEG, PASSPORT_APPLICATION, PNG, uniqueIdNo } from '../support/card.ts';
 import { PDF } from '../support/kyc.ts';
 
@@ -107,11 +109,20 @@ describe('applying', () => {
       await s.db.query('select issuer_user_token from card_holders where user_id = $1', [who.id])
     ).rows[0].issuer_user_token;
     const issued = (
-      await s.db.query('select first_name, identifications from cardsim_users where token = $1', [token])
+      await s.db.query(
+        'select first_name, identifications, identifications_sealed from cardsim_users where token = $1',
+        [token],
+      )
     ).rows[0];
-    expect(issued).toEqual({
+    // The issuer keeps the number too, sealed with its own key.
+    const { dataKey } = await loadCardSimulatorCredentials(s.db);
+    expect({
+      ...issued,
+      identifications_sealed: JSON.parse(unseal(dataKey, issued.identifications_sealed)),
+    }).toEqual({
       first_name: 'Carla',
-      identifications: [{ type: 'PASSPORT', value: idNo.toUpperCase() }],
+      identifications: [],
+      identifications_sealed: [{ type: 'PASSPORT', value: idNo.toUpperCase() }],
     });
 
     const again = await s.call(who, 'POST', '/account/cardholder', {

@@ -7,7 +7,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 beforeEach(async () => {
-  await t.db.pool.query('truncate contact_messages, mail_outbox');
+  await t.db.ownerPool.query('truncate contact_messages, mail_outbox');
 });
 
 const good = {

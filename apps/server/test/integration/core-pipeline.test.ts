@@ -19,9 +19,9 @@ beforeAll(async () => {
   bob = await plainUser(db.pool, 'bob@pipeline.test');
   // Every commit takes a while (a deferred trigger runs at COMMIT, before it is durable), so the next batch is
   // surely written while the previous one is still uncommitted.
-  await db.pool.query(`create function slow_commit() returns trigger language plpgsql as
+  await db.ownerPool.query(`create function slow_commit() returns trigger language plpgsql as
     $$ begin perform pg_sleep(0.01); return null; end $$`);
-  await db.pool.query(`create constraint trigger slow_commit after update on engine_state
+  await db.ownerPool.query(`create constraint trigger slow_commit after update on engine_state
     deferrable initially deferred for each row execute function slow_commit()`);
   // One command per batch: every command below is its own transaction, and the next one is written while the
   // previous one commits.

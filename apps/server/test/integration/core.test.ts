@@ -169,7 +169,7 @@ describe('exchange core over PostgreSQL', () => {
     const failing = await startCore(other.pool, {}, (err) => {
       fatal = err;
     });
-    await other.pool.query('alter table balances add constraint no_more check (balance < 0.5)');
+    await other.ownerPool.query('alter table balances add constraint no_more check (balance < 0.5)');
     const res = failing.sequencer.submit({
       type: 'Credit',
       user,

@@ -19,7 +19,7 @@ describe('migrations', () => {
   it('are recorded and not applied twice, even when two migrators race', async () => {
     const before = await count('schema_migrations');
     expect(before).toBeGreaterThan(0);
-    const [a, b] = await Promise.all([migrate(db.pool), migrate(db.pool)]);
+    const [a, b] = await Promise.all([migrate(db.ownerPool), migrate(db.ownerPool)]);
     expect([...a, ...b]).toEqual([]);
     expect(await count('schema_migrations')).toBe(before);
   });

@@ -283,7 +283,7 @@ describe('market data', () => {
     expect(fiveMinutes).toEqual([[base, 0.1, 0.13, 0.09, 0.13, 21]]);
     expect((await get('/public/markets/trxusdt/k-line?period=7')).statusCode).toBe(422);
     expect((await get('/public/markets/btcusdt/k-line?period=60')).json()).toEqual([]);
-    await t.db.pool.query('delete from trades where id >= 900000');
+    await t.db.ownerPool.query('delete from trades where id >= 900000');
   });
 });
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
+import { APP_ROLE, prepareEmbeddedRoles } from '../../src/db/embedded-roles.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { createPool } from '../../src/db/pool.ts';
 import { seedReferenceData } from '../../src/db/seed.ts';
@@ -10,8 +11,12 @@ import { freePort } from './ports.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** URL of the test server's maintenance database, for creating per-file databases. */
+    /** URL of the test server's maintenance database as the superuser, for creating per-file databases. */
     pgAdminUrl: string;
+    /** The same server as the owner of the schema (`exchange_owner`); the database name is replaced per file. */
+    pgOwnerUrl: string;
+    /** The same server as the app's restricted role (`exchange_app`), which the tests' app pools use. */
+    pgAppUrl: string;
     /** Name of the migrated and seeded template database. */
     pgTemplate: string;
   }
@@ -19,7 +24,10 @@ declare module 'vitest' {
 
 const TEMPLATE = 'exchange_template';
 
-/** Starts one embedded PostgreSQL for the whole integration run and prepares a migrated template database. */
+/**
+ * Starts one embedded PostgreSQL for the whole integration run and prepares a migrated template database, with
+ * the roles the app runs with: migrated by the owner, seeded by the app's restricted role.
+ */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = await mkdtemp(path.join(tmpdir(), 'exchange-it-'));
   // PostgreSQL runs as its own user when we are root; it must be able to enter the folder.
@@ -30,11 +38,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const admin = createPool(adminUrl, 1);
   await admin.query(`create database ${TEMPLATE}`);
   await admin.end();
-  const template = createPool(server.url.replace(/\/exchange$/, `/${TEMPLATE}`), 1);
-  await migrate(template);
-  await seedReferenceData(template);
-  await template.end();
+  const roles = await prepareEmbeddedRoles(server.url.replace(/\/exchange$/, `/${TEMPLATE}`), dir, log);
+  const owner = createPool(roles.ownerUrl, 1);
+  await migrate(owner, { appRole: APP_ROLE });
+  await owner.end();
+  const app = createPool(roles.appUrl, 1);
+  await seedReferenceData(app);
+  await app.end();
   project.provide('pgAdminUrl', adminUrl);
+  project.provide('pgOwnerUrl', roles.ownerUrl.replace(new RegExp(`/${TEMPLATE}$`), '/postgres'));
+  project.provide('pgAppUrl', roles.appUrl.replace(new RegExp(`/${TEMPLATE}$`), '/postgres'));
   project.provide('pgTemplate', TEMPLATE);
   return async () => {
     await server.stop();

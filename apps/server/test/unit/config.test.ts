@@ -29,6 +29,9 @@ describe('configuration', () => {
     ['PORT', 'abc'],
     ['PORT', '70000'],
     ['DATABASE_URL', 'mysql://x'],
+    ['DATABASE_OWNER_URL', 'mysql://x'],
+    // The owner of an external database goes with DATABASE_URL; the embedded server has roles of its own.
+    ['DATABASE_OWNER_URL', 'postgresql://owner@db/exchange'],
     ['SMTP_URL', 'http://mail'],
     ['CAPTCHA_TYPE', 'hcaptcha'],
     ['LOG_LEVEL', 'loud'],

@@ -2,6 +2,7 @@ import { ADMIN_ERRORS } from '@exchange/shared';
 import type pg from 'pg';
 import { decideSimKyc, type ReviewDecision } from '../../adapters/card-issuer/simulator/store.ts';
 import { AppError } from '../../http/errors.ts';
+import { openBytes, type ServerKeys } from '../identity/crypto.ts';
 import { isoSql } from '../identity/users-repository.ts';
 import { refuseOwnAccount, type Staff } from './access.ts';
 import { recordStaffAction } from './trail.ts';
@@ -23,17 +24,17 @@ export async function cardHolderQueue(db: pg.Pool) {
   return rows.rows;
 }
 
-/** A document image of a card holder: served only to staff, never cached. */
-export async function cardHolderDocument(db: pg.Pool, uid: string, id: number) {
+/** A document image of a card holder, opened with the server key: served only to staff, never cached. */
+export async function cardHolderDocument(db: pg.Pool, keys: ServerKeys, uid: string, id: number) {
   const row = (
     await db.query(
-      `select d.mime_type, d.content from card_holder_documents d join card_holders h on h.id = d.holder_id
+      `select d.mime_type, d.content_sealed from card_holder_documents d join card_holders h on h.id = d.holder_id
        join users u on u.id = h.user_id where u.uid = $1 and d.id = $2`,
       [uid, id],
     )
   ).rows[0];
   if (!row) throw new AppError(404, [ADMIN_ERRORS.userNotFound]);
-  return { mimeType: row.mime_type as string, content: row.content as Buffer };
+  return { mimeType: row.mime_type as string, content: openBytes(keys.encryptionKey, row.content_sealed) };
 }
 
 /**

@@ -1,6 +1,12 @@
 import { ADMIN_ERRORS } from '@exchange/shared';
 import type pg from 'pg';
-import { actOnApplicant, findSimApplicantByExternalId } from '../../adapters/kyc/simulator/store.ts';
+import {
+  actOnApplicant,
+  findSimApplicantByExternalId,
+  type SimulatorCredentials,
+  simDocumentImage,
+  simulatorDocumentKey,
+} from '../../adapters/kyc/simulator/store.ts';
 import { AppError } from '../../http/errors.ts';
 import { isoSql } from '../identity/users-repository.ts';
 import { refuseOwnAccount, type Staff } from './access.ts';
@@ -25,17 +31,19 @@ export async function kycQueue(db: pg.Pool) {
   return rows.rows.map(({ info: _info, ...r }) => r);
 }
 
-/** A document image of an applicant in the queue: served only to staff, never cached. */
-export async function kycDocument(db: pg.Pool, uid: string, id: number) {
-  const row = (
-    await db.query(
-      `select d.mime_type, d.content from kyc_sim_documents d join kyc_sim_applicants a on a.id = d.applicant_id
-       where a.external_user_id = $1 and d.id = $2`,
-      [uid, id],
-    )
-  ).rows[0];
-  if (!row) throw new AppError(404, [ADMIN_ERRORS.userNotFound]);
-  return { mimeType: row.mime_type as string, content: row.content as Buffer };
+/**
+ * A document image of an applicant in the queue, opened with the simulator's key: served only to staff, never
+ * cached. With Sumsub (no simulator) the documents are in its dashboard.
+ */
+export async function kycDocument(
+  db: pg.Pool,
+  simulator: SimulatorCredentials | undefined,
+  uid: string,
+  id: number,
+) {
+  const image = simulator ? await simDocumentImage(db, simulatorDocumentKey(simulator), uid, id) : undefined;
+  if (!image) throw new AppError(404, [ADMIN_ERRORS.userNotFound]);
+  return image;
 }
 
 /**

@@ -166,7 +166,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     async (request, reply) => {
       await staff(request, 'kyc.review');
       const { uid, id } = documentParams.parse(request.params);
-      const document = await kycDocument(deps.db, uid, id);
+      const document = await kycDocument(deps.db, deps.kycSimulator?.routes.credentials, uid, id);
       // Identity documents: for this staff member's eyes only, never kept by a browser or a proxy.
       reply.header('cache-control', 'no-store, private').header('content-disposition', 'inline');
       return reply.type(document.mimeType).send(document.content);
@@ -195,7 +195,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     async (request, reply) => {
       await staff(request, 'kyc.review');
       const { uid, id } = documentParams.parse(request.params);
-      const document = await cardHolderDocument(deps.db, uid, id);
+      const document = await cardHolderDocument(deps.db, deps.keys, uid, id);
       reply.header('cache-control', 'no-store, private').header('content-disposition', 'inline');
       return reply.type(document.mimeType).send(document.content);
     },

@@ -5,7 +5,7 @@ import type { WebhookCredentials } from '../../adapters/card-issuer/signing.ts';
 import type { MailPort } from '../../adapters/mail/port.ts';
 import type { Core } from '../../core/index.ts';
 import { AppError } from '../../http/errors.ts';
-import { hashCode, type ServerKeys } from '../identity/crypto.ts';
+import { encrypt, hashCode, type ServerKeys } from '../identity/crypto.ts';
 
 /** The card program's fees and limits, in USDT (decimal strings, from the configuration). */
 export interface CardFees {
@@ -59,6 +59,16 @@ export async function viaIssuer<T>(ctx: CardContext, work: (issuer: CardIssuer) 
 /** Keyed hash of a full card number, to find a card by the number typed without decrypting every card. */
 export function panHash(keys: ServerKeys, pan: string): string {
   return hashCode(keys, 'card-pan', pan);
+}
+
+/** Keyed hash of a card holder's document number (uppercase): finds the holder that has it. */
+export function idNumberHash(keys: ServerKeys, idNo: string): string {
+  return hashCode(keys, 'card-holder-id-no', idNo);
+}
+
+/** A card holder's document number sealed with the server key, with its keyed hash. */
+export function sealIdNumber(keys: ServerKeys, idNo: string): { id_no_sealed: string; id_no_hash: string } {
+  return { id_no_sealed: encrypt(keys, idNo), id_no_hash: idNumberHash(keys, idNo) };
 }
 
 /** Today in UTC, `YYYY-MM-DD`. */

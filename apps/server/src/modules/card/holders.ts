@@ -15,10 +15,12 @@ import type { IssuerKyc } from '../../adapters/card-issuer/port.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
 import type { UploadedFile } from '../../http/multipart.ts';
 import { sniffDocumentType } from '../../http/multipart.ts';
+import { decrypt, openBytes, sealBytes } from '../identity/crypto.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
-import { type CardContext, viaIssuer } from './context.ts';
+import { type CardContext, idNumberHash, sealIdNumber, viaIssuer } from './context.ts';
 import { holderState } from './presenters.ts';
 import {
+  type DocumentInfo,
   documentImage,
   documentsWithContent,
   findHolder,
@@ -63,7 +65,8 @@ export class CardHolders {
     return this.ctx.mutex.run(user.id, async () => {
       const db = this.ctx.db;
       if (await findHolder(db, user.id)) throw invalid(CARD_ERRORS.cardholderExists);
-      if (await idNumberTaken(db, input.id_no)) throw invalid(CARD_ERRORS.idnoExists);
+      if (await idNumberTaken(db, idNumberHash(this.ctx.keys, input.id_no)))
+        throw invalid(CARD_ERRORS.idnoExists);
       const profile = (
         await db.query(
           `select first_name, last_name, address, city, postcode from profiles where user_id = $1
@@ -101,9 +104,9 @@ export class CardHolders {
           ...names,
           country: input.country,
           id_type: input.id_type,
-          id_no: input.id_no,
+          ...sealIdNumber(this.ctx.keys, input.id_no),
         });
-        return holderState(holder, []);
+        return this.state(holder, []);
       } catch (err) {
         if ((err as { code?: string }).code !== '23505') throw err;
         const constraint = String((err as { constraint?: string }).constraint ?? '');
@@ -130,8 +133,13 @@ export class CardHolders {
       const mimeType = sniffDocumentType(file.content);
       if (mimeType !== 'image/jpeg' && mimeType !== 'image/png')
         throw invalid(CARD_ERRORS.documentFormatInvalid);
-      await putDocument(this.ctx.db, holder.id, { docType, mimeType, content: file.content });
-      return holderState(holder, await holderDocuments(this.ctx.db, holder.id));
+      await putDocument(this.ctx.db, holder.id, {
+        docType,
+        mimeType,
+        sizeBytes: file.content.length,
+        sealed: sealBytes(this.ctx.keys.encryptionKey, file.content),
+      });
+      return this.state(holder, await holderDocuments(this.ctx.db, holder.id));
     });
   }
 
@@ -155,7 +163,7 @@ export class CardHolders {
           issuer.uploadDocument(holder.issuer_user_token, {
             doc_type: d.doc_type,
             mime_type: d.mime_type,
-            content: d.content,
+            content: openBytes(this.ctx.keys.encryptionKey, d.sealed),
           }),
         );
         if (filed) await setDocumentIssuerToken(this.ctx.db, holder.id, d.doc_type, filed.token);
@@ -179,14 +187,14 @@ export class CardHolders {
             from: ['under_review'],
           })) ?? updated)
         : updated;
-      return holderState(final, await holderDocuments(this.ctx.db, holder.id));
+      return this.state(final, await holderDocuments(this.ctx.db, holder.id));
     });
   }
 
   /** `GET /account/cardholder_details`. */
   async details(user: UserRecord): Promise<CardHolderState> {
     const holder = await this.holder(user);
-    return holderState(holder, await holderDocuments(this.ctx.db, holder.id));
+    return this.state(holder, await holderDocuments(this.ctx.db, holder.id));
   }
 
   /** `GET /account/card_audit`. */
@@ -198,9 +206,15 @@ export class CardHolders {
   /** `GET /account/cardholder/documents/:doc_type`: the owner's own image. */
   async image(user: UserRecord, docType: CardDocumentType): Promise<{ content: Buffer; mimeType: string }> {
     const found = await documentImage(this.ctx.db, user.id, docType);
-    const mimeType = found ? sniffDocumentType(found.content) : null;
-    if (!found || !mimeType) throw notFound();
-    return { content: found.content, mimeType };
+    const content = found ? openBytes(this.ctx.keys.encryptionKey, found.sealed) : undefined;
+    const mimeType = content ? sniffDocumentType(content) : null;
+    if (!content || !mimeType) throw notFound();
+    return { content, mimeType };
+  }
+
+  /** The holder as the card wizard shows it, with the document number opened for its owner. */
+  private state(holder: HolderRow, documents: DocumentInfo[]): CardHolderState {
+    return holderState(holder, decrypt(this.ctx.keys, holder.id_no_sealed), documents);
   }
 
   private async holder(user: UserRecord): Promise<HolderRow> {

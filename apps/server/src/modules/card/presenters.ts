@@ -50,14 +50,14 @@ export function cardData(
 }
 
 /** `GET /account/cardholder_details`: the holder, which images are uploaded, and the review. */
-export function holderState(holder: HolderRow, documents: DocumentInfo[]): CardHolderState {
+export function holderState(holder: HolderRow, idNo: string, documents: DocumentInfo[]): CardHolderState {
   const has = (type: string) => documents.some((d) => d.doc_type === type);
   const idImagesUploaded = requiredDocuments(holder.id_type).every(has);
   return {
     holder_id: holder.id,
     first_name: holder.first_name,
     last_name: holder.last_name,
-    id: holder.id_no,
+    id: idNo,
     country: holder.country,
     idno_type: holder.id_type === 'passport' ? 2 : 1,
     audit_status: holder.status,

@@ -13,7 +13,10 @@ export interface HolderRow {
   last_name: string;
   country: string;
   id_type: IdType;
-  id_no: string;
+  /** The document number, sealed with the server key ({@link sealIdNumber}). */
+  id_no_sealed: string;
+  /** Keyed hash of the document number: one holder per number across all users. */
+  id_no_hash: string;
   status: HolderStatus;
   description: string | null;
   kyc_token: string | null;
@@ -70,8 +73,9 @@ export async function findHolder(db: Db, userId: string): Promise<HolderRow | un
   return (await db.query('select * from card_holders where user_id = $1', [userId])).rows[0];
 }
 
-export async function idNumberTaken(db: Db, idNo: string): Promise<boolean> {
-  return ((await db.query('select 1 from card_holders where id_no = $1', [idNo])).rowCount ?? 0) > 0;
+/** Whether a holder has the document number of this keyed hash. */
+export async function idNumberTaken(db: Db, idNoHash: string): Promise<boolean> {
+  return ((await db.query('select 1 from card_holders where id_no_hash = $1', [idNoHash])).rowCount ?? 0) > 0;
 }
 
 export async function insertHolder(
@@ -80,9 +84,18 @@ export async function insertHolder(
 ): Promise<HolderRow> {
   return (
     await db.query(
-      `insert into card_holders (user_id, issuer_user_token, first_name, last_name, country, id_type, id_no)
-       values ($1, $2, $3, $4, $5, $6, $7) returning *`,
-      [h.user_id, h.issuer_user_token, h.first_name, h.last_name, h.country, h.id_type, h.id_no],
+      `insert into card_holders (user_id, issuer_user_token, first_name, last_name, country, id_type, id_no_sealed,
+         id_no_hash) values ($1, $2, $3, $4, $5, $6, $7, $8) returning *`,
+      [
+        h.user_id,
+        h.issuer_user_token,
+        h.first_name,
+        h.last_name,
+        h.country,
+        h.id_type,
+        h.id_no_sealed,
+        h.id_no_hash,
+      ],
     )
   ).rows[0];
 }
@@ -96,28 +109,30 @@ export async function holderDocuments(db: Db, holderId: string): Promise<Documen
   ).rows;
 }
 
-/** Stores an image of the holder, replacing the previous one of that type. */
+/** Stores an image of the holder (sealed by the caller), replacing the previous one of that type. */
 export async function putDocument(
   db: Db,
   holderId: string,
-  doc: { docType: CardDocumentType; mimeType: string; content: Buffer },
+  doc: { docType: CardDocumentType; mimeType: string; sizeBytes: number; sealed: Buffer },
 ): Promise<void> {
   await db.query(
-    `insert into card_holder_documents (holder_id, doc_type, mime_type, size_bytes, content) values ($1, $2, $3, $4, $5)
+    `insert into card_holder_documents (holder_id, doc_type, mime_type, size_bytes, content_sealed)
+     values ($1, $2, $3, $4, $5)
      on conflict (holder_id, doc_type) do update set mime_type = excluded.mime_type, size_bytes = excluded.size_bytes,
-       content = excluded.content, issuer_document_token = null, updated_at = now()`,
-    [holderId, doc.docType, doc.mimeType, doc.content.length, doc.content],
+       content = null, content_sealed = excluded.content_sealed, issuer_document_token = null, updated_at = now()`,
+    [holderId, doc.docType, doc.mimeType, doc.sizeBytes, doc.sealed],
   );
 }
 
-/** The images of a holder, with their bytes (to send them to the issuer). */
+/** The images of a holder, sealed (to open and send them to the issuer). */
 export async function documentsWithContent(
   db: Db,
   holderId: string,
-): Promise<{ doc_type: CardDocumentType; mime_type: string; content: Buffer }[]> {
+): Promise<{ doc_type: CardDocumentType; mime_type: string; sealed: Buffer }[]> {
   return (
     await db.query(
-      'select doc_type, mime_type, content from card_holder_documents where holder_id = $1 order by id',
+      `select doc_type, mime_type, content_sealed as sealed from card_holder_documents where holder_id = $1
+       order by id`,
       [holderId],
     )
   ).rows;
@@ -135,15 +150,15 @@ export async function setDocumentIssuerToken(
   );
 }
 
-/** One image of the user's own holder. */
+/** One image of the user's own holder, sealed. */
 export async function documentImage(
   db: Db,
   userId: string,
   docType: string,
-): Promise<{ content: Buffer } | undefined> {
+): Promise<{ sealed: Buffer } | undefined> {
   return (
     await db.query(
-      `select d.content from card_holder_documents d join card_holders h on h.id = d.holder_id
+      `select d.content_sealed as sealed from card_holder_documents d join card_holders h on h.id = d.holder_id
        where h.user_id = $1 and d.doc_type = $2`,
       [userId, docType],
     )

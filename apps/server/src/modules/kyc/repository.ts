@@ -124,11 +124,11 @@ export async function applyKycState(
   );
 }
 
-/** A stored document, without its content. */
-export interface DocumentRow {
+/** A stored document, without its content; the document number as stored (sealed). */
+export interface StoredDocumentRow {
   id: string;
   doc_type: string;
-  doc_number: string | null;
+  doc_number_sealed: string | null;
   doc_expire: string | null;
   file_name: string;
   mime_type: string;
@@ -136,44 +136,46 @@ export interface DocumentRow {
   created_at: Date;
 }
 
+/** A document as the API shows it: the number opened, never the content. */
+export type DocumentRow = Omit<StoredDocumentRow, 'doc_number_sealed'> & { doc_number: string | null };
+
+const DOCUMENT = `id, doc_type, doc_number_sealed, to_char(doc_expire, 'YYYY-MM-DD') as doc_expire, file_name,
+  mime_type, size_bytes, created_at`;
+
+/** Stores an uploaded document whose image and number the caller sealed. */
 export async function insertDocument(
   db: Db,
   doc: {
     userId: string;
     docType: string;
-    docNumber?: string;
+    docNumberSealed: string | null;
     docExpire?: string;
     fileName: string;
     mimeType: string;
-    content: Buffer;
+    sizeBytes: number;
+    sealed: Buffer;
   },
-): Promise<DocumentRow> {
+): Promise<StoredDocumentRow> {
   return (
     await db.query(
-      `insert into kyc_documents (user_id, doc_type, doc_number, doc_expire, file_name, mime_type, size_bytes, content)
-       values ($1, $2, $3, $4, $5, $6, $7, $8)
-       returning id, doc_type, doc_number, to_char(doc_expire, 'YYYY-MM-DD') as doc_expire, file_name, mime_type,
-         size_bytes, created_at`,
+      `insert into kyc_documents (user_id, doc_type, doc_number_sealed, doc_expire, file_name, mime_type, size_bytes,
+         content_sealed)
+       values ($1, $2, $3, $4, $5, $6, $7, $8) returning ${DOCUMENT}`,
       [
         doc.userId,
         doc.docType,
-        doc.docNumber ?? null,
+        doc.docNumberSealed,
         doc.docExpire ?? null,
         doc.fileName,
         doc.mimeType,
-        doc.content.length,
-        doc.content,
+        doc.sizeBytes,
+        doc.sealed,
       ],
     )
   ).rows[0];
 }
 
-export async function listDocuments(db: Db, userId: string): Promise<DocumentRow[]> {
-  return (
-    await db.query(
-      `select id, doc_type, doc_number, to_char(doc_expire, 'YYYY-MM-DD') as doc_expire, file_name, mime_type,
-         size_bytes, created_at from kyc_documents where user_id = $1 order by id`,
-      [userId],
-    )
-  ).rows;
+export async function listDocuments(db: Db, userId: string): Promise<StoredDocumentRow[]> {
+  return (await db.query(`select ${DOCUMENT} from kyc_documents where user_id = $1 order by id`, [userId]))
+    .rows;
 }

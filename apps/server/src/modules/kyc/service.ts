@@ -15,6 +15,7 @@ import { AppError, invalid, notFound } from '../../http/errors.ts';
 import type { UploadedFile } from '../../http/multipart.ts';
 import { sniffDocumentType } from '../../http/multipart.ts';
 import { ownRedirect } from '../../http/redirects.ts';
+import { decrypt, encrypt, type ServerKeys, sealBytes } from '../identity/crypto.ts';
 import { latestPhone, type UserRecord } from '../identity/users-repository.ts';
 import { createdAtMs, decide, webhookSchema } from './labels.ts';
 import {
@@ -25,6 +26,7 @@ import {
   kycLabel,
   listDocuments,
   recordWebhook,
+  type StoredDocumentRow,
   saveApplicantId,
   setWebhookOutcome,
   userForWebhook,
@@ -32,6 +34,8 @@ import {
 
 export interface KycOptions {
   db: pg.Pool;
+  /** Seal the documents users upload, and their numbers, at rest. */
+  keys: ServerKeys;
   provider: KycProvider;
   levelName: string;
   /** Where users reach the app (`PUBLIC_URL`): the only origin a return address may point at. */
@@ -174,12 +178,13 @@ export class KycService {
           await insertDocument(tx, {
             userId: user.id,
             docType: fields.doc_type,
-            docNumber: fields.doc_number,
+            docNumberSealed: fields.doc_number ? encrypt(this.o.keys, fields.doc_number) : null,
             docExpire: fields.doc_expire,
             fileName: f.fileName.slice(0, 200) || 'upload',
             mimeType: f.mimeType,
-            content: f.content,
-          }),
+            sizeBytes: f.content.length,
+            sealed: sealBytes(this.o.keys.encryptionKey, f.content),
+          }).then((row) => this.opened(row)),
         );
       }
       return rows;
@@ -188,8 +193,13 @@ export class KycService {
     return stored;
   }
 
-  listDocuments(user: UserRecord): Promise<DocumentRow[]> {
-    return listDocuments(this.o.db, user.id);
+  async listDocuments(user: UserRecord): Promise<DocumentRow[]> {
+    return (await listDocuments(this.o.db, user.id)).map((row) => this.opened(row));
+  }
+
+  /** A stored document with its number opened for its owner. */
+  private opened({ doc_number_sealed, ...row }: StoredDocumentRow): DocumentRow {
+    return { ...row, doc_number: doc_number_sealed ? decrypt(this.o.keys, doc_number_sealed) : null };
   }
 
   /**

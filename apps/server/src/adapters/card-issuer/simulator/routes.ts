@@ -67,7 +67,7 @@ export async function cardSimulatorRoutes(app: FastifyInstance, deps: CardSimula
   app.post('/users', async (request, reply) => {
     const input = body(request);
     if (!str(input.token)) return fail(reply, 400, 'token is required');
-    if (!(await createSimUser(deps.db, input)))
+    if (!(await createSimUser(deps.db, key, input)))
       return fail(reply, 409, 'The token is already associated with a user');
     return reply.status(201).send(await userView(deps.db, input.token as string));
   });
@@ -90,7 +90,7 @@ export async function cardSimulatorRoutes(app: FastifyInstance, deps: CardSimula
     const mimeType = file ? sniffDocumentType(file.content) : null;
     if (!file || !docType || file.truncated || (mimeType !== 'image/jpeg' && mimeType !== 'image/png'))
       return fail(reply, 400, 'doc_type and a JPEG or PNG document under 10 MB are required');
-    const token = await putSimDocument(deps.db, param(request), {
+    const token = await putSimDocument(deps.db, key, param(request), {
       docType,
       mimeType,
       content: file.content,

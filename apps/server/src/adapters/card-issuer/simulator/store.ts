@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import type pg from 'pg';
 import { type Tx, withTransaction } from '../../../db/pool.ts';
+import { sealBytes } from '../../../modules/identity/crypto.ts';
 import type { IssuerCard, IssuerCardState, IssuerFulfillment, IssuerKyc } from '../port.ts';
 import { expiration, generatePan, seal, unseal } from './keys.ts';
 
@@ -47,13 +48,16 @@ export async function findSimUser(db: Db, token: string) {
   return (await db.query('select * from cardsim_users where token = $1', [token])).rows[0];
 }
 
-/** Creates a user; false when the token is taken (the API answers 409, as Marqeta does). */
-export async function createSimUser(db: Db, input: Record<string, unknown>): Promise<boolean> {
+/**
+ * Creates a user; false when the token is taken (the API answers 409, as Marqeta does). The identifications
+ * (document numbers) are kept sealed with the simulator's data key.
+ */
+export async function createSimUser(db: Db, key: string, input: Record<string, unknown>): Promise<boolean> {
   const ids = Array.isArray(input.identifications) ? input.identifications : [];
   const text = (k: string) => (typeof input[k] === 'string' ? (input[k] as string) : null);
   const inserted = await db.query(
     `insert into cardsim_users (token, first_name, last_name, email, phone, address1, city, postal_code, country,
-       identifications) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) on conflict (token) do nothing`,
+       identifications_sealed) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) on conflict (token) do nothing`,
     [
       text('token'),
       text('first_name'),
@@ -64,25 +68,36 @@ export async function createSimUser(db: Db, input: Record<string, unknown>): Pro
       text('city'),
       text('postal_code'),
       text('country'),
-      JSON.stringify(ids),
+      seal(key, JSON.stringify(ids)),
     ],
   );
   return inserted.rowCount === 1;
 }
 
-/** Stores (or replaces) a document image of a user: the simulator's extension for its reviewer. */
+/**
+ * Stores (or replaces) a document image of a user, sealed with the simulator's data key: the simulator's extension
+ * for its reviewer.
+ */
 export async function putSimDocument(
   db: Db,
+  key: string,
   userToken: string,
   doc: { docType: string; mimeType: string; content: Buffer },
 ): Promise<string> {
   const row = (
     await db.query(
-      `insert into cardsim_documents (user_token, doc_type, mime_type, size_bytes, content) values ($1, $2, $3, $4, $5)
+      `insert into cardsim_documents (user_token, doc_type, mime_type, size_bytes, content_sealed)
+       values ($1, $2, $3, $4, $5)
        on conflict (user_token, doc_type) do update set mime_type = excluded.mime_type, size_bytes = excluded.size_bytes,
-         content = excluded.content, created_time = now()
+         content = null, content_sealed = excluded.content_sealed, created_time = now()
        returning id`,
-      [userToken, doc.docType, doc.mimeType, doc.content.length, doc.content],
+      [
+        userToken,
+        doc.docType,
+        doc.mimeType,
+        doc.content.length,
+        sealBytes(Buffer.from(key, 'base64url'), doc.content),
+      ],
     )
   ).rows[0];
   return `doc_${row.id}`;

@@ -20,6 +20,7 @@ import {
   findSimApplicantByExternalId,
   issueAccessToken,
   type SimulatorCredentials,
+  simulatorDocumentKey,
   statusView,
 } from './store.ts';
 import { renderWebSdkPage, simTheme, submitDocuments } from './websdk-page.ts';
@@ -186,7 +187,7 @@ function registerRestRoutes(app: FastifyInstance, deps: SimulatorDeps): void {
     if (!file || !idDocType) return fail(reply, 400, 'metadata.idDocType and content are required');
     const mimeType = sniffDocumentType(file.content);
     if (file.truncated || !mimeType) return fail(reply, 400, 'Unsupported or too large file');
-    const id = await addSimDocument(deps.db, applicant.id, {
+    const id = await addSimDocument(deps.db, simulatorDocumentKey(deps.credentials), applicant.id, {
       idDocType,
       idDocSubType: str(metadata.idDocSubType),
       country: str(metadata.country),

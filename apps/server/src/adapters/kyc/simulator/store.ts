@@ -1,6 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { type Tx, withTransaction } from '../../../db/pool.ts';
+import { openBytes, sealBytes } from '../../../modules/identity/crypto.ts';
 import { formatCreatedAtMs } from '../../../modules/kyc/labels.ts';
 import type { Applicant, ApplicantStatus } from '../port.ts';
 
@@ -26,6 +27,14 @@ export async function loadSimulatorCredentials(db: pg.Pool): Promise<SimulatorCr
   );
   const row = (await db.query(`select value from app_secrets where name = 'kyc_simulator'`)).rows[0];
   return JSON.parse(row.value) as SimulatorCredentials;
+}
+
+/**
+ * The key the simulator seals document images with, as a provider keeps its customers' documents encrypted. Derived
+ * from its own secret, so credentials stored by an earlier version need nothing new.
+ */
+export function simulatorDocumentKey(credentials: SimulatorCredentials): Buffer {
+  return Buffer.from(hkdfSync('sha256', credentials.secretKey, 'kyc-simulator', 'document-images', 32));
 }
 
 /** A simulator applicant row. */
@@ -241,9 +250,10 @@ function transition(action: SimAction): {
   }
 }
 
-/** Stores one uploaded document of an applicant. */
+/** Stores one uploaded document of an applicant, its image sealed with `key` ({@link simulatorDocumentKey}). */
 export async function addSimDocument(
   db: Db,
+  key: Buffer,
   applicantId: string,
   doc: {
     idDocType: string;
@@ -256,8 +266,8 @@ export async function addSimDocument(
 ): Promise<string> {
   const row = (
     await db.query(
-      `insert into kyc_sim_documents (applicant_id, id_doc_type, id_doc_sub_type, country, file_name, mime_type, content)
-       values ($1, $2, $3, $4, $5, $6, $7) returning id`,
+      `insert into kyc_sim_documents (applicant_id, id_doc_type, id_doc_sub_type, country, file_name, mime_type,
+         content_sealed) values ($1, $2, $3, $4, $5, $6, $7) returning id`,
       [
         applicantId,
         doc.idDocType,
@@ -265,11 +275,28 @@ export async function addSimDocument(
         doc.country ?? null,
         doc.fileName ?? null,
         doc.mimeType,
-        doc.content,
+        sealBytes(key, doc.content),
       ],
     )
   ).rows[0];
   return String(row.id);
+}
+
+/** One document image of the applicant of `externalUserId`, opened (for the reviewer); undefined if none. */
+export async function simDocumentImage(
+  db: Db,
+  key: Buffer,
+  externalUserId: string,
+  id: number,
+): Promise<{ mimeType: string; content: Buffer } | undefined> {
+  const row = (
+    await db.query(
+      `select d.mime_type, d.content_sealed from kyc_sim_documents d join kyc_sim_applicants a on a.id = d.applicant_id
+       where a.external_user_id = $1 and d.id = $2`,
+      [externalUserId, id],
+    )
+  ).rows[0];
+  return row ? { mimeType: row.mime_type, content: openBytes(key, row.content_sealed) } : undefined;
 }
 
 /** Issues a web-SDK access token for an external user id and level. */

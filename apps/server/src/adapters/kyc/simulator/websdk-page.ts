@@ -1,7 +1,14 @@
 import { REGISTRATION_COUNTRIES } from '@exchange/shared';
 import type pg from 'pg';
 import { type MultipartBody, sniffDocumentType } from '../../../http/multipart.ts';
-import { actOnApplicant, addSimDocument, applicantForToken, type SimApplicant } from './store.ts';
+import {
+  actOnApplicant,
+  addSimDocument,
+  applicantForToken,
+  type SimApplicant,
+  type SimulatorCredentials,
+  simulatorDocumentKey,
+} from './store.ts';
 
 /**
  * Identity documents the page offers (the FAQ's list: passport, national ID, driver's licence, military ID), and
@@ -37,7 +44,7 @@ const html = (text: string) =>
  * applicant was submitted for review, else the message to show.
  */
 export async function submitDocuments(
-  deps: { db: pg.Pool; autoApproveSeconds: number },
+  deps: { db: pg.Pool; credentials: SimulatorCredentials; autoApproveSeconds: number },
   token: string,
   form: MultipartBody,
 ): Promise<string | null> {
@@ -68,7 +75,7 @@ export async function submitDocuments(
     typed.push({ sub: u.sub, type: u.type, fileName: u.f.fileName, content: u.f.content, mimeType });
   }
   for (const t of typed) {
-    await addSimDocument(deps.db, applicant.id, {
+    await addSimDocument(deps.db, simulatorDocumentKey(deps.credentials), applicant.id, {
       idDocType: t.type,
       idDocSubType: t.sub || undefined,
       country,
