@@ -5,7 +5,15 @@ import { SharedWindowLimiter } from '../../http/shared-limits.ts';
 import { checkCodes, issueCode } from './codes.ts';
 import { decrypt } from './crypto.ts';
 import { SlidingWindowLimiter } from './limiter.ts';
-import { assertNotBlocked, clearFailures, countFailure, LOGIN_POLICY, lockoutKey } from './lockout.ts';
+import {
+  assertNotBlocked,
+  beginAttempt,
+  clearFailures,
+  failAttempt,
+  LOGIN_POLICY,
+  lockoutKey,
+  releaseAttempt,
+} from './lockout.ts';
 import { mailCode, smsCode } from './notify.ts';
 import { verifyPassword } from './passwords.ts';
 import type { IdentityDeps, RequestOrigin } from './registration.ts';
@@ -64,13 +72,20 @@ async function findAccount(db: pg.Pool, identifier: string): Promise<UserRecord 
   return kind === 'phone' ? findUserByPhone(db, value) : findUserByEmail(db, value);
 }
 
+/** A login attempt counted against the lockout: its key, the identifier it named and its number. */
+interface Attempt {
+  key: string;
+  identifier: string;
+  number: number;
+}
+
 /**
- * Records a failed step in the security log (when the account exists), counts it against the lockout key and
+ * Records a failed step in the security log (when the account exists), settles the attempt counted for it and
  * throws the refusal with the attempts left (or the block once none are left).
  */
 async function refuse(
   deps: IdentityDeps,
-  key: string,
+  attempt: Attempt,
   user: UserRecord | undefined,
   origin: RequestOrigin,
   refusal: { status: number; code: string; reason: string },
@@ -84,34 +99,49 @@ async function refuse(
       data: { reason: refusal.reason },
     });
   }
-  const left = await countFailure(deps.db, key);
+  const left = await failAttempt(deps.db, attempt.key, attempt.number, attempt.identifier);
   throw new AppError(refusal.status, [refusal.code], { left });
 }
 
 /**
- * First step shared by login and code resend: the account (or, for an unknown one, the identifier) must not be
- * blocked and the password must match. Unknown accounts take the same time and answer the same way as a wrong
- * password. Failures count against the account, whichever identifier named it.
+ * First step shared by login and code resend: the attempt is counted (atomically, before the slow password hash,
+ * so a burst of concurrent guesses gets no more checks than the limit), the password must match, and the lock
+ * is checked again after the hash (attempts that arrived meanwhile may have locked the account: then even the
+ * right password is refused). Unknown accounts take the same time and answer the same way as a wrong password.
+ * The attempt stays counted until the caller releases it (right password, nothing else to check) or the login
+ * completes.
  */
 async function checkCredentials(
   deps: IdentityDeps,
   input: { session_type: 'email' | 'phone'; email?: string; phone_number?: string; password: string },
   origin: RequestOrigin,
-): Promise<{ user: UserRecord; key: string }> {
+): Promise<{ user: UserRecord; attempt: Attempt }> {
   const identifier = identifierOf(input);
   const user = await findAccount(deps.db, identifier);
   const key = lockoutKey(user?.id, identifier);
   if (deps.config.rateLimits && !(await accountLimiter(deps).take(key)))
     throw new AppError(429, [ERRORS.rateLimited]);
-  await assertNotBlocked(deps.db, key);
+  const attempt = { key, identifier, number: await beginAttempt(deps.db, key) };
   if (!(await verifyPassword(user?.password_digest, input.password)) || !user) {
-    return refuse(deps, key, user, origin, {
+    return refuse(deps, attempt, user, origin, {
       status: 401,
       code: ERRORS.loginInvalid,
       reason: 'password',
     });
   }
-  return { user, key };
+  await assertNotBlocked(deps.db, key);
+  return { user, attempt };
+}
+
+/** {@link checkCredentials} for a step that ends with the password: a right one is no failure. */
+async function checkPasswordOnly(
+  deps: IdentityDeps,
+  input: { session_type: 'email' | 'phone'; email?: string; phone_number?: string; password: string },
+  origin: RequestOrigin,
+): Promise<UserRecord> {
+  const { user, attempt } = await checkCredentials(deps, input, origin);
+  await releaseAttempt(deps.db, attempt.key);
+  return user;
 }
 
 /**
@@ -124,7 +154,7 @@ export async function identityState(
   input: ResendLoginCodeInput,
   origin: RequestOrigin,
 ): Promise<{ state: string; level: number }> {
-  const { user } = await checkCredentials(deps, input, origin);
+  const user = await checkPasswordOnly(deps, input, origin);
   return { state: user.state, level: user.level };
 }
 
@@ -164,7 +194,11 @@ export async function login(
   input: LoginInput,
   origin: RequestOrigin,
 ): Promise<LoginResult> {
-  const { user, key } = await checkCredentials(deps, input, origin);
+  const { user, attempt } = await checkCredentials(deps, input, origin);
+  // The password was right: unless a second factor is checked now, this attempt is no failure.
+  const totpSecret = user.otp ? user.otp_secret_enc : null;
+  const secondFactor = totpSecret ? input.otp_code : (input.code ?? input.otp_code);
+  if (user.state !== 'active' || !secondFactor) await releaseAttempt(deps.db, attempt.key);
   if (user.state === 'pending') {
     const phone = await latestPhone(deps.db, user.id);
     if (phone) await sendVerificationCodes(deps, user, phone.number, 'both').catch(() => {});
@@ -180,35 +214,29 @@ export async function login(
   }
   if (user.state !== 'active') throw new AppError(401, [ERRORS.userNotActive]);
 
-  if (user.otp && user.otp_secret_enc) {
-    if (!input.otp_code)
-      throw new AppError(401, [ERRORS.missingOtp], missingOtpDetails(user, input.session_type));
-    const check = await consumeTotp(
-      deps.db,
-      user.id,
-      decrypt(deps.keys, user.otp_secret_enc),
-      input.otp_code,
-    );
+  if (!secondFactor)
+    throw new AppError(401, [ERRORS.missingOtp], missingOtpDetails(user, input.session_type));
+  if (totpSecret) {
+    const check = await consumeTotp(deps.db, user.id, decrypt(deps.keys, totpSecret), secondFactor);
     if (check !== 'ok') {
       const code = check === 'used' ? ERRORS.otpUsed : ERRORS.invalidOtp;
-      await refuse(deps, key, user, origin, { status: 403, code, reason: 'otp' });
+      await refuse(deps, attempt, user, origin, { status: 403, code, reason: 'otp' });
     }
   } else {
-    const sent = input.code ?? input.otp_code;
-    if (!sent) throw new AppError(401, [ERRORS.missingOtp], missingOtpDetails(user, input.session_type));
     const destination = await loginCodeDestination(deps.db, user, input.session_type);
     const [ok] = await checkCodes(deps.db, deps.keys, [
       {
         purpose: 'login',
         channel: input.session_type === 'phone' ? 'sms' : 'email',
         destination,
-        code: sent,
+        code: secondFactor,
       },
     ]);
-    if (!ok) await refuse(deps, key, user, origin, { status: 403, code: ERRORS.invalidCode, reason: 'code' });
+    if (!ok)
+      await refuse(deps, attempt, user, origin, { status: 403, code: ERRORS.invalidCode, reason: 'code' });
   }
 
-  await clearFailures(deps.db, user.id);
+  await clearFailures(deps.db, user.id, attempt.identifier);
   const { token, csrfToken } = await deps.sessions.create(user.id, origin.ip, origin.userAgent);
   await recordActivity(deps.db, { userId: user.id, action: 'login', result: 'succeed', ...origin });
   return { kind: 'session', token, body: { ...(await userEntity(deps.db, user)), csrf_token: csrfToken } };
@@ -232,7 +260,7 @@ export async function sendLoginCode(
   input: ResendLoginCodeInput,
   origin: RequestOrigin,
 ): Promise<void> {
-  const { user } = await checkCredentials(deps, input, origin);
+  const user = await checkPasswordOnly(deps, input, origin);
   if (user.state !== 'active') throw new AppError(401, [ERRORS.userNotActive]);
   const channel = input.session_type === 'phone' ? 'sms' : 'email';
   const destination = await loginCodeDestination(deps.db, user, input.session_type);

@@ -2,7 +2,14 @@ import { ERRORS } from '@exchange/shared';
 import { withTransaction } from '../../db/pool.ts';
 import { invalid } from '../../http/errors.ts';
 import { randomToken, sha256 } from './crypto.ts';
-import { assertNotBlocked, clearFailures, countFailure, lockoutKey } from './lockout.ts';
+import {
+  assertNotBlocked,
+  beginAttempt,
+  clearFailures,
+  failAttempt,
+  lockoutKey,
+  releaseAttempt,
+} from './lockout.ts';
 import { mailSecurityNotice } from './notify.ts';
 import { hashPassword, isBreachedPassword, verifyPassword } from './passwords.ts';
 import type { IdentityDeps, RequestOrigin } from './registration.ts';
@@ -96,8 +103,9 @@ export async function changePassword(
   input: { old_password: string; new_password: string },
   origin: RequestOrigin,
 ): Promise<void> {
+  // Counted before the hash and the lock checked after it, as for a login (see checkCredentials in login.ts).
   const key = lockoutKey(user.id, '');
-  await assertNotBlocked(deps.db, key);
+  const attempt = await beginAttempt(deps.db, key);
   if (!(await verifyPassword(user.password_digest, input.old_password))) {
     await recordActivity(deps.db, {
       userId: user.id,
@@ -106,9 +114,11 @@ export async function changePassword(
       topic: 'password',
       ...origin,
     });
-    await countFailure(deps.db, key);
+    await failAttempt(deps.db, key, attempt);
     throw invalid(ERRORS.wrongOldPassword);
   }
+  await assertNotBlocked(deps.db, key);
+  await releaseAttempt(deps.db, key);
   if (input.old_password === input.new_password) throw invalid(ERRORS.samePassword);
   await setPassword(deps, user, input.new_password, origin, 'password.change');
 }
