@@ -18,7 +18,11 @@ describe('registration', () => {
     const body = registration('priya@example.com', { phone_number: '09876543210' });
     const res = await post('/identity/users', body);
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toEqual({ email: 'priya@example.com', phone_number: '919876543210' });
+    expect(res.json()).toEqual({
+      email: 'priya@example.com',
+      phone_number: '919876543210',
+      registration_token: expect.stringMatching(/^\d+\.[0-9a-f]{64}$/),
+    });
     const user = (await t.db.pool.query(`select * from users where email = 'priya@example.com'`)).rows[0];
     expect(user).toMatchObject({ level: 0, state: 'pending' });
     expect(user.password_digest).toMatch(/^\$argon2id\$/);

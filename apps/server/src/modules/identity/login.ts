@@ -1,10 +1,9 @@
 import { CODE_LENGTH, ERRORS, type LoginInput, type ResendLoginCodeInput } from '@exchange/shared';
 import type pg from 'pg';
 import { AppError } from '../../http/errors.ts';
-import { SharedWindowLimiter } from '../../http/shared-limits.ts';
 import { checkCodes, issueCode } from './codes.ts';
 import { decrypt } from './crypto.ts';
-import { SlidingWindowLimiter } from './limiter.ts';
+import { windowLimiter } from './limiter.ts';
 import {
   assertNotBlocked,
   beginAttempt,
@@ -18,6 +17,7 @@ import { mailCode, smsCode } from './notify.ts';
 import { verifyPassword } from './passwords.ts';
 import type { IdentityDeps, RequestOrigin } from './registration.ts';
 import { sendVerificationCodes } from './registration.ts';
+import { registrationToken } from './registration-token.ts';
 import type { SessionStore } from './sessions.ts';
 import { consumeTotp } from './totp.ts';
 import {
@@ -29,28 +29,9 @@ import {
   userEntity,
 } from './users-repository.ts';
 
-const perAccount = new SlidingWindowLimiter(
-  LOGIN_POLICY.attemptsPerWindow,
-  LOGIN_POLICY.windowMinutes * 60_000,
-);
-
-const sharedPerAccount = new WeakMap<pg.Pool, SharedWindowLimiter>();
-
-/** The per-account attempt limit: in memory, or in PostgreSQL when several api processes share it. */
-function accountLimiter(deps: IdentityDeps): { take(key: string): boolean | Promise<boolean> } {
-  if (!deps.config.split) return perAccount;
-  let shared = sharedPerAccount.get(deps.db);
-  if (!shared) {
-    shared = new SharedWindowLimiter(
-      deps.db,
-      'login',
-      LOGIN_POLICY.attemptsPerWindow,
-      LOGIN_POLICY.windowMinutes * 60_000,
-    );
-    sharedPerAccount.set(deps.db, shared);
-  }
-  return shared;
-}
+/** The per-account attempt limit, across all addresses. */
+const accountLimiter = (deps: IdentityDeps) =>
+  windowLimiter(deps, 'login', LOGIN_POLICY.attemptsPerWindow, LOGIN_POLICY.windowMinutes * 60_000);
 
 /** Normalised identifier: lower-case email, or the phone's digits. */
 function identifierOf(input: {
@@ -160,7 +141,17 @@ export async function identityState(
 
 /** Outcome of a login call: a pending account to verify, or a new session. */
 export type LoginResult =
-  | { kind: 'pending'; body: { email: string; phones: { number: string }[]; level: number; state: string } }
+  | {
+      kind: 'pending';
+      body: {
+        email: string;
+        phones: { number: string }[];
+        level: number;
+        state: string;
+        /** Lets this browser change the number before verifying (see registration-token.ts). */
+        registration_token: string;
+      };
+    }
   | { kind: 'session'; token: string; body: Record<string, unknown> };
 
 /** The path that sends the emailed or SMS login code (named in a `missing_otp` answer). */
@@ -209,6 +200,7 @@ export async function login(
         phones: phone ? [{ number: phone.number }] : [],
         level: user.level,
         state: user.state,
+        registration_token: registrationToken(deps.keys, user.id),
       },
     };
   }
