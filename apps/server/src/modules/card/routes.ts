@@ -20,6 +20,7 @@ import { invalid } from '../../http/errors.ts';
 import { acceptMultipart, parseMultipart } from '../../http/multipart.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
+import { sessionOnly } from '../../http/session-only.ts';
 import { utcToday } from './context.ts';
 
 /** Path of the issuer's webhooks, under the Peatio prefix. */
@@ -38,7 +39,11 @@ const perAccount = (max: number) => ({
   },
 });
 
-/** The card calls of the trading spec §7 (Peatio `account/*`), for the signed-in user's own holder and cards. */
+/**
+ * The card calls of the trading spec §7 (Peatio `account/*`), for the signed-in user's own holder and cards. An
+ * API key may read and top up; the holder's application and documents, the card number and the PIN need the
+ * browser session ({@link sessionOnly}).
+ */
 export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.addHook('onRequest', requireAuth(deps.db, deps.sessions, deps.apiKeys));
   acceptMultipart(app, 2 * CARD_IMAGE_MAX_BYTES);
@@ -54,7 +59,7 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   );
   app.post(
     '/account/cardholder',
-    docs('Card: apply as a card holder', { body: createCardholderSchema }, perAccount(20)),
+    docs('Card: apply as a card holder', { body: createCardholderSchema }, sessionOnly(perAccount(20))),
     async (request, reply) => {
       const input = createCardholderSchema.parse(request.body ?? {});
       return reply.status(201).send(await holders.create(authUser(request), input));
@@ -62,7 +67,7 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   );
   app.post(
     '/account/upload_document',
-    docs('Card: upload a holder document', { bodyType: 'multipart' }, perAccount(30)),
+    docs('Card: upload a holder document', { bodyType: 'multipart' }, sessionOnly(perAccount(30))),
     async (request, reply) => {
       const contentType = request.headers['content-type'] ?? '';
       if (!Buffer.isBuffer(request.body) || !contentType.startsWith('multipart/'))
@@ -80,7 +85,7 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   );
   app.post(
     '/account/cardholder_document',
-    docs('Card: submit the holder documents', { bodyType: 'multipart' }, perAccount(10)),
+    docs('Card: submit the holder documents', { bodyType: 'multipart' }, sessionOnly(perAccount(10))),
     async (request, reply) => reply.status(201).send(await holders.submit(authUser(request))),
   );
   app.get('/account/card_audit', docs('Card: the holder review state'), async (request) =>
@@ -91,7 +96,7 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   );
   app.get(
     '/account/cardholder/documents/:doc_type',
-    docs('Card: one uploaded holder document', { params: uploadDocumentFields }),
+    docs('Card: one uploaded holder document', { params: uploadDocumentFields }, sessionOnly()),
     async (request, reply) => {
       const { doc_type } = uploadDocumentFields.parse(request.params);
       const image = await holders.image(authUser(request), doc_type);
@@ -118,7 +123,7 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   );
   app.get(
     '/account/cards/reveal',
-    docs('Card: reveal the card number', {}, perAccount(10)),
+    docs('Card: reveal the card number', {}, sessionOnly(perAccount(10))),
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return cards.reveal(authUser(request), card(request), meta(request));
@@ -143,7 +148,7 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   );
   app.get(
     '/account/password/retrieval',
-    docs('Card: send the PIN by SMS', {}, perAccount(5)),
+    docs('Card: send the PIN by SMS', {}, sessionOnly(perAccount(5))),
     async (request) => actions.retrievePin(authUser(request), card(request), meta(request)),
   );
   app.post(

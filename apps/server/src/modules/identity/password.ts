@@ -1,4 +1,5 @@
 import { ERRORS } from '@exchange/shared';
+import type pg from 'pg';
 import { withTransaction } from '../../db/pool.ts';
 import { invalid } from '../../http/errors.ts';
 import { randomToken, sha256 } from './crypto.ts';
@@ -47,6 +48,17 @@ export async function requestPasswordReset(
   });
 }
 
+/**
+ * Ends every outstanding password-reset link of an account. Every password change or reset, every two-factor
+ * change, and a staff lock or two-factor reset call it: a link mailed before must not outlive the state it was
+ * issued in (a link from before a password change would otherwise undo the change).
+ */
+export async function endPasswordResets(db: pg.Pool | pg.PoolClient, userId: string): Promise<void> {
+  await db.query('update password_resets set used_at = now() where user_id = $1 and used_at is null', [
+    userId,
+  ]);
+}
+
 async function setPassword(
   deps: IdentityDeps & { sessions: SessionStore },
   user: UserRecord,
@@ -62,6 +74,7 @@ async function setPassword(
       [user.id, digest],
     );
     await clearFailures(tx, user.id);
+    await endPasswordResets(tx, user.id);
     await recordActivity(tx, { userId: user.id, action, result: 'succeed', topic: 'password', ...origin });
   });
   await deps.sessions.revokeAllForUser(user.id);
@@ -82,14 +95,12 @@ export async function confirmPasswordReset(
       [sha256(token)],
     )
   ).rows[0];
-  const user = row
+  const user: UserRecord | undefined = row
     ? (await deps.db.query('select * from users where id = $1', [row.user_id])).rows[0]
     : undefined;
-  if (!user) throw invalid(ERRORS.invalidResetToken);
+  // A locked (or otherwise inactive) account gets no new password by mail.
+  if (user?.state !== 'active') throw invalid(ERRORS.invalidResetToken);
   await setPassword(deps, user, password, origin, 'password.reset');
-  await deps.db.query('update password_resets set used_at = now() where user_id = $1 and used_at is null', [
-    user.id,
-  ]);
 }
 
 /**
