@@ -3,24 +3,24 @@ import { createTestApp, type TestApp } from '../support/app.ts';
 import { activeUser, barongCall, nextIp, signedInUser } from '../support/identity.ts';
 
 /**
- * The password check, observed: how many checks ran, and a gate that holds the check of one password (after
- * its hash was computed) until the test opens it, so "the account locked while the right password was being
- * checked" happens in that order every time, with no timing.
+ * The password check, observed: the checks of each password, and a gate that holds the checks of one password
+ * (after the hash was computed) until the test opens it, so that "the account locked while the right password
+ * was being checked" happens in that order every time, with no timing.
  */
 const probe = vi.hoisted(() => ({
-  checks: 0,
-  gate: undefined as undefined | { password: string; reached: () => void; open: Promise<void> },
+  checks: new Map<string, number>(),
+  gate: undefined as undefined | { password: string; arrived: () => void; open: Promise<void> },
 }));
 vi.mock('../../src/modules/identity/passwords.ts', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/modules/identity/passwords.ts')>();
   return {
     ...real,
     async verifyPassword(digest: string | undefined, password: string): Promise<boolean> {
-      probe.checks++;
+      probe.checks.set(password, (probe.checks.get(password) ?? 0) + 1);
       const ok = await real.verifyPassword(digest, password);
       const gate = probe.gate;
       if (gate && password === gate.password) {
-        gate.reached();
+        gate.arrived();
         await gate.open;
       }
       return ok;
@@ -28,8 +28,9 @@ vi.mock('../../src/modules/identity/passwords.ts', async (importOriginal) => {
   };
 });
 
-/** Holds the check of `password` once it is reached; `reached` resolves then, `open()` lets it finish. */
-function holdPassword(password: string) {
+/** Holds the checks of `password`; `reached` resolves once `count` of them are held, `open()` lets all finish. */
+function holdPassword(password: string, count = 1) {
+  let arrivals = 0;
   let reached = () => {};
   let open = () => {};
   const reachedP = new Promise<void>((resolve) => {
@@ -37,7 +38,9 @@ function holdPassword(password: string) {
   });
   probe.gate = {
     password,
-    reached,
+    arrived: () => {
+      if (++arrivals === count) reached();
+    },
     open: new Promise<void>((resolve) => {
       open = resolve;
     }),
@@ -57,7 +60,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 beforeEach(() => {
-  probe.checks = 0;
+  probe.checks.clear();
   probe.gate = undefined;
 });
 
@@ -73,24 +76,48 @@ const login = (payload: Record<string, unknown>) =>
   });
 
 describe('the lockout under concurrent attempts', () => {
-  it('checks no more passwords than the limit when 19 wrong ones and the right one arrive at once', async () => {
+  it('checks no more wrong passwords than the limit when 19 wrong ones and the right one arrive at once', async () => {
     const { email, password } = await activeUser(t, 'burst@example.com');
-    probe.checks = 0;
+    probe.checks.clear();
     const passwords = [...Array.from({ length: 19 }, () => WRONG), password];
     const answers = await Promise.all(passwords.map((p) => login({ email, password: p })));
-    const right = answers[19]?.json();
-    // At most five attempts (the limit) had their password checked; every other one met the block.
-    expect(probe.checks).toBeLessThanOrEqual(5);
-    const unblocked = answers.filter((a) => JSON.stringify(a.json().errors) !== JSON.stringify(BLOCKED));
-    expect(unblocked.length).toBeLessThanOrEqual(5);
-    expect([BLOCKED, ['identity.session.missing_otp']]).toContainEqual(right.errors);
-    // The account is locked now, whatever the order was (a 21st attempt would meet the per-account rate limit).
+    // At most five guesses (the limit) had their password checked, as if they had come one after the other;
+    // the others met the block, or (still being checked) were refused unchecked.
+    const wrongChecks = probe.checks.get(WRONG) ?? 0;
+    expect(wrongChecks).toBeLessThanOrEqual(5);
+    const codes = answers.map((a) => a.json().errors.join(' '));
+    expect(codes.filter((c) => c === 'identity.session.invalid_params').length).toBeLessThanOrEqual(4);
+    for (const code of codes)
+      expect([
+        'identity.session.invalid_params',
+        BLOCKED.join(' '),
+        'server.rate_limited',
+        'identity.session.missing_otp',
+      ]).toContain(code);
+    // Five failed checks always lock; fewer leave it open, as four wrong and the right one in a row would.
     const lock = await t.db.pool.query(
       `select f.locked_until > now() as locked from login_failures f join users u on f.identifier = 'user:' || u.id
        where u.email = $1`,
       [email],
     );
-    expect(lock.rows[0]?.locked).toBe(true);
+    expect(lock.rows[0]?.locked === true).toBe(wrongChecks === 5);
+  });
+
+  it('refuses attempts past the limit, unchecked, while earlier ones are still being checked; locks nothing', async () => {
+    const { email, password } = await activeUser(t, 'parallel@example.com');
+    const held = holdPassword(password, 5);
+    const six = Array.from({ length: 6 }, () => login({ email, password }));
+    await held.reached;
+    // Five are being checked and cannot answer yet: the first answer is the sixth attempt's, refused unchecked.
+    const first = await Promise.race(six);
+    expect(first.statusCode).toBe(429);
+    expect(first.json()).toEqual({ errors: ['server.rate_limited'] });
+    held.open();
+    const codes = (await Promise.all(six)).map((a) => a.json().errors.join(' '));
+    expect(codes.filter((c) => c === 'identity.session.missing_otp')).toHaveLength(5);
+    // Right passwords are no failures: nothing is locked and the next login goes on to its second step.
+    expect((await login({ email, password })).json().errors).toEqual(['identity.session.missing_otp']);
+    expect((await login({ email, password: WRONG })).json().left).toBe(4);
   });
 
   it('refuses the right password when the account locked while it was being checked', async () => {

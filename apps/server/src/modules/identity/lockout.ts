@@ -35,9 +35,11 @@ export async function assertNotBlocked(db: pg.Pool, key: string): Promise<void> 
 
 /**
  * Counts an attempt under the key before its password is checked, in one statement, so that concurrent attempts
- * each get their own number and no more than {@link LOGIN_POLICY}.maxFailures of them are ever checked between
- * two resets. Returns the attempt's number; throws the block while the key is locked, or when the attempt is
- * past the limit (which locks the key, if no lock is set yet). A lock that has run out starts a fresh count.
+ * each get their own number: the count is the failures so far plus the attempts still being checked, and no
+ * attempt is checked past {@link LOGIN_POLICY}.maxFailures, so a burst of guesses gets no more checks than the
+ * same guesses one after the other. Returns the attempt's number. Throws the block while the key is locked; an
+ * attempt past the limit while earlier ones are still being checked is taken back and refused with 429
+ * `server.rate_limited` (unchecked: neither a failure nor a success). A lock that has run out starts afresh.
  *
  * The attempt stays counted as a failure unless the password turns out right: then {@link releaseAttempt}.
  */
@@ -46,31 +48,42 @@ export async function beginAttempt(db: pg.Pool, key: string): Promise<number> {
     await db.query(
       `insert into login_failures (identifier, failures, updated_at) values ($1, 1, now())
        on conflict (identifier) do update set
-         failures = case when login_failures.locked_until <= now() then 1 else login_failures.failures + 1 end,
-         locked_until = case
-           when login_failures.locked_until <= now() then null
-           when login_failures.locked_until is null and login_failures.failures + 1 > $2
-             then now() + make_interval(mins => $3)
-           else login_failures.locked_until end,
+         failures = case
+           when login_failures.locked_until <= now() then 1
+           -- A full count with no lock, untouched for a lock period: attempts that never settled (a process
+           -- that died while checking), not failures; start afresh rather than refuse forever.
+           when login_failures.locked_until is null and login_failures.failures >= $2
+             and login_failures.updated_at < now() - make_interval(mins => $3) then 1
+           else login_failures.failures + 1 end,
+         locked_until = case when login_failures.locked_until <= now() then null else login_failures.locked_until end,
          updated_at = now()
        returning failures, coalesce(locked_until > now(), false) as locked`,
       [key, LOGIN_POLICY.maxFailures, LOGIN_POLICY.lockMinutes],
     )
   ).rows[0];
   if (row.locked) throw blocked();
+  if (row.failures > LOGIN_POLICY.maxFailures) {
+    await releaseAttempt(db, key);
+    throw new AppError(429, [ERRORS.rateLimited]);
+  }
   return row.failures as number;
 }
 
 /**
  * Takes back an attempt whose password was right (a login that stops at its second step, a code resend, the
- * identity step): a correct password is no failure. The counter itself is reset only by a completed login.
+ * identity step): a correct password is no failure. In the same statement it checks the lock, which attempts
+ * that arrived while this one was being checked may have set: then even the right password is refused with the
+ * block. The counter itself is reset only by a completed login.
  */
 export async function releaseAttempt(db: pg.Pool, key: string): Promise<void> {
-  await db.query(
-    `update login_failures set failures = greatest(failures - 1, 0)
-     where identifier = $1 and locked_until is null`,
-    [key],
-  );
+  const row = (
+    await db.query(
+      `update login_failures set failures = greatest(failures - 1, 0) where identifier = $1
+       returning coalesce(locked_until > now(), false) as locked`,
+      [key],
+    )
+  ).rows[0];
+  if (row?.locked) throw blocked();
 }
 
 /**

@@ -71,6 +71,10 @@ async function refuse(
   origin: RequestOrigin,
   refusal: { status: number; code: string; reason: string },
 ): Promise<never> {
+  // The attempt is settled first: the lock must not depend on the security log's write.
+  const left = await failAttempt(deps.db, attempt.key, attempt.number, attempt.identifier).catch(
+    (err: unknown) => err,
+  );
   if (user) {
     await recordActivity(deps.db, {
       userId: user.id,
@@ -80,7 +84,7 @@ async function refuse(
       data: { reason: refusal.reason },
     });
   }
-  const left = await failAttempt(deps.db, attempt.key, attempt.number, attempt.identifier);
+  if (typeof left !== 'number') throw left;
   throw new AppError(refusal.status, [refusal.code], { left });
 }
 
@@ -89,13 +93,14 @@ async function refuse(
  * so a burst of concurrent guesses gets no more checks than the limit), the password must match, and the lock
  * is checked again after the hash (attempts that arrived meanwhile may have locked the account: then even the
  * right password is refused). Unknown accounts take the same time and answer the same way as a wrong password.
- * The attempt stays counted until the caller releases it (right password, nothing else to check) or the login
- * completes.
+ * With a right password the attempt is taken back when `endsHere(user)` (nothing else is checked: a right
+ * password is no failure); otherwise it stays counted until the second factor fails it or the login completes.
  */
 async function checkCredentials(
   deps: IdentityDeps,
   input: { session_type: 'email' | 'phone'; email?: string; phone_number?: string; password: string },
   origin: RequestOrigin,
+  endsHere: (user: UserRecord) => boolean,
 ): Promise<{ user: UserRecord; attempt: Attempt }> {
   const identifier = identifierOf(input);
   const user = await findAccount(deps.db, identifier);
@@ -110,19 +115,9 @@ async function checkCredentials(
       reason: 'password',
     });
   }
-  await assertNotBlocked(deps.db, key);
+  if (endsHere(user)) await releaseAttempt(deps.db, key);
+  else await assertNotBlocked(deps.db, key);
   return { user, attempt };
-}
-
-/** {@link checkCredentials} for a step that ends with the password: a right one is no failure. */
-async function checkPasswordOnly(
-  deps: IdentityDeps,
-  input: { session_type: 'email' | 'phone'; email?: string; phone_number?: string; password: string },
-  origin: RequestOrigin,
-): Promise<UserRecord> {
-  const { user, attempt } = await checkCredentials(deps, input, origin);
-  await releaseAttempt(deps.db, attempt.key);
-  return user;
 }
 
 /**
@@ -135,7 +130,7 @@ export async function identityState(
   input: ResendLoginCodeInput,
   origin: RequestOrigin,
 ): Promise<{ state: string; level: number }> {
-  const user = await checkPasswordOnly(deps, input, origin);
+  const { user } = await checkCredentials(deps, input, origin, () => true);
   return { state: user.state, level: user.level };
 }
 
@@ -185,11 +180,18 @@ export async function login(
   input: LoginInput,
   origin: RequestOrigin,
 ): Promise<LoginResult> {
-  const { user, attempt } = await checkCredentials(deps, input, origin);
-  // The password was right: unless a second factor is checked now, this attempt is no failure.
+  // The second factor this login brings, if any: without one (or for an account that is not active) the
+  // attempt ends with the password.
+  const secondFactorOf = (u: UserRecord) =>
+    u.otp && u.otp_secret_enc ? input.otp_code : (input.code ?? input.otp_code);
+  const { user, attempt } = await checkCredentials(
+    deps,
+    input,
+    origin,
+    (u) => u.state !== 'active' || !secondFactorOf(u),
+  );
   const totpSecret = user.otp ? user.otp_secret_enc : null;
-  const secondFactor = totpSecret ? input.otp_code : (input.code ?? input.otp_code);
-  if (user.state !== 'active' || !secondFactor) await releaseAttempt(deps.db, attempt.key);
+  const secondFactor = secondFactorOf(user);
   if (user.state === 'pending') {
     const phone = await latestPhone(deps.db, user.id);
     if (phone) await sendVerificationCodes(deps, user, phone.number, 'both').catch(() => {});
@@ -252,7 +254,7 @@ export async function sendLoginCode(
   input: ResendLoginCodeInput,
   origin: RequestOrigin,
 ): Promise<void> {
-  const user = await checkPasswordOnly(deps, input, origin);
+  const { user } = await checkCredentials(deps, input, origin, () => true);
   if (user.state !== 'active') throw new AppError(401, [ERRORS.userNotActive]);
   const channel = input.session_type === 'phone' ? 'sms' : 'email';
   const destination = await loginCodeDestination(deps.db, user, input.session_type);

@@ -3,14 +3,7 @@ import type pg from 'pg';
 import { withTransaction } from '../../db/pool.ts';
 import { invalid } from '../../http/errors.ts';
 import { randomToken, sha256 } from './crypto.ts';
-import {
-  assertNotBlocked,
-  beginAttempt,
-  clearFailures,
-  failAttempt,
-  lockoutKey,
-  releaseAttempt,
-} from './lockout.ts';
+import { beginAttempt, clearFailures, failAttempt, lockoutKey, releaseAttempt } from './lockout.ts';
 import { mailSecurityNotice } from './notify.ts';
 import { hashPassword, isBreachedPassword, verifyPassword } from './passwords.ts';
 import type { IdentityDeps, RequestOrigin } from './registration.ts';
@@ -128,7 +121,6 @@ export async function changePassword(
     await failAttempt(deps.db, key, attempt);
     throw invalid(ERRORS.wrongOldPassword);
   }
-  await assertNotBlocked(deps.db, key);
   await releaseAttempt(deps.db, key);
   if (input.old_password === input.new_password) throw invalid(ERRORS.samePassword);
   await setPassword(deps, user, input.new_password, origin, 'password.change');
