@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => browser.close());
 
 describe('registration and login', () => {
-  it('registers, verifies both codes, logs in with the emailed code and logs out', async () => {
+  it('registers, changes the number, verifies both codes, logs in with the emailed code and logs out', async () => {
     const { context, page } = await openPage(browser);
     const email = `reg${unique()}@example.com`;
     await page.goto('/register');
@@ -43,9 +43,19 @@ describe('registration and login', () => {
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByText('Please enter phone OTP Code').waitFor();
     await page.getByText('Please enter email OTP Code').waitFor();
+    // Change number: the server changes it only with the registration token the screen got from the registration.
+    await page.getByRole('button', { name: 'Change number' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change number' });
+    await dialog.getByRole('textbox', { name: 'Country code' }).click();
+    await page.getByRole('option', { name: '+91 India' }).click();
+    await dialog.getByLabel('Phone number').fill('9876512345');
+    await solveCaptcha(page);
+    await dialog.getByRole('button', { name: 'Update' }).click();
+    await page.getByText('Phone number updated. A new code has been sent.').waitFor();
+    await page.getByText('Phone OTP (sent to 91********45)').waitFor();
     await page.getByTestId('verify-phone-code').fill('12ab34');
     expect(await page.getByTestId('verify-phone-code').inputValue()).toBe('1234');
-    await page.getByTestId('verify-phone-code').fill(await latestCode('919876543210'));
+    await page.getByTestId('verify-phone-code').fill(await latestCode('919876512345'));
     await page.getByTestId('verify-email-code').fill(await latestCode(email));
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL((url) => url.pathname === '/login');
@@ -53,7 +63,7 @@ describe('registration and login', () => {
     await loginWithEmailCode(page, email);
     await page.getByText('Logged in successfully').waitFor();
     await page.getByTestId('profile-email').getByText(email).waitFor();
-    await page.getByTestId('profile-phone').getByText('+919876543210').waitFor();
+    await page.getByTestId('profile-phone').getByText('+919876512345').waitFor();
     await page.getByTestId('kyc-status').getByText('KYC: Pending').waitFor();
 
     await page.getByTestId('user-menu').click();

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { composeApp } from '../../apps/server/src/compose.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
+import { LOGIN_POLICY } from '../../apps/server/src/modules/identity/lockout.ts';
 import { hashPassword } from '../../apps/server/src/modules/identity/passwords.ts';
 import { SESSION_COOKIE } from '../../apps/server/src/modules/identity/sessions.ts';
 import { type LoadResult, load } from './load.ts';
@@ -30,10 +31,12 @@ export async function httpBench(fresh: () => Promise<{ pool: pg.Pool }>) {
   });
   const session = await deps.sessions.create(user, '127.0.0.1', 'bench');
   const me = `${base}/api/v2/barong/resource/users/me`;
+  // One account takes at most LOGIN_POLICY.maxFailures attempts at once (the lockout counts each one before its
+  // hash; more in flight are refused unchecked with 429), so the login runs that many connections.
   const login = await load({
     url: `${base}/api/v2/barong/identity/sessions`,
     method: 'POST',
-    connections: 8,
+    connections: LOGIN_POLICY.maxFailures,
     duration: 5,
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email: 'bench@example.com', password }),

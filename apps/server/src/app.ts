@@ -28,6 +28,7 @@ import { type BodyKey, installBodyEncryption } from './http/body-encryption.ts';
 import { frameworkErrorHandler, installErrorHandling, isApiPath } from './http/errors.ts';
 import { acceptFormBodies, parseFormBody } from './http/form-body.ts';
 import { collectRoutes } from './http/openapi.ts';
+import { refuseApiKeysWhereSessionOnly } from './http/session-only.ts';
 import { sharedRateLimitStore } from './http/shared-limits.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
 import { apiDocsRoutes } from './modules/api-docs/routes.ts';
@@ -168,6 +169,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   installBodyEncryption(app, deps.bodyKey, API.barong);
+  // API keys stop at routes marked session-only (security settings, profile, documents, card secrets, codes).
+  refuseApiKeysWhereSessionOnly(app);
   // A process serves what its roles say (ROLE): the APIs and the web app (api), the streams (ws); every
   // process answers the health routes.
   const api = deps.config.roles.has('api');

@@ -69,7 +69,10 @@ export const ERRORS = {
   missingCsrf: 'authz.missing_csrf_token',
   /** The X-CSRF-Token header does not match the session's token (401, as in Barong). */
   csrfMismatch: 'authz.csrf_token_mismatch',
-  /** A cookie-authenticated websocket upgrade came from a page of another origin (403). */
+  /**
+   * A page of another origin sent a request it may not: a cookie-authenticated websocket upgrade, or a login,
+   * registration, verification or password reset (403).
+   */
   originNotAllowed: 'authz.origin_not_allowed',
   /** API key: the HMAC signature is wrong (401). */
   invalidSignature: 'authz.invalid_signature',
@@ -83,6 +86,11 @@ export const ERRORS = {
   disabled2fa: 'authz.disabled_2fa',
   /** API key: one of the three X-Auth headers is missing or malformed (401). */
   invalidApikeyHeaders: 'authz.invalid_apikey_headers',
+  /**
+   * An API key asked for what only a signed-in browser session may do: security settings (password, two-factor,
+   * phone, anti-phishing phrase, API keys), profile and user data, identity documents, or sending codes (403).
+   */
+  sessionRequired: 'authz.session_required',
 
   /** Login: wrong email/phone or password; the body also carries `left`, the attempts remaining (401). */
   loginInvalid: 'identity.session.invalid_params',
@@ -209,6 +217,12 @@ export const ERRORS = {
   kycWebhookInvalidPayload: 'kyc.webhook.invalid_payload',
   /** The account is already verified; nothing to do. */
   alreadyVerified: 'identity.user.already_verified',
+  /**
+   * Change of a pending registration's phone: the registration token (held by the browser that registered, or
+   * that logged in to the pending account) is missing, wrong or expired, or the email has no pending
+   * registration; one answer for all, so it tells nobody which emails are registered (422).
+   */
+  registrationTokenInvalid: 'identity.user.invalid_registration_token',
 } as const;
 
 /** Any error code the server may return. */

@@ -49,7 +49,8 @@ export interface RequireAuthOptions {
  * Hook for protected routes. Programs sign with an API key (see ApiKeyAuthenticator). Browsers need a live
  * session (401 `authz.invalid_session`) of an active user (401 `authz.user_not_active`), and their mutating
  * requests must echo the session's CSRF token in X-CSRF-Token (401 `authz.missing_csrf_token` /
- * `authz.csrf_token_mismatch`, as Barong answers them; BaseApp resets its session on a 401).
+ * `authz.csrf_token_mismatch`, as Barong answers them; BaseApp resets its session on a 401). Every answer behind it
+ * carries `Cache-Control: no-store`.
  */
 export function requireAuth(
   db: pg.Pool,
@@ -57,7 +58,9 @@ export function requireAuth(
   apiKeys?: ApiKeyAuthenticator,
   options: RequireAuthOptions = {},
 ) {
-  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    // Answers behind authentication are personal: no browser or proxy keeps them (also the 401s).
+    reply.header('cache-control', 'no-store');
     if (apiKeys && request.headers['x-auth-apikey'] !== undefined && !request.cookies[SESSION_COOKIE]) {
       request.auth = { user: await apiKeys.authenticate(request.headers), via: 'apikey' };
       return;

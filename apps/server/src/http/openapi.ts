@@ -10,7 +10,10 @@ export interface RouteDocs {
   body?: z.ZodType;
   query?: z.ZodType;
   params?: z.ZodType;
-  /** `multipart` for uploads; JSON (and form, on the Barong and Peatio APIs) otherwise. */
+  /**
+   * `multipart` for uploads; `json` for JSON only (login); unset: JSON, and forms too on the Barong and Peatio
+   * APIs.
+   */
   bodyType?: 'json' | 'multipart';
 }
 
@@ -142,7 +145,9 @@ export function openApiDocument(
         content:
           docs.bodyType === 'multipart'
             ? { 'multipart/form-data': { schema } }
-            : { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } },
+            : docs.bodyType === 'json'
+              ? { 'application/json': { schema } }
+              : { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } },
       };
     }
     paths[path] = { ...(paths[path] ?? {}), [route.method.toLowerCase()]: operation };

@@ -120,7 +120,7 @@ describe('PIN refusals', () => {
     expect(cards.statusCode, cards.body).toBe(200);
     const byKey = await reveal(who, { card_number: masked, otp: await freshTotp(s.t, who) }, signed());
     expect(byKey.statusCode).toBe(403);
-    expect(errors(byKey)).toEqual(['account.card.pin_session_required']);
+    expect(errors(byKey)).toEqual(['authz.session_required']);
     expect(byKey.body).not.toContain(await issuerPin(who, masked));
   });
 

@@ -82,21 +82,25 @@ describe('sessions and CSRF', () => {
 
 describe('smaller identity flows', () => {
   it('changes the number of a pending registration and sends the new one a code', async () => {
-    await post('/identity/users', registration('change-number@example.com'));
+    const registered = await post('/identity/users', registration('change-number@example.com'));
+    const token = registered.json().registration_token as string;
     await t.db.pool.query(`update one_time_codes set created_at = now() - interval '2 minutes'`);
-    const res = await t.app.inject({
-      method: 'GET',
-      url: '/api/v2/barong/identity/users/edit/phone_number?email=change-number@example.com&country_code=81&phone_number=09011112222',
-      remoteAddress: '10.7.7.7',
+    const res = await post('/identity/users/edit/phone_number', {
+      email: 'change-number@example.com',
+      country_code: '81',
+      phone_number: '09011112222',
+      registration_token: token,
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ email: 'change-number@example.com', phone_number: '819011112222' });
     expect(await lastCode(t, '819011112222')).toMatch(/^\d{6}$/);
-    const active = await activeUser(t, 'active-number@example.com');
-    const refused = await t.app.inject({
-      method: 'GET',
-      url: `/api/v2/barong/identity/users/edit/phone_number?email=${active.email}&country_code=81&phone_number=09011113333`,
-      remoteAddress: '10.7.7.8',
+    // Verified since: the token of its registration changes nothing any more.
+    await t.db.pool.query(`update users set state = 'active' where email = 'change-number@example.com'`);
+    const refused = await post('/identity/users/edit/phone_number', {
+      email: 'change-number@example.com',
+      country_code: '81',
+      phone_number: '09011113333',
+      registration_token: token,
     });
     expect(refused.json()).toEqual({ errors: ['identity.user.already_verified'] });
   });

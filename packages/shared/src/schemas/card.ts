@@ -74,8 +74,6 @@ export const CARD_ERRORS = {
   alreadyActive: 'account.card.already_active',
   /** The fee must be paid before the card can be activated (422). */
   feeUnpaid: 'account.card.fee_unpaid',
-  /** Showing the PIN needs a signed-in browser session: an API key is refused (403). */
-  pinSessionRequired: 'account.card.pin_session_required',
   /** Too many wrong authenticator codes for the PIN lately: wait before trying again (429). */
   pinTooManyAttempts: 'account.card.pin_too_many_attempts',
   /** The card issuer did not answer in time ("Connection timeout") (504). */

@@ -116,6 +116,28 @@ export const resendLoginCodeSchema = z.object({
 });
 export type ResendLoginCodeInput = z.infer<typeof resendLoginCodeSchema>;
 
+/**
+ * The proof that a request comes from the browser that registered (or logged in to) a pending account: issued
+ * with the registration answer and a pending login's answer, it expires within the hour.
+ */
+export const registrationTokenField = z
+  .string({ error: ERRORS.registrationTokenInvalid })
+  .regex(/^\d{1,12}\.[0-9a-f]{64}$/, ERRORS.registrationTokenInvalid);
+
+/**
+ * `POST /identity/users/edit/phone_number`: replace the phone of a pending registration (the "Change number"
+ * step of verify-account). Barong took these as a GET query with no proof; a POST with the registration token
+ * now, so nobody who merely knows an email can redirect its codes.
+ */
+export const changePendingPhoneSchema = z.object({
+  email: z.string({ error: ERRORS.fieldRequired }).min(3, ERRORS.fieldRequired).max(254),
+  country_code: z.string({ error: ERRORS.invalidCountry }).regex(/^\+?\d{1,4}$/, ERRORS.invalidCountry),
+  phone_number: z.string({ error: ERRORS.invalidPhone }).regex(/^\d{1,15}$/, ERRORS.invalidPhone),
+  registration_token: registrationTokenField,
+  captcha_response: z.string().max(10_000).optional(),
+});
+export type ChangePendingPhoneInput = z.infer<typeof changePendingPhoneSchema>;
+
 /** `POST /identity/users/send_otp/email` and `/phone`: resend a registration verification code. */
 export const sendVerificationCodeSchema = z.object({
   email: z.string({ error: ERRORS.fieldRequired }).min(1, ERRORS.fieldRequired).max(254),

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { withTransaction } from '../../db/pool.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Messengers, mailSecurityNotice } from '../identity/notify.ts';
+import { endPasswordResets } from '../identity/password.ts';
 import type { SessionStore } from '../identity/sessions.ts';
 import { isoSql, recordActivity } from '../identity/users-repository.ts';
 import { refuseOwnAccount, type Staff } from './access.ts';
@@ -103,6 +104,7 @@ export async function setUserLocked(
   const state = locked ? 'locked' : 'active';
   await withTransaction(db, async (tx) => {
     await tx.query('update users set state = $2, updated_at = now() where id = $1', [user.id, state]);
+    if (locked) await endPasswordResets(tx, user.id);
     await recordStaffAction(tx, staff, locked ? 'user.lock' : 'user.unlock', uid, {
       before: { state: user.state },
       after: { state, reason },
@@ -159,6 +161,7 @@ export async function resetTwoFactor(
        where id = $1`,
       [user.id],
     );
+    await endPasswordResets(tx, user.id);
     await recordActivity(tx, {
       userId: user.id,
       action: 'otp.reset_by_staff',

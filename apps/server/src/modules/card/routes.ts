@@ -21,6 +21,7 @@ import { AppError, invalid } from '../../http/errors.ts';
 import { readMultipart, streamMultipart } from '../../http/multipart.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
+import { sessionOnly } from '../../http/session-only.ts';
 import { utcToday } from './context.ts';
 import { WEBHOOK_ERRORS } from './webhooks.ts';
 
@@ -40,7 +41,11 @@ const perAccount = (max: number) => ({
   },
 });
 
-/** The card calls of the trading spec §7 (Peatio `account/*`), for the signed-in user's own holder and cards. */
+/**
+ * The card calls of the trading spec §7 (Peatio `account/*`), for the signed-in user's own holder and cards. An
+ * API key may read and top up; the holder's application and documents, the card number and the PIN need the
+ * browser session ({@link sessionOnly}).
+ */
 export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.addHook('onRequest', requireAuth(deps.db, deps.sessions, deps.apiKeys));
   // One image under 10 MB and its form, streamed after the session check; a larger Content-Length is refused
@@ -58,7 +63,7 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   );
   app.post(
     '/account/cardholder',
-    docs('Card: apply as a card holder', { body: createCardholderSchema }, perAccount(20)),
+    docs('Card: apply as a card holder', { body: createCardholderSchema }, sessionOnly(perAccount(20))),
     async (request, reply) => {
       const input = createCardholderSchema.parse(request.body ?? {});
       return reply.status(201).send(await holders.create(authUser(request), input));
@@ -66,7 +71,7 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   );
   app.post(
     '/account/upload_document',
-    docs('Card: upload a holder document', { bodyType: 'multipart' }, perAccount(30)),
+    docs('Card: upload a holder document', { bodyType: 'multipart' }, sessionOnly(perAccount(30))),
     async (request, reply) => {
       // "Under 10 MB": a file of CARD_IMAGE_MAX_BYTES is one byte too many.
       const form = await readMultipart(request, reply, {
@@ -82,7 +87,7 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   );
   app.post(
     '/account/cardholder_document',
-    docs('Card: submit the holder documents', { bodyType: 'multipart' }, perAccount(10)),
+    docs('Card: submit the holder documents', { bodyType: 'multipart' }, sessionOnly(perAccount(10))),
     async (request, reply) => reply.status(201).send(await holders.submit(authUser(request))),
   );
   app.get('/account/card_audit', docs('Card: the holder review state'), async (request) =>
@@ -93,7 +98,7 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   );
   app.get(
     '/account/cardholder/documents/:doc_type',
-    docs('Card: one uploaded holder document', { params: uploadDocumentFields }),
+    docs('Card: one uploaded holder document', { params: uploadDocumentFields }, sessionOnly()),
     async (request, reply) => {
       const { doc_type } = uploadDocumentFields.parse(request.params);
       const image = await holders.image(authUser(request), doc_type);
@@ -120,7 +125,7 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   );
   app.get(
     '/account/cards/reveal',
-    docs('Card: reveal the card number', {}, perAccount(10)),
+    docs('Card: reveal the card number', {}, sessionOnly(perAccount(10))),
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return cards.reveal(authUser(request), card(request), meta(request));
@@ -148,12 +153,11 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     docs(
       'Card: show the PIN (a browser session and a fresh authenticator code; never sent or stored)',
       { body: cardPinRevealSchema },
-      // Wrong codes are also counted per account in the database (PIN_REVEAL_POLICY).
-      perAccount(10),
+      // Wrong codes are also counted per account in the database (PIN_REVEAL_POLICY). A PIN is for the
+      // cardholder's eyes: a program signing with an API key never gets one.
+      sessionOnly(perAccount(10)),
     ),
     async (request, reply) => {
-      // A PIN is for the cardholder's eyes: a program signing with an API key never gets one.
-      if (request.auth?.via !== 'session') throw new AppError(403, [CARD_ERRORS.pinSessionRequired]);
       const input = cardPinRevealSchema.parse(request.body ?? {});
       reply.header('cache-control', 'no-store');
       return deps.cards.pin.reveal(authUser(request), input, meta(request));

@@ -1,3 +1,6 @@
+import type pg from 'pg';
+import { SharedWindowLimiter } from '../../http/shared-limits.ts';
+
 /**
  * A sliding-window counter per key (e.g. an account identifier), in memory. Complements the per-IP limits: an
  * attacker spreading requests over many addresses still meets one limit per account.
@@ -29,4 +32,29 @@ export class SlidingWindowLimiter {
     for (const [key, times] of this.hits)
       if (times.every((t) => now - t >= this.windowMs)) this.hits.delete(key);
   }
+}
+
+const inMemory = new Map<string, SlidingWindowLimiter>();
+const inDatabase = new WeakMap<pg.Pool, Map<string, SharedWindowLimiter>>();
+
+/**
+ * The attempts-per-window limit called `name` (one per use: login, pending phone change, ...): in memory, or in
+ * PostgreSQL when several api processes must count together (`config.split`).
+ */
+export function windowLimiter(
+  deps: { db: pg.Pool; config: { split?: boolean } },
+  name: string,
+  max: number,
+  windowMs: number,
+): { take(key: string): boolean | Promise<boolean> } {
+  if (!deps.config.split) {
+    const limiter = inMemory.get(name) ?? new SlidingWindowLimiter(max, windowMs);
+    inMemory.set(name, limiter);
+    return limiter;
+  }
+  const named = inDatabase.get(deps.db) ?? new Map<string, SharedWindowLimiter>();
+  inDatabase.set(deps.db, named);
+  const limiter = named.get(name) ?? new SharedWindowLimiter(deps.db, name, max, windowMs);
+  named.set(name, limiter);
+  return limiter;
 }

@@ -14,8 +14,8 @@ export const LOGIN_POLICY = {
 } as const;
 
 /**
- * The key failures are counted under: the account itself when it exists, whichever identifier (email or
- * phone, any spelling) named it, so a block by email also blocks the phone login and the password change;
+ * The key failures are counted and locked under: the account itself when it exists, whichever identifier (email
+ * or phone, any spelling) named it, so a block by email also blocks the phone login and the password change;
  * the normalised identifier when no account has it, so unknown identifiers are counted and blocked alike and
  * tell nobody which accounts exist.
  */
@@ -23,44 +23,122 @@ export function lockoutKey(userId: string | undefined, identifier: string): stri
   return userId === undefined ? identifier : `user:${userId}`;
 }
 
+const blocked = () => new AppError(401, [ERRORS.accountBlocked, ERRORS.tooManyAttempts]);
+
 /** Throws the block (401 account_blocked, too_many_attempts) while the key is locked. */
 export async function assertNotBlocked(db: pg.Pool, key: string): Promise<void> {
   const row = (
     await db.query('select locked_until > now() as locked from login_failures where identifier = $1', [key])
   ).rows[0];
-  if (row?.locked) throw new AppError(401, [ERRORS.accountBlocked, ERRORS.tooManyAttempts]);
+  if (row?.locked) throw blocked();
 }
 
 /**
- * Counts a failure under the key; returns the attempts left, or locks the key and throws the block when the
- * limit is reached. A lock that has run out starts a fresh count.
+ * Counts an attempt under the key before its password is checked, in one statement, so that concurrent attempts
+ * each get their own number: the count is the failures so far plus the attempts still being checked, and no
+ * attempt is checked past {@link LOGIN_POLICY}.maxFailures, so a burst of guesses gets no more checks than the
+ * same guesses one after the other. Returns the attempt's number. Throws the block while the key is locked; an
+ * attempt past the limit while earlier ones are still being checked is taken back and refused with 429
+ * `server.rate_limited` (unchecked: neither a failure nor a success). A lock that has run out starts afresh.
+ *
+ * The attempt stays counted as a failure unless the password turns out right: then {@link releaseAttempt}.
  */
-export async function countFailure(db: pg.Pool, key: string): Promise<number> {
+export async function beginAttempt(db: pg.Pool, key: string): Promise<number> {
   const row = (
     await db.query(
       `insert into login_failures (identifier, failures, updated_at) values ($1, 1, now())
        on conflict (identifier) do update set
-         failures = case when login_failures.locked_until is not null and login_failures.locked_until <= now()
-                         then 1 else login_failures.failures + 1 end,
-         locked_until = case when login_failures.locked_until is not null and login_failures.locked_until <= now()
-                             then null else login_failures.locked_until end,
+         failures = case
+           when login_failures.locked_until <= now() then 1
+           -- A full count with no lock, untouched for a lock period: attempts that never settled (a process
+           -- that died while checking), not failures; start afresh rather than refuse forever.
+           when login_failures.locked_until is null and login_failures.failures >= $2
+             and login_failures.updated_at < now() - make_interval(mins => $3) then 1
+           else login_failures.failures + 1 end,
+         locked_until = case when login_failures.locked_until <= now() then null else login_failures.locked_until end,
          updated_at = now()
-       returning failures`,
+       returning failures, coalesce(locked_until > now(), false) as locked`,
+      [key, LOGIN_POLICY.maxFailures, LOGIN_POLICY.lockMinutes],
+    )
+  ).rows[0];
+  if (row.locked) throw blocked();
+  if (row.failures > LOGIN_POLICY.maxFailures) {
+    await releaseAttempt(db, key);
+    throw new AppError(429, [ERRORS.rateLimited]);
+  }
+  return row.failures as number;
+}
+
+/**
+ * Takes back an attempt whose password was right (a login that stops at its second step, a code resend, the
+ * identity step): a correct password is no failure. In the same statement it checks the lock, which attempts
+ * that arrived while this one was being checked may have set: then even the right password is refused with the
+ * block. The counter itself is reset only by a completed login.
+ */
+export async function releaseAttempt(db: pg.Pool, key: string): Promise<void> {
+  const row = (
+    await db.query(
+      `update login_failures set failures = greatest(failures - 1, 0) where identifier = $1
+       returning coalesce(locked_until > now(), false) as locked`,
       [key],
     )
   ).rows[0];
-  const left = LOGIN_POLICY.maxFailures - row.failures;
-  if (left <= 0) {
-    await db.query(
-      `update login_failures set locked_until = now() + make_interval(mins => $2) where identifier = $1`,
-      [key, LOGIN_POLICY.lockMinutes],
-    );
-    throw new AppError(401, [ERRORS.accountBlocked, ERRORS.tooManyAttempts]);
-  }
-  return left;
+  if (row?.locked) throw blocked();
 }
 
-/** Forgets the failures of an account (after a successful login or a new password). */
-export async function clearFailures(db: pg.Pool | pg.PoolClient, userId: string): Promise<void> {
-  await db.query('delete from login_failures where identifier = $1', [lockoutKey(userId, '')]);
+/**
+ * Settles a failed attempt counted by {@link beginAttempt}: the last one allowed locks the key and throws the
+ * block; otherwise returns the attempts left as shown to the client.
+ *
+ * What is shown is counted per identifier (`shownKey`: the email or phone as typed, normalised), not per
+ * account: a count shared by an email and a phone would tell anyone who tries both that they are one account.
+ * The lock still counts the account's failures from every identifier together. The shown count follows the
+ * rules of an unknown identifier's own count (it restarts when the lock runs out), so it tells no more about
+ * whether an account exists than the lockout of unknown identifiers does.
+ */
+export async function failAttempt(
+  db: pg.Pool,
+  key: string,
+  attempt: number,
+  shownKey: string = key,
+): Promise<number> {
+  if (attempt >= LOGIN_POLICY.maxFailures) {
+    await db.query(
+      `insert into login_failures (identifier, failures, locked_until, updated_at)
+       select k, $2, now() + make_interval(mins => $3), now() from unnest($1::text[]) as k
+       on conflict (identifier) do update set locked_until = excluded.locked_until, updated_at = now()
+       where login_failures.locked_until is null or login_failures.locked_until <= now()`,
+      [[...new Set([key, shownKey])], LOGIN_POLICY.maxFailures, LOGIN_POLICY.lockMinutes],
+    );
+    throw blocked();
+  }
+  if (shownKey === key) return LOGIN_POLICY.maxFailures - attempt;
+  const shown = (
+    await db.query(
+      `insert into login_failures (identifier, failures, updated_at) values ($1, 1, now())
+       on conflict (identifier) do update set
+         failures = case when login_failures.locked_until <= now() then 1 else login_failures.failures + 1 end,
+         locked_until = case when login_failures.locked_until <= now() then null else login_failures.locked_until end,
+         updated_at = now()
+       returning failures`,
+      [shownKey],
+    )
+  ).rows[0].failures as number;
+  // Never "none left" while the account is not blocked; nothing of the account's own count shows.
+  return Math.max(1, LOGIN_POLICY.maxFailures - shown);
+}
+
+/**
+ * Forgets the failures of an account (after a completed login or a new password), and those shown for the
+ * identifier it was reached with.
+ */
+export async function clearFailures(
+  db: pg.Pool | pg.PoolClient,
+  userId: string,
+  shownKey?: string,
+): Promise<void> {
+  await db.query('delete from login_failures where identifier = $1 or identifier = $2', [
+    lockoutKey(userId, ''),
+    shownKey ?? null,
+  ]);
 }

@@ -1,15 +1,23 @@
 import { CODE_LENGTH, ERRORS, type LoginInput, type ResendLoginCodeInput } from '@exchange/shared';
 import type pg from 'pg';
 import { AppError } from '../../http/errors.ts';
-import { SharedWindowLimiter } from '../../http/shared-limits.ts';
 import { checkCodes, issueCode } from './codes.ts';
 import { decrypt } from './crypto.ts';
-import { SlidingWindowLimiter } from './limiter.ts';
-import { assertNotBlocked, clearFailures, countFailure, LOGIN_POLICY, lockoutKey } from './lockout.ts';
+import { windowLimiter } from './limiter.ts';
+import {
+  assertNotBlocked,
+  beginAttempt,
+  clearFailures,
+  failAttempt,
+  LOGIN_POLICY,
+  lockoutKey,
+  releaseAttempt,
+} from './lockout.ts';
 import { mailCode, smsCode } from './notify.ts';
 import { verifyPassword } from './passwords.ts';
 import type { IdentityDeps, RequestOrigin } from './registration.ts';
 import { sendVerificationCodes } from './registration.ts';
+import { registrationToken } from './registration-token.ts';
 import type { SessionStore } from './sessions.ts';
 import { consumeTotp } from './totp.ts';
 import {
@@ -21,28 +29,9 @@ import {
   userEntity,
 } from './users-repository.ts';
 
-const perAccount = new SlidingWindowLimiter(
-  LOGIN_POLICY.attemptsPerWindow,
-  LOGIN_POLICY.windowMinutes * 60_000,
-);
-
-const sharedPerAccount = new WeakMap<pg.Pool, SharedWindowLimiter>();
-
-/** The per-account attempt limit: in memory, or in PostgreSQL when several api processes share it. */
-function accountLimiter(deps: IdentityDeps): { take(key: string): boolean | Promise<boolean> } {
-  if (!deps.config.split) return perAccount;
-  let shared = sharedPerAccount.get(deps.db);
-  if (!shared) {
-    shared = new SharedWindowLimiter(
-      deps.db,
-      'login',
-      LOGIN_POLICY.attemptsPerWindow,
-      LOGIN_POLICY.windowMinutes * 60_000,
-    );
-    sharedPerAccount.set(deps.db, shared);
-  }
-  return shared;
-}
+/** The per-account attempt limit, across all addresses. */
+const accountLimiter = (deps: IdentityDeps) =>
+  windowLimiter(deps, 'login', LOGIN_POLICY.attemptsPerWindow, LOGIN_POLICY.windowMinutes * 60_000);
 
 /** Normalised identifier: lower-case email, or the phone's digits. */
 function identifierOf(input: {
@@ -64,17 +53,28 @@ async function findAccount(db: pg.Pool, identifier: string): Promise<UserRecord 
   return kind === 'phone' ? findUserByPhone(db, value) : findUserByEmail(db, value);
 }
 
+/** A login attempt counted against the lockout: its key, the identifier it named and its number. */
+interface Attempt {
+  key: string;
+  identifier: string;
+  number: number;
+}
+
 /**
- * Records a failed step in the security log (when the account exists), counts it against the lockout key and
+ * Records a failed step in the security log (when the account exists), settles the attempt counted for it and
  * throws the refusal with the attempts left (or the block once none are left).
  */
 async function refuse(
   deps: IdentityDeps,
-  key: string,
+  attempt: Attempt,
   user: UserRecord | undefined,
   origin: RequestOrigin,
   refusal: { status: number; code: string; reason: string },
 ): Promise<never> {
+  // The attempt is settled first: the lock must not depend on the security log's write.
+  const left = await failAttempt(deps.db, attempt.key, attempt.number, attempt.identifier).catch(
+    (err: unknown) => err,
+  );
   if (user) {
     await recordActivity(deps.db, {
       userId: user.id,
@@ -84,34 +84,40 @@ async function refuse(
       data: { reason: refusal.reason },
     });
   }
-  const left = await countFailure(deps.db, key);
+  if (typeof left !== 'number') throw left;
   throw new AppError(refusal.status, [refusal.code], { left });
 }
 
 /**
- * First step shared by login and code resend: the account (or, for an unknown one, the identifier) must not be
- * blocked and the password must match. Unknown accounts take the same time and answer the same way as a wrong
- * password. Failures count against the account, whichever identifier named it.
+ * First step shared by login and code resend: the attempt is counted (atomically, before the slow password hash,
+ * so a burst of concurrent guesses gets no more checks than the limit), the password must match, and the lock
+ * is checked again after the hash (attempts that arrived meanwhile may have locked the account: then even the
+ * right password is refused). Unknown accounts take the same time and answer the same way as a wrong password.
+ * With a right password the attempt is taken back when `endsHere(user)` (nothing else is checked: a right
+ * password is no failure); otherwise it stays counted until the second factor fails it or the login completes.
  */
 async function checkCredentials(
   deps: IdentityDeps,
   input: { session_type: 'email' | 'phone'; email?: string; phone_number?: string; password: string },
   origin: RequestOrigin,
-): Promise<{ user: UserRecord; key: string }> {
+  endsHere: (user: UserRecord) => boolean,
+): Promise<{ user: UserRecord; attempt: Attempt }> {
   const identifier = identifierOf(input);
   const user = await findAccount(deps.db, identifier);
   const key = lockoutKey(user?.id, identifier);
   if (deps.config.rateLimits && !(await accountLimiter(deps).take(key)))
     throw new AppError(429, [ERRORS.rateLimited]);
-  await assertNotBlocked(deps.db, key);
+  const attempt = { key, identifier, number: await beginAttempt(deps.db, key) };
   if (!(await verifyPassword(user?.password_digest, input.password)) || !user) {
-    return refuse(deps, key, user, origin, {
+    return refuse(deps, attempt, user, origin, {
       status: 401,
       code: ERRORS.loginInvalid,
       reason: 'password',
     });
   }
-  return { user, key };
+  if (endsHere(user)) await releaseAttempt(deps.db, key);
+  else await assertNotBlocked(deps.db, key);
+  return { user, attempt };
 }
 
 /**
@@ -124,13 +130,23 @@ export async function identityState(
   input: ResendLoginCodeInput,
   origin: RequestOrigin,
 ): Promise<{ state: string; level: number }> {
-  const { user } = await checkCredentials(deps, input, origin);
+  const { user } = await checkCredentials(deps, input, origin, () => true);
   return { state: user.state, level: user.level };
 }
 
 /** Outcome of a login call: a pending account to verify, or a new session. */
 export type LoginResult =
-  | { kind: 'pending'; body: { email: string; phones: { number: string }[]; level: number; state: string } }
+  | {
+      kind: 'pending';
+      body: {
+        email: string;
+        phones: { number: string }[];
+        level: number;
+        state: string;
+        /** Lets this browser change the number before verifying (see registration-token.ts). */
+        registration_token: string;
+      };
+    }
   | { kind: 'session'; token: string; body: Record<string, unknown> };
 
 /** The path that sends the emailed or SMS login code (named in a `missing_otp` answer). */
@@ -164,7 +180,18 @@ export async function login(
   input: LoginInput,
   origin: RequestOrigin,
 ): Promise<LoginResult> {
-  const { user, key } = await checkCredentials(deps, input, origin);
+  // The second factor this login brings, if any: without one (or for an account that is not active) the
+  // attempt ends with the password.
+  const secondFactorOf = (u: UserRecord) =>
+    u.otp && u.otp_secret_enc ? input.otp_code : (input.code ?? input.otp_code);
+  const { user, attempt } = await checkCredentials(
+    deps,
+    input,
+    origin,
+    (u) => u.state !== 'active' || !secondFactorOf(u),
+  );
+  const totpSecret = user.otp ? user.otp_secret_enc : null;
+  const secondFactor = secondFactorOf(user);
   if (user.state === 'pending') {
     const phone = await latestPhone(deps.db, user.id);
     if (phone) await sendVerificationCodes(deps, user, phone.number, 'both').catch(() => {});
@@ -175,40 +202,35 @@ export async function login(
         phones: phone ? [{ number: phone.number }] : [],
         level: user.level,
         state: user.state,
+        registration_token: registrationToken(deps.keys, user.id),
       },
     };
   }
   if (user.state !== 'active') throw new AppError(401, [ERRORS.userNotActive]);
 
-  if (user.otp && user.otp_secret_enc) {
-    if (!input.otp_code)
-      throw new AppError(401, [ERRORS.missingOtp], missingOtpDetails(user, input.session_type));
-    const check = await consumeTotp(
-      deps.db,
-      user.id,
-      decrypt(deps.keys, user.otp_secret_enc),
-      input.otp_code,
-    );
+  if (!secondFactor)
+    throw new AppError(401, [ERRORS.missingOtp], missingOtpDetails(user, input.session_type));
+  if (totpSecret) {
+    const check = await consumeTotp(deps.db, user.id, decrypt(deps.keys, totpSecret), secondFactor);
     if (check !== 'ok') {
       const code = check === 'used' ? ERRORS.otpUsed : ERRORS.invalidOtp;
-      await refuse(deps, key, user, origin, { status: 403, code, reason: 'otp' });
+      await refuse(deps, attempt, user, origin, { status: 403, code, reason: 'otp' });
     }
   } else {
-    const sent = input.code ?? input.otp_code;
-    if (!sent) throw new AppError(401, [ERRORS.missingOtp], missingOtpDetails(user, input.session_type));
     const destination = await loginCodeDestination(deps.db, user, input.session_type);
     const [ok] = await checkCodes(deps.db, deps.keys, [
       {
         purpose: 'login',
         channel: input.session_type === 'phone' ? 'sms' : 'email',
         destination,
-        code: sent,
+        code: secondFactor,
       },
     ]);
-    if (!ok) await refuse(deps, key, user, origin, { status: 403, code: ERRORS.invalidCode, reason: 'code' });
+    if (!ok)
+      await refuse(deps, attempt, user, origin, { status: 403, code: ERRORS.invalidCode, reason: 'code' });
   }
 
-  await clearFailures(deps.db, user.id);
+  await clearFailures(deps.db, user.id, attempt.identifier);
   const { token, csrfToken } = await deps.sessions.create(user.id, origin.ip, origin.userAgent);
   await recordActivity(deps.db, { userId: user.id, action: 'login', result: 'succeed', ...origin });
   return { kind: 'session', token, body: { ...(await userEntity(deps.db, user)), csrf_token: csrfToken } };
@@ -232,7 +254,7 @@ export async function sendLoginCode(
   input: ResendLoginCodeInput,
   origin: RequestOrigin,
 ): Promise<void> {
-  const { user } = await checkCredentials(deps, input, origin);
+  const { user } = await checkCredentials(deps, input, origin, () => true);
   if (user.state !== 'active') throw new AppError(401, [ERRORS.userNotActive]);
   const channel = input.session_type === 'phone' ? 'sms' : 'email';
   const destination = await loginCodeDestination(deps.db, user, input.session_type);

@@ -3,6 +3,7 @@ import QRCode from 'qrcode';
 import { AppError, invalid } from '../../http/errors.ts';
 import { decrypt, encrypt } from './crypto.ts';
 import { mailSecurityNotice } from './notify.ts';
+import { endPasswordResets } from './password.ts';
 import type { IdentityDeps, RequestOrigin } from './registration.ts';
 import { consumeTotp, matchTotpStep, newTotpSecret, totpUrl } from './totp.ts';
 import { recordActivity, type UserRecord } from './users-repository.ts';
@@ -43,6 +44,7 @@ export async function enableOtp(deps: IdentityDeps, user: UserRecord, code: stri
     });
     throw invalid(ERRORS.totpInvalid);
   }
+  await endPasswordResets(deps.db, user.id);
   await recordActivity(deps.db, {
     userId: user.id,
     action: 'otp.enable',
@@ -88,6 +90,7 @@ export async function disableOtp(deps: IdentityDeps, user: UserRecord, code: str
     'update users set otp = false, otp_secret_enc = null, otp_pending_secret_enc = null, updated_at = now() where id = $1',
     [user.id],
   );
+  await endPasswordResets(deps.db, user.id);
   await recordActivity(deps.db, {
     userId: user.id,
     action: 'otp.disable',

@@ -1,9 +1,10 @@
 import { ERRORS } from '@exchange/shared';
+import type pg from 'pg';
 import { SECRET, withSecret } from '../../adapters/mail/port.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { invalid } from '../../http/errors.ts';
 import { randomToken, sha256 } from './crypto.ts';
-import { assertNotBlocked, clearFailures, countFailure, lockoutKey } from './lockout.ts';
+import { beginAttempt, clearFailures, failAttempt, lockoutKey, releaseAttempt } from './lockout.ts';
 import { mailSecurityNotice, phishingLine } from './notify.ts';
 import { hashPassword, isBreachedPassword, verifyPassword } from './passwords.ts';
 import type { IdentityDeps, RequestOrigin } from './registration.ts';
@@ -43,6 +44,17 @@ export async function requestPasswordReset(
   });
 }
 
+/**
+ * Ends every outstanding password-reset link of an account. Every password change or reset, every two-factor
+ * change, and a staff lock or two-factor reset call it: a link mailed before must not outlive the state it was
+ * issued in (a link from before a password change would otherwise undo the change).
+ */
+export async function endPasswordResets(db: pg.Pool | pg.PoolClient, userId: string): Promise<void> {
+  await db.query('update password_resets set used_at = now() where user_id = $1 and used_at is null', [
+    userId,
+  ]);
+}
+
 async function setPassword(
   deps: IdentityDeps & { sessions: SessionStore },
   user: UserRecord,
@@ -58,6 +70,7 @@ async function setPassword(
       [user.id, digest],
     );
     await clearFailures(tx, user.id);
+    await endPasswordResets(tx, user.id);
     await recordActivity(tx, { userId: user.id, action, result: 'succeed', topic: 'password', ...origin });
   });
   await deps.sessions.revokeAllForUser(user.id);
@@ -78,14 +91,12 @@ export async function confirmPasswordReset(
       [sha256(token)],
     )
   ).rows[0];
-  const user = row
+  const user: UserRecord | undefined = row
     ? (await deps.db.query('select * from users where id = $1', [row.user_id])).rows[0]
     : undefined;
-  if (!user) throw invalid(ERRORS.invalidResetToken);
+  // A locked (or otherwise inactive) account gets no new password by mail.
+  if (user?.state !== 'active') throw invalid(ERRORS.invalidResetToken);
   await setPassword(deps, user, password, origin, 'password.reset');
-  await deps.db.query('update password_resets set used_at = now() where user_id = $1 and used_at is null', [
-    user.id,
-  ]);
 }
 
 /**
@@ -99,8 +110,9 @@ export async function changePassword(
   input: { old_password: string; new_password: string },
   origin: RequestOrigin,
 ): Promise<void> {
+  // Counted before the hash and the lock checked after it, as for a login (see checkCredentials in login.ts).
   const key = lockoutKey(user.id, '');
-  await assertNotBlocked(deps.db, key);
+  const attempt = await beginAttempt(deps.db, key);
   if (!(await verifyPassword(user.password_digest, input.old_password))) {
     await recordActivity(deps.db, {
       userId: user.id,
@@ -109,9 +121,10 @@ export async function changePassword(
       topic: 'password',
       ...origin,
     });
-    await countFailure(deps.db, key);
+    await failAttempt(deps.db, key, attempt);
     throw invalid(ERRORS.wrongOldPassword);
   }
+  await releaseAttempt(deps.db, key);
   if (input.old_password === input.new_password) throw invalid(ERRORS.samePassword);
   await setPassword(deps, user, input.new_password, origin, 'password.change');
 }

@@ -14,6 +14,7 @@ import { checkCodes, issueCode } from './codes.ts';
 import type { ServerKeys } from './crypto.ts';
 import { type Messengers, mailCode, smsCode } from './notify.ts';
 import { hashPassword, isBreachedPassword } from './passwords.ts';
+import { registrationToken } from './registration-token.ts';
 import { findUserByEmail, latestPhone, recordActivity, setLabel } from './users-repository.ts';
 
 /** What identity services need. */
@@ -32,7 +33,8 @@ export interface RequestOrigin {
 
 /**
  * Creates a pending, level-0 account with its profile and unverified phone, and sends a 6-digit code to the
- * email and to the phone. Refuses weak or breached passwords (`password.weak`) and taken emails.
+ * email and to the phone. Refuses weak or breached passwords (`password.weak`) and taken emails. The answer
+ * carries the registration token this browser needs to change the number before verifying.
  */
 export async function register(deps: IdentityDeps, input: RegisterInput, origin: RequestOrigin) {
   if (isBreachedPassword(input.password, input.email)) throw invalid(ERRORS.passwordWeak);
@@ -66,7 +68,11 @@ export async function register(deps: IdentityDeps, input: RegisterInput, origin:
     return id;
   });
   await sendVerificationCodes(deps, { id: userId, email: input.email }, phone, 'both');
-  return { email: input.email, phone_number: phone };
+  return {
+    email: input.email,
+    phone_number: phone,
+    registration_token: registrationToken(deps.keys, userId),
+  };
 }
 
 /** Issues and sends the registration codes on one or both channels. */
@@ -153,32 +159,6 @@ export async function resendVerificationCode(deps: IdentityDeps, email: string, 
   const phone = user ? await latestPhone(deps.db, user.id) : undefined;
   if (!user || !phone || user.state !== 'pending') return;
   await sendVerificationCodes(deps, user, phone.number, channel);
-}
-
-/**
- * Replaces the phone of a pending registration (the "Change number" step before verification) and sends the new
- * number a code. Only pending accounts can change this way; the email code is still needed to verify.
- */
-export async function changePendingPhone(
-  deps: IdentityDeps,
-  email: string,
-  dialCode: string,
-  number: string,
-) {
-  const user = await findUserByEmail(deps.db, email);
-  if (user?.state !== 'pending') throw invalid(ERRORS.alreadyVerified);
-  const phone = fullPhoneNumber(dialCode, number);
-  if (!/^\d{4,15}$/.test(phone)) throw invalid(ERRORS.invalidPhone);
-  await deps.db.query(
-    'update phones set number = $2, country = coalesce($3, country) where id = (select max(id) from phones where user_id = $1)',
-    [
-      user.id,
-      phone,
-      REGISTRATION_COUNTRIES.find((c) => c.dial === dialCode.replace(/\D/g, ''))?.code ?? null,
-    ],
-  );
-  await sendVerificationCodes(deps, user, phone, 'phone');
-  return { email: user.email, phone_number: phone };
 }
 
 /** Confirms only the email of a pending registration (level 1); the phone code completes it later. */

@@ -15,6 +15,7 @@ import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
+import { writesSessionOnly } from '../../http/session-only.ts';
 import { listActivities } from './activities.ts';
 import { issueCode } from './codes.ts';
 import { mailCode } from './notify.ts';
@@ -64,9 +65,15 @@ function isJsonText(text: string): boolean {
   }
 }
 
-/** Barong `resource/*`: the signed-in user's own data and security settings. Session or API key. */
+/**
+ * Barong `resource/*`: the signed-in user's own data and security settings. Session, or an API key for reads
+ * (the KYC routes and API keys, registered in the same scope, follow the same rule).
+ */
 export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.addHook('onRequest', requireAuth(deps.db, deps.sessions, deps.apiKeys));
+  // Programs may read here with an API key; every change (security settings, profile and user data, API keys,
+  // identity documents, codes sent) needs the browser session, and its second factor where the route asks.
+  writesSessionOnly(app);
 
   app.get('/resource/users/me', docs('The signed-in user (Barong user entity)'), async (request) =>
     userEntity(deps.db, authUser(request)),

@@ -1,4 +1,5 @@
 import {
+  changePendingPhoneSchema,
   ERRORS,
   forgotPasswordSchema,
   loginSchema,
@@ -14,25 +15,15 @@ import type { AppDeps } from '../../app.ts';
 import { requireAuth } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
+import { jsonBodyOnly, refuseForeignPages } from '../../http/same-origin.ts';
 import { passwordEntropy } from './entropy.ts';
 import { identityState, login, sendLoginCode } from './login.ts';
 import { confirmPasswordReset, requestPasswordReset, resetTokenValid } from './password.ts';
-import {
-  changePendingPhone,
-  confirmEmail,
-  register,
-  resendVerificationCode,
-  verifyAccount,
-} from './registration.ts';
+import { changePendingPhone } from './pending-phone.ts';
+import { confirmEmail, register, resendVerificationCode, verifyAccount } from './registration.ts';
 import { SESSION_COOKIE } from './sessions.ts';
 import { recordActivity } from './users-repository.ts';
 
-const editPhoneQuery = z.object({
-  email: z.string({ error: ERRORS.fieldRequired }).min(3, ERRORS.fieldRequired).max(254),
-  country_code: z.string({ error: ERRORS.invalidCountry }).regex(/^\+?\d{1,4}$/, ERRORS.invalidCountry),
-  phone_number: z.string({ error: ERRORS.invalidPhone }).regex(/^\d{1,15}$/, ERRORS.invalidPhone),
-  captcha_response: z.string().max(10_000).optional(),
-});
 const confirmEmailSchema = z.object({
   email: z.string({ error: ERRORS.fieldRequired }).min(3, ERRORS.fieldRequired).max(254),
   code: z.string({ error: ERRORS.missingEmailCode }).regex(/^\d{6}$/, ERRORS.invalidCodeFormat),
@@ -48,11 +39,16 @@ const origin = (request: FastifyRequest) => ({
 });
 const limit = (max: number) => ({ config: { rateLimit: { max, timeWindow: '1 minute' } } });
 
-/** Barong `identity/*` routes: registration, verification, login and logout. */
+/**
+ * Barong `identity/*` routes: registration, verification, login and logout. Every route that acts on an account
+ * without a session refuses pages of other sites (`open`); login, which sets the session cookie, takes JSON only.
+ */
 export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const foreignPages = refuseForeignPages(deps.config.publicUrl);
+  const open = (max: number) => ({ ...limit(max), onRequest: foreignPages });
   app.post(
     '/identity/users',
-    docs('Register an account', { body: registerSchema }, limit(10)),
+    docs('Register an account', { body: registerSchema }, open(10)),
     async (request, reply) => {
       const input = registerSchema.parse(request.body ?? {});
       await deps.captcha.verify(input.captcha_response, request.ip);
@@ -62,7 +58,7 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
 
   app.post(
     '/identity/users/verify_account',
-    docs('Verify a new account with the email and phone codes', { body: verifyAccountSchema }, limit(20)),
+    docs('Verify a new account with the email and phone codes', { body: verifyAccountSchema }, open(20)),
     async (request) => {
       return verifyAccount(deps, verifyAccountSchema.parse(request.body ?? {}), origin(request));
     },
@@ -71,11 +67,7 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
   for (const channel of ['email', 'phone'] as const) {
     app.post(
       `/identity/users/send_otp/${channel}`,
-      docs(
-        'Send a registration code again (email or phone)',
-        { body: sendVerificationCodeSchema },
-        limit(10),
-      ),
+      docs('Send a registration code again (email or phone)', { body: sendVerificationCodeSchema }, open(10)),
       async (request, reply) => {
         const input = sendVerificationCodeSchema.parse(request.body ?? {});
         await resendVerificationCode(deps, input.email, channel);
@@ -84,19 +76,25 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
     );
   }
 
-  app.get(
+  // Barong's GET with a query; a POST with the registration token here (the token is the proof, and a GET
+  // must change nothing).
+  app.post(
     '/identity/users/edit/phone_number',
-    docs('Change the phone number of a pending registration', { query: editPhoneQuery }, limit(5)),
+    docs(
+      'Change the phone number of a pending registration (registration token)',
+      { body: changePendingPhoneSchema },
+      open(5),
+    ),
     async (request) => {
-      const q = editPhoneQuery.parse(request.query);
-      await deps.captcha.verify(q.captcha_response, request.ip);
-      return changePendingPhone(deps, q.email, q.country_code, q.phone_number);
+      const input = changePendingPhoneSchema.parse(request.body ?? {});
+      await deps.captcha.verify(input.captcha_response, request.ip);
+      return changePendingPhone(deps, input);
     },
   );
 
   app.post(
     '/identity/users/email/generate_code',
-    docs('Send the email verification code again', { body: sendVerificationCodeSchema }, limit(10)),
+    docs('Send the email verification code again', { body: sendVerificationCodeSchema }, open(10)),
     async (request, reply) => {
       await resendVerificationCode(deps, sendVerificationCodeSchema.parse(request.body ?? {}).email, 'email');
       return reply.status(201).send({ message: 'identity.otp.sent' });
@@ -105,7 +103,7 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
 
   app.post(
     '/identity/users/email/confirm_code',
-    docs('Confirm the email of a pending registration', { body: confirmEmailSchema }, limit(20)),
+    docs('Confirm the email of a pending registration', { body: confirmEmailSchema }, open(20)),
     async (request, reply) => {
       const input = confirmEmailSchema.parse(request.body ?? {});
       return reply.status(201).send(await confirmEmail(deps, input.email, input.code, origin(request)));
@@ -125,7 +123,11 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
 
   app.post(
     '/identity/sessions',
-    docs('Log in: password, then the second step (otp_code or code)', { body: loginSchema }, limit(30)),
+    docs(
+      'Log in: password, then the second step (otp_code or code); JSON only',
+      { body: loginSchema, bodyType: 'json' },
+      { ...limit(30), onRequest: [foreignPages, jsonBodyOnly] },
+    ),
     async (request, reply) => {
       const input = loginSchema.parse(request.body ?? {});
       await deps.captcha.verify(input.captcha_response, request.ip);
@@ -142,7 +144,7 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
     docs(
       'The account state behind a login (password checked first)',
       { body: resendLoginCodeSchema },
-      limit(10),
+      open(10),
     ),
     async (request, reply) => {
       const input = resendLoginCodeSchema.parse(request.body ?? {});
@@ -153,7 +155,7 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
 
   app.post(
     '/identity/sessions/resent_otp',
-    docs('Send the login code by email or SMS', { body: resendLoginCodeSchema }, limit(10)),
+    docs('Send the login code by email or SMS', { body: resendLoginCodeSchema }, open(10)),
     async (request, reply) => {
       const input = resendLoginCodeSchema.parse(request.body ?? {});
       await deps.captcha.verify(input.captcha_response, request.ip);
@@ -174,7 +176,7 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
 
   app.post(
     '/identity/users/password/generate_code',
-    docs('Email a password reset link', { body: forgotPasswordSchema }, limit(5)),
+    docs('Email a password reset link', { body: forgotPasswordSchema }, open(5)),
     async (request, reply) => {
       const input = forgotPasswordSchema.parse(request.body ?? {});
       await deps.captcha.verify(input.captcha_response, request.ip);
@@ -185,7 +187,7 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
 
   app.post(
     '/identity/users/password/confirm_code',
-    docs('Set a new password with a reset token', { body: resetPasswordSchema }, limit(10)),
+    docs('Set a new password with a reset token', { body: resetPasswordSchema }, open(10)),
     async (request, reply) => {
       const input = resetPasswordSchema.parse(request.body ?? {});
       await confirmPasswordReset(deps, input.reset_password_token, input.password, origin(request));

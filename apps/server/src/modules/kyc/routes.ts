@@ -12,6 +12,7 @@ import { authUser } from '../../http/auth.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { readMultipart, streamMultipart } from '../../http/multipart.ts';
 import { docs } from '../../http/openapi.ts';
+import { sessionOnly } from '../../http/session-only.ts';
 import type { DocumentRow } from './repository.ts';
 
 /** Path of the provider's webhooks, under the identity prefix. */
@@ -29,8 +30,11 @@ export async function kycResourceRoutes(app: FastifyInstance, deps: AppDeps): Pr
   streamMultipart(app, DOCUMENT_LIMITS.maxFiles * DOCUMENT_LIMITS.maxBytes + 256 * 1024);
   const kyc = deps.kyc;
 
-  app.get('/resource/sumsub/token', docs('KYC: provider access token', {}, limit(30)), async (request) =>
-    kyc.token(authUser(request)),
+  // An access token to the provider's upload: identity documents are the browser session's business only.
+  app.get(
+    '/resource/sumsub/token',
+    docs('KYC: provider access token', {}, sessionOnly(limit(30))),
+    async (request) => kyc.token(authUser(request)),
   );
 
   app.get(

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { createEvmChain, type EvmCurrency } from '../../adapters/chains/evm/adapter.ts';
-import { type EvmDevnet, startEvmDevnet } from '../../adapters/chains/evm/devnet.ts';
+import type { EvmDevnet } from '../../adapters/chains/evm/devnet.ts';
 import type { ChainFactory, DevTools } from './chains.ts';
 
 /** Where the EVM networks come from: an external node, an in-process Hardhat devnet, or nowhere. */
@@ -23,7 +23,8 @@ export function evmChainFactory(db: pg.Pool, settings: EvmSettings) {
     let rpcUrl = settings.rpcUrl;
     let chainId = settings.chainId;
     if (!rpcUrl) {
-      devnet ??= await startEvmDevnet();
+      // Hardhat is a development dependency: loaded only when a devnet is asked for (never in production).
+      devnet ??= await (await import('../../adapters/chains/evm/devnet.ts')).startEvmDevnet();
       rpcUrl = devnet.rpcUrl;
       chainId = devnet.chainId;
       await db.query(

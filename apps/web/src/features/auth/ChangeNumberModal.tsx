@@ -12,6 +12,8 @@ const CODE_OPTIONS = REGISTRATION_COUNTRIES.map((c) => ({ value: c.code, label: 
 
 interface Props {
   email: string;
+  /** From the registration (or pending login) answer: the server changes the number only with it. */
+  registrationToken: string;
   onClose: () => void;
   /** Called with the new full number once the server accepted it. */
   onChanged: (phone: string) => void;
@@ -21,7 +23,7 @@ interface Props {
  * Change number of a registration still being verified (accounts spec §2): dial code, number (max 15),
  * Update. The server's answer, success or error, is shown as a toast.
  */
-export function ChangeNumberModal({ email, onClose, onChanged }: Props) {
+export function ChangeNumberModal({ email, registrationToken, onClose, onChanged }: Props) {
   const { t } = useTranslation();
   const [country, setCountry] = useState<string | null>(null);
   const [phone, setPhone] = useState('');
@@ -42,7 +44,14 @@ export function ChangeNumberModal({ email, onClose, onChanged }: Props) {
     setBusy(true);
     try {
       const changed = await api<{ phone_number: string }>('barong', '/identity/users/edit/phone_number', {
-        query: { email, country_code: dial, phone_number: phone, captcha_response: captcha.response },
+        method: 'POST',
+        body: {
+          email,
+          country_code: dial,
+          phone_number: phone,
+          registration_token: registrationToken,
+          captcha_response: captcha.response,
+        },
       });
       toast.success(t('identity.changeNumber.success'));
       onChanged(changed.phone_number ?? fullPhoneNumber(dial, phone));

@@ -31,6 +31,7 @@ import { codeText, errorText } from './components/errors.ts';
 import { countryByIso, DEFAULT_PHONE_COUNTRY, DIAL_CODE_OPTIONS } from './countries.ts';
 import { LoginSecondStep } from './LoginSecondStep.tsx';
 import { isPhoneIdentifier, LOGIN_LIMITS, loginFormSchema } from './schemas.ts';
+import type { VerifyState } from './VerifyAccountPage.tsx';
 
 interface Values {
   identifier: string;
@@ -67,7 +68,12 @@ export function LoginPage() {
     setStep(null);
     if (isPending(result)) {
       navigate('/verify-account', {
-        state: { email: result.email, phone: result.phones[0]?.number, sent: true },
+        state: {
+          email: result.email,
+          phone: result.phones[0]?.number,
+          sent: true,
+          registrationToken: result.registration_token,
+        } satisfies VerifyState,
       });
       toast.success(t('identity.login.pendingNotice'));
       return;

@@ -7,6 +7,7 @@ import { api } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
 import { Captcha, useCaptchaField } from '../../components/Captcha.tsx';
 import { useSchemaForm } from '../../components/useSchemaForm.ts';
+import type { RegisterResult } from './api.ts';
 import { AuthCard } from './components/AuthCard.tsx';
 import { codeText, errorCodes, errorText } from './components/errors.ts';
 import { digitsOnly, registerFormSchema } from './schemas.ts';
@@ -64,13 +65,18 @@ export function RegisterPage() {
     const { confirm_password: _c, terms: _t, ...fields } = input;
     setSending(true);
     try {
-      const result = await api<{ email: string; phone_number: string }>('barong', '/identity/users', {
+      const result = await api<RegisterResult>('barong', '/identity/users', {
         method: 'POST',
         body: { ...fields, captcha_response: captcha.response },
       });
       toast.success(t('identity.register.success'));
       navigate('/verify-account', {
-        state: { email: result.email, phone: result.phone_number, sent: true } satisfies VerifyState,
+        state: {
+          email: result.email,
+          phone: result.phone_number,
+          sent: true,
+          registrationToken: result.registration_token,
+        } satisfies VerifyState,
       });
     } catch (err) {
       // After a registration error the captcha is reset (accounts spec §8): its answer was spent.

@@ -18,6 +18,8 @@ export interface VerifyState {
   phone?: string;
   /** The codes were just sent (registration, a login of a pending account): the 60 s countdown runs from the start. */
   sent?: boolean;
+  /** The server's proof that this browser registered (or logged in to) the account: Change number needs it. */
+  registrationToken?: string;
 }
 
 const CODE_FIELD: Record<string, 'email_otp' | 'phone_otp'> = {
@@ -140,6 +142,7 @@ export function VerifyAccountPage() {
       {changing && (
         <ChangeNumberModal
           email={email}
+          registrationToken={state.registrationToken ?? ''}
           onClose={() => setChanging(false)}
           onChanged={(full) => {
             setPhone(full);

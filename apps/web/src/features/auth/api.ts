@@ -17,6 +17,15 @@ export interface PendingLogin {
   phones: { number: string }[];
   level: number;
   state: string;
+  /** Proof for Change number on the verify-account screen (it lasts an hour). */
+  registration_token?: string;
+}
+
+/** `POST /identity/users`: the registered email and full phone number, and the registration token. */
+export interface RegisterResult {
+  email: string;
+  phone_number: string;
+  registration_token: string;
 }
 
 /** POSTs to the identity service through the shared client (encrypted body; error details kept). */

@@ -44,7 +44,6 @@ export const card = {
   'account.card.not_active': 'Your card is not active yet.',
   'account.card.already_active': 'This card is already active.',
   'account.card.fee_unpaid': 'Please pay the card fee before activating the card.',
-  'account.card.pin_session_required': 'Your PIN can only be shown in the signed-in web app.',
   'account.card.pin_too_many_attempts': 'Too many wrong codes. Please try again in 15 minutes.',
   'account.card.issuer_timeout': 'Connection timeout',
   'account.card.issuer_unavailable': 'The card service is unavailable right now. Please try again later.',
