@@ -170,7 +170,7 @@ describe('an API key alone', () => {
     const key = await apiKeyFor(t.db.pool, email);
     for (const [method, url] of [
       ['GET', '/api/v2/peatio/account/cards/reveal?card_number=1234'],
-      ['GET', '/api/v2/peatio/account/password/retrieval?card_number=1234'],
+      ['POST', '/api/v2/peatio/account/password/retrieval'],
       ['GET', '/api/v2/peatio/account/cardholder/documents/passport'],
       ['POST', '/api/v2/peatio/account/cardholder'],
       ['GET', '/api/v2/barong/resource/sumsub/token'],

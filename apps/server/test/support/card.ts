@@ -68,6 +68,11 @@ export class CardSuite {
     return this.t.db.pool;
   }
 
+  /** The schema owner's pool, for what the app's role may not do (ageing the append-only security log). */
+  get ownerDb() {
+    return this.t.db.ownerPool;
+  }
+
   /** A level-3 member with a profile (the holder's names) and a verified phone (for PINs). */
   member = async (email: string, level = 3, phone: string | null = '4366012345678'): Promise<Member> => {
     const who = await member(this.t, email, level);
