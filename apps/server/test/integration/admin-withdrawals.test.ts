@@ -236,6 +236,23 @@ describe('withdrawal review', () => {
     expect((await history(who))[0].state).toBe('under_review');
   });
 
+  it("a staff member's own withdrawal always waits for a colleague, within every limit", async () => {
+    await fundHotWallet();
+    const { compliance } = await staff();
+    const { who, beneficiary } = await withdrawer('limit-setter@review.test', 20n * TRX);
+    await age(beneficiary);
+    // The same withdrawal of a customer goes straight out; a staff member's waits, whatever the limits say
+    // (staff set them), and only someone else decides it.
+    await w.t.db.pool.query(`update users set role = 'accountant' where id = $1`, [who.id]);
+    const made = (await withdraw(who, beneficiary, '12')).json();
+    expect(made.state).toBe('under_review');
+    const queued = (await admin(compliance, 'GET', '/withdrawals')).json();
+    expect(queued.find((q: { id: number }) => q.id === made.id).review_reasons).toEqual(['account.staff']);
+    const approved = await admin(compliance, 'POST', `/withdrawals/${made.id}/approve`, {});
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json().state).not.toBe('under_review');
+  });
+
   it('resolves an errored withdrawal from the console: failed gives the funds back once', async () => {
     const { accountant } = await staff();
     const { who, beneficiary } = await withdrawer('errored@review.test', 50n * TRX);

@@ -9,12 +9,15 @@ import { staffReason } from './admin.ts';
  * - `rule.pass_through`: the user's withdrawals of the currency in the last `WITHDRAW_REVIEW_PASS_THROUGH_MINUTES`
  *   minutes, this one included, take at least half of what was deposited in that time (money passing straight
  *   through the account, in one withdrawal or several).
+ * - `account.staff`: the sender is a staff member. Staff set the limits and rules that decide which withdrawals
+ *   wait, so every withdrawal of theirs waits for a colleague (who may not be themselves: `admin.user.own_account`).
  */
 export const WITHDRAW_REVIEW_REASONS = {
   perWithdrawal: 'limit.per_withdrawal',
   perDay: 'limit.per_day',
   newBeneficiary: 'beneficiary.new',
   passThrough: 'rule.pass_through',
+  staffAccount: 'account.staff',
 } as const;
 export type WithdrawReviewReason = (typeof WITHDRAW_REVIEW_REASONS)[keyof typeof WITHDRAW_REVIEW_REASONS];
 

@@ -38,7 +38,8 @@ export async function reviewReasons(
          else '0' end as recent_deposits,
          (select coalesce(trim_scale(sum(amount)), 0)::text from withdrawals
            where user_id = $1 and currency_id = $2 and created_at > now() - make_interval(mins => $6::int)
-             and state not in ('rejected', 'canceled', 'failed')) as recent_withdrawals`,
+             and state not in ('rejected', 'canceled', 'failed')) as recent_withdrawals,
+         (select role <> 'member' from users where id = $1) as staff`,
       [w.userId, w.currency, w.level, w.beneficiaryId, rules.newBeneficiaryHours, rules.passThroughMinutes],
     )
   ).rows[0];
@@ -53,6 +54,9 @@ export async function reviewReasons(
   const deposited = units(row.recent_deposits);
   if (deposited > 0n && 2n * units(row.recent_withdrawals) >= deposited)
     reasons.push(WITHDRAW_REVIEW_REASONS.passThrough);
+  // Staff can move the limits and rules above (for their whole level), so their own withdrawals always wait for
+  // a colleague's decision instead of depending on settings they may have just changed.
+  if (row.staff) reasons.push(WITHDRAW_REVIEW_REASONS.staffAccount);
   return reasons;
 }
 

@@ -44,6 +44,7 @@ export const admin = {
   'admin.withdrawals.reason.limit.per_day': 'Above the 24-hour limit',
   'admin.withdrawals.reason.beneficiary.new': 'Address saved less than 24 hours ago',
   'admin.withdrawals.reason.rule.pass_through': 'Passes on money just deposited',
+  'admin.withdrawals.reason.account.staff': 'Sent by a staff member',
   'admin.withdrawals.rejectReason': 'Reason (shown to the user if rejected)',
   'admin.withdrawals.approve': 'Approve',
   'admin.withdrawals.reject': 'Reject',
