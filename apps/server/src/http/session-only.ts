@@ -1,5 +1,5 @@
 import { ERRORS } from '@exchange/shared';
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { AppError } from './errors.ts';
 
 declare module 'fastify' {
@@ -10,15 +10,39 @@ declare module 'fastify' {
 }
 
 /**
+ * Refuses an API-key request with 403 `authz.session_required`, after the route's authentication (onRequest) and
+ * before its body is read. A route-level hook: the routes that are not session-only pay nothing for it.
+ */
+async function refuseApiKey(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  payload: unknown,
+): Promise<unknown> {
+  if (request.auth?.via === 'apikey') throw new AppError(403, [ERRORS.sessionRequired]);
+  return payload;
+}
+
+type PreParsing = RouteOptions['preParsing'];
+
+/** `hooks` with {@link refuseApiKey} first. */
+function withRefusal(hooks: PreParsing): NonNullable<PreParsing> {
+  const rest = hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+  return [refuseApiKey, ...rest] as NonNullable<PreParsing>;
+}
+
+/**
  * Route options (others kept) of a route that an API key may not call: security settings, profile data,
  * identity documents, card secrets, anything that sends a code. A key lets a program trade and move money under
  * its own checks; it must not let whoever holds it take the account over (set the anti-phishing phrase, read a
  * card number, have codes mailed). Use as `docs('...', schemas, sessionOnly(limit(10)))`.
  */
-export function sessionOnly<T extends object>(options?: T): T & { config: { sessionOnly: true } } {
+export function sessionOnly<T extends object>(
+  options?: T,
+): T & { config: { sessionOnly: true }; preParsing: NonNullable<PreParsing> } {
   const base = options ?? ({} as T);
   const config = (base as { config?: object }).config ?? {};
-  return { ...base, config: { ...config, sessionOnly: true } };
+  const preParsing = withRefusal((base as { preParsing?: PreParsing }).preParsing);
+  return { ...base, config: { ...config, sessionOnly: true }, preParsing };
 }
 
 /**
@@ -28,19 +52,9 @@ export function sessionOnly<T extends object>(options?: T): T & { config: { sess
 export function writesSessionOnly(app: FastifyInstance): void {
   app.addHook('onRoute', (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (methods.some((m) => m !== 'GET' && m !== 'HEAD' && m !== 'OPTIONS'))
+    if (methods.some((m) => m !== 'GET' && m !== 'HEAD' && m !== 'OPTIONS')) {
       route.config = { ...(route.config ?? {}), sessionOnly: true };
-  });
-}
-
-/**
- * Refuses an API-key request to a {@link sessionOnly} route with 403 `authz.session_required`, after the route's
- * authentication and before its body is read. One property test per request.
- */
-export function refuseApiKeysWhereSessionOnly(app: FastifyInstance): void {
-  app.addHook('preParsing', async (request, _reply, payload) => {
-    if (request.auth?.via === 'apikey' && request.routeOptions.config.sessionOnly)
-      throw new AppError(403, [ERRORS.sessionRequired]);
-    return payload;
+      route.preParsing = withRefusal(route.preParsing);
+    }
   });
 }
