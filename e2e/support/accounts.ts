@@ -1,3 +1,4 @@
+import type { OutboxMessage } from '@exchange/shared';
 import type { Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { captchaResponse } from './captcha.ts';
@@ -13,14 +14,6 @@ export const barong = (path: string) => `${inject('baseUrl')}/api/v2/barong${pat
 
 /** A value unique to this run, for emails and phone numbers. */
 export const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-
-/** A message of the dev outbox: `secret` (and the secret in `body`) only in the answer that first shows it. */
-export interface OutboxMessage {
-  template: string;
-  subject: string;
-  body: string;
-  secret: string | null;
-}
 
 /**
  * Messages the app sent to an email or phone, newest first, from the dev outbox. The outbox shows each one-time

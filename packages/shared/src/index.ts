@@ -11,6 +11,7 @@ export * from './schemas/card.ts';
 export * from './schemas/card-entities.ts';
 export * from './schemas/card-money.ts';
 export * from './schemas/contact.ts';
+export * from './schemas/dev.ts';
 export * from './schemas/entities.ts';
 export * from './schemas/identity.ts';
 export * from './schemas/kyc.ts';

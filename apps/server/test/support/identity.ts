@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import type { OutboxMessage } from '@exchange/shared';
 import type { TestApp } from './app.ts';
 
 let client = 0;
@@ -20,27 +21,17 @@ export function registration(email: string, overrides: Record<string, unknown> =
   };
 }
 
-/** A message of the development outbox API: its secret is in the answer that first shows it, then gone. */
-export interface OutboxEntry {
-  channel: 'email' | 'sms';
-  to: string;
-  template: string;
-  subject: string;
-  body: string;
-  secret: string | null;
-}
-
 /**
  * The newest messages sent to `to` by email or SMS, newest first, read as a developer reads them: through the
  * dev outbox API (`GET /dev/outbox`), which shows each secret once (the table keeps none after).
  */
-export async function outbox(t: TestApp, to: string, limit = 1): Promise<OutboxEntry[]> {
+export async function outbox(t: TestApp, to: string, limit = 1): Promise<OutboxMessage[]> {
   const res = await t.app.inject({
     method: 'GET',
     url: `/api/v2/barong/dev/outbox?to=${encodeURIComponent(to)}&limit=${limit}`,
   });
   if (res.statusCode !== 200) throw new Error(`dev outbox: ${res.statusCode} ${res.body}`);
-  return res.json() as OutboxEntry[];
+  return res.json() as OutboxMessage[];
 }
 
 /** The newest secret (code, pin, reset token) sent to `to` by email or SMS, taken from the dev outbox. */

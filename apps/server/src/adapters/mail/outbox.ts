@@ -1,3 +1,4 @@
+import type { OutboxMessage } from '@exchange/shared';
 import type pg from 'pg';
 import { decrypt, encrypt, type ServerKeys } from '../../modules/identity/crypto.ts';
 import { fillSecret, type MailPort, type OutgoingMessage } from './port.ts';
@@ -42,19 +43,6 @@ export async function recordOutgoing(
 /** Default mail adapter: keeps every message in the outbox table, readable through the dev inbox. */
 export function createOutboxMail(db: pg.Pool, keys?: ServerKeys): MailPort {
   return { send: (message) => recordOutgoing(db, 'email', message, { keys }) };
-}
-
-/** A message as the development outbox API shows it: its secret filled in the first time only. */
-export interface OutboxMessage {
-  id: string;
-  channel: 'email' | 'sms';
-  to: string;
-  template: string;
-  subject: string;
-  body: string;
-  /** The message's secret, on the one read that takes it; null before (none) and after. */
-  secret: string | null;
-  created_at: string;
 }
 
 /**

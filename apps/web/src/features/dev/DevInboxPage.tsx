@@ -1,20 +1,9 @@
+import type { OutboxMessage } from '@exchange/shared';
 import { Alert, Badge, Code, Container, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../api/client.ts';
-
-interface OutboxMessage {
-  id: string;
-  channel: 'email' | 'sms';
-  to: string;
-  template: string;
-  subject: string;
-  body: string;
-  /** The message's secret, in the one answer that shows it; null before and after. */
-  secret: string | null;
-  created_at: string;
-}
 
 /**
  * Developer inbox (DEV_TOOLS only): the mail and SMS outbox, newest first, so a person can register and log in
