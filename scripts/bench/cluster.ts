@@ -1,12 +1,11 @@
 import { rm } from 'node:fs/promises';
 import { connect } from 'nats';
 import type pg from 'pg';
-import { composeApp } from '../../apps/server/src/compose.ts';
-import { loadConfig } from '../../apps/server/src/config.ts';
 import { RemoteSequencer } from '../../apps/server/src/core/remote/remote-sequencer.ts';
 import { loadServerKeys } from '../../apps/server/src/modules/identity/crypto.ts';
 import { startNats } from '../../apps/server/test/support/nats.ts';
 import { serverSetup, startServerProcess } from '../../apps/server/test/support/process.ts';
+import { startBenchApp } from './bench-app.ts';
 import { type LoadResult, load } from './load.ts';
 import { printTable, rate } from './stats.ts';
 import { benchTrader } from './trader.ts';
@@ -47,15 +46,7 @@ const credit = (user: number) =>
 export async function clusterBench(fresh: () => Promise<{ url: string; pool: pg.Pool }>) {
   // One process, in this process (as the http section does).
   const one = await fresh();
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    RATE_LIMITS: 'false',
-    CAPTCHA_TYPE: 'none',
-    WEB_DIST: '/nonexistent',
-  });
-  const { app, deps } = await composeApp(config, one.pool);
-  const oneBase = await app.listen({ port: 0, host: '127.0.0.1' });
+  const { app, deps, base: oneBase } = await startBenchApp(one.pool);
   const oneTrader = await trader(one.pool);
   await deps.core.sequencer.submit(credit(oneTrader.user));
   const single = await orderLoad(oneBase, oneTrader.apiKeys);

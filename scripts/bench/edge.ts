@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
-import { composeApp } from '../../apps/server/src/compose.ts';
-import { loadConfig } from '../../apps/server/src/config.ts';
 import { plainUser, sessionFor } from '../../apps/server/test/support/core.ts';
+import { startBenchApp } from './bench-app.ts';
 import { percentile, printTable } from './stats.ts';
 
 const CLIENT = fileURLToPath(new URL('./edge-flood.ts', import.meta.url));
@@ -46,18 +45,9 @@ function oldHookMs(bytes: number): number {
 export async function edgeBench(fresh: () => Promise<{ pool: pg.Pool }>) {
   const { pool } = await fresh();
   // Rate limits off: every big request reaches the body limits (with them on, most would be a cheap 429).
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    RATE_LIMITS: 'false',
-    CAPTCHA_TYPE: 'none',
-    WEB_DIST: '/nonexistent',
-    WALLET_POLL_MS: '0',
-    CARD_POLL_MS: '0',
-    EVM_DEVNET: 'false',
+  const { app, deps, base } = await startBenchApp(pool, {
+    env: { WALLET_POLL_MS: '0', CARD_POLL_MS: '0', EVM_DEVNET: 'false' },
   });
-  const { app, deps } = await composeApp(config, pool);
-  const base = await app.listen({ port: 0, host: '127.0.0.1' });
   const user = await plainUser(pool, 'edge-bench@example.com');
   const session = await sessionFor(deps.sessions, user);
   const result = await flood({

@@ -1,9 +1,8 @@
 import type pg from 'pg';
-import { composeApp } from '../../apps/server/src/compose.ts';
-import { loadConfig } from '../../apps/server/src/config.ts';
 import { LOGIN_POLICY } from '../../apps/server/src/modules/identity/lockout.ts';
 import { hashPassword } from '../../apps/server/src/modules/identity/passwords.ts';
 import { SESSION_COOKIE } from '../../apps/server/src/modules/identity/sessions.ts';
+import { startBenchApp } from './bench-app.ts';
 import { type LoadResult, load } from './load.ts';
 import { printTable, rate } from './stats.ts';
 import { benchTrader } from './trader.ts';
@@ -14,15 +13,7 @@ import { benchTrader } from './trader.ts';
  */
 export async function httpBench(fresh: () => Promise<{ pool: pg.Pool }>) {
   const { pool } = await fresh();
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    RATE_LIMITS: 'false',
-    CAPTCHA_TYPE: 'none',
-    WEB_DIST: '/nonexistent',
-  });
-  const { app, deps } = await composeApp(config, pool);
-  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  const { app, deps, base } = await startBenchApp(pool);
   const password = 'Bench-Mark#2026';
   const { user, apiKeys } = await benchTrader(pool, deps.keys, {
     uid: 'IDBENCH00001',

@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
-import { composeApp } from '../../apps/server/src/compose.ts';
-import { loadConfig } from '../../apps/server/src/config.ts';
 import { startCore } from '../../apps/server/src/core/index.ts';
 import { plainUser } from '../../apps/server/test/support/core.ts';
+import { startBenchApp } from './bench-app.ts';
 import { percentile, printTable, rate } from './stats.ts';
 
 const CLIENTS = fileURLToPath(new URL('./ws-clients.ts', import.meta.url));
@@ -21,13 +20,6 @@ export async function wsBench(
   processes = 2,
 ) {
   const { pool } = await fresh();
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    RATE_LIMITS: 'false',
-    CAPTCHA_TYPE: 'none',
-    WEB_DIST: '/nonexistent',
-  });
   // The commit time is taken by a listener registered before the app's own (which fans the batch out), so the
   // delay measured runs from the end of the commit, not from the end of the fan-out.
   const core = await startCore(pool);
@@ -36,8 +28,8 @@ export async function wsBench(
     const now = performance.timeOrigin + performance.now();
     for (const r of batch.results) for (const e of r.events) if (e.type === 'Trade') committed.set(e.id, now);
   });
-  const { app, deps } = await composeApp(config, pool, { core });
-  const base = (await app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws');
+  const { app, deps, base: httpBase } = await startBenchApp(pool, { overrides: { core } });
+  const base = httpBase.replace('http', 'ws');
   const seller = await plainUser(pool, 'ws-seller@bench.test');
   const buyer = await plainUser(pool, 'ws-buyer@bench.test');
   await deps.core.sequencer.submit({
