@@ -120,16 +120,20 @@ describe('the lockout under concurrent attempts', () => {
     expect((await login({ email, password: WRONG })).json().left).toBe(4);
   });
 
+  /** Wrong passwords until the account is blocked (at most five); the last answer's errors. */
+  async function lockWithWrongPasswords(email: string): Promise<string[]> {
+    let last: string[] = [];
+    for (let i = 0; i < 5 && JSON.stringify(last) !== JSON.stringify(BLOCKED); i++)
+      last = (await login({ email, password: WRONG })).json().errors;
+    return last;
+  }
+
   it('refuses the right password when the account locked while it was being checked', async () => {
     const { email, password } = await activeUser(t, 'between@example.com');
     const held = holdPassword(password);
     const right = login({ email, password });
     await held.reached;
-    let last: string[] = [];
-    for (let i = 0; i < 5 && JSON.stringify(last) !== JSON.stringify(BLOCKED); i++) {
-      last = (await login({ email, password: WRONG })).json().errors;
-    }
-    expect(last).toEqual(BLOCKED);
+    expect(await lockWithWrongPasswords(email)).toEqual(BLOCKED);
     held.open();
     const answer = await right;
     expect(answer.statusCode).toBe(401);
@@ -145,11 +149,7 @@ describe('the lockout under concurrent attempts', () => {
       confirm_password: 'Another#Password2',
     });
     await held.reached;
-    let last: string[] = [];
-    for (let i = 0; i < 5 && JSON.stringify(last) !== JSON.stringify(BLOCKED); i++) {
-      last = (await login({ email, password: WRONG })).json().errors;
-    }
-    expect(last).toEqual(BLOCKED);
+    expect(await lockWithWrongPasswords(email)).toEqual(BLOCKED);
     held.open();
     const answer = await change;
     expect(answer.json().errors).toEqual(BLOCKED);
