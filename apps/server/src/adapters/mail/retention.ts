@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { Repeating } from '../../jobs/repeating.ts';
 import { purgeOutbox } from './outbox.ts';
 
 /** How often the outbox retention runs: hourly is plenty for a limit counted in days. */
@@ -10,32 +11,28 @@ export const OUTBOX_RETENTION_INTERVAL_MS = 60 * 60 * 1000;
  * every {@link OUTBOX_RETENTION_INTERVAL_MS}.
  */
 export class OutboxRetention {
-  private loop: NodeJS.Timeout | undefined;
+  private readonly repeating: Repeating;
   private running: Promise<number> | undefined;
   private started = false;
-  private stopped = false;
 
   constructor(
     private readonly db: pg.Pool,
     private readonly retentionDays: number,
-    private readonly log: { warn(message: string): void },
-    private readonly intervalMs = OUTBOX_RETENTION_INTERVAL_MS,
-  ) {}
+    log: { warn(message: string): void },
+    intervalMs = OUTBOX_RETENTION_INTERVAL_MS,
+  ) {
+    this.repeating = new Repeating(
+      intervalMs,
+      () => this.run(),
+      (err) => log.warn(`outbox retention failed: ${String(err)}`),
+    );
+  }
 
   /** Runs now, then on every interval until {@link stop}. */
   start(): void {
-    if (this.stopped || this.started) return;
+    if (this.started) return;
     this.started = true;
-    const runAndSchedule = () => {
-      this.run()
-        .catch((err) => this.log.warn(`outbox retention failed: ${String(err)}`))
-        .finally(() => {
-          if (this.stopped) return;
-          this.loop = setTimeout(runAndSchedule, this.intervalMs);
-          this.loop.unref();
-        });
-    };
-    runAndSchedule();
+    this.repeating.start(true);
   }
 
   /** One purge now (a run under way is joined, not repeated); how many messages were deleted. */
@@ -47,8 +44,7 @@ export class OutboxRetention {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.loop);
+    this.repeating.stop();
     await this.running?.catch(() => {});
   }
 }

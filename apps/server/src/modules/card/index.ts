@@ -1,5 +1,6 @@
 import type { CardFee } from '@exchange/shared';
 import { formatUnits, toUnits } from '@exchange/shared';
+import { Repeating } from '../../jobs/repeating.ts';
 import { CardActions } from './actions.ts';
 import { CardService } from './cards.ts';
 import { CARD_CURRENCY, type CardContext, KeyedMutex } from './context.ts';
@@ -24,15 +25,19 @@ export class Cards {
   readonly webhooks: CardWebhooks;
   readonly topups: CardTopups;
   readonly statement: CardStatement;
-  private loop: NodeJS.Timeout | undefined;
+  private readonly repeating: Repeating;
   private running: Promise<unknown> | undefined;
-  private stopped = false;
 
   constructor(
     private readonly ctx: Omit<CardContext, 'mutex'>,
     /** How often the annual fee run happens (ms); 0: only when {@link tick} is called. */
     private readonly pollMs = 0,
   ) {
+    this.repeating = new Repeating(
+      pollMs,
+      () => this.tick(),
+      (err) => this.ctx.log.warn({ err: String(err) }, 'card annual fee run failed'),
+    );
     const full: CardContext = { ...ctx, mutex: new KeyedMutex() };
     this.holders = new CardHolders(full);
     this.cards = new CardService(full);
@@ -60,7 +65,7 @@ export class Cards {
 
   /** Starts the annual fee run every `pollMs`. */
   start(): void {
-    if (this.pollMs > 0) this.schedule();
+    if (this.pollMs > 0) this.repeating.start();
   }
 
   /**
@@ -102,19 +107,8 @@ export class Cards {
     }
   }
 
-  private schedule(): void {
-    if (this.stopped) return;
-    this.loop = setTimeout(() => {
-      this.tick()
-        .catch((err) => this.ctx.log.warn({ err: String(err) }, 'card annual fee run failed'))
-        .finally(() => this.schedule());
-    }, this.pollMs);
-    this.loop.unref();
-  }
-
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.loop);
+    this.repeating.stop();
     await this.running?.catch(() => {});
   }
 }

@@ -5,6 +5,7 @@ import type { EvmDevnet } from '../../adapters/chains/evm/devnet.ts';
 import type { MailPort } from '../../adapters/mail/port.ts';
 import type { WithdrawReviewRules } from '../../config.ts';
 import type { Core } from '../../core/index.ts';
+import { Repeating } from '../../jobs/repeating.ts';
 import type { ServerKeys } from '../identity/crypto.ts';
 import type { StreamPublisher } from '../ranger/forwarded.ts';
 import { privateStreamKey } from '../ranger/streams.ts';
@@ -49,10 +50,9 @@ export class Wallet {
   private readonly latest = new Map<string, number>();
   /** When each network's deposit watcher last finished a pass (ms since the epoch). */
   private readonly watchedAt = new Map<string, number>();
-  private loop: NodeJS.Timeout | undefined;
+  private readonly repeating: Repeating;
   private miner: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
-  private stopped = false;
   private stopChains: (() => Promise<void>) | undefined;
   /** The bank that pays fiat withdrawals. */
   readonly bank: BankPort;
@@ -63,6 +63,11 @@ export class Wallet {
     private readonly options: WalletOptions,
     readonly chains: ChainRegistry,
   ) {
+    this.repeating = new Repeating(
+      options.pollMs,
+      () => this.tick(),
+      (err) => options.log.warn(`wallet: ${String(err)}`),
+    );
     const events = {
       depositAddress: (userId: number, network: string, address: string) => {
         const currencies = [...(chains.get(network)?.currencies.keys() ?? [])];
@@ -103,7 +108,7 @@ export class Wallet {
   async startJobs(): Promise<void> {
     const { options, chains } = this;
     await this.processor.recoverInterrupted();
-    if (options.pollMs > 0) this.schedule();
+    if (options.pollMs > 0) this.repeating.start();
     if (options.simBlockMs > 0) {
       this.miner = setInterval(() => {
         for (const n of chains.all())
@@ -169,14 +174,6 @@ export class Wallet {
     }
   }
 
-  private schedule(): void {
-    if (this.stopped) return;
-    this.loop = setTimeout(() => {
-      this.tick().finally(() => this.schedule());
-    }, this.options.pollMs);
-    this.loop.unref();
-  }
-
   private async publishItem(userId: number, kind: Kind, id: number): Promise<void> {
     const item = await historyItem(this.options.db, kind, id, this.confirmations, this.latestHeight).catch(
       () => null,
@@ -188,8 +185,7 @@ export class Wallet {
 
   /** Stops the loops and waits for a pass in progress. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.loop);
+    this.repeating.stop();
     clearInterval(this.miner);
     await this.running;
     await this.stopChains?.();
