@@ -40,9 +40,13 @@ export interface CardConfig {
   fees: {
     activationFee: string;
     annualFee: string;
+    /** Percent of a top-up. */
     topupFee: string;
+    /** Top-ups per day. */
     topupLimit: string;
+    /** Largest card balance. */
     loadLimit: string;
+    /** EUR per 1 USDT (CARD_EUR_PER_USDT). */
     eurPerUsdt: string;
   };
   /** The real Marqeta's address and credentials, with CARD_ISSUER=marqeta. */

@@ -3,23 +3,13 @@ import type pg from 'pg';
 import { type CardIssuer, CardIssuerError } from '../../adapters/card-issuer/port.ts';
 import type { WebhookCredentials } from '../../adapters/card-issuer/signing.ts';
 import type { MailPort } from '../../adapters/mail/port.ts';
+import type { CardConfig } from '../../config-sections.ts';
 import type { Core } from '../../core/index.ts';
 import { AppError } from '../../http/errors.ts';
 import { encrypt, hashCode, type ServerKeys } from '../identity/crypto.ts';
 
 /** The card program's fees and limits, in USDT (decimal strings, from the configuration). */
-export interface CardFees {
-  activationFee: string;
-  annualFee: string;
-  /** Percent of a top-up. */
-  topupFee: string;
-  /** Top-ups per day. */
-  topupLimit: string;
-  /** Largest card balance. */
-  loadLimit: string;
-  /** EUR per 1 USDT (CARD_EUR_PER_USDT). */
-  eurPerUsdt: string;
-}
+export type CardFees = CardConfig['fees'];
 
 /** What every card use case needs. */
 export interface CardContext {
