@@ -5,7 +5,20 @@ import type pg from 'pg';
  * read and insert them, never update or delete (nor truncate, alter or drop: it owns no table). A migration that
  * adds such a table adds it here.
  */
-export const APPEND_ONLY_TABLES = ['staff_actions', 'ledger_postings', 'trades', 'activities'] as const;
+export const APPEND_ONLY_TABLES = [
+  'staff_actions',
+  'ledger_postings',
+  'trades',
+  'activities',
+  'signer_log',
+] as const;
+
+/**
+ * Tables the app's role may not touch at all: the per-address keys of earlier versions, kept only until they are
+ * swept out (`cli custody sweep-legacy`, run with the owner's credentials). No process that faces the internet
+ * reads a private key.
+ */
+export const OWNER_ONLY_TABLES = ['legacy_wallet_keys'] as const;
 
 /** What a restricted role may do with tables and sequences: data, never the schema. */
 const TABLE_RIGHTS = 'select, insert, update, delete';
@@ -25,10 +38,13 @@ export async function grantAppPrivileges(owner: pg.ClientBase, appRole: string):
     await owner.query<{ name: string }>(
       `select c.relname as name from pg_class c
         where c.relnamespace = 'public'::regnamespace and c.relkind in ('r', 'p') and c.relname = any($1)`,
-      [[...APPEND_ONLY_TABLES, 'schema_migrations']],
+      [[...APPEND_ONLY_TABLES, ...OWNER_ONLY_TABLES, 'schema_migrations']],
     )
   ).rows.map((r) => r.name);
-  const appendOnly = existing.filter((name) => name !== 'schema_migrations');
+  const ownerOnly = existing.filter((name) => (OWNER_ONLY_TABLES as readonly string[]).includes(name));
+  const appendOnly = existing.filter(
+    (name) => name !== 'schema_migrations' && !ownerOnly.includes(name),
+  );
   await owner.query('begin');
   try {
     await owner.query(`grant usage on schema public to ${role}`);
@@ -40,6 +56,7 @@ export async function grantAppPrivileges(owner: pg.ClientBase, appRole: string):
       const tables = appendOnly.map((name) => owner.escapeIdentifier(name)).join(', ');
       await owner.query(`revoke update, delete on ${tables} from ${role}`);
     }
+    for (const name of ownerOnly) await owner.query(`revoke all on ${owner.escapeIdentifier(name)} from ${role}`);
     if (existing.includes('schema_migrations'))
       await owner.query(`revoke insert, update, delete on schema_migrations from ${role}`);
     await owner.query(`alter default privileges in schema public grant ${TABLE_RIGHTS} on tables to ${role}`);

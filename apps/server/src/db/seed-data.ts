@@ -9,9 +9,9 @@ export const SEED_CURRENCIES = [
 ] as const;
 
 export const SEED_BLOCKCHAINS = [
-  { key: 'btc-sim', name: 'Bitcoin (simulated)', client: 'sim-btc', confirmations: 30 },
+  { key: 'btc-sim', name: 'Bitcoin (simulated)', client: 'bitcoin', confirmations: 30 },
   { key: 'eth-devnet', name: 'Ethereum (local devnet)', client: 'evm', confirmations: 30 },
-  { key: 'tron-sim', name: 'TRON (simulated)', client: 'sim-tron', confirmations: 30 },
+  { key: 'tron-sim', name: 'TRON (simulated)', client: 'tron', confirmations: 30 },
 ] as const;
 
 export const SEED_NETWORKS = [

@@ -26,7 +26,7 @@ export const HOT_ACCOUNT = 1;
 export type SigningPurpose =
   | { kind: 'withdrawal'; withdrawalId: number }
   | { kind: 'sweep' }
-  | { kind: 'gas' }
+  | { kind: 'gas'; depositIndex: number }
   | { kind: 'cold' };
 
 /** An EVM transaction to sign (EIP-1559), numbers as decimal strings. */

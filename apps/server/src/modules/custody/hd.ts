@@ -13,7 +13,8 @@ export function accountPath(scheme: Pick<KeyScheme, 'purpose' | 'coinType'>, acc
 
 /** The compressed public key (33 bytes) of `<account xpub>/0/index`: an external (receiving) address. */
 export function publicKeyAt(accountXpub: string, index: number): Uint8Array {
-  if (!Number.isSafeInteger(index) || index < 0 || index >= 0x80000000) throw new Error(`bad key index ${index}`);
+  if (!Number.isSafeInteger(index) || index < 0 || index >= 0x80000000)
+    throw new Error(`bad key index ${index}`);
   const key = HDKey.fromExtendedKey(accountXpub).deriveChild(0).deriveChild(index);
   if (!key.publicKey) throw new Error('the extended key has no public key');
   return key.publicKey;

@@ -1,28 +1,64 @@
 import type pg from 'pg';
+import type { KeyScheme } from '../../adapters/chains/port.ts';
+import { DEPOSIT_ACCOUNT, HOT_ACCOUNT, type WalletKey } from '../../adapters/chains/signing.ts';
 import type { Tx } from '../../db/pool.ts';
-import { decrypt, encrypt, type ServerKeys } from '../identity/crypto.ts';
+import { publicKeyAt } from '../custody/hd.ts';
 import type { Network } from './chains.ts';
 
-/** A user's current deposit address on a network, creating the first one on demand. */
-export async function currentDepositAddress(
-  db: pg.Pool,
-  keys: ServerKeys,
+/**
+ * Our addresses, derived from the extended public keys the signer published (`custody_xpubs`): no secret is
+ * needed to make one, and none is stored. A deposit address is its key index; the hot wallet is account 1, index 0.
+ */
+
+/** The signer has not published its extended public keys yet (it has not started once with this database). */
+export class KeysNotPublishedError extends Error {
+  constructor(scheme: Pick<KeyScheme, 'purpose' | 'coinType'>, account: number) {
+    super(
+      `no extended public key for m/${scheme.purpose}'/${scheme.coinType}'/${account}': start the signer once (ROLE=signer)`,
+    );
+    this.name = 'KeysNotPublishedError';
+  }
+}
+
+async function accountXpub(db: pg.Pool | Tx, scheme: KeyScheme, account: number): Promise<string> {
+  const row = (
+    await db.query('select xpub from custody_xpubs where purpose = $1 and coin_type = $2 and account = $3', [
+      scheme.purpose,
+      scheme.coinType,
+      account,
+    ])
+  ).rows[0];
+  if (!row) throw new KeysNotPublishedError(scheme, account);
+  return row.xpub;
+}
+
+/** The key of our wallet at `account`/`index` on the network, with its address. */
+export async function walletKey(
+  db: pg.Pool | Tx,
   network: Network,
-  userId: number,
-): Promise<string> {
+  account: 0 | 1,
+  index: number,
+): Promise<WalletKey> {
+  const xpub = await accountXpub(db, network.chain.keyScheme, account);
+  return { account, index, address: network.chain.addressOf(publicKeyAt(xpub, index)) };
+}
+
+/** A user's current deposit address on a network, creating the first one on demand. */
+export async function currentDepositAddress(db: pg.Pool, network: Network, userId: number): Promise<string> {
   const existing = await latestAddress(db, userId, network);
   if (existing) return existing;
-  return newDepositAddress(db, keys, network, userId);
+  return newDepositAddress(db, network, userId);
 }
 
 /**
- * The user's newest deposit address on the network, unless the network no longer takes it as valid (one made
- * before addresses carried a checksum): then the user gets a fresh one, and the old one keeps receiving.
+ * The user's newest deposit address on the network that comes from our keys. Addresses of earlier versions (each
+ * with a key of its own, now retired) keep receiving, but are no longer handed out.
  */
 async function latestAddress(q: pg.Pool | Tx, userId: number, network: Network): Promise<string | null> {
   const row = (
     await q.query(
-      'select address from deposit_addresses where user_id = $1 and blockchain_key = $2 order by id desc limit 1',
+      `select address from deposit_addresses where user_id = $1 and blockchain_key = $2 and key_index is not null
+       order by id desc limit 1`,
       [userId, network.key],
     )
   ).rows[0];
@@ -31,38 +67,48 @@ async function latestAddress(q: pg.Pool | Tx, userId: number, network: Network):
 }
 
 /**
- * Creates a fresh address for the user (after each deposit, so addresses are not reused). Two concurrent
- * first requests are serialised by an advisory lock per user and network, so the user gets one address.
+ * Derives a fresh address for the user (after each deposit, so addresses are not reused) at the next index of the
+ * network's key scheme. Two concurrent first requests are serialised by an advisory lock per user and network, so
+ * the user gets one address.
  */
 export async function newDepositAddress(
   db: pg.Pool,
-  keys: ServerKeys,
   network: Network,
   userId: number,
   onlyIfNone = true,
 ): Promise<string> {
   const client = await db.connect();
+  const lock = `deposit-address:${network.key}:${userId}`;
   try {
-    await client.query('select pg_advisory_lock(hashtext($1))', [`deposit-address:${network.key}:${userId}`]);
+    await client.query('select pg_advisory_lock(hashtext($1))', [lock]);
     if (onlyIfNone) {
       const existing = await latestAddress(client, userId, network);
       if (existing) return existing;
     }
-    const { address, secret } = await network.chain.createAddress();
-    await client.query(
-      'insert into deposit_addresses (user_id, blockchain_key, address, secret_enc) values ($1, $2, $3, $4)',
-      [userId, network.key, address, encrypt(keys, secret)],
+    const { purpose, coinType } = network.chain.keyScheme;
+    const index = Number(
+      (
+        await client.query(
+          `insert into custody_key_counters (purpose, coin_type, next_index) values ($1, $2, 1)
+           on conflict (purpose, coin_type) do update set next_index = custody_key_counters.next_index + 1
+           returning next_index - 1 as index`,
+          [purpose, coinType],
+        )
+      ).rows[0].index,
     );
-    return address;
+    const key = await walletKey(client, network, DEPOSIT_ACCOUNT, index);
+    await client.query(
+      'insert into deposit_addresses (user_id, blockchain_key, address, key_index) values ($1, $2, $3, $4)',
+      [userId, network.key, key.address, index],
+    );
+    return key.address;
   } finally {
-    await client
-      .query('select pg_advisory_unlock(hashtext($1))', [`deposit-address:${network.key}:${userId}`])
-      .catch(() => {});
+    await client.query('select pg_advisory_unlock(hashtext($1))', [lock]).catch(() => {});
     client.release();
   }
 }
 
-/** The user who owns `address` on the network, if it is one of ours. */
+/** The user who owns `address` on the network, if it is one of our deposit addresses. */
 export async function addressOwner(db: pg.Pool | Tx, key: string, address: string): Promise<number | null> {
   const row = (
     await db.query('select user_id from deposit_addresses where blockchain_key = $1 and address = $2', [
@@ -73,33 +119,38 @@ export async function addressOwner(db: pg.Pool | Tx, key: string, address: strin
   return row ? Number(row.user_id) : null;
 }
 
-/** The signing key of one of our deposit addresses. */
-export async function depositAddressSecret(db: pg.Pool, keys: ServerKeys, key: string, address: string) {
-  const row = (
-    await db.query('select secret_enc from deposit_addresses where blockchain_key = $1 and address = $2', [
-      key,
-      address,
-    ])
-  ).rows[0];
-  if (!row) throw new Error(`${key}: ${address} is not one of our addresses`);
-  return decrypt(keys, row.secret_enc);
+/** The wallet keys of our deposit addresses among `addresses` (legacy ones, with no key index, are left out). */
+export async function depositKeys(
+  db: pg.Pool | Tx,
+  network: Network,
+  addresses: string[],
+): Promise<WalletKey[]> {
+  const rows = await db.query(
+    `select address, key_index from deposit_addresses
+     where blockchain_key = $1 and address = any($2) and key_index is not null`,
+    [network.key, addresses],
+  );
+  return rows.rows.map((r) => ({ account: DEPOSIT_ACCOUNT, index: Number(r.key_index), address: r.address }));
 }
 
-/** The network's hot wallet (address and key), created on first use. */
-export async function hotWallet(
-  db: pg.Pool,
-  keys: ServerKeys,
-  network: Network,
-): Promise<{ address: string; secret: string }> {
-  const row = (
-    await db.query('select address, secret_enc from hot_wallets where blockchain_key = $1', [network.key])
-  ).rows[0];
-  if (row) return { address: row.address, secret: decrypt(keys, row.secret_enc) };
-  const created = await network.chain.createAddress();
-  const inserted = await db.query(
-    `insert into hot_wallets (blockchain_key, address, secret_enc) values ($1, $2, $3)
-     on conflict (blockchain_key) do nothing`,
-    [network.key, created.address, encrypt(keys, created.secret)],
+/** The network's hot wallet: account 1, index 0 of its scheme; recorded in `hot_wallets` for the console. */
+export async function hotWallet(db: pg.Pool, network: Network): Promise<WalletKey> {
+  const key = await walletKey(db, network, HOT_ACCOUNT, 0);
+  await db.query(
+    `insert into hot_wallets (blockchain_key, address) values ($1, $2)
+     on conflict (blockchain_key) do update set address = excluded.address where hot_wallets.address <> excluded.address`,
+    [network.key, key.address],
   );
-  return inserted.rowCount === 1 ? created : hotWallet(db, keys, network);
+  return key;
+}
+
+/** Which of `addresses` are ours on the network (deposit addresses and the hot wallet). */
+export async function ourAddresses(db: pg.Pool, network: Network, addresses: string[]): Promise<Set<string>> {
+  if (addresses.length === 0) return new Set();
+  const rows = await db.query(
+    `select address from deposit_addresses where blockchain_key = $1 and address = any($2)
+     union select address from hot_wallets where blockchain_key = $1 and address = any($2)`,
+    [network.key, addresses],
+  );
+  return new Set(rows.rows.map((r) => r.address as string));
 }

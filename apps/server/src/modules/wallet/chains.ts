@@ -1,30 +1,30 @@
 import type pg from 'pg';
-import type { ChainPort } from '../../adapters/chains/port.ts';
-import { createSimChain, type SimChain } from '../../adapters/chains/sim/chain.ts';
+import type { ChainPort, KeyScheme } from '../../adapters/chains/port.ts';
 
 /** A network the wallet serves: its adapter and the rules it runs by. */
 export interface Network {
   key: string;
   chain: ChainPort;
-  /** Set for simulated chains: the faucet, mining and reorgs. */
-  sim: SimChain | null;
-  /** Developer tools (faucet, mining) on simulated chains and devnets; null on real networks. */
+  /** Developer tools (faucet, mining, reorgs) on simulators and devnets; null on real networks. */
   dev: DevTools | null;
   confirmations: number;
   /** Explorer link template with `#{txid}`, if any. */
   explorerTransaction: string | null;
   /** Currencies on this network with their precision. */
   currencies: Map<string, number>;
-  /** Deposits are swept to the hot wallet (free on simulated chains); otherwise they stay where they landed. */
-  collect: boolean;
 }
 
-/** Test coins and blocks on demand, where a chain allows it. */
+/** Test coins and blocks on demand, where a chain allows it (the simulators' extensions, a devnet's RPCs). */
 export interface DevTools {
   /** Sends `amount` (currency units) to `address`; resolves with the txid. */
   faucet(address: string, currency: string, amount: bigint): Promise<string>;
   /** Mines `blocks` blocks; resolves with the new height. */
   mine(blocks?: number): Promise<number>;
+  /**
+   * Replaces the newest `depth` blocks by as many new ones. Their transactions are dropped (as if double-spent)
+   * unless `keepTransactions`, in which case they return to the mempool.
+   */
+  reorg(depth: number, keepTransactions?: boolean): Promise<number>;
 }
 
 /** Builds an adapter for a `blockchains.client` kind; `null` when this process cannot serve it. */
@@ -38,8 +38,8 @@ export type ChainFactory = (
 export class ChainRegistry {
   constructor(private readonly networks: Map<string, Network>) {}
 
-  /** Loads the active blockchains; simulated ones are built here, the rest by `factory` (EVM, ...). */
-  static async load(db: pg.Pool, factory: ChainFactory = async () => null): Promise<ChainRegistry> {
+  /** Loads the active blockchains, each built by `factory` (Bitcoin, TRON, EVM). */
+  static async load(db: pg.Pool, factory: ChainFactory): Promise<ChainRegistry> {
     const chains = await db.query(
       `select b.key, b.client, b.min_confirmations, b.explorer_transaction,
          json_object_agg(c.id, c.precision) filter (where c.id is not null) as currencies
@@ -51,27 +51,15 @@ export class ChainRegistry {
     const networks = new Map<string, Network>();
     for (const row of chains.rows) {
       const currencies: Record<string, number> = row.currencies ?? {};
-      const flavour = row.client === 'sim-tron' ? 'tron' : row.client === 'sim-btc' ? 'btc' : null;
-      const sim = flavour ? createSimChain(db, { key: row.key, flavour, currencies }) : null;
-      const built = sim
-        ? {
-            chain: sim,
-            dev: {
-              faucet: async (a: string, c: string, n: bigint) => (await sim.faucet(a, c, n)).txid,
-              mine: sim.mine,
-            },
-          }
-        : await factory(row.key, row.client, currencies);
+      const built = await factory(row.key, row.client, currencies);
       if (!built) continue;
       networks.set(row.key, {
         key: row.key,
         chain: built.chain,
-        sim,
         dev: built.dev,
         confirmations: row.min_confirmations,
         explorerTransaction: row.explorer_transaction,
         currencies: new Map(Object.entries(currencies)),
-        collect: sim !== null,
       });
     }
     return new ChainRegistry(networks);
@@ -85,4 +73,11 @@ export class ChainRegistry {
   all(): Network[] {
     return [...this.networks.values()];
   }
+
+  /** The key scheme of a network (for the signer client); throws for a network this process does not serve. */
+  schemeOf = (key: string): KeyScheme => {
+    const network = this.networks.get(key);
+    if (!network) throw new Error(`no adapter for network ${key}`);
+    return network.chain.keyScheme;
+  };
 }

@@ -1,5 +1,6 @@
 import { toUnits } from '@exchange/shared';
 import { BroadcastUnknownError } from '../../adapters/chains/port.ts';
+import { SignerRefusedError } from '../../adapters/chains/signing.ts';
 import { hotWallet } from './addresses.ts';
 import { releaseHold, setState, settleInternal, type WithdrawDeps } from './withdrawals.ts';
 
@@ -73,7 +74,7 @@ export class WithdrawalProcessor {
   }
 
   private async broadcast(): Promise<void> {
-    const { db, core, keys, chains } = this.deps;
+    const { db, core, chains } = this.deps;
     const rows = await db.query(
       `select id, user_id, currency_id, blockchain_key, rid, memo, amount::text, fee::text from withdrawals
        where state = 'accepted' and internal_user_id is null order by id limit 50`,
@@ -85,9 +86,10 @@ export class WithdrawalProcessor {
       if (!(await setState(db, id, 'processing'))) continue;
       const precision = core.units.precision(w.currency_id);
       try {
-        const hot = await hotWallet(db, keys, network);
+        const hot = await hotWallet(db, network);
         const sent = await network.chain.send({
-          fromSecret: hot.secret,
+          purpose: { kind: 'withdrawal', withdrawalId: id },
+          from: hot,
           to: w.rid,
           currency: w.currency_id,
           amount: toUnits(w.amount, precision) - toUnits(w.fee, precision),
@@ -95,7 +97,8 @@ export class WithdrawalProcessor {
         });
         await setState(db, id, 'confirming', null, { txid: sent.txid });
       } catch (err) {
-        if (err instanceof BroadcastUnknownError) {
+        if (err instanceof BroadcastUnknownError || err instanceof SignerRefusedError) {
+          // Unknown outcome: never resend. A refusal (a daily cap, say): nothing was signed, an operator decides.
           this.deps.log.warn(`withdrawal ${id}: ${err.message}; marked errored for an operator`);
           await setState(db, id, 'errored', err.message.slice(0, 300));
         } else {

@@ -91,7 +91,7 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
       const network = row ? wallet.chains.get(row.blockchain_key) : undefined;
       if (!row || !network) throw invalid(WALLET_ERRORS.networkNotFound);
       if (!row.deposit_enabled) throw invalid(WALLET_ERRORS.depositDisabled);
-      const address = await currentDepositAddress(deps.db, deps.keys, network, Number(uid(request)));
+      const address = await currentDepositAddress(deps.db, network, Number(uid(request)));
       // `currencies` as Peatio's PaymentAddress has it: BaseApp attaches the address only when it is present.
       return { currency, currencies: [currency], blockchain_key: network.key, address, state: 'active' };
     },

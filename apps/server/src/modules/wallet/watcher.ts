@@ -3,9 +3,9 @@ import type pg from 'pg';
 import type { ChainBlock } from '../../adapters/chains/port.ts';
 import type { Core } from '../../core/index.ts';
 import { withTransaction } from '../../db/pool.ts';
-import type { ServerKeys } from '../identity/crypto.ts';
-import { depositAddressSecret, hotWallet, newDepositAddress } from './addresses.ts';
+import { hotWallet, newDepositAddress } from './addresses.ts';
 import type { Network } from './chains.ts';
+import { Collector } from './collector.ts';
 
 /** What the watcher tells the rest of the app: a new address to show, a deposit that changed. */
 export interface WatcherEvents {
@@ -18,7 +18,6 @@ export interface WatcherEvents {
 export interface WatcherDeps {
   db: pg.Pool;
   core: Core;
-  keys: ServerKeys;
   events: WatcherEvents;
   log: { warn(message: string): void };
 }
@@ -35,10 +34,14 @@ const MAX_UNWINDS_PER_TICK = 3;
  * neither a re-scan nor a crash between the credit and the state change can credit twice.
  */
 export class DepositWatcher {
+  private readonly collector: Collector;
+
   constructor(
     private readonly deps: WatcherDeps,
     private readonly network: Network,
-  ) {}
+  ) {
+    this.collector = new Collector(deps, network);
+  }
 
   /** The genesis is compared once per process: a node reset while we run shows as a reorg at the tip. */
   private genesisChecked = false;
@@ -57,7 +60,7 @@ export class DepositWatcher {
       await this.counting(latest, recorded);
       this.counted = latest;
     }
-    if (this.network.collect) await this.collect();
+    await this.collector.tick();
     return latest;
   }
 
@@ -179,7 +182,10 @@ export class DepositWatcher {
   private async record(block: ChainBlock): Promise<number[]> {
     const { db } = this.deps;
     const key = this.network.key;
-    const targets = [...new Set(block.transfers.map((t) => t.to))];
+    // Our own movements (a gas top-up from the hot wallet to a deposit address) are not deposits.
+    const hot = (await hotWallet(db, this.network)).address;
+    const transfers = block.transfers.filter((t) => t.from !== hot);
+    const targets = [...new Set(transfers.map((t) => t.to))];
     const owners = new Map<string, number>();
     if (targets.length > 0) {
       const rows = await db.query(
@@ -190,7 +196,7 @@ export class DepositWatcher {
     }
     const changed = await withTransaction(db, async (tx) => {
       const out: { id: number; user: number; address: string }[] = [];
-      for (const t of block.transfers) {
+      for (const t of transfers) {
         const user = owners.get(t.to);
         if (user === undefined) continue;
         const precision = this.network.currencies.get(t.currency);
@@ -235,7 +241,7 @@ export class DepositWatcher {
 
   /** After a deposit to the user's newest address, give them a new one (old ones keep working). */
   private async rotateAddress(userId: number, address: string): Promise<void> {
-    const { db, keys } = this.deps;
+    const { db } = this.deps;
     const newest = (
       await db.query(
         'select address from deposit_addresses where user_id = $1 and blockchain_key = $2 order by id desc limit 1',
@@ -243,7 +249,7 @@ export class DepositWatcher {
       )
     ).rows[0]?.address;
     if (newest !== address) return;
-    const fresh = await newDepositAddress(db, keys, this.network, userId, false);
+    const fresh = await newDepositAddress(db, this.network, userId, false);
     this.deps.events.depositAddress(userId, this.network.key, fresh);
   }
 
@@ -276,43 +282,6 @@ export class DepositWatcher {
            where id = $1 and state = 'submitted'`,
           [d.id, state, result.ok, result.ok ? null : result.code],
         );
-      }
-      this.deps.events.deposit(Number(d.user_id), Number(d.id));
-    }
-  }
-
-  /** Sweeps credited deposits from the deposit addresses to the hot wallet. */
-  private async collect(): Promise<void> {
-    const { db, keys, core } = this.deps;
-    const accepted = await db.query(
-      `select id, user_id, currency_id, address, amount::text from deposits
-       where blockchain_key = $1 and state = 'accepted' order by id limit 50`,
-      [this.network.key],
-    );
-    if (accepted.rowCount === 0) return;
-    const hot = await hotWallet(db, keys, this.network);
-    for (const d of accepted.rows) {
-      const claimed = await db.query(
-        `update deposits set state = 'collecting', updated_at = now() where id = $1 and state = 'accepted'`,
-        [d.id],
-      );
-      if (claimed.rowCount !== 1) continue;
-      try {
-        const secret = await depositAddressSecret(db, keys, this.network.key, d.address);
-        await this.network.chain.send({
-          fromSecret: secret,
-          to: hot.address,
-          currency: d.currency_id,
-          amount: toUnits(d.amount, core.units.precision(d.currency_id)),
-        });
-        await db.query(`update deposits set state = 'collected', updated_at = now() where id = $1`, [d.id]);
-      } catch (err) {
-        // The credit stands; only the sweep failed. An operator can look at it.
-        this.deps.log.warn(`${this.network.key}: collecting deposit ${d.id} failed: ${String(err)}`);
-        await db.query(`update deposits set state = 'errored', note = $2, updated_at = now() where id = $1`, [
-          d.id,
-          `collect: ${String(err).slice(0, 200)}`,
-        ]);
       }
       this.deps.events.deposit(Number(d.user_id), Number(d.id));
     }

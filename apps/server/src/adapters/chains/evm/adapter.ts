@@ -1,17 +1,23 @@
 import {
   type Block,
+  computeAddress,
   FetchRequest,
+  getAddress,
   hexlify,
   Interface,
   isError,
   JsonRpcProvider,
   Network,
-  randomBytes,
   Transaction,
-  type TransactionRequest,
-  Wallet,
 } from 'ethers';
-import { BroadcastUnknownError, type ChainPort, type SendRequest, type TransactionStatus } from '../port.ts';
+import {
+  BroadcastUnknownError,
+  type ChainPort,
+  type SendRequest,
+  type SweepResult,
+  type TransactionStatus,
+} from '../port.ts';
+import type { SignerPort, SigningPurpose, WalletKey } from '../signing.ts';
 import { type EvmCurrency, indexCurrencies, NATIVE_DECIMALS } from './currencies.ts';
 import { normalizeEvmAddress, readBlockTransfers } from './transfers.ts';
 import { fromChainUnits, toChainUnits } from './units.ts';
@@ -29,7 +35,14 @@ export interface EvmChainOptions {
   currencies: EvmCurrency[];
   /** How long one JSON-RPC call may take before it fails (default 30 s). */
   timeoutMs?: number;
+  /** Signs what we send (the adapter holds no key). */
+  signer: SignerPort;
 }
+
+/** Gas of a plain ether transfer. */
+const ETHER_TRANSFER_GAS = 21_000n;
+/** Gas an ERC-20 `transfer` may take at most when we price a token sweep (a transfer to a new holder is ~52k). */
+const TOKEN_TRANSFER_GAS = 100_000n;
 
 const ERC20 = new Interface([
   'function transfer(address to, uint256 value) returns (bool)',
@@ -44,9 +57,10 @@ const ERC20 = new Interface([
  * so (txid, index) never collides inside one transaction. Ether moved by contracts (internal transfers) is not
  * seen. Amounts a currency cannot hold exactly are rounded down; a transfer that rounds to zero is left out.
  *
- * Sends (`send`): signed locally with the sender's key; the sender pays gas in ether, so an address holding only
- * tokens cannot send them (funding it is the caller's business). The nonce comes from the node's pending count:
- * sends from one address must be serialised by the caller. `memo` has no meaning on EVM and is ignored.
+ * Sends (`send`, `sweep`): built here as EIP-1559 transactions (nonce from the node's pending count, fees from its
+ * fee data, gas estimated), signed by the signer, broadcast here. The sender pays gas in ether, so an address
+ * holding only tokens needs a gas top-up first (`sweepFee` says how much). Sends from one address must be
+ * serialised by the caller. `memo` has no meaning on EVM and is ignored.
  */
 export function createEvmChain(options: EvmChainOptions): ChainPort {
   const currencies = indexCurrencies(options.currencies);
@@ -60,6 +74,13 @@ export function createEvmChain(options: EvmChainOptions): ChainPort {
 
   return {
     key: options.key,
+    keyScheme: {
+      purpose: 44,
+      coinType: 60,
+      nativeCurrency: currencies.native?.currency ?? 'eth',
+    },
+
+    addressOf: (publicKey) => computeAddress(hexlify(publicKey)),
 
     async latestBlock() {
       return provider.getBlockNumber();
@@ -76,11 +97,6 @@ export function createEvmChain(options: EvmChainOptions): ChainPort {
       };
     },
 
-    async createAddress() {
-      const wallet = new Wallet(hexlify(randomBytes(32)));
-      return { address: wallet.address, secret: wallet.privateKey };
-    },
-
     normalizeAddress: normalizeEvmAddress,
 
     async balance(address, currency) {
@@ -89,29 +105,60 @@ export function createEvmChain(options: EvmChainOptions): ChainPort {
       if ('native' in entry) {
         return fromChainUnits(await provider.getBalance(owner), NATIVE_DECIMALS, entry.precision);
       }
-      const data = ERC20.encodeFunctionData('balanceOf', [owner]);
-      const [raw] = ERC20.decodeFunctionResult(
-        'balanceOf',
-        await provider.call({ to: entry.contract, data }),
-      );
-      return fromChainUnits(BigInt(raw), entry.decimals, entry.precision);
+      return tokenBalance(owner, entry.contract, entry.decimals, entry.precision);
     },
 
-    async send(sendRequest) {
-      const wallet = new Wallet(sendRequest.fromSecret, provider);
-      // Everything up to the broadcast only reads from the node: a failure here means nothing was sent.
-      const populated = await wallet.populateTransaction(transferRequest(sendRequest));
-      const signed = await wallet.signTransaction(populated);
-      const txid = Transaction.from(signed).hash!;
-      try {
-        await provider.send('eth_sendRawTransaction', [signed]);
-      } catch (error) {
-        if (isAlreadyKnown(error)) return { txid };
-        if (isNodeRejection(error)) throw new Error(`node refused ${txid}: ${shortMessage(error)}`);
-        // The txid goes into the message: the operator can look it up before deciding anything.
-        throw new BroadcastUnknownError(new Error(`${txid}: ${shortMessage(error)}`));
+    async send(request) {
+      return { txid: await sendSigned(request.purpose, request.from, transferFields(request)) };
+    },
+
+    async sweep({ from, to, currency }): Promise<SweepResult> {
+      const entry = currencies.get(currency);
+      const transfers: SweepResult['transfers'] = [];
+      for (const key of from) {
+        const owner = requireAddress(key.address);
+        let amount: bigint;
+        let fields: { to: string; value: bigint; data: string };
+        if ('native' in entry) {
+          const fees = await provider.getFeeData();
+          const cost = ETHER_TRANSFER_GAS * (fees.maxFeePerGas ?? fees.gasPrice ?? 0n);
+          const value = (await provider.getBalance(owner)) - cost;
+          amount = fromChainUnits(value, NATIVE_DECIMALS, entry.precision);
+          if (amount <= 0n) continue;
+          fields = {
+            to: requireAddress(to),
+            value: toChainUnits(amount, NATIVE_DECIMALS, entry.precision),
+            data: '0x',
+          };
+        } else {
+          amount = await tokenBalance(owner, entry.contract, entry.decimals, entry.precision);
+          if (amount <= 0n) continue;
+          const raw = toChainUnits(amount, entry.decimals, entry.precision);
+          fields = {
+            to: entry.contract,
+            value: 0n,
+            data: ERC20.encodeFunctionData('transfer', [requireAddress(to), raw]),
+          };
+        }
+        const txid = await sendSigned({ kind: 'sweep' }, key, fields);
+        transfers.push({ txid, from: [key.address], amount });
       }
-      return { txid };
+      return { transfers };
+    },
+
+    async sweepFee(currency) {
+      const entry = currencies.get(currency);
+      if ('native' in entry) return 0n;
+      const native = currencies.native;
+      if (!native) throw new Error('a token sweep needs the network native currency for gas');
+      const fees = await provider.getFeeData();
+      const wei = TOKEN_TRANSFER_GAS * (fees.maxFeePerGas ?? fees.gasPrice ?? 0n);
+      // Rounded up: a top-up a little short would leave the sweep stuck.
+      return fromChainUnits(
+        wei + 10n ** BigInt(NATIVE_DECIMALS - native.precision) - 1n,
+        NATIVE_DECIMALS,
+        native.precision,
+      );
     },
 
     async transaction(txid) {
@@ -129,15 +176,79 @@ export function createEvmChain(options: EvmChainOptions): ChainPort {
     },
   };
 
-  function transferRequest({ to, currency, amount }: SendRequest): TransactionRequest {
+  async function tokenBalance(owner: string, contract: string, decimals: number, precision: number) {
+    const data = ERC20.encodeFunctionData('balanceOf', [owner]);
+    const [raw] = ERC20.decodeFunctionResult('balanceOf', await provider.call({ to: contract, data }));
+    return fromChainUnits(BigInt(raw), decimals, precision);
+  }
+
+  function transferFields({ to, currency, amount }: SendRequest): {
+    to: string;
+    value: bigint;
+    data: string;
+  } {
     const recipient = requireAddress(to);
     if (amount <= 0n) throw new Error('amount must be positive');
     const entry = currencies.get(currency);
     if ('native' in entry) {
-      return { to: recipient, value: toChainUnits(amount, NATIVE_DECIMALS, entry.precision) };
+      return { to: recipient, value: toChainUnits(amount, NATIVE_DECIMALS, entry.precision), data: '0x' };
     }
     const raw = toChainUnits(amount, entry.decimals, entry.precision);
-    return { to: entry.contract, data: ERC20.encodeFunctionData('transfer', [recipient, raw]) };
+    return { to: entry.contract, value: 0n, data: ERC20.encodeFunctionData('transfer', [recipient, raw]) };
+  }
+
+  /**
+   * Builds, has signed and broadcasts one transaction from `key`. Everything up to the broadcast only reads from
+   * the node: a failure there means nothing was sent.
+   */
+  async function sendSigned(
+    purpose: SigningPurpose,
+    key: WalletKey,
+    fields: { to: string; value: bigint; data: string },
+  ): Promise<string> {
+    const from = requireAddress(key.address);
+    const [nonce, fees, gasLimit] = await Promise.all([
+      provider.getTransactionCount(from, 'pending'),
+      provider.getFeeData(),
+      provider.estimateGas({ from, ...fields }),
+    ]);
+    const maxFeePerGas = fees.maxFeePerGas ?? fees.gasPrice ?? 0n;
+    const maxPriorityFeePerGas = fees.maxPriorityFeePerGas ?? 0n;
+    const signed = await options.signer.signEvm({
+      network: options.key,
+      purpose,
+      key,
+      transaction: {
+        to: fields.to,
+        value: fields.value.toString(),
+        data: fields.data,
+        nonce,
+        gasLimit: gasLimit.toString(),
+        maxFeePerGas: maxFeePerGas.toString(),
+        maxPriorityFeePerGas: maxPriorityFeePerGas.toString(),
+        chainId: String(options.chainId),
+      },
+    });
+    const parsed = Transaction.from(signed.raw);
+    // What comes back must be what we asked for, from the key we named.
+    if (
+      parsed.from !== from ||
+      parsed.to !== getAddress(fields.to) ||
+      parsed.value !== fields.value ||
+      parsed.data !== fields.data ||
+      parsed.nonce !== nonce
+    )
+      throw new Error('the signer returned another transaction than the one asked for');
+    const txid = parsed.hash as string;
+    try {
+      await provider.send('eth_sendRawTransaction', [signed.raw]);
+    } catch (error) {
+      if (isAlreadyKnown(error)) return txid;
+      if (isNodeRejection(error)) throw new Error(`node refused ${txid}: ${shortMessage(error)}`);
+      // The txid goes into the message: the operator can look it up before deciding anything.
+      throw new BroadcastUnknownError(new Error(`${txid}: ${shortMessage(error)}`));
+    }
+    return txid;
   }
 }
 
