@@ -35,6 +35,9 @@ import { KycService } from './modules/kyc/service.ts';
 import { MarketData } from './modules/market-data/service.ts';
 import { forwardingPublisher, receiveForwarded } from './modules/ranger/forwarded.ts';
 import { StreamHub } from './modules/ranger/hub.ts';
+import type { KeyScheme } from './adapters/chains/port.ts';
+import { type SignerPort, SignerRefusedError } from './adapters/chains/signing.ts';
+import { createSignerClient } from './modules/signer/client.ts';
 import { Wallet } from './modules/wallet/index.ts';
 
 /**
@@ -74,6 +77,13 @@ export async function composeApp(
     (config.smtpUrl
       ? createSmtpMail(config.smtpUrl, config.mailFrom, db)
       : createOutboxMail(db, devOutboxKeys));
+  // The signer knows each network's key scheme from the registry, which exists once the wallet has loaded it.
+  let schemeOf = (network: string): KeyScheme => {
+    throw new Error(`network ${network} is not loaded yet`);
+  };
+  const signer: SignerPort = config.chains.signer
+    ? createSignerClient({ ...config.chains.signer, schemeOf: (network) => schemeOf(network) })
+    : noSigner;
   const wallet =
     overrides.wallet ??
     (await Wallet.start({
@@ -84,12 +94,19 @@ export async function composeApp(
       hub: nats ? forwardingPublisher(nats) : hub,
       log: { warn: (m) => console.warn(m) },
       pollMs: config.walletPollMs,
-      simBlockMs: config.simBlockMs,
       jobs,
       withdrawHoldHours: config.withdrawHoldHours,
       withdrawReview: config.withdrawReview,
-      evm: { rpcUrl: config.evmRpcUrl, chainId: config.evmChainId, devnet: config.evmDevnet },
+      networks: {
+        chains: config.chains,
+        evm: { rpcUrl: config.evmRpcUrl, chainId: config.evmChainId, devnet: config.evmDevnet },
+        signer,
+        simBlockMs: config.simBlockMs,
+        // The simulators run where the background work runs: the worker role, or the one process.
+        runSimulators: config.roles.has('worker'),
+      },
     }));
+  schemeOf = wallet.chains.schemeOf;
   const sms = overrides.sms ?? createOutboxSms(db, devOutboxKeys);
   const card = await cardIssuerFor(config, db, selfUrl);
   const cardIssuer = overrides.cardIssuer ?? card.issuer;
@@ -149,6 +166,19 @@ export async function composeApp(
   if (jobs) for (const [name, start] of Object.entries(backgroundJobs)) if (name !== 'wallet') await start();
   return { app, deps, jobs: backgroundJobs };
 }
+
+/** A process with no signer configured (an api-only process never signs): every request is refused. */
+const noSigner: SignerPort = {
+  signBitcoin: async () => {
+    throw new SignerRefusedError('signer.not_configured');
+  },
+  signTron: async () => {
+    throw new SignerRefusedError('signer.not_configured');
+  },
+  signEvm: async () => {
+    throw new SignerRefusedError('signer.not_configured');
+  },
+};
 
 /** Starts one background job (the wallet's loops, a webhook delivery, the card fee run). */
 export type BackgroundJobs = Record<string, () => Promise<void>>;

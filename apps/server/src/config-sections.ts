@@ -75,3 +75,20 @@ export interface KycConfig {
   /** The Sumsub WebSDK script the web app loads with KYC_PROVIDER=sumsub. */
   webSdkUrl: string;
 }
+
+/** Where the Bitcoin and TRON networks and the signer are. */
+export interface ChainsConfig {
+  /** BTC_RPC_URL: Bitcoin Core's JSON-RPC, Basic credentials in the URL; unset: the built-in simulator. */
+  bitcoinRpcUrl: string | undefined;
+  /** TRON_API_URL: a java-tron full node's HTTP API (or TronGrid); unset: the built-in simulator. */
+  tronApiUrl: string | undefined;
+  /** TRON_API_KEY: sent as TRON-PRO-API-KEY, as TronGrid wants. */
+  tronApiKey: string | undefined;
+  /** TRON_USDT_CONTRACT: the TRC-20 USDT contract (mainnet's by default). */
+  tronUsdtContract: string;
+  /** Loopback ports of the simulators (0: any free port, in one process). */
+  simBitcoinPort: number;
+  simTronPort: number;
+  /** SIGNER_URL and SIGNER_TOKEN: a signer elsewhere; unset: the app starts its own as a child process. */
+  signer: { url: string; token: string } | undefined;
+}

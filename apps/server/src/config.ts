@@ -1,6 +1,12 @@
 import path from 'node:path';
 import { z } from 'zod';
-import type { BackupConfig, CardConfig, KycConfig, WithdrawReviewRules } from './config-sections.ts';
+import type {
+  BackupConfig,
+  CardConfig,
+  ChainsConfig,
+  KycConfig,
+  WithdrawReviewRules,
+} from './config-sections.ts';
 import { type TrustProxy, trustProxySchema } from './net/trust-proxy.ts';
 
 const bool = z
@@ -75,6 +81,17 @@ const envSchema = z.object({
   EVM_RPC_URL: z.url().optional(),
   EVM_CHAIN_ID: z.coerce.number().int().positive().default(31337),
   EVM_DEVNET: bool.optional(),
+  BTC_RPC_URL: z.url().optional(),
+  TRON_API_URL: z.url().optional(),
+  TRON_API_KEY: z.string().min(1).optional(),
+  TRON_USDT_CONTRACT: z
+    .string()
+    .regex(/^T[1-9A-HJ-NP-Za-km-z]{33}$/, 'must be a TRON address')
+    .default('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'),
+  CHAIN_SIM_BTC_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  CHAIN_SIM_TRON_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  SIGNER_URL: z.url().optional(),
+  SIGNER_TOKEN: z.string().min(32).optional(),
   WITHDRAW_HOLD_HOURS: z.coerce.number().int().min(0).max(720).default(24),
   WITHDRAW_REVIEW_NEW_BENEFICIARY_HOURS: z.coerce.number().int().min(0).max(720).default(24),
   WITHDRAW_REVIEW_PASS_THROUGH_MINUTES: z.coerce.number().int().min(0).max(10_080).default(60),
@@ -175,6 +192,8 @@ export interface Config {
   evmChainId: number;
   /** Without EVM_RPC_URL, run an in-process Hardhat devnet for eth-devnet (default outside production). */
   evmDevnet: boolean;
+  /** Bitcoin and TRON nodes (their simulators by default) and the signer. */
+  chains: ChainsConfig;
   /** Withdrawals wait this many hours after a password or 2FA change. */
   withdrawHoldHours: number;
   /** When a withdrawal waits for staff review (the limits themselves are set in the console). */
@@ -247,6 +266,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (split && !(e.DATABASE_URL && e.NATS_URL)) {
     throw new ConfigError(
       'Invalid configuration: ROLE: a process with only some roles needs DATABASE_URL and NATS_URL (the others run elsewhere)',
+    );
+  }
+  if (Boolean(e.SIGNER_URL) !== Boolean(e.SIGNER_TOKEN)) {
+    throw new ConfigError('Invalid configuration: SIGNER_URL: SIGNER_URL and SIGNER_TOKEN go together');
+  }
+  if (split && roles.has('worker') && !e.SIGNER_URL) {
+    throw new ConfigError(
+      'Invalid configuration: SIGNER_URL: a worker of a split deployment signs through the signer (ROLE=signer): set SIGNER_URL and SIGNER_TOKEN',
     );
   }
   if (e.DATABASE_OWNER_URL && !e.DATABASE_URL) {
@@ -342,6 +369,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     evmRpcUrl: e.EVM_RPC_URL,
     evmChainId: e.EVM_CHAIN_ID,
     evmDevnet: e.EVM_DEVNET ?? !production,
+    chains: {
+      bitcoinRpcUrl: e.BTC_RPC_URL,
+      tronApiUrl: e.TRON_API_URL,
+      tronApiKey: e.TRON_API_KEY,
+      tronUsdtContract: e.TRON_USDT_CONTRACT,
+      // One process: any free port. Split: fixed ports, so every role finds the simulators the worker runs.
+      simBitcoinPort: e.CHAIN_SIM_BTC_PORT ?? (split ? 18443 : 0),
+      simTronPort: e.CHAIN_SIM_TRON_PORT ?? (split ? 18190 : 0),
+      signer: e.SIGNER_URL && e.SIGNER_TOKEN ? { url: e.SIGNER_URL, token: e.SIGNER_TOKEN } : undefined,
+    },
     withdrawHoldHours: e.WITHDRAW_HOLD_HOURS,
     withdrawReview: {
       newBeneficiaryHours: e.WITHDRAW_REVIEW_NEW_BENEFICIARY_HOURS,

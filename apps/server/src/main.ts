@@ -11,10 +11,16 @@ import { DEMO_STAFF_EMAIL, ensureDemoStaff } from './demo/staff.ts';
 import { devToolsExposureWarning } from './http/loopback.ts';
 import { loadServerKeys } from './modules/identity/crypto.ts';
 import { serveMetrics } from './modules/metrics/registry.ts';
+import { startSignerChild } from './modules/signer/child.ts';
 
 /** Starts everything in one process: database, APIs, websocket gateway and the web app. */
 async function main(): Promise<void> {
   const started = performance.now();
+  // The signer runs alone in its process (ROLE=signer): it holds the seed, and nothing else runs beside it.
+  if (process.env.ROLE?.trim() === 'signer') {
+    await import('./signer-main.ts');
+    return;
+  }
   let config: Config;
   try {
     config = loadConfig();
@@ -46,9 +52,18 @@ async function main(): Promise<void> {
     active && config.demoBooks
       ? await seedDemoMarkets(active, database.pool, keys, database.demoUsers, log)
       : undefined;
+  // The signer: elsewhere (SIGNER_URL), or a child process of ours, so this process never holds the seed.
+  const signerChild =
+    config.chains.signer || (config.split && !config.roles.has('worker'))
+      ? undefined
+      : await startSignerChild({ databaseUrl: database.url, dataDir: config.dataDir, log });
+  if (signerChild) {
+    config = { ...config, chains: { ...config.chains, signer: { url: signerChild.url, token: signerChild.token } } };
+    log.info(`signer: a child process on ${signerChild.url}`);
+  }
   const { app, deps, jobs } = await composeApp(config, database.pool, { core, keys }, processCore.nats);
   if (active && database.demoUsers.length > 0)
-    await seedDemoWallet(active, deps.wallet, database.pool, deps.keys);
+    await seedDemoWallet(active, deps.wallet, database.pool);
   const jobLocks: { release(): Promise<void> }[] = [];
   if (config.split && config.roles.has('worker')) {
     // Each job runs in one worker at a time: the first to take its lock runs it, the others wait for it.
@@ -92,6 +107,7 @@ async function main(): Promise<void> {
     await app.close().catch((err) => log.warn(`closing http: ${String(err)}`));
     for (const lock of jobLocks) await lock.release();
     await processCore.stop();
+    await signerChild?.stop();
     await database.close().catch((err) => log.warn(`closing database: ${String(err)}`));
     process.exit(0);
   };

@@ -3,7 +3,6 @@ import { toUnits } from '@exchange/shared';
 import { hash } from '@node-rs/argon2';
 import type pg from 'pg';
 import type { Core } from '../core/index.ts';
-import type { ServerKeys } from '../modules/identity/crypto.ts';
 import { hotWallet } from '../modules/wallet/addresses.ts';
 import type { Wallet } from '../modules/wallet/index.ts';
 import { withTransaction } from './pool.ts';
@@ -203,7 +202,6 @@ export async function seedDemoWallet(
   core: Core,
   wallet: Wallet,
   db: pg.Pool,
-  keys: ServerKeys,
 ): Promise<void> {
   await Promise.all(
     Object.entries(DEMO_BALANCES).map(([currency, amount]) =>
@@ -216,7 +214,7 @@ export async function seedDemoWallet(
   for (const network of wallet.chains.all()) {
     const dev = network.dev;
     if (!dev) continue;
-    const hot = await hotWallet(db, keys, network);
+    const hot = await hotWallet(db, network);
     let funded = false;
     for (const [currency, precision] of network.currencies) {
       if ((await network.chain.balance(hot.address, currency)) > 0n) continue;

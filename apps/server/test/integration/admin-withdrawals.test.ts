@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hotWallet } from '../../src/modules/wallet/addresses.ts';
 import { adminCall, asStaff, type Person, stepUp } from '../support/staff.ts';
-import { type Member, TRX, walletSuite } from '../support/wallet.ts';
+import { externalAddress, type Member, TRX, walletSuite } from '../support/wallet.ts';
 
 /**
  * The console's withdrawal review: withdrawals above a limit, to a just-saved address or passing just-deposited
@@ -42,7 +42,7 @@ const age = (beneficiary: number) =>
 async function fundHotWallet() {
   const network = w.t.deps.wallet.chains.get('tron-sim');
   if (!network) throw new Error('no tron-sim');
-  await w.tron.faucet((await hotWallet(w.t.db.pool, w.t.deps.keys, network)).address, 'trx', 10_000n * TRX);
+  await w.tron.faucet((await hotWallet(w.t.db.pool, network)).address, 'trx', 10_000n * TRX);
   await mine(1);
 }
 
@@ -59,7 +59,7 @@ describe('withdrawal review', () => {
     expect((await call(who, 'GET', '/account/withdraws?state=processing')).json()).toHaveLength(1);
     await w.t.deps.wallet.tick();
     expect((await history(who))[0].state).toBe('under_review');
-    expect(await w.tron.balance(target, 'trx')).toBe(0n);
+    expect(await w.tronChain.balance(target, 'trx')).toBe(0n);
 
     const queue = await admin(compliance, 'GET', '/withdrawals');
     expect(queue.statusCode).toBe(200);
@@ -81,7 +81,7 @@ describe('withdrawal review', () => {
     await w.t.deps.wallet.tick();
     expect((await history(who))[0].state).toBe('succeed');
     // 40 − 1 fee reached the address once; a second broadcast would show 78.
-    expect(await w.tron.balance(target, 'trx')).toBe(39n * TRX);
+    expect(await w.tronChain.balance(target, 'trx')).toBe(39n * TRX);
     expect(balance(who, 'trx')).toEqual({ balance: 60n * TRX, locked: 0n });
   });
 
@@ -195,7 +195,7 @@ describe('withdrawal review', () => {
     await mine(30);
     expect(balance(who, 'trx').balance).toBe(80n * TRX);
     await credit(who, 'trx', 100n * TRX);
-    const beneficiary = await activeBeneficiary(who, (await w.tron.createAddress()).address);
+    const beneficiary = await activeBeneficiary(who, externalAddress('tron'));
     await age(beneficiary);
     // 80 deposited in the hour: 30 out is not half of it; 15 more makes 45, and it waits.
     expect((await withdraw(who, beneficiary, '30')).json().state).toBe('accepted');

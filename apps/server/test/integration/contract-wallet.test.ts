@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { type BaseAppClient, baseAppUser } from '../support/contract.ts';
 import { outbox } from '../support/identity.ts';
+import { externalAddress } from '../support/wallet.ts';
 
 // Peatio's wallet contract as BaseApp 2.6 uses it (issue 16, items 4, 5 and 6).
 let t: TestApp;
@@ -37,9 +38,7 @@ describe('deposit address', () => {
 
 describe('beneficiaries as BaseApp adds, resends and activates them', () => {
   it('item 5: takes data as a JSON string (no network: the default one), PATCH resend_pin, then activates', async () => {
-    const sim = t.deps.wallet.chains.get('tron-sim')?.sim;
-    if (!sim) throw new Error('tron-sim is not simulated');
-    const address = (await sim.createAddress()).address;
+    const address = externalAddress('tron');
     const created = await client.peatio(
       'POST',
       '/account/beneficiaries',

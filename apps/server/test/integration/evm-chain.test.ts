@@ -1,12 +1,24 @@
 import { readFile } from 'node:fs/promises';
-import { Contract, FetchRequest, Interface, JsonRpcProvider, Network, Wallet } from 'ethers';
+import {
+  Contract,
+  computeAddress,
+  FetchRequest,
+  hexlify,
+  Interface,
+  JsonRpcProvider,
+  Network,
+  Wallet,
+} from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvmChain } from '../../src/adapters/chains/evm/adapter.ts';
 import { compileTestUsdt } from '../../src/adapters/chains/evm/contracts/compile.ts';
 import { type EvmDevnet, startEvmDevnet } from '../../src/adapters/chains/evm/devnet.ts';
 import { TRANSFER_TOPIC } from '../../src/adapters/chains/evm/transfers.ts';
 import { BroadcastUnknownError, type ChainPort, type ChainTransfer } from '../../src/adapters/chains/port.ts';
+import type { WalletKey } from '../../src/adapters/chains/signing.ts';
+import { publicKeyAt } from '../../src/modules/custody/hd.ts';
 import { type RpcProxy, startRpcProxy } from '../support/rpc-proxy.ts';
+import { uncheckedSigner } from '../support/unchecked-signer.ts';
 
 const ETH = 10n ** 18n;
 const USDT = 10n ** 6n;
@@ -26,8 +38,21 @@ function chainAt(rpcUrl: string, timeoutMs?: number): ChainPort {
       { currency: 'eth', precision: 18, native: true },
       { currency: 'usdt', precision: 6, contract: devnet.usdtAddress, decimals: 6 },
     ],
+    signer: keys.signer,
   });
 }
+
+/** Keys of the test mnemonic, signed for with no policy (this file checks the protocol, not the custody rules). */
+const keys = uncheckedSigner(() => ({ purpose: 44, coinType: 60, nativeCurrency: 'eth' }));
+const depositXpub = keys.xpub({ purpose: 44, coinType: 60 }, 0);
+let nextIndex = 0;
+/** A fresh key of our wallet with its address. */
+function newKey(): { address: string; key: WalletKey } {
+  const index = nextIndex++;
+  const address = computeAddress(hexlify(publicKeyAt(depositXpub, index)));
+  return { address, key: { account: 0, index, address } };
+}
+const SWEEP = { kind: 'sweep' } as const;
 
 /** The transfers `chain.block` lists for `txid`, read from the block the transaction was mined in. */
 async function listed(txid: string): Promise<ChainTransfer[]> {
@@ -61,8 +86,7 @@ afterAll(async () => {
 
 describe('EVM chain adapter on a Hardhat devnet', () => {
   it('lists an ether deposit to a fresh address with its exact amount', async () => {
-    const { address, secret } = await chain.createAddress();
-    expect(new Wallet(secret).address).toBe(address);
+    const { address } = newKey();
     const txid = await devnet.faucet(address, 'eth', 1_234_567_890_123_456_789n);
 
     expect(await listed(txid)).toEqual([
@@ -81,7 +105,7 @@ describe('EVM chain adapter on a Hardhat devnet', () => {
   it('lists a USDT transfer of the configured contract with its log index', async () => {
     const holder = new Wallet(devnet.accounts[1]!.privateKey, rpc);
     await devnet.faucet(holder.address, 'usdt', 100n * USDT);
-    const { address } = await chain.createAddress();
+    const { address } = newKey();
     const tx = await holder.sendTransaction({
       to: devnet.usdtAddress,
       data: ERC20.encodeFunctionData('transfer', [address, 12_345_678n]),
@@ -105,7 +129,7 @@ describe('EVM chain adapter on a Hardhat devnet', () => {
 
   it('ignores a token with the same symbol from another contract', async () => {
     const fake = await devnet.deployToken('Tether USD', 'USDT');
-    const { address } = await chain.createAddress();
+    const { address } = newKey();
     const txid = await devnet.mintToken(fake, address, 500n * USDT);
 
     // The fake token did emit a real Transfer to the address: only its contract gives it away.
@@ -123,7 +147,7 @@ describe('EVM chain adapter on a Hardhat devnet', () => {
   it('does not list reverted transactions: a token transfer beyond the balance, ether sent to a contract that refuses it', async () => {
     const sender = new Wallet(devnet.accounts[2]!.privateKey, rpc);
     await devnet.faucet(sender.address, 'usdt', 5n * USDT);
-    const { address } = await chain.createAddress();
+    const { address } = newKey();
 
     const tokenTx = await sendReverting(sender, {
       to: devnet.usdtAddress,
@@ -139,19 +163,21 @@ describe('EVM chain adapter on a Hardhat devnet', () => {
   });
 
   it('sends ether and USDT from a funded key; confirmations grow as blocks are mined', async () => {
-    const hot = await chain.createAddress();
+    const hot = newKey();
     await devnet.faucet(hot.address, 'eth', 2n * ETH);
     await devnet.faucet(hot.address, 'usdt', 50n * USDT);
-    const recipient = await chain.createAddress();
+    const recipient = newKey();
 
     const ether = await chain.send({
-      fromSecret: hot.secret,
+      purpose: SWEEP,
+      from: hot.key,
       to: recipient.address,
       currency: 'eth',
       amount: ETH / 4n,
     });
     const token = await chain.send({
-      fromSecret: hot.secret,
+      purpose: SWEEP,
+      from: hot.key,
       to: recipient.address.toLowerCase(),
       currency: 'usdt',
       amount: 7_500_000n,
@@ -175,21 +201,21 @@ describe('EVM chain adapter on a Hardhat devnet', () => {
   });
 
   it('refuses sends the node would not accept, without a BroadcastUnknownError', async () => {
-    const poor = await chain.createAddress();
+    const poor = newKey();
     await devnet.faucet(poor.address, 'eth', ETH / 100n);
     const to = devnet.accounts[3]!.address;
 
-    const tooMuch = chain.send({ fromSecret: poor.secret, to, currency: 'eth', amount: ETH });
+    const tooMuch = chain.send({ purpose: SWEEP, from: poor.key, to, currency: 'eth', amount: ETH });
     await expect(tooMuch).rejects.toThrow();
     await expect(tooMuch).rejects.not.toBeInstanceOf(BroadcastUnknownError);
-    const noTokens = chain.send({ fromSecret: poor.secret, to, currency: 'usdt', amount: USDT });
+    const noTokens = chain.send({ purpose: SWEEP, from: poor.key, to, currency: 'usdt', amount: USDT });
     await expect(noTokens).rejects.not.toBeInstanceOf(BroadcastUnknownError);
     await expect(
-      chain.send({ fromSecret: poor.secret, to: 'not-an-address', currency: 'eth', amount: 1n }),
+      chain.send({ purpose: SWEEP, from: poor.key, to: 'not-an-address', currency: 'eth', amount: 1n }),
     ).rejects.toThrow('not an EVM address');
-    await expect(chain.send({ fromSecret: poor.secret, to, currency: 'btc', amount: 1n })).rejects.toThrow(
-      'not carried',
-    );
+    await expect(
+      chain.send({ purpose: SWEEP, from: poor.key, to, currency: 'btc', amount: 1n }),
+    ).rejects.toThrow('not carried');
     expect(await chain.balance(poor.address, 'eth')).toBe(ETH / 100n);
   });
 
@@ -243,17 +269,17 @@ describe('broadcast failures', () => {
   });
 
   async function fundedSender() {
-    const sender = await chain.createAddress();
+    const sender = newKey();
     await devnet.faucet(sender.address, 'eth', ETH);
     return sender;
   }
 
   it('rejects with BroadcastUnknownError when the broadcast times out, though the node may have taken it', async () => {
     const sender = await fundedSender();
-    const recipient = await chain.createAddress();
+    const recipient = newKey();
     proxy.mode = 'swallow';
     const error = await proxied
-      .send({ fromSecret: sender.secret, to: recipient.address, currency: 'eth', amount: ETH / 2n })
+      .send({ purpose: SWEEP, from: sender.key, to: recipient.address, currency: 'eth', amount: ETH / 2n })
       .catch((e: unknown) => e);
     proxy.mode = 'forward';
 
@@ -269,7 +295,8 @@ describe('broadcast failures', () => {
     const sender = await fundedSender();
     proxy.mode = 'bad-gateway';
     const result = proxied.send({
-      fromSecret: sender.secret,
+      purpose: SWEEP,
+      from: sender.key,
       to: devnet.accounts[3]!.address,
       currency: 'eth',
       amount: 1n,
@@ -282,14 +309,58 @@ describe('broadcast failures', () => {
     const sender = await fundedSender();
     const to = devnet.accounts[3]!.address;
     proxy.mode = 'reject';
-    const refused = proxied.send({ fromSecret: sender.secret, to, currency: 'eth', amount: 1n });
+    const refused = proxied.send({ purpose: SWEEP, from: sender.key, to, currency: 'eth', amount: 1n });
     await expect(refused).rejects.toThrow('insufficient funds');
     await expect(refused).rejects.not.toBeInstanceOf(BroadcastUnknownError);
 
     proxy.mode = 'already-known';
-    const { txid } = await proxied.send({ fromSecret: sender.secret, to, currency: 'eth', amount: 2n });
+    const { txid } = await proxied.send({
+      purpose: SWEEP,
+      from: sender.key,
+      to,
+      currency: 'eth',
+      amount: 2n,
+    });
     proxy.mode = 'forward';
     expect(await chain.transaction(txid)).toMatchObject({ state: 'confirmed' });
+  });
+});
+
+describe('sweeps and reorgs on the devnet', () => {
+  it('sweeps ether less its gas, and a token once the address holds the gas sweepFee names', async () => {
+    const hot = newKey();
+    const deposit = newKey();
+    await devnet.faucet(deposit.address, 'eth', ETH);
+    await devnet.faucet(deposit.address, 'usdt', 40n * USDT);
+    // A token sweep needs gas at the address first; the fee is a bound, rounded up.
+    const fee = await chain.sweepFee('usdt');
+    expect(fee).toBeGreaterThan(0n);
+    expect(await chain.sweepFee('eth')).toBe(0n);
+    const token = await chain.sweep({ from: [deposit.key], to: hot.address, currency: 'usdt' });
+    expect(token.transfers).toHaveLength(1);
+    expect(token.transfers[0]).toMatchObject({ from: [deposit.address], amount: 40n * USDT });
+    expect(await chain.balance(hot.address, 'usdt')).toBe(40n * USDT);
+    const ether = await chain.sweep({ from: [deposit.key], to: hot.address, currency: 'eth' });
+    const moved = ether.transfers[0]!.amount;
+    expect(moved).toBeGreaterThan(ETH - fee);
+    expect(await chain.balance(hot.address, 'eth')).toBe(moved);
+    // What is left is less than one transfer's gas: nothing more to sweep.
+    expect((await chain.sweep({ from: [deposit.key], to: hot.address, currency: 'eth' })).transfers).toEqual(
+      [],
+    );
+  });
+
+  it('a reorg replaces the deposit block: same height, another hash, no transfer', async () => {
+    const { address } = newKey();
+    const txid = await devnet.faucet(address, 'eth', ETH);
+    const receipt = await rpc.getTransactionReceipt(txid);
+    const before = await chain.block(receipt!.blockNumber);
+    expect(before!.transfers.map((t) => t.txid)).toContain(txid);
+    await devnet.reorg(2);
+    const after = await chain.block(receipt!.blockNumber);
+    expect(after!.hash).not.toBe(before!.hash);
+    expect(after!.transfers).toEqual([]);
+    expect(await chain.balance(address, 'eth')).toBe(0n);
   });
 });
 

@@ -9,7 +9,7 @@ import { plainUser } from '../support/core.ts';
 import { createTestDatabase } from '../support/db.ts';
 import { lastCode, nextIp, outbox, registration } from '../support/identity.ts';
 import { freePort } from '../support/ports.ts';
-import { member } from '../support/wallet.ts';
+import { externalAddress, member } from '../support/wallet.ts';
 
 /**
  * Issue 25, item 3: a delivered one-time secret (reset link, login code, registration codes, beneficiary pin)
@@ -206,7 +206,7 @@ describe('production (SMTP, no developer tools): what an auditor with database a
 
   it('a beneficiary pin reaches the user and is in no row and no log line', async () => {
     const who = await member(prod, 'payer@example.com');
-    const address = (await prod.deps.wallet.chains.get('tron-sim')?.sim?.createAddress())?.address;
+    const address = externalAddress('tron');
     const created = await prod.app.inject({
       method: 'POST',
       url: '/api/v2/peatio/account/beneficiaries',

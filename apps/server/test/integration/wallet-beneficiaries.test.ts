@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TRX, walletSuite } from '../support/wallet.ts';
+import { externalAddress, TRX, walletSuite } from '../support/wallet.ts';
 
 /** Saved withdrawal addresses (pin, resend, attempts, deletion) and operator adjustments. */
 const w = walletSuite();
@@ -33,7 +33,7 @@ describe('beneficiaries', () => {
     }
     expect((await call(gus, 'GET', '/account/beneficiaries')).json()).toEqual([]);
 
-    const address = await w.tron.createAddress();
+    const address = { address: externalAddress('tron') };
     const created = await call(gus, 'POST', '/account/beneficiaries', {
       name: 'Cold storage',
       currency: 'trx',
@@ -101,7 +101,7 @@ describe('beneficiaries', () => {
       name: 'x',
       currency: 'trx',
       blockchain_key: 'tron-sim',
-      data: { address: (await w.tron.createAddress()).address },
+      data: { address: externalAddress('tron') },
     });
     const id = created.json().id;
     const pin = await emailedPin(hal);
@@ -115,7 +115,7 @@ describe('beneficiaries', () => {
   it("another user's beneficiary is not found; deletion needs an authenticator code", async () => {
     const ivy = await member('ivy@wallet.test');
     const jon = await member('jon@wallet.test');
-    const id = await activeBeneficiary(ivy, (await w.tron.createAddress()).address);
+    const id = await activeBeneficiary(ivy, externalAddress('tron'));
     expect(
       (await call(jon, 'PATCH', `/account/beneficiaries/${id}/activate`, { pin: '123456' })).statusCode,
     ).toBe(404);
@@ -136,7 +136,7 @@ describe('beneficiaries', () => {
     const kay = await member('kay@wallet.test');
     const lou = await member('lou@wallet.test');
     const louAddress = await w.depositAddress(lou);
-    const outside = (await w.tron.createAddress()).address;
+    const outside = externalAddress('tron');
     const created = await call(kay, 'POST', '/account/beneficiaries', {
       name: 'Lou',
       currency: 'trx',

@@ -1,6 +1,8 @@
 import { validateAddress } from '@exchange/shared';
 import { describe, expect, it, vi } from 'vitest';
+import { publicKeyAt } from '../../src/modules/custody/hd.ts';
 import { privateStreamKey } from '../../src/modules/ranger/streams.ts';
+import { uncheckedSigner } from '../support/unchecked-signer.ts';
 import { TRX, walletSuite } from '../support/wallet.ts';
 
 /** Deposit addresses, deposits on the simulated TRON chain (confirmations, reorgs, minimum), and the history lists. */
@@ -37,32 +39,31 @@ describe('deposit addresses', () => {
     expect(await depositAddress(bob)).not.toBe(trx);
   });
 
-  it('are checksummed addresses; one from before checksums is replaced by a fresh one and still receives', async () => {
+  it('are derived from the published xpubs; an address of an earlier version is no longer handed out but still receives', async () => {
     const ola = await member('old@wallet.test');
     const trx = await depositAddress(ola);
     expect(validateAddress('tron', trx)).toBe(trx);
     const btc = await depositAddress(ola, 'btc', 'btc-sim');
     expect(btc).toMatch(/^bcrt1q/);
     expect(validateAddress('btc', btc, { btcNetworks: ['regtest'] })).toBe(btc);
+    // The same address the signer's key at m/44'/195'/0'/0/<index> controls.
+    const row = (await w.t.db.pool.query('select key_index from deposit_addresses where address = $1', [trx]))
+      .rows[0];
+    const { xpub } = uncheckedSigner(() => ({ purpose: 44, coinType: 195, nativeCurrency: 'trx' }));
+    const network = w.t.deps.wallet.chains.get('tron-sim');
+    expect(
+      network?.chain.addressOf(publicKeyAt(xpub({ purpose: 44, coinType: 195 }, 0), row.key_index)),
+    ).toBe(trx);
 
-    // What a database from before holds: a shape-only address, issued by the simulated chain.
-    const legacy = `T${'x'.repeat(33)}`;
-    await w.t.db.pool.query('update deposit_addresses set address = $1 where address = $2', [legacy, trx]);
-    await w.t.db.pool.query('update sim_addresses set address = $1 where address = $2', [legacy, trx]);
+    // What a database from before holds: an address with a key of its own (now retired), no key index.
+    await w.t.db.pool.query('update deposit_addresses set key_index = null where address = $1', [trx]);
     const fresh = await depositAddress(ola);
-    expect(fresh).not.toBe(legacy);
+    expect(fresh).not.toBe(trx);
     expect(validateAddress('tron', fresh)).toBe(fresh);
 
-    // The chain still pays its own old address (a sweep to an old hot wallet, a late deposit), nobody else's.
-    const payer = await w.tron.createAddress();
-    await w.tron.faucet(payer.address, 'trx', 10n * TRX);
-    await mine(1);
-    await w.tron.send({ fromSecret: payer.secret, to: legacy, currency: 'trx', amount: 2n * TRX });
-    await expect(
-      w.tron.send({ fromSecret: payer.secret, to: `T${'y'.repeat(33)}`, currency: 'trx', amount: TRX }),
-    ).rejects.toThrow('invalid address');
-    await w.tron.faucet(legacy, 'trx', 3n * TRX);
-    await expect(w.tron.faucet(`T${'y'.repeat(33)}`, 'trx', TRX)).rejects.toThrow('invalid address');
+    // The old address still receives: a deposit to it is credited to its owner.
+    await w.tron.faucet(trx, 'trx', 3n * TRX);
+    await w.tron.faucet(fresh, 'trx', 2n * TRX);
     await mine(1);
     const amounts = (await deposits(ola)).map((d: { amount: string }) => d.amount);
     expect(amounts.sort()).toEqual(['2', '3']);
@@ -129,7 +130,7 @@ describe('deposits on a simulated chain', () => {
     expect(list[0].state).toBe('collected');
     expect(balance(cat, 'trx').balance).toBe(25n * TRX);
     // Swept to the hot wallet on chain.
-    expect(await w.tron.balance(address, 'trx')).toBe(0n);
+    expect(await w.tronChain.balance(address, 'trx')).toBe(0n);
 
     const fresh = await depositAddress(cat);
     expect(fresh).not.toBe(address);

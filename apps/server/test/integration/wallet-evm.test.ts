@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EvmDevnet } from '../../src/adapters/chains/evm/devnet.ts';
 import type { ChainPort } from '../../src/adapters/chains/port.ts';
 import { hotWallet } from '../../src/modules/wallet/addresses.ts';
-import { walletSuite } from '../support/wallet.ts';
+import { externalAddress, walletSuite } from '../support/wallet.ts';
 
 const ETH = 10n ** 18n;
 const USDT = 10n ** 6n;
@@ -68,13 +68,13 @@ describe('withdrawals on the Hardhat devnet', () => {
   it('broadcasts USDT from the hot wallet, confirms, and the ledger is exact', async () => {
     const network = w.t.deps.wallet.chains.get('eth-devnet');
     if (!network) throw new Error('no eth-devnet');
-    const hot = await hotWallet(w.t.db.pool, w.t.deps.keys, network);
+    const hot = await hotWallet(w.t.db.pool, network);
     await devnet().faucet(hot.address, 'eth', 1n * ETH);
     await devnet().faucet(hot.address, 'usdt', 10_000n * USDT);
 
     const bob = await member('bob@evm.test');
     await credit(bob, 'usdt', 100n * USDT);
-    const target = (await chain().createAddress()).address;
+    const target = externalAddress('evm');
     const created = await call(bob, 'POST', '/account/beneficiaries', {
       name: 'metamask',
       currency: 'usdt',

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { oathtoolCode } from '../support/identity.ts';
-import { TRX, walletSuite } from '../support/wallet.ts';
+import { externalAddress, TRX, walletSuite } from '../support/wallet.ts';
 
 /** Withdrawals: external broadcast and settlement, internal transfers, refusals, concurrency, unknown outcomes. */
 const w = walletSuite();
@@ -30,7 +30,7 @@ describe('withdrawals', () => {
     const network = w.t.deps.wallet.chains.get('tron-sim');
     if (!network) throw new Error('no tron-sim');
     const { hotWallet } = await import('../../src/modules/wallet/addresses.ts');
-    await w.tron.faucet((await hotWallet(w.t.db.pool, w.t.deps.keys, network)).address, 'trx', 1000n * TRX);
+    await w.tron.faucet((await hotWallet(w.t.db.pool, network)).address, 'trx', 1000n * TRX);
     await mine(1);
 
     const { who, target, beneficiary } = await withdrawer('kim@wallet.test', 100n * TRX);
@@ -52,7 +52,7 @@ describe('withdrawals', () => {
     const [done] = (await call(who, 'GET', '/account/withdraws?state=succeed')).json();
     expect(done.state).toBe('succeed');
     expect(balance(who, 'trx')).toEqual({ balance: 60n * TRX, locked: 0n });
-    expect(await w.tron.balance(target, 'trx')).toBe(39n * TRX);
+    expect(await w.tronChain.balance(target, 'trx')).toBe(39n * TRX);
   });
 
   it('to an address of another user it settles inside the exchange, with no fee and no chain transaction', async () => {
@@ -202,7 +202,7 @@ describe('withdrawals', () => {
       name: 'new',
       currency: 'trx',
       blockchain_key: 'tron-sim',
-      data: { address: (await w.tron.createAddress()).address },
+      data: { address: externalAddress('tron') },
     });
     const res = await withdraw(who, pending.json().id, '15');
     expect(res.json().errors).toEqual(['account.withdraw.beneficiary_not_active']);

@@ -3,12 +3,15 @@ import type { AppDeps } from '../../src/app.ts';
 import { composeApp } from '../../src/compose.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
+import { startTestSigner, type TestSigner } from './signer.ts';
 
 /** An app over its own test database, driven with `app.inject` (no socket) unless a test listens. */
 export interface TestApp {
   app: FastifyInstance;
   db: TestDatabase;
   deps: AppDeps;
+  /** The app's signer (the real one, with the test mnemonic), unless the test named its own SIGNER_URL. */
+  signer: TestSigner | undefined;
   close(): Promise<void>;
 }
 
@@ -20,6 +23,7 @@ export async function createTestApp(
   existing?: TestDatabase,
 ): Promise<TestApp> {
   const db = existing ?? (await createTestDatabase());
+  const signer = env.SIGNER_URL ? undefined : await startTestSigner(db.pool);
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -37,6 +41,7 @@ export async function createTestApp(
     // (admin-withdrawals) turn these rules on.
     WITHDRAW_REVIEW_NEW_BENEFICIARY_HOURS: '0',
     WITHDRAW_REVIEW_PASS_THROUGH_MINUTES: '0',
+    ...(signer ? { SIGNER_URL: signer.url, SIGNER_TOKEN: signer.token } : {}),
     ...env,
   });
   const { app, deps } = await composeApp(config, db.pool, overrides);
@@ -45,8 +50,10 @@ export async function createTestApp(
     app,
     db,
     deps,
+    signer,
     async close() {
       await app.close();
+      await signer?.close();
       await db.drop();
     },
   };

@@ -1,9 +1,9 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { hexToBytes } from '@noble/hashes/utils.js';
+import { base64 } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { Transaction as BtcTransaction } from '@scure/btc-signer';
-import { base64 } from '@scure/base';
 import { Transaction as EvmTransaction, Wallet } from 'ethers';
 import type { KeyScheme } from '../../src/adapters/chains/port.ts';
 import type { SignerPort, WalletKey } from '../../src/adapters/chains/signing.ts';

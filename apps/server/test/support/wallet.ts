@@ -1,8 +1,11 @@
+import { randomBytes } from 'node:crypto';
+import { encodeP2wpkhAddress, encodeTronAddress } from '@exchange/shared';
+import { getAddress, hexlify } from 'ethers';
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { SimChain } from '../../src/adapters/chains/sim/chain.ts';
 import { auditLedger } from '../../src/core/audit.ts';
 import { encrypt } from '../../src/modules/identity/crypto.ts';
 import { newTotpSecret } from '../../src/modules/identity/totp.ts';
+import type { DevTools } from '../../src/modules/wallet/chains.ts';
 import { createTestApp, type TestApp } from './app.ts';
 import { plainUser, sessionFor } from './core.ts';
 import { forgetUsedTotp, oathtoolCode, outbox } from './identity.ts';
@@ -60,11 +63,16 @@ export const TRX = 1_000_000n;
 export class WalletSuite {
   t!: TestApp;
 
-  /** The simulated TRON chain of the app. */
-  get tron(): SimChain {
-    const sim = this.t.deps.wallet.chains.get('tron-sim')?.sim;
-    if (!sim) throw new Error('tron-sim is not simulated');
-    return sim;
+  /** The TRON simulator's controls (faucet, mining, reorgs), over its HTTP extensions. */
+  get tron(): DevTools {
+    return devTools(this.t, 'tron-sim');
+  }
+
+  /** The TRON network's adapter (balances as the chain sees them). */
+  get tronChain() {
+    const network = this.t.deps.wallet.chains.get('tron-sim');
+    if (!network) throw new Error('no tron-sim network');
+    return network.chain;
   }
 
   member = (email: string, level = 3) => member(this.t, email, level);
@@ -119,7 +127,7 @@ export class WalletSuite {
   withdrawer = async (email: string, trx: bigint) => {
     const who = await this.member(email);
     await this.credit(who, 'trx', trx);
-    const target = (await this.tron.createAddress()).address;
+    const target = externalAddress('tron');
     return { who, target, beneficiary: await this.activeBeneficiary(who, target) };
   };
 
@@ -132,6 +140,21 @@ export class WalletSuite {
       currency: 'trx',
       blockchain_key: 'tron-sim',
     });
+}
+
+/** The developer controls of a network of the app (its simulator's or devnet's). */
+export function devTools(t: TestApp, network: string): DevTools {
+  const dev = t.deps.wallet.chains.get(network)?.dev;
+  if (!dev) throw new Error(`${network} has no developer tools`);
+  return dev;
+}
+
+/** A valid address that is nobody's on the exchange: someone outside, to withdraw to. */
+export function externalAddress(kind: 'tron' | 'btc' | 'evm'): string {
+  const hash = randomBytes(20);
+  if (kind === 'tron') return encodeTronAddress(hash);
+  if (kind === 'btc') return encodeP2wpkhAddress('regtest', hash);
+  return getAddress(hexlify(hash));
 }
 
 /** Starts a wallet test app for this file (extra environment in `env`); audits the ledger and closes it after. */

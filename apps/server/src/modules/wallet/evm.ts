@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { createEvmChain, type EvmCurrency } from '../../adapters/chains/evm/adapter.ts';
 import type { EvmDevnet } from '../../adapters/chains/evm/devnet.ts';
+import type { SignerPort } from '../../adapters/chains/signing.ts';
 import type { ChainFactory, DevTools } from './chains.ts';
 
 /** Where the EVM networks come from: an external node, an in-process Hardhat devnet, or nowhere. */
@@ -15,7 +16,7 @@ export interface EvmSettings {
  * Builds the `evm` chain factory. With a devnet, the TestUSDT contract it deploys becomes the network's USDT
  * (recorded in `currency_networks.contract_address`, the only token contract whose transfers are credited).
  */
-export function evmChainFactory(db: pg.Pool, settings: EvmSettings) {
+export function evmChainFactory(db: pg.Pool, settings: EvmSettings, signer: SignerPort) {
   let devnet: EvmDevnet | undefined;
   const factory: ChainFactory = async (key, client, currencies) => {
     if (client !== 'evm') return null;
@@ -42,7 +43,7 @@ export function evmChainFactory(db: pg.Pool, settings: EvmSettings) {
       if (contract === undefined) return [{ currency, precision, native: true as const }];
       return contract ? [{ currency, precision, contract, decimals: precision }] : [];
     });
-    const chain = createEvmChain({ key, rpcUrl, chainId, currencies: evmCurrencies });
+    const chain = createEvmChain({ key, rpcUrl, chainId, currencies: evmCurrencies, signer });
     const dev: DevTools | null = devnet
       ? {
           faucet: async (address, currency, amount) => {
@@ -50,6 +51,7 @@ export function evmChainFactory(db: pg.Pool, settings: EvmSettings) {
             return (devnet as EvmDevnet).faucet(address, currency, amount);
           },
           mine: (blocks) => (devnet as EvmDevnet).mine(blocks),
+          reorg: (depth, keepTransactions) => (devnet as EvmDevnet).reorg(depth, keepTransactions),
         }
       : null;
     return { chain, dev };

@@ -11,8 +11,8 @@ import type { StreamPublisher } from '../ranger/forwarded.ts';
 import { privateStreamKey } from '../ranger/streams.ts';
 import { applyPendingAdjustments } from './adjustments.ts';
 import { ChainRegistry, type Network } from './chains.ts';
-import { type EvmSettings, evmChainFactory } from './evm.ts';
 import { historyItem, type Kind } from './history.ts';
+import { type NetworkSettings, networkFactory } from './networks.ts';
 import { WithdrawalProcessor } from './processor.ts';
 import { DepositWatcher } from './watcher.ts';
 import type { WithdrawDeps } from './withdrawals.ts';
@@ -26,8 +26,6 @@ export interface WalletOptions {
   log: { warn(message: string): void };
   /** How often the watchers, the withdrawal processor and pending adjustments run; 0: only when `tick()` is called. */
   pollMs: number;
-  /** A block every `simBlockMs` on each simulated chain; 0: only when mined by hand. */
-  simBlockMs: number;
   /** False: a process without the worker role, or one that starts them once it holds the jobs lock. */
   jobs?: boolean;
   /** Hours withdrawals wait after a password or 2FA change. */
@@ -36,8 +34,8 @@ export interface WalletOptions {
   withdrawReview: WithdrawReviewRules;
   /** Pays fiat withdrawals; the built-in simulated bank by default. */
   bank?: BankPort;
-  /** Where EVM networks come from (an external node or an in-process devnet); absent: not served. */
-  evm?: EvmSettings;
+  /** Where each network's node is (or its simulator), and the signer. */
+  networks: NetworkSettings;
 }
 
 /**
@@ -51,7 +49,6 @@ export class Wallet {
   /** When each network's deposit watcher last finished a pass (ms since the epoch). */
   private readonly watchedAt = new Map<string, number>();
   private readonly repeating: Repeating;
-  private miner: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopChains: (() => Promise<void>) | undefined;
   /** The bank that pays fiat withdrawals. */
@@ -83,7 +80,7 @@ export class Wallet {
       height: (network: string, latest: number) => void this.latest.set(network, latest),
     };
     this.bank = options.bank ?? createSimulatedBank();
-    const watcherDeps = { db: options.db, core: options.core, keys: options.keys, events, log: options.log };
+    const watcherDeps = { db: options.db, core: options.core, events, log: options.log };
     this.watchers = chains
       .all()
       .map((network) => ({ network, watcher: new DepositWatcher(watcherDeps, network) }));
@@ -92,30 +89,24 @@ export class Wallet {
 
   /** Loads the networks and starts the loops. */
   static async start(options: WalletOptions): Promise<Wallet> {
-    const evm = options.evm ? evmChainFactory(options.db, options.evm) : undefined;
-    const chains = await ChainRegistry.load(options.db, evm?.factory);
+    const factory = networkFactory(options.db, options.networks);
+    const chains = await ChainRegistry.load(options.db, factory.factory);
+    factory.register(chains.all());
     const wallet = new Wallet(options, chains);
-    wallet.stopChains = evm?.stop;
-    wallet.evmDevnet = evm?.devnet();
+    wallet.stopChains = factory.stop;
+    wallet.evmDevnet = factory.devnet();
     if (options.jobs !== false) await wallet.startJobs();
     return wallet;
   }
 
   /**
    * Takes over the background work: withdrawals a stopped process left half done, then the watchers' and the
-   * processor's loop and the simulated chains' blocks. Exactly one process runs it (the worker role).
+   * processor's loop. Exactly one process runs it (the worker role).
    */
   async startJobs(): Promise<void> {
-    const { options, chains } = this;
+    const { options } = this;
     await this.processor.recoverInterrupted();
     if (options.pollMs > 0) this.repeating.start();
-    if (options.simBlockMs > 0) {
-      this.miner = setInterval(() => {
-        for (const n of chains.all())
-          n.sim?.mine(1).catch((err) => options.log.warn(`${n.key}: mining failed: ${String(err)}`));
-      }, options.simBlockMs);
-      this.miner.unref();
-    }
   }
 
   /** What withdrawals need; also used by the routes. */
@@ -186,7 +177,6 @@ export class Wallet {
   /** Stops the loops and waits for a pass in progress. */
   async stop(): Promise<void> {
     this.repeating.stop();
-    clearInterval(this.miner);
     await this.running;
     await this.stopChains?.();
   }

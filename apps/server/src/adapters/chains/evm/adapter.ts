@@ -39,6 +39,13 @@ export interface EvmChainOptions {
   signer: SignerPort;
 }
 
+/** What a transaction may pay for gas (EIP-1559). */
+interface Pricing {
+  gasLimit: bigint;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
 /** Gas of a plain ether transfer. */
 const ETHER_TRANSFER_GAS = 21_000n;
 /** Gas an ERC-20 `transfer` may take at most when we price a token sweep (a transfer to a new holder is ~52k). */
@@ -119,10 +126,16 @@ export function createEvmChain(options: EvmChainOptions): ChainPort {
         const owner = requireAddress(key.address);
         let amount: bigint;
         let fields: { to: string; value: bigint; data: string };
+        let pricing: Pricing | undefined;
         if ('native' in entry) {
           const fees = await provider.getFeeData();
-          const cost = ETHER_TRANSFER_GAS * (fees.maxFeePerGas ?? fees.gasPrice ?? 0n);
-          const value = (await provider.getBalance(owner)) - cost;
+          pricing = {
+            gasLimit: ETHER_TRANSFER_GAS,
+            maxFeePerGas: fees.maxFeePerGas ?? fees.gasPrice ?? 0n,
+            maxPriorityFeePerGas: fees.maxPriorityFeePerGas ?? 0n,
+          };
+          // The whole upfront cost stays behind; what the node does not burn of it is left at the address.
+          const value = (await provider.getBalance(owner)) - ETHER_TRANSFER_GAS * pricing.maxFeePerGas;
           amount = fromChainUnits(value, NATIVE_DECIMALS, entry.precision);
           if (amount <= 0n) continue;
           fields = {
@@ -140,7 +153,7 @@ export function createEvmChain(options: EvmChainOptions): ChainPort {
             data: ERC20.encodeFunctionData('transfer', [requireAddress(to), raw]),
           };
         }
-        const txid = await sendSigned({ kind: 'sweep' }, key, fields);
+        const txid = await sendSigned({ kind: 'sweep' }, key, fields, pricing);
         transfers.push({ txid, from: [key.address], amount });
       }
       return { transfers };
@@ -176,6 +189,21 @@ export function createEvmChain(options: EvmChainOptions): ChainPort {
     },
   };
 
+  async function pricingOf(
+    from: string,
+    fields: { to: string; value: bigint; data: string },
+  ): Promise<Pricing> {
+    const [fees, gasLimit] = await Promise.all([
+      provider.getFeeData(),
+      provider.estimateGas({ from, ...fields }),
+    ]);
+    return {
+      gasLimit,
+      maxFeePerGas: fees.maxFeePerGas ?? fees.gasPrice ?? 0n,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas ?? 0n,
+    };
+  }
+
   async function tokenBalance(owner: string, contract: string, decimals: number, precision: number) {
     const data = ERC20.encodeFunctionData('balanceOf', [owner]);
     const [raw] = ERC20.decodeFunctionResult('balanceOf', await provider.call({ to: contract, data }));
@@ -205,15 +233,11 @@ export function createEvmChain(options: EvmChainOptions): ChainPort {
     purpose: SigningPurpose,
     key: WalletKey,
     fields: { to: string; value: bigint; data: string },
+    fixed?: Pricing,
   ): Promise<string> {
     const from = requireAddress(key.address);
-    const [nonce, fees, gasLimit] = await Promise.all([
-      provider.getTransactionCount(from, 'pending'),
-      provider.getFeeData(),
-      provider.estimateGas({ from, ...fields }),
-    ]);
-    const maxFeePerGas = fees.maxFeePerGas ?? fees.gasPrice ?? 0n;
-    const maxPriorityFeePerGas = fees.maxPriorityFeePerGas ?? 0n;
+    const nonce = await provider.getTransactionCount(from, 'pending');
+    const { gasLimit, maxFeePerGas, maxPriorityFeePerGas } = fixed ?? (await pricingOf(from, fields));
     const signed = await options.signer.signEvm({
       network: options.key,
       purpose,

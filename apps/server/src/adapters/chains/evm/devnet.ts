@@ -32,6 +32,13 @@ export interface EvmDevnet {
   faucet(address: string, currency: 'eth' | 'usdt', amount: bigint): Promise<string>;
   /** Adds `blocks` empty blocks (default 1) and resolves with the new height. */
   mine(blocks?: number): Promise<number>;
+  /**
+   * Replaces the newest `depth` blocks by as many new, empty ones (their transactions are gone, as if
+   * double-spent): back to the state snapshotted at that height, then mined again with later time stamps, so every
+   * replaced block has another hash. Only heights the devnet snapshotted (before each faucet and mine) can be
+   * reached; `keepTransactions` is not supported here.
+   */
+  reorg(depth: number, keepTransactions?: boolean): Promise<number>;
   /** Deploys another TestUSDT, e.g. a fake "USDT" at an address the wallet does not know. Resolves with its address. */
   deployToken(name: string, symbol: string): Promise<string>;
   /** Mints `amount` of the TestUSDT at `contract` (deployed by this devnet) to `address`; resolves with the txid. */
@@ -109,6 +116,15 @@ export async function startEvmDevnet(options: EvmDevnetOptions = {}): Promise<Ev
       return tx.hash as string;
     });
 
+  /** evm_snapshot ids by the height they were taken at (newest last), for reorgs. */
+  const snapshots: { height: number; id: string }[] = [];
+  const snapshot = async () => {
+    const height = await provider.getBlockNumber();
+    if (snapshots.at(-1)?.height === height) return;
+    snapshots.push({ height, id: await provider.send('evm_snapshot', []) });
+    if (snapshots.length > 256) snapshots.shift();
+  };
+
   let usdtAddress: string;
   try {
     usdtAddress = await deployToken('Tether USD (devnet)', 'USDT');
@@ -123,7 +139,8 @@ export async function startEvmDevnet(options: EvmDevnetOptions = {}): Promise<Ev
     chainId,
     usdtAddress,
     accounts,
-    faucet(address, currency, amount) {
+    async faucet(address, currency, amount) {
+      await serial(snapshot);
       if (currency === 'usdt') return mintToken(usdtAddress, address, amount);
       return serial(async () => {
         const tx = await funder.sendTransaction({ to: address, value: amount });
@@ -135,8 +152,28 @@ export async function startEvmDevnet(options: EvmDevnetOptions = {}): Promise<Ev
       if (!Number.isInteger(blocks) || blocks < 1) throw new Error('blocks must be a positive integer');
       // One evm_mine per block: hardhat_mine reserves blocks whose parentHash reads as zero, which a
       // watcher following parent hashes takes for a reorg.
+      await serial(snapshot);
       for (let i = 0; i < blocks; i++) await provider.send('evm_mine', []);
       return provider.getBlockNumber();
+    },
+    reorg(depth, keepTransactions = false) {
+      if (keepTransactions) throw new Error('the devnet cannot keep the transactions of a reorg');
+      return serial(async () => {
+        const latest = await provider.getBlockNumber();
+        const block = await provider.getBlock(latest);
+        const target = latest - depth;
+        const index = snapshots.findLastIndex((s) => s.height <= target);
+        const at = snapshots[index];
+        if (!at) throw new Error(`no snapshot at or below height ${target}`);
+        await provider.send('evm_revert', [at.id]);
+        // A reverted snapshot is used up, and so are the later ones.
+        snapshots.splice(index);
+        let time = (block?.timestamp ?? 0) + 1;
+        for (let height = at.height; height < latest; height++) {
+          await provider.send('evm_mine', [time++]);
+        }
+        return provider.getBlockNumber();
+      });
     },
     deployToken,
     mintToken,

@@ -1,0 +1,132 @@
+import type pg from 'pg';
+import type { ChainsConfig } from '../../config-sections.ts';
+import type { ChainPort } from '../../adapters/chains/port.ts';
+import type { SignerPort } from '../../adapters/chains/signing.ts';
+import { createBitcoinChain } from '../../adapters/chains/bitcoin/adapter.ts';
+import { bitcoinDevTools } from '../../adapters/chains/bitcoin/dev-tools.ts';
+import { createTronChain } from '../../adapters/chains/tron/adapter.ts';
+import { tronDevTools } from '../../adapters/chains/tron/dev-tools.ts';
+import type { ChainFactory, DevTools, Network } from './chains.ts';
+import { type EvmSettings, evmChainFactory } from './evm.ts';
+import { ourAddresses } from './addresses.ts';
+
+/** What the chain factories need: where each network's node is, and the signer. */
+export interface NetworkSettings {
+  chains: ChainsConfig;
+  evm: EvmSettings;
+  signer: SignerPort;
+  /** A block every this many ms on the simulators (0: only when mined by hand). */
+  simBlockMs: number;
+  /** This process runs the simulators (the worker role, or the one process); others reach them by port. */
+  runSimulators: boolean;
+}
+
+/** RPC credentials of the built-in Bitcoin simulator (it listens on loopback only). */
+const SIM_RPC_USER = 'exchange';
+const SIM_RPC_PASSWORD = 'simulator';
+
+/**
+ * The chain factory of the wallet: Bitcoin over Bitcoin Core's JSON-RPC, TRON over the java-tron HTTP API and EVM
+ * over JSON-RPC, each pointed at a real node when configured and at its simulator (speaking the same protocol over
+ * HTTP) otherwise. The simulators are loaded only when used: a deployment on real nodes never imports them.
+ */
+export function networkFactory(db: pg.Pool, settings: NetworkSettings) {
+  const evm = evmChainFactory(db, settings.evm, settings.signer);
+  const stops: (() => Promise<void>)[] = [];
+  const networks = new Map<string, Network>();
+  const lookup = (key: string) => networks.get(key);
+
+  const bitcoin = async (key: string): Promise<{ chain: ChainPort; dev: DevTools | null }> => {
+    let rpcUrl = settings.chains.bitcoinRpcUrl;
+    let dev: DevTools | null = null;
+    if (!rpcUrl) {
+      const port = settings.chains.simBitcoinPort;
+      if (settings.runSimulators) {
+        const { startBitcoinSimulator } = await import('@exchange/chain-sim');
+        const sim = await startBitcoinSimulator({
+          pool: db,
+          host: '127.0.0.1',
+          port,
+          blockMs: settings.simBlockMs,
+          rpcUser: SIM_RPC_USER,
+          rpcPassword: SIM_RPC_PASSWORD,
+          chainKey: key,
+        });
+        stops.push(() => sim.stop());
+        rpcUrl = sim.url;
+      } else {
+        rpcUrl = `http://${SIM_RPC_USER}:${SIM_RPC_PASSWORD}@127.0.0.1:${port}/`;
+      }
+      dev = bitcoinDevTools(rpcUrl);
+    }
+    const chain = await createBitcoinChain({
+      key,
+      rpcUrl,
+      db,
+      signer: settings.signer,
+      isOurs: async (addresses) => {
+        const network = lookup(key);
+        return network ? ourAddresses(db, network, addresses) : new Set();
+      },
+    });
+    return { chain, dev };
+  };
+
+  const tron = async (key: string, currencies: Record<string, number>) => {
+    let apiUrl = settings.chains.tronApiUrl;
+    let dev: DevTools | null = null;
+    const usdtContract = settings.chains.tronUsdtContract;
+    if (!apiUrl) {
+      const port = settings.chains.simTronPort;
+      if (settings.runSimulators) {
+        const { startTronSimulator } = await import('@exchange/chain-sim');
+        const sim = await startTronSimulator({
+          pool: db,
+          host: '127.0.0.1',
+          port,
+          blockMs: settings.simBlockMs,
+          usdtContract,
+          chainKey: key,
+        });
+        stops.push(() => sim.stop());
+        apiUrl = sim.url;
+      } else {
+        apiUrl = `http://127.0.0.1:${port}`;
+      }
+      dev = tronDevTools(apiUrl);
+    }
+    // The signer learns the token's contract from the network's record, as for ERC-20.
+    await db.query(
+      `update currency_networks set contract_address = $2 where blockchain_key = $1 and protocol = 'TRC20'
+         and contract_address is distinct from $2`,
+      [key, usdtContract],
+    );
+    const chain = createTronChain({
+      key,
+      apiUrl,
+      apiKey: settings.chains.tronApiKey,
+      signer: settings.signer,
+      usdtContract,
+      currencies,
+    });
+    return { chain, dev };
+  };
+
+  const factory: ChainFactory = async (key, client, currencies) => {
+    if (client === 'bitcoin') return bitcoin(key);
+    if (client === 'tron') return tron(key, currencies);
+    return evm.factory(key, client, currencies);
+  };
+  return {
+    factory,
+    /** Tells the factory the networks it built (Bitcoin asks which addresses are ours while reading blocks). */
+    register(all: Network[]) {
+      for (const n of all) networks.set(n.key, n);
+    },
+    devnet: evm.devnet,
+    async stop() {
+      for (const stop of stops.reverse()) await stop().catch(() => {});
+      await evm.stop();
+    },
+  };
+}
