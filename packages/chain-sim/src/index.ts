@@ -5,4 +5,5 @@
  * transactions it is given: inputs exist and are unspent, signatures verify, a double spend is refused with the
  * node's own error.
  */
-export {};
+
+export * from './tron/index.ts';
