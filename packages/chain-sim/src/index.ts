@@ -5,4 +5,8 @@
  * transactions it is given: inputs exist and are unspent, signatures verify, a double spend is refused with the
  * node's own error.
  */
-export {};
+export {
+  type BitcoinSimulator,
+  type BitcoinSimulatorOptions,
+  startBitcoinSimulator,
+} from './bitcoin/index.ts';
