@@ -65,7 +65,8 @@ export function decodeTx(raw: Uint8Array): DecodedTx {
     version: parsed.version,
     lockTime: parsed.lockTime,
     inputs: parsed.inputs.map((input, i) => ({
-      txid: displayHash(input.txid),
+      // RawTx's txid coder is little-endian: it already gives (and takes) the order RPC shows.
+      txid: hex.encode(input.txid),
       vout: input.index,
       scriptSig: input.finalScriptSig,
       sequence: input.sequence,
@@ -91,7 +92,7 @@ export function encodeTx(tx: {
     version: tx.version,
     segwitFlag: segwit,
     inputs: tx.inputs.map((input) => ({
-      txid: wireHash(input.txid),
+      txid: hex.decode(input.txid),
       index: input.vout,
       finalScriptSig: input.scriptSig,
       sequence: input.sequence,
