@@ -312,6 +312,61 @@ describe('the Bitcoin adapter against the Core JSON-RPC simulator', () => {
       await proxy.close();
     }
   });
+
+  it('answers as Core does: JSON-RPC 2.0 and batches, no -txindex, relay fee, testmempoolaccept', async () => {
+    const auth = new URL(sim.url);
+    const post = (body: unknown) =>
+      fetch(sim.endpoint, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${decodeURIComponent(auth.username)}:${decodeURIComponent(auth.password)}`).toString('base64')}`,
+        },
+        body: JSON.stringify(body),
+      });
+    const v2 = await post({ jsonrpc: '2.0', id: 7, method: 'nosuchmethod' });
+    expect(v2.status).toBe(200);
+    expect(await v2.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32601, message: 'Method not found' },
+      id: 7,
+    });
+    const batch = await post([
+      { id: 1, method: 'getblockcount' },
+      { jsonrpc: '2.0', id: 2, method: 'getblockhash', params: [0] },
+    ]);
+    expect(batch.status).toBe(200);
+    const [count, genesis] = (await batch.json()) as [{ result: number; error: null }, { result: string }];
+    expect(count.result).toBe(await chain.latestBlock());
+    expect(genesis.result).toMatch(/^[0-9a-f]{64}$/);
+
+    // Without -txindex a confirmed transaction is found only with its block.
+    const lost = await rawCall('getrawtransaction', [change.txid, true]);
+    expect(lost.body?.error?.code).toBe(-5);
+    expect(lost.body?.error?.message).toMatch(
+      /^No such mempool transaction\. Use -txindex or provide a block hash/,
+    );
+    const { rows } = await db.pool.query('select block_hash from btc_transactions where txid = $1', [
+      change.txid,
+    ]);
+    const found = await rpc<{ in_active_chain: boolean; txid: string }>('getrawtransaction', [
+      change.txid,
+      true,
+      rows[0].block_hash,
+    ]);
+    expect(found).toMatchObject({ in_active_chain: true, txid: change.txid });
+
+    // The change is still unspent on the node (the dropped broadcast never reached it).
+    const free = spendByHand(change, change.value);
+    expect((await rawCall('sendrawtransaction', [free.toHex()])).body?.error).toEqual({
+      code: -26,
+      message: `min relay fee not met, 0 < ${free.virtualSize()}`,
+    });
+    const paying = spendByHand(change, change.value - 1_000n);
+    const [verdict] = await rpc<{ allowed: boolean; vsize: number; txid: string }[]>('testmempoolaccept', [
+      [paying.toHex()],
+    ]);
+    expect(verdict).toMatchObject({ allowed: true, vsize: paying.virtualSize(), txid: paying.getId() });
+  });
 });
 
 /** Forwards JSON-RPC to `target`, except sendrawtransaction: its socket is destroyed once the request is read. */
