@@ -2,6 +2,7 @@ import { hex } from '@scure/base';
 import { Address, OutScript } from '@scure/btc-signer';
 import { BtcAmount, type DecodedTx, decodeTx, REGTEST, scriptPubKeyJson } from './codec.ts';
 import { type Params, RpcError } from './params.ts';
+import { SIM_METHODS } from './sim-methods.ts';
 import { type BitcoinStore, type Queryable, serializeBlock } from './store.ts';
 import { checkForMempool, RPC } from './validate.ts';
 import { chainwork, headerJson, REGTEST_DIFFICULTY, txJson } from './views.ts';
@@ -17,7 +18,7 @@ export interface MethodContext {
   txindex: boolean;
 }
 
-type Method = {
+export type Method = {
   names: readonly string[];
   required: number;
   run: (ctx: MethodContext, p: Params) => Promise<unknown>;
@@ -25,8 +26,6 @@ type Method = {
 
 /** sendrawtransaction's default maxfeerate: 0.10 BTC/kvB, in sat/kvB. */
 const DEFAULT_MAX_FEE_RATE = 10_000_000n;
-/** Where simmine's and the timer's coinbases go: OP_TRUE, nobody's. */
-const ANYONE_SCRIPT = Uint8Array.of(0x51);
 /** How many recent blocks the simulated fee estimate looks at. */
 const ESTIMATE_WINDOW = 10;
 
@@ -311,56 +310,7 @@ export const METHODS: Record<string, Method> = {
     },
   },
 
-  // Simulator extensions.
-
-  /** simfaucet(address, amount_btc) → txid: an output from nowhere, mined with the next block. */
-  simfaucet: {
-    names: ['address', 'amount'],
-    required: 2,
-    async run({ store }, p) {
-      const script = addressScript(p.string(0));
-      if (!script) throw new RpcError(RPC.INVALID_ADDRESS_OR_KEY, 'Invalid address');
-      const value = p.amount(1);
-      if (value <= 0n) throw new RpcError(RPC.TYPE_ERROR, 'Amount out of range');
-      return store.locked((q) => store.faucet(q, script, value));
-    },
-  },
-
-  /** simmine(nblocks = 1) → the new height; coinbases pay OP_TRUE. */
-  simmine: {
-    names: ['nblocks'],
-    required: 0,
-    async run({ store }, p) {
-      const blocks = p.int(0, 1);
-      return store.locked(async (q) => {
-        await mine(store, q, blocks, ANYONE_SCRIPT);
-        return (await store.tip(q))?.height ?? 0;
-      });
-    },
-  },
-
-  /**
-   * simreorg(depth, keep_transactions = false) → the new height: the newest `depth` blocks are replaced by as many
-   * new ones; their transactions return to the mempool (and into the first new block) when kept, otherwise they
-   * are dropped, as if double-spent.
-   */
-  simreorg: {
-    names: ['depth', 'keep_transactions'],
-    required: 1,
-    async run({ store }, p) {
-      const depth = p.int(0);
-      const keep = p.bool(1, false);
-      if (depth < 1) throw new RpcError(RPC.INVALID_PARAMETER, 'depth must be at least 1');
-      return store.locked(async (q) => {
-        const tip = (await store.tip(q))?.height ?? 0;
-        const from = Math.max(1, tip - depth + 1);
-        if (from > tip) return tip;
-        await store.disconnectFrom(q, from, keep);
-        await mine(store, q, tip - from + 1, ANYONE_SCRIPT);
-        return tip;
-      });
-    },
-  },
+  ...SIM_METHODS,
 };
 
 /** Mines `blocks` blocks paying `script`; returns their hashes. */
@@ -378,7 +328,7 @@ export async function mine(
 }
 
 /** The output script of a regtest address, or null. */
-function addressScript(address: string | null): Uint8Array | null {
+export function addressScript(address: string | null): Uint8Array | null {
   if (!address) return null;
   try {
     return OutScript.encode(Address(REGTEST).decode(address));
