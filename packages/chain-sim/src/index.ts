@@ -5,5 +5,9 @@
  * transactions it is given: inputs exist and are unspent, signatures verify, a double spend is refused with the
  * node's own error.
  */
-
+export {
+  type BitcoinSimulator,
+  type BitcoinSimulatorOptions,
+  startBitcoinSimulator,
+} from './bitcoin/index.ts';
 export * from './tron/index.ts';

@@ -1,0 +1,96 @@
+-- Bitcoin: the simulator's chain (btcsim_*, a Bitcoin Core regtest node imitated in PostgreSQL, package
+-- @exchange/chain-sim) and the adapter's own records (btc_*): the outputs our addresses hold and the transactions
+-- we broadcast. The app role gets data rights on both through the default privileges (db/privileges.ts).
+
+-- Every block ever made, including those a reorg or invalidateblock took out of the active chain (active = false):
+-- getblock still answers for them, with confirmations -1, as Core does for a block off the active chain.
+create table btcsim_blocks (
+  chain text not null,
+  hash text not null,
+  height integer not null check (height >= 0),
+  prev_hash text not null,
+  header bytea not null,
+  time bigint not null,
+  active boolean not null,
+  primary key (chain, hash)
+);
+create unique index btcsim_blocks_active_height on btcsim_blocks (chain, height) where active;
+
+-- Every transaction the node has seen. block_hash: the active-chain block holding it (null when unconfirmed);
+-- in_mempool: waiting for a block. Neither: dropped (a reorg without its transactions), kept for old blocks.
+-- kind: 'coinbase', 'faucet' (the simulator's money from nowhere) or 'standard'.
+create table btcsim_transactions (
+  chain text not null,
+  txid text not null,
+  wtxid text not null,
+  raw bytea not null,
+  kind text not null check (kind in ('coinbase', 'faucet', 'standard')),
+  fee bigint,
+  vsize integer not null,
+  block_hash text,
+  in_mempool boolean not null default false,
+  mempool_time bigint,
+  seq bigserial not null,
+  primary key (chain, txid),
+  check (not (in_mempool and block_hash is not null))
+);
+create index btcsim_transactions_mempool on btcsim_transactions (chain, seq) where in_mempool;
+create index btcsim_transactions_block on btcsim_transactions (chain, block_hash);
+
+-- Which transactions a block holds, in order (position 0 is its coinbase); kept for blocks off the active chain.
+create table btcsim_block_transactions (
+  chain text not null,
+  block_hash text not null,
+  position integer not null,
+  txid text not null,
+  primary key (chain, block_hash, position)
+);
+
+-- The outputs of every transaction (value in satoshis) and the outpoints each standard transaction spends. An
+-- output is unspent when its transaction is live (confirmed or in the mempool) and no live transaction spends it.
+create table btcsim_outputs (
+  chain text not null,
+  txid text not null,
+  n integer not null,
+  value bigint not null check (value >= 0),
+  script bytea not null,
+  primary key (chain, txid, n)
+);
+create table btcsim_inputs (
+  chain text not null,
+  txid text not null,
+  vin integer not null,
+  prev_txid text not null,
+  prev_n integer not null,
+  primary key (chain, txid, vin)
+);
+create index btcsim_inputs_prevout on btcsim_inputs (chain, prev_txid, prev_n);
+
+-- The adapter's view of the outputs paying our addresses (deposits seen in blocks, change and sweeps we made).
+-- status: 'unspent'; 'spent' by our transaction spent_by (broadcast); 'gone' when the node no longer has it
+-- (gettxout null: spent elsewhere or reorganised away); a block seen again with it makes it 'unspent' again.
+create table btc_utxos (
+  chain text not null,
+  txid text not null,
+  vout integer not null check (vout >= 0),
+  address text not null,
+  amount bigint not null check (amount > 0),
+  script text not null,
+  block_hash text,
+  status text not null default 'unspent' check (status in ('unspent', 'spent', 'gone')),
+  spent_by text,
+  created_at timestamptz not null default now(),
+  primary key (chain, txid, vout)
+);
+create index btc_utxos_address on btc_utxos (chain, address) where status = 'unspent';
+
+-- The transactions we broadcast, with the block they were last seen in: a node without -txindex cannot find a
+-- confirmed transaction by its id alone.
+create table btc_transactions (
+  chain text not null,
+  txid text not null,
+  outputs integer not null check (outputs > 0),
+  block_hash text,
+  created_at timestamptz not null default now(),
+  primary key (chain, txid)
+);

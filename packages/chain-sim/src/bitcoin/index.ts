@@ -1,0 +1,1 @@
+export { type BitcoinSimulator, type BitcoinSimulatorOptions, startBitcoinSimulator } from './server.ts';
