@@ -11,6 +11,8 @@ import type { WebhookCredentials } from './adapters/card-issuer/signing.ts';
 import { CardWebhookDelivery } from './adapters/card-issuer/simulator/delivery.ts';
 import { CARD_SIMULATOR_API } from './adapters/card-issuer/simulator/routes.ts';
 import { loadCardSimulatorCredentials } from './adapters/card-issuer/simulator/store.ts';
+import type { KeyScheme } from './adapters/chains/port.ts';
+import { type SignerPort, SignerRefusedError } from './adapters/chains/signing.ts';
 import { WebhookDelivery } from './adapters/kyc/simulator/delivery.ts';
 import { SIMULATOR_PREFIX } from './adapters/kyc/simulator/routes.ts';
 import { loadSimulatorCredentials } from './adapters/kyc/simulator/store.ts';
@@ -35,8 +37,6 @@ import { KycService } from './modules/kyc/service.ts';
 import { MarketData } from './modules/market-data/service.ts';
 import { forwardingPublisher, receiveForwarded } from './modules/ranger/forwarded.ts';
 import { StreamHub } from './modules/ranger/hub.ts';
-import type { KeyScheme } from './adapters/chains/port.ts';
-import { type SignerPort, SignerRefusedError } from './adapters/chains/signing.ts';
 import { createSignerClient } from './modules/signer/client.ts';
 import { Wallet } from './modules/wallet/index.ts';
 

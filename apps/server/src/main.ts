@@ -58,12 +58,14 @@ async function main(): Promise<void> {
       ? undefined
       : await startSignerChild({ databaseUrl: database.url, dataDir: config.dataDir, log });
   if (signerChild) {
-    config = { ...config, chains: { ...config.chains, signer: { url: signerChild.url, token: signerChild.token } } };
+    config = {
+      ...config,
+      chains: { ...config.chains, signer: { url: signerChild.url, token: signerChild.token } },
+    };
     log.info(`signer: a child process on ${signerChild.url}`);
   }
   const { app, deps, jobs } = await composeApp(config, database.pool, { core, keys }, processCore.nats);
-  if (active && database.demoUsers.length > 0)
-    await seedDemoWallet(active, deps.wallet, database.pool);
+  if (active && database.demoUsers.length > 0) await seedDemoWallet(active, deps.wallet, database.pool);
   const jobLocks: { release(): Promise<void> }[] = [];
   if (config.split && config.roles.has('worker')) {
     // Each job runs in one worker at a time: the first to take its lock runs it, the others wait for it.

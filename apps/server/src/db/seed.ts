@@ -198,11 +198,7 @@ export async function seedDemoBooks(core: Core, users: { id: string }[]): Promis
  * Demo money outside the users: the swap desk's liquidity (ten times a demo balance per currency) and coins
  * in each simulated network's hot wallet, so swaps and withdrawals work on a fresh install. Both happen once.
  */
-export async function seedDemoWallet(
-  core: Core,
-  wallet: Wallet,
-  db: pg.Pool,
-): Promise<void> {
+export async function seedDemoWallet(core: Core, wallet: Wallet, db: pg.Pool): Promise<void> {
   await Promise.all(
     Object.entries(DEMO_BALANCES).map(([currency, amount]) =>
       core.sequencer.submit(

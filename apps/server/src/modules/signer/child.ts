@@ -35,7 +35,8 @@ export async function startSignerChild(options: {
     child.once('exit', (code) => reject(new Error(`the signer exited (code ${code}) before it was ready`)));
   });
   child.on('exit', (code, signal) => {
-    if (!stopping) options.log.warn(`signer: exited (code ${code}, signal ${signal}); signing stops until a restart`);
+    if (!stopping)
+      options.log.warn(`signer: exited (code ${code}, signal ${signal}); signing stops until a restart`);
   });
   let stopping = false;
   return {

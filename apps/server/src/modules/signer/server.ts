@@ -108,7 +108,7 @@ export async function serveSigner(
     '/v1/xpubs': async () => ({ xpubs: keys.xpubs() }),
   };
 
-  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+  const handle = async (request: IncomingMessage) => {
     const url = new URL(request.url ?? '/', 'http://signer');
     if (request.method === 'GET' && url.pathname === '/v1/health') return { ok: true };
     const route = routes[url.pathname];
@@ -130,7 +130,7 @@ export async function serveSigner(
   };
 
   const server = createServer((request, response) => {
-    handle(request, response).then(
+    handle(request).then(
       (result) => reply(response, 200, result),
       (err: unknown) => {
         if (err instanceof HttpError) return reply(response, err.status, { errors: [err.code] });

@@ -69,7 +69,8 @@ export class Collector {
     const keyed = new Set(keys.map((k) => k.address));
     // An address of an earlier version has a key of its own, retired from the app: `cli custody sweep-legacy`.
     const legacy = deposits.filter((d) => !keyed.has(d.address));
-    if (legacy.length > 0) await this.settle(legacy, 'skipped', 'legacy address: swept by cli custody sweep-legacy');
+    if (legacy.length > 0)
+      await this.settle(legacy, 'skipped', 'legacy address: swept by cli custody sweep-legacy');
     const hot = await hotWallet(db, this.network);
     const waiting: string[] = [];
     let ready: WalletKey[] = keys;
@@ -86,7 +87,9 @@ export class Collector {
       const readyAddresses = new Set(ready.map((k) => k.address));
       const claimed = deposits.filter((d) => readyAddresses.has(d.address));
       const ids = claimed.map((d) => d.id);
-      await db.query(`update deposits set state = 'collecting', updated_at = now() where id = any($1)`, [ids]);
+      await db.query(`update deposits set state = 'collecting', updated_at = now() where id = any($1)`, [
+        ids,
+      ]);
       const result = await chain.sweep({ from: ready, to: hot.address, currency });
       const precision = this.network.currencies.get(currency) ?? 0;
       const swept = new Set<string>();
@@ -95,7 +98,14 @@ export class Collector {
           await db.query(
             `insert into custody_transfers (blockchain_key, kind, currency_id, from_addresses, to_address, amount, txid)
              values ($1, 'sweep', $2, $3, $4, $5, $6) returning id`,
-            [this.network.key, currency, transfer.from, hot.address, formatUnits(transfer.amount, precision), transfer.txid],
+            [
+              this.network.key,
+              currency,
+              transfer.from,
+              hot.address,
+              formatUnits(transfer.amount, precision),
+              transfer.txid,
+            ],
           )
         ).rows[0];
         const moved = claimed.filter((d) => transfer.from.includes(d.address));
@@ -176,16 +186,18 @@ export class Collector {
             ? 'confirmed'
             : null;
       if (state)
-        await db.query(`update custody_transfers set state = $2, updated_at = now() where id = $1`, [t.id, state]);
+        await db.query(`update custody_transfers set state = $2, updated_at = now() where id = $1`, [
+          t.id,
+          state,
+        ]);
     }
   }
 
   private async settle(deposits: { id: number; user: number }[], state: string, note: string): Promise<void> {
-    await this.deps.db.query(`update deposits set state = $2, note = $3, updated_at = now() where id = any($1)`, [
-      deposits.map((d) => d.id),
-      state,
-      note,
-    ]);
+    await this.deps.db.query(
+      `update deposits set state = $2, note = $3, updated_at = now() where id = any($1)`,
+      [deposits.map((d) => d.id), state, note],
+    );
     for (const d of deposits) this.deps.events.deposit(d.user, d.id);
   }
 }

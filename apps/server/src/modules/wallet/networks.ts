@@ -1,14 +1,14 @@
 import type pg from 'pg';
-import type { ChainsConfig } from '../../config-sections.ts';
+import { createBitcoinChain } from '../../adapters/chains/bitcoin/adapter.ts';
+import { createBitcoinDevTools } from '../../adapters/chains/bitcoin/dev-tools.ts';
 import type { ChainPort } from '../../adapters/chains/port.ts';
 import type { SignerPort } from '../../adapters/chains/signing.ts';
-import { createBitcoinChain } from '../../adapters/chains/bitcoin/adapter.ts';
-import { bitcoinDevTools } from '../../adapters/chains/bitcoin/dev-tools.ts';
 import { createTronChain } from '../../adapters/chains/tron/adapter.ts';
-import { tronDevTools } from '../../adapters/chains/tron/dev-tools.ts';
+import { createTronDevTools } from '../../adapters/chains/tron/dev-tools.ts';
+import type { ChainsConfig } from '../../config-sections.ts';
+import { ourAddresses } from './addresses.ts';
 import type { ChainFactory, DevTools, Network } from './chains.ts';
 import { type EvmSettings, evmChainFactory } from './evm.ts';
-import { ourAddresses } from './addresses.ts';
 
 /** What the chain factories need: where each network's node is, and the signer. */
 export interface NetworkSettings {
@@ -57,7 +57,7 @@ export function networkFactory(db: pg.Pool, settings: NetworkSettings) {
       } else {
         rpcUrl = `http://${SIM_RPC_USER}:${SIM_RPC_PASSWORD}@127.0.0.1:${port}/`;
       }
-      dev = bitcoinDevTools(rpcUrl);
+      dev = createBitcoinDevTools(rpcUrl);
     }
     const chain = await createBitcoinChain({
       key,
@@ -93,7 +93,16 @@ export function networkFactory(db: pg.Pool, settings: NetworkSettings) {
       } else {
         apiUrl = `http://127.0.0.1:${port}`;
       }
-      dev = tronDevTools(apiUrl);
+      const tools = createTronDevTools({ apiUrl });
+      dev = {
+        faucet: (address, currency, amount) => {
+          if (currency !== 'trx' && currency !== 'usdt')
+            throw new Error(`the TRON simulator has no ${currency}`);
+          return tools.faucet(address, currency, amount);
+        },
+        mine: tools.mine,
+        reorg: tools.reorg,
+      };
     }
     // The signer learns the token's contract from the network's record, as for ERC-20.
     await db.query(
