@@ -453,15 +453,37 @@ describe('TRON chain adapter over the java-tron HTTP API simulator', () => {
     expect(after?.transfers).toEqual([]);
     expect(await chain.balance(dep.address, 'trx')).toBe(0n);
     expect((await chain.transaction(txid)).state).toBe('unknown');
+
+    // Kept transactions go back to the pool and into the replacing block.
+    const kept = await dev.faucet(dep.address, 'trx', 8_000_000n);
+    const keptAt = await dev.mine();
+    const original = await chain.block(keptAt);
+    expect(await dev.reorg(2, true)).toBe(keptAt);
+    const moved = await chain.block(keptAt - 1);
+    expect(moved?.transfers.map((t) => t.txid)).toEqual([kept]);
+    expect((await chain.block(keptAt))?.hash).not.toBe(original?.hash);
+    expect(await chain.transaction(kept)).toEqual({
+      state: 'confirmed',
+      height: keptAt - 1,
+      confirmations: 2,
+    });
+    expect(await chain.balance(dep.address, 'trx')).toBe(8_000_000n);
   });
 
   it('refuses to sign a transaction the node built differently from the request', async () => {
     // A node (here a proxy) that builds a transfer of one sun more than asked: a valid, consistent transaction.
+    let alter = true;
     const proxy = http.createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       let body = Buffer.concat(chunks).toString('utf8');
-      if (req.url === '/wallet/createtransaction') {
+      if (req.url === '/wallet/broadcasttransaction') {
+        // The connection drops after the node got the transaction: nobody knows whether it was taken.
+        await fetch(sim.url + req.url, { method: 'POST', body });
+        req.socket.destroy();
+        return;
+      }
+      if (alter && req.url === '/wallet/createtransaction') {
         const request = JSON.parse(body) as { amount: number };
         body = JSON.stringify({ ...request, amount: request.amount + 1 });
       }
@@ -488,5 +510,19 @@ describe('TRON chain adapter over the java-tron HTTP API simulator', () => {
       }),
     ).rejects.toThrow(/did not ask for \(amount 1000001\)/);
     expect(signed.length).toBe(before);
+
+    // Built honestly, but the answer to the broadcast is lost: the outcome is unknown, and in fact it went through.
+    alter = false;
+    const lost = proxied.send({
+      purpose: { kind: 'withdrawal', withdrawalId: 8 },
+      from: hot,
+      to: external(),
+      currency: 'trx',
+      amount: 1_000_000n,
+    });
+    await expect(lost).rejects.toBeInstanceOf(BroadcastUnknownError);
+    const txid = signed.at(-1)?.txID ?? '';
+    await expect(lost).rejects.toThrow(txid);
+    expect((await chain.transaction(txid)).state).toBe('pending');
   });
 });
