@@ -129,8 +129,17 @@ describe('deposits on a simulated chain', () => {
     list = await deposits(cat);
     expect(list[0].state).toBe('collected');
     expect(balance(cat, 'trx').balance).toBe(25n * TRX);
-    // Swept to the hot wallet on chain.
+    // Swept to the hot wallet on chain, once the sweep is mined; the movement is on record.
+    await mine(1);
     expect(await w.tronChain.balance(address, 'trx')).toBe(0n);
+    const sweep = (
+      await w.t.db.pool.query(
+        `select t.kind, t.amount::text, t.state from custody_transfers t join deposits d on d.custody_transfer_id = t.id
+         where d.id = $1`,
+        [list[0].id],
+      )
+    ).rows[0];
+    expect(sweep).toEqual({ kind: 'sweep', amount: '25.000000000000000000', state: 'confirmed' });
 
     const fresh = await depositAddress(cat);
     expect(fresh).not.toBe(address);

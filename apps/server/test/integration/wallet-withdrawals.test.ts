@@ -71,10 +71,11 @@ describe('withdrawals', () => {
     });
     expect(balance(who, 'trx')).toEqual({ balance: 40n * TRX, locked: 0n });
     expect(balance(friend, 'trx').balance).toBe(10n * TRX);
-    const onChain = await w.t.db.pool.query('select 1 from sim_transactions where to_address = $1', [
-      friendAddress,
-    ]);
-    expect(onChain.rowCount).toBe(0);
+    // Nothing reached the chain: the friend's deposit address holds nothing there, even after a block.
+    await w.tron.mine(1);
+    expect(await w.tronChain.balance(friendAddress, 'trx')).toBe(0n);
+    const broadcast = await w.t.db.pool.query(`select 1 from signer_log where destination = $1`, [friendAddress]);
+    expect(broadcast.rowCount).toBe(0);
   });
 
   it('gives the receiver of an internal transfer a deposit record, on his history and his private stream at once', async () => {
