@@ -14,6 +14,7 @@ import { ChainRegistry, type Network } from './chains.ts';
 import { historyItem, type Kind } from './history.ts';
 import { type NetworkSettings, networkFactory } from './networks.ts';
 import { WithdrawalProcessor } from './processor.ts';
+import { HotWalletTiers } from './tiers.ts';
 import { DepositWatcher } from './watcher.ts';
 import type { WithdrawDeps } from './withdrawals.ts';
 
@@ -43,7 +44,7 @@ export interface WalletOptions {
  * applier, run in one loop (never overlapping), plus block production on the simulated chains.
  */
 export class Wallet {
-  private readonly watchers: { network: Network; watcher: DepositWatcher }[];
+  private readonly watchers: { network: Network; watcher: DepositWatcher; tiers: HotWalletTiers }[];
   private readonly processor: WithdrawalProcessor;
   private readonly latest = new Map<string, number>();
   /** When each network's deposit watcher last finished a pass (ms since the epoch). */
@@ -81,9 +82,11 @@ export class Wallet {
     };
     this.bank = options.bank ?? createSimulatedBank();
     const watcherDeps = { db: options.db, core: options.core, events, log: options.log };
-    this.watchers = chains
-      .all()
-      .map((network) => ({ network, watcher: new DepositWatcher(watcherDeps, network) }));
+    this.watchers = chains.all().map((network) => ({
+      network,
+      watcher: new DepositWatcher(watcherDeps, network),
+      tiers: new HotWalletTiers(options.db, network, options.log),
+    }));
     this.processor = new WithdrawalProcessor({ ...this.withdrawDeps(), log: options.log });
   }
 
@@ -148,13 +151,14 @@ export class Wallet {
     const { log } = this.options;
     // Networks are independent: a slow node must not hold up the others.
     await Promise.all(
-      this.watchers.map(async ({ network, watcher }) => {
+      this.watchers.map(async ({ network, watcher, tiers }) => {
         try {
           this.latest.set(network.key, await watcher.tick());
           this.watchedAt.set(network.key, Date.now());
         } catch (err) {
           log.warn(`${network.key}: deposit watcher: ${String(err)}`);
         }
+        await tiers.tick().catch((err) => log.warn(`${network.key}: hot wallet bounds: ${String(err)}`));
       }),
     );
     try {
