@@ -11,6 +11,9 @@ export const APPEND_ONLY_TABLES = [
   'trades',
   'activities',
   'signer_log',
+  'solvency_snapshots',
+  'solvency_leaves',
+  'solvency_nodes',
 ] as const;
 
 /**
@@ -42,9 +45,7 @@ export async function grantAppPrivileges(owner: pg.ClientBase, appRole: string):
     )
   ).rows.map((r) => r.name);
   const ownerOnly = existing.filter((name) => (OWNER_ONLY_TABLES as readonly string[]).includes(name));
-  const appendOnly = existing.filter(
-    (name) => name !== 'schema_migrations' && !ownerOnly.includes(name),
-  );
+  const appendOnly = existing.filter((name) => name !== 'schema_migrations' && !ownerOnly.includes(name));
   await owner.query('begin');
   try {
     await owner.query(`grant usage on schema public to ${role}`);
@@ -56,7 +57,8 @@ export async function grantAppPrivileges(owner: pg.ClientBase, appRole: string):
       const tables = appendOnly.map((name) => owner.escapeIdentifier(name)).join(', ');
       await owner.query(`revoke update, delete on ${tables} from ${role}`);
     }
-    for (const name of ownerOnly) await owner.query(`revoke all on ${owner.escapeIdentifier(name)} from ${role}`);
+    for (const name of ownerOnly)
+      await owner.query(`revoke all on ${owner.escapeIdentifier(name)} from ${role}`);
     if (existing.includes('schema_migrations'))
       await owner.query(`revoke insert, update, delete on schema_migrations from ${role}`);
     await owner.query(`alter default privileges in schema public grant ${TABLE_RIGHTS} on tables to ${role}`);
