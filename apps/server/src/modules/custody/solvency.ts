@@ -118,7 +118,10 @@ async function readHoldings(
         reads.push(async () => {
           if (errors.has(network.key)) return;
           try {
-            sum[tier] += await network.chain.balance(address, currency);
+            // Awaited first: `sum[tier] += await …` would read the sum before the await and lose the reads
+            // that finish meanwhile.
+            const amount = await network.chain.balance(address, currency);
+            sum[tier] += amount;
           } catch (err) {
             errors.set(network.key, err instanceof Error ? err.message : String(err));
           }
