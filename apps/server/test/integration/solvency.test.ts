@@ -158,6 +158,7 @@ const byCurrency = (report: SolvencyReportEntity, currency: string) =>
 
 describe('the solvency report', () => {
   it('sums every tier of every network and counts what customers are owed exactly', async () => {
+    balanceReads = 0;
     const report = await solvencyReport(t.db.pool, NETWORKS);
     expect(byCurrency(report, 'btc')).toEqual({
       currency: 'btc',
@@ -197,7 +198,9 @@ describe('the solvency report', () => {
       solvent: null,
     });
     expect(byCurrency(report, 'eur').note).toMatch(/fiat/);
-    // Each (address, currency) was read once, never more than 8 at a time.
+    // Each (address, currency) was read once (Bitcoin: 4 addresses × 1 currency; Ethereum: 3 × 2; TRON: 2 × 2),
+    // never more than 8 at a time.
+    expect(balanceReads).toBe(14);
     expect(maxInFlight).toBeLessThanOrEqual(8);
     expect(maxInFlight).toBeGreaterThan(1);
   });
@@ -245,5 +248,212 @@ describe('the solvency report', () => {
     // With no adapters at all (the command line before the lead wires them) the check is skipped, loudly.
     expect(await auditSolvency(t.db.pool, null, { log: push, error: push })).toBe(true);
     expect(lines.at(-1)).toMatch(/SKIPPED/);
+  });
+});
+
+const call = (method: string, url: string, headers: Record<string, string> = {}) =>
+  adminCall(t, method, url, headers);
+const proof = (who: { headers: Record<string, string> } | null, query = '') =>
+  t.app.inject({
+    method: 'GET',
+    url: `/api/v2/peatio/account/solvency/proof${query}`,
+    headers: who?.headers ?? {},
+  });
+
+/** RFC 4180 records: fields split on commas outside quotes, doubled quotes inside quoted fields. */
+function csvRows(text: string): string[][] {
+  return text
+    .split('\r\n')
+    .filter((line) => line !== '')
+    .map((line) => {
+      const fields: string[] = [];
+      let field = '';
+      let quoted = false;
+      for (let i = 0; i < line.length; i++) {
+        const ch = line[i] as string;
+        if (quoted && ch === '"' && line[i + 1] === '"') {
+          field += '"';
+          i++;
+        } else if (ch === '"') quoted = !quoted;
+        else if (ch === ',' && !quoted) {
+          fields.push(field);
+          field = '';
+        } else field += ch;
+      }
+      fields.push(field);
+      return fields;
+    });
+}
+
+describe('the console and the customer', () => {
+  it('refuses the console routes without a session (401) and to customers and other roles (403)', async () => {
+    const support = await personOf(t, 'support@solvency.test', 'support');
+    for (const [method, url] of [
+      ['GET', '/solvency'],
+      ['GET', '/solvency.csv'],
+      ['POST', '/solvency/snapshots'],
+    ] as const) {
+      expect((await call(method, url)).statusCode, url).toBe(401);
+      for (const who of [alice, support]) {
+        const res = await call(method, url, who.headers);
+        expect(res.statusCode, url).toBe(403);
+        expect(res.json()).toEqual({ errors: ['admin.forbidden'] });
+      }
+      expect((await call(method, url, accountant.headers)).json()).toEqual({
+        errors: ['admin.step_up_required'],
+      });
+    }
+  });
+
+  it('answers 404 for a proof before any snapshot, and 401 without a session', async () => {
+    expect((await proof(null)).statusCode).toBe(401);
+    const res = await proof(alice);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ errors: ['solvency.snapshot.not_found'] });
+  });
+
+  it('shows the report to accountants, read from the wallet registry, and the same rows as CSV', async () => {
+    vi.spyOn(t.deps.wallet.chains, 'all').mockReturnValue(NETWORKS);
+    await stepUp(t, accountant);
+    const res = await call('GET', '/solvency', accountant.headers);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store, private');
+    const report = res.json() as SolvencyReportEntity;
+    expect(byCurrency(report, 'btc')).toMatchObject({ on_chain: '2.7', solvent: true });
+    expect(report.snapshot).toBeNull();
+    const csv = await call('GET', '/solvency.csv', accountant.headers);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.headers['content-disposition']).toMatch(
+      /^attachment; filename="solvency-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    const [header, ...rows] = csvRows(csv.body);
+    expect(header).toEqual([...SOLVENCY_CSV_COLUMNS]);
+    expect(rows.map((r) => r[0])).toEqual(report.currencies.map((c) => c.currency));
+    const row = (currency: string) =>
+      Object.fromEntries((rows.find((r) => r[0] === currency) ?? []).map((v, i) => [header?.[i], v]));
+    expect(row('btc')).toEqual({
+      currency: 'btc',
+      type: 'coin',
+      on_chain: '2.7',
+      deposit: '1.2',
+      hot: '1',
+      cold: '0.5',
+      liabilities: '2.7',
+      available: '1.9',
+      orders: '0.5',
+      withdrawals: '0.3',
+      card: '0',
+      surplus: '0',
+      solvent: 'true',
+      note: '',
+    });
+    expect(row('eur')).toMatchObject({
+      type: 'fiat',
+      on_chain: '',
+      liabilities: '5',
+      solvent: '',
+      note: 'fiat: held at the bank, not on a chain',
+    });
+  });
+
+  let snapshot: SolvencySnapshotEntity;
+
+  it('publishes a Merkle snapshot whose leaves sum to the liabilities, in the staff trail', async () => {
+    const res = await call('POST', '/solvency/snapshots', accountant.headers);
+    expect(res.statusCode, res.body).toBe(201);
+    snapshot = res.json() as SolvencySnapshotEntity;
+    expect(snapshot.root).toMatch(/^[0-9a-f]{64}$/);
+    // Alice, Bob and Carol have balance rows (the staff accounts here have none).
+    expect(snapshot.leaf_count).toBe(3);
+    expect(snapshot.totals).toEqual({ btc: '2.7', eur: '5', usdt: '1000' });
+    const trail = await t.db.pool.query(
+      `select action, target, after from staff_actions where staff_id = $1 and action = 'solvency.snapshot'`,
+      [accountant.id],
+    );
+    expect(trail.rows).toEqual([
+      {
+        action: 'solvency.snapshot',
+        target: `solvency_snapshot:${snapshot.id}`,
+        after: { root: snapshot.root, leaf_count: 3 },
+      },
+    ]);
+    const report = (await call('GET', '/solvency', accountant.headers)).json() as SolvencyReportEntity;
+    expect(report.snapshot).toEqual(snapshot);
+  });
+
+  it('gives every customer their own proof, which verifies; a changed balance or salt does not', async () => {
+    const expected = new Map([
+      [alice.uid, { btc: '2' }],
+      [bob.uid, { btc: '0.7', usdt: '1000' }],
+      [carol.uid, { eur: '5' }],
+    ]);
+    const salts = new Set<string>();
+    for (const who of [alice, bob, carol]) {
+      // Nothing in the request can name another account: a uid or user id in the query is not read.
+      const res = await proof(who, `?uid=${alice.uid}&user_id=${alice.id}`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-store, private');
+      const p = res.json() as SolvencyProofEntity;
+      expect(p).toMatchObject({
+        snapshot_id: snapshot.id,
+        created_at: snapshot.created_at,
+        root: snapshot.root,
+        leaf_count: 3,
+        uid: who.uid,
+        balances: expected.get(who.uid),
+      });
+      // What a customer does with it: rebuild the leaf from the documented encoding and walk the path.
+      expect(p.leaf_data).toBe(leafData(who.uid, p.salt, p.balances));
+      expect(leafHash(p.leaf_data)).toBe(p.leaf);
+      expect(verifyProof(p.leaf, p.path, p.root)).toBe(true);
+      const first = Object.keys(p.balances)[0] as string;
+      const changed = { ...p.balances, [first]: `${p.balances[first]}1` };
+      expect(verifyProof(leafHash(leafData(who.uid, p.salt, changed)), p.path, p.root)).toBe(false);
+      const otherSalt = `${p.salt.slice(0, 63)}${p.salt.endsWith('0') ? '1' : '0'}`;
+      expect(verifyProof(leafHash(leafData(who.uid, otherSalt, p.balances)), p.path, p.root)).toBe(false);
+      salts.add(p.salt);
+    }
+    expect(salts.size).toBe(3);
+  });
+
+  it('keeps a proof on its snapshot when balances change, and names an older snapshot on request', async () => {
+    const submit = t.deps.core.sequencer.submit.bind(t.deps.core.sequencer);
+    await submit({
+      type: 'Credit',
+      user: alice.id,
+      currency: 'btc',
+      amount: toUnits('1', 8),
+      kind: 'deposit',
+    });
+    const next = (
+      await call('POST', '/solvency/snapshots', accountant.headers)
+    ).json() as SolvencySnapshotEntity;
+    expect(next.root).not.toBe(snapshot.root);
+    expect(next.totals.btc).toBe('3.7');
+    const latest = (await proof(alice)).json() as SolvencyProofEntity;
+    expect(latest).toMatchObject({ snapshot_id: next.id, balances: { btc: '3' } });
+    const older = (await proof(alice, `?snapshot_id=${snapshot.id}`)).json() as SolvencyProofEntity;
+    expect(older).toMatchObject({ snapshot_id: snapshot.id, root: snapshot.root, balances: { btc: '2' } });
+    expect(verifyProof(older.leaf, older.path, snapshot.root)).toBe(true);
+    // A new snapshot, a new salt: leaves cannot be followed from one snapshot to the next.
+    expect(latest.salt).not.toBe(older.salt);
+    expect((await proof(alice, '?snapshot_id=999999')).json()).toEqual({
+      errors: ['solvency.snapshot.not_found'],
+    });
+    expect((await proof(alice, '?snapshot_id=abc')).json()).toEqual({
+      errors: ['solvency.snapshot.invalid_id'],
+    });
+    // The accountant has no balance row: no leaf.
+    expect((await proof(accountant)).json()).toEqual({ errors: ['solvency.proof.not_in_snapshot'] });
+  });
+
+  it('keeps published snapshots as they are: the app may not rewrite them', async () => {
+    for (const sql of [
+      `update solvency_snapshots set root = repeat('0', 64)`,
+      'delete from solvency_nodes',
+      `update solvency_leaves set balances = ''`,
+    ])
+      await expect(t.db.pool.query(sql), sql).rejects.toThrow(/permission denied/);
   });
 });

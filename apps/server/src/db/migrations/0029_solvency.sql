@@ -18,6 +18,7 @@ create table solvency_leaves (
   user_id     bigint not null references users(id),
   position    integer not null check (position >= 0),
   balances    text not null,
+  created_at  timestamptz not null default now(),
   primary key (snapshot_id, user_id),
   unique (snapshot_id, position)
 );
@@ -29,5 +30,6 @@ create table solvency_nodes (
   level       smallint not null check (level >= 0),
   position    integer not null check (position >= 0),
   hash        bytea not null check (octet_length(hash) = 32),
+  created_at  timestamptz not null default now(),
   primary key (snapshot_id, level, position)
 );
