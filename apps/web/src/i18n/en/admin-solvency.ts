@@ -1,4 +1,4 @@
-/** The operator console's proof-of-solvency tab (/admin) and the customers' proof codes. */
+/** Proof of solvency: the operator console's tab (/admin), the customers' proof panel and its codes. */
 export const adminSolvency = {
   'solvency.snapshot.not_found': 'No proof of liabilities has been published yet.',
   'solvency.proof.not_in_snapshot': 'Your account had no balance when the latest proof was published.',
@@ -25,4 +25,14 @@ export const adminSolvency = {
   'admin.solvency.published': 'Snapshot published.',
   'admin.solvency.snapshot': 'Snapshot {{id}} of {{time}}, {{count}} accounts',
   'admin.solvency.noSnapshot': 'No snapshot published yet.',
+
+  'wallet.solvency.title': 'Verify my balance',
+  'wallet.solvency.verify': 'Verify',
+  'wallet.solvency.body':
+    'Checks, in your browser, that your balances are included in the latest proof of liabilities the exchange published.',
+  'wallet.solvency.verified': 'Included',
+  'wallet.solvency.failed': 'Does not verify',
+  'wallet.solvency.snapshot': 'Snapshot of {{time}}, {{count}} accounts',
+  'wallet.solvency.nothing': 'Nothing owed to you in this snapshot.',
+  'wallet.solvency.root': 'Published root',
 };
