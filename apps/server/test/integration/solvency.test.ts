@@ -6,12 +6,11 @@ import {
   toUnits,
 } from '@exchange/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ChainPort } from '../../src/adapters/chains/port.ts';
 import { leafData, leafHash, verifyProof } from '../../src/modules/custody/merkle.ts';
 import { SOLVENCY_CSV_COLUMNS, solvencyReport } from '../../src/modules/custody/solvency.ts';
 import { auditSolvency } from '../../src/modules/custody/solvency-audit.ts';
-import type { Network } from '../../src/modules/wallet/chains.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
+import { csvRows, fakeChains } from '../support/solvency.ts';
 import { adminCall, type Person, person as personOf, stepUp } from '../support/staff.ts';
 
 /** Proof of solvency (issue #26, custody item 4): holdings read from (fake) chains against the ledger. */
@@ -21,55 +20,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** What each fake chain says an address holds: `address/currency` → units. */
-const onChain = new Map<string, bigint>();
-let balanceReads = 0;
-let inFlight = 0;
-let maxInFlight = 0;
-
-/** A chain that only answers balances (all the report reads), from {@link onChain}; 0 for any other address. */
-function fakeChain(key: string): ChainPort {
-  const unused = () => {
-    throw new Error('not used by the solvency report');
-  };
-  return {
-    key,
-    keyScheme: { purpose: 44, coinType: 60, nativeCurrency: 'eth' },
-    addressOf: unused,
-    latestBlock: unused,
-    block: unused,
-    normalizeAddress: unused,
-    async balance(address, currency) {
-      balanceReads++;
-      maxInFlight = Math.max(maxInFlight, ++inFlight);
-      // Let other reads start before this one ends, so the bound on reads in flight is exercised.
-      await new Promise((resolve) => setImmediate(resolve));
-      inFlight--;
-      return onChain.get(`${address}/${currency}`) ?? 0n;
-    },
-    send: unused,
-    sweep: unused,
-    sweepFee: unused,
-    transaction: unused,
-  };
-}
-
-const network = (key: string, currencies: Record<string, number>): Network => ({
-  key,
-  chain: fakeChain(key),
-  dev: null,
-  confirmations: 1,
-  explorerTransaction: null,
-  currencies: new Map(Object.entries(currencies)),
-});
+const { onChain, reads, network, hold } = fakeChains();
 /** The seeded networks (their keys exist in `blockchains`), each with its currencies and their precisions. */
 const NETWORKS = [
   network('btc-sim', { btc: 8 }),
   network('eth-devnet', { eth: 18, usdt: 6 }),
   network('tron-sim', { usdt: 6, trx: 6 }),
 ];
-const hold = (address: string, currency: string, amount: string, precision: number) =>
-  onChain.set(`${address}/${currency}`, toUnits(amount, precision));
 
 let accountant: Person;
 let alice: Person;
@@ -158,7 +115,7 @@ const byCurrency = (report: SolvencyReportEntity, currency: string) =>
 
 describe('the solvency report', () => {
   it('sums every tier of every network and counts what customers are owed exactly', async () => {
-    balanceReads = 0;
+    reads.count = 0;
     const report = await solvencyReport(t.db.pool, NETWORKS);
     expect(byCurrency(report, 'btc')).toEqual({
       currency: 'btc',
@@ -200,9 +157,9 @@ describe('the solvency report', () => {
     expect(byCurrency(report, 'eur').note).toMatch(/fiat/);
     // Each (address, currency) was read once (Bitcoin: 4 addresses × 1 currency; Ethereum: 3 × 2; TRON: 2 × 2),
     // never more than 8 at a time.
-    expect(balanceReads).toBe(14);
-    expect(maxInFlight).toBeLessThanOrEqual(8);
-    expect(maxInFlight).toBeGreaterThan(1);
+    expect(reads.count).toBe(14);
+    expect(reads.maxInFlight).toBeLessThanOrEqual(8);
+    expect(reads.maxInFlight).toBeGreaterThan(1);
   });
 
   it('says insolvent, with the shortfall, when the chains hold less than is owed; the audit fails', async () => {
@@ -259,31 +216,6 @@ const proof = (who: { headers: Record<string, string> } | null, query = '') =>
     url: `/api/v2/peatio/account/solvency/proof${query}`,
     headers: who?.headers ?? {},
   });
-
-/** RFC 4180 records: fields split on commas outside quotes, doubled quotes inside quoted fields. */
-function csvRows(text: string): string[][] {
-  return text
-    .split('\r\n')
-    .filter((line) => line !== '')
-    .map((line) => {
-      const fields: string[] = [];
-      let field = '';
-      let quoted = false;
-      for (let i = 0; i < line.length; i++) {
-        const ch = line[i] as string;
-        if (quoted && ch === '"' && line[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else if (ch === '"') quoted = !quoted;
-        else if (ch === ',' && !quoted) {
-          fields.push(field);
-          field = '';
-        } else field += ch;
-      }
-      fields.push(field);
-      return fields;
-    });
-}
 
 describe('the console and the customer', () => {
   it('refuses the console routes without a session (401) and to customers and other roles (403)', async () => {
