@@ -37,6 +37,7 @@ import { cardDevRoutes } from './modules/card/dev-routes.ts';
 import type { Cards } from './modules/card/index.ts';
 import { cardRoutes, cardWebhookRoutes } from './modules/card/routes.ts';
 import { contactRoutes } from './modules/contact/routes.ts';
+import { accountSolvencyRoutes } from './modules/custody/solvency-routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
 import type { ServerKeys } from './modules/identity/crypto.ts';
 import { userResourceRoutes } from './modules/identity/resource-routes.ts';
@@ -206,6 +207,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await peatio.register((trading) => tradingRoutes(trading, deps));
       await peatio.register((account) => walletRoutes(account, deps));
       await peatio.register((card) => cardRoutes(card, deps));
+      await peatio.register((account) => accountSolvencyRoutes(account, deps));
       await peatio.register((webhooks) => cardWebhookRoutes(webhooks, deps));
     },
     { prefix: API.peatio },

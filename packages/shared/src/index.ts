@@ -15,6 +15,7 @@ export * from './schemas/dev.ts';
 export * from './schemas/entities.ts';
 export * from './schemas/identity.ts';
 export * from './schemas/kyc.ts';
+export * from './schemas/solvency.ts';
 export * from './schemas/trading.ts';
 export * from './schemas/wallet.ts';
 export * from './validation.ts';

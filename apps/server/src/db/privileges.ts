@@ -11,6 +11,9 @@ export const APPEND_ONLY_TABLES = [
   'trades',
   'activities',
   'signer_log',
+  'solvency_snapshots',
+  'solvency_leaves',
+  'solvency_nodes',
 ] as const;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The markets and ledger routes for admin.test.ts's list of every admin route: the roles allowed and a request
+ * The markets, ledger and solvency routes for admin.test.ts's list of every admin route: the roles allowed and a request
  * that passes validation.
  */
 export const MARKET_AND_LEDGER_ROUTES = [
@@ -37,4 +37,7 @@ export const MARKET_AND_LEDGER_ROUTES = [
   },
   { method: 'GET', url: '/ledger', allowed: ['accountant'] },
   { method: 'GET', url: '/ledger.csv', allowed: ['accountant'] },
+  { method: 'GET', url: '/solvency', allowed: ['accountant'] },
+  { method: 'GET', url: '/solvency.csv', allowed: ['accountant'] },
+  { method: 'POST', url: '/solvency/snapshots', allowed: ['accountant'] },
 ];

@@ -2,6 +2,7 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { admin } from './en/admin.ts';
 import { adminMarkets } from './en/admin-markets.ts';
+import { adminSolvency } from './en/admin-solvency.ts';
 import { captcha } from './en/captcha.ts';
 import { card } from './en/card.ts';
 import { cardMoney } from './en/card-money.ts';
@@ -31,6 +32,7 @@ export const en = {
   ...cardMoney,
   ...admin,
   ...adminMarkets,
+  ...adminSolvency,
 };
 
 void i18next.use(initReactI18next).init({

@@ -24,6 +24,7 @@ import { AdminKyc } from './AdminKyc.tsx';
 import { AdminLedger } from './AdminLedger.tsx';
 import { AdminMarkets } from './AdminMarkets.tsx';
 import { AdminNetworks } from './AdminNetworks.tsx';
+import { AdminSolvency } from './AdminSolvency.tsx';
 import { AdminTrail } from './AdminTrail.tsx';
 import { AdminUsers } from './AdminUsers.tsx';
 import { AdminWithdrawals } from './AdminWithdrawals.tsx';
@@ -83,6 +84,7 @@ export function AdminPage() {
       ['markets', 'markets.manage', () => <AdminMarkets />],
       ['networks', 'markets.manage', () => <AdminNetworks />],
       ['ledger', 'ledger.read', () => <AdminLedger />],
+      ['solvency', 'ledger.read', () => <AdminSolvency />],
       [
         'withdrawals',
         'withdrawals.review',

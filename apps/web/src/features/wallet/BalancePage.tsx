@@ -8,6 +8,7 @@ import { NoRecords } from '../../components/TableHead.tsx';
 import { type BalanceRow, type Currency, useCurrencies, useWalletBalances } from './api.ts';
 import { FiatWithdrawModal } from './FiatWithdrawModal.tsx';
 import { COIN_STORAGE_KEY } from './format.ts';
+import { SolvencyProofPanel } from './SolvencyProofPanel.tsx';
 
 /** Display precision when a currency's own is unknown. */
 const DEFAULT_PRECISION = 8;
@@ -169,6 +170,7 @@ export function BalancePage() {
           </Table.ScrollContainer>
         </Stack>
       </Paper>
+      <SolvencyProofPanel />
       {fiat && (
         <FiatWithdrawModal
           currency={fiat.coin}
