@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,15 +59,23 @@ function run(name: string, command: string, args: string[], env: Record<string, 
   return child;
 }
 
-function app(name: string, role: string, port: number): ChildProcess {
+/** The signer's port and the token every caller signs its requests with (fresh per cluster run). */
+const SIGNER_PORT = 3141;
+const SIGNER_TOKEN = randomBytes(32).toString('base64url');
+
+function app(name: string, role: string, port: number, extra: Record<string, string> = {}): ChildProcess {
   return run(name, process.execPath, ['--import', 'tsx', MAIN], {
     ROLE: role,
     PORT: String(port),
+    SIGNER_URL: `http://127.0.0.1:${SIGNER_PORT}`,
+    SIGNER_TOKEN,
+    SIGNER_PORT: String(SIGNER_PORT),
     DATABASE_URL,
     NATS_URL: `nats://127.0.0.1:${NATS_PORT}`,
     API_URL: `http://127.0.0.1:${PORT}`,
     PUBLIC_URL: `http://localhost:${PORT}`,
     LOG_LEVEL: 'warn',
+    ...extra,
   });
 }
 
@@ -97,6 +106,16 @@ async function main(): Promise<void> {
   // The first core migrates and seeds; the others start once it serves.
   app('core1', 'core', cores.core1);
   await waitFor(async () => (await ready(cores.core1)) !== undefined, 'the first core');
+  // The signer holds the seed: a process of its own, alone with it.
+  // Its seed and the key that opens it live in a folder of its own (development: made on the first start).
+  app('signer', 'signer', SIGNER_PORT, { DATA_DIR: path.join(DATA, 'signer') });
+  await waitFor(
+    () =>
+      fetch(`http://127.0.0.1:${SIGNER_PORT}/v1/health`)
+        .then((r) => r.ok)
+        .catch(() => false),
+    'the signer',
+  );
   app('core2', 'core', cores.core2);
   for (const [name, port] of Object.entries(apis)) app(name, 'api', port);
   for (const [name, port] of Object.entries(gateways)) app(name, 'ws', port);

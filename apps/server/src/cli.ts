@@ -6,6 +6,7 @@ import {
   cardReview,
   cardStatus,
 } from './adapters/card-issuer/simulator/cli.ts';
+import { NO_SIGNER } from './adapters/chains/signing.ts';
 import { kycCommand } from './adapters/kyc/simulator/cli.ts';
 import { BACKUP_USAGE, backupCommand, isOfflineBackupCommand, offlineBackupCommand } from './backup/cli.ts';
 import { type Config, loadConfig } from './config.ts';
@@ -15,8 +16,10 @@ import { searchUsers } from './modules/admin/customers.ts';
 import { STAFF_USAGE, staffCommand } from './modules/admin/staff.ts';
 import { findUserDetail } from './modules/admin/users.ts';
 import { auditSolvency } from './modules/custody/solvency-audit.ts';
-import type { Network } from './modules/wallet/chains.ts';
+import { SIGNER_USAGE, signerCommand } from './modules/signer/cli.ts';
+import { ChainRegistry, type Network } from './modules/wallet/chains.ts';
 import { WALLET_USAGE, walletCommand } from './modules/wallet/cli.ts';
+import { networkFactory } from './modules/wallet/networks.ts';
 
 const USAGE = `usage: npm run cli -- <command> [args]
 
@@ -35,17 +38,28 @@ ${CARD_USAGE}
 ${CARD_NETWORK_USAGE}
 ${WALLET_USAGE}
 ${STAFF_USAGE}
+${SIGNER_USAGE}
 ${BACKUP_USAGE}`;
 
 /**
- * The networks whose chains `audit` reads our holdings from (the solvency check), or null for none.
- *
- * TODO(lead, #26 custody): build the chain adapters as the composition does (`ChainRegistry.load(db, factory)`
- * with the Bitcoin, TRON and EVM factories, read-only: `balance` is all the check calls, no signer needed) and
- * return `registry.all()`. Until then the solvency check is reported as skipped.
+ * The networks, read-only, for the solvency check: real nodes from the configuration, development nodes where the
+ * running app recorded them. No signer: the check only reads balances.
  */
-async function auditNetworks(_db: pg.Pool, _config: Config): Promise<readonly Network[] | null> {
-  return null;
+async function auditNetworks(db: pg.Pool, config: Config): Promise<readonly Network[] | null> {
+  const factory = networkFactory(db, {
+    chains: config.chains,
+    evm: { rpcUrl: config.evmRpcUrl, chainId: config.evmChainId, devnet: config.evmDevnet },
+    signer: NO_SIGNER,
+    simBlockMs: 0,
+    runSimulators: false,
+  });
+  const registry = await ChainRegistry.load(db, async (key, client, currencies) =>
+    factory.factory(key, client, currencies).catch((err: unknown) => {
+      console.error(`${key}: cannot reach its node: ${err instanceof Error ? err.message : String(err)}`);
+      return null;
+    }),
+  );
+  return registry.all();
 }
 
 /** Operator command line against the same database as the app (shares a running embedded server). */
@@ -57,6 +71,9 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig({ ...process.env, SEED_DEMO: 'false' });
   const log = { info: () => {}, warn: (m: string) => console.warn(m) };
+  // The signer's seed is made offline: no database.
+  const signer = await signerCommand(argv);
+  if (signer !== undefined) return signer;
   // A restore must not start (or create) the database it restores.
   if (isOfflineBackupCommand(argv, config)) return offlineBackupCommand(argv, config);
   const database = await openDatabase(config, log, { attach: true });

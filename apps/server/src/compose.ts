@@ -12,7 +12,7 @@ import { CardWebhookDelivery } from './adapters/card-issuer/simulator/delivery.t
 import { CARD_SIMULATOR_API } from './adapters/card-issuer/simulator/routes.ts';
 import { loadCardSimulatorCredentials } from './adapters/card-issuer/simulator/store.ts';
 import type { KeyScheme } from './adapters/chains/port.ts';
-import { type SignerPort, SignerRefusedError } from './adapters/chains/signing.ts';
+import { NO_SIGNER, type SignerPort } from './adapters/chains/signing.ts';
 import { WebhookDelivery } from './adapters/kyc/simulator/delivery.ts';
 import { SIMULATOR_PREFIX } from './adapters/kyc/simulator/routes.ts';
 import { loadSimulatorCredentials } from './adapters/kyc/simulator/store.ts';
@@ -83,7 +83,7 @@ export async function composeApp(
   };
   const signer: SignerPort = config.chains.signer
     ? createSignerClient({ ...config.chains.signer, schemeOf: (network) => schemeOf(network) })
-    : noSigner;
+    : NO_SIGNER;
   const wallet =
     overrides.wallet ??
     (await Wallet.start({
@@ -166,19 +166,6 @@ export async function composeApp(
   if (jobs) for (const [name, start] of Object.entries(backgroundJobs)) if (name !== 'wallet') await start();
   return { app, deps, jobs: backgroundJobs };
 }
-
-/** A process with no signer configured (an api-only process never signs): every request is refused. */
-const noSigner: SignerPort = {
-  signBitcoin: async () => {
-    throw new SignerRefusedError('signer.not_configured');
-  },
-  signTron: async () => {
-    throw new SignerRefusedError('signer.not_configured');
-  },
-  signEvm: async () => {
-    throw new SignerRefusedError('signer.not_configured');
-  },
-};
 
 /** Starts one background job (the wallet's loops, a webhook delivery, the card fee run). */
 export type BackgroundJobs = Record<string, () => Promise<void>>;

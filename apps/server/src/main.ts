@@ -33,6 +33,14 @@ async function main(): Promise<void> {
   }
   const log = { info: (m: string) => console.log(m), warn: (m: string) => console.warn(m) };
   const database = await openDatabase(config, log);
+  // The signer: elsewhere (SIGNER_URL), or a child process of ours, so this process never holds the seed. It
+  // boots while the core recovers.
+  const signerStarting =
+    config.chains.signer || (config.split && !config.roles.has('worker'))
+      ? undefined
+      : startSignerChild({ databaseUrl: database.url, dataDir: config.dataDir, log });
+  // A failed start is reported where it is awaited.
+  signerStarting?.catch(() => {});
   // A lost database only pauses the core (commands get 503) until it has reloaded itself from the database;
   // anything else that breaks a commit is a bug, and a fresh start is the one recovery that is known to be right.
   const processCore = await startProcessCore(config, database.pool, database.url, log, (err) => {
@@ -52,17 +60,10 @@ async function main(): Promise<void> {
     active && config.demoBooks
       ? await seedDemoMarkets(active, database.pool, keys, database.demoUsers, log)
       : undefined;
-  // The signer: elsewhere (SIGNER_URL), or a child process of ours, so this process never holds the seed.
-  const signerChild =
-    config.chains.signer || (config.split && !config.roles.has('worker'))
-      ? undefined
-      : await startSignerChild({ databaseUrl: database.url, dataDir: config.dataDir, log });
-  if (signerChild) {
-    config = {
-      ...config,
-      chains: { ...config.chains, signer: { url: signerChild.url, token: signerChild.token } },
-    };
-    log.info(`signer: a child process on ${signerChild.url}`);
+  const child = await signerStarting;
+  if (child) {
+    config = { ...config, chains: { ...config.chains, signer: { url: child.url, token: child.token } } };
+    log.info(`signer: a child process on ${child.url}`);
   }
   const { app, deps, jobs } = await composeApp(config, database.pool, { core, keys }, processCore.nats);
   if (active && database.demoUsers.length > 0) await seedDemoWallet(active, deps.wallet, database.pool);
@@ -109,7 +110,7 @@ async function main(): Promise<void> {
     await app.close().catch((err) => log.warn(`closing http: ${String(err)}`));
     for (const lock of jobLocks) await lock.release();
     await processCore.stop();
-    await signerChild?.stop();
+    await (await signerStarting?.catch(() => undefined))?.stop();
     await database.close().catch((err) => log.warn(`closing database: ${String(err)}`));
     process.exit(0);
   };

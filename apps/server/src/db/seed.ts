@@ -4,6 +4,7 @@ import { hash } from '@node-rs/argon2';
 import type pg from 'pg';
 import type { Core } from '../core/index.ts';
 import { hotWallet } from '../modules/wallet/addresses.ts';
+import type { DevTools, Network } from '../modules/wallet/chains.ts';
 import type { Wallet } from '../modules/wallet/index.ts';
 import { withTransaction } from './pool.ts';
 import {
@@ -210,15 +211,23 @@ export async function seedDemoWallet(core: Core, wallet: Wallet, db: pg.Pool): P
   for (const network of wallet.chains.all()) {
     const dev = network.dev;
     if (!dev) continue;
-    const hot = await hotWallet(db, network);
-    let funded = false;
-    for (const [currency, precision] of network.currencies) {
-      if ((await network.chain.balance(hot.address, currency)) > 0n) continue;
-      const amount = DEMO_BALANCES[currency] ?? '1000';
-      // Ether pays the gas of every EVM withdrawal, so the hot wallet gets a modest float.
-      await dev.faucet(hot.address, currency, (currency === 'eth' ? 1n : 10n) * toUnits(amount, precision));
-      funded = true;
-    }
-    if (funded) await dev.mine(1);
+    // A split deployment whose signer or simulators have not started yet: the next start of a core funds them.
+    await fundHotWallet(db, network, dev).catch((err: unknown) =>
+      console.warn(`${network.key}: the demo hot wallet is not funded yet: ${String(err)}`),
+    );
   }
+}
+
+/** Test coins for an empty demo hot wallet, in each currency of the network. */
+async function fundHotWallet(db: pg.Pool, network: Network, dev: DevTools): Promise<void> {
+  const hot = await hotWallet(db, network);
+  let funded = false;
+  for (const [currency, precision] of network.currencies) {
+    if ((await network.chain.balance(hot.address, currency)) > 0n) continue;
+    const amount = DEMO_BALANCES[currency] ?? '1000';
+    // Ether pays the gas of every EVM withdrawal, so the hot wallet gets a modest float.
+    await dev.faucet(hot.address, currency, (currency === 'eth' ? 1n : 10n) * toUnits(amount, precision));
+    funded = true;
+  }
+  if (funded) await dev.mine(1);
 }

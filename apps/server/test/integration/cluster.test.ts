@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -8,6 +9,7 @@ import { SessionStore } from '../../src/modules/identity/sessions.ts';
 import { apiKeyFor } from '../support/api-key.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { NATS_SERVER, startNats, type TestNats } from '../support/nats.ts';
+import { freePort } from '../support/ports.ts';
 import { type ServerProcess, serverSetup, startServerProcess } from '../support/process.ts';
 
 // The split deployment on real parts: PostgreSQL, nats-server with JetStream, and seven processes by role.
@@ -16,9 +18,15 @@ let nats: TestNats;
 const processes: Record<string, { process: ServerProcess; base: string }> = {};
 const dataDirs: string[] = [];
 
+/** The signer every process of the cluster calls, with its port and token. */
+let signer: { url: string; token: string; port: string };
+
 async function start(name: string, role: string, readyText?: string): Promise<void> {
   const setup = await serverSetup(`exchange-${name}-`, {
     ROLE: role,
+    SIGNER_URL: signer.url,
+    SIGNER_TOKEN: signer.token,
+    SIGNER_PORT: signer.port,
     DATABASE_URL: db.url,
     NATS_URL: nats.url,
     DEMO_BOOKS: 'false',
@@ -32,7 +40,11 @@ async function start(name: string, role: string, readyText?: string): Promise<vo
 beforeAll(async () => {
   if (!NATS_SERVER) return;
   [db, nats] = await Promise.all([createTestDatabase(), startNats()]);
-  // The first core migrates, seeds and takes the lease; the rest start together.
+  const port = String(await freePort());
+  signer = { url: `http://127.0.0.1:${port}`, token: randomBytes(32).toString('base64url'), port };
+  // The signer (alone with the seed) publishes its xpubs; the first core seeds and takes the lease; the rest
+  // start together.
+  await start('signer', 'signer', 'signer: listening');
   await start('core1', 'core');
   await start('api1', 'api');
   await Promise.all([

@@ -1,4 +1,6 @@
 import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../src/core/audit.ts';
 import { SignedApiClient } from '../../src/demo/api-client.ts';
@@ -13,10 +15,18 @@ let standby: ServerProcess;
 const bases: string[] = [];
 const dataDirs: string[] = [];
 
+const seedFile = path.join(tmpdir(), `exchange-failover-seed-${process.pid}.json`);
+
 beforeAll(async () => {
   db = await createTestDatabase();
   const env = async (prefix: string) => {
-    const setup = await serverSetup(prefix, { DATABASE_URL: db.url, DEMO_BOOKS: 'false' });
+    const setup = await serverSetup(prefix, {
+      DATABASE_URL: db.url,
+      DEMO_BOOKS: 'false',
+      // Each process starts its own signer child; both must hold the one wallet's seed.
+      SIGNER_SEED_FILE: seedFile,
+      SIGNER_KEY: 'the failover test signer key',
+    });
     bases.push(setup.base);
     dataDirs.push(setup.dataDir);
     return setup.env;
@@ -34,6 +44,7 @@ afterAll(async () => {
   }
   await db.drop();
   for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
+  await rm(seedFile, { force: true });
 });
 
 const ready = async (base: string) =>

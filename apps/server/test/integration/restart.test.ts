@@ -18,7 +18,9 @@ afterAll(() => rm(dataDir, { recursive: true, force: true }));
 const alive = async () => (await fetch(`${base}/api/v2/peatio/public/health/alive`)).status;
 
 describe('one process with its embedded database', () => {
-  it('keeps data across a SIGKILL and a restart, then shuts down cleanly on SIGTERM', async () => {
+  it('keeps data across a SIGKILL and a restart, then shuts down cleanly on SIGTERM', {
+    timeout: 90_000,
+  }, async () => {
     const first = await startServerProcess(env);
     expect(await alive()).toBe(200);
     const sent = await fetch(`${base}/api/v2/barong/identity/inquiry`, {

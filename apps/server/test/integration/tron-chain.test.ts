@@ -162,7 +162,13 @@ describe('TRON chain adapter over the java-tron HTTP API simulator', () => {
     expect(fee).toBe(NEW_HOLDER_ENERGY * ENERGY_FEE + 345n * 1_000n);
     expect(await chain.sweepFee('trx')).toBe(0n);
     const hotTrx = await chain.balance(hot.address, 'trx');
-    await chain.send({ purpose: { kind: 'gas', depositIndex: 1 }, from: hot, to: dep.address, currency: 'trx', amount: fee });
+    await chain.send({
+      purpose: { kind: 'gas', depositIndex: 1 },
+      from: hot,
+      to: dep.address,
+      currency: 'trx',
+      amount: fee,
+    });
     await dev.mine();
     // The deposit address had no account (a token credit does not create one): the hot wallet paid for it.
     expect(await chain.balance(hot.address, 'trx')).toBe(hotTrx - fee - NEW_ACCOUNT_FEE);

@@ -74,7 +74,9 @@ describe('withdrawals', () => {
     // Nothing reached the chain: the friend's deposit address holds nothing there, even after a block.
     await w.tron.mine(1);
     expect(await w.tronChain.balance(friendAddress, 'trx')).toBe(0n);
-    const broadcast = await w.t.db.pool.query(`select 1 from signer_log where destination = $1`, [friendAddress]);
+    const broadcast = await w.t.db.pool.query(`select 1 from signer_log where destination = $1`, [
+      friendAddress,
+    ]);
     expect(broadcast.rowCount).toBe(0);
   });
 

@@ -101,9 +101,10 @@ export async function startTronSimulator(options: TronSimulatorOptions): Promise
     res.writeHead(reply.status, { 'content-type': 'application/json' }).end(stringifyExact(reply.body));
   }
 
-  await new Promise<void>((resolve) =>
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
-  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 

@@ -83,3 +83,16 @@ export class SignerRefusedError extends Error {
     this.name = 'SignerRefusedError';
   }
 }
+
+/** The port of a process with no signer (an api-only process, the command line reading balances): it refuses all. */
+export const NO_SIGNER: SignerPort = {
+  signBitcoin: async () => {
+    throw new SignerRefusedError('signer.not_configured');
+  },
+  signTron: async () => {
+    throw new SignerRefusedError('signer.not_configured');
+  },
+  signEvm: async () => {
+    throw new SignerRefusedError('signer.not_configured');
+  },
+};

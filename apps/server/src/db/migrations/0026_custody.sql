@@ -109,3 +109,12 @@ update blockchains set client = 'tron' where client = 'sim-tron';
 drop table sim_transactions;
 drop table sim_addresses;
 drop table sim_blocks;
+
+-- Where a running app serves its development nodes (the chain simulators, the Hardhat devnet), so the operator
+-- command line (`npm run audit`) reads the same chains. Never a real node's URL: those may carry credentials and
+-- come from the configuration.
+create table chain_endpoints (
+  blockchain_key text primary key references blockchains(key),
+  url            text not null,
+  updated_at     timestamptz not null default now()
+);

@@ -34,12 +34,25 @@ export type ChainFactory = (
   currencies: Record<string, number>,
 ) => Promise<{ chain: ChainPort; dev: DevTools | null } | null>;
 
+/** How long to wait before asking an unreachable node again. */
+const RETRY_MS = 5_000;
+
 /** The networks of the database, each with its adapter. */
 export class ChainRegistry {
+  private retry: NodeJS.Timeout | undefined;
+
   constructor(private readonly networks: Map<string, Network>) {}
 
-  /** Loads the active blockchains, each built by `factory` (Bitcoin, TRON, EVM). */
-  static async load(db: pg.Pool, factory: ChainFactory): Promise<ChainRegistry> {
+  /**
+   * Loads the active blockchains, each built by `factory` (Bitcoin, TRON, EVM). A network whose node cannot be
+   * reached yet (a Bitcoin adapter asks its node which chain it is on) is left out and tried again every few
+   * seconds in the background, so one node down does not stop the process; it joins once its node answers.
+   */
+  static async load(
+    db: pg.Pool,
+    factory: ChainFactory,
+    log: { warn(message: string): void } = console,
+  ): Promise<ChainRegistry> {
     const chains = await db.query(
       `select b.key, b.client, b.min_confirmations, b.explorer_transaction,
          json_object_agg(c.id, c.precision) filter (where c.id is not null) as currencies
@@ -49,20 +62,50 @@ export class ChainRegistry {
        where b.status = 'active' group by b.key order by b.key`,
     );
     const networks = new Map<string, Network>();
-    for (const row of chains.rows) {
+    const registry = new ChainRegistry(networks);
+    const build = async (row: (typeof chains.rows)[number], first = true): Promise<boolean> => {
       const currencies: Record<string, number> = row.currencies ?? {};
-      const built = await factory(row.key, row.client, currencies);
-      if (!built) continue;
-      networks.set(row.key, {
-        key: row.key,
-        chain: built.chain,
-        dev: built.dev,
-        confirmations: row.min_confirmations,
-        explorerTransaction: row.explorer_transaction,
-        currencies: new Map(Object.entries(currencies)),
-      });
+      try {
+        const built = await factory(row.key, row.client, currencies);
+        if (built) {
+          networks.set(row.key, {
+            key: row.key,
+            chain: built.chain,
+            dev: built.dev,
+            confirmations: row.min_confirmations,
+            explorerTransaction: row.explorer_transaction,
+            currencies: new Map(Object.entries(currencies)),
+          });
+        }
+        if (!first) log.warn(`${row.key}: its node answers now; the network is served`);
+        return true;
+      } catch (err) {
+        if (first)
+          log.warn(
+            `${row.key}: its node is not reachable (${String(err)}); trying again every ${RETRY_MS / 1000} s`,
+          );
+        return false;
+      }
+    };
+    let pending: typeof chains.rows = [];
+    for (const row of chains.rows) if (!(await build(row))) pending.push(row);
+    if (pending.length > 0) {
+      registry.retry = setInterval(() => {
+        void (async () => {
+          const still: typeof chains.rows = [];
+          for (const row of pending) if (!(await build(row, false))) still.push(row);
+          pending = still;
+          if (pending.length === 0) clearInterval(registry.retry);
+        })();
+      }, RETRY_MS);
+      registry.retry.unref();
     }
-    return new ChainRegistry(networks);
+    return registry;
+  }
+
+  /** Stops asking unreachable nodes again. */
+  stop(): void {
+    clearInterval(this.retry);
   }
 
   /** The network, or undefined when it is unknown or not served by this process. */

@@ -3,6 +3,7 @@ import { createEvmChain, type EvmCurrency } from '../../adapters/chains/evm/adap
 import type { EvmDevnet } from '../../adapters/chains/evm/devnet.ts';
 import type { SignerPort } from '../../adapters/chains/signing.ts';
 import type { ChainFactory, DevTools } from './chains.ts';
+import { recordEndpoint, recordedEndpoint } from './endpoints.ts';
 
 /** Where the EVM networks come from: an external node, an in-process Hardhat devnet, or nowhere. */
 export interface EvmSettings {
@@ -16,14 +17,18 @@ export interface EvmSettings {
  * Builds the `evm` chain factory. With a devnet, the TestUSDT contract it deploys becomes the network's USDT
  * (recorded in `currency_networks.contract_address`, the only token contract whose transfers are credited).
  */
-export function evmChainFactory(db: pg.Pool, settings: EvmSettings, signer: SignerPort) {
+export function evmChainFactory(db: pg.Pool, settings: EvmSettings, signer: SignerPort, startDevnet = true) {
   let devnet: EvmDevnet | undefined;
   const factory: ChainFactory = async (key, client, currencies) => {
     if (client !== 'evm') return null;
     if (!settings.rpcUrl && !settings.devnet) return null;
     let rpcUrl = settings.rpcUrl;
     let chainId = settings.chainId;
-    if (!rpcUrl) {
+    if (!rpcUrl && !startDevnet) {
+      // Another process runs the devnet (the one process, seen from the command line): read it where it is.
+      rpcUrl = await recordedEndpoint(db, key);
+      if (!rpcUrl) return null;
+    } else if (!rpcUrl) {
       // Hardhat is a development dependency: loaded only when a devnet is asked for (never in production).
       devnet ??= await (await import('../../adapters/chains/evm/devnet.ts')).startEvmDevnet();
       rpcUrl = devnet.rpcUrl;
@@ -32,6 +37,7 @@ export function evmChainFactory(db: pg.Pool, settings: EvmSettings, signer: Sign
         `update currency_networks set contract_address = $2 where blockchain_key = $1 and protocol = 'ERC20'`,
         [key, devnet.usdtAddress],
       );
+      await recordEndpoint(db, key, rpcUrl);
     }
     const tokens = await db.query(
       `select currency_id, contract_address from currency_networks where blockchain_key = $1 and protocol = 'ERC20'`,

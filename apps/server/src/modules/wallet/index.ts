@@ -44,7 +44,12 @@ export interface WalletOptions {
  * applier, run in one loop (never overlapping), plus block production on the simulated chains.
  */
 export class Wallet {
-  private readonly watchers: { network: Network; watcher: DepositWatcher; tiers: HotWalletTiers }[];
+  /** Per network; a network whose node answered only after the start gets its own at the next pass. */
+  private readonly watchers = new Map<
+    string,
+    { network: Network; watcher: DepositWatcher; tiers: HotWalletTiers }
+  >();
+  private readonly watcherDeps: ConstructorParameters<typeof DepositWatcher>[0];
   private readonly processor: WithdrawalProcessor;
   private readonly latest = new Map<string, number>();
   /** When each network's deposit watcher last finished a pass (ms since the epoch). */
@@ -81,12 +86,7 @@ export class Wallet {
       height: (network: string, latest: number) => void this.latest.set(network, latest),
     };
     this.bank = options.bank ?? createSimulatedBank();
-    const watcherDeps = { db: options.db, core: options.core, events, log: options.log };
-    this.watchers = chains.all().map((network) => ({
-      network,
-      watcher: new DepositWatcher(watcherDeps, network),
-      tiers: new HotWalletTiers(options.db, network, options.log),
-    }));
+    this.watcherDeps = { db: options.db, core: options.core, events, log: options.log };
     this.processor = new WithdrawalProcessor({ ...this.withdrawDeps(), log: options.log });
   }
 
@@ -150,8 +150,17 @@ export class Wallet {
   private async pass(): Promise<void> {
     const { log } = this.options;
     // Networks are independent: a slow node must not hold up the others.
+    for (const network of this.chains.all()) {
+      if (!this.watchers.has(network.key)) {
+        this.watchers.set(network.key, {
+          network,
+          watcher: new DepositWatcher(this.watcherDeps, network),
+          tiers: new HotWalletTiers(this.options.db, network, log),
+        });
+      }
+    }
     await Promise.all(
-      this.watchers.map(async ({ network, watcher, tiers }) => {
+      [...this.watchers.values()].map(async ({ network, watcher, tiers }) => {
         try {
           this.latest.set(network.key, await watcher.tick());
           this.watchedAt.set(network.key, Date.now());
@@ -182,6 +191,7 @@ export class Wallet {
   async stop(): Promise<void> {
     this.repeating.stop();
     await this.running;
+    this.chains.stop();
     await this.stopChains?.();
   }
 }

@@ -8,6 +8,7 @@ import { createTronDevTools } from '../../adapters/chains/tron/dev-tools.ts';
 import type { ChainsConfig } from '../../config-sections.ts';
 import { ourAddresses } from './addresses.ts';
 import type { ChainFactory, DevTools, Network } from './chains.ts';
+import { recordEndpoint, recordedEndpoint } from './endpoints.ts';
 import { type EvmSettings, evmChainFactory } from './evm.ts';
 
 /** What the chain factories need: where each network's node is, and the signer. */
@@ -17,7 +18,10 @@ export interface NetworkSettings {
   signer: SignerPort;
   /** A block every this many ms on the simulators (0: only when mined by hand). */
   simBlockMs: number;
-  /** This process runs the simulators (the worker role, or the one process); others reach them by port. */
+  /**
+   * This process runs the simulators (the worker role, or the one process) and records where
+   * (`chain_endpoints`); the others reach them there.
+   */
   runSimulators: boolean;
 }
 
@@ -31,32 +35,53 @@ const SIM_RPC_PASSWORD = 'simulator';
  * HTTP) otherwise. The simulators are loaded only when used: a deployment on real nodes never imports them.
  */
 export function networkFactory(db: pg.Pool, settings: NetworkSettings) {
-  const evm = evmChainFactory(db, settings.evm, settings.signer);
+  const evm = evmChainFactory(db, settings.evm, settings.signer, settings.runSimulators);
   const stops: (() => Promise<void>)[] = [];
   const networks = new Map<string, Network>();
   const lookup = (key: string) => networks.get(key);
+
+  /**
+   * The URL of a network's simulator: this process starts it (and records where) when it runs the simulators and
+   * its port is free; otherwise it is where another process recorded it, or at the configured port.
+   */
+  const simulator = async (
+    key: string,
+    start: () => Promise<{ url: string; stop(): Promise<void> }>,
+    fallback: string,
+  ): Promise<string> => {
+    if (settings.runSimulators) {
+      try {
+        const sim = await start();
+        stops.push(() => sim.stop());
+        await recordEndpoint(db, key, sim.url);
+        return sim.url;
+      } catch (err) {
+        // Another worker on this machine serves it already.
+        if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+      }
+    }
+    return (await recordedEndpoint(db, key)) ?? fallback;
+  };
 
   const bitcoin = async (key: string): Promise<{ chain: ChainPort; dev: DevTools | null }> => {
     let rpcUrl = settings.chains.bitcoinRpcUrl;
     let dev: DevTools | null = null;
     if (!rpcUrl) {
       const port = settings.chains.simBitcoinPort;
-      if (settings.runSimulators) {
-        const { startBitcoinSimulator } = await import('@exchange/chain-sim');
-        const sim = await startBitcoinSimulator({
-          pool: db,
-          host: '127.0.0.1',
-          port,
-          blockMs: settings.simBlockMs,
-          rpcUser: SIM_RPC_USER,
-          rpcPassword: SIM_RPC_PASSWORD,
-          chainKey: key,
-        });
-        stops.push(() => sim.stop());
-        rpcUrl = sim.url;
-      } else {
-        rpcUrl = `http://${SIM_RPC_USER}:${SIM_RPC_PASSWORD}@127.0.0.1:${port}/`;
-      }
+      rpcUrl = await simulator(
+        key,
+        async () =>
+          (await import('@exchange/chain-sim')).startBitcoinSimulator({
+            pool: db,
+            host: '127.0.0.1',
+            port,
+            blockMs: settings.simBlockMs,
+            rpcUser: SIM_RPC_USER,
+            rpcPassword: SIM_RPC_PASSWORD,
+            chainKey: key,
+          }),
+        `http://${SIM_RPC_USER}:${SIM_RPC_PASSWORD}@127.0.0.1:${port}/`,
+      );
       dev = createBitcoinDevTools(rpcUrl);
     }
     const chain = await createBitcoinChain({
@@ -78,21 +103,19 @@ export function networkFactory(db: pg.Pool, settings: NetworkSettings) {
     const usdtContract = settings.chains.tronUsdtContract;
     if (!apiUrl) {
       const port = settings.chains.simTronPort;
-      if (settings.runSimulators) {
-        const { startTronSimulator } = await import('@exchange/chain-sim');
-        const sim = await startTronSimulator({
-          pool: db,
-          host: '127.0.0.1',
-          port,
-          blockMs: settings.simBlockMs,
-          usdtContract,
-          chainKey: key,
-        });
-        stops.push(() => sim.stop());
-        apiUrl = sim.url;
-      } else {
-        apiUrl = `http://127.0.0.1:${port}`;
-      }
+      apiUrl = await simulator(
+        key,
+        async () =>
+          (await import('@exchange/chain-sim')).startTronSimulator({
+            pool: db,
+            host: '127.0.0.1',
+            port,
+            blockMs: settings.simBlockMs,
+            usdtContract,
+            chainKey: key,
+          }),
+        `http://127.0.0.1:${port}`,
+      );
       const tools = createTronDevTools({ apiUrl });
       dev = {
         faucet: (address, currency, amount) => {
