@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import {
   CARD_NETWORK_USAGE,
   CARD_USAGE,
@@ -6,20 +5,18 @@ import {
   cardReview,
   cardStatus,
 } from './adapters/card-issuer/simulator/cli.ts';
-import { NO_SIGNER } from './adapters/chains/signing.ts';
 import { kycCommand } from './adapters/kyc/simulator/cli.ts';
 import { BACKUP_USAGE, backupCommand, isOfflineBackupCommand, offlineBackupCommand } from './backup/cli.ts';
-import { type Config, loadConfig } from './config.ts';
+import { loadConfig } from './config.ts';
 import { auditLedger } from './core/audit.ts';
 import { openDatabase } from './db/database.ts';
 import { searchUsers } from './modules/admin/customers.ts';
 import { STAFF_USAGE, staffCommand } from './modules/admin/staff.ts';
 import { findUserDetail } from './modules/admin/users.ts';
+import { CUSTODY_USAGE, custodyCommand, custodyNetworks } from './modules/custody/cli.ts';
 import { auditSolvency } from './modules/custody/solvency-audit.ts';
 import { SIGNER_USAGE, signerCommand } from './modules/signer/cli.ts';
-import { ChainRegistry, type Network } from './modules/wallet/chains.ts';
 import { WALLET_USAGE, walletCommand } from './modules/wallet/cli.ts';
-import { networkFactory } from './modules/wallet/networks.ts';
 
 const USAGE = `usage: npm run cli -- <command> [args]
 
@@ -39,28 +36,8 @@ ${CARD_NETWORK_USAGE}
 ${WALLET_USAGE}
 ${STAFF_USAGE}
 ${SIGNER_USAGE}
+${CUSTODY_USAGE}
 ${BACKUP_USAGE}`;
-
-/**
- * The networks, read-only, for the solvency check: real nodes from the configuration, development nodes where the
- * running app recorded them. No signer: the check only reads balances.
- */
-async function auditNetworks(db: pg.Pool, config: Config): Promise<readonly Network[] | null> {
-  const factory = networkFactory(db, {
-    chains: config.chains,
-    evm: { rpcUrl: config.evmRpcUrl, chainId: config.evmChainId, devnet: config.evmDevnet },
-    signer: NO_SIGNER,
-    simBlockMs: 0,
-    runSimulators: false,
-  });
-  const registry = await ChainRegistry.load(db, async (key, client, currencies) =>
-    factory.factory(key, client, currencies).catch((err: unknown) => {
-      console.error(`${key}: cannot reach its node: ${err instanceof Error ? err.message : String(err)}`);
-      return null;
-    }),
-  );
-  return registry.all();
-}
 
 /** Operator command line against the same database as the app (shares a running embedded server). */
 async function main(argv: string[]): Promise<number> {
@@ -88,9 +65,15 @@ async function main(argv: string[]): Promise<number> {
           ? 'audit passed: every currency is conserved and every balance equals its postings'
           : `audit FAILED: ${failures.length} problem(s)`,
       );
-      const solvent = await auditSolvency(database.pool, await auditNetworks(database.pool, config), console);
+      const solvent = await auditSolvency(
+        database.pool,
+        await custodyNetworks(database.pool, config),
+        console,
+      );
       return failures.length === 0 && solvent ? 0 : 1;
     }
+    const custody = await custodyCommand(argv, database, config);
+    if (custody !== undefined) return custody;
     const staff = await staffCommand(argv, database.pool);
     if (staff) {
       (staff.ok ? console.log : console.error)(staff.message);
