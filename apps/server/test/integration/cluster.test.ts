@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { auditLedger } from '../../src/core/audit.ts';
@@ -17,6 +19,8 @@ let db: TestDatabase;
 let nats: TestNats;
 const processes: Record<string, { process: ServerProcess; base: string }> = {};
 const dataDirs: string[] = [];
+const dataDirByName = new Map<string, string>();
+const dataDirOf = (name: string) => dataDirByName.get(name) ?? '/nonexistent';
 
 /** The signer every process of the cluster calls, with its port and token. */
 let signer: { url: string; token: string; port: string };
@@ -34,6 +38,7 @@ async function start(name: string, role: string, readyText?: string): Promise<vo
     API_URL: processes.api1?.base ?? 'http://127.0.0.1:1',
   });
   dataDirs.push(setup.dataDir);
+  dataDirByName.set(name, setup.dataDir);
   processes[name] = { process: await startServerProcess(setup.env, 60_000, readyText), base: setup.base };
 }
 
@@ -300,6 +305,13 @@ describe.skipIf(!NATS_SERVER)('the split deployment', () => {
       headers: { cookie },
     });
     const { address: to } = (await address.json()) as { address: string };
+    // The api process derived it from the published xpub: it holds no seed, no key to open one, no signer state.
+    const api = processes.api1?.process.child.pid;
+    const environ = await readFile(`/proc/${api}/environ`, 'utf8');
+    expect(environ).not.toMatch(/SIGNER_KEY|SIGNER_SEED_FILE/);
+    expect(existsSync(path.join(dataDirOf('api1'), 'signer'))).toBe(false);
+    expect(existsSync(path.join(dataDirOf('signer'), 'signer', 'seed.json'))).toBe(true);
+    expect(to).toMatch(/^T/);
     // Coins sent to bob's address: the worker's watcher sees the deposit; bob's socket is on ws2.
     const sent = await fetch(`${api1}/api/v2/dev/faucet`, {
       method: 'POST',
