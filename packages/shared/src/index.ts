@@ -4,6 +4,7 @@ export * from './errors.ts';
 export * from './money.ts';
 export * from './schemas/account-security.ts';
 export * from './schemas/admin.ts';
+export * from './schemas/admin-custody.ts';
 export * from './schemas/admin-ledger.ts';
 export * from './schemas/admin-markets.ts';
 export * from './schemas/admin-withdrawals.ts';

@@ -1,5 +1,5 @@
 /**
- * The markets, ledger and solvency routes for admin.test.ts's list of every admin route: the roles allowed and a request
+ * The markets, ledger, solvency and custody routes for admin.test.ts's list of every admin route: the roles allowed and a request
  * that passes validation.
  */
 export const MARKET_AND_LEDGER_ROUTES = [
@@ -40,4 +40,17 @@ export const MARKET_AND_LEDGER_ROUTES = [
   { method: 'GET', url: '/solvency', allowed: ['accountant'] },
   { method: 'GET', url: '/solvency.csv', allowed: ['accountant'] },
   { method: 'POST', url: '/solvency/snapshots', allowed: ['accountant'] },
+  { method: 'GET', url: '/custody', allowed: ['accountant', 'technical'] },
+  {
+    method: 'PUT',
+    url: '/custody/limits',
+    allowed: ['technical'],
+    body: { blockchain_key: 'tron-sim', currency: 'trx', hot_min: '1', hot_max: '2' },
+  },
+  {
+    method: 'POST',
+    url: '/custody/alerts/999999/resolve',
+    allowed: ['technical'],
+    path: '/custody/alerts/{id}/resolve',
+  },
 ];

@@ -1,6 +1,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { admin } from './en/admin.ts';
+import { adminCustody } from './en/admin-custody.ts';
 import { adminMarkets } from './en/admin-markets.ts';
 import { adminSolvency } from './en/admin-solvency.ts';
 import { captcha } from './en/captcha.ts';
@@ -33,6 +34,7 @@ export const en = {
   ...admin,
   ...adminMarkets,
   ...adminSolvency,
+  ...adminCustody,
 };
 
 void i18next.use(initReactI18next).init({

@@ -19,6 +19,7 @@ import { requireAuth } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
+import { adminCustodyRoutes } from '../custody/console-routes.ts';
 import { adminSolvencyRoutes } from '../custody/solvency-routes.ts';
 import { decrypt } from '../identity/crypto.ts';
 import { consumeTotp } from '../identity/totp.ts';
@@ -267,6 +268,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
   await adminMarketRoutes(app, deps);
   await adminLedgerRoutes(app, deps);
   await adminSolvencyRoutes(app, deps);
+  await adminCustodyRoutes(app, deps);
 
   app.get('/actions', docs('The staff trail', { query: adminActionsQuery }), async (request, reply) => {
     await staff(request, 'trail.read');

@@ -19,6 +19,7 @@ import { api } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
 import { errorCodes, errorText } from '../auth/components/errors.ts';
 import { AdminAdjustments } from './AdminAdjustments.tsx';
+import { AdminCustody } from './AdminCustody.tsx';
 import { AdminDashboard } from './AdminDashboard.tsx';
 import { AdminKyc } from './AdminKyc.tsx';
 import { AdminLedger } from './AdminLedger.tsx';
@@ -85,6 +86,12 @@ export function AdminPage() {
       ['networks', 'markets.manage', () => <AdminNetworks />],
       ['ledger', 'ledger.read', () => <AdminLedger />],
       ['solvency', 'ledger.read', () => <AdminSolvency />],
+      // Accountants read the wallet tiers; technicians, who keep the network settings, also set the bounds.
+      [
+        'custody',
+        ['ledger.read', 'markets.manage'],
+        () => <AdminCustody canManage={may('markets.manage')} />,
+      ],
       [
         'withdrawals',
         'withdrawals.review',
@@ -93,7 +100,7 @@ export function AdminPage() {
       ['trail', 'trail.read', () => <AdminTrail />],
     ] as const
   )
-    .filter(([, permission]) => may(permission))
+    .filter(([, permission]) => ([] as StaffPermission[]).concat(permission).some(may))
     .map(([value, , render]) => ({ value, panel: render() }));
   return (
     <Container size="xl" py="md">

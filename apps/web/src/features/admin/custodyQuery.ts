@@ -1,0 +1,2 @@
+/** The custody view's query key: every change on the Custody tab refreshes it. */
+export const CUSTODY_KEY = ['adminCustody'];
