@@ -4,6 +4,7 @@ import { activeAccount, apiLogin, latestCode, postFromPage } from '../support/ac
 import { axeViolations, blocking } from '../support/axe.ts';
 import { browserAndDatabase, openPage } from '../support/browser.ts';
 import { operator } from '../support/cli.ts';
+import { signedInStaff } from '../support/staff.ts';
 import { enableTwoFactorFromPage, liftWithdrawHold } from '../support/wallet.ts';
 
 const spec = browserAndDatabase();
@@ -15,22 +16,7 @@ const POLL = { timeout: 20_000, interval: 250 };
 const getJson = <T>(page: Page, path: string) =>
   page.evaluate(async (p) => (await fetch(p, { credentials: 'include' })).json(), path) as Promise<T>;
 
-/** A signed-in staff member with two-factor on and a role granted on the command line, on /admin, stepped up. */
-async function staffMember(role: string) {
-  const { email } = await activeAccount(role);
-  const { context, page } = await openPage(spec.browser);
-  await apiLogin(page, email);
-  const nextCode = await enableTwoFactorFromPage(page);
-  expect(await operator('staff', 'grant', email, role)).toContain(`is now ${role}`);
-  await page.goto('/admin');
-  // The console asks for a fresh authenticator code before any staff action.
-  await page.getByText('Confirm it is you').waitFor();
-  await page.getByTestId('admin-step-up-code').locator('input').first().click();
-  await page.keyboard.type(await nextCode());
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByTestId('admin-role').getByText(`Role: ${role}`).waitFor();
-  return { email, context, page };
-}
+const staffMember = (role: string) => signedInStaff(spec.browser, role);
 
 describe('the operator console', () => {
   it('a compliance officer approves an applicant with documents shown; two accountants move money with four eyes', async () => {

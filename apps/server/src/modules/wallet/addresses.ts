@@ -133,15 +133,29 @@ export async function depositKeys(
   return rows.rows.map((r) => ({ account: DEPOSIT_ACCOUNT, index: Number(r.key_index), address: r.address }));
 }
 
+/**
+ * Hot wallets already derived and recorded, per network adapter: the watcher asks for every block, and deriving a
+ * key is elliptic-curve work. A database keeps one seed (the signer refuses another), so the key never changes.
+ */
+const hotWallets = new WeakMap<Network['chain'], Promise<WalletKey>>();
+
 /** The network's hot wallet: account 1, index 0 of its scheme; recorded in `hot_wallets` for the console. */
-export async function hotWallet(db: pg.Pool, network: Network): Promise<WalletKey> {
-  const key = await walletKey(db, network, HOT_ACCOUNT, 0);
-  await db.query(
-    `insert into hot_wallets (blockchain_key, address) values ($1, $2)
-     on conflict (blockchain_key) do update set address = excluded.address where hot_wallets.address <> excluded.address`,
-    [network.key, key.address],
-  );
-  return key;
+export function hotWallet(db: pg.Pool, network: Network): Promise<WalletKey> {
+  const known = hotWallets.get(network.chain);
+  if (known) return known;
+  const derived = (async () => {
+    const key = await walletKey(db, network, HOT_ACCOUNT, 0);
+    await db.query(
+      `insert into hot_wallets (blockchain_key, address) values ($1, $2)
+       on conflict (blockchain_key) do update set address = excluded.address where hot_wallets.address <> excluded.address`,
+      [network.key, key.address],
+    );
+    return key;
+  })();
+  hotWallets.set(network.chain, derived);
+  // A failure (keys not published yet) is not kept: the next call tries again.
+  derived.catch(() => hotWallets.delete(network.chain));
+  return derived;
 }
 
 /** Which of `addresses` are ours on the network (deposit addresses and the hot wallet). */

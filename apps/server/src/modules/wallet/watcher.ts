@@ -51,6 +51,8 @@ export class DepositWatcher {
 
   /** One pass: scan new blocks, then confirm, credit and collect. Returns the chain's height. */
   async tick(): Promise<number> {
+    // The hot wallet is on record before any block is read: its outputs are ours too (Bitcoin keeps them).
+    await hotWallet(this.deps.db, this.network);
     const latest = await this.network.chain.latestBlock();
     this.deps.events.height?.(this.network.key, latest);
     const recorded = new Set<number>();
