@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { apiLogin, DEMO_PASSWORD } from '../support/accounts.ts';
 import { axeViolations, blocking } from '../support/axe.ts';
-import { browserAndDatabase } from '../support/browser.ts';
+import { browserAndDatabase, openPage } from '../support/browser.ts';
 import { signedInStaff } from '../support/staff.ts';
 
 const spec = browserAndDatabase();
 
 describe('custody in the operator console', () => {
-  it('an accountant sees holdings against liabilities, publishes a root, and verifies her own balance against it', async () => {
+  it('an accountant sees holdings against liabilities and publishes a root; a customer verifies her balance against it', async () => {
     const accountant = await signedInStaff(spec.browser, 'accountant');
     const { page } = accountant;
     await page.getByRole('tab', { name: 'Solvency' }).click();
@@ -32,11 +33,16 @@ describe('custody in the operator console', () => {
     await page.getByTestId('admin-custody-tron-sim-usdt').waitFor();
     expect(blocking(await axeViolations(page)), 'Custody').toEqual([]);
 
-    // As a customer: her leaf in the published tree, checked in the browser against the root.
-    await page.goto('/balance');
-    const proof = page.getByTestId('solvency-proof');
-    await proof.getByRole('button').click();
-    await proof.locator('[data-verified="true"]').waitFor();
     await accountant.context.close();
+
+    // A customer with balances (the demo's Alice): her leaf in the published tree, checked in her browser.
+    const alice = await openPage(spec.browser);
+    await apiLogin(alice.page, 'alice@example.com', DEMO_PASSWORD);
+    await alice.page.goto('/balance');
+    const proof = alice.page.getByTestId('solvency-proof');
+    await proof.getByRole('button', { name: 'Verify' }).click();
+    await proof.locator('[data-verified="true"]').waitFor();
+    expect(await proof.textContent()).toMatch(/BTC/);
+    await alice.context.close();
   });
 });
