@@ -1,4 +1,5 @@
 import { toUnits } from '@exchange/shared';
+import { parseJsonKeeping } from '../json-numbers.ts';
 
 /**
  * A Bitcoin Core JSON-RPC client (JSON-RPC 1.0 requests, as bitcoin-cli sends them, answered by every Core
@@ -89,36 +90,9 @@ export function createBitcoinRpc(url: string, timeoutMs: number): BitcoinRpc {
   };
 }
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const DECIMAL_MARK = '~rpcdec~';
-
 /** JSON.parse with every number that has a fraction or exponent kept as an {@link RpcDecimal}. */
 export function parseJson(text: string): unknown {
-  let out = '';
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i] as string;
-    if (c === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-      out += text.slice(i, j + 1);
-      i = j + 1;
-    } else if (c === '-' || (c >= '0' && c <= '9')) {
-      NUMBER.lastIndex = i;
-      const literal = NUMBER.exec(text)?.[0];
-      if (!literal) throw new SyntaxError(`bad number at ${i}`);
-      out += /[.eE]/.test(literal) ? `"${DECIMAL_MARK}${literal}"` : literal;
-      i += literal.length;
-    } else {
-      out += c;
-      i++;
-    }
-  }
-  return JSON.parse(out, (_key, value: unknown) =>
-    typeof value === 'string' && value.startsWith(DECIMAL_MARK)
-      ? new RpcDecimal(value.slice(DECIMAL_MARK.length))
-      : value,
-  );
+  return parseJsonKeeping(text, (literal) => (/[.eE]/.test(literal) ? new RpcDecimal(literal) : undefined));
 }
 
 /** A BTC amount of the node's JSON in satoshis, exactly (refuses anything finer than a satoshi). */

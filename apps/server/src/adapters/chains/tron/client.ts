@@ -1,3 +1,4 @@
+import { parseJsonKeeping } from '../json-numbers.ts';
 /**
  * A java-tron full node's HTTP API client (TronGrid or a node of our own): POST with a JSON body, `visible: true`
  * (Base58Check addresses, UTF-8 messages), the API key in `TRON-PRO-API-KEY` when there is one. Integers in the
@@ -103,25 +104,7 @@ function stringifyExact(value: unknown): string {
 
 /** JSON.parse, with integer literals of 16 digits or more (beyond a double's exact range) read as strings. */
 function parseJsonExact(text: string): unknown {
-  let out = '';
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i] as string;
-    if (c === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-      out += text.slice(i, j + 1);
-      i = j + 1;
-    } else if (c === '-' || (c >= '0' && c <= '9')) {
-      const match = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
-      const literal = match?.[0] ?? c;
-      const long = !match?.[1] && !match?.[2] && literal.replace('-', '').length >= 16;
-      out += long ? `"${literal}"` : literal;
-      i += literal.length;
-    } else {
-      out += c;
-      i += 1;
-    }
-  }
-  return JSON.parse(out);
+  return parseJsonKeeping(text, (literal) =>
+    !/[.eE]/.test(literal) && literal.replace('-', '').length >= 16 ? literal : undefined,
+  );
 }
