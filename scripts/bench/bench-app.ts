@@ -14,6 +14,10 @@ export function benchConfig(env: Record<string, string> = {}): Config {
     RATE_LIMITS: 'false',
     CAPTCHA_TYPE: 'none',
     WEB_DIST: '/nonexistent',
+    // No chains moving underneath: the figures are the request path's, not the wallet's background work.
+    WALLET_POLL_MS: '0',
+    SIM_BLOCK_MS: '0',
+    EVM_DEVNET: 'false',
     ...env,
   });
 }

@@ -9,6 +9,7 @@ import { Repeating } from '../../jobs/repeating.ts';
 import type { ServerKeys } from '../identity/crypto.ts';
 import type { StreamPublisher } from '../ranger/forwarded.ts';
 import { privateStreamKey } from '../ranger/streams.ts';
+import { KeysNotPublishedError } from './addresses.ts';
 import { applyPendingAdjustments } from './adjustments.ts';
 import { ChainRegistry, type Network } from './chains.ts';
 import { historyItem, type Kind } from './history.ts';
@@ -49,6 +50,8 @@ export class Wallet {
     string,
     { network: Network; watcher: DepositWatcher; tiers: HotWalletTiers }
   >();
+  /** Networks whose watcher waits for the signer's keys (told once). */
+  private readonly waitingForKeys = new Set<string>();
   private readonly watcherDeps: ConstructorParameters<typeof DepositWatcher>[0];
   private readonly processor: WithdrawalProcessor;
   private readonly latest = new Map<string, number>();
@@ -165,7 +168,12 @@ export class Wallet {
           this.latest.set(network.key, await watcher.tick());
           this.watchedAt.set(network.key, Date.now());
         } catch (err) {
-          log.warn(`${network.key}: deposit watcher: ${String(err)}`);
+          // Until the signer has published its keys there is nothing to watch: said once, not every pass.
+          const waiting = err instanceof KeysNotPublishedError;
+          if (!waiting || !this.waitingForKeys.has(network.key))
+            log.warn(`${network.key}: deposit watcher: ${String(err)}`);
+          if (waiting) this.waitingForKeys.add(network.key);
+          else this.waitingForKeys.delete(network.key);
         }
         await tiers.tick().catch((err) => log.warn(`${network.key}: hot wallet bounds: ${String(err)}`));
       }),
