@@ -3,6 +3,7 @@ import { LOGIN_POLICY } from '../../apps/server/src/modules/identity/lockout.ts'
 import { hashPassword } from '../../apps/server/src/modules/identity/passwords.ts';
 import { SESSION_COOKIE } from '../../apps/server/src/modules/identity/sessions.ts';
 import { startBenchApp } from './bench-app.ts';
+import { measureCeiling, shareOf } from './ceiling.ts';
 import { type LoadResult, load } from './load.ts';
 import { printTable, rate } from './stats.ts';
 import { benchTrader } from './trader.ts';
@@ -40,6 +41,8 @@ export async function httpBench(fresh: () => Promise<{ pool: pg.Pool }>) {
     headers: { cookie: `${SESSION_COOKIE}=${session.token}` },
   });
   const withKey = await load({ url: me, method: 'GET', connections: 32, duration: 5, apiKeys });
+  const ceiling = await measureCeiling(32, 5);
+  const orderCeiling = await measureCeiling(128, 5);
   await deps.core.sequencer.submit({
     type: 'Credit',
     user: Number(user),
@@ -75,11 +78,28 @@ export async function httpBench(fresh: () => Promise<{ pool: pg.Pool }>) {
   const ok = (r: LoadResult, status: string) => `${r.statusCodes[status]?.count ?? 0}/${r.total}`;
   printTable(
     'Identity over HTTP on loopback (autocannon in a second process)',
-    ['measure', 'req/s', 'p50 ms', 'p99 ms', 'expected answers'],
+    ['measure', 'req/s', 'of ceiling', 'p50 ms', 'p99 ms', 'expected answers'],
     [
+      [
+        'ceiling: bare Fastify {"ok":true}, 32 connections',
+        rate(ceiling.requestsPerSecond),
+        '100 %',
+        ceiling.p50,
+        ceiling.p99,
+        `${ok(ceiling, '200')} 200`,
+      ],
+      [
+        'ceiling: bare Fastify {"ok":true}, 128 connections',
+        rate(orderCeiling.requestsPerSecond),
+        '100 %',
+        orderCeiling.p50,
+        orderCeiling.p99,
+        `${ok(orderCeiling, '200')} 200`,
+      ],
       [
         'login first step (argon2id m=19MiB t=2 p=1)',
         rate(login.requestsPerSecond),
+        '-',
         login.p50,
         login.p99,
         `${ok(login, '401')} missing_otp`,
@@ -87,6 +107,7 @@ export async function httpBench(fresh: () => Promise<{ pool: pg.Pool }>) {
       [
         'GET /resource/users/me, session cookie',
         rate(withSession.requestsPerSecond),
+        shareOf(withSession.requestsPerSecond, ceiling),
         withSession.p50,
         withSession.p99,
         `${ok(withSession, '200')} 200`,
@@ -94,6 +115,7 @@ export async function httpBench(fresh: () => Promise<{ pool: pg.Pool }>) {
       [
         'GET /resource/users/me, API key (HMAC)',
         rate(withKey.requestsPerSecond),
+        shareOf(withKey.requestsPerSecond, ceiling),
         withKey.p50,
         withKey.p99,
         `${ok(withKey, '200')} 200`,
@@ -101,12 +123,13 @@ export async function httpBench(fresh: () => Promise<{ pool: pg.Pool }>) {
       ...orderRuns.map(({ connections, result }) => [
         `POST /market/orders, API key, durable ack, ${connections} connections`,
         rate(result.requestsPerSecond),
+        connections === 128 ? shareOf(result.requestsPerSecond, orderCeiling) : '-',
         result.p50,
         result.p99,
         `${ok(result, '201')} 201`,
       ]),
-      ['Barong (published figures)', 'not published', '-', '-', '-'],
-      ['Peatio orders (published figure, not run here)', '60-125', '-', '-', '-'],
+      ['Barong (published figures)', 'not published', '-', '-', '-', '-'],
+      ['Peatio orders (published figure, not run here)', '60-125', '-', '-', '-', '-'],
     ],
   );
   const answered = orderRuns.reduce((n, r) => n + (r.result.statusCodes['201']?.count ?? 0), 0);

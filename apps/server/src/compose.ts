@@ -24,6 +24,7 @@ import { createOutboxSms } from './adapters/sms/port.ts';
 import { type AppDeps, buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { startCore } from './core/index.ts';
+import { ChangeFeed } from './db/change-feed.ts';
 import { sealPlainIdentityData } from './db/seal-backfill.ts';
 import { currentUserResolver } from './http/auth.ts';
 import { loadBodyKey } from './http/body-encryption.ts';
@@ -32,6 +33,7 @@ import { Cards } from './modules/card/index.ts';
 import { CARD_WEBHOOK_PATH } from './modules/card/routes.ts';
 import { loadServerKeys, type ServerKeys } from './modules/identity/crypto.ts';
 import { DEFAULT_SESSION_POLICY, SessionStore } from './modules/identity/sessions.ts';
+import { UserDirectory } from './modules/identity/user-directory.ts';
 import { KYC_WEBHOOK_PATH } from './modules/kyc/routes.ts';
 import { KycService } from './modules/kyc/service.ts';
 import { MarketData } from './modules/market-data/service.ts';
@@ -51,10 +53,18 @@ export async function composeApp(
   /** The NATS connection of a split deployment (ROLE): the wallet's stream messages travel over it. */
   nats?: NatsConnection,
 ): Promise<{ app: FastifyInstance; deps: AppDeps; jobs: BackgroundJobs }> {
-  // Several api processes: a logout on one must end the session on all of them at once, so nothing is cached.
+  // Who a request is stays in memory while the change feed is heard: every change of a session, key or user is
+  // announced to every process at commit. Several api processes: while it is not heard, nothing is cached.
+  const feed = overrides.users ? undefined : ChangeFeed.of(db);
+  await feed?.start();
+  const users = overrides.users ?? new UserDirectory(db, feed);
   const sessions =
     overrides.sessions ??
-    new SessionStore(db, config.split ? { ...DEFAULT_SESSION_POLICY, cacheMs: 0 } : DEFAULT_SESSION_POLICY);
+    new SessionStore(
+      db,
+      config.split ? { ...DEFAULT_SESSION_POLICY, cacheMs: 0 } : DEFAULT_SESSION_POLICY,
+      feed,
+    );
   const keys = overrides.keys ?? (await loadServerKeys(db, config.secretKey));
   // Identity documents and id numbers an earlier version stored in plain text are sealed before anything reads them.
   const sealed = await sealPlainIdentityData(db, keys);
@@ -133,7 +143,8 @@ export async function composeApp(
     captcha: captchaFor(config, keys.captchaKey, db),
     keys,
     sessions,
-    apiKeys: new ApiKeyAuthenticator(db, keys, Date.now, config.split),
+    users,
+    apiKeys: new ApiKeyAuthenticator(db, keys, Date.now, config.split, users, feed),
     bodyKey: await loadBodyKey(db, keys),
     core,
     marketData: overrides.marketData ?? (await MarketData.start(db, core, hub)),
@@ -148,11 +159,12 @@ export async function composeApp(
     outboxRetention:
       overrides.outboxRetention ??
       new OutboxRetention(db, config.mailRetentionDays, { warn: (m) => console.warn(m) }),
-    currentUser: currentUserResolver(db, sessions),
+    currentUser: currentUserResolver(users, sessions),
     ...overrides,
   };
   app = await buildApp(deps);
   app.addHook('onClose', () => wallet.stop());
+  if (feed) app.addHook('onClose', () => feed.stop());
   app.addHook('preClose', () => cards.stop());
   app.addHook('preClose', () => deps.outboxRetention.stop());
   // The background jobs by name; each runs in one process at a time (a lock per job in a split deployment).

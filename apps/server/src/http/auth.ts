@@ -1,10 +1,10 @@
 import { ERRORS } from '@exchange/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type pg from 'pg';
 import type { ApiKeyAuthenticator } from '../modules/api-keys/hmac.ts';
 import { safeEqual } from '../modules/identity/crypto.ts';
 import { SESSION_COOKIE, type SessionStore } from '../modules/identity/sessions.ts';
-import { findUserById, type UserRecord } from '../modules/identity/users-repository.ts';
+import type { UserDirectory } from '../modules/identity/user-directory.ts';
+import type { UserRecord } from '../modules/identity/users-repository.ts';
 import { AppError } from './errors.ts';
 
 /** Who made an authenticated request and how. */
@@ -24,7 +24,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Resolves the session cookie to an active user, or null (no cookie, unknown, expired or revoked session). */
 export async function sessionUser(
-  db: pg.Pool,
+  users: UserDirectory,
   sessions: SessionStore,
   request: FastifyRequest,
 ): Promise<{ user: UserRecord; sessionId: string; csrfToken: string } | null> {
@@ -32,7 +32,7 @@ export async function sessionUser(
   if (!token) return null;
   const session = await sessions.resolve(token);
   if (!session) return null;
-  const user = await findUserById(db, session.userId);
+  const user = await users.user(session.userId);
   return user ? { user, sessionId: session.id, csrfToken: session.csrfToken } : null;
 }
 
@@ -53,7 +53,7 @@ export interface RequireAuthOptions {
  * carries `Cache-Control: no-store`.
  */
 export function requireAuth(
-  db: pg.Pool,
+  users: UserDirectory,
   sessions: SessionStore,
   apiKeys?: ApiKeyAuthenticator,
   options: RequireAuthOptions = {},
@@ -65,7 +65,7 @@ export function requireAuth(
       request.auth = { user: await apiKeys.authenticate(request.headers), via: 'apikey' };
       return;
     }
-    const found = await sessionUser(db, sessions, request);
+    const found = await sessionUser(users, sessions, request);
     if (!found) throw new AppError(401, [ERRORS.invalidSession]);
     if (found.user.state !== 'active') throw new AppError(401, [ERRORS.userNotActive]);
     if (options.csrf !== false && !SAFE_METHODS.has(request.method)) {
@@ -86,9 +86,9 @@ export function authUser(request: FastifyRequest): UserRecord {
 }
 
 /** Resolves the optional signed-in user of a request (for routes open to both visitors and users). */
-export function currentUserResolver(db: pg.Pool, sessions: SessionStore) {
+export function currentUserResolver(users: UserDirectory, sessions: SessionStore) {
   return async (request: FastifyRequest): Promise<{ id: string; email: string } | null> => {
-    const found = await sessionUser(db, sessions, request);
+    const found = await sessionUser(users, sessions, request);
     return found ? { id: found.user.id, email: found.user.email } : null;
   };
 }

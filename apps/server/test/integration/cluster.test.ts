@@ -75,6 +75,16 @@ afterAll(async () => {
   for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
 });
 
+/** Polls `check` until it holds; returns how long that took, failing after `limitMs`. */
+async function within(limitMs: number, check: () => Promise<boolean>): Promise<number> {
+  const start = Date.now();
+  while (!(await check())) {
+    if (Date.now() - start > limitMs) throw new Error(`still not so after ${limitMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return Date.now() - start;
+}
+
 type Level = [string, string];
 type Started = { process: ServerProcess; base: string };
 
@@ -286,7 +296,53 @@ describe.skipIf(!NATS_SERVER)('the split deployment', () => {
       headers: { cookie, 'x-csrf-token': session.csrfToken },
     });
     expect(logout.status).toBeLessThan(300);
-    expect((await me(api2)).status).toBe(401);
+    expect(await within(1000, async () => (await me(api2)).status === 401)).toBeLessThan(1000);
+  });
+
+  it('refuses a reused nonce, a disabled key and a locked user on every api process', async () => {
+    const [api1, api2] = ['api1', 'api2'].map((name) => processes[name]?.base as string) as [string, string];
+    const id = (
+      await db.pool.query(
+        `insert into users (uid, email, password_digest, level, state)
+         values ('IDLOCKED0001', 'locked@example.com', 'x', 2, 'active') returning id`,
+      )
+    ).rows[0].id as string;
+    const { kid, secret } = await apiKeyFor(db.pool, 'locked@example.com');
+    let tick = Date.now();
+    const signed = (nonce = String(Math.max(Date.now(), ++tick))) => ({
+      'x-auth-apikey': kid,
+      'x-auth-nonce': nonce,
+      'x-auth-signature': signature(secret, nonce, kid),
+    });
+    const me = (base: string, headers: Record<string, string>) =>
+      fetch(`${base}/api/v2/barong/resource/users/me`, { headers });
+    for (const base of [api1, api2]) expect((await me(base, signed())).status).toBe(200);
+
+    // Twenty requests signed with one nonce, sent at once to both processes: exactly one is accepted.
+    const once = signed();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => me(i % 2 === 0 ? api1 : api2, once).then((r) => r.status)),
+    );
+    expect(answers.filter((status) => status === 200)).toHaveLength(1);
+    expect(answers.filter((status) => status === 401)).toHaveLength(19);
+
+    // A key disabled elsewhere (here by an operator's SQL) is refused by both within a second.
+    await db.pool.query(`update api_keys set state = 'inactive' where kid = $1`, [kid]);
+    for (const base of [api1, api2])
+      expect(await within(1000, async () => (await me(base, signed())).status === 401)).toBeLessThan(1000);
+    await db.pool.query(`update api_keys set state = 'active' where kid = $1`, [kid]);
+    for (const base of [api1, api2])
+      await within(1000, async () => (await me(base, signed())).status === 200);
+
+    // A locked user is refused by session and by key on both within a second.
+    const session = await new SessionStore(db.pool).create(id, '127.0.0.1', 'test');
+    const cookie = { cookie: `session=${session.token}` };
+    for (const base of [api1, api2]) expect((await me(base, cookie)).status).toBe(200);
+    await db.pool.query(`update users set state = 'locked' where id = $1`, [id]);
+    for (const base of [api1, api2]) {
+      expect(await within(1000, async () => (await me(base, cookie)).status === 401)).toBeLessThan(1000);
+      expect(await within(1000, async () => (await me(base, signed())).status === 401)).toBeLessThan(1000);
+    }
   });
 
   it("brings the worker's wallet events to the user's websocket on a ws process", async () => {

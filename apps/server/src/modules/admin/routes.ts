@@ -47,7 +47,7 @@ const adjustmentsQuery = z.object({
  * code. Every change is written to the append-only staff trail. No staff member acts on their own account.
  */
 export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  app.addHook('onRequest', requireAuth(deps.db, deps.sessions));
+  app.addHook('onRequest', requireAuth(deps.users, deps.sessions));
   // The database refused a decision on the staff member's own account that the service let through (a bug, so
   // logged): answered as the service's own refusal. Every other error goes on to the app's handler.
   app.setErrorHandler((err: Error & { code?: unknown }, request, reply) => {

@@ -1,27 +1,30 @@
 import { createHmac } from 'node:crypto';
 import { ERRORS } from '@exchange/shared';
 import type pg from 'pg';
+import type { ChangeFeed } from '../../db/change-feed.ts';
+import { HeardCache, type HeardCachePolicy } from '../../db/heard-cache.ts';
 import { AppError } from '../../http/errors.ts';
 import { rememberSharedNonce } from '../../http/shared-limits.ts';
 import { decrypt, type ServerKeys, safeEqual } from '../identity/crypto.ts';
-import { findUserById, type UserRecord } from '../identity/users-repository.ts';
+import { UserDirectory } from '../identity/user-directory.ts';
+import type { UserRecord } from '../identity/users-repository.ts';
 import { findKey } from './repository.ts';
 
 /** The nonce (milliseconds) must be within this distance of server time. */
 export const NONCE_WINDOW_MS = 5_000;
 
 /**
- * How long a key and its user, once read, are trusted without reading them again. Changes made through this
- * process (key state, 2FA) take effect at once (`invalidate`, `forgetUser`); changes made elsewhere (an operator
- * command, another process) within this bound. It keeps the database off the path of signed requests.
+ * How long a key, once read, is trusted without reading it again. Changes made through this process take effect
+ * at once (`invalidate`), changes made elsewhere (an operator command, another process) when the change feed
+ * announces them, and within `unheardMs` while it is not heard. It keeps the database off the path of signed
+ * requests.
  */
-export const AUTH_CACHE_MS = 5_000;
+export const KEY_CACHE: HeardCachePolicy = { heardMs: 60_000, unheardMs: 1_000, size: 100_000 };
 
 interface CachedKey {
   userId: string;
   secret: string;
   state: string;
-  loadedAt: number;
 }
 
 /** `hex(HMAC-SHA256(secret, nonce + kid))`, the signature programs send in X-Auth-Signature. */
@@ -36,8 +39,7 @@ export function signature(secret: string, nonce: string, kid: string): string {
  * Beyond Barong, a nonce already seen for a key is refused, so a captured request cannot be replayed.
  */
 export class ApiKeyAuthenticator {
-  private readonly keys = new Map<string, CachedKey>();
-  private readonly users = new Map<string, { user: UserRecord; loadedAt: number }>();
+  private readonly keys: HeardCache<CachedKey>;
   private readonly seen = new Map<string, Map<string, number>>();
 
   constructor(
@@ -46,16 +48,24 @@ export class ApiKeyAuthenticator {
     private readonly now: () => number = Date.now,
     /** Several api processes: nonces are recorded in PostgreSQL, so a replay to another process is refused too. */
     private readonly sharedNonces = false,
-  ) {}
+    /** Where the key's user is read (shared with the session hook). */
+    private readonly users: UserDirectory = new UserDirectory(db),
+    feed?: ChangeFeed,
+  ) {
+    this.keys = new HeardCache(KEY_CACHE, feed);
+    feed?.subscribe((payload) => {
+      if (payload.startsWith('k:')) this.keys.forget(payload.slice(2));
+    });
+  }
 
   /** Forgets a key after it changed, so the next request reads it again. */
   invalidate(kid: string): void {
-    this.keys.delete(kid);
+    this.keys.forget(kid);
   }
 
   /** Forgets a user after a change that bears on API-key access (2FA), so the next request reads it again. */
   forgetUser(userId: string): void {
-    this.users.delete(userId);
+    this.users.forget(userId);
   }
 
   async authenticate(headers: Record<string, string | string[] | undefined>): Promise<UserRecord> {
@@ -81,35 +91,23 @@ export class ApiKeyAuthenticator {
       ? await rememberSharedNonce(this.db, kid, nonce, 2 * NONCE_WINDOW_MS)
       : this.remember(kid, nonce, now);
     if (!fresh) throw new AppError(401, [ERRORS.nonceExpired]);
-    const user = await this.user(key.userId, now);
+    const user = await this.users.user(key.userId);
     if (!user) throw new AppError(401, [ERRORS.unexistentApikey]);
     if (!user.otp) throw new AppError(401, [ERRORS.disabled2fa]);
     if (user.state !== 'active') throw new AppError(401, [ERRORS.userNotActive]);
     return user;
   }
 
-  private async load(kid: string, now: number): Promise<CachedKey | undefined> {
-    const cached = this.keys.get(kid);
-    if (cached && now - cached.loadedAt < AUTH_CACHE_MS) return cached;
-    const row = await findKey(this.db, kid);
-    if (!row) return undefined;
-    const key = {
-      userId: String(row.user_id),
-      secret: decrypt(this.serverKeys, row.secret_enc),
-      state: row.state,
-      loadedAt: now,
-    };
-    this.keys.set(kid, key);
-    return key;
-  }
-
-  private async user(id: string, now: number): Promise<UserRecord | undefined> {
-    const cached = this.users.get(id);
-    if (cached && now - cached.loadedAt < AUTH_CACHE_MS) return cached.user;
-    const user = await findUserById(this.db, id);
-    if (user) this.users.set(id, { user, loadedAt: now });
-    else this.users.delete(id);
-    return user ?? undefined;
+  private load(kid: string, now: number): Promise<CachedKey | undefined> {
+    return this.keys.load(kid, now, async () => {
+      const row = await findKey(this.db, kid);
+      if (!row) return undefined;
+      return {
+        userId: String(row.user_id),
+        secret: decrypt(this.serverKeys, row.secret_enc),
+        state: row.state,
+      };
+    });
   }
 
   /** Records a nonce; false if it was already used inside the window. Old nonces are dropped as time moves. */

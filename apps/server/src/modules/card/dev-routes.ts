@@ -42,7 +42,7 @@ export async function cardDevRoutes(app: FastifyInstance, deps: AppDeps): Promis
   const simulator = deps.cardSimulator;
   if (!simulator) return;
   app.addHook('onRequest', loopbackOnly);
-  app.addHook('onRequest', requireAuth(deps.db, deps.sessions, deps.apiKeys));
+  app.addHook('onRequest', requireAuth(deps.users, deps.sessions, deps.apiKeys));
   app.post(
     '/card/spend',
     docs('Dev: a card purchase on the simulated network', { body: spendSchema }),

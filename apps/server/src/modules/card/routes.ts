@@ -47,7 +47,7 @@ const perAccount = (max: number) => ({
  * browser session ({@link sessionOnly}).
  */
 export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  app.addHook('onRequest', requireAuth(deps.db, deps.sessions, deps.apiKeys));
+  app.addHook('onRequest', requireAuth(deps.users, deps.sessions, deps.apiKeys));
   // One image under 10 MB and its form, streamed after the session check; a larger Content-Length is refused
   // before the body is read.
   streamMultipart(app, CARD_IMAGE_MAX_BYTES + 64 * 1024);

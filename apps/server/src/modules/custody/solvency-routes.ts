@@ -64,7 +64,7 @@ export async function adminSolvencyRoutes(
  * session's (or API key's) own account; there is no parameter naming another.
  */
 export async function accountSolvencyRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  app.addHook('onRequest', requireAuth(deps.db, deps.sessions, deps.apiKeys));
+  app.addHook('onRequest', requireAuth(deps.users, deps.sessions, deps.apiKeys));
   app.get(
     '/account/solvency/proof',
     docs('My Merkle proof of liabilities in the newest (or a given) published snapshot', {

@@ -70,13 +70,13 @@ function isJsonText(text: string): boolean {
  * (the KYC routes and API keys, registered in the same scope, follow the same rule).
  */
 export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  app.addHook('onRequest', requireAuth(deps.db, deps.sessions, deps.apiKeys));
+  app.addHook('onRequest', requireAuth(deps.users, deps.sessions, deps.apiKeys));
   // Programs may read here with an API key; every change (security settings, profile and user data, API keys,
   // identity documents, codes sent) needs the browser session, and its second factor where the route asks.
   writesSessionOnly(app);
 
-  app.get('/resource/users/me', docs('The signed-in user (Barong user entity)'), async (request) =>
-    userEntity(deps.db, authUser(request)),
+  app.get('/resource/users/me', docs('The signed-in user (Barong user entity)'), async (request, reply) =>
+    reply.type('application/json; charset=utf-8').send(await deps.users.entityJson(authUser(request))),
   );
 
   /** Barong `PUT /resource/users/me`: replaces the user's free-form `data` (a JSON text); answers the user. */

@@ -201,7 +201,7 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
     docs(
       'Log out (the session cookie alone is enough)',
       {},
-      { onRequest: requireAuth(deps.db, deps.sessions, undefined, { csrf: false }) },
+      { onRequest: requireAuth(deps.users, deps.sessions, undefined, { csrf: false }) },
     ),
     async (request, reply) => {
       const auth = request.auth;

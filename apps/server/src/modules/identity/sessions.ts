@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { ChangeFeed } from '../../db/change-feed.ts';
 import { randomToken, sha256 } from './crypto.ts';
 
 /** Name of the HttpOnly session cookie. */
@@ -16,16 +17,20 @@ interface CachedSession {
   session: ActiveSession;
   cachedAt: number;
   lastSeen: number;
+  /** The absolute end of the session (epoch ms). */
+  expiresAt: number;
 }
 
 /**
- * Idle timeout (sliding), absolute lifetime, how long a lookup is cached in memory (0: never), and how many live
- * sessions and unknown tokens the cache holds at most.
+ * Idle timeout (sliding), absolute lifetime, how long a lookup is cached in memory while the change feed is heard
+ * (`heardCacheMs`) and while it is not or there is none (`cacheMs`; 0: never), and how many live sessions and
+ * unknown tokens the cache holds at most.
  */
 export interface SessionPolicy {
   idleMinutes: number;
   maxHours: number;
   cacheMs: number;
+  heardCacheMs: number;
   cacheSize: number;
   unknownCacheSize: number;
 }
@@ -33,7 +38,8 @@ export interface SessionPolicy {
 export const DEFAULT_SESSION_POLICY: SessionPolicy = {
   idleMinutes: 60,
   maxHours: 24,
-  cacheMs: 5_000,
+  cacheMs: 1_000,
+  heardCacheMs: 60_000,
   cacheSize: 50_000,
   unknownCacheSize: 10_000,
 };
@@ -55,10 +61,11 @@ export interface SessionCacheStats {
 /**
  * Server-side sessions in PostgreSQL. The cookie carries a 256-bit random token; the table keeps its SHA-256.
  *
- * Lookups are cached briefly in memory in two bounded LRU maps: live sessions, and a small separate one of
- * unknown tokens, so that a client sending random cookies only ever evicts other unknown tokens, never a real
- * user's session. Looking a token up only reads; the idle expiry is written for live sessions only, at most once
- * a minute each. Revocations clear the cache at once in this process.
+ * Lookups are cached in memory in two bounded LRU maps: live sessions, and a small separate one of unknown
+ * tokens, so that a client sending random cookies only ever evicts other unknown tokens, never a real user's
+ * session. Looking a token up only reads; the idle expiry is written for live sessions only, at most once a minute
+ * each. Revocations clear the cache at once in this process, and in every other one when the change feed
+ * (migration 0030) announces them; while the feed is not heard, entries live only `cacheMs`.
  */
 export class SessionStore {
   private readonly live = new Map<string, CachedSession>();
@@ -66,11 +73,28 @@ export class SessionStore {
   /** Cached session ids per user, so revoking a user's sessions does not scan the cache. */
   private readonly byUser = new Map<string, Set<string>>();
   private reads = 0;
+  /** Raised by every drop: a lookup that read before a drop does not keep what it read. */
+  private generation = 0;
 
   constructor(
     private readonly db: pg.Pool,
     private readonly policy: SessionPolicy = DEFAULT_SESSION_POLICY,
-  ) {}
+    private readonly feed?: ChangeFeed,
+  ) {
+    feed?.subscribe((payload) => {
+      if (payload.startsWith('s:')) this.drop(payload.slice(2));
+    });
+    feed?.onReset(() => {
+      this.generation++;
+      this.live.clear();
+      this.byUser.clear();
+    });
+  }
+
+  /** How long a lookup is trusted now. */
+  private get cacheMs(): number {
+    return this.feed?.live ? this.policy.heardCacheMs : this.policy.cacheMs;
+  }
 
   /** Starts a session; returns the cookie token and the CSRF token. */
   async create(
@@ -94,7 +118,13 @@ export class SessionStore {
     const id = sha256(token);
     const now = Date.now();
     const cached = this.live.get(id);
-    if (cached && now - cached.cachedAt < this.policy.cacheMs) {
+    if (cached && now >= cached.expiresAt) {
+      this.drop(id);
+      return null;
+    }
+    // Idle here may be active on another process: only the database can tell.
+    const idle = cached && now - cached.lastSeen > this.policy.idleMinutes * 60_000;
+    if (cached && !idle && now - cached.cachedAt < this.cacheMs) {
       // Most recently used last: the Map's order is the eviction order.
       this.live.delete(id);
       this.live.set(id, cached);
@@ -102,11 +132,13 @@ export class SessionStore {
       return cached.session;
     }
     const unknownAt = this.unknown.get(id);
-    if (unknownAt !== undefined && now - unknownAt < this.policy.cacheMs) return null;
+    if (unknownAt !== undefined && now - unknownAt < this.cacheMs) return null;
     this.reads++;
+    const generation = this.generation;
     const row = (
       await this.db.query(
-        `select user_id, csrf_token, user_agent, (extract(epoch from now() - last_seen_at) * 1000)::float8 as idle_ms
+        `select user_id, csrf_token, user_agent, (extract(epoch from now() - last_seen_at) * 1000)::float8 as idle_ms,
+                (extract(epoch from expires_at - now()) * 1000)::float8 as left_ms
            from sessions
           where id = $1 and revoked_at is null and expires_at > now()
             and last_seen_at > now() - make_interval(mins => $2)`,
@@ -114,15 +146,20 @@ export class SessionStore {
       )
     ).rows[0];
     if (!row) {
-      this.drop(id);
+      this.evict(id);
       this.rememberUnknown(id, now);
       return null;
     }
     const session = { id, userId: String(row.user_id), csrfToken: row.csrf_token, userAgent: row.user_agent };
-    const entry = { session, cachedAt: now, lastSeen: now - Number(row.idle_ms) };
+    const entry = {
+      session,
+      cachedAt: now,
+      lastSeen: now - Number(row.idle_ms),
+      expiresAt: now + Number(row.left_ms),
+    };
     if (now - entry.lastSeen > TOUCH_EVERY_MS) await this.touch(id, entry, now);
     this.unknown.delete(id);
-    this.remember(entry);
+    if (generation === this.generation) this.remember(entry);
     return session;
   }
 
@@ -132,9 +169,9 @@ export class SessionStore {
   }
 
   private remember(entry: CachedSession): void {
-    if (this.policy.cacheMs <= 0) return;
+    if (this.cacheMs <= 0) return;
     const { id, userId } = entry.session;
-    this.drop(id);
+    this.evict(id);
     this.live.set(id, entry);
     let ids = this.byUser.get(userId);
     if (!ids) {
@@ -144,12 +181,12 @@ export class SessionStore {
     ids.add(id);
     if (this.live.size > this.policy.cacheSize) {
       const oldest = this.live.keys().next().value;
-      if (oldest !== undefined) this.drop(oldest);
+      if (oldest !== undefined) this.evict(oldest);
     }
   }
 
   private rememberUnknown(id: string, now: number): void {
-    if (this.policy.cacheMs <= 0 || this.policy.unknownCacheSize <= 0) return;
+    if (this.cacheMs <= 0 || this.policy.unknownCacheSize <= 0) return;
     this.unknown.delete(id);
     this.unknown.set(id, now);
     if (this.unknown.size > this.policy.unknownCacheSize) {
@@ -160,6 +197,12 @@ export class SessionStore {
 
   /** Takes a session out of the cache (the next lookup reads the database). */
   private drop(id: string): void {
+    this.generation++;
+    this.evict(id);
+  }
+
+  /** Takes a session out of the cache without marking a change (an eviction or a replacement). */
+  private evict(id: string): void {
     const entry = this.live.get(id);
     if (!entry) return;
     this.live.delete(id);

@@ -89,7 +89,15 @@ export async function setLabel(
 }
 
 /** The user as Barong returns it: labels, phones and profiles included (DESIGN.md §6); one query. */
-export async function userEntity(db: Db, user: UserRecord) {
+/** What the user entity shows beside the users row: labels, phones and profiles, as Barong lists them. */
+export interface UserEntityExtras {
+  labels: unknown[];
+  phones: unknown[];
+  profiles: unknown[];
+}
+
+/** Reads the {@link UserEntityExtras} of a user in one statement. */
+export async function userEntityExtras(db: Db, userId: string): Promise<UserEntityExtras> {
   const row = (
     await db.query({
       name: 'user-entity',
@@ -103,9 +111,14 @@ export async function userEntity(db: Db, user: UserRecord) {
            'dob', to_char(dob, 'YYYY-MM-DD'), 'address', address, 'postcode', postcode, 'city', city, 'country', country,
            'state', state, 'created_at', ${isoSql('created_at')}, 'updated_at', ${isoSql('updated_at')}) order by id)
            from profiles where user_id = $1), '[]') as profiles`,
-      values: [user.id],
+      values: [userId],
     })
   ).rows[0];
+  return { labels: row.labels, phones: row.phones, profiles: row.profiles };
+}
+
+/** The Barong user entity of `user` with its {@link UserEntityExtras}. */
+export function presentUser(user: UserRecord, extras: UserEntityExtras) {
   return {
     /** The user's public id: the uid, so the sequential database id never leaves the server. */
     id: user.uid,
@@ -117,12 +130,17 @@ export async function userEntity(db: Db, user: UserRecord) {
     state: user.state,
     anti_phishing: Boolean(user.anti_phishing_phrase),
     data: user.data ?? null,
-    labels: row.labels,
-    phones: row.phones,
-    profiles: row.profiles,
+    labels: extras.labels,
+    phones: extras.phones,
+    profiles: extras.profiles,
     created_at: user.created_at,
     updated_at: user.updated_at,
   };
+}
+
+/** The Barong user entity, read now (see UserDirectory for the cached one). */
+export async function userEntity(db: Db, user: UserRecord) {
+  return presentUser(user, await userEntityExtras(db, user.id));
 }
 
 /** Records a security event: logins, failures and every security change. */

@@ -10,7 +10,7 @@ import { portfolio } from '../wallet/valuation.ts';
  * portfolio (`account/portfolio`, `account/update/portfolio`).
  */
 export async function memberRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  app.addHook('onRequest', requireAuth(deps.db, deps.sessions, deps.apiKeys));
+  app.addHook('onRequest', requireAuth(deps.users, deps.sessions, deps.apiKeys));
   app.get('/account/members/me', docs('The member (Peatio)'), async (request) => {
     const user = authUser(request);
     return {

@@ -93,7 +93,7 @@ async function privateUser(deps: AppDeps, request: FastifyRequest): Promise<User
   if (request.headers['x-auth-apikey'] !== undefined && !request.cookies[SESSION_COOKIE]) {
     return deps.apiKeys.authenticate(request.headers);
   }
-  return (await sessionUser(deps.db, deps.sessions, request))?.user;
+  return (await sessionUser(deps.users, deps.sessions, request))?.user;
 }
 
 /**

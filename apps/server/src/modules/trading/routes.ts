@@ -36,7 +36,7 @@ const userId = (request: Parameters<typeof authUser>[0]) => Number(authUser(requ
 
 /** Peatio `market/*` and `account/balances`: orders and trades of the signed-in user (session or API key). */
 export async function tradingRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  app.addHook('onRequest', requireAuth(deps.db, deps.sessions, deps.apiKeys));
+  app.addHook('onRequest', requireAuth(deps.users, deps.sessions, deps.apiKeys));
   const limits = {
     config: {
       rateLimit: {

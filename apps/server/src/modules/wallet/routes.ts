@@ -43,7 +43,7 @@ const DEPOSIT_ALIAS: Record<string, string> = { usd: 'usdt', eur: 'usdt' };
 
 /** Peatio `account/*` wallet calls of the signed-in user (session or API key). */
 export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  app.addHook('onRequest', requireAuth(deps.db, deps.sessions, deps.apiKeys));
+  app.addHook('onRequest', requireAuth(deps.users, deps.sessions, deps.apiKeys));
   const { wallet } = deps;
   const uid = (request: FastifyRequest) => authUser(request).id;
   const beneficiaryDeps: BeneficiaryDeps = {

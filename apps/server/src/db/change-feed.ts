@@ -1,0 +1,106 @@
+import pg from 'pg';
+
+/** The channel migration 0030's triggers announce changes of sessions, API keys and users on. */
+export const AUTH_CHANGES = 'auth_changes';
+
+/** Waits between attempts to listen again after the connection was lost, growing to the last. */
+const RETRY_MS = [50, 250, 1000];
+
+/**
+ * One PostgreSQL connection that LISTENs on a channel and hands every notification to its subscribers. Caches
+ * built on it may keep an entry for as long as the feed is `live`: PostgreSQL delivers a notification to every
+ * listener when the transaction that raised it commits. While the connection is down nothing is heard, so
+ * `live` is false (caches must read through) and, once it listens again, `onReset` subscribers forget
+ * everything they hold, since whatever changed meanwhile went unheard.
+ */
+export class ChangeFeed {
+  private client: pg.Client | undefined;
+  private listening = false;
+  private stopped = false;
+  private attempt = 0;
+  private retry: NodeJS.Timeout | undefined;
+  private readonly subscribers: ((payload: string) => void)[] = [];
+  private readonly resets: (() => void)[] = [];
+
+  constructor(
+    private readonly connection: pg.ClientConfig,
+    private readonly channel: string = AUTH_CHANGES,
+  ) {}
+
+  /** A feed over the same database as `pool`. */
+  static of(pool: pg.Pool, channel: string = AUTH_CHANGES): ChangeFeed {
+    return new ChangeFeed(
+      { ...(pool.options as pg.ClientConfig), application_name: 'exchange-feed' },
+      channel,
+    );
+  }
+
+  /** True while notifications are being heard. */
+  get live(): boolean {
+    return this.listening;
+  }
+
+  /** Calls `listener` with each notification's payload. */
+  subscribe(listener: (payload: string) => void): void {
+    this.subscribers.push(listener);
+  }
+
+  /** Calls `listener` each time the feed listens again after a gap (and at the first start). */
+  onReset(listener: () => void): void {
+    this.resets.push(listener);
+  }
+
+  /** Connects and listens; resolves once listening (or once the first attempt failed: it keeps trying). */
+  async start(): Promise<void> {
+    await this.connect();
+  }
+
+  private async connect(): Promise<void> {
+    if (this.stopped) return;
+    const client = new pg.Client(this.connection);
+    this.client = client;
+    client.on('notification', (message) => {
+      if (message.channel !== this.channel || message.payload === undefined) return;
+      for (const subscriber of this.subscribers) subscriber(message.payload);
+    });
+    const lost = () => {
+      if (this.client !== client) return;
+      this.listening = false;
+      this.client = undefined;
+      client.end().catch(() => {});
+      this.scheduleRetry();
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    try {
+      await client.connect();
+      await client.query(`listen ${client.escapeIdentifier(this.channel)}`);
+      if (this.client !== client) return;
+      this.attempt = 0;
+      this.listening = true;
+      for (const reset of this.resets) reset();
+    } catch {
+      lost();
+    }
+  }
+
+  private scheduleRetry(): void {
+    if (this.stopped || this.retry) return;
+    const wait = RETRY_MS[Math.min(this.attempt++, RETRY_MS.length - 1)];
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      void this.connect();
+    }, wait);
+    this.retry.unref();
+  }
+
+  /** Stops listening and closes the connection. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.listening = false;
+    clearTimeout(this.retry);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => {});
+  }
+}
