@@ -25,11 +25,11 @@ async function trader(pool: pg.Pool) {
 }
 
 /** The same durable order placement as the one-process bench: a resting sell far from the market per request. */
-const orderLoad = (base: string, apiKeys: { kid: string; secret: string }[]) =>
+const orderLoad = (base: string, apiKeys: { kid: string; secret: string }[], connections = CONNECTIONS) =>
   load({
     url: `${base}/api/v2/peatio/market/orders`,
     method: 'POST',
-    connections: CONNECTIONS,
+    connections,
     duration: SECONDS,
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ market: 'ethbtc', side: 'sell', volume: '0.001', price: '9', ord_type: 'limit' }),
@@ -77,6 +77,23 @@ export async function clusterBench(fresh: () => Promise<{ url: string; pool: pg.
   const nc = await connect({ servers: nats.url });
   await new RemoteSequencer(nc).submit(credit(splitTrader.user));
   const viaNats = await orderLoad(api.base, splitTrader.apiKeys);
+  // A second api process: the same connections, half on each, each half signing with its own keys (a nonce is
+  // per key, so two load generators never sign the same one).
+  const api2 = await proc('api');
+  const half = splitTrader.apiKeys.length / 2;
+  const [first, second] = await Promise.all([
+    orderLoad(api.base, splitTrader.apiKeys.slice(0, half), CONNECTIONS / 2),
+    orderLoad(api2.base, splitTrader.apiKeys.slice(half), CONNECTIONS / 2),
+  ]);
+  const viaTwo = {
+    requestsPerSecond: first.requestsPerSecond + second.requestsPerSecond,
+    p50: Math.max(first.p50, second.p50),
+    p99: Math.max(first.p99, second.p99),
+    statusCodes: {
+      '201': { count: (first.statusCodes['201']?.count ?? 0) + (second.statusCodes['201']?.count ?? 0) },
+    },
+    total: first.total + second.total,
+  };
   const stored = (await split.pool.query('select count(*)::int as n from orders')).rows[0].n as number;
 
   core.child.kill('SIGKILL');
@@ -90,7 +107,7 @@ export async function clusterBench(fresh: () => Promise<{ url: string; pool: pg.
     await new Promise((r) => setTimeout(r, 10));
   }
   const takeoverMs = Math.round(performance.now() - killed);
-  for (const p of [standby, api]) {
+  for (const p of [standby, api, api2]) {
     p.child.kill('SIGTERM');
     await p.exited;
   }
@@ -99,7 +116,8 @@ export async function clusterBench(fresh: () => Promise<{ url: string; pool: pg.
   await split.pool.end();
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 
-  const answered = (r: LoadResult) => `${r.statusCodes['201']?.count ?? 0}/${r.total}`;
+  const answered = (r: Pick<LoadResult, 'statusCodes' | 'total'>) =>
+    `${r.statusCodes['201']?.count ?? 0}/${r.total}`;
   printTable(
     `Orders through one process and through the split deployment (POST /market/orders, API key, durable ack, ${CONNECTIONS} connections, ${SECONDS} s)`,
     ['deployment', 'orders/s', 'p50 ms', 'p99 ms', '201 answers'],
@@ -112,11 +130,18 @@ export async function clusterBench(fresh: () => Promise<{ url: string; pool: pg.
         viaNats.p99,
         answered(viaNats),
       ],
+      [
+        'split: two api processes → NATS → core process (p50/p99: the slower)',
+        rate(viaTwo.requestsPerSecond),
+        viaTwo.p50,
+        viaTwo.p99,
+        answered(viaTwo),
+      ],
       ['Peatio orders (published figure, not run here)', '60-125', '-', '-', '-'],
     ],
   );
   console.log(
     `split: orders stored ${stored}; standby core took over ${takeoverMs} ms after the active one was SIGKILLed`,
   );
-  return { single, viaNats, takeoverMs };
+  return { single, viaNats, viaTwo, takeoverMs };
 }

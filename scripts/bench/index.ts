@@ -3,6 +3,7 @@ import { benchDatabase } from './database.ts';
 import { durableBench } from './durable.ts';
 import { edgeBench } from './edge.ts';
 import { httpBench } from './http.ts';
+import { idleBench } from './idle.ts';
 import { wsBench } from './ws.ts';
 
 /** `npm run bench`: our figures and the peer's side by side, from one run. Pass section names to run only those. */
@@ -27,6 +28,7 @@ try {
   if (want('edge')) await edgeBench(db.fresh);
   if (want('ws')) await wsBench(db.fresh);
   if (want('cluster')) await clusterBench(db.fresh);
+  if (want('idle')) await idleBench(db.fresh);
 } finally {
   await db.close();
 }

@@ -28,7 +28,7 @@ import { type BodyKey, installBodyEncryption } from './http/body-encryption.ts';
 import { frameworkErrorHandler, installErrorHandling, isApiPath } from './http/errors.ts';
 import { acceptFormBodies, parseFormBody } from './http/form-body.ts';
 import { collectRoutes } from './http/openapi.ts';
-import { sharedRateLimitStore } from './http/shared-limits.ts';
+import { memoryRateLimitStore, sharedRateLimitStore } from './http/shared-limits.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
 import { apiDocsRoutes } from './modules/api-docs/routes.ts';
 import type { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
@@ -209,7 +209,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     enableDraftSpec: false,
     allowList: () => !deps.config.rateLimits,
     // Several api processes must count together: the counters live in PostgreSQL then.
-    ...(deps.config.split ? { store: sharedRateLimitStore(deps.db) } : {}),
+    store: deps.config.split ? sharedRateLimitStore(deps.db) : memoryRateLimitStore(),
     errorResponseBuilder: (_req, ctx) => ({ statusCode: ctx.statusCode, errors: [ERRORS.rateLimited] }),
   });
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });

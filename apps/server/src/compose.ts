@@ -105,6 +105,7 @@ export async function composeApp(
       log: { warn: (m) => console.warn(m) },
       pollMs: config.walletPollMs,
       jobs,
+      feed,
       withdrawHoldHours: config.withdrawHoldHours,
       withdrawReview: config.withdrawReview,
       networks: {

@@ -1,7 +1,10 @@
 import pg from 'pg';
 
-/** The channel migration 0030's triggers announce changes of sessions, API keys and users on. */
-export const AUTH_CHANGES = 'auth_changes';
+/**
+ * The channel migration 0030's triggers announce changes on: of sessions, API keys and users (`s:`, `k:`, `u:`)
+ * and work for the wallet (`w:`).
+ */
+export const CHANGES_CHANNEL = 'exchange_changes';
 
 /** Waits between attempts to listen again after the connection was lost, growing to the last. */
 const RETRY_MS = [50, 250, 1000];
@@ -24,11 +27,11 @@ export class ChangeFeed {
 
   constructor(
     private readonly connection: pg.ClientConfig,
-    private readonly channel: string = AUTH_CHANGES,
+    private readonly channel: string = CHANGES_CHANNEL,
   ) {}
 
   /** A feed over the same database as `pool`. */
-  static of(pool: pg.Pool, channel: string = AUTH_CHANGES): ChangeFeed {
+  static of(pool: pg.Pool, channel: string = CHANGES_CHANNEL): ChangeFeed {
     return new ChangeFeed(
       { ...(pool.options as pg.ClientConfig), application_name: 'exchange-feed' },
       channel,

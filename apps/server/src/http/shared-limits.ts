@@ -55,6 +55,46 @@ export function sharedRateLimitStore(db: pg.Pool): FastifyRateLimitStoreCtor {
   return SharedStore as unknown as FastifyRateLimitStoreCtor;
 }
 
+/** Keys an in-memory store holds at most (the least recently counted go first). */
+const MEMORY_STORE_KEYS = 50_000;
+
+/**
+ * A store for @fastify/rate-limit in this process's memory, counting in fixed windows. It answers each count
+ * with its own snapshot: the plugin's own LocalStore hands every caller the one live counter object, so requests
+ * counted in the same turn of the event loop (a burst answered from memory, with no I/O between them) all read
+ * the final count and were all refused.
+ */
+export function memoryRateLimitStore(): FastifyRateLimitStoreCtor {
+  const windows = new Map<string, { hits: number; resetAt: number }>();
+  class MemoryStore implements FastifyRateLimitStore {
+    constructor(private readonly prefix = 'rl:') {}
+
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+    ): void {
+      const now = Date.now();
+      const id = this.prefix + key;
+      let window = windows.get(id);
+      if (!window || window.resetAt <= now) window = { hits: 0, resetAt: now + timeWindow };
+      window.hits++;
+      windows.delete(id);
+      windows.set(id, window);
+      if (windows.size > MEMORY_STORE_KEYS) {
+        const oldest = windows.keys().next().value;
+        if (oldest !== undefined) windows.delete(oldest);
+      }
+      callback(null, { current: window.hits, ttl: window.resetAt - now });
+    }
+
+    child(routeOptions: { method: string | string[]; url: string }): FastifyRateLimitStore {
+      return new MemoryStore(`${this.prefix}${String(routeOptions.method)}${routeOptions.url}:`);
+    }
+  }
+  return MemoryStore as unknown as FastifyRateLimitStoreCtor;
+}
+
 /** An attempts-per-window limit per key (an account) shared by every process, like SlidingWindowLimiter. */
 export class SharedWindowLimiter {
   constructor(

@@ -10,11 +10,33 @@ import {
   type CommandReply,
   type CommandRequest,
   MAX_BATCH_BYTES,
+  MAX_REQUESTS_PER_MESSAGE,
   type PublishedBatch,
 } from './subjects.ts';
 
 interface Log {
   warn(message: string): void;
+}
+
+/**
+ * The list of replies as one message within NATS's size limit: replies that would pass it are sent as
+ * "unavailable", and their senders ask again by id (a committed command then answers from `client_commands`).
+ */
+function encodeReplies(replies: CommandReply[]): Uint8Array {
+  const parts: Uint8Array[] = [];
+  let size = 2;
+  for (const reply of replies) {
+    let part = encode(reply);
+    if (size + part.length + 1 > MAX_BATCH_BYTES) part = encode({ unavailable: 'answer too large' });
+    size += part.length + 1;
+    parts.push(part);
+  }
+  const comma = Buffer.from(',');
+  return Buffer.concat([
+    Buffer.from('['),
+    ...parts.flatMap((part, i) => (i === 0 ? [part] : [comma, part])),
+    Buffer.from(']'),
+  ]);
 }
 
 /** Creates the batch stream when missing (any process may; the definition is the same). */
@@ -78,20 +100,31 @@ export class CoreServer {
 
   private async serve(): Promise<void> {
     for await (const message of this.subscription) {
-      let request: CommandRequest;
+      let requests: CommandRequest | CommandRequest[];
       try {
-        request = decode<CommandRequest>(message.data);
+        requests = decode<CommandRequest | CommandRequest[]>(message.data);
       } catch {
         message.respond(encode({ unavailable: 'unreadable command' } satisfies CommandReply));
         continue;
       }
-      this.sequencer
-        .submit(request.command as Submitted, request.ref, { firstSend: request.fresh === true })
-        .then(
-          (result) => message.respond(encode({ result } satisfies CommandReply)),
-          (err: Error) => message.respond(encode({ unavailable: err.message } satisfies CommandReply)),
-        );
+      if (!Array.isArray(requests)) {
+        void this.answer(requests).then((reply) => message.respond(encode(reply)));
+        continue;
+      }
+      // A list from one sender: its commands join the same batch, and one message answers them all.
+      void Promise.all(requests.slice(0, MAX_REQUESTS_PER_MESSAGE).map((r) => this.answer(r))).then(
+        (replies) => message.respond(encodeReplies(replies)),
+      );
     }
+  }
+
+  private answer(request: CommandRequest): Promise<CommandReply> {
+    return this.sequencer
+      .submit(request.command as Submitted, request.ref, { firstSend: request.fresh === true })
+      .then(
+        (result): CommandReply => ({ result }),
+        (err: Error): CommandReply => ({ unavailable: err.message }),
+      );
   }
 
   private publish(batch: PublishedBatch): void {

@@ -21,6 +21,12 @@ export interface CommandRequest {
 export type CommandReply = { result: unknown } | { unavailable: string };
 
 /**
+ * Commands sent in one message at most. A message carries one {@link CommandRequest} or a list of them, and the
+ * core answers a list with the list of their replies, in order.
+ */
+export const MAX_REQUESTS_PER_MESSAGE = 500;
+
+/**
  * A committed batch on the stream: its commands as the core applied them (with their time). The engine is
  * deterministic, so a replica that applies them in order to the same state gets the same results. `resync`
  * when batches were committed that were never published (replicas reload from the database).

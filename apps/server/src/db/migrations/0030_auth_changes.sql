@@ -1,7 +1,7 @@
 -- Every process caches who a request is (sessions, API keys, users and what `GET /resource/users/me` shows) so
--- that a warm request reads no table. Each change to those rows announces itself on the `auth_changes` channel
--- at commit, from whatever made it (an api process, another one, an operator's command, plain SQL), and every
--- listening process forgets the entry at once. Payloads: `u:<user id>`, `s:<session id>`, `k:<kid>`.
+-- that a warm request reads no table. Each change to those rows announces itself on the `exchange_changes`
+-- channel at commit, from whatever made it (an api process, another one, an operator's command, plain SQL), and
+-- every listening process forgets the entry at once. Payloads: `u:<user id>`, `s:<session id>`, `k:<kid>`.
 create function notify_auth_change() returns trigger language plpgsql as $$
 declare
   affected record;
@@ -19,7 +19,7 @@ begin
   else
     payload := 'u:' || affected.user_id;
   end if;
-  perform pg_notify('auth_changes', payload);
+  perform pg_notify('exchange_changes', payload);
   return null;
 end
 $$;
@@ -43,3 +43,17 @@ create trigger profiles_auth_change after insert or update or delete on profiles
 -- 5-second window is refused as expired anyway).
 alter table rate_limit_hits set unlogged;
 alter table api_key_nonces set unlogged;
+
+-- Work for the wallet's background pass: a withdrawal or an adjustment created or moved on. The pass runs when
+-- told (or when a chain moves, or every half minute), not every second against idle tables.
+create function notify_wallet_work() returns trigger language plpgsql as $$
+begin
+  perform pg_notify('exchange_changes', 'w:' || tg_table_name);
+  return null;
+end
+$$;
+
+create trigger withdrawals_wallet_work after insert or update of state on withdrawals
+  for each statement execute function notify_wallet_work();
+create trigger adjustments_wallet_work after insert or update of state on adjustments
+  for each statement execute function notify_wallet_work();

@@ -5,6 +5,7 @@ import type { EvmDevnet } from '../../adapters/chains/evm/devnet.ts';
 import type { MailPort } from '../../adapters/mail/port.ts';
 import type { WithdrawReviewRules } from '../../config.ts';
 import type { Core } from '../../core/index.ts';
+import type { ChangeFeed } from '../../db/change-feed.ts';
 import { Repeating } from '../../jobs/repeating.ts';
 import type { ServerKeys } from '../identity/crypto.ts';
 import type { StreamPublisher } from '../ranger/forwarded.ts';
@@ -18,6 +19,9 @@ import { WithdrawalProcessor } from './processor.ts';
 import { HotWalletTiers } from './tiers.ts';
 import { DepositWatcher } from './watcher.ts';
 import type { WithdrawDeps } from './withdrawals.ts';
+
+/** A quiet pass still reads every table this often (holds that expire, retries after a failure). */
+export const FULL_PASS_MS = 30_000;
 
 export interface WalletOptions {
   db: pg.Pool;
@@ -38,6 +42,8 @@ export interface WalletOptions {
   bank?: BankPort;
   /** Where each network's node is (or its simulator), and the signer. */
   networks: NetworkSettings;
+  /** Announces new or moved withdrawals and adjustments (`w:`), so an idle pass can leave their tables alone. */
+  feed?: ChangeFeed;
 }
 
 /**
@@ -59,6 +65,10 @@ export class Wallet {
   private readonly watchedAt = new Map<string, number>();
   private readonly repeating: Repeating;
   private running: Promise<void> | undefined;
+  /** Set when withdrawals or adjustments changed (or changes may have gone unheard) since the last full pass. */
+  private workPending = true;
+  /** When the last full pass (every table read) started. */
+  private fullPassAt = 0;
   private stopChains: (() => Promise<void>) | undefined;
   /** The bank that pays fiat withdrawals. */
   readonly bank: BankPort;
@@ -71,9 +81,15 @@ export class Wallet {
   ) {
     this.repeating = new Repeating(
       options.pollMs,
-      () => this.tick(),
+      () => this.tick(true),
       (err) => options.log.warn(`wallet: ${String(err)}`),
     );
+    options.feed?.subscribe((payload) => {
+      if (payload.startsWith('w:')) this.workPending = true;
+    });
+    options.feed?.onReset(() => {
+      this.workPending = true;
+    });
     const events = {
       depositAddress: (userId: number, network: string, address: string) => {
         const currencies = [...(chains.get(network)?.currencies.keys() ?? [])];
@@ -141,16 +157,24 @@ export class Wallet {
     return at === undefined ? undefined : (Date.now() - at) / 1000;
   };
 
-  /** One pass of everything; waits for a pass already running instead of overlapping it. */
-  async tick(): Promise<void> {
+  /**
+   * One pass of everything; waits for a pass already running instead of overlapping it. A `quiet` pass (the
+   * repeating one) asks each node for its newest block and reads the database only for what can have changed:
+   * a network whose chain moved, withdrawals and adjustments when the change feed announced some (or a chain
+   * moved), and all of it every {@link FULL_PASS_MS} in any case. An idle exchange thus leaves its database alone.
+   */
+  async tick(quiet = false): Promise<void> {
     if (this.running) return this.running;
-    this.running = this.pass().finally(() => {
+    this.running = this.pass(quiet).finally(() => {
       this.running = undefined;
     });
     return this.running;
   }
 
-  private async pass(): Promise<void> {
+  private async pass(quiet: boolean): Promise<void> {
+    const full = !quiet || !this.options.feed?.live || Date.now() - this.fullPassAt >= FULL_PASS_MS;
+    if (full) this.fullPassAt = Date.now();
+    let moved = false;
     const { log } = this.options;
     // Networks are independent: a slow node must not hold up the others.
     for (const network of this.chains.all()) {
@@ -165,8 +189,13 @@ export class Wallet {
     await Promise.all(
       [...this.watchers.values()].map(async ({ network, watcher, tiers }) => {
         try {
-          this.latest.set(network.key, await watcher.tick());
+          const before = this.latest.get(network.key);
+          const latest = await watcher.tick(!full);
+          // The node answered: the watcher is current even when there was nothing new to read.
           this.watchedAt.set(network.key, Date.now());
+          if (latest === before && !full) return;
+          moved = true;
+          this.latest.set(network.key, latest);
         } catch (err) {
           // Until the signer has published its keys there is nothing to watch: said once, not every pass.
           const waiting = err instanceof KeysNotPublishedError;
@@ -178,6 +207,8 @@ export class Wallet {
         await tiers.tick().catch((err) => log.warn(`${network.key}: hot wallet bounds: ${String(err)}`));
       }),
     );
+    if (!full && !moved && !this.workPending) return;
+    this.workPending = false;
     try {
       await this.processor.tick();
       await applyPendingAdjustments(this.options.db, this.options.core, () => {});

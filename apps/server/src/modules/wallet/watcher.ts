@@ -49,11 +49,19 @@ export class DepositWatcher {
   /** The height at which the pending deposits were last told; their confirmations move with it. */
   private counted: number | undefined;
 
-  /** One pass: scan new blocks, then confirm, credit and collect. Returns the chain's height. */
-  async tick(): Promise<number> {
+  /** The newest height the last pass worked through. */
+  private passed: number | undefined;
+
+  /**
+   * One pass: scan new blocks, then confirm, credit and collect. Returns the chain's height. `quiet`: when the
+   * chain has not moved since the last pass, nothing on it can have changed, so the database is left alone (a
+   * reorg to a chain of the same length shows with the next block).
+   */
+  async tick(quiet = false): Promise<number> {
+    const latest = await this.network.chain.latestBlock();
+    if (quiet && latest === this.passed) return latest;
     // The hot wallet is on record before any block is read: its outputs are ours too (Bitcoin keeps them).
     await hotWallet(this.deps.db, this.network);
-    const latest = await this.network.chain.latestBlock();
     this.deps.events.height?.(this.network.key, latest);
     const recorded = new Set<number>();
     await this.scan(latest, recorded);
@@ -63,6 +71,7 @@ export class DepositWatcher {
       this.counted = latest;
     }
     await this.collector.tick();
+    this.passed = latest;
     return latest;
   }
 
