@@ -27,6 +27,7 @@ import type { Core } from './core/index.ts';
 import { type BodyKey, installBodyEncryption } from './http/body-encryption.ts';
 import { frameworkErrorHandler, installErrorHandling, isApiPath } from './http/errors.ts';
 import { acceptFormBodies, parseFormBody } from './http/form-body.ts';
+import { lazyChildLogger } from './http/lazy-logger.ts';
 import { collectRoutes } from './http/openapi.ts';
 import { memoryRateLimitStore, sharedRateLimitStore } from './http/shared-limits.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
@@ -162,6 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyChildLogger,
     frameworkErrors: frameworkErrorHandler,
     // Query strings read as forms are: `state[]=wait&state[]=done` (BaseApp's lists) is the list `state`.
     routerOptions: { querystringParser: parseFormBody },

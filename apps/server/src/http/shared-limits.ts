@@ -1,6 +1,20 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type pg from 'pg';
 
+/**
+ * What @fastify/rate-limit hands a store's `child` for a route with its own limit: the route's limit settings,
+ * with the route itself as `routeInfo` (empty for a limiter made with `createRateLimit`).
+ */
+interface RouteLimitParams {
+  routeInfo?: { method?: string | string[]; url?: string };
+}
+
+/** The counters of one route's limit: its method and path, so two limited routes never share a count. */
+function routeScope(params: object): string {
+  const route = (params as RouteLimitParams).routeInfo ?? {};
+  return `${String(route.method ?? '*')}${route.url ?? '*'}`;
+}
+
 /** Expired rows are swept after this many counts, so the tables stay as small as the windows. */
 const SWEEP_EVERY = 1000;
 
@@ -48,8 +62,9 @@ export function sharedRateLimitStore(db: pg.Pool): FastifyRateLimitStoreCtor {
       );
     }
 
-    child(routeOptions: { method: string | string[]; url: string }): FastifyRateLimitStore {
-      return new SharedStore(`${this.prefix}${String(routeOptions.method)}${routeOptions.url}:`);
+    // Typed as the route by the plugin, but given the route's limit settings (RouteLimitParams).
+    child(params: object): FastifyRateLimitStore {
+      return new SharedStore(`${this.prefix}${routeScope(params)}:`);
     }
   }
   return SharedStore as unknown as FastifyRateLimitStoreCtor;
@@ -88,8 +103,8 @@ export function memoryRateLimitStore(): FastifyRateLimitStoreCtor {
       callback(null, { current: window.hits, ttl: window.resetAt - now });
     }
 
-    child(routeOptions: { method: string | string[]; url: string }): FastifyRateLimitStore {
-      return new MemoryStore(`${this.prefix}${String(routeOptions.method)}${routeOptions.url}:`);
+    child(params: object): FastifyRateLimitStore {
+      return new MemoryStore(`${this.prefix}${routeScope(params)}:`);
     }
   }
   return MemoryStore as unknown as FastifyRateLimitStoreCtor;
@@ -112,23 +127,65 @@ export class SharedWindowLimiter {
 }
 
 /**
- * Records an API-key nonce for every process at once; false when any process has already seen it. Nonces older
- * than `keepMs` (twice the accepted clock distance) can no longer be replayed and are swept now and then.
+ * API-key nonces shared by every process (PostgreSQL, an unlogged table): `remember` is false when any process
+ * has already seen the nonce. The nonces of one turn of the event loop are recorded in one statement, so a busy
+ * api process pays one round trip per turn, not one per signed request. Nonces older than `keepMs` (twice the
+ * accepted clock distance) can no longer be replayed and are swept now and then.
  */
-let nonces = 0;
-export async function rememberSharedNonce(
-  db: pg.Pool,
-  kid: string,
-  nonce: string,
-  keepMs: number,
-): Promise<boolean> {
-  const inserted = await db.query(
-    'insert into api_key_nonces (kid, nonce) values ($1, $2) on conflict do nothing',
-    [kid, nonce],
-  );
-  if (++nonces % SWEEP_EVERY === 0)
-    void db
-      .query('delete from api_key_nonces where seen_at < now() - make_interval(secs => $1)', [keepMs / 1000])
-      .catch(() => {});
-  return inserted.rowCount === 1;
+export class SharedNonces {
+  private pending: { kid: string; nonce: string; resolve(fresh: boolean): void; reject(err: Error): void }[] =
+    [];
+  private scheduled = false;
+  private recorded = 0;
+
+  constructor(
+    private readonly db: pg.Pool,
+    private readonly keepMs: number,
+  ) {}
+
+  /** Records a nonce of key `kid`; false when it was seen before (by any process, or earlier in this batch). */
+  remember(kid: string, nonce: string): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ kid, nonce, resolve, reject });
+      if (this.scheduled) return;
+      this.scheduled = true;
+      setImmediate(() => void this.flush());
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.scheduled = false;
+    const batch = this.pending;
+    this.pending = [];
+    // Only the first of equal nonces in a batch can be fresh; the statement gets each once.
+    const first = new Map<string, (typeof batch)[number]>();
+    for (const entry of batch) {
+      const id = `${entry.kid}:${entry.nonce}`;
+      if (!first.has(id)) first.set(id, entry);
+    }
+    const unique = [...first.values()];
+    try {
+      const inserted = await this.db.query<{ kid: string; nonce: string }>(
+        `insert into api_key_nonces (kid, nonce) select * from unnest($1::text[], $2::bigint[])
+         on conflict do nothing returning kid, nonce::text`,
+        [unique.map((e) => e.kid), unique.map((e) => e.nonce)],
+      );
+      const fresh = new Set(inserted.rows.map((r) => `${r.kid}:${r.nonce}`));
+      for (const entry of batch) {
+        const id = `${entry.kid}:${entry.nonce}`;
+        entry.resolve(first.get(id) === entry && fresh.has(id));
+      }
+    } catch (err) {
+      for (const entry of batch) entry.reject(err as Error);
+    }
+    this.recorded += unique.length;
+    if (this.recorded >= SWEEP_EVERY) {
+      this.recorded = 0;
+      void this.db
+        .query('delete from api_key_nonces where seen_at < now() - make_interval(secs => $1)', [
+          this.keepMs / 1000,
+        ])
+        .catch(() => {});
+    }
+  }
 }

@@ -122,7 +122,9 @@ export class CoreServer {
     return this.sequencer
       .submit(request.command as Submitted, request.ref, { firstSend: request.fresh === true })
       .then(
-        (result): CommandReply => ({ result }),
+        // The postings stay here: no caller of the core reads them (the ledger is the core's own), and they
+        // were the bulk of each answer to encode, send and decode.
+        (result): CommandReply => ({ result: { ...result, postings: [] } }),
         (err: Error): CommandReply => ({ unavailable: err.message }),
       );
   }

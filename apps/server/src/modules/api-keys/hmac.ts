@@ -1,10 +1,10 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { ERRORS } from '@exchange/shared';
 import type pg from 'pg';
 import type { ChangeFeed } from '../../db/change-feed.ts';
 import { HeardCache, type HeardCachePolicy } from '../../db/heard-cache.ts';
 import { AppError } from '../../http/errors.ts';
-import { rememberSharedNonce } from '../../http/shared-limits.ts';
+import { SharedNonces } from '../../http/shared-limits.ts';
 import { decrypt, type ServerKeys, safeEqual } from '../identity/crypto.ts';
 import { UserDirectory } from '../identity/user-directory.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
@@ -23,12 +23,13 @@ export const KEY_CACHE: HeardCachePolicy = { heardMs: 60_000, unheardMs: 1_000, 
 
 interface CachedKey {
   userId: string;
-  secret: string;
+  /** The secret as a key object, prepared once (HMAC with a string secret prepares it on every request). */
+  secret: KeyObject;
   state: string;
 }
 
 /** `hex(HMAC-SHA256(secret, nonce + kid))`, the signature programs send in X-Auth-Signature. */
-export function signature(secret: string, nonce: string, kid: string): string {
+export function signature(secret: string | KeyObject, nonce: string, kid: string): string {
   return createHmac('sha256', secret)
     .update(nonce + kid)
     .digest('hex');
@@ -41,18 +42,20 @@ export function signature(secret: string, nonce: string, kid: string): string {
 export class ApiKeyAuthenticator {
   private readonly keys: HeardCache<CachedKey>;
   private readonly seen = new Map<string, Map<string, number>>();
+  private readonly sharedNonces: SharedNonces | undefined;
 
   constructor(
     private readonly db: pg.Pool,
     private readonly serverKeys: ServerKeys,
     private readonly now: () => number = Date.now,
     /** Several api processes: nonces are recorded in PostgreSQL, so a replay to another process is refused too. */
-    private readonly sharedNonces = false,
+    shared = false,
     /** Where the key's user is read (shared with the session hook). */
     private readonly users: UserDirectory = new UserDirectory(db),
     feed?: ChangeFeed,
   ) {
     this.keys = new HeardCache(KEY_CACHE, feed);
+    this.sharedNonces = shared ? new SharedNonces(db, 2 * NONCE_WINDOW_MS) : undefined;
     feed?.subscribe((payload) => {
       if (payload.startsWith('k:')) this.keys.forget(payload.slice(2));
     });
@@ -88,7 +91,7 @@ export class ApiKeyAuthenticator {
       throw new AppError(401, [ERRORS.invalidSignature]);
     if (key.state !== 'active') throw new AppError(401, [ERRORS.apikeyNotActive]);
     const fresh = this.sharedNonces
-      ? await rememberSharedNonce(this.db, kid, nonce, 2 * NONCE_WINDOW_MS)
+      ? await this.sharedNonces.remember(kid, nonce)
       : this.remember(kid, nonce, now);
     if (!fresh) throw new AppError(401, [ERRORS.nonceExpired]);
     const user = await this.users.user(key.userId);
@@ -104,7 +107,7 @@ export class ApiKeyAuthenticator {
       if (!row) return undefined;
       return {
         userId: String(row.user_id),
-        secret: decrypt(this.serverKeys, row.secret_enc),
+        secret: createSecretKey(Buffer.from(decrypt(this.serverKeys, row.secret_enc), 'utf8')),
         state: row.state,
       };
     });
