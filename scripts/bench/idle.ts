@@ -21,9 +21,9 @@ async function idleRate(
     SIGNER_TOKEN: signer.token,
     ...env,
   });
-  const { app, deps, jobs } = await composeApp(config, pool);
+  // One process: composeApp starts every background job itself.
+  const { app, deps } = await composeApp(config, pool);
   await app.listen({ port: 0, host: '127.0.0.1' });
-  for (const start of Object.values(jobs)) await start();
   // Settled: deposit addresses, hot wallets and first passes are behind us.
   await new Promise((r) => setTimeout(r, 3_000));
   const count = async () =>

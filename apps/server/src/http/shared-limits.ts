@@ -40,34 +40,51 @@ async function countHit(
   return { current: Number(row.hits), ttl: Number(row.ttl) };
 }
 
+/** A count so far in the current window, and the window's remaining milliseconds. */
+type WindowCount = { current: number; ttl: number };
+
+/**
+ * A @fastify/rate-limit store class over `count` (one hit of a key in a fixed window of `windowMs`). Each limited
+ * route gets a child whose keys carry the route's scope (see routeScope).
+ */
+function rateLimitStore(
+  count: (key: string, windowMs: number) => WindowCount | Promise<WindowCount>,
+): FastifyRateLimitStoreCtor {
+  class Store implements FastifyRateLimitStore {
+    constructor(private readonly prefix = 'rl:') {}
+
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: WindowCount) => void,
+      timeWindow: number,
+    ): void {
+      Promise.resolve()
+        .then(() => count(this.prefix + key, timeWindow))
+        .then(
+          (result) => callback(null, result),
+          (err: Error) => callback(err),
+        );
+    }
+
+    // Typed as the route by the plugin, but given the route's limit settings (RouteLimitParams).
+    child(params: object): FastifyRateLimitStore {
+      return new Store(`${this.prefix}${routeScope(params)}:`);
+    }
+  }
+  return Store as unknown as FastifyRateLimitStoreCtor;
+}
+
 /**
  * A store for @fastify/rate-limit in PostgreSQL, so the per-IP and per-account limits hold across api processes.
  * (It counts in fixed windows, as the plugin's own stores do.)
  */
 export function sharedRateLimitStore(db: pg.Pool): FastifyRateLimitStoreCtor {
   let counted = 0;
-  class SharedStore implements FastifyRateLimitStore {
-    constructor(private readonly prefix = 'rl:') {}
-
-    incr(
-      key: string,
-      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
-      timeWindow: number,
-    ): void {
-      if (++counted % SWEEP_EVERY === 0)
-        void db.query('delete from rate_limit_hits where reset_at < now()').catch(() => {});
-      countHit(db, this.prefix + key, timeWindow).then(
-        (result) => callback(null, result),
-        (err: Error) => callback(err),
-      );
-    }
-
-    // Typed as the route by the plugin, but given the route's limit settings (RouteLimitParams).
-    child(params: object): FastifyRateLimitStore {
-      return new SharedStore(`${this.prefix}${routeScope(params)}:`);
-    }
-  }
-  return SharedStore as unknown as FastifyRateLimitStoreCtor;
+  return rateLimitStore((key, windowMs) => {
+    if (++counted % SWEEP_EVERY === 0)
+      void db.query('delete from rate_limit_hits where reset_at < now()').catch(() => {});
+    return countHit(db, key, windowMs);
+  });
 }
 
 /** Keys an in-memory store holds at most (the least recently counted go first). */
@@ -81,33 +98,19 @@ const MEMORY_STORE_KEYS = 50_000;
  */
 export function memoryRateLimitStore(): FastifyRateLimitStoreCtor {
   const windows = new Map<string, { hits: number; resetAt: number }>();
-  class MemoryStore implements FastifyRateLimitStore {
-    constructor(private readonly prefix = 'rl:') {}
-
-    incr(
-      key: string,
-      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
-      timeWindow: number,
-    ): void {
-      const now = Date.now();
-      const id = this.prefix + key;
-      let window = windows.get(id);
-      if (!window || window.resetAt <= now) window = { hits: 0, resetAt: now + timeWindow };
-      window.hits++;
-      windows.delete(id);
-      windows.set(id, window);
-      if (windows.size > MEMORY_STORE_KEYS) {
-        const oldest = windows.keys().next().value;
-        if (oldest !== undefined) windows.delete(oldest);
-      }
-      callback(null, { current: window.hits, ttl: window.resetAt - now });
+  return rateLimitStore((key, windowMs) => {
+    const now = Date.now();
+    let window = windows.get(key);
+    if (!window || window.resetAt <= now) window = { hits: 0, resetAt: now + windowMs };
+    window.hits++;
+    windows.delete(key);
+    windows.set(key, window);
+    if (windows.size > MEMORY_STORE_KEYS) {
+      const oldest = windows.keys().next().value;
+      if (oldest !== undefined) windows.delete(oldest);
     }
-
-    child(params: object): FastifyRateLimitStore {
-      return new MemoryStore(`${this.prefix}${routeScope(params)}:`);
-    }
-  }
-  return MemoryStore as unknown as FastifyRateLimitStoreCtor;
+    return { current: window.hits, ttl: window.resetAt - now };
+  });
 }
 
 /** An attempts-per-window limit per key (an account) shared by every process, like SlidingWindowLimiter. */

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeApp } from '../../src/compose.ts';
-import { loadConfig } from '../../src/config.ts';
 import { signature } from '../../src/modules/api-keys/hmac.ts';
 import { SESSION_COOKIE } from '../../src/modules/identity/sessions.ts';
 import { apiKeyFor } from '../support/api-key.ts';
-import { createTestApp, type TestApp } from '../support/app.ts';
+import { createTestApp, type TestApp, testConfig } from '../support/app.ts';
 import { activeUser, loginWithEmailCode } from '../support/identity.ts';
+import { within } from '../support/within.ts';
 
 // Two api processes over one database: each keeps who a request is in memory, and the change feed (migration
 // 0030) tells both of every change, whoever made it.
@@ -14,17 +14,7 @@ let b: Awaited<ReturnType<typeof composeApp>>;
 
 beforeAll(async () => {
   a = await createTestApp();
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    WEB_DIST: '/nonexistent',
-    CAPTCHA_TYPE: 'none',
-    WALLET_POLL_MS: '0',
-    SIM_BLOCK_MS: '0',
-    CARD_POLL_MS: '0',
-    EVM_DEVNET: 'false',
-    ...(a.signer ? { SIGNER_URL: a.signer.url, SIGNER_TOKEN: a.signer.token } : {}),
-  });
+  const config = testConfig(a.signer ? { SIGNER_URL: a.signer.url, SIGNER_TOKEN: a.signer.token } : {});
   b = await composeApp(config, a.db.pool, { core: a.deps.core });
   await b.app.ready();
 }, 60_000);
@@ -54,16 +44,6 @@ async function statementsDuring(run: () => Promise<void>): Promise<number> {
   return count;
 }
 
-/** Polls `check` until it holds; returns how long that took, failing after `limitMs`. */
-async function within(limitMs: number, check: () => Promise<boolean>): Promise<number> {
-  const start = Date.now();
-  while (!(await check())) {
-    if (Date.now() - start > limitMs) throw new Error(`still not so after ${limitMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return Date.now() - start;
-}
-
 async function signedIn(email: string) {
   const user = await activeUser(a, email);
   const { cookie } = await loginWithEmailCode(a, email, user.password);
@@ -74,6 +54,18 @@ function signedHeaders(kid: string, secret: string, nonce = String(Date.now())) 
   return { 'x-auth-apikey': kid, 'x-auth-nonce': nonce, 'x-auth-signature': signature(secret, nonce, kid) };
 }
 
+/** Waits until the key is accepted: two-factor was turned on behind the app's back (apiKeyFor) and must be heard. */
+async function keyWorks(kid: string, secret: string) {
+  await within(1000, async () => {
+    const res = await a.app.inject({
+      method: 'GET',
+      url: ME,
+      headers: signedHeaders(kid, secret, nextNonce()),
+    });
+    return res.statusCode === 200;
+  });
+}
+
 let nonceTick = Date.now();
 const nextNonce = () => String(Math.max(Date.now(), ++nonceTick));
 
@@ -82,15 +74,7 @@ describe('who a request is, cached and kept true', () => {
     const cookie = await signedIn('warm@example.com');
     const { kid, secret } = await apiKeyFor(a.db.pool, 'warm@example.com');
     expect((await a.app.inject({ method: 'GET', url: ME, headers: { cookie } })).statusCode).toBe(200);
-    // Two-factor was turned on behind the app's back (apiKeyFor): the key works once that is heard.
-    await within(1000, async () => {
-      const res = await a.app.inject({
-        method: 'GET',
-        url: ME,
-        headers: signedHeaders(kid, secret, nextNonce()),
-      });
-      return res.statusCode === 200;
-    });
+    await keyWorks(kid, secret);
     const statements = await statementsDuring(async () => {
       for (let i = 0; i < 20; i++) {
         const bySession = await a.app.inject({ method: 'GET', url: ME, headers: { cookie } });
@@ -110,14 +94,7 @@ describe('who a request is, cached and kept true', () => {
   it('accepts exactly one of 20 concurrent requests signed with one nonce', async () => {
     await activeUser(a, 'nonce@example.com');
     const { kid, secret } = await apiKeyFor(a.db.pool, 'nonce@example.com');
-    await within(1000, async () => {
-      const res = await a.app.inject({
-        method: 'GET',
-        url: ME,
-        headers: signedHeaders(kid, secret, nextNonce()),
-      });
-      return res.statusCode === 200;
-    });
+    await keyWorks(kid, secret);
     const headers = signedHeaders(kid, secret, nextNonce());
     const answers = await Promise.all(
       Array.from({ length: 20 }, () => a.app.inject({ method: 'GET', url: ME, headers })),

@@ -13,6 +13,7 @@ import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { NATS_SERVER, startNats, type TestNats } from '../support/nats.ts';
 import { freePort } from '../support/ports.ts';
 import { type ServerProcess, serverSetup, startServerProcess } from '../support/process.ts';
+import { within } from '../support/within.ts';
 
 // The split deployment on real parts: PostgreSQL, nats-server with JetStream, and seven processes by role.
 let db: TestDatabase;
@@ -74,16 +75,6 @@ afterAll(async () => {
   await nats?.stop();
   for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
 });
-
-/** Polls `check` until it holds; returns how long that took, failing after `limitMs`. */
-async function within(limitMs: number, check: () => Promise<boolean>): Promise<number> {
-  const start = Date.now();
-  while (!(await check())) {
-    if (Date.now() - start > limitMs) throw new Error(`still not so after ${limitMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return Date.now() - start;
-}
 
 type Level = [string, string];
 type Started = { process: ServerProcess; base: string };

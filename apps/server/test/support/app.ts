@@ -15,16 +15,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Builds the real app against a fresh database; `overrides` replace individual dependencies. */
-export async function createTestApp(
-  overrides: Partial<AppDeps> = {},
-  env: Record<string, string> = {},
-  /** An existing test database (a restart of the app against the same data). */
-  existing?: TestDatabase,
-): Promise<TestApp> {
-  const db = existing ?? (await createTestDatabase());
-  const signer = env.SIGNER_URL ? undefined : await startTestSigner(db.pool);
-  const config = loadConfig({
+/** The configuration every test app starts with, plus `env`. */
+export function testConfig(env: Record<string, string> = {}) {
+  return loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     WEB_DIST: '/nonexistent',
@@ -41,6 +34,20 @@ export async function createTestApp(
     // (admin-withdrawals) turn these rules on.
     WITHDRAW_REVIEW_NEW_BENEFICIARY_HOURS: '0',
     WITHDRAW_REVIEW_PASS_THROUGH_MINUTES: '0',
+    ...env,
+  });
+}
+
+/** Builds the real app against a fresh database; `overrides` replace individual dependencies. */
+export async function createTestApp(
+  overrides: Partial<AppDeps> = {},
+  env: Record<string, string> = {},
+  /** An existing test database (a restart of the app against the same data). */
+  existing?: TestDatabase,
+): Promise<TestApp> {
+  const db = existing ?? (await createTestDatabase());
+  const signer = env.SIGNER_URL ? undefined : await startTestSigner(db.pool);
+  const config = testConfig({
     ...(signer ? { SIGNER_URL: signer.url, SIGNER_TOKEN: signer.token } : {}),
     ...env,
   });
