@@ -12,6 +12,7 @@ import { devToolsExposureWarning } from './http/loopback.ts';
 import { loadServerKeys } from './modules/identity/crypto.ts';
 import { serveMetrics } from './modules/metrics/registry.ts';
 import { startSignerChild } from './modules/signer/child.ts';
+import { freePort } from './net/free-port.ts';
 
 /** Starts everything in one process: database, APIs, websocket gateway and the web app. */
 async function main(): Promise<void> {
@@ -34,13 +35,15 @@ async function main(): Promise<void> {
   const log = { info: (m: string) => console.log(m), warn: (m: string) => console.warn(m) };
   const database = await openDatabase(config, log);
   // The signer: elsewhere (SIGNER_URL), or a child process of ours, so this process never holds the seed. It
-  // boots while the core recovers.
-  const signerStarting =
+  // boots while the core recovers and the app composes itself.
+  const signer =
     config.chains.signer || (config.split && !config.roles.has('worker'))
       ? undefined
-      : startSignerChild({ databaseUrl: database.url, dataDir: config.dataDir, log });
+      : startSignerChild({ databaseUrl: database.url, dataDir: config.dataDir, port: await freePort(), log });
   // A failed start is reported where it is awaited.
-  signerStarting?.catch(() => {});
+  signer?.ready.catch(() => {});
+  if (signer)
+    config = { ...config, chains: { ...config.chains, signer: { url: signer.url, token: signer.token } } };
   // A lost database only pauses the core (commands get 503) until it has reloaded itself from the database;
   // anything else that breaks a commit is a bug, and a fresh start is the one recovery that is known to be right.
   const processCore = await startProcessCore(config, database.pool, database.url, log, (err) => {
@@ -60,12 +63,12 @@ async function main(): Promise<void> {
     active && config.demoBooks
       ? await seedDemoMarkets(active, database.pool, keys, database.demoUsers, log)
       : undefined;
-  const child = await signerStarting;
-  if (child) {
-    config = { ...config, chains: { ...config.chains, signer: { url: child.url, token: child.token } } };
-    log.info(`signer: a child process on ${child.url}`);
-  }
   const { app, deps, jobs } = await composeApp(config, database.pool, { core, keys }, processCore.nats);
+  // The demo wallet needs the hot wallets' keys, which a signer starting for the first time publishes.
+  if (signer) {
+    await signer.ready;
+    log.info(`signer: a child process on ${signer.url}`);
+  }
   if (active && database.demoUsers.length > 0) await seedDemoWallet(active, deps.wallet, database.pool);
   const jobLocks: { release(): Promise<void> }[] = [];
   if (config.split && config.roles.has('worker')) {
@@ -110,7 +113,7 @@ async function main(): Promise<void> {
     await app.close().catch((err) => log.warn(`closing http: ${String(err)}`));
     for (const lock of jobLocks) await lock.release();
     await processCore.stop();
-    await (await signerStarting?.catch(() => undefined))?.stop();
+    await signer?.stop();
     await database.close().catch((err) => log.warn(`closing database: ${String(err)}`));
     process.exit(0);
   };
