@@ -8,6 +8,10 @@ export const CHANGES_CHANNEL = 'exchange_changes';
 
 /** Waits between attempts to listen again after the connection was lost, growing to the last. */
 const RETRY_MS = [50, 250, 1000];
+/** How often the feed checks that it still hears itself, and how long a check may take. */
+const PROBE_EVERY_MS = 15_000;
+const PROBE_WAIT_MS = 2_000;
+const PROBE = 'probe:';
 
 /**
  * One PostgreSQL connection that LISTENs on a channel and hands every notification to its subscribers. Caches
@@ -15,6 +19,10 @@ const RETRY_MS = [50, 250, 1000];
  * listener when the transaction that raised it commits. While the connection is down nothing is heard, so
  * `live` is false (caches must read through) and, once it listens again, `onReset` subscribers forget
  * everything they hold, since whatever changed meanwhile went unheard.
+ *
+ * The feed is live only once it has heard a notification it sent itself, and it checks that again every
+ * {@link PROBE_EVERY_MS}: behind a pooler that hands each statement to another server connection (PgBouncer in
+ * transaction mode) LISTEN succeeds but nothing arrives, and such a feed must never be trusted.
  */
 export class ChangeFeed {
   private client: pg.Client | undefined;
@@ -22,6 +30,10 @@ export class ChangeFeed {
   private stopped = false;
   private attempt = 0;
   private retry: NodeJS.Timeout | undefined;
+  private prober: NodeJS.Timeout | undefined;
+  private probes = 0;
+  private readonly heard = new Map<string, () => void>();
+  private warned = false;
   private readonly subscribers: ((payload: string) => void)[] = [];
   private readonly resets: (() => void)[] = [];
 
@@ -64,12 +76,17 @@ export class ChangeFeed {
     this.client = client;
     client.on('notification', (message) => {
       if (message.channel !== this.channel || message.payload === undefined) return;
+      if (message.payload.startsWith(PROBE)) {
+        this.heard.get(message.payload)?.();
+        return;
+      }
       for (const subscriber of this.subscribers) subscriber(message.payload);
     });
     const lost = () => {
       if (this.client !== client) return;
       this.listening = false;
       this.client = undefined;
+      clearInterval(this.prober);
       client.end().catch(() => {});
       this.scheduleRetry();
     };
@@ -78,12 +95,45 @@ export class ChangeFeed {
     try {
       await client.connect();
       await client.query(`listen ${client.escapeIdentifier(this.channel)}`);
+      if (!(await this.hearsItself(client))) {
+        if (!this.warned)
+          console.warn(
+            'change feed: LISTEN/NOTIFY does not come through (a transaction pooler?); caches hold entries for at most a second',
+          );
+        this.warned = true;
+        return lost();
+      }
       if (this.client !== client) return;
       this.attempt = 0;
       this.listening = true;
       for (const reset of this.resets) reset();
+      this.prober = setInterval(() => {
+        void this.hearsItself(client).then((ok) => {
+          if (!ok) lost();
+        });
+      }, PROBE_EVERY_MS);
+      this.prober.unref();
     } catch {
       lost();
+    }
+  }
+
+  /** Sends a notification on the channel and says whether it came back within {@link PROBE_WAIT_MS}. */
+  private async hearsItself(client: pg.Client): Promise<boolean> {
+    const payload = `${PROBE}${process.pid}:${++this.probes}`;
+    let timer: NodeJS.Timeout | undefined;
+    const heard = new Promise<boolean>((resolve) => {
+      this.heard.set(payload, () => resolve(true));
+      timer = setTimeout(() => resolve(false), PROBE_WAIT_MS);
+    });
+    try {
+      await client.query('select pg_notify($1, $2)', [this.channel, payload]);
+      return await heard;
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+      this.heard.delete(payload);
     }
   }
 
@@ -102,6 +152,7 @@ export class ChangeFeed {
     this.stopped = true;
     this.listening = false;
     clearTimeout(this.retry);
+    clearInterval(this.prober);
     const client = this.client;
     this.client = undefined;
     await client?.end().catch(() => {});
