@@ -115,11 +115,10 @@ describe('who a request is, cached and kept true', () => {
       headers: { cookie },
     });
     expect(logout.statusCode).toBeLessThan(300);
-    const waited = await within(1000, async () => {
+    await within(1000, async () => {
       const res = await a.app.inject({ method: 'GET', url: ME, headers: { cookie } });
       return res.statusCode === 401;
     });
-    expect(waited).toBeLessThan(1000);
     expect((await b.app.inject({ method: 'GET', url: ME, headers: { cookie } })).statusCode).toBe(401);
   });
 

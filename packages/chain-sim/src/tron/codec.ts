@@ -2,6 +2,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { createBase58check } from '@scure/base';
+import { parseJsonKeeping } from '../json-scan.ts';
 
 /**
  * Addresses and JSON as a java-tron node reads and writes them. An address is 21 bytes: 0x41 then the last 20
@@ -47,27 +48,9 @@ export function sha256Hex(bytes: Uint8Array): string {
  * before `JSON.parse` sees it, so an int64 in sun never goes through a float. Strings are left untouched.
  */
 export function parseJsonExact(text: string): unknown {
-  let out = '';
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i] as string;
-    if (c === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-      out += text.slice(i, j + 1);
-      i = j + 1;
-    } else if (c === '-' || (c >= '0' && c <= '9')) {
-      const match = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
-      const literal = match?.[0] ?? c;
-      const long = !match?.[1] && !match?.[2] && literal.replace('-', '').length >= 16;
-      out += long ? `"${literal}"` : literal;
-      i += literal.length;
-    } else {
-      out += c;
-      i += 1;
-    }
-  }
-  return JSON.parse(out);
+  return parseJsonKeeping(text, (literal) =>
+    !/[.eE]/.test(literal) && literal.replace('-', '').length >= 16 ? literal : undefined,
+  );
 }
 
 /** JSON text with bigint values written as plain JSON numbers (int64 fields as java-tron prints them). */

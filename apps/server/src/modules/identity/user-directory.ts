@@ -28,7 +28,7 @@ export class UserDirectory {
   constructor(
     private readonly db: pg.Pool,
     feed?: ChangeFeed,
-    policy: HeardCachePolicy = USER_CACHE,
+    private readonly policy: HeardCachePolicy = USER_CACHE,
     private readonly now: () => number = Date.now,
   ) {
     this.users = new HeardCache(policy, feed);
@@ -63,7 +63,7 @@ export class UserDirectory {
     const generation = this.generation;
     const text = JSON.stringify(await this.entity(user));
     if (generation === this.generation) this.json.set(user.id, { user, text });
-    if (this.json.size > USER_CACHE.size) this.json.clear();
+    if (this.json.size > this.policy.size) this.json.clear();
     return text;
   }
 
