@@ -24,6 +24,7 @@ import type { OutboxRetention } from './adapters/mail/retention.ts';
 import type { SmsPort } from './adapters/sms/port.ts';
 import type { Config } from './config.ts';
 import type { Core } from './core/index.ts';
+import { SAFE_METHODS } from './http/auth.ts';
 import { type BodyKey, installBodyEncryption } from './http/body-encryption.ts';
 import { frameworkErrorHandler, installErrorHandling, isApiPath } from './http/errors.ts';
 import { acceptFormBodies, parseFormBody } from './http/form-body.ts';
@@ -59,9 +60,6 @@ import { walletDevRoutes } from './modules/wallet/dev-routes.ts';
 import type { Wallet } from './modules/wallet/index.ts';
 import { walletRoutes } from './modules/wallet/routes.ts';
 import { fastifyTrustProxy } from './net/trust-proxy.ts';
-
-/** Methods that change nothing. */
-const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The signed-in user of a request, as far as the server can tell. */
 export interface RequestUser {
@@ -196,7 +194,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // A browser's change to its own user (2FA, phone, profile, password) is seen by its next request, which may come
   // before the change feed's notification: this process forgets the user before it answers.
   app.addHook('onSend', (request, _reply, payload, done) => {
-    if (request.auth?.via === 'session' && !READS.has(request.method))
+    if (request.auth?.via === 'session' && !SAFE_METHODS.has(request.method))
       deps.users.forget(request.auth.user.id);
     done(null, payload);
   });

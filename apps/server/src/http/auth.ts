@@ -20,7 +20,8 @@ declare module 'fastify' {
   }
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Methods that change nothing: no CSRF token is asked for them. */
+export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Resolves the session cookie to an active user, or null (no cookie, unknown, expired or revoked session). */
 export async function sessionUser(
