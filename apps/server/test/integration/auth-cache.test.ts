@@ -66,8 +66,12 @@ async function keyWorks(kid: string, secret: string) {
   });
 }
 
-let nonceTick = Date.now();
-const nextNonce = () => String(Math.max(Date.now(), ++nonceTick));
+/** A nonce never used before: the clock's milliseconds, or one past the last nonce when the clock has not moved. */
+let nonceTick = 0;
+const nextNonce = () => {
+  nonceTick = Math.max(Date.now(), nonceTick + 1);
+  return String(nonceTick);
+};
 
 describe('who a request is, cached and kept true', () => {
   it('answers a warm GET me from memory, with a session and with an API key', async () => {

@@ -300,7 +300,12 @@ describe.skipIf(!NATS_SERVER)('the split deployment', () => {
     ).rows[0].id as string;
     const { kid, secret } = await apiKeyFor(db.pool, 'locked@example.com');
     let tick = Date.now();
-    const signed = (nonce = String(Math.max(Date.now(), ++tick))) => ({
+    // A nonce never used before: the clock's milliseconds, or one past the last when the clock has not moved.
+    const next = () => {
+      tick = Math.max(Date.now(), tick + 1);
+      return String(tick);
+    };
+    const signed = (nonce = next()) => ({
       'x-auth-apikey': kid,
       'x-auth-nonce': nonce,
       'x-auth-signature': signature(secret, nonce, kid),
