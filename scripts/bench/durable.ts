@@ -123,8 +123,8 @@ async function finish(
  */
 export async function durableBench(fresh: () => Promise<{ pool: pg.Pool }>, orders: number) {
   // Closed loops: each caller waits for its acknowledgement before sending the next command, so by Little's law
-  // latency >= callers / throughput. Batches of at most half the callers keep two batches in flight (one
-  // writing, one committing); one batch of all callers would leave nothing to overlap with its commit.
+  // latency >= callers / throughput. Batches of at most half the callers: one is applied and encoded while the
+  // other is written; one batch of all callers would leave nothing to overlap with its write.
   const onFreshDatabase = async (work: (pool: pg.Pool) => Promise<DurableResult>) => {
     const { pool } = await fresh();
     try {

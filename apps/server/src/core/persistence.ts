@@ -77,14 +77,13 @@ export interface Statement {
 }
 
 /**
- * A batch's statements in two groups. `inserts` only add rows no other batch writes (new orders, trades, ledger
- * postings, client command ids): they may run while the previous batch's commit is still in flight. `rest` reads
- * or changes rows the previous batch may have written (balances, system accounts, orders it opened, withdrawal
- * holds, the batch number): it runs once that commit is durable, so that every row it looks for is visible.
+ * A batch's statements, in the order they must run. Almost always ONE statement (the batch's parts as data-modifying
+ * `with` queries, see `combine`): PostgreSQL runs a lone statement as its own transaction, so such a batch is
+ * written and committed in one round trip. A batch that also holds or releases withdrawals or changes markets has
+ * statements of their own after it, and runs in an explicit transaction.
  */
 export interface BatchSql {
-  inserts: Statement[];
-  rest: Statement[];
+  statements: Statement[];
 }
 
 /**
@@ -113,9 +112,9 @@ export async function executeBatch(tx: Tx, statements: Statement[]): Promise<voi
  * sequencer does it for the next batch while the previous one is written.
  */
 export function prepareBatch(units: Units, batch: BatchEffects): BatchSql {
-  const inserts: Statement[] = [];
-  const out: Statement[] = [];
-  const tx = { query: (text: string, values: unknown[]) => void out.push({ text, values }) };
+  /** The batch's parts, which touch disjoint rows: they become one statement. */
+  const parts: Statement[] = [];
+  const tx = { query: (text: string, values: unknown[]) => void parts.push({ text, values }) };
   const orders = new Map<number, OrderView>();
   const opened = new Set<number>();
   const trades: Trade[] = [];
@@ -138,9 +137,9 @@ export function prepareBatch(units: Units, batch: BatchEffects): BatchSql {
   const fresh: OrderView[] = [];
   const changed: OrderView[] = [];
   for (const o of orders.values()) (opened.has(o.id) ? fresh : changed).push(o);
-  if (fresh.length > 0) inserts.push(insertOrders(units, fresh));
-  if (changed.length > 0) out.push(updateOrders(units, changed));
-  if (trades.length > 0) inserts.push(insertTrades(units, trades));
+  if (fresh.length > 0) parts.push(insertOrders(units, fresh));
+  if (changed.length > 0) parts.push(updateOrders(units, changed));
+  if (trades.length > 0) parts.push(insertTrades(units, trades));
   if (balances.size > 0) {
     const rows = [...balances.values()];
     tx.query(
@@ -162,7 +161,7 @@ export function prepareBatch(units: Units, batch: BatchEffects): BatchSql {
       return { account, currency, amount: formatUnits(amount, units.precision(currency)) };
     });
   if (ledger.length > 0) {
-    inserts.push({
+    parts.push({
       text: `insert into ledger_postings (batch_seq, account, currency_id, amount, kind)
        select $1, a, c, x, 'batch' from unnest($2::text[], $3::text[], $4::numeric[]) as t(a, c, x)`,
       values: [
@@ -185,7 +184,7 @@ export function prepareBatch(units: Units, batch: BatchEffects): BatchSql {
   const holds = holdStatements(units, batch);
   const refs = batch.results.filter((r) => r.ref);
   if (refs.length > 0) {
-    inserts.push({
+    parts.push({
       text: `insert into client_commands (ref, batch_seq, ok, code, order_id)
        select r, $1, o, c, i from unnest($2::text[], $3::boolean[], $4::text[], $5::bigint[]) as t(r, o, c, i)`,
       values: [
@@ -202,14 +201,12 @@ export function prepareBatch(units: Units, batch: BatchEffects): BatchSql {
     'update engine_state set batch_seq = $1, updated_at = now() where id = 1 and core_fence(core_term, $2)',
     [batch.seq, batch.term],
   );
-  // One round trip for each group: under load a round trip costs more than the statements in it.
+  // As few round trips as possible: under load a round trip costs more than the statements in it. The parts of
+  // the combined statement touch disjoint rows; holds and market changes may touch one row twice, so they follow.
   const markets = batch.results.some((r) => r.market)
     ? marketStatements(batch.results.map((r) => r.result))
     : [];
-  return {
-    inserts: encodeArrays(combine(inserts)),
-    rest: encodeArrays([...combine(out), ...holds, ...markets]),
-  };
+  return { statements: encodeArrays([...combine(parts), ...holds, ...markets]) };
 }
 
 function holdStatements(units: Units, batch: BatchEffects): Statement[] {

@@ -67,24 +67,21 @@ const RELOAD_BACKOFF_MS = [100, 250, 500, 1000, 2000];
  * "database unavailable", and once every write in flight has settled it reloads its state from the database, as a
  * fresh start does, and takes commands again. Any other failure is fatal (`onFatal`).
  *
- * Batches flow through three stages: prepared (applied to the engine, SQL built), inserting (BEGIN and its inserts
- * of new rows, in an open transaction) and finishing (its other statements, then COMMIT and the WAL flush). One
- * batch at most is in each, so the next batch's inserts run while the previous one finishes, on the other core.
- * A batch's other statements change rows the previous batch may have written (balances, orders), so they wait
- * until that batch is durable and see its rows. A batch sends its COMMIT only after the previous batch's commit
- * succeeded, so commits land in batch order and a failed commit stops the core before the batch after it can
- * commit. The next batch starts inserting only once this one has run its inserts and the one before it is
- * durable, so at most two transactions are open; the later one only inserts rows nobody else writes until the
- * earlier one is durable, so neither waits for the other's locks and they cannot deadlock.
+ * Batches flow through two stages: prepared (applied to the engine, SQL built) and writing (sent, committed, the WAL
+ * flushed). One batch at most is in each, so the next batch is applied and encoded while the previous one is
+ * written. A batch is written only once the one before it is durable: its rows (balances, orders) are then the
+ * newest, commits land in batch order, and a failed commit stops the core before the batch after it is sent. A batch
+ * is one statement in its own transaction (see `BatchSql`): one round trip, on a connection the sequencer keeps
+ * while batches follow one another and gives back to the pool when none waits.
  */
 export class Sequencer {
   private queue: Pending[] = [];
-  /** The next batch, applied and prepared, waiting for the inserting slot. */
+  /** The next batch, applied and prepared, waiting for the writing slot. */
   private prepared: PreparedBatch | undefined;
-  /** The batch whose inserts are running (or waiting for the batch before it to be durable). */
+  /** The batch being written, until it is durable (or failed). */
   private writing: PreparedBatch | undefined;
-  /** The last batch that started writing, until durable: resolves once it is, rejects if it failed. */
-  private committing: Promise<void> | undefined;
+  /** The connection batches are written on while they follow one another (none while the core is idle). */
+  private connection: Tx | undefined;
   /** Number of the last batch applied to the engine (committed or not). */
   private appliedSeq: number;
   /** Number of the last committed batch (also in `engine_state.batch_seq`). */
@@ -272,47 +269,46 @@ export class Sequencer {
   }
 
   /**
-   * Writes one batch in its own transaction: its inserts, then (once the previous batch's commit is durable) its
-   * other statements and COMMIT; only once that is durable answers its callers and publishes it.
+   * Writes one batch in its own transaction; only once it is durable answers its callers, publishes it and starts
+   * writing the next one.
    */
   private async write(next: PreparedBatch): Promise<void> {
-    let client: Tx | undefined;
-    let committed!: () => void;
-    let failed!: (err: Error) => void;
-    const durable = new Promise<void>((resolve, reject) => {
-      committed = resolve;
-      failed = reject;
-    });
-    durable.catch(() => {});
-    const previous = this.committing;
-    this.committing = durable;
     const started = performance.now();
+    let client = this.connection;
     try {
-      client = await this.db.connect();
-      // Queued together: the inserts go out as soon as BEGIN is answered, without a turn of the event loop.
-      await Promise.all([client.query('begin'), executeBatch(client, next.sql.inserts)]);
-      await previous;
-      this.writing = undefined;
-      this.writeNext();
-      await executeBatch(client, next.sql.rest);
-      await client.query('commit');
+      client ??= await this.db.connect();
+      this.connection = client;
+      const { statements } = next.sql;
+      if (statements.length === 1) await executeBatch(client, statements);
+      else {
+        // Queued together: each statement goes out as soon as the one before it is answered.
+        await Promise.all([client.query('begin'), executeBatch(client, statements)]);
+        await client.query('commit');
+      }
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
-      failed(error);
+      this.connection = undefined;
       await client?.query('rollback').catch(() => {});
       client?.release(true);
+      this.writing = undefined;
       this.fail(error, next.batch);
       return;
     }
-    client.release();
     this.committedSeq = next.seq;
-    if (this.committing === durable) this.committing = undefined;
-    committed();
+    this.writing = undefined;
     const timing = { commands: next.batch.length, commitMs: performance.now() - started };
+    // The next batch goes out first (everything that arrived during this write), so that PostgreSQL works on it
+    // while this one is answered and published.
+    if (this.prepared) this.writeNext();
+    else this.prepareNext();
     for (const listener of this.timings) listener(timing);
     for (const [i, pending] of next.batch.entries()) pending.resolve(next.results[i] as CommandResult);
     const commands = next.batch.map((p) => p.command);
     for (const listener of this.listeners) listener({ seq: next.seq, results: next.results, commands });
+    if (!this.writing && this.connection === client) {
+      this.connection = undefined;
+      client.release();
+    }
   }
 
   /**
@@ -360,7 +356,6 @@ export class Sequencer {
         this.appliedSeq = batchSeq;
         this.committedSeq = batchSeq;
         this.writing = undefined;
-        this.committing = undefined;
         this.failure = undefined;
         return;
       } catch (err) {
@@ -380,7 +375,7 @@ export class Sequencer {
 
   /** Resolves when everything submitted so far has been committed (or the core has failed). */
   async drain(): Promise<void> {
-    while ((this.queue.length > 0 || this.prepared || this.writing || this.committing) && !this.failure) {
+    while ((this.queue.length > 0 || this.prepared || this.writing) && !this.failure) {
       await new Promise((r) => setTimeout(r, 1));
     }
   }

@@ -18,12 +18,12 @@ beforeAll(async () => {
   alice = await plainUser(db.pool, 'alice@pipeline.test');
   bob = await plainUser(db.pool, 'bob@pipeline.test');
   // Every commit takes a while (a deferred trigger runs at COMMIT, before it is durable), so the next batch is
-  // surely written while the previous one is still uncommitted.
+  // surely applied and prepared while the previous one is still uncommitted.
   await db.ownerPool.query(`create function slow_commit() returns trigger language plpgsql as
     $$ begin perform pg_sleep(0.01); return null; end $$`);
   await db.ownerPool.query(`create constraint trigger slow_commit after update on engine_state
     deferrable initially deferred for each row execute function slow_commit()`);
-  // One command per batch: every command below is its own transaction, and the next one is written while the
+  // One command per batch: every command below is its own transaction, and the next one is prepared while the
   // previous one commits.
   core = await startCore(db.pool, { maxBatch: 1 });
   await core.sequencer.submit({
@@ -43,13 +43,13 @@ beforeAll(async () => {
 });
 afterAll(() => db.drop());
 
-describe('batches written while the previous one commits', () => {
+describe('batches prepared while the previous one commits', () => {
   it('fills and cancels orders the batch before opened, in commit order, with the ledger balanced', async () => {
     const from = core.sequencer.committedSeq;
     const committed: number[] = [];
     core.sequencer.onCommitted((batch) => committed.push(batch.seq));
     // Sent at once, not awaited one by one, one command per batch: each buy fills, and each cancel-all cancels,
-    // the order the batch just before opened, while that batch may still be committing.
+    // the order the batch just before opened, applied while that batch may still be committing.
     const sell = () =>
       core.sequencer.submit({
         type: 'PlaceOrder',
