@@ -8,6 +8,7 @@ import { SharedNonces } from '../../http/shared-limits.ts';
 import { decrypt, type ServerKeys, safeEqual } from '../identity/crypto.ts';
 import { UserDirectory } from '../identity/user-directory.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
+import { NonceLog } from './nonce-log.ts';
 import { findKey } from './repository.ts';
 
 /** The nonce (milliseconds) must be within this distance of server time. */
@@ -41,7 +42,7 @@ export function signature(secret: string | KeyObject, nonce: string, kid: string
  */
 export class ApiKeyAuthenticator {
   private readonly keys: HeardCache<CachedKey>;
-  private readonly seen = new Map<string, Map<string, number>>();
+  private readonly seen = new Map<string, NonceLog>();
   private readonly sharedNonces: SharedNonces | undefined;
 
   constructor(
@@ -113,21 +114,13 @@ export class ApiKeyAuthenticator {
     });
   }
 
-  /** Records a nonce; false if it was already used inside the window. Old nonces are dropped as time moves. */
+  /** Records a nonce; false if it was already used inside the window (kept twice as long as the window). */
   private remember(kid: string, nonce: string, now: number): boolean {
     let nonces = this.seen.get(kid);
     if (!nonces) {
-      nonces = new Map();
+      nonces = new NonceLog(2 * NONCE_WINDOW_MS);
       this.seen.set(kid, nonces);
     }
-    if (nonces.has(nonce)) return false;
-    nonces.set(nonce, now);
-    // Oldest first (a Map keeps insertion order): drop nonces out of the window until the first recent one, so
-    // each request does a bounded amount of work however many nonces a busy key holds.
-    for (const [n, at] of nonces) {
-      if (now - at <= 2 * NONCE_WINDOW_MS) break;
-      nonces.delete(n);
-    }
-    return true;
+    return nonces.add(nonce, now);
   }
 }
