@@ -77,7 +77,7 @@ export async function httpBench(fresh: () => Promise<{ pool: pg.Pool }>) {
   await pool.end();
   const ok = (r: LoadResult, status: string) => `${r.statusCodes[status]?.count ?? 0}/${r.total}`;
   printTable(
-    'Identity over HTTP on loopback (autocannon in a second process)',
+    'Identity and orders over HTTP on loopback (load generator in a second process)',
     ['measure', 'req/s', 'of ceiling', 'p50 ms', 'p99 ms', 'expected answers'],
     [
       [
@@ -134,5 +134,10 @@ export async function httpBench(fresh: () => Promise<{ pool: pg.Pool }>) {
   );
   const answered = orderRuns.reduce((n, r) => n + (r.result.statusCodes['201']?.count ?? 0), 0);
   console.log(`orders answered 201: ${answered}; orders stored: ${placed}`);
+  const client = orderRuns.find((r) => r.connections === 128)?.result;
+  if (client)
+    console.log(
+      `load generator CPU per order at 128 connections: ${Math.round((client.cpu.user + client.cpu.system) / Math.max(1, client.total))} µs`,
+    );
   return { login, withSession, withKey, orderRuns };
 }

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 const WORKER = fileURLToPath(new URL('./load-worker.ts', import.meta.url));
 
-/** What one autocannon run measured. */
+/** What one run of the load generator measured. */
 export interface LoadResult {
   requestsPerSecond: number;
   p50: number;
@@ -11,9 +11,11 @@ export interface LoadResult {
   non2xx: number;
   total: number;
   statusCodes: Record<string, { count: number }>;
+  /** The load generator's own CPU time for the run (user and system, microseconds). */
+  cpu: { user: number; system: number };
 }
 
-/** Runs autocannon with `spec` in a second process (see load-worker.ts) and returns its figures. */
+/** Runs the load generator with `spec` in a second process (see load-worker.ts) and returns its figures. */
 export function load(spec: Record<string, unknown>): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify(spec)], {
