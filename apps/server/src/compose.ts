@@ -78,7 +78,7 @@ export async function composeApp(
     !config.roles.has('api') && config.apiUrl ? config.apiUrl : app ? listeningUrl(app) : null;
   // Background work runs in the worker role; in a split deployment only once the jobs lock is held (main.ts).
   const jobs = config.roles.has('worker') && !config.split;
-  const kyc = await kycFor(config, db, keys, selfUrl);
+  const kyc = await kycFor(config, db, keys, selfUrl, feed);
   // A delivered secret is kept (sealed, until the dev outbox shows it once) only where the developer tools read
   // it: never with SMTP, never without DEV_TOOLS.
   const devOutboxKeys = config.devTools ? keys : undefined;
@@ -119,7 +119,7 @@ export async function composeApp(
     }));
   schemeOf = wallet.chains.schemeOf;
   const sms = overrides.sms ?? createOutboxSms(db, devOutboxKeys);
-  const card = await cardIssuerFor(config, db, selfUrl);
+  const card = await cardIssuerFor(config, db, selfUrl, feed);
   const cardIssuer = overrides.cardIssuer ?? card.issuer;
   const cards =
     overrides.cards ??
@@ -187,7 +187,13 @@ export type BackgroundJobs = Record<string, () => Promise<void>>;
  * The KYC provider: the real Sumsub adapter, pointed at api.sumsub.com, or by default at the built-in
  * simulator in this same process (over HTTP, once the server listens), whose webhooks come back here.
  */
-async function kycFor(config: Config, db: pg.Pool, keys: ServerKeys, selfUrl: () => string | null) {
+async function kycFor(
+  config: Config,
+  db: pg.Pool,
+  keys: ServerKeys,
+  selfUrl: () => string | null,
+  feed: ChangeFeed | undefined,
+) {
   const log = { warn: (obj: unknown, msg?: string) => console.warn(msg ?? 'kyc', obj) };
   const widgetPath = `${SIMULATOR_PREFIX}/websdk`;
   if (config.kyc.provider === 'sumsub' && config.kyc.sumsub) {
@@ -207,6 +213,7 @@ async function kycFor(config: Config, db: pg.Pool, keys: ServerKeys, selfUrl: ()
   const credentials = await loadSimulatorCredentials(db);
   const delivery = new WebhookDelivery({
     db,
+    feed,
     credentials,
     algorithm: config.kyc.simDigestAlg,
     webhookUrl: () => {
@@ -249,6 +256,7 @@ async function cardIssuerFor(
   config: Config,
   db: pg.Pool,
   selfUrl: () => string | null,
+  feed: ChangeFeed | undefined,
 ): Promise<{
   issuer: CardIssuer;
   webhook: WebhookCredentials;
@@ -269,6 +277,7 @@ async function cardIssuerFor(
   const credentials = await loadCardSimulatorCredentials(db);
   const delivery = new CardWebhookDelivery({
     db,
+    feed,
     credentials,
     webhookUrl: () => {
       const base = selfUrl();

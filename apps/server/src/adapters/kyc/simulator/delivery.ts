@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { ChangeFeed } from '../../../db/change-feed.ts';
 import { WebhookOutbox } from '../../webhooks/outbox.ts';
 import { type DigestAlgorithm, payloadDigest } from '../signing.ts';
 import { actOnApplicant, type SimulatorCredentials } from './store.ts';
@@ -9,7 +10,9 @@ export interface DeliveryOptions {
   algorithm: DigestAlgorithm;
   /** Where the exchange receives webhooks; null while the server is not listening yet. */
   webhookUrl: () => string | null;
-  /** How often due webhooks (some queued by the operator CLI) and scheduled reviews are looked for. */
+  /** Announces new work from any process; without it, due work is looked for every `pollMs`. */
+  feed?: ChangeFeed;
+  /** How often due webhooks (some queued by the operator CLI) and scheduled reviews are looked for unheard. */
   pollMs?: number;
   log?: { warn(obj: unknown, msg?: string): void };
 }
@@ -32,6 +35,7 @@ export class WebhookDelivery extends WebhookOutbox {
         'x-payload-digest': payloadDigest(algorithm, credentials.webhookSecret, payload),
         'x-payload-digest-alg': algorithm,
       }),
+      dueSql: `(select min(auto_review_at) from kyc_sim_applicants where review_status = 'pending')`,
       beforeSend: async (db) => {
         const due = await db.query(
           `select id from kyc_sim_applicants where auto_review_at <= now() and review_status = 'pending' limit 20`,
