@@ -192,15 +192,17 @@ describe('the embedded database killed under load', () => {
     await until('orders under load', () => answers.filter((a) => a.status === 201).length >= 30);
 
     // A batch in flight when the server dies: the test locks the orders table, so the core's next batch waits
-    // on it inside PostgreSQL until the kill ends both connections. Only the core writes orders, so a write
-    // waiting there (its inserts, or its updates in a `with` statement) is a batch; reads of orders start `select`.
+    // on it inside PostgreSQL until the kill ends both connections. Only the core writes orders, so a wait for
+    // the write lock on orders is a batch (reads ask for a weaker one). Told by the lock, not by the query text:
+    // a statement waiting for its locks while it is parsed still shows its connection's previous query.
     locker = await connect();
     await locker.query('begin');
     await locker.query('lock table orders in access exclusive mode');
     await until('a batch waiting on the lock', async () => {
       const waiting = await (locker as pg.Client).query(
-        `select count(*)::int as n from pg_stat_activity
-         where application_name = 'exchange' and wait_event_type = 'Lock' and query not ilike 'select%'`,
+        `select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid
+         where a.application_name = 'exchange' and l.relation = 'orders'::regclass and not l.granted
+           and l.mode = 'RowExclusiveLock'`,
       );
       return waiting.rows[0].n > 0;
     });
