@@ -114,7 +114,6 @@ export async function executeBatch(tx: Tx, statements: Statement[]): Promise<voi
 export function prepareBatch(units: Units, batch: BatchEffects): BatchSql {
   /** The batch's parts, which touch disjoint rows: they become one statement. */
   const parts: Statement[] = [];
-  const tx = { query: (text: string, values: unknown[]) => void parts.push({ text, values }) };
   const orders = new Map<number, OrderView>();
   const opened = new Set<number>();
   const trades: Trade[] = [];
@@ -142,17 +141,17 @@ export function prepareBatch(units: Units, batch: BatchEffects): BatchSql {
   if (trades.length > 0) parts.push(insertTrades(units, trades));
   if (balances.size > 0) {
     const rows = [...balances.values()];
-    tx.query(
-      `insert into balances (user_id, currency_id, balance, locked, updated_at)
+    parts.push({
+      text: `insert into balances (user_id, currency_id, balance, locked, updated_at)
        select u, c, b, l, now() from unnest($1::bigint[], $2::text[], $3::numeric[], $4::numeric[]) as t(u, c, b, l)
        on conflict (user_id, currency_id) do update set balance = excluded.balance, locked = excluded.locked, updated_at = now()`,
-      [
+      values: [
         rows.map((r) => r.user),
         rows.map((r) => r.currency),
         rows.map((r) => formatUnits(r.balance, units.precision(r.currency))),
         rows.map((r) => formatUnits(r.locked, units.precision(r.currency))),
       ],
-    );
+    });
   }
   const ledger = [...postings.entries()]
     .filter(([, amount]) => amount !== 0n)
@@ -173,12 +172,12 @@ export function prepareBatch(units: Units, batch: BatchEffects): BatchSql {
     });
     const system = ledger.filter((l) => !l.account.startsWith('u:'));
     if (system.length > 0) {
-      tx.query(
-        `insert into system_balances (account, currency_id, amount)
+      parts.push({
+        text: `insert into system_balances (account, currency_id, amount)
          select a, c, x from unnest($1::text[], $2::text[], $3::numeric[]) as t(a, c, x)
          on conflict (account, currency_id) do update set amount = system_balances.amount + excluded.amount`,
-        [system.map((l) => l.account), system.map((l) => l.currency), system.map((l) => l.amount)],
-      );
+        values: [system.map((l) => l.account), system.map((l) => l.currency), system.map((l) => l.amount)],
+      });
     }
   }
   const holds = holdStatements(units, batch);
@@ -197,10 +196,10 @@ export function prepareBatch(units: Units, batch: BatchEffects): BatchSql {
     });
   }
   // The fence: raises if another core has taken the lease since this one did, so a deposed core cannot commit.
-  tx.query(
-    'update engine_state set batch_seq = $1, updated_at = now() where id = 1 and core_fence(core_term, $2)',
-    [batch.seq, batch.term],
-  );
+  parts.push({
+    text: 'update engine_state set batch_seq = $1, updated_at = now() where id = 1 and core_fence(core_term, $2)',
+    values: [batch.seq, batch.term],
+  });
   // As few round trips as possible: under load a round trip costs more than the statements in it. The parts of
   // the combined statement touch disjoint rows; holds and market changes may touch one row twice, so they follow.
   const markets = batch.results.some((r) => r.market)

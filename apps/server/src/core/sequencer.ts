@@ -297,14 +297,17 @@ export class Sequencer {
     this.committedSeq = next.seq;
     this.writing = undefined;
     const timing = { commands: next.batch.length, commitMs: performance.now() - started };
-    // The next batch goes out first (everything that arrived during this write), so that PostgreSQL works on it
-    // while this one is answered and published.
-    if (this.prepared) this.writeNext();
-    else this.prepareNext();
-    for (const listener of this.timings) listener(timing);
-    for (const [i, pending] of next.batch.entries()) pending.resolve(next.results[i] as CommandResult);
-    const commands = next.batch.map((p) => p.command);
-    for (const listener of this.listeners) listener({ seq: next.seq, results: next.results, commands });
+    try {
+      // The next batch goes out first (what arrived during this write), so that PostgreSQL works on it while this
+      // one is answered and published; this one is answered whatever becomes of the next.
+      if (this.prepared) this.writeNext();
+      else this.prepareNext();
+    } finally {
+      for (const listener of this.timings) listener(timing);
+      for (const [i, pending] of next.batch.entries()) pending.resolve(next.results[i] as CommandResult);
+      const commands = next.batch.map((p) => p.command);
+      for (const listener of this.listeners) listener({ seq: next.seq, results: next.results, commands });
+    }
     if (!this.writing && this.connection === client) {
       this.connection = undefined;
       client.release();

@@ -71,8 +71,8 @@ describe('a simulated provider with nothing to do', () => {
 
   it('sends a webhook queued by another connection at once', async () => {
     await queue('{"n":1}');
-    const took = await within(1_000, async () => received.includes('{"n":1}'));
-    expect(took).toBeLessThan(1_000);
+    // Nothing polls (above): only the notification of the insert can wake it.
+    await within(1_000, async () => received.includes('{"n":1}'));
   });
 
   it('sends a webhook scheduled for later when it falls due, not before', async () => {

@@ -90,10 +90,11 @@ export class WebhookOutbox {
         if (!this.poolEnding())
           this.options.log?.warn({ err: String(err) }, `${this.options.name}: delivery pass failed`);
       })
-      .then(() => (this.again ? 0 : this.sleepMs()))
+      .then(() => (this.again ? undefined : this.sleepMs()))
       .then((sleep) => {
         this.running = undefined;
-        if (this.again || sleep === 0) {
+        // Kicked while this pass ran (or while it looked up its sleep): another pass at once.
+        if (this.again || sleep === undefined) {
           this.again = false;
           this.kick();
         } else if (!this.stopped) {
@@ -104,9 +105,9 @@ export class WebhookOutbox {
   }
 
   /**
-   * How long to sleep before the next pass: until the earliest due work while the feed is heard (at most
-   * {@link IDLE_RECHECK_MS}), `pollMs` otherwise or when work is already due but was not done (the exchange not
-   * listening yet, a webhook refused and waiting for its retry time is not that: it has a time).
+   * How long to sleep before the next pass. While the feed is heard: until the earliest due work, at most
+   * {@link IDLE_RECHECK_MS}. `pollMs` while it is not heard, and when work already due is still waiting (the
+   * exchange not listening yet); a refused webhook is not that, its retry has a time of its own.
    */
   private async sleepMs(): Promise<number> {
     const poll = this.options.pollMs ?? 1000;
