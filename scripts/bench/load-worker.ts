@@ -99,40 +99,52 @@ function completeAnswer(data: Buffer): { length: number; status: number } | unde
   return { length: headerEnd + 4, status };
 }
 
+/**
+ * One closed loop until `duration` is over. A connection the server closes (or that fails) is counted under
+ * `closed` or `error` and opened again, as a client would, so the load keeps its number of connections.
+ */
 function runConnection(): Promise<void> {
   return new Promise((resolve) => {
-    const socket: Socket = connect(Number(target.port), target.hostname);
-    socket.setNoDelay(true);
-    let pending: Buffer = Buffer.alloc(0);
-    let sentAt = 0;
-    const send = () => {
-      sentAt = performance.now();
-      socket.write(nextRequest());
-    };
-    socket.on('connect', send);
-    socket.on('data', (chunk: Buffer) => {
-      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-      for (;;) {
-        const answer = completeAnswer(pending);
-        if (!answer) return;
-        pending = pending.subarray(answer.length);
-        const now = performance.now();
-        if (now > endsAt) {
-          socket.destroy();
-          resolve();
-          return;
+    let socket: Socket;
+    const open = () => {
+      socket = connect(Number(target.port), target.hostname);
+      socket.setNoDelay(true);
+      let pending: Buffer = Buffer.alloc(0);
+      let sentAt = 0;
+      let failed = false;
+      const send = () => {
+        sentAt = performance.now();
+        socket.write(nextRequest());
+      };
+      socket.on('connect', send);
+      socket.on('data', (chunk: Buffer) => {
+        pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+        for (;;) {
+          const answer = completeAnswer(pending);
+          if (!answer) return;
+          pending = pending.subarray(answer.length);
+          const now = performance.now();
+          if (now > endsAt) {
+            socket.destroy();
+            return;
+          }
+          latencies.push(now - sentAt);
+          count(answer.status);
+          send();
         }
-        latencies.push(now - sentAt);
-        count(answer.status);
-        send();
-      }
-    });
-    socket.on('error', () => {
-      count('error');
-      socket.destroy();
-      resolve();
-    });
-    socket.on('close', () => resolve());
+      });
+      socket.on('error', () => {
+        failed = true;
+        count('error');
+      });
+      socket.on('close', () => {
+        if (performance.now() >= endsAt) return resolve();
+        if (!failed) count('closed');
+        // A refused connection is tried again after a pause, not in a spin that would take the server's core.
+        setTimeout(open, failed ? 20 : 0);
+      });
+    };
+    open();
     // An answer still missing at the end is not waited for.
     setTimeout(
       () => {
