@@ -1,4 +1,5 @@
 import type { BackupConfig } from '../config.ts';
+import { LOCKS, withTryLock } from '../db/locks.ts';
 import { createPool } from '../db/pool.ts';
 import { archiveProblem } from './archive.ts';
 import { humanSize, listBackups, pruneBackups } from './catalogue.ts';
@@ -15,8 +16,6 @@ const FIRST_DELAY_MS = 10_000;
 /** A failed backup is tried again after this long (or the interval, if shorter). */
 const RETRY_MS = 15 * 60_000;
 const MAX_TIMER_MS = 2 ** 31 - 1;
-/** Held over a scheduled backup, so that several processes of one deployment never back up at once. */
-const BACKUP_LOCK = 7_020_001;
 
 /**
  * Backups by the app itself: one every BACKUP_INTERVAL_HOURS into BACKUP_DIR, counted from the newest backup
@@ -60,26 +59,12 @@ export function scheduleBackups(
       if (wait > 0) return plan(wait);
       // A pool of its own: the backup's sessions never take the connections the app's requests and core need.
       const pool = createPool(source.url, 3);
-      const client = await pool.connect().catch(async (err: unknown) => {
-        await pool.end();
-        throw err;
-      });
-      let manifest: Awaited<ReturnType<typeof takeBackup>>['manifest'];
-      try {
-        const locked = await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1) as ok', [
-          BACKUP_LOCK,
-        ]);
-        // Another process is backing up: look again when it should be done.
-        if (!locked.rows[0]?.ok) return plan(Math.min(RETRY_MS, intervalMs));
-        try {
-          ({ manifest } = await takeBackup({ ...source, pool }, dir));
-        } finally {
-          await client.query('select pg_advisory_unlock($1)', [BACKUP_LOCK]);
-        }
-      } finally {
-        client.release();
-        await pool.end();
-      }
+      const taken = await withTryLock(pool, LOCKS.backup, () => takeBackup({ ...source, pool }, dir)).finally(
+        () => pool.end(),
+      );
+      // Another process is backing up: look again when it should be done.
+      if (!taken.locked) return plan(Math.min(RETRY_MS, intervalMs));
+      const { manifest } = taken.value;
       const pruned = await pruneBackups(dir, config.keep);
       log.info(
         `backup ${manifest.name}: ${humanSize(manifest.bytes)} in ${dir}, audit ${manifest.audit.passed ? 'passed' : 'FAILED'}${pruned.length > 0 ? `; deleted ${pruned.join(', ')}` : ''}`,

@@ -1,10 +1,5 @@
 import pg from 'pg';
-
-/** The advisory lock key of the active core (any constant, distinct from the migrators'). */
-export const CORE_LOCK_KEY = 7_104_650_217;
-
-/** The first advisory lock key of the background jobs in a split deployment (one per job, counting up). */
-export const JOBS_LOCK_KEY = 7_104_650_218;
+import { LOCKS, lockSession } from '../db/locks.ts';
 
 /** How often a standby tries the lock. */
 const STANDBY_POLL_MS = 100;
@@ -114,14 +109,20 @@ export class CoreLease {
 }
 
 async function connect(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url, application_name: 'exchange-core-lease' });
+  // TCP keep-alive: a connection cut without a word (a half-open one) is noticed, and with it the lost lock.
+  const client = new pg.Client({
+    connectionString: url,
+    application_name: 'exchange-core-lease',
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
   client.on('error', () => {});
   await client.connect();
   return client;
 }
 
-async function tryLock(client: pg.Client, key = CORE_LOCK_KEY): Promise<boolean> {
-  return (await client.query('select pg_try_advisory_lock($1) as ok', [key])).rows[0].ok === true;
+function tryLock(client: pg.Client, key: number = LOCKS.core): Promise<boolean> {
+  return lockSession(client, key, false);
 }
 
 /**

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import pg from 'pg';
 import { readOrCreatePassword } from './embedded.ts';
-import { MIGRATION_LOCK } from './migrate.ts';
+import { LOCKS, lockSession } from './locks.ts';
 import { adoptDatabase, ensureLoginRole } from './privileges.ts';
 
 /** Owns the embedded database's schema: migrations run as this role. */
@@ -34,7 +34,7 @@ export async function prepareEmbeddedRoles(
   client.on('error', () => {});
   await client.connect();
   try {
-    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await lockSession(client, LOCKS.migration);
     await ensureLoginRole(client, OWNER_ROLE, owner);
     await ensureLoginRole(client, APP_ROLE, app);
     // The app's role must not inherit the owner's rights, whoever granted them.
@@ -47,7 +47,7 @@ export async function prepareEmbeddedRoles(
     const changed = await adoptDatabase(client, database, OWNER_ROLE);
     if (changed > 0) log.info(`database ${database}: ${changed} objects now owned by ${OWNER_ROLE}`);
   } finally {
-    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+    // Ending the connection ends its lock.
     await client.end().catch(() => {});
   }
   return { ownerUrl: withRole(superUrl, OWNER_ROLE, owner), appUrl: withRole(superUrl, APP_ROLE, app) };

@@ -1,10 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import type pg from 'pg';
+import { LOCKS, withLock } from './locks.ts';
 import { grantAppPrivileges } from './privileges.ts';
 
 const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
-/** Arbitrary constant key for the advisory lock that serialises concurrent migrators. */
-export const MIGRATION_LOCK = 7_001_001;
 
 /**
  * Applies every `migrations/NNNN_name.sql` not yet recorded in `schema_migrations`, in order, each in its own
@@ -14,10 +13,8 @@ export const MIGRATION_LOCK = 7_001_001;
  * @returns the names of the migrations applied by this call.
  */
 export async function migrate(pool: pg.Pool, options: { appRole?: string } = {}): Promise<string[]> {
-  const client = await pool.connect();
   const applied: string[] = [];
-  try {
-    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+  await withLock(pool, LOCKS.migration, async (client) => {
     await client.query(
       'create table if not exists schema_migrations (name text primary key, applied_at timestamptz not null default now())',
     );
@@ -37,10 +34,7 @@ export async function migrate(pool: pg.Pool, options: { appRole?: string } = {})
       }
     }
     if (options.appRole) await grantAppPrivileges(client, options.appRole);
-  } finally {
-    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
-    client.release();
-  }
+  });
   return applied;
 }
 

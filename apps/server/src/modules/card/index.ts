@@ -1,5 +1,6 @@
 import type { CardFee } from '@exchange/shared';
 import { formatUnits, toUnits } from '@exchange/shared';
+import { LOCKS, withTryLock } from '../../db/locks.ts';
 import { Repeating } from '../../jobs/repeating.ts';
 import { CardActions } from './actions.ts';
 import { CardService } from './cards.ts';
@@ -13,7 +14,6 @@ import { CardWebhooks } from './webhooks.ts';
 export type { CardFees } from './context.ts';
 
 /** Advisory lock of the annual fee run. */
-const ANNUAL_FEE_LOCK = 7_013_002;
 
 /** The card suite, issuing half: holders, cards, their actions, the issuer's webhooks and the annual fee run. */
 export class Cards {
@@ -92,19 +92,8 @@ export class Cards {
   private async exclusively(
     work: () => Promise<{ charged: number; suspended: number }>,
   ): Promise<{ charged: number; suspended: number }> {
-    const client = await this.ctx.db.connect();
-    try {
-      const locked = (await client.query('select pg_try_advisory_lock($1) as ok', [ANNUAL_FEE_LOCK])).rows[0]
-        .ok;
-      if (!locked) return { charged: 0, suspended: 0 };
-      try {
-        return await work();
-      } finally {
-        await client.query('select pg_advisory_unlock($1)', [ANNUAL_FEE_LOCK]);
-      }
-    } finally {
-      client.release();
-    }
+    const outcome = await withTryLock(this.ctx.db, LOCKS.annualFee, work);
+    return outcome.locked ? outcome.value : { charged: 0, suspended: 0 };
   }
 
   async stop(): Promise<void> {

@@ -1,5 +1,6 @@
 import type { CardDocumentType, CardStatus, HolderStatus, IdType, ShippingAddress } from '@exchange/shared';
 import type pg from 'pg';
+import { LOCK_FAMILIES, lockForTransaction } from '../../db/locks.ts';
 import { type Tx, withTransaction } from '../../db/pool.ts';
 
 type Db = pg.Pool | Tx;
@@ -67,7 +68,6 @@ const CARD = `id, user_id, issuer_token, pan_enc, first4, last4, expiry, status,
   replaced_by, balance::text as balance, created_at`;
 
 /** Advisory-lock namespace of a user's card slots. */
-const CARD_SLOT_LOCK = 7_013_001;
 
 export async function findHolder(db: Db, userId: string): Promise<HolderRow | undefined> {
   return (await db.query('select * from card_holders where user_id = $1', [userId])).rows[0];
@@ -262,10 +262,7 @@ export async function reserveCardSlot(
   max: number,
 ): Promise<string | null> {
   return withTransaction(pool, async (tx) => {
-    await tx.query('select pg_advisory_xact_lock($1, ($2::bigint % 2147483647)::int)', [
-      CARD_SLOT_LOCK,
-      userId,
-    ]);
+    await lockForTransaction(tx, [LOCK_FAMILIES.cardSlot, userId]);
     if ((await countCardSlots(tx, userId)) >= max) return null;
     const row = (
       await tx.query(

@@ -10,6 +10,7 @@ import {
   type TopupList,
   toUnits,
 } from '@exchange/shared';
+import { LOCK_FAMILIES, withLock } from '../../db/locks.ts';
 import type { Tx } from '../../db/pool.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
@@ -17,8 +18,6 @@ import { CARD_CURRENCY, type CardContext, utcToday, viaIssuer } from './context.
 import { eurToUsdt, fmtEur, fmtUsdt, rateUnits, topupFee, USDT_DECIMALS, usdtToEurCents } from './money.ts';
 import type { CardRow } from './repository.ts';
 
-/** Advisory-lock namespace of a user's top-ups (the limit checks, the insert of the row and the core's answer). */
-const TOPUP_LOCK = 7_013_003;
 /** The funding source of our program at the issuer. */
 export const FUNDING_SOURCE_TOKEN = 'program_funding';
 
@@ -78,42 +77,28 @@ export class CardTopups {
     // mutex (waiters hold no connection), across processes by the advisory lock held over the same span. The row
     // is committed before the core is asked, so a crash in between is finished by the recovery.
     const row = await this.ctx.mutex.run(`topup:${user.id}`, async () => {
-      const client = await this.ctx.db.connect();
-      try {
-        await client.query('select pg_advisory_lock($1, ($2::bigint % 2147483647)::int)', [
-          TOPUP_LOCK,
-          user.id,
-        ]);
-        try {
-          const inserted = await inTransaction(client, async () => {
-            // The engine decides; this spares a row for a top-up that cannot pass.
-            const available = this.ctx.core.sequencer.state.balance(Number(user.id), CARD_CURRENCY).balance;
-            if (available < amount + fee) throw invalid(CARD_MONEY_ERRORS.insufficientBalance);
-            const sums = await cardSums(client, card.id);
-            if (sums.balance + sums.pending + amount > loadLimit)
-              throw new AppError(422, [CARD_MONEY_ERRORS.loadLimitExceeded], { limit: fmtUsdt(loadLimit) });
-            if (sums.today + amount > dailyLimit)
-              throw new AppError(422, [CARD_MONEY_ERRORS.dailyLimitExceeded], { limit: fmtUsdt(dailyLimit) });
-            return (
-              await client.query(
-                `insert into card_topups (card_id, user_id, amount, fee, state, issuer_token)
-                 values ($1, $2, $3, $4, 'new', $5) returning *`,
-                [card.id, user.id, fmtUsdt(amount), fmtUsdt(fee), `ctp_${randomBytes(12).toString('hex')}`],
-              )
-            ).rows[0] as TopupRow;
-          });
-          const result = await this.submit(inserted);
-          if (result !== 'submitted') throw invalid(result);
-          return inserted;
-        } finally {
-          await client.query('select pg_advisory_unlock($1, ($2::bigint % 2147483647)::int)', [
-            TOPUP_LOCK,
-            user.id,
-          ]);
-        }
-      } finally {
-        client.release();
-      }
+      return withLock(this.ctx.db, [LOCK_FAMILIES.cardTopup, user.id], async (client) => {
+        const inserted = await inTransaction(client, async () => {
+          // The engine decides; this spares a row for a top-up that cannot pass.
+          const available = this.ctx.core.sequencer.state.balance(Number(user.id), CARD_CURRENCY).balance;
+          if (available < amount + fee) throw invalid(CARD_MONEY_ERRORS.insufficientBalance);
+          const sums = await cardSums(client, card.id);
+          if (sums.balance + sums.pending + amount > loadLimit)
+            throw new AppError(422, [CARD_MONEY_ERRORS.loadLimitExceeded], { limit: fmtUsdt(loadLimit) });
+          if (sums.today + amount > dailyLimit)
+            throw new AppError(422, [CARD_MONEY_ERRORS.dailyLimitExceeded], { limit: fmtUsdt(dailyLimit) });
+          return (
+            await client.query(
+              `insert into card_topups (card_id, user_id, amount, fee, state, issuer_token)
+               values ($1, $2, $3, $4, 'new', $5) returning *`,
+              [card.id, user.id, fmtUsdt(amount), fmtUsdt(fee), `ctp_${randomBytes(12).toString('hex')}`],
+            )
+          ).rows[0] as TopupRow;
+        });
+        const result = await this.submit(inserted);
+        if (result !== 'submitted') throw invalid(result);
+        return inserted;
+      });
     });
     await this.send(row, card).catch((err) =>
       this.ctx.log.warn({ topup: row.id, err: String(err) }, 'card top-up: funding order not sent yet'),

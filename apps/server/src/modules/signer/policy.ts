@@ -2,6 +2,7 @@ import { formatUnits, toUnits } from '@exchange/shared';
 import type pg from 'pg';
 import type { SigningPurpose } from '../../adapters/chains/signing.ts';
 import { DEPOSIT_ACCOUNT, HOT_ACCOUNT } from '../../adapters/chains/signing.ts';
+import { LOCK_FAMILIES, lockForTransaction } from '../../db/locks.ts';
 import { withTransaction } from '../../db/pool.ts';
 import type { SignerConfig } from './config.ts';
 
@@ -129,7 +130,7 @@ export class SigningPolicy {
     if (!Number.isSafeInteger(withdrawalId) || withdrawalId <= 0) refuse('signer.withdrawal.not_found');
     await withTransaction(this.db, async (tx) => {
       // One decision per network at a time: the daily sum cannot be raced past its cap.
-      await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`signer:${intent.network}`]);
+      await lockForTransaction(tx, [LOCK_FAMILIES.signerNetwork, intent.network]);
       const w = (
         await tx.query(
           `select w.state, w.blockchain_key, w.currency_id, w.rid, w.amount::text, w.fee::text, w.internal_user_id,

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { KeyScheme } from '../../adapters/chains/port.ts';
 import { DEPOSIT_ACCOUNT, HOT_ACCOUNT, type WalletKey } from '../../adapters/chains/signing.ts';
+import { LOCK_FAMILIES, withLock } from '../../db/locks.ts';
 import type { Tx } from '../../db/pool.ts';
 import { publicKeyAt } from '../custody/hd.ts';
 import type { Network } from './chains.ts';
@@ -77,10 +78,7 @@ export async function newDepositAddress(
   userId: number,
   onlyIfNone = true,
 ): Promise<string> {
-  const client = await db.connect();
-  const lock = `deposit-address:${network.key}:${userId}`;
-  try {
-    await client.query('select pg_advisory_lock(hashtext($1))', [lock]);
+  return withLock(db, [LOCK_FAMILIES.depositAddress, `${network.key}:${userId}`], async (client) => {
     if (onlyIfNone) {
       const existing = await latestAddress(client, userId, network);
       if (existing) return existing;
@@ -102,10 +100,7 @@ export async function newDepositAddress(
       [userId, network.key, key.address, index],
     );
     return key.address;
-  } finally {
-    await client.query('select pg_advisory_unlock(hashtext($1))', [lock]).catch(() => {});
-    client.release();
-  }
+  });
 }
 
 /** The user who owns `address` on the network, if it is one of our deposit addresses. */

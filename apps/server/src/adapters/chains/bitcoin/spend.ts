@@ -1,5 +1,6 @@
 import { hex } from '@scure/base';
 import type pg from 'pg';
+import { LOCK_FAMILIES, lockForTransaction } from '../../../db/locks.ts';
 import { type Tx, withTransaction } from '../../../db/pool.ts';
 import {
   BroadcastUnknownError,
@@ -121,7 +122,7 @@ export function createSpender(deps: SpenderDeps) {
 
   async function lockAddresses(q: Tx, addresses: string[]): Promise<void> {
     for (const address of [...new Set(addresses)].sort()) {
-      await q.query('select pg_advisory_xact_lock(hashtext($1))', [`btc-wallet:${deps.key}:${address}`]);
+      await lockForTransaction(q, [LOCK_FAMILIES.bitcoinAddress, `${deps.key}:${address}`]);
     }
   }
 

@@ -1,0 +1,122 @@
+import type pg from 'pg';
+import type { Tx } from './pool.ts';
+
+/**
+ * Every PostgreSQL advisory lock the app takes, in one place, so that no two share a key.
+ *
+ * PostgreSQL keeps two key spaces apart: one 64-bit key, or two 32-bit keys. The fixed locks below use the first.
+ * Families of locks (one per user, per address, per network) use the second, with the family's number first and
+ * the member second, so a member's number or text hash can never land on another family's or a fixed lock's key.
+ */
+export const LOCKS = {
+  /** Schema migrations and the embedded database's roles: one migrator at a time. */
+  migration: 7_001_001,
+  /** The card annual-fee run: one process at a time. */
+  annualFee: 7_013_002,
+  /** The scheduled backup: one process at a time. */
+  backup: 7_020_001,
+  /** The active exchange core's lease. */
+  core: 7_104_650_217,
+  /** The first of the background jobs' locks in a split deployment (one per job, counting up). */
+  jobs: 7_104_650_218,
+} as const;
+
+/** The families of locks (the first of two keys). */
+export const LOCK_FAMILIES = {
+  /** Per user: cards ordered, so the card limit cannot be raced. */
+  cardSlot: 7_013_001,
+  /** Per user: card top-ups, so the limits cannot be raced. */
+  cardTopup: 7_013_003,
+  /** Per user and network: a deposit address is made once. */
+  depositAddress: 7_030_001,
+  /** Per network: the signer's daily sum is decided one withdrawal at a time. */
+  signerNetwork: 7_030_002,
+  /** Per Bitcoin wallet address: its coins are spent by one transaction at a time. */
+  bitcoinAddress: 7_030_003,
+} as const;
+
+/**
+ * An advisory lock's key: a fixed lock (one key), or a family's member (two keys). A member given as text is
+ * hashed by PostgreSQL (`hashtext`); a number is taken modulo 2^31 - 1 (ids are bigints, the key is 32 bits).
+ */
+export type LockKey = number | readonly [family: number, member: number | string];
+
+/** `fn(key)` in SQL with its parameters, for any advisory-lock function. */
+function lockCall(fn: string, key: LockKey): { text: string; values: unknown[] } {
+  if (typeof key === 'number') return { text: `select ${fn}($1) as ok`, values: [key] };
+  const [family, member] = key;
+  return typeof member === 'string'
+    ? { text: `select ${fn}($1, hashtext($2)) as ok`, values: [family, member] }
+    : { text: `select ${fn}($1, ($2::bigint % 2147483647)::int) as ok`, values: [family, member] };
+}
+
+/** Takes a transaction-scoped advisory lock, held until `tx` commits or rolls back. */
+export async function lockForTransaction(tx: Tx, key: LockKey): Promise<void> {
+  const call = lockCall('pg_advisory_xact_lock', key);
+  await tx.query(call.text, call.values);
+}
+
+/** Takes a session advisory lock on a connection the caller owns (not a pooled one: see {@link withLock}). */
+export async function lockSession(client: pg.ClientBase, key: LockKey, wait = true): Promise<boolean> {
+  const call = lockCall(wait ? 'pg_advisory_lock' : 'pg_try_advisory_lock', key);
+  return (await client.query(call.text, call.values)).rows[0]?.ok !== false;
+}
+
+/**
+ * Runs `work` on a pooled connection that holds the session advisory lock `key` (waiting for it), and unlocks before
+ * the connection goes back to the pool. If the unlock fails (the work left the connection in a failed transaction,
+ * or the connection broke), the connection is closed instead of pooled: PostgreSQL drops the lock with it, and no
+ * later borrower of the connection holds it unknowingly.
+ */
+export async function withLock<T>(
+  pool: pg.Pool,
+  key: LockKey,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const outcome = await runLocked(pool, key, true, work);
+  if (!outcome.locked) throw new Error('advisory lock: a waiting lock came back untaken');
+  return outcome.value;
+}
+
+/** {@link withLock} that only tries the lock: `{ locked: false }` when another session holds it. */
+export function withTryLock<T>(
+  pool: pg.Pool,
+  key: LockKey,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<{ locked: true; value: T } | { locked: false }> {
+  return runLocked(pool, key, false, work);
+}
+
+async function runLocked<T>(
+  pool: pg.Pool,
+  key: LockKey,
+  wait: boolean,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<{ locked: true; value: T } | { locked: false }> {
+  const client = await pool.connect();
+  // Set when the connection may still hold the lock: it must not go back to the pool.
+  let broken: Error | undefined;
+  try {
+    let locked: boolean;
+    try {
+      locked = await lockSession(client, key, wait);
+    } catch (err) {
+      broken = err as Error;
+      throw err;
+    }
+    if (!locked) return { locked: false };
+    try {
+      return { locked: true, value: await work(client) };
+    } finally {
+      const call = lockCall('pg_advisory_unlock', key);
+      try {
+        if ((await client.query(call.text, call.values)).rows[0]?.ok !== true)
+          broken = new Error('advisory lock was not held at unlock');
+      } catch (err) {
+        broken = err as Error;
+      }
+    }
+  } finally {
+    client.release(broken);
+  }
+}
