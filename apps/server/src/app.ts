@@ -186,7 +186,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Security headers from helmet, computed once: they are the same on every answer.
   const securityHeaders = await helmetHeaders(deps.config);
-  app.addHook('onRequest', (_request, reply, done) => {
+  // When the request reached this process (the first hook): a signed request's nonce is measured against it.
+  app.decorateRequest('receivedAt', 0);
+  app.addHook('onRequest', (request, reply, done) => {
+    request.receivedAt = Date.now();
     reply.headers(securityHeaders);
     done();
   });
@@ -201,7 +204,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Before the routes, so that the request metrics hook sees all of them.
   app.decorate(
     'metrics',
-    createMetrics({ app, db: deps.db, core: deps.core, hub: deps.hub, wallet: deps.wallet }),
+    createMetrics({
+      app,
+      db: deps.db,
+      core: deps.core,
+      hub: deps.hub,
+      wallet: deps.wallet,
+      dataDir: deps.config.dataDir,
+    }),
   );
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, {

@@ -24,6 +24,12 @@ export const ERRORS = {
    * retry with the same `client_id` gets its outcome instead of placing it twice.
    */
   databaseUnavailable: 'server.database_unavailable',
+  /**
+   * The request waited inside the server (for the database or the core) past its deadline, and nothing was done
+   * with it: retry (503 with Retry-After). Never an authentication error: a signed request that waited is not an
+   * expired one.
+   */
+  busy: 'server.busy',
   /** This process is a standby core waiting for the lease: it serves nothing but its health (503). */
   standby: 'server.standby',
   /** A developer tool (DEV_TOOLS: outbox, faucet, mining) was asked from another machine (403). */

@@ -20,6 +20,8 @@ export interface CoreSequencer {
   readonly state: Engine;
   readonly available: boolean;
   readonly coreTerm: number;
+  /** The last batch committed (the active core) or applied (a replica). */
+  readonly committedSeq: number;
   submit(command: Submitted, ref?: string): Promise<CommandResult>;
   submitDated(command: Submitted, at: number): Promise<CommandResult>;
   onCommitted(listener: (batch: CommittedBatch) => void): void;

@@ -17,6 +17,8 @@ export interface AuthContext {
 declare module 'fastify' {
   interface FastifyRequest {
     auth?: AuthContext;
+    /** When the request reached this process (ms since the epoch), set by the app's first hook. */
+    receivedAt: number;
   }
 }
 
@@ -63,7 +65,10 @@ export function requireAuth(
     // Answers behind authentication are personal: no browser or proxy keeps them (also the 401s).
     reply.header('cache-control', 'no-store');
     if (apiKeys && request.headers['x-auth-apikey'] !== undefined && !request.cookies[SESSION_COOKIE]) {
-      request.auth = { user: await apiKeys.authenticate(request.headers), via: 'apikey' };
+      request.auth = {
+        user: await apiKeys.authenticate(request.headers, request.receivedAt || undefined),
+        via: 'apikey',
+      };
       return;
     }
     const found = await sessionUser(users, sessions, request);

@@ -17,6 +17,9 @@ export class AppError extends Error {
   }
 }
 
+/** The retry hint (Retry-After, seconds) of a 503: the condition is passing (a database restart, a busy moment). */
+const RETRY_AFTER_SECONDS = '1';
+
 /** Shorthand for a 422 validation failure with the given codes. */
 export const invalid = (...codes: string[]): AppError => new AppError(422, codes);
 /** Shorthand for a 404 when a record does not exist or is not the caller's. */
@@ -60,7 +63,10 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (hasNul(request.url)) return reply.status(422).send({ errors: [ERRORS.invalidParams] });
   });
   app.setErrorHandler((err: FastifyError | AppError | ZodError, request, reply) => {
-    if (err instanceof AppError) return reply.status(err.status).send({ errors: err.codes, ...err.extra });
+    if (err instanceof AppError) {
+      if (err.status === 503) reply.header('retry-after', RETRY_AFTER_SECONDS);
+      return reply.status(err.status).send({ errors: err.codes, ...err.extra });
+    }
     if (err instanceof ZodError) return reply.status(422).send({ errors: errorCodes(err) });
     const mapped = err.code ? FASTIFY_ERRORS[err.code] : undefined;
     if (mapped) return reply.status(mapped[0]).send({ errors: [mapped[1]] });
@@ -73,7 +79,11 @@ export function installErrorHandling(app: FastifyInstance): void {
     // Down, restarting or cut off (ECONNREFUSED, 57P01-57P03, class 08, "Connection terminated"): not a bug of
     // this request, and nothing was acknowledged; the client may retry once the database is back.
     // No stack per request: during an outage every request fails alike, and the cause is logged once elsewhere.
-    if (isDatabaseUnavailable(err)) return reply.status(503).send({ errors: [ERRORS.databaseUnavailable] });
+    if (isDatabaseUnavailable(err))
+      return reply
+        .status(503)
+        .header('retry-after', RETRY_AFTER_SECONDS)
+        .send({ errors: [ERRORS.databaseUnavailable] });
     request.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ errors: [ERRORS.internal] });
   });

@@ -237,4 +237,30 @@ describe.skipIf(!NATS_SERVER)('the core over NATS', () => {
     late.sequencer.stop();
     expect(await auditLedger(db.pool)).toEqual([]);
   });
+
+  it('fails commands within a second while NATS is unreachable, those waiting and those that come after', async () => {
+    const own = await startNats();
+    const nc = await connect({ servers: own.url, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
+    try {
+      // No core listens on this server: the command waits, retried, as it would during a failover.
+      const remote = new RemoteSequencer(nc);
+      const waiting = remote.submit(credit(alice, 'eth', 1n));
+      const failed = waiting.then(
+        () => undefined,
+        (err: Error) => ({ err, at: Date.now() }),
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      const killedAt = Date.now();
+      await own.stop();
+      const outcome = await failed;
+      expect(outcome?.err.message).toMatch(/exchange core unavailable: connection to NATS lost/);
+      expect((outcome?.at ?? Number.POSITIVE_INFINITY) - killedAt).toBeLessThan(1_000);
+      expect(remote.available).toBe(false);
+      const started = Date.now();
+      await expect(remote.submit(credit(alice, 'eth', 1n))).rejects.toThrow(/no connection to NATS/);
+      expect(Date.now() - started).toBeLessThan(1_000);
+    } finally {
+      await nc.close().catch(() => {});
+    }
+  });
 });

@@ -23,13 +23,16 @@ interface Waiting {
   reject(err: Error): void;
   deadline: number;
   last: string;
+  /** Answered already (the NATS connection went while it waited): never sent again. */
+  settled?: boolean;
 }
 
 /**
  * The exchange core as an api or worker process sees it: commands go to the active core over NATS
  * request/reply. Every command carries a client command id (the caller's, or a fresh one), so a command whose
  * answer was lost in a failover is sent again with the same id and applied at most once. While no core answers
- * for {@link RETRY_FOR_MS}, it fails as "unavailable" (503 at the edge).
+ * for {@link RETRY_FOR_MS}, it fails as "unavailable" (503 at the edge). While this process has lost its NATS
+ * connection, commands fail at once instead (503, retry), and so do those that were waiting when it went.
  *
  * Commands submitted in the same turn of the event loop travel together, as one message with one answer: under
  * load the round trip to the core is paid once per batch, not once per order.
@@ -37,19 +40,25 @@ interface Waiting {
 export class RemoteSequencer {
   private outgoing: Waiting[] = [];
   private scheduled = false;
+  /** Every command not yet answered, so that a lost connection answers them all at once. */
+  private readonly unanswered = new Set<Waiting>();
+  private connected = true;
 
   constructor(
     private readonly nc: NatsConnection,
     private readonly retryForMs = RETRY_FOR_MS,
-  ) {}
+  ) {
+    void this.watchConnection();
+  }
 
   /** True while the NATS connection is up; whether a core answers shows per command. */
   get available(): boolean {
-    return !this.nc.isClosed();
+    return this.connected && !this.nc.isClosed();
   }
 
   /** Submits a command and resolves with its committed result. */
   submit(command: Submitted, ref?: string): Promise<CommandResult> {
+    if (!this.available) return Promise.reject(this.unavailable('no connection to NATS'));
     const request: CommandRequest = { command, ref: ref ?? `auto:${randomUUID()}`, fresh: ref === undefined };
     return new Promise((resolve, reject) => {
       this.queue({
@@ -62,13 +71,45 @@ export class RemoteSequencer {
     });
   }
 
+  /**
+   * Follows the connection: while NATS is unreachable nothing can reach a core, so waiting out the failover
+   * allowance (RETRY_FOR_MS) would only hold callers. A command that was in flight may still have been committed:
+   * a retry with the same client command id gets its outcome.
+   */
+  private async watchConnection(): Promise<void> {
+    for await (const status of this.nc.status()) {
+      if (status.type === 'disconnect') {
+        this.connected = false;
+        for (const waiting of this.unanswered)
+          this.settle(waiting, this.unavailable('connection to NATS lost'));
+      } else if (status.type === 'reconnect') {
+        this.connected = true;
+      }
+    }
+  }
+
+  private unavailable(why: string): Error {
+    return new DatabaseUnavailableError(`exchange core unavailable: ${why}`);
+  }
+
+  /** Answers a command once: with its result, or with the error. */
+  private settle(waiting: Waiting, outcome: { result: CommandResult } | Error): void {
+    if (waiting.settled) return;
+    waiting.settled = true;
+    this.unanswered.delete(waiting);
+    if (outcome instanceof Error) waiting.reject(outcome);
+    else waiting.resolve(outcome.result);
+  }
+
   private queue(waiting: Waiting): void {
+    if (waiting.settled) return;
+    this.unanswered.add(waiting);
     this.outgoing.push(waiting);
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      const all = this.outgoing;
+      const all = this.outgoing.filter((w) => !w.settled);
       this.outgoing = [];
       for (let i = 0; i < all.length; i += MAX_REQUESTS_PER_MESSAGE)
         void this.send(all.slice(i, i + MAX_REQUESTS_PER_MESSAGE));
@@ -91,7 +132,7 @@ export class RemoteSequencer {
     for (const [i, waiting] of batch.entries()) {
       const reply = replies?.[i];
       if (reply && 'result' in reply) {
-        waiting.resolve(reply.result as CommandResult);
+        this.settle(waiting, { result: reply.result as CommandResult });
         continue;
       }
       waiting.last = reply ? reply.unavailable : failure;
@@ -100,8 +141,9 @@ export class RemoteSequencer {
   }
 
   private retry(waiting: Waiting): void {
-    if (Date.now() >= waiting.deadline) {
-      waiting.reject(new DatabaseUnavailableError(`exchange core unavailable: ${waiting.last}`));
+    if (waiting.settled) return;
+    if (!this.available || Date.now() >= waiting.deadline) {
+      this.settle(waiting, this.unavailable(waiting.last));
       return;
     }
     // Sent again: the first send may have been committed, so the core looks the id up.

@@ -11,8 +11,20 @@ import type { UserRecord } from '../identity/users-repository.ts';
 import { NonceLog } from './nonce-log.ts';
 import { findKey } from './repository.ts';
 
-/** The nonce (milliseconds) must be within this distance of server time. */
+/** The nonce (milliseconds) must be within this distance of the time the request arrived. */
 export const NONCE_WINDOW_MS = 5_000;
+
+/**
+ * How long a request may wait inside the server (for the database, a busy loop) before its nonce is checked; past
+ * it the request is refused with 503 `server.busy`, not with an authentication error.
+ */
+export const NONCE_CHECK_DEADLINE_MS = NONCE_WINDOW_MS;
+
+/**
+ * How long a used nonce is remembered. A replay is checked at most NONCE_WINDOW_MS + NONCE_CHECK_DEADLINE_MS after
+ * its nonce, and the first use was recorded at least NONCE_WINDOW_MS before the nonce: so 15 s.
+ */
+export const NONCE_KEEP_MS = 2 * NONCE_WINDOW_MS + NONCE_CHECK_DEADLINE_MS;
 
 /**
  * How long a key, once read, is trusted without reading it again. Changes made through this process take effect
@@ -56,7 +68,7 @@ export class ApiKeyAuthenticator {
     feed?: ChangeFeed,
   ) {
     this.keys = new HeardCache(KEY_CACHE, feed);
-    this.sharedNonces = shared ? new SharedNonces(db, 2 * NONCE_WINDOW_MS) : undefined;
+    this.sharedNonces = shared ? new SharedNonces(db, NONCE_KEEP_MS) : undefined;
     feed?.subscribe((payload) => {
       if (payload.startsWith('k:')) this.keys.forget(payload.slice(2));
     });
@@ -72,7 +84,15 @@ export class ApiKeyAuthenticator {
     this.users.forget(userId);
   }
 
-  async authenticate(headers: Record<string, string | string[] | undefined>): Promise<UserRecord> {
+  /**
+   * The user of a signed request. `receivedAt` is when the request reached this process: the nonce is measured
+   * against it, so a request that waited here (for the database, say) is not taken for an old one; one that waited
+   * past NONCE_CHECK_DEADLINE_MS is refused with 503 `server.busy`, which a client may retry.
+   */
+  async authenticate(
+    headers: Record<string, string | string[] | undefined>,
+    receivedAt: number = this.now(),
+  ): Promise<UserRecord> {
     const kid = headers['x-auth-apikey'];
     const nonce = headers['x-auth-nonce'];
     const sig = headers['x-auth-signature'];
@@ -84,13 +104,16 @@ export class ApiKeyAuthenticator {
     ) {
       throw new AppError(401, [ERRORS.invalidApikeyHeaders]);
     }
-    const now = this.now();
-    if (Math.abs(now - Number(nonce)) > NONCE_WINDOW_MS) throw new AppError(401, [ERRORS.nonceExpired]);
-    const key = await this.load(kid, now);
+    if (Math.abs(receivedAt - Number(nonce)) > NONCE_WINDOW_MS)
+      throw new AppError(401, [ERRORS.nonceExpired]);
+    this.withinDeadline(receivedAt);
+    const key = await this.load(kid, this.now());
     if (!key) throw new AppError(401, [ERRORS.unexistentApikey]);
     if (!safeEqual(signature(key.secret, nonce, kid), sig.toLowerCase()))
       throw new AppError(401, [ERRORS.invalidSignature]);
     if (key.state !== 'active') throw new AppError(401, [ERRORS.apikeyNotActive]);
+    // The key's lookup may have waited: past the deadline the nonce would outlive its record (NONCE_KEEP_MS).
+    const now = this.withinDeadline(receivedAt);
     const fresh = this.sharedNonces
       ? await this.sharedNonces.remember(kid, nonce)
       : this.remember(kid, nonce, now);
@@ -100,6 +123,13 @@ export class ApiKeyAuthenticator {
     if (!user.otp) throw new AppError(401, [ERRORS.disabled2fa]);
     if (user.state !== 'active') throw new AppError(401, [ERRORS.userNotActive]);
     return user;
+  }
+
+  /** The time now; throws 503 `server.busy` when the request has waited past NONCE_CHECK_DEADLINE_MS. */
+  private withinDeadline(receivedAt: number): number {
+    const now = this.now();
+    if (now - receivedAt > NONCE_CHECK_DEADLINE_MS) throw new AppError(503, [ERRORS.busy]);
+    return now;
   }
 
   private load(kid: string, now: number): Promise<CachedKey | undefined> {
@@ -114,11 +144,11 @@ export class ApiKeyAuthenticator {
     });
   }
 
-  /** Records a nonce; false if it was already used inside the window (kept twice as long as the window). */
+  /** Records a nonce; false if it was already used (a nonce is kept NONCE_KEEP_MS). */
   private remember(kid: string, nonce: string, now: number): boolean {
     let nonces = this.seen.get(kid);
     if (!nonces) {
-      nonces = new NonceLog(2 * NONCE_WINDOW_MS);
+      nonces = new NonceLog(NONCE_KEEP_MS);
       this.seen.set(kid, nonces);
     }
     return nonces.add(nonce, now);

@@ -1,3 +1,4 @@
+import { statfs } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
@@ -20,6 +21,32 @@ export interface MetricsSources {
   core: Core;
   hub: StreamHub;
   wallet: Wallet;
+  /** The data folder, whose free space is reported (absent: not reported). */
+  dataDir?: string;
+}
+
+/** How long a scrape waits for a value read from the database before it leaves the series out. */
+const DATABASE_READ_LIMIT_MS = 1_000;
+
+/**
+ * Reads for gauges that must not fail a scrape: `read` resolves with undefined when the database fails, or does
+ * not answer within DATABASE_READ_LIMIT_MS (the series is then absent from this scrape, not an error), and a read
+ * still running from an earlier scrape is not started again, so a stalled database does not collect queries.
+ */
+function boundedRead<T>(query: () => Promise<T>): () => Promise<T | undefined> {
+  let running: Promise<T | undefined> | undefined;
+  return () => {
+    if (running) return Promise.resolve(undefined);
+    const read = query().catch(() => undefined);
+    running = read.finally(() => {
+      running = undefined;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), DATABASE_READ_LIMIT_MS);
+    });
+    return Promise.race([read, limit]).finally(() => clearTimeout(timer));
+  };
 }
 
 /**
@@ -43,7 +70,8 @@ export function createMetrics(sources: MetricsSources): Registry {
     name: 'http_request_duration_seconds',
     help: 'HTTP request latency by method and route pattern',
     labelNames: ['method', 'route'],
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    // Up to 30 s: during an incident the slow answers are the ones to see (a request waits at most about that).
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   });
   app.addHook('onResponse', async (request, reply) => {
@@ -90,11 +118,77 @@ export function createMetrics(sources: MetricsSources): Registry {
   });
 
   new Gauge({
-    name: 'exchange_ws_clients',
-    help: 'Websocket clients subscribed to at least one stream',
+    name: 'exchange_core_available',
+    help: 'Whether this process can reach a core that takes commands (1) or not (0: reloading, NATS lost)',
     registers: [registry],
     collect() {
-      this.set(hub.clientCount());
+      this.set(core.sequencer.available ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'exchange_core_active',
+    help: 'Whether this process runs the active core (1) or follows it as a replica (0)',
+    registers: [registry],
+    collect() {
+      this.set(sequencer ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'exchange_core_committed_batch',
+    help: 'The last batch this process committed (active core) or applied (replica)',
+    registers: [registry],
+    collect() {
+      this.set(core.sequencer.committedSeq);
+    },
+  });
+  new Gauge({
+    name: 'exchange_db_pool_connections',
+    help: "This process's database pool: connections open, idle, and callers waiting for one",
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      this.set({ state: 'total' }, db.totalCount);
+      this.set({ state: 'idle' }, db.idleCount);
+      this.set({ state: 'waiting' }, db.waitingCount);
+    },
+  });
+  const databaseAnswers = boundedRead(() => db.query('select 1'));
+  new Gauge({
+    name: 'exchange_database_up',
+    help: `Whether the database answered a query within ${DATABASE_READ_LIMIT_MS} ms at this scrape`,
+    registers: [registry],
+    async collect() {
+      this.set((await databaseAnswers()) ? 1 : 0);
+    },
+  });
+  if (sources.dataDir) {
+    const dataDir = sources.dataDir;
+    new Gauge({
+      name: 'exchange_disk_free_bytes',
+      help: 'Free space for this process on the data folder (DATA_DIR) file system',
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const stats = await statfs(dataDir).catch(() => undefined);
+        if (stats) this.set(stats.bavail * stats.bsize);
+      },
+    });
+  }
+
+  new Gauge({
+    name: 'exchange_ws_clients',
+    help: 'Open websocket connections, subscribed to a stream or not',
+    registers: [registry],
+    collect() {
+      this.set(hub.connectionCount());
+    },
+  });
+  new Gauge({
+    name: 'exchange_ws_subscribed_clients',
+    help: 'Websocket connections subscribed to at least one stream',
+    registers: [registry],
+    collect() {
+      this.set(hub.subscribedCount());
     },
   });
   new Counter({
@@ -130,17 +224,28 @@ export function createMetrics(sources: MetricsSources): Registry {
       }
     },
   });
+  // Read from the database: a scrape during an outage leaves these out (exchange_database_up says why).
+  const failingWebhooks = boundedRead(() =>
+    db.query<{ provider: string; n: number }>(
+      `select 'kyc' as provider, count(*)::int as n from kyc_sim_webhooks where delivered_at is null and attempts > 0
+       union all select 'card', count(*)::int from cardsim_webhooks where delivered_at is null and attempts > 0`,
+    ),
+  );
+  const waitingWithdrawals = boundedRead(() =>
+    db.query<{ state: string; n: number }>(
+      `select state, count(*)::int as n from withdrawals
+       where state in ('prepared', 'under_review', 'accepted', 'processing', 'confirming', 'errored') group by state`,
+    ),
+  );
   new Gauge({
     name: 'exchange_webhook_deliveries_failing',
     help: 'Provider webhooks not yet delivered after at least one failed attempt',
     labelNames: ['provider'],
     registers: [registry],
     async collect() {
-      const rows = await db.query(
-        `select 'kyc' as provider, count(*)::int as n from kyc_sim_webhooks where delivered_at is null and attempts > 0
-         union all select 'card', count(*)::int from cardsim_webhooks where delivered_at is null and attempts > 0`,
-      );
-      for (const r of rows.rows) this.set({ provider: r.provider }, r.n);
+      this.reset();
+      const rows = await failingWebhooks();
+      for (const r of rows?.rows ?? []) this.set({ provider: r.provider }, r.n);
     },
   });
   new Gauge({
@@ -150,11 +255,8 @@ export function createMetrics(sources: MetricsSources): Registry {
     registers: [registry],
     async collect() {
       this.reset();
-      const rows = await db.query(
-        `select state, count(*)::int as n from withdrawals
-         where state in ('prepared', 'under_review', 'accepted', 'processing', 'confirming', 'errored') group by state`,
-      );
-      for (const r of rows.rows) this.set({ state: r.state }, r.n);
+      const rows = await waitingWithdrawals();
+      for (const r of rows?.rows ?? []) this.set({ state: r.state }, r.n);
     },
   });
   return registry;

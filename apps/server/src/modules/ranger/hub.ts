@@ -60,11 +60,23 @@ export class StreamHub {
   private lastFlushEnd = 0;
   /** Clients closed for not keeping up, since start (a metric). */
   dropped = 0;
+  /** Every open connection, subscribed to something or not. */
+  private readonly open = new Set<StreamClient>();
 
   constructor(private readonly flushGapMs = 10) {}
 
+  /** A connection opened (it is counted until {@link remove}). */
+  attach(client: StreamClient): void {
+    this.open.add(client);
+  }
+
+  /** Open websocket connections, subscribed or not (a metric). */
+  connectionCount(): number {
+    return this.open.size;
+  }
+
   /** Clients subscribed to at least one stream (counted when asked: a metric, not a hot path). */
-  clientCount(): number {
+  subscribedCount(): number {
     const clients = new Set<StreamClient>();
     for (const set of this.byStream.values()) for (const client of set) clients.add(client);
     return clients.size;
@@ -152,6 +164,7 @@ export class StreamHub {
   }
 
   remove(client: StreamClient): void {
+    this.open.delete(client);
     this.unsubscribe(client, [...client.streams]);
   }
 

@@ -50,6 +50,7 @@ function attach(
     },
     close: () => socket.close(1008, 'slow consumer'),
   };
+  deps.hub.attach(client);
   deps.hub.subscribe(client, route(requestedStreams(request)));
   const onMessage = (data: RawData) => {
     const text = data.toString();
@@ -91,7 +92,7 @@ function crossOrigin(request: FastifyRequest, publicUrl: string): boolean {
 /** The user of a `/private` connection: an API key's owner (programs), else the session cookie's user. */
 async function privateUser(deps: AppDeps, request: FastifyRequest): Promise<UserRecord | undefined> {
   if (request.headers['x-auth-apikey'] !== undefined && !request.cookies[SESSION_COOKIE]) {
-    return deps.apiKeys.authenticate(request.headers);
+    return deps.apiKeys.authenticate(request.headers, request.receivedAt || undefined);
   }
   return (await sessionUser(deps.users, deps.sessions, request))?.user;
 }
