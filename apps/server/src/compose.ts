@@ -19,7 +19,7 @@ import { loadSimulatorCredentials } from './adapters/kyc/simulator/store.ts';
 import { createSumsubProvider } from './adapters/kyc/sumsub.ts';
 import { createOutboxMail } from './adapters/mail/outbox.ts';
 import { OutboxRetention } from './adapters/mail/retention.ts';
-import { createSmtpMail } from './adapters/mail/smtp.ts';
+import { createQueuedSmtpMail, MailSender } from './adapters/mail/smtp.ts';
 import { createOutboxSms } from './adapters/sms/port.ts';
 import { type AppDeps, buildApp } from './app.ts';
 import type { Config } from './config.ts';
@@ -82,11 +82,19 @@ export async function composeApp(
   // A delivered secret is kept (sealed, until the dev outbox shows it once) only where the developer tools read
   // it: never with SMTP, never without DEV_TOOLS.
   const devOutboxKeys = config.devTools ? keys : undefined;
+  // With SMTP, a request only queues its mail; the sender (a background job) delivers it.
   const mail =
-    overrides.mail ??
-    (config.smtpUrl
-      ? createSmtpMail(config.smtpUrl, config.mailFrom, db)
-      : createOutboxMail(db, devOutboxKeys));
+    overrides.mail ?? (config.smtpUrl ? createQueuedSmtpMail(db, keys) : createOutboxMail(db, devOutboxKeys));
+  const mailSender = config.smtpUrl
+    ? new MailSender({
+        db,
+        keys,
+        smtpUrl: config.smtpUrl,
+        from: config.mailFrom,
+        feed,
+        log: { warn: (obj, msg) => console.warn(msg ?? '', obj) },
+      })
+    : undefined;
   // The signer knows each network's key scheme from the registry, which exists once the wallet has loaded it.
   let schemeOf = (network: string): KeyScheme => {
     throw new Error(`network ${network} is not loaded yet`);
@@ -168,6 +176,7 @@ export async function composeApp(
   if (feed) app.addHook('onClose', () => feed.stop());
   app.addHook('preClose', () => cards.stop());
   app.addHook('preClose', () => deps.outboxRetention.stop());
+  if (mailSender) app.addHook('preClose', () => mailSender.stop());
   // The background jobs by name; each runs in one process at a time (a lock per job in a split deployment).
   const backgroundJobs: BackgroundJobs = {
     wallet: () => wallet.startJobs(),
@@ -175,6 +184,7 @@ export async function composeApp(
     'card webhooks': async () => deps.cardSimulator?.delivery.start(),
     'card fees': async () => cards.start(),
     'outbox retention': async () => deps.outboxRetention.start(),
+    'mail sender': async () => mailSender?.start(),
   };
   if (jobs) for (const [name, start] of Object.entries(backgroundJobs)) if (name !== 'wallet') await start();
   return { app, deps, jobs: backgroundJobs };

@@ -13,6 +13,27 @@ const call = barongCall(() => t);
 const signedIn = (email: string) => signedInUser(t, email);
 
 describe('passwords', () => {
+  it('keeps a committed change when its notice cannot be queued, and says so in the log only', async () => {
+    const { email, password, session } = await signedIn('noticeless@example.com');
+    const mail = t.deps.mail;
+    const send = mail.send;
+    mail.send = async (message) => {
+      if (message.template === 'security_notice') throw new Error('mail queue unavailable');
+      return send(message);
+    };
+    try {
+      const ok = await call('PUT', '/resource/users/password', session, {
+        old_password: password,
+        new_password: 'Quiet-Change#77',
+        confirm_password: 'Quiet-Change#77',
+      });
+      expect(ok.statusCode, ok.body).toBe(201);
+    } finally {
+      mail.send = send;
+    }
+    await loginWithEmailCode(t, email, 'Quiet-Change#77');
+  });
+
   it('changes the password, ends every session and mails a notice', async () => {
     const { email, password, session } = await signedIn('change@example.com');
     const other = await loginWithEmailCode(t, email, password);

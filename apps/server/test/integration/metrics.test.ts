@@ -61,6 +61,9 @@ describe('metrics', () => {
     for (const name of [
       'exchange_core_queue_depth 0',
       'exchange_ws_clients 0',
+      'exchange_database_up 1',
+      'exchange_mail_queued 0',
+      'exchange_mail_dead_letters 0',
       'exchange_ws_dropped_clients_total 0',
       'exchange_chain_height{network=',
       'exchange_chain_watcher_lag_seconds{network=',

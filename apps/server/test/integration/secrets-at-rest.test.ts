@@ -10,6 +10,7 @@ import { createTestDatabase } from '../support/db.ts';
 import { lastCode, nextIp, outbox, registration } from '../support/identity.ts';
 import { freePort } from '../support/ports.ts';
 import { externalAddress, member } from '../support/wallet.ts';
+import { within } from '../support/within.ts';
 
 /**
  * Issue 25, item 3: a delivered one-time secret (reset link, login code, registration codes, beneficiary pin)
@@ -109,8 +110,17 @@ async function passwordUser(t: TestApp, email: string) {
   return { email, password };
 }
 
-/** The newest mail the SMTP sink received, decoded enough to read (quoted-printable soft breaks joined). */
-const lastDelivered = () => (inbox.at(-1) ?? '').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+/**
+ * The newest mail the SMTP sink received, decoded enough to read (quoted-printable soft breaks joined), once the
+ * sender has delivered every queued message (a request only queues its mail).
+ */
+async function lastDelivered(): Promise<string> {
+  await within(5_000, async () => {
+    const queued = await prod.db.pool.query('select count(*)::int as n from mail_outbox where queued');
+    return queued.rows[0].n === 0;
+  });
+  return (inbox.at(-1) ?? '').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+}
 
 const post = (t: TestApp, url: string, payload: Record<string, unknown>, headers = {}) =>
   t.app.inject({ method: 'POST', url: `/api/v2/barong${url}`, payload, headers, remoteAddress: nextIp() });
@@ -122,7 +132,7 @@ describe('production (SMTP, no developer tools): what an auditor with database a
 
     // A reset link: in the user's mailbox, not in the database.
     expect((await post(prod, '/identity/users/password/generate_code', { email })).statusCode).toBe(201);
-    const token = /\/password-reset\/([\w-]+)/.exec(lastDelivered())?.[1] ?? '';
+    const token = /\/password-reset\/([\w-]+)/.exec(await lastDelivered())?.[1] ?? '';
     expect(token.length).toBeGreaterThan(20);
     expect(await whereStored(prod.db.pool, token)).toEqual({});
     const reset = await post(prod, '/identity/users/password/confirm_code', {
@@ -135,7 +145,7 @@ describe('production (SMTP, no developer tools): what an auditor with database a
     // A login code: delivered, not stored; it signs the user in.
     const login = { session_type: 'email', email, password: 'Fresh-Start#42' };
     expect((await post(prod, '/identity/sessions/resent_otp', login)).statusCode).toBe(201);
-    const loginCode = /code [^\n]*is (\d{5})/.exec(lastDelivered())?.[1] ?? '';
+    const loginCode = /code [^\n]*is (\d{5})/.exec(await lastDelivered())?.[1] ?? '';
     expect(loginCode).toMatch(/^\d{5}$/);
     expect(await whereStored(prod.db.pool, loginCode)).toEqual({});
     const session = await post(prod, '/identity/sessions', { ...login, code: loginCode });
@@ -146,6 +156,7 @@ describe('production (SMTP, no developer tools): what an auditor with database a
     expect(log).toContain('confirm_code');
     for (const secret of [token, loginCode]) expect(log, secret).not.toMatch(new RegExp(alone(secret)));
     // What support can still see: that each message was sent, to whom, which template, when.
+    await lastDelivered();
     const records = await prod.db.pool.query(
       'select template, secret_enc, sent_at from mail_outbox where recipient = $1 order by id',
       [email],
@@ -163,7 +174,7 @@ describe('production (SMTP, no developer tools): what an auditor with database a
     captureWarnings();
     const { email } = await passwordUser(prod, 'opened@example.com');
     expect((await post(prod, '/identity/users/password/generate_code', { email })).statusCode).toBe(201);
-    const token = /\/password-reset\/([\w-]+)/.exec(lastDelivered())?.[1] ?? '';
+    const token = /\/password-reset\/([\w-]+)/.exec(await lastDelivered())?.[1] ?? '';
     expect(token.length).toBeGreaterThan(20);
     // The web app's page, then its check of the link: both are logged (at debug), the token in neither.
     await prod.app.inject({ method: 'GET', url: `/password-reset/${token}` });
@@ -182,7 +193,7 @@ describe('production (SMTP, no developer tools): what an auditor with database a
     const email = 'registered@example.com';
     const registered = await post(prod, '/identity/users', registration(email));
     expect(registered.statusCode, registered.body).toBe(201);
-    const emailCode = /code [^\n]*is (\d{6})/.exec(lastDelivered())?.[1] ?? '';
+    const emailCode = /code [^\n]*is (\d{6})/.exec(await lastDelivered())?.[1] ?? '';
     const phoneCode = texts.at(-1)?.secret ?? '';
     expect(emailCode).toMatch(/^\d{6}$/);
     expect(phoneCode).toMatch(/^\d{6}$/);
@@ -215,7 +226,7 @@ describe('production (SMTP, no developer tools): what an auditor with database a
       payload: { name: 'Cold {{secret}}', currency: 'trx', blockchain_key: 'tron-sim', data: { address } },
     });
     expect(created.statusCode, created.body).toBe(201);
-    const mail = lastDelivered();
+    const mail = await lastDelivered();
     const pin = /Use (\d{6}) to activate/.exec(mail)?.[1] ?? '';
     expect(pin).toMatch(/^\d{6}$/);
     expect(await whereStored(prod.db.pool, pin)).toEqual({});

@@ -9,8 +9,10 @@ import { fillSecret, type MailPort, type OutgoingMessage } from './port.ts';
  */
 export interface OutboxOptions {
   keys?: ServerKeys;
-  /** The moment an adapter delivered the message (SMTP); null for a message only the outbox holds. */
+  /** The moment an adapter delivered the message; null for a message only the outbox holds. */
   sentAt?: Date | null;
+  /** Queued for the SMTP sender (its secret sealed with `keys` until delivered). */
+  queued?: boolean;
 }
 
 /**
@@ -25,8 +27,9 @@ export async function recordOutgoing(
 ): Promise<void> {
   const sealed = message.secret && options.keys ? encrypt(options.keys, message.secret) : null;
   await db.query(
-    `insert into mail_outbox (channel, recipient, template, subject, body, reply_to, sent_at, secret_enc)
-     values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    `insert into mail_outbox (channel, recipient, template, subject, body, reply_to, sent_at, secret_enc, queued,
+       next_attempt_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, case when $9 then now() end)`,
     [
       channel,
       message.to,
@@ -36,6 +39,7 @@ export async function recordOutgoing(
       message.replyTo ?? null,
       options.sentAt ?? null,
       sealed,
+      options.queued === true,
     ],
   );
 }
@@ -61,7 +65,7 @@ export async function readOutbox(
      ), taken as (
        update mail_outbox m set secret_enc = null
          from (select id, secret_enc from mail_outbox
-                where id in (select id from picked) and secret_enc is not null for update) sealed
+                where id in (select id from picked) and secret_enc is not null and not queued for update) sealed
         where m.id = sealed.id
        returning m.id, sealed.secret_enc
      )

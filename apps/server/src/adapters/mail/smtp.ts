@@ -1,25 +1,153 @@
 import nodemailer from 'nodemailer';
 import type pg from 'pg';
+import type { ChangeFeed } from '../../db/change-feed.ts';
+import { DueWorker } from '../../jobs/due-worker.ts';
+import { decrypt, type ServerKeys } from '../../modules/identity/crypto.ts';
 import { recordOutgoing } from './outbox.ts';
 import { fillSecret, type MailPort } from './port.ts';
 
+/** How many times the sender tries a message (2 s, 4 s … 256 s apart: about 8.5 minutes) before giving up on it. */
+export const MAIL_MAX_ATTEMPTS = 8;
+
 /**
- * SMTP adapter: delivers through the server in `smtpUrl` with the secret filled in, then records that the
- * message was sent (to whom, which template, when) with its secret left out: a real mailbox received it, so
- * nothing here keeps it.
+ * The SMTP client's time limits. nodemailer's own allow two minutes to connect and ten for a silent socket; a
+ * message that cannot go in this time is tried again later, not waited for.
  */
-export function createSmtpMail(smtpUrl: string, from: string, db: pg.Pool): MailPort {
-  const transport = nodemailer.createTransport(smtpUrl);
-  return {
-    async send(message) {
-      await transport.sendMail({
-        from,
-        to: message.to,
-        subject: fillSecret(message.subject, message.secret),
-        text: fillSecret(message.text, message.secret),
-        replyTo: message.replyTo,
+const SMTP_TIME_LIMITS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
+/**
+ * Mail through SMTP, off the request path: `send` only queues the message in `mail_outbox` (its secret sealed with
+ * the server key), which a request does in one insert whatever the mail server is doing; the {@link MailSender}
+ * delivers it.
+ */
+export function createQueuedSmtpMail(db: pg.Pool, keys: ServerKeys): MailPort {
+  return { send: (message) => recordOutgoing(db, 'email', message, { keys, queued: true }) };
+}
+
+export interface MailSenderOptions {
+  db: pg.Pool;
+  keys: ServerKeys;
+  smtpUrl: string;
+  from: string;
+  /** Announces queued messages (`o:mail_outbox`, migration 0032), whichever process queued them. */
+  feed?: ChangeFeed;
+  pollMs?: number;
+  log?: { warn(obj: unknown, msg?: string): void };
+}
+
+interface QueuedMail {
+  id: string;
+  recipient: string;
+  subject: string;
+  body: string;
+  reply_to: string | null;
+  secret_enc: string | null;
+  attempts: number;
+}
+
+/**
+ * The background sender of queued mail (a background job: one process at a time): delivers each queued message
+ * over pooled SMTP connections with short time limits, in order, retrying with back-off. Delivered, a message
+ * keeps its record (to whom, which template, when) and loses its secret; after {@link MAIL_MAX_ATTEMPTS} failed
+ * tries it becomes a dead letter (`dead_at`, the last error kept, the secret dropped: every code it could carry
+ * has expired by then).
+ */
+export class MailSender {
+  private readonly worker: DueWorker;
+  private readonly transport: ReturnType<typeof nodemailer.createTransport>;
+
+  constructor(private readonly options: MailSenderOptions) {
+    // Pooled: connections are kept and reused, not opened for every message. What the URL sets wins.
+    this.transport = nodemailer.createTransport({ url: options.smtpUrl, pool: true, ...SMTP_TIME_LIMITS });
+    const { db } = options;
+    this.worker = new DueWorker({
+      db,
+      name: 'mail sender',
+      pass: () => this.pass(),
+      nextDueMs: async () => {
+        const row = (
+          await db.query(
+            `select extract(epoch from (select min(next_attempt_at) from mail_outbox where queued) - now()) * 1000 as ms`,
+          )
+        ).rows[0] as { ms: string | null } | undefined;
+        return row?.ms === null || row?.ms === undefined ? null : Number(row.ms);
+      },
+      feed: options.feed,
+      announcement: 'o:mail_outbox',
+      pollMs: options.pollMs,
+      log: options.log,
+    });
+  }
+
+  /** Starts sending: what is queued now, then whatever is queued or falls due. */
+  start(): void {
+    this.worker.start();
+  }
+
+  /** Stops sending (after the message under way) and closes the SMTP connections. */
+  async stop(): Promise<void> {
+    await this.worker.stop();
+    this.transport.close();
+  }
+
+  /** Sends what is due now (or right after the pass under way). */
+  kick(): void {
+    this.worker.kick();
+  }
+
+  /** Waits until no pass is running (tests). */
+  idle(): Promise<void> {
+    return this.worker.idle();
+  }
+
+  private async pass(): Promise<void> {
+    const { db } = this.options;
+    for (let i = 0; i < 100 && !this.worker.stopping; i++) {
+      const claimed = (
+        await db.query<QueuedMail>(
+          `update mail_outbox set attempts = attempts + 1,
+             next_attempt_at = now() + make_interval(secs => least(power(2, attempts + 1), 300)::int)
+           where id = (select id from mail_outbox where queued and next_attempt_at <= now()
+                       order by id limit 1 for update skip locked)
+           returning id::text, recipient, subject, body, reply_to, secret_enc, attempts`,
+        )
+      ).rows[0];
+      if (!claimed) return;
+      const error = await this.deliver(claimed);
+      if (error === null) {
+        await db.query(
+          'update mail_outbox set queued = false, sent_at = now(), secret_enc = null, error = null where id = $1',
+          [claimed.id],
+        );
+      } else if (claimed.attempts >= MAIL_MAX_ATTEMPTS) {
+        await db.query(
+          `update mail_outbox set queued = false, dead_at = now(), secret_enc = null, error = $2 where id = $1`,
+          [claimed.id, error],
+        );
+        this.options.log?.warn(
+          { mail: claimed.id, attempts: claimed.attempts, err: error },
+          'mail sender: gave up on a message (dead letter)',
+        );
+      } else {
+        await db.query('update mail_outbox set error = $2 where id = $1', [claimed.id, error]);
+      }
+    }
+  }
+
+  /** Delivers one message with its secret filled in; the error's text, or null when the server took it. */
+  private async deliver(mail: QueuedMail): Promise<string | null> {
+    const secret = mail.secret_enc ? decrypt(this.options.keys, mail.secret_enc) : null;
+    try {
+      await this.transport.sendMail({
+        from: this.options.from,
+        to: mail.recipient,
+        subject: fillSecret(mail.subject, secret),
+        text: fillSecret(mail.body, secret),
+        replyTo: mail.reply_to ?? undefined,
       });
-      await recordOutgoing(db, 'email', message, { sentAt: new Date() });
-    },
-  };
+      return null;
+    } catch (err) {
+      return (err as Error).message.slice(0, 500);
+    }
+  }
 }

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { ChangeFeed } from '../../db/change-feed.ts';
+import { DueWorker } from '../../jobs/due-worker.ts';
 
 /** The simulators' webhook tables: id, payload, attempts, next_attempt_at, delivered_at, last_error. */
 export type WebhookTable = 'kyc_sim_webhooks' | 'cardsim_webhooks';
@@ -32,110 +33,57 @@ export interface WebhookOutboxOptions {
   log?: { warn(obj: unknown, msg?: string): void };
 }
 
-/** The longest sleep while the feed is heard: a safety net, should a notification ever be missed. */
-const IDLE_RECHECK_MS = 30_000;
-/** Slept past a due time, so that the database's clock has passed it too. */
-const DUE_MARGIN_MS = 20;
-
 /**
  * A simulated provider's outgoing side, an outbox in PostgreSQL: sends queued webhooks to the exchange in order,
  * signed as the provider signs them, retried with exponential back-off (up to 5 minutes) until the exchange
- * answers 2xx. It holds no connection between passes, so a pool being closed never waits for it; what this
- * process queues is sent at once through {@link kick}. Between passes it sleeps until its earliest due work (a
- * webhook's next attempt, the provider's scheduled work) or until the change feed announces new work, so an idle
- * provider costs the database nothing; without a heard feed it looks every `pollMs`.
+ * answers 2xx. What this process queues is sent at once through {@link kick}; between passes it sleeps until its
+ * earliest due work (a webhook's next attempt, the provider's scheduled work) or until the change feed announces
+ * new work (see {@link DueWorker}).
  */
 export class WebhookOutbox {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
-  private subscribed = false;
+  private readonly worker: DueWorker;
 
-  constructor(private readonly options: WebhookOutboxOptions) {}
+  constructor(private readonly options: WebhookOutboxOptions) {
+    const { db, table, dueSql } = options;
+    this.worker = new DueWorker({
+      db,
+      name: `${options.name}: delivery`,
+      pass: () => this.pass(),
+      nextDueMs: async () => {
+        const row = (
+          await db.query(
+            `select extract(epoch from (least((select min(next_attempt_at) from ${table} where delivered_at is null)${
+              dueSql ? `, ${dueSql}` : ''
+            }) - now())) * 1000 as ms`,
+          )
+        ).rows[0] as { ms: string | null } | undefined;
+        return row?.ms === null || row?.ms === undefined ? null : Number(row.ms);
+      },
+      feed: options.feed,
+      announcement: `o:${table}`,
+      pollMs: options.pollMs,
+      log: options.log,
+    });
+  }
 
   /** Starts delivering: a pass now, then whenever work falls due or is announced. */
   start(): void {
-    this.stopped = false;
-    const { feed, table } = this.options;
-    if (feed && !this.subscribed) {
-      this.subscribed = true;
-      feed.subscribe((payload) => {
-        if (payload === `o:${table}`) this.kick();
-      });
-      // Whatever was announced while the feed was not heard is looked for once it is heard again.
-      feed.onReset(() => this.kick());
-    }
-    this.kick();
+    this.worker.start();
   }
 
   /** Stops delivering and waits for the pass under way. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running?.catch(() => {});
+  stop(): Promise<void> {
+    return this.worker.stop();
   }
 
   /** Runs one pass now (or right after the current one). */
   kick(): void {
-    if (this.stopped || this.poolEnding()) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.running = this.pass()
-      .catch((err) => {
-        // A pool being closed under a pass (shutdown) is not worth a warning.
-        if (!this.poolEnding())
-          this.options.log?.warn({ err: String(err) }, `${this.options.name}: delivery pass failed`);
-      })
-      .then(() => (this.again ? undefined : this.sleepMs()))
-      .then((sleep) => {
-        this.running = undefined;
-        // Kicked while this pass ran (or while it looked up its sleep): another pass at once.
-        if (this.again || sleep === undefined) {
-          this.again = false;
-          this.kick();
-        } else if (!this.stopped) {
-          this.timer = setTimeout(() => this.kick(), sleep);
-          this.timer.unref();
-        }
-      });
-  }
-
-  /**
-   * How long to sleep before the next pass. While the feed is heard: until the earliest due work, at most
-   * {@link IDLE_RECHECK_MS}. `pollMs` while it is not heard, and when work already due is still waiting (the
-   * exchange not listening yet); a refused webhook is not that, its retry has a time of its own.
-   */
-  private async sleepMs(): Promise<number> {
-    const poll = this.options.pollMs ?? 1000;
-    if (!this.options.feed?.live || this.stopped || this.poolEnding()) return poll;
-    const { table, dueSql } = this.options;
-    try {
-      const row = (
-        await this.options.db.query(
-          `select extract(epoch from (least((select min(next_attempt_at) from ${table} where delivered_at is null)${
-            dueSql ? `, ${dueSql}` : ''
-          }) - now())) * 1000 as ms`,
-        )
-      ).rows[0] as { ms: string | null } | undefined;
-      if (row?.ms === null || row?.ms === undefined) return IDLE_RECHECK_MS;
-      const until = Number(row.ms);
-      return until > 0 ? Math.min(IDLE_RECHECK_MS, Math.ceil(until) + DUE_MARGIN_MS) : poll;
-    } catch {
-      return poll;
-    }
+    this.worker.kick();
   }
 
   /** Waits until no pass is running (tests). */
-  async idle(): Promise<void> {
-    while (this.running) await this.running;
-  }
-
-  private poolEnding(): boolean {
-    return (this.options.db as { ending?: boolean }).ending === true;
+  idle(): Promise<void> {
+    return this.worker.idle();
   }
 
   private async pass(): Promise<void> {
@@ -143,7 +91,7 @@ export class WebhookOutbox {
     await this.options.beforeSend?.(db);
     const url = this.options.webhookUrl();
     if (!url) return;
-    for (let i = 0; i < 100 && !this.stopped; i++) {
+    for (let i = 0; i < 100 && !this.worker.stopping; i++) {
       const claimed = (
         await db.query(
           `update ${table} set attempts = attempts + 1,

@@ -41,12 +41,24 @@ export function smsCode(m: Messengers, to: string, purpose: string, code: string
   });
 }
 
-/** Tells the user a security setting changed, so an unexpected change is noticed. */
-export function mailSecurityNotice(m: Messengers, to: string, what: string, phrase?: string | null) {
-  return m.mail.send({
-    to,
-    template: 'security_notice',
-    subject: withSecret`Security notice: ${what}`,
-    text: withSecret`${what} on your account just now. If this was not you, reset your password and contact support immediately.${phishingLine(phrase)}`,
-  });
+/**
+ * Tells the user a security setting changed, so an unexpected change is noticed. It follows a change already
+ * committed, so it never fails the request: a notice that cannot be queued is logged instead.
+ */
+export async function mailSecurityNotice(
+  m: Messengers,
+  to: string,
+  what: string,
+  phrase?: string | null,
+): Promise<void> {
+  try {
+    await m.mail.send({
+      to,
+      template: 'security_notice',
+      subject: withSecret`Security notice: ${what}`,
+      text: withSecret`${what} on your account just now. If this was not you, reset your password and contact support immediately.${phishingLine(phrase)}`,
+    });
+  } catch (err) {
+    console.warn(`security notice "${what}" not queued: ${String(err)}`);
+  }
 }

@@ -30,17 +30,19 @@ const DATABASE_READ_LIMIT_MS = 1_000;
 
 /**
  * Reads for gauges that must not fail a scrape: `read` resolves with undefined when the database fails, or does
- * not answer within DATABASE_READ_LIMIT_MS (the series is then absent from this scrape, not an error), and a read
- * still running from an earlier scrape is not started again, so a stalled database does not collect queries.
+ * not answer within DATABASE_READ_LIMIT_MS (the series is then absent from this scrape, not an error). A read
+ * under way is shared, not started again: by the gauges of one scrape, and by the next scrape while the database
+ * is stalled, so a stalled database does not collect queries.
  */
 function boundedRead<T>(query: () => Promise<T>): () => Promise<T | undefined> {
   let running: Promise<T | undefined> | undefined;
   return () => {
-    if (running) return Promise.resolve(undefined);
-    const read = query().catch(() => undefined);
-    running = read.finally(() => {
-      running = undefined;
-    });
+    running ??= query()
+      .catch(() => undefined)
+      .finally(() => {
+        running = undefined;
+      });
+    const read = running;
     let timer: NodeJS.Timeout | undefined;
     const limit = new Promise<undefined>((resolve) => {
       timer = setTimeout(() => resolve(undefined), DATABASE_READ_LIMIT_MS);
@@ -231,6 +233,13 @@ export function createMetrics(sources: MetricsSources): Registry {
        union all select 'card', count(*)::int from cardsim_webhooks where delivered_at is null and attempts > 0`,
     ),
   );
+  const mailQueue = boundedRead(() =>
+    db.query<{ queued: number; dead: number }>(
+      `select count(*) filter (where queued)::int as queued,
+              count(*) filter (where dead_at > now() - interval '1 day')::int as dead
+         from mail_outbox where queued or dead_at is not null`,
+    ),
+  );
   const waitingWithdrawals = boundedRead(() =>
     db.query<{ state: string; n: number }>(
       `select state, count(*)::int as n from withdrawals
@@ -246,6 +255,26 @@ export function createMetrics(sources: MetricsSources): Registry {
       this.reset();
       const rows = await failingWebhooks();
       for (const r of rows?.rows ?? []) this.set({ provider: r.provider }, r.n);
+    },
+  });
+  new Gauge({
+    name: 'exchange_mail_queued',
+    help: 'Mail queued for the SMTP sender',
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const row = (await mailQueue())?.rows[0];
+      if (row) this.set(row.queued);
+    },
+  });
+  new Gauge({
+    name: 'exchange_mail_dead_letters',
+    help: 'Mail the SMTP sender gave up on in the last day (dead letters)',
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const row = (await mailQueue())?.rows[0];
+      if (row) this.set(row.dead);
     },
   });
   new Gauge({
