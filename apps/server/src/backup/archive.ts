@@ -17,16 +17,24 @@ export const ARCHIVE_TIMEOUT_SECONDS = 60;
 /** A WAL segment file name: timeline, log and segment, 8 hex digits each. */
 const SEGMENT = /^[0-9A-F]{24}/;
 
+/** The checksum file of an archived WAL file: `<name>.sha256`, the hex SHA-256 of its content. */
+export const CHECKSUM_SUFFIX = '.sha256';
+
 /**
- * The shell command PostgreSQL runs for each finished WAL segment: copied under a temporary name, flushed to
- * disk, then renamed, so the archive never holds half a segment. A segment already archived with the same
- * content counts as done (after a crash PostgreSQL may offer it again); with other content it fails, and
- * PostgreSQL keeps the segment and retries rather than overwriting history.
+ * The shell command PostgreSQL runs for each finished WAL segment. Its checksum (SHA-256 of the server's own copy)
+ * is written first, then the segment is copied under a temporary name, flushed to disk and renamed, so the
+ * archive never holds half a segment nor a segment without its checksum: a restore can tell a damaged segment
+ * from a good one. A segment already archived with the same content counts as done (after a crash PostgreSQL may
+ * offer it again; its checksum is written if it was not); with other content it fails, and PostgreSQL keeps the
+ * segment and retries rather than overwriting history.
  */
 export function archiveCommand(archiveDir: string): string {
   const target = `'${archiveDir}/%f'`;
   const temp = `'${archiveDir}/%f.tmp'`;
-  return `if [ -f ${target} ]; then cmp -s '%p' ${target}; else cp '%p' ${temp} && sync ${temp} && mv ${temp} ${target}; fi`;
+  const sum = `'${archiveDir}/%f${CHECKSUM_SUFFIX}'`;
+  const sumTemp = `'${archiveDir}/%f${CHECKSUM_SUFFIX}.tmp'`;
+  const writeSum = `{ sha256sum '%p' | cut -c1-64 > ${sumTemp} && sync ${sumTemp} && mv ${sumTemp} ${sum}; }`;
+  return `if [ -f ${target} ]; then cmp -s '%p' ${target} && { [ -f ${sum} ] || ${writeSum}; }; else ${writeSum} && cp '%p' ${temp} && sync ${temp} && mv ${temp} ${target}; fi`;
 }
 
 /** The embedded server's settings for continuous archiving into `archiveDir`. */
@@ -73,7 +81,7 @@ export async function pruneArchive(archiveDir: string, oldestStartFile: string):
   let deleted = 0;
   const names = await readdir(archiveDir).catch(() => [] as string[]);
   for (const name of names) {
-    if (!SEGMENT.test(name) || name.endsWith('.history')) continue;
+    if (!SEGMENT.test(name) || name.includes('.history')) continue;
     if (name.slice(8, 24) < keepFrom) {
       await unlink(path.join(archiveDir, name)).catch(() => {});
       deleted++;
@@ -87,7 +95,7 @@ export async function archivedSince(archiveDir: string, startFile: string): Prom
   const from = startFile.slice(8, 24);
   const names = await readdir(archiveDir).catch(() => [] as string[]);
   return names
-    .filter((name) => !name.endsWith('.tmp'))
+    .filter((name) => !name.endsWith('.tmp') && !name.endsWith(CHECKSUM_SUFFIX))
     .filter((name) => name.endsWith('.history') || (SEGMENT.test(name) && name.slice(8, 24) >= from))
     .sort();
 }

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { pruneArchive, WAL_FOLDER } from './archive.ts';
-import { BackupError, type Manifest, readManifest } from './manifest.ts';
+import { CHECKSUM_SUFFIX, pruneArchive, WAL_FOLDER } from './archive.ts';
+import { BackupError, checkSizes, checksumError, hashFile, type Manifest, readManifest } from './manifest.ts';
+import { checksumProblem } from './wal-check.ts';
 
 /** Backup folders are named `backup-<UTC time>`; one still being written ends in `.partial`. */
 export const PREFIX = 'backup-';
@@ -24,8 +25,12 @@ export function backupName(at: Date): string {
     .replace(/\.\d+Z$/, 'Z')}`;
 }
 
-/** The backups in `dir`, oldest first (complete ones with their manifest; others with their problem). */
-export async function listBackups(dir: string): Promise<Listed[]> {
+/**
+ * The backups in `dir`, oldest first (complete ones with their manifest; others with their problem). With
+ * `verify`, every file of each backup is read and checked against its manifest, and a damaged backup is listed
+ * with its problem.
+ */
+export async function listBackups(dir: string, options: { verify?: boolean } = {}): Promise<Listed[]> {
   const names = (await readdir(dir, { withFileTypes: true }).catch(() => []))
     .filter((e) => e.isDirectory() && e.name.startsWith(PREFIX))
     .map((e) => e.name)
@@ -38,12 +43,22 @@ export async function listBackups(dir: string): Promise<Listed[]> {
       continue;
     }
     try {
-      listed.push({ name, path: folder, manifest: await readManifest(folder) });
+      const manifest = await readManifest(folder);
+      if (options.verify) await verifyFiles(folder, manifest);
+      listed.push({ name, path: folder, manifest });
     } catch (err) {
       listed.push({ name, path: folder, problem: err instanceof Error ? err.message : String(err) });
     }
   }
   return listed;
+}
+
+/** @throws BackupError naming the first file of the backup that is missing, truncated or corrupted. */
+async function verifyFiles(folder: string, manifest: Manifest): Promise<void> {
+  await checkSizes(folder, manifest);
+  for (const file of manifest.files) {
+    if ((await hashFile(path.join(folder, file.path))) !== file.sha256) throw checksumError(manifest, file);
+  }
 }
 
 /**
@@ -88,7 +103,7 @@ export function formatList(listed: Listed[]): string {
   if (listed.length === 0) return 'no backups';
   const rows = listed.map((b) => {
     const m = b.manifest;
-    if (!m) return [b.name, '-', '-', '-', `UNUSABLE: ${b.problem}`];
+    if (!m || b.problem) return [b.name, '-', '-', '-', `UNUSABLE: ${b.problem}`];
     const audit = m.audit.passed ? 'audit passed' : `audit FAILED (${m.audit.failures.length})`;
     const seconds = (Date.parse(m.finishedAt) - Date.parse(m.startedAt)) / 1000;
     return [b.name, m.finishedAt, m.kind, humanSize(m.bytes), `${audit}, took ${seconds.toFixed(1)} s`];
@@ -102,21 +117,37 @@ export function formatList(listed: Listed[]): string {
 
 /**
  * How far a point-in-time restore from `dir` can reach: the archived WAL next to the backups, its newest
- * segment and when it was archived; `undefined` when there is no archive.
+ * segment and when it was archived, with every archived file checked against its checksum (`damaged`: at least
+ * one is not good, and the text names the first); `undefined` when there is no archive.
  */
-export async function archiveSummary(dir: string): Promise<string | undefined> {
+export async function archiveSummary(dir: string): Promise<{ text: string; damaged: boolean } | undefined> {
   const archive = path.join(dir, WAL_FOLDER);
   const names = await readdir(archive).catch(() => undefined);
   if (!names) return undefined;
-  const segments = names
+  const archived = names.filter(
+    (n) => /^[0-9A-F]{8}/.test(n) && !n.endsWith('.tmp') && !n.endsWith(CHECKSUM_SUFFIX),
+  );
+  const segments = archived
     .filter((n) => /^[0-9A-F]{24}$/.test(n))
     .sort((a, b) => a.slice(8).localeCompare(b.slice(8)));
   const newest = segments[segments.length - 1];
   if (!newest)
-    return `WAL archive ${archive}: empty (point-in-time restores need a backup taken while archiving)`;
+    return {
+      text: `WAL archive ${archive}: empty (point-in-time restores need a backup taken while archiving)`,
+      damaged: false,
+    };
   const at = (await stat(path.join(archive, newest))).mtime.toISOString();
   const total = segments.length * 16 * 1024 * 1024;
-  return `WAL archive ${archive}: ${segments.length} segments (${humanSize(total)}), newest ${newest} archived ${at}`;
+  const text = `WAL archive ${archive}: ${segments.length} segments (${humanSize(total)}), newest ${newest} archived ${at}`;
+  for (const name of archived.sort()) {
+    const problem = await checksumProblem(archive, name);
+    if (problem)
+      return {
+        text: `${text}; DAMAGED: ${name} ${problem} (a point-in-time restore stops before it)`,
+        damaged: true,
+      };
+  }
+  return { text: `${text}; every file matches its checksum`, damaged: false };
 }
 
 /** Bytes as B, KiB, MiB or GiB with one decimal. */

@@ -18,16 +18,20 @@ import { takeBackup } from './take.ts';
 
 export const BACKUP_USAGE = `  backup [dir]              back up the running database into dir (default BACKUP_DIR), checksummed and audited
   backup list [dir]         the backups in dir (default BACKUP_DIR): time, kind, size, audit at that moment
-  restore <backup> [--to "2026-11-23 20:00:00+00" | --to latest]
+  backup verify [dir]       check every file of every backup and of the WAL archive against its checksum
+  restore <backup> [--to "2026-11-23 20:00:00+00" | --to latest] [--accept-loss-after "<time>"]
                             restore a backup (a folder, a name in BACKUP_DIR, or latest) into a fresh DATA_DIR
-                            (or, for a pg_dump backup, into the empty database of DATABASE_URL)`;
+                            (or, for a pg_dump backup, into the empty database of DATABASE_URL); a damaged WAL
+                            archive refuses --to unless --accept-loss-after names a time at or before its last
+                            good moment`;
 
 /**
  * Commands that run without opening the database: restore must not create one, and a backup of an embedded
  * database that does not exist is refused rather than made of a new, empty one.
  */
 export function isOfflineBackupCommand(argv: string[], config: Config): boolean {
-  if (argv[0] === 'restore' || (argv[0] === 'backup' && argv[1] === 'list')) return true;
+  if (argv[0] === 'restore' || (argv[0] === 'backup' && (argv[1] === 'list' || argv[1] === 'verify')))
+    return true;
   return (
     argv[0] === 'backup' && !config.databaseUrl && !existsSync(path.join(config.dataDir, 'pg', 'PG_VERSION'))
   );
@@ -40,17 +44,24 @@ export function isOfflineBackupCommand(argv: string[], config: Config): boolean 
 export async function offlineBackupCommand(argv: string[], config: Config): Promise<number> {
   const [area, ...rest] = argv;
   try {
-    if (area === 'backup' && rest[0] !== 'list') {
+    if (area === 'backup' && rest[0] !== 'list' && rest[0] !== 'verify') {
       throw new BackupError(`no database in DATA_DIR ${config.dataDir} (set DATA_DIR or DATABASE_URL)`);
     }
     if (area === 'backup') {
+      // Both read every file of every backup and of the archive; verify also fails when one is damaged.
       const dir = backupDir(rest[1], config);
-      console.log(formatList(await listBackups(dir)));
+      const listed = await listBackups(dir, { verify: true });
+      console.log(formatList(listed));
       const archive = await archiveSummary(dir);
-      if (archive) console.log(archive);
+      if (archive) console.log(archive.text);
+      const damaged = listed.some((b) => b.problem) || archive?.damaged === true;
+      if (rest[0] === 'verify') {
+        console.log(damaged ? 'verify: DAMAGED (see above)' : 'verify: every file matches its checksum');
+        return damaged ? 1 : 0;
+      }
       return 0;
     }
-    const { backup, to } = parseRestore(rest);
+    const { backup, to, acceptLossAfter } = parseRestore(rest);
     const folder = await resolveBackup(backup, config.backup.dir);
     const started = performance.now();
     const result = await restoreBackup(
@@ -58,6 +69,7 @@ export async function offlineBackupCommand(argv: string[], config: Config): Prom
       // A dump is restored by the owner, who then owns what it creates.
       { dataDir: config.dataDir, databaseUrl: config.databaseOwnerUrl ?? config.databaseUrl },
       to,
+      acceptLossAfter === undefined ? {} : { acceptLossAfter },
     );
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const where = result.manifest.kind === 'dump' ? 'the database of DATABASE_URL' : config.dataDir;
@@ -69,6 +81,10 @@ export async function offlineBackupCommand(argv: string[], config: Config): Prom
           : result.reached;
     console.log(`restored ${result.manifest.name} into ${where} in ${seconds} s, to ${moment}`);
     if (result.lastTransaction) console.log(`last transaction replayed: ${result.lastTransaction}`);
+    if (result.lossAccepted)
+      console.error(
+        `WAL archive damaged at segment ${result.lossAccepted.segment} (${result.lossAccepted.reason}): restored up to it as accepted; at least ${result.lossAccepted.commitsBeyond} committed transaction(s) after it are lost`,
+      );
     for (const failure of result.auditFailures) console.error(failure);
     if (result.auditFailures.length > 0) {
       console.error(`audit of the restored database FAILED: ${result.auditFailures.length} problem(s)`);
@@ -138,13 +154,22 @@ function backupDir(arg: string | undefined, config: Config): string {
   return path.resolve(dir);
 }
 
-function parseRestore(args: string[]): { backup: string; to: string | undefined } {
-  const [backup, flag, to, ...extra] = args;
-  if (!backup || backup.startsWith('--'))
-    throw new BackupError('usage: restore <backup> [--to <timestamp> | --to latest]');
-  if (flag === undefined) return { backup, to: undefined };
-  if (flag !== '--to' || !to || extra.length > 0) {
-    throw new BackupError('usage: restore <backup> [--to <timestamp> | --to latest]');
+const RESTORE_USAGE =
+  'usage: restore <backup> [--to <timestamp> | --to latest] [--accept-loss-after <timestamp>]';
+
+function parseRestore(args: string[]): {
+  backup: string;
+  to: string | undefined;
+  acceptLossAfter: string | undefined;
+} {
+  const [backup, ...flags] = args;
+  if (!backup || backup.startsWith('--')) throw new BackupError(RESTORE_USAGE);
+  const given = new Map<string, string>();
+  for (let i = 0; i < flags.length; i += 2) {
+    const [flag, value] = [flags[i], flags[i + 1]];
+    if ((flag !== '--to' && flag !== '--accept-loss-after') || !value || given.has(flag))
+      throw new BackupError(RESTORE_USAGE);
+    given.set(flag, value);
   }
-  return { backup, to };
+  return { backup, to: given.get('--to'), acceptLossAfter: given.get('--accept-loss-after') };
 }

@@ -19,6 +19,8 @@ import {
 } from './manifest.ts';
 import { startRecoveryServer } from './recovery-server.ts';
 import { chownForPostgres, embeddedPostgresBinary, postgresIds, toolMajor } from './tools.ts';
+import { type ArchiveCheck, checkArchive } from './wal-check.ts';
+import { countCommits } from './wal-commits.ts';
 
 /** Where to restore: a fresh DATA_DIR for a base backup, or an empty external database for a dump. */
 export interface RestoreTarget {
@@ -33,7 +35,28 @@ export interface RestoreResult {
   reached: string;
   /** The last transaction replayed, as the server reported it (point-in-time restores). */
   lastTransaction?: string;
+  /** Where the WAL archive was damaged, when the operator accepted losing what lies beyond it. */
+  lossAccepted?: ArchiveDamage;
   auditFailures: string[];
+}
+
+/** A damaged WAL archive as a restore found it. */
+export interface ArchiveDamage {
+  segment: string;
+  reason: string;
+  /** The last transaction replayed before the damage (the server's own words), if any was. */
+  lastGood?: string;
+  /** Commits counted in the intact segments after the damaged one (those in it cannot be counted). */
+  commitsBeyond: number;
+}
+
+/** Options of {@link restoreBackup}. */
+export interface RestoreOptions {
+  /**
+   * Restore up to the last good moment of a damaged WAL archive, accepting the loss of what was committed after
+   * it, provided that moment is not before this time. Without it a damaged archive refuses the restore.
+   */
+  acceptLossAfter?: string;
 }
 
 /**
@@ -46,8 +69,13 @@ export interface RestoreResult {
 export async function restoreBackup(
   backup: string,
   target: RestoreTarget,
-  to: string | undefined,
+  requestedTo: string | undefined,
+  options: RestoreOptions = {},
 ): Promise<RestoreResult> {
+  const to = options.acceptLossAfter !== undefined ? (requestedTo ?? 'latest') : requestedTo;
+  if (options.acceptLossAfter !== undefined && parseTimestamp(options.acceptLossAfter) === undefined) {
+    throw new BackupError(`--accept-loss-after "${options.acceptLossAfter}" is not a timestamp`);
+  }
   const manifest = await readManifest(backup);
   if (manifest.kind === 'dump') return restoreDumpBackup(backup, manifest, target, to);
   if (target.databaseUrl) {
@@ -69,6 +97,8 @@ export async function restoreBackup(
     );
   }
   await checkSizes(backup, manifest);
+  // Every archived file the recovery would read, against its checksum: it stops before the first bad one.
+  const archived = to === undefined ? undefined : await checkArchive(archive, wal.startFile);
 
   const stage = `${dataDir}.restoring`;
   assertReachable(path.dirname(dataDir));
@@ -79,13 +109,34 @@ export async function restoreBackup(
   const release = onInterrupt(running);
   try {
     await copyVerified(backup, stage, manifest, running);
-    const settings = await recoverySettings(stage, archive, wal.startFile, to);
+    const files = archived?.usable ?? (await historyFiles(archive, wal.startFile));
+    const settings = await recoverySettings(stage, archive, files, to);
     chownForPostgres(path.join(stage, 'pg'));
     chownForPostgres(path.join(stage, 'restore-wal'));
     const password = (await readFile(path.join(stage, '.pg-password'), 'utf8')).trim();
     checkInterrupted(running);
-    const recovered = await recoverAndAudit(path.join(stage, 'pg'), settings, password, running);
+    const recovered = await recoverAndAudit(path.join(stage, 'pg'), settings, password, running).catch(
+      async (err: unknown) => {
+        // A --to time past the damage: the WAL that would reach it cannot be trusted.
+        if (
+          archived?.problem &&
+          err instanceof BackupError &&
+          err.message.includes('WAL archive ends before')
+        )
+          throw new BackupError(
+            `${describeDamage(await damageOf(archive, archived))}; the --to time lies beyond it. Nothing was restored; restore --to latest to see the last good moment`,
+          );
+        throw err;
+      },
+    );
     checkInterrupted(running);
+    const lossAccepted =
+      archived?.problem && to === 'latest'
+        ? acceptLoss(
+            { ...(await damageOf(archive, archived)), lastGood: recovered.lastTransaction },
+            options.acceptLossAfter,
+          )
+        : undefined;
     await markHistoryForArchive(path.join(stage, 'pg'));
     await rm(path.join(stage, 'restore-wal'), { recursive: true, force: true });
     if (existsSync(dataDir)) await rmdir(dataDir);
@@ -94,6 +145,7 @@ export async function restoreBackup(
       manifest,
       reached: to ?? 'backup',
       ...(recovered.lastTransaction ? { lastTransaction: recovered.lastTransaction } : {}),
+      ...(lossAccepted ? { lossAccepted } : {}),
       auditFailures: recovered.auditFailures,
     };
   } catch (err) {
@@ -104,6 +156,43 @@ export async function restoreBackup(
   } finally {
     release();
   }
+}
+
+/** The damage of a checked archive, with the commits counted in the intact segments after it. */
+async function damageOf(archive: string, check: ArchiveCheck): Promise<ArchiveDamage> {
+  let commitsBeyond = 0;
+  for (const segment of check.beyond)
+    commitsBeyond += await countCommits(path.join(archive, segment), segment);
+  const problem = check.problem ?? { segment: '?', reason: 'is damaged' };
+  return { segment: problem.segment, reason: problem.reason, commitsBeyond };
+}
+
+function describeDamage(damage: ArchiveDamage): string {
+  return `the WAL archive is damaged: segment ${damage.segment} ${damage.reason}; at least ${damage.commitsBeyond} committed transaction(s) lie beyond it (counted in the intact segments after it; those in ${damage.segment} itself cannot be counted)`;
+}
+
+/**
+ * A restore to the end of a damaged archive: refused, naming the last good moment, unless the operator accepted
+ * losing what was committed after a time that is not after that moment.
+ * @throws BackupError when the loss was not accepted.
+ */
+function acceptLoss(damage: ArchiveDamage, acceptLossAfter: string | undefined): ArchiveDamage {
+  const lastGood = damage.lastGood ? parseTimestamp(damage.lastGood) : undefined;
+  const accepted = acceptLossAfter === undefined ? undefined : parseTimestamp(acceptLossAfter);
+  if (accepted !== undefined && lastGood !== undefined && lastGood >= accepted) return damage;
+  const moment = damage.lastGood
+    ? `the last good moment is ${damage.lastGood}`
+    : 'no transaction after the backup is readable';
+  const advice = damage.lastGood
+    ? `to restore up to it and lose what came after, add --accept-loss-after "${damage.lastGood}"`
+    : "restore without --to, to the backup's own moment";
+  throw new BackupError(`${describeDamage(damage)}; ${moment}. Nothing was restored; ${advice}`);
+}
+
+/** The timeline histories in the archive (all a restore to the backup's own moment reads of it). */
+async function historyFiles(archive: string, startFile: string): Promise<string[]> {
+  if (!existsSync(archive)) return [];
+  return (await archivedSince(archive, startFile)).filter((name) => name.endsWith('.history'));
 }
 
 /** The recovery server while it runs, and the signal that interrupted the restore, if one did. */
@@ -223,15 +312,12 @@ async function copyVerified(
 async function recoverySettings(
   stage: string,
   archive: string,
-  startFile: string,
+  files: string[],
   to: string | undefined,
 ): Promise<string[]> {
   const walCopy = path.join(stage, 'restore-wal');
   await mkdir(walCopy, { mode: 0o700 });
-  const archived = existsSync(archive) ? await archivedSince(archive, startFile) : [];
-  for (const name of archived.filter((n) => to !== undefined || n.endsWith('.history'))) {
-    await copyFile(path.join(archive, name), path.join(walCopy, name));
-  }
+  for (const name of files) await copyFile(path.join(archive, name), path.join(walCopy, name));
   await writeFile(path.join(stage, 'pg', 'recovery.signal'), '');
   // The backup's own WAL is in its pg_wal, where recovery looks when restore_command finds nothing.
   const common = ['-c', `restore_command=cp "${walCopy}/%f" "%p"`];

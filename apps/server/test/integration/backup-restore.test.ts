@@ -155,7 +155,10 @@ describe('backup and restore of the embedded database', () => {
     await sleep(300);
     const between = (await sql<{ now: string }>(dbUrl, 'select now()::text as now'))[0]?.now ?? '';
     await sleep(300);
+    // The rest in two segments of their own (for the damaged-archive test): a trade, then a withdrawal.
+    await archiveNow(dbUrl);
     await trade();
+    await archiveNow(dbUrl);
     await withdraw(api, alice, bob, '10');
     const atEnd = await money(dbUrl);
     expect(atEnd.trades.length).toBeGreaterThan(atBetween.trades.length);
@@ -165,6 +168,13 @@ describe('backup and restore of the embedded database', () => {
     expect(listed.status, listed.stderr).toBe(0);
     expect(listed.stdout).toMatch(new RegExp(`${backupName}\\s+\\S+\\s+base\\s+[\\d.]+ MiB\\s+audit passed`));
     expect(listed.stdout).toMatch(/WAL archive .*: \d+ segments .*, newest [0-9A-F]{24} archived /);
+    expect(listed.stdout).toContain('every file matches its checksum');
+    const verified = cli(env, ['backup', 'verify']);
+    expect(verified.status, verified.stdout).toBe(0);
+    // Each archived segment carries the checksum written as it was archived.
+    const archivedNames = await readdir(path.join(backupDir, 'wal'));
+    for (const name of archivedNames.filter((n) => /^[0-9A-F]{24}$/.test(n)))
+      expect(archivedNames).toContain(`${name}.sha256`);
 
     // Never over a live (or any non-empty) data folder.
     const overLive = cli(env, ['restore', backupName]);
@@ -259,6 +269,84 @@ describe('backup and restore of the embedded database', () => {
     expect(external.stderr).toContain('is a physical backup of the embedded database: unset DATABASE_URL');
     expect(existsSync(absent)).toBe(false);
     expect(existsSync(`${absent}.restoring`)).toBe(false);
+  });
+
+  it('refuses to restore past a damaged WAL segment, names the last good moment, and goes only as far as told', {
+    timeout: 120_000,
+  }, async () => {
+    expect(backupName).not.toBe('');
+    // A copy of the whole backup folder (backups and WAL archive), with one byte flipped in the segment that holds
+    // the last trade: before it, the work up to `between`; after it, the last withdrawal.
+    const copy = path.join(root, 'flipped-backups');
+    await cp(backupDir, copy, { recursive: true });
+    const manifest = JSON.parse(await readFile(path.join(copy, backupName, 'manifest.json'), 'utf8')) as {
+      wal: { startFile: string };
+      files: { path: string; size: number }[];
+    };
+    const start = manifest.wal.startFile;
+    const after = (await readdir(path.join(copy, 'wal')))
+      .filter((n) => /^[0-9A-F]{24}$/.test(n) && n.startsWith(start.slice(0, 8)) && n > start)
+      .sort();
+    const victim = after[1] ?? after[0];
+    if (!victim) throw new Error('no archived segment after the backup');
+    const segment = path.join(copy, 'wal', victim);
+    const bytes = await readFile(segment);
+    bytes[100] = (bytes[100] ?? 0) ^ 0xff;
+    await writeFile(segment, bytes);
+    // And a copy of the backup itself with a flipped data byte.
+    const damagedBackup = path.join(copy, 'backup-damaged-copy');
+    await cp(path.join(copy, backupName), damagedBackup, { recursive: true });
+    const dataFile = manifest.files.find((f) => f.path.startsWith('pgdata/base/') && f.size >= 16384);
+    if (!dataFile) throw new Error('no data file to damage');
+    const data = await readFile(path.join(damagedBackup, dataFile.path));
+    data[8200] = (data[8200] ?? 0) ^ 0xff;
+    await writeFile(path.join(damagedBackup, dataFile.path), data);
+
+    const listed = cli(env, ['backup', 'list', copy]);
+    expect(listed.stdout).toMatch(/backup-damaged-copy\s.*UNUSABLE: .*does not match its sha256 checksum/);
+    expect(listed.stdout).toContain(`DAMAGED: ${victim} does not match its checksum`);
+    const verify = cli(env, ['backup', 'verify', copy]);
+    expect(verify.status).toBe(1);
+    expect(verify.stdout).toContain('verify: DAMAGED');
+
+    const target = path.join(root, 'restored-damaged');
+    const refused = cli({ ...env, DATA_DIR: target }, [
+      'restore',
+      path.join(copy, backupName),
+      '--to',
+      'latest',
+    ]);
+    expect(refused.status, refused.stdout).toBe(1);
+    expect(refused.stderr).toContain(`segment ${victim} does not match its checksum`);
+    expect(refused.stderr).toMatch(/at least [1-9]\d* committed transaction\(s\) lie beyond it/);
+    expect(refused.stderr).toContain('Nothing was restored');
+    const lastGood = /--accept-loss-after "([^"]+)"/.exec(refused.stderr)?.[1] ?? '';
+    expect(lastGood).not.toBe('');
+    expect(existsSync(target)).toBe(false);
+    expect(existsSync(`${target}.restoring`)).toBe(false);
+
+    // A time after the last good moment is not what the archive can give: still refused.
+    const tooLate = cli({ ...env, DATA_DIR: target }, [
+      'restore',
+      path.join(copy, backupName),
+      '--accept-loss-after',
+      '2100-01-01 00:00:00+00',
+    ]);
+    expect(tooLate.status).toBe(1);
+    expect(existsSync(target)).toBe(false);
+
+    const accepted = cli({ ...env, DATA_DIR: target }, [
+      'restore',
+      path.join(copy, backupName),
+      '--to',
+      'latest',
+      '--accept-loss-after',
+      lastGood,
+    ]);
+    expect(accepted.status, accepted.stderr).toBe(0);
+    expect(accepted.stderr).toContain(`WAL archive damaged at segment ${victim}`);
+    expect(accepted.stdout).toContain(`last transaction replayed: ${lastGood}`);
+    expect(accepted.stdout).toContain('audit passed');
   });
 });
 
