@@ -26,6 +26,7 @@ import type { Config } from './config.ts';
 import type { Core } from './core/index.ts';
 import { SAFE_METHODS } from './http/auth.ts';
 import { type BodyKey, installBodyEncryption } from './http/body-encryption.ts';
+import type { DiskGuard } from './http/disk-guard.ts';
 import { frameworkErrorHandler, installErrorHandling, isApiPath } from './http/errors.ts';
 import { acceptFormBodies, parseFormBody } from './http/form-body.ts';
 import { lazyChildLogger } from './http/lazy-logger.ts';
@@ -102,6 +103,8 @@ export interface AppDeps {
   supportEmail: string;
   /** Deletes records of sent messages after MAIL_RETENTION_DAYS (a background job). */
   outboxRetention: OutboxRetention;
+  /** Refuses new orders and withdrawals while the data folder's disk is nearly full. */
+  diskGuard: DiskGuard;
   /** Resolves the session's user for routes that work with or without one (e.g. contact). */
   currentUser(request: FastifyRequest): Promise<RequestUser | null>;
 }
@@ -194,6 +197,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
   installErrorHandling(app);
+  deps.diskGuard.install(app);
   // A browser's change to its own user (2FA, phone, profile, password) is seen by its next request, which may come
   // before the change feed's notification: this process forgets the user before it answers.
   app.addHook('onSend', (request, _reply, payload, done) => {
@@ -211,6 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       hub: deps.hub,
       wallet: deps.wallet,
       dataDir: deps.config.dataDir,
+      disk: deps.diskGuard,
     }),
   );
   await app.register(fastifyCookie);

@@ -28,6 +28,7 @@ import { ChangeFeed } from './db/change-feed.ts';
 import { sealPlainIdentityData } from './db/seal-backfill.ts';
 import { currentUserResolver } from './http/auth.ts';
 import { loadBodyKey } from './http/body-encryption.ts';
+import { DiskGuard } from './http/disk-guard.ts';
 import { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
 import { Cards } from './modules/card/index.ts';
 import { CARD_WEBHOOK_PATH } from './modules/card/routes.ts';
@@ -165,13 +166,21 @@ export async function composeApp(
     cards,
     cardSimulator: card.simulator,
     supportEmail: config.supportEmail,
+    diskGuard:
+      overrides.diskGuard ??
+      new DiskGuard(config.dataDir, config.diskMinFreeBytes, {
+        warn: (m) => console.warn(m),
+        info: (m) => console.log(m),
+      }),
     outboxRetention:
       overrides.outboxRetention ??
       new OutboxRetention(db, config.mailRetentionDays, { warn: (m) => console.warn(m) }),
     currentUser: currentUserResolver(users, sessions),
     ...overrides,
   };
+  if (config.diskMinFreeBytes > 0 && config.roles.has('api')) await deps.diskGuard.start();
   app = await buildApp(deps);
+  app.addHook('onClose', () => deps.diskGuard.stop());
   app.addHook('onClose', () => wallet.stop());
   if (feed) app.addHook('onClose', () => feed.stop());
   app.addHook('preClose', () => cards.stop());

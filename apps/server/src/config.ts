@@ -60,6 +60,7 @@ const envSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).default('Exchange <no-reply@example.com>'),
   MAIL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  DISK_MIN_FREE_MB: z.coerce.number().int().min(0).max(10_000_000).default(512),
   SUPPORT_EMAIL: z.email().default('support@example.com'),
   CAPTCHA_TYPE: z.enum(['none', 'altcha', 'recaptcha']).default('altcha'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -162,6 +163,8 @@ export interface Config {
   smtpUrl: string | undefined;
   /** Days a record of a sent message (mail and SMS outbox) is kept before the retention job deletes it. */
   mailRetentionDays: number;
+  /** Below this free space on DATA_DIR (bytes) new orders and withdrawals are refused (503 server.disk_low). */
+  diskMinFreeBytes: number;
   mailFrom: string;
   supportEmail: string;
   captchaType: 'none' | 'altcha' | 'recaptcha';
@@ -309,6 +312,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     smtpUrl: e.SMTP_URL,
     mailRetentionDays: e.MAIL_RETENTION_DAYS,
+    diskMinFreeBytes: e.DISK_MIN_FREE_MB * 2 ** 20,
     mailFrom: e.MAIL_FROM,
     supportEmail: e.SUPPORT_EMAIL,
     captchaType: e.CAPTCHA_TYPE,

@@ -47,9 +47,20 @@ async function main(): Promise<void> {
     config = { ...config, chains: { ...config.chains, signer: { url: signer.url, token: signer.token } } };
   // A lost database only pauses the core (commands get 503) until it has reloaded itself from the database;
   // anything else that breaks a commit is a bug, and a fresh start is the one recovery that is known to be right.
+  /**
+   * Exits with `code` after stopping the embedded PostgreSQL (within 10 s), so that no server is left running
+   * without its app: the supervisor's restart (or the operator's) starts both again.
+   */
+  const exitStoppingDatabase = async (code: number): Promise<never> => {
+    await Promise.race([
+      database.close().catch(() => {}),
+      new Promise((resolve) => setTimeout(resolve, 10_000).unref()),
+    ]);
+    process.exit(code);
+  };
   const processCore = await startProcessCore(config, database.pool, database.url, log, (err) => {
     log.warn(`${err.message}; exiting so that a restart recovers from the database`);
-    process.exit(70);
+    void exitStoppingDatabase(70);
   });
   const { core, active } = processCore;
   const keys = await loadServerKeys(database.pool, config.secretKey);
@@ -77,7 +88,7 @@ async function main(): Promise<void> {
     for (const [i, [name, start]] of Object.entries(jobs).entries()) {
       void holdLock(database.url, LOCKS.jobs + i, name, log, () => {
         log.warn(`worker: the lock of the ${name} job was lost; exiting so that another worker takes over`);
-        process.exit(70);
+        void exitStoppingDatabase(70);
       }).then(async (lock) => {
         jobLocks.push(lock);
         await start();

@@ -30,6 +30,11 @@ export const ERRORS = {
    * expired one.
    */
   busy: 'server.busy',
+  /**
+   * The server's disk is nearly full: new orders, swaps, withdrawals and card top-ups are refused until there is
+   * room again, so the database never stops on a full disk (503 with Retry-After).
+   */
+  diskLow: 'server.disk_low',
   /** This process is a standby core waiting for the lease: it serves nothing but its health (503). */
   standby: 'server.standby',
   /** A developer tool (DEV_TOOLS: outbox, faucet, mining) was asked from another machine (403). */

@@ -8,11 +8,12 @@ export class DatabaseUnavailableError extends Error {
 }
 
 /**
- * SQLSTATEs and socket errors that mean "no usable connection", not "this statement is wrong":
+ * SQLSTATEs and socket errors that mean "the database cannot do this now", not "this statement is wrong":
  * 57P01 admin_shutdown (also sent when the postmaster died), 57P02 crash_shutdown, 57P03 cannot_connect_now
- * (starting up or in recovery), class 08 connection exceptions, and the socket errors of a server that is gone.
+ * (starting up or in recovery), class 08 connection exceptions, the socket errors of a server that is gone, and
+ * 53100 disk_full (the server cannot write: nothing was committed, and it passes when room is made).
  */
-const CODES = new Set(['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET']);
+const CODES = new Set(['57P01', '57P02', '57P03', '53100', 'ECONNREFUSED', 'ECONNRESET']);
 /** What node-postgres throws itself, without a code, when the connection breaks under a client. */
 const MESSAGES = [
   /Connection terminated/i,

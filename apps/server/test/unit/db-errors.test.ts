@@ -16,6 +16,10 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(new DatabaseUnavailableError('core paused'))).toBe(true);
     expect(isDatabaseUnavailable(new Error('core stopped', { cause: withCode('57P01') }))).toBe(true);
     expect(isDatabaseUnavailable(new AggregateError([withCode('ECONNREFUSED')]))).toBe(true);
+    // A full disk: the statement is fine, the server cannot write it now.
+    expect(isDatabaseUnavailable(withCode('53100', 'could not extend file: No space left on device'))).toBe(
+      true,
+    );
   });
 
   it('leaves real failures of a statement alone', () => {

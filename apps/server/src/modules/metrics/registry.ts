@@ -23,6 +23,8 @@ export interface MetricsSources {
   wallet: Wallet;
   /** The data folder, whose free space is reported (absent: not reported). */
   dataDir?: string;
+  /** Whether new orders and withdrawals are refused for a nearly full disk. */
+  disk?: { low: boolean };
 }
 
 /** How long a scrape waits for a value read from the database before it leaves the series out. */
@@ -163,6 +165,16 @@ export function createMetrics(sources: MetricsSources): Registry {
       this.set((await databaseAnswers()) ? 1 : 0);
     },
   });
+  const disk = sources.disk;
+  if (disk)
+    new Gauge({
+      name: 'exchange_disk_low',
+      help: 'Whether new orders and withdrawals are refused because DATA_DIR has less free space than DISK_MIN_FREE_MB',
+      registers: [registry],
+      collect() {
+        this.set(disk.low ? 1 : 0);
+      },
+    });
   if (sources.dataDir) {
     const dataDir = sources.dataDir;
     new Gauge({
