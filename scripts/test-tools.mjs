@@ -1,4 +1,4 @@
-// `npm test` starts here: the end-to-end and scale-out tests need three programs from Debian that npm cannot
+// `npm test` starts here: the end-to-end and scale-out tests need four programs from Debian that npm cannot
 // install. When one is missing, stop at once with one line that names them, instead of a wall of failed tests.
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
@@ -30,6 +30,8 @@ const needed = [
   { pkg: 'oathtool', found: onPath('oathtool') },
   // The scale-out tests start their own nats-server with JetStream.
   { pkg: 'nats-server', found: ['/usr/sbin/nats-server', '/usr/bin/nats-server'].some(runnable) },
+  // The scale-out tests put HAProxy in front of the api processes.
+  { pkg: 'haproxy', found: ['/usr/sbin/haproxy', '/usr/bin/haproxy'].some(runnable) },
 ];
 
 const missing = needed.filter((n) => !n.found).map((n) => n.pkg);

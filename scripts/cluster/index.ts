@@ -4,18 +4,21 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { startBalancer } from './balancer.ts';
+import { startHaproxy } from './haproxy.ts';
 
 /**
  * `npm run cluster`: the split deployment on this machine. Against the local PostgreSQL (a database of its own)
  * and a nats-server with JetStream that it starts itself: two core processes (one active, one standby), two api,
- * two ws, one worker, and a round-robin balancer in front. It prints how to kill the active core.
+ * two ws, two workers (each job runs in one, the other takes it over), the signer, and HAProxy in front. Every
+ * port follows CLUSTER_PORT (the balancer's; 3000 by default). It prints how to kill the active core.
  */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MAIN = path.join(ROOT, 'apps/server/src/main.ts');
 const DATA = path.join(ROOT, 'data/cluster');
 const PORT = Number(process.env.CLUSTER_PORT ?? 3000);
-const NATS_PORT = Number(process.env.CLUSTER_NATS_PORT ?? 4233);
+/** Every other port is an offset from the balancer's. */
+const at = (offset: number) => PORT + offset;
+const NATS_PORT = at(1233);
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/exchange_cluster';
 
 const children: { name: string; child: ChildProcess }[] = [];
@@ -60,7 +63,7 @@ function run(name: string, command: string, args: string[], env: Record<string, 
 }
 
 /** The signer's port and the token every caller signs its requests with (fresh per cluster run). */
-const SIGNER_PORT = 3141;
+const SIGNER_PORT = at(141);
 const SIGNER_TOKEN = randomBytes(32).toString('base64url');
 
 function app(name: string, role: string, port: number, extra: Record<string, string> = {}): ChildProcess {
@@ -100,9 +103,10 @@ async function main(): Promise<void> {
   await ensureDatabase(DATABASE_URL);
   mkdirSync(path.join(DATA, 'nats'), { recursive: true });
   run('nats', nats, ['-a', '127.0.0.1', '-p', String(NATS_PORT), '-js', '-sd', path.join(DATA, 'nats')]);
-  const cores = { core1: 3101, core2: 3102 };
-  const apis = { api1: 3111, api2: 3112 };
-  const gateways = { ws1: 3121, ws2: 3122 };
+  const cores = { core1: at(101), core2: at(102) };
+  const apis = { api1: at(111), api2: at(112) };
+  const gateways = { ws1: at(121), ws2: at(122) };
+  const workers = { worker1: at(131), worker2: at(132) };
   // The first core migrates and seeds; the others start once it serves.
   app('core1', 'core', cores.core1);
   await waitFor(async () => (await ready(cores.core1)) !== undefined, 'the first core');
@@ -119,19 +123,22 @@ async function main(): Promise<void> {
   app('core2', 'core', cores.core2);
   for (const [name, port] of Object.entries(apis)) app(name, 'api', port);
   for (const [name, port] of Object.entries(gateways)) app(name, 'ws', port);
-  app('worker', 'worker', 3131);
+  for (const [name, port] of Object.entries(workers)) app(name, 'worker', port);
   const backends = (ports: Record<string, number>) =>
-    Object.values(ports).map((port) => ({ host: '127.0.0.1', port }));
-  const balancer = startBalancer(PORT, backends(apis), backends(gateways));
+    Object.entries(ports).map(([name, port]) => ({ name, host: '127.0.0.1', port }));
+  const balancer = await startHaproxy(
+    { host: '127.0.0.1', port: PORT, api: backends(apis), ws: backends(gateways) },
+    path.join(DATA, 'haproxy'),
+  );
   for (const port of [...Object.values(apis), ...Object.values(gateways)])
     await waitFor(async () => (await ready(port)) !== undefined, `the process on port ${port}`);
 
   const pid = (name: string) => children.find((c) => c.name === name)?.child.pid;
   console.log(`
-The cluster is running on http://localhost:${PORT} (a balancer over api ${Object.values(apis).join(', ')} and ws ${Object.values(gateways).join(', ')}).
+The cluster is running on http://localhost:${PORT} (HAProxy over api ${Object.values(apis).join(', ')} and ws ${Object.values(gateways).join(', ')}; its configuration: ${balancer.config}).
 Database ${DATABASE_URL}, NATS nats://127.0.0.1:${NATS_PORT} (JetStream in ${path.join(DATA, 'nats')}).
   active core: core1, pid ${pid('core1')}, port ${cores.core1}; standby: core2, pid ${pid('core2')}, port ${cores.core2}
-  api: pids ${pid('api1')}, ${pid('api2')}; ws: pids ${pid('ws1')}, ${pid('ws2')}; worker: pid ${pid('worker')}
+  api: pids ${pid('api1')}, ${pid('api2')}; ws: pids ${pid('ws1')}, ${pid('ws2')}; workers: pids ${pid('worker1')}, ${pid('worker2')}
 Kill the active core and watch the standby take over (it logs "took over" and its ready route answers):
   kill -9 ${pid('core1')}; curl -s localhost:${cores.core2}/api/v2/peatio/public/health/ready
 Ctrl-C stops everything.`);
@@ -147,7 +154,7 @@ Ctrl-C stops everything.`);
   }, 500);
   const stop = () => {
     clearInterval(watch);
-    balancer.close();
+    void balancer.stop();
     for (const { child } of children) child.kill('SIGTERM');
     setTimeout(() => process.exit(0), 2000).unref();
   };

@@ -31,6 +31,11 @@ export const ERRORS = {
    */
   busy: 'server.busy',
   /**
+   * The load balancer's own answer (502/503/504) when the server handling a request went away or none is up: the
+   * request may have been carried out; retry it (with its `client_id` for an order) to get its outcome.
+   */
+  upstreamUnavailable: 'server.upstream_unavailable',
+  /**
    * The server's disk is nearly full: new orders, swaps, withdrawals and card top-ups are refused until there is
    * room again, so the database never stops on a full disk (503 with Retry-After).
    */

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -9,48 +8,23 @@ import { SignedApiClient } from '../../src/demo/api-client.ts';
 import { signature } from '../../src/modules/api-keys/hmac.ts';
 import { SessionStore } from '../../src/modules/identity/sessions.ts';
 import { apiKeyFor } from '../support/api-key.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { NATS_SERVER, startNats, type TestNats } from '../support/nats.ts';
-import { freePort } from '../support/ports.ts';
-import { type ServerProcess, serverSetup, startServerProcess } from '../support/process.ts';
+import { type ClusterProcess, TestCluster } from '../support/cluster.ts';
+import type { TestDatabase } from '../support/db.ts';
+import { NATS_SERVER } from '../support/nats.ts';
 import { within } from '../support/within.ts';
 
 // The split deployment on real parts: PostgreSQL, nats-server with JetStream, and seven processes by role.
+let cluster: TestCluster;
 let db: TestDatabase;
-let nats: TestNats;
-const processes: Record<string, { process: ServerProcess; base: string }> = {};
-const dataDirs: string[] = [];
-const dataDirByName = new Map<string, string>();
-const dataDirOf = (name: string) => dataDirByName.get(name) ?? '/nonexistent';
-
-/** The signer every process of the cluster calls, with its port and token. */
-let signer: { url: string; token: string; port: string };
-
-async function start(name: string, role: string, readyText?: string): Promise<void> {
-  const setup = await serverSetup(`exchange-${name}-`, {
-    ROLE: role,
-    SIGNER_URL: signer.url,
-    SIGNER_TOKEN: signer.token,
-    SIGNER_PORT: signer.port,
-    DATABASE_URL: db.url,
-    NATS_URL: nats.url,
-    DEMO_BOOKS: 'false',
-    // The worker reaches the providers' simulators and sends their webhooks through an api process.
-    API_URL: processes.api1?.base ?? 'http://127.0.0.1:1',
-  });
-  dataDirs.push(setup.dataDir);
-  dataDirByName.set(name, setup.dataDir);
-  processes[name] = { process: await startServerProcess(setup.env, 60_000, readyText), base: setup.base };
-}
+let processes: TestCluster['processes'] = {};
+const dataDirOf = (name: string) => processes[name]?.dataDir ?? '/nonexistent';
 
 beforeAll(async () => {
   if (!NATS_SERVER) return;
-  [db, nats] = await Promise.all([createTestDatabase(), startNats()]);
-  const port = String(await freePort());
-  signer = { url: `http://127.0.0.1:${port}`, token: randomBytes(32).toString('base64url'), port };
-  // The signer (alone with the seed) publishes its xpubs; the first core seeds and takes the lease; the rest
-  // start together.
-  await start('signer', 'signer', 'signer: listening');
+  cluster = await TestCluster.create();
+  ({ db, processes } = cluster);
+  const start = cluster.start.bind(cluster);
+  // The first core seeds and takes the lease; the rest start together.
   await start('core1', 'core');
   await start('api1', 'api');
   await Promise.all([
@@ -65,19 +39,11 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  for (const { process } of Object.values(processes)) {
-    if (process.child.exitCode === null) {
-      process.child.kill('SIGTERM');
-      await process.exited;
-    }
-  }
-  await db?.drop();
-  await nats?.stop();
-  for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
+  await cluster?.stop();
 });
 
 type Level = [string, string];
-type Started = { process: ServerProcess; base: string };
+type Started = ClusterProcess;
 
 /** A websocket client keeping the ethbtc book from ob-snap and gap-free ob-inc, as a trading screen does. */
 function bookWatcher(base: string) {
@@ -119,11 +85,7 @@ function bookWatcher(base: string) {
 describe.skipIf(!NATS_SERVER)('the split deployment', () => {
   it('trades through two api and two ws processes while the active core is killed and the standby takes over', async () => {
     const [api1, api2, ws1, ws2, core1, core2] = ['api1', 'api2', 'ws1', 'ws2', 'core1', 'core2'].map(
-      (name) => {
-        const started = processes[name];
-        if (!started) throw new Error(`${name} did not start`);
-        return started;
-      },
+      (name) => cluster.get(name),
     ) as [Started, Started, Started, Started, Started, Started];
     const term = async (base: string) =>
       fetch(`${base}/api/v2/peatio/public/health/ready`)

@@ -10,6 +10,7 @@ export const errors = {
   'server.rate_limited': 'Too many requests. Please wait a moment and try again.',
   'server.standby': 'This server is standing by. Please try again in a moment.',
   'server.disk_low': 'Trading and withdrawals are paused for maintenance. Please try again later.',
+  'server.upstream_unavailable': 'The service is temporarily unavailable. Please try again in a moment.',
   'server.busy': 'The service is busy. Please try again in a moment.',
   'server.database_unavailable': 'The service is temporarily unavailable. Please try again later.',
   'server.invalid_params': 'Please check the form and try again.',
