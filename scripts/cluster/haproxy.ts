@@ -58,8 +58,13 @@ function errorFile(status: number, reason: string): string {
  * died is answered 502 and never replayed elsewhere (the client retries it with its `client_id`).
  */
 export function haproxyConfig(layout: BalancerLayout): string {
-  const servers = (pool: Backend[]) =>
-    pool.map((b) => `  server ${b.name} ${b.host}:${b.port} check`).join('\n');
+  const backend = (name: string, balance: string, pool: Backend[]) => `backend ${name}
+  balance ${balance}
+  option httpchk GET ${READY}
+  http-check expect status 200
+  default-server inter 1s fall 2 rise 1
+${pool.map((b) => `  server ${b.name} ${b.host}:${b.port} check`).join('\n')}
+`;
   const errors = Object.keys(ERROR_ANSWERS)
     .map((status) => `  errorfile ${status} ${path.join(layout.errorsDir, `${status}.http`)}`)
     .join('\n');
@@ -87,30 +92,27 @@ frontend exchange
   use_backend ws if streams
   default_backend api
 
-backend api
-  balance roundrobin
-  option httpchk GET ${READY}
-  http-check expect status 200
-  default-server inter 1s fall 2 rise 1
-${servers(layout.api)}
-
-backend ws
-  balance leastconn
-  option httpchk GET ${READY}
-  http-check expect status 200
-  default-server inter 1s fall 2 rise 1
-${servers(layout.ws)}
-`;
+${backend('api', 'roundrobin', layout.api)}
+${backend('ws', 'leastconn', layout.ws)}`;
 }
 
-/** Debian's haproxy, installed from Debian when missing (as root). */
-export function haproxyBinary(): string {
-  const found = ['/usr/sbin/haproxy', '/usr/bin/haproxy'].find((p) => existsSync(p));
+/**
+ * The path of Debian's program `name` (in /usr/sbin or /usr/bin), installing its package from Debian when it is
+ * missing (as root).
+ * @throws Error when it cannot be installed.
+ */
+export function debianProgram(name: string): string {
+  const found = [`/usr/sbin/${name}`, `/usr/bin/${name}`].find((p) => existsSync(p));
   if (found) return found;
-  console.log('haproxy is missing: installing it from Debian (apt-get install -y haproxy)');
-  const installed = spawnSync('apt-get', ['install', '-y', 'haproxy'], { stdio: 'inherit' });
-  if (installed.status !== 0) throw new Error('could not install haproxy; install it and run again');
-  return '/usr/sbin/haproxy';
+  console.log(`${name} is missing: installing it from Debian (apt-get install -y ${name})`);
+  const installed = spawnSync('apt-get', ['install', '-y', name], { stdio: 'inherit' });
+  if (installed.status !== 0) throw new Error(`could not install ${name}; install it and run again`);
+  return `/usr/sbin/${name}`;
+}
+
+/** Debian's haproxy, installed when missing. */
+export function haproxyBinary(): string {
+  return debianProgram('haproxy');
 }
 
 /**

@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { startHaproxy } from './haproxy.ts';
+import { debianProgram, startHaproxy } from './haproxy.ts';
 
 /**
  * `npm run cluster`: the split deployment on this machine. Against the local PostgreSQL (a database of its own)
@@ -22,15 +22,6 @@ const NATS_PORT = at(1233);
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/exchange_cluster';
 
 const children: { name: string; child: ChildProcess }[] = [];
-
-function natsServer(): string {
-  const found = ['/usr/sbin/nats-server', '/usr/bin/nats-server'].find((p) => existsSync(p));
-  if (found) return found;
-  console.log('nats-server is missing: installing it from Debian (apt-get install -y nats-server)');
-  const installed = spawnSync('apt-get', ['install', '-y', 'nats-server'], { stdio: 'inherit' });
-  if (installed.status !== 0) throw new Error('could not install nats-server; install it and run again');
-  return '/usr/sbin/nats-server';
-}
 
 async function ensureDatabase(url: string): Promise<void> {
   const target = new URL(url);
@@ -99,7 +90,7 @@ async function waitFor(check: () => Promise<boolean>, what: string): Promise<voi
 }
 
 async function main(): Promise<void> {
-  const nats = natsServer();
+  const nats = debianProgram('nats-server');
   await ensureDatabase(DATABASE_URL);
   mkdirSync(path.join(DATA, 'nats'), { recursive: true });
   run('nats', nats, ['-a', '127.0.0.1', '-p', String(NATS_PORT), '-js', '-sd', path.join(DATA, 'nats')]);
