@@ -6,7 +6,12 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import helmet from 'helmet';
 import type pg from 'pg';
 import type { CaptchaPort } from './adapters/captcha/port.ts';
@@ -32,6 +37,7 @@ import { acceptFormBodies, parseFormBody } from './http/form-body.ts';
 import { lazyChildLogger } from './http/lazy-logger.ts';
 import { collectRoutes } from './http/openapi.ts';
 import { memoryRateLimitStore, sharedRateLimitStore } from './http/shared-limits.ts';
+import type { ModuleLogger } from './log.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
 import { apiDocsRoutes } from './modules/api-docs/routes.ts';
 import type { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
@@ -100,6 +106,8 @@ export interface AppDeps {
   cardSimulator?: { routes: CardSimulatorDeps; delivery: CardWebhookDelivery };
   /** Where the request log goes (tests read it); stdout when absent. */
   logStream?: { write(line: string): void };
+  /** The process's logger (see log.ts): the HTTP requests log through its `http` child. */
+  logger: ModuleLogger;
   supportEmail: string;
   /** Deletes records of sent messages after MAIL_RETENTION_DAYS (a background job). */
   outboxRetention: OutboxRetention;
@@ -158,7 +166,8 @@ async function helmetHeaders(config: Config): Promise<Record<string, string>> {
 /** Builds the Fastify app: APIs under their OpenDAX prefixes, the ranger websocket and the web app. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: deps.config.logLevel, ...(deps.logStream ? { stream: deps.logStream } : {}) },
+    // Typed as Fastify's base logger, so the app keeps the plain FastifyInstance type every module takes.
+    loggerInstance: deps.logger.child({ module: 'http' }) as FastifyBaseLogger,
     trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     bodyLimit: 1 << 20,
     genReqId: () => crypto.randomUUID(),

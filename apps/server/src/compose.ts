@@ -29,6 +29,7 @@ import { sealPlainIdentityData } from './db/seal-backfill.ts';
 import { currentUserResolver } from './http/auth.ts';
 import { loadBodyKey } from './http/body-encryption.ts';
 import { DiskGuard } from './http/disk-guard.ts';
+import { createLogger, type ModuleLogger } from './log.ts';
 import { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
 import { Cards } from './modules/card/index.ts';
 import { CARD_WEBHOOK_PATH } from './modules/card/routes.ts';
@@ -54,6 +55,10 @@ export async function composeApp(
   /** The NATS connection of a split deployment (ROLE): the wallet's stream messages travel over it. */
   nats?: NatsConnection,
 ): Promise<{ app: FastifyInstance; deps: AppDeps; jobs: BackgroundJobs }> {
+  const logger =
+    overrides.logger ??
+    createLogger({ level: config.logLevel, format: config.logFormat, stream: overrides.logStream });
+  const logOf = (module: string) => logger.child({ module });
   // Who a request is stays in memory while the change feed is heard: every change of a session, key or user is
   // announced to every process at commit. Several api processes: while it is not heard, nothing is cached.
   const feed = overrides.users ? undefined : ChangeFeed.of(db);
@@ -69,7 +74,8 @@ export async function composeApp(
   const keys = overrides.keys ?? (await loadServerKeys(db, config.secretKey));
   // Identity documents and id numbers an earlier version stored in plain text are sealed before anything reads them.
   const sealed = await sealPlainIdentityData(db, keys);
-  for (const [what, n] of Object.entries(sealed)) console.log(`sealed ${n} plain values of ${what}`);
+  for (const [what, n] of Object.entries(sealed))
+    logOf('secrets').info(`sealed ${n} plain values of ${what}`);
   const core = overrides.core ?? (await startCore(db));
   const hub = overrides.hub ?? new StreamHub();
   if (nats && config.roles.has('ws')) receiveForwarded(nats, hub);
@@ -79,7 +85,7 @@ export async function composeApp(
     !config.roles.has('api') && config.apiUrl ? config.apiUrl : app ? listeningUrl(app) : null;
   // Background work runs in the worker role; in a split deployment only once the jobs lock is held (main.ts).
   const jobs = config.roles.has('worker') && !config.split;
-  const kyc = await kycFor(config, db, keys, selfUrl, feed);
+  const kyc = await kycFor(config, db, keys, selfUrl, feed, logOf('kyc'));
   // A delivered secret is kept (sealed, until the dev outbox shows it once) only where the developer tools read
   // it: never with SMTP, never without DEV_TOOLS.
   const devOutboxKeys = config.devTools ? keys : undefined;
@@ -93,7 +99,7 @@ export async function composeApp(
         smtpUrl: config.smtpUrl,
         from: config.mailFrom,
         feed,
-        log: { warn: (obj, msg) => console.warn(msg ?? '', obj) },
+        log: logOf('mail'),
       })
     : undefined;
   // The signer knows each network's key scheme from the registry, which exists once the wallet has loaded it.
@@ -111,7 +117,7 @@ export async function composeApp(
       keys,
       mail,
       hub: nats ? forwardingPublisher(nats) : hub,
-      log: { warn: (m) => console.warn(m) },
+      log: logOf('wallet'),
       pollMs: config.walletPollMs,
       jobs,
       feed,
@@ -128,7 +134,7 @@ export async function composeApp(
     }));
   schemeOf = wallet.chains.schemeOf;
   const sms = overrides.sms ?? createOutboxSms(db, devOutboxKeys);
-  const card = await cardIssuerFor(config, db, selfUrl, feed);
+  const card = await cardIssuerFor(config, db, selfUrl, feed, logOf('card issuer'));
   const cardIssuer = overrides.cardIssuer ?? card.issuer;
   const cards =
     overrides.cards ??
@@ -141,13 +147,14 @@ export async function composeApp(
         mail,
         fees: config.card.fees,
         webhook: card.webhook,
-        log: { warn: (obj, msg) => console.warn(msg ?? 'card', obj) },
+        log: logOf('card'),
       },
       config.card.pollMs,
     );
   const deps: AppDeps = {
     config,
     db,
+    logger,
     mail,
     sms,
     captcha: captchaFor(config, keys.captchaKey, db),
@@ -166,15 +173,9 @@ export async function composeApp(
     cards,
     cardSimulator: card.simulator,
     supportEmail: config.supportEmail,
-    diskGuard:
-      overrides.diskGuard ??
-      new DiskGuard(config.dataDir, config.diskMinFreeBytes, {
-        warn: (m) => console.warn(m),
-        info: (m) => console.log(m),
-      }),
+    diskGuard: overrides.diskGuard ?? new DiskGuard(config.dataDir, config.diskMinFreeBytes, logOf('disk')),
     outboxRetention:
-      overrides.outboxRetention ??
-      new OutboxRetention(db, config.mailRetentionDays, { warn: (m) => console.warn(m) }),
+      overrides.outboxRetention ?? new OutboxRetention(db, config.mailRetentionDays, logOf('mail')),
     currentUser: currentUserResolver(users, sessions),
     ...overrides,
   };
@@ -212,8 +213,8 @@ async function kycFor(
   keys: ServerKeys,
   selfUrl: () => string | null,
   feed: ChangeFeed | undefined,
+  log: ModuleLogger,
 ) {
-  const log = { warn: (obj: unknown, msg?: string) => console.warn(msg ?? 'kyc', obj) };
   const widgetPath = `${SIMULATOR_PREFIX}/websdk`;
   if (config.kyc.provider === 'sumsub' && config.kyc.sumsub) {
     const s = config.kyc.sumsub;
@@ -276,12 +277,12 @@ async function cardIssuerFor(
   db: pg.Pool,
   selfUrl: () => string | null,
   feed: ChangeFeed | undefined,
+  log: ModuleLogger,
 ): Promise<{
   issuer: CardIssuer;
   webhook: WebhookCredentials;
   simulator: AppDeps['cardSimulator'];
 }> {
-  const log = { warn: (obj: unknown, msg?: string) => console.warn(msg ?? 'card issuer', obj) };
   const m = config.card.marqeta;
   if (config.card.issuer === 'marqeta' && m) {
     const issuer = createMarqetaIssuer({

@@ -64,6 +64,7 @@ const envSchema = z.object({
   SUPPORT_EMAIL: z.email().default('support@example.com'),
   CAPTCHA_TYPE: z.enum(['none', 'altcha', 'recaptcha']).default('altcha'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'text']).optional(),
   DEV_TOOLS: bool.optional(),
   SEED_DEMO: bool.optional(),
   DEMO_BOOKS: bool.optional(),
@@ -169,6 +170,8 @@ export interface Config {
   supportEmail: string;
   captchaType: 'none' | 'altcha' | 'recaptcha';
   logLevel: string;
+  /** JSON lines (default in production) or plain text (default otherwise). */
+  logFormat: 'json' | 'text';
   devTools: boolean;
   seedDemo: boolean;
   /** Place a small demo order book in every market (with the demo users). */
@@ -317,6 +320,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     supportEmail: e.SUPPORT_EMAIL,
     captchaType: e.CAPTCHA_TYPE,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? (e.NODE_ENV === 'production' ? 'json' : 'text'),
     devTools: e.DEV_TOOLS ?? !production,
     seedDemo: e.SEED_DEMO ?? !production,
     demoBooks: (e.SEED_DEMO ?? !production) && (e.DEMO_BOOKS ?? true),

@@ -10,6 +10,7 @@ import { creditDemoBalances, seedDemoWallet } from './db/seed.ts';
 import { demoBot, seedDemoMarkets } from './demo/index.ts';
 import { DEMO_STAFF_EMAIL, ensureDemoStaff } from './demo/staff.ts';
 import { devToolsExposureWarning } from './http/loopback.ts';
+import { createLogger, lifecycleLogger } from './log.ts';
 import { loadServerKeys } from './modules/identity/crypto.ts';
 import { serveMetrics } from './modules/metrics/registry.ts';
 import { startSignerChild } from './modules/signer/child.ts';
@@ -33,14 +34,21 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = { info: (m: string) => console.log(m), warn: (m: string) => console.warn(m) };
-  const database = await openDatabase(config, log);
+  // One logger for the process (LOG_LEVEL, LOG_FORMAT); its life's lines through a child of its own.
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat });
+  const log = lifecycleLogger(logger, 'main');
+  const database = await openDatabase(config, lifecycleLogger(logger, 'database'));
   // The signer: elsewhere (SIGNER_URL), or a child process of ours, so this process never holds the seed. It
   // boots while the core recovers and the app composes itself.
   const signer =
     config.chains.signer || (config.split && !config.roles.has('worker'))
       ? undefined
-      : startSignerChild({ databaseUrl: database.url, dataDir: config.dataDir, port: await freePort(), log });
+      : startSignerChild({
+          databaseUrl: database.url,
+          dataDir: config.dataDir,
+          port: await freePort(),
+          log: lifecycleLogger(logger, 'signer'),
+        });
   // A failed start is reported where it is awaited.
   signer?.ready.catch(() => {});
   if (signer)
@@ -58,10 +66,16 @@ async function main(): Promise<void> {
     ]);
     process.exit(code);
   };
-  const processCore = await startProcessCore(config, database.pool, database.url, log, (err) => {
-    log.warn(`${err.message}; exiting so that a restart recovers from the database`);
-    void exitStoppingDatabase(70);
-  });
+  const processCore = await startProcessCore(
+    config,
+    database.pool,
+    database.url,
+    lifecycleLogger(logger, 'core'),
+    (err) => {
+      log.warn(`${err.message}; exiting so that a restart recovers from the database`);
+      void exitStoppingDatabase(70);
+    },
+  );
   const { core, active } = processCore;
   const keys = await loadServerKeys(database.pool, config.secretKey);
   // A staff user for the console, in development only (SEED_DEMO is off in production unless asked for).
@@ -73,9 +87,20 @@ async function main(): Promise<void> {
   if (active) await creditDemoBalances(active, database.demoUsers);
   const bots =
     active && config.demoBooks
-      ? await seedDemoMarkets(active, database.pool, keys, database.demoUsers, log)
+      ? await seedDemoMarkets(
+          active,
+          database.pool,
+          keys,
+          database.demoUsers,
+          lifecycleLogger(logger, 'demo'),
+        )
       : undefined;
-  const { app, deps, jobs } = await composeApp(config, database.pool, { core, keys }, processCore.nats);
+  const { app, deps, jobs } = await composeApp(
+    config,
+    database.pool,
+    { core, keys, logger },
+    processCore.nats,
+  );
   // The demo wallet needs the hot wallets' keys, which a signer starting for the first time publishes.
   if (signer) {
     await signer.ready;
@@ -97,7 +122,8 @@ async function main(): Promise<void> {
     }
   }
 
-  const bot = bots && config.demoBot.enabled ? demoBot(config, core, bots, log) : undefined;
+  const bot =
+    bots && config.demoBot.enabled ? demoBot(config, core, bots, lifecycleLogger(logger, 'demo')) : undefined;
   // Scheduled backups belong to the background work: a worker in a split deployment, or the one process.
   const backups =
     (!config.split || config.roles.has('worker')) &&
@@ -109,7 +135,7 @@ async function main(): Promise<void> {
         url: database.adminUrl,
         ...(database.embedded ? { dataDir: config.dataDir } : {}),
       },
-      log,
+      lifecycleLogger(logger, 'backup'),
     );
   let metricsServer: { close(): void } | undefined;
   let stopping = false;

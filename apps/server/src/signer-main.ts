@@ -1,4 +1,5 @@
 import { createPool } from './db/pool.ts';
+import { createLogger, lifecycleLogger } from './log.ts';
 import { loadSignerConfig } from './modules/signer/config.ts';
 import { startSigner } from './modules/signer/start.ts';
 
@@ -9,7 +10,16 @@ import { startSigner } from './modules/signer/start.ts';
  * writes) and `SIGNER_TOKEN`.
  */
 async function main(): Promise<void> {
-  const log = { info: (m: string) => console.log(m), warn: (m: string) => console.warn(m) };
+  const log = lifecycleLogger(
+    createLogger({
+      level: process.env.LOG_LEVEL ?? 'info',
+      format:
+        (process.env.LOG_FORMAT ?? (process.env.NODE_ENV === 'production' ? 'json' : 'text')) === 'json'
+          ? 'json'
+          : 'text',
+    }),
+    'signer',
+  );
   const config = loadSignerConfig();
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is required by the signer');

@@ -5,6 +5,8 @@ import type { SmsPort } from '../../adapters/sms/port.ts';
 export interface Messengers {
   mail: MailPort;
   sms: SmsPort;
+  /** Where a notice that could not be queued is reported (the process's logger). */
+  logger?: { warn(message: string): void };
 }
 
 const PURPOSE_TEXT: Record<string, string> = {
@@ -59,6 +61,6 @@ export async function mailSecurityNotice(
       text: withSecret`${what} on your account just now. If this was not you, reset your password and contact support immediately.${phishingLine(phrase)}`,
     });
   } catch (err) {
-    console.warn(`security notice "${what}" not queued: ${String(err)}`);
+    (m.logger ?? console).warn(`security notice "${what}" not queued: ${String(err)}`);
   }
 }
