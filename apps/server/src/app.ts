@@ -225,6 +225,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       wallet: deps.wallet,
       dataDir: deps.config.dataDir,
       disk: deps.diskGuard,
+      ...(deps.config.backup.dir ? { backupDir: deps.config.backup.dir } : {}),
     }),
   );
   await app.register(fastifyCookie);

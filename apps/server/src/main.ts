@@ -1,3 +1,4 @@
+import type { Registry } from 'prom-client';
 import { scheduleBackups } from './backup/schedule.ts';
 import { composeApp } from './compose.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
@@ -12,7 +13,7 @@ import { DEMO_STAFF_EMAIL, ensureDemoStaff } from './demo/staff.ts';
 import { devToolsExposureWarning } from './http/loopback.ts';
 import { createLogger, lifecycleLogger } from './log.ts';
 import { loadServerKeys } from './modules/identity/crypto.ts';
-import { serveMetrics } from './modules/metrics/registry.ts';
+import { serveMetrics, startingMetrics } from './modules/metrics/registry.ts';
 import { startSignerChild } from './modules/signer/child.ts';
 import { freePort } from './net/free-port.ts';
 
@@ -37,6 +38,11 @@ async function main(): Promise<void> {
   // One logger for the process (LOG_LEVEL, LOG_FORMAT); its life's lines through a child of its own.
   const logger = createLogger({ level: config.logLevel, format: config.logFormat });
   const log = lifecycleLogger(logger, 'main');
+  // Metrics from the start: a standby core waiting for the lease is seen too; the full ones once composed.
+  let metrics: Registry = startingMetrics();
+  const metricsServer = config.metrics
+    ? await serveMetrics(() => metrics, config.metrics.port, config.metrics.host)
+    : undefined;
   const database = await openDatabase(config, lifecycleLogger(logger, 'database'));
   // The signer: elsewhere (SIGNER_URL), or a child process of ours, so this process never holds the seed. It
   // boots while the core recovers and the app composes itself.
@@ -137,7 +143,6 @@ async function main(): Promise<void> {
       },
       lifecycleLogger(logger, 'backup'),
     );
-  let metricsServer: { close(): void } | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -159,8 +164,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
-  if (config.metrics)
-    metricsServer = await serveMetrics(app.metrics, config.metrics.port, config.metrics.host);
+  metrics = app.metrics;
   if (config.metrics) log.info(`metrics: http://${config.metrics.host}:${config.metrics.port}/metrics`);
   if (bot) {
     bot.start();

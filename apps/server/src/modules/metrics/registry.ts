@@ -1,11 +1,11 @@
-import { statfs } from 'node:fs/promises';
-import type { FastifyInstance } from 'fastify';
-import type pg from 'pg';
+import { API } from '@exchange/shared';
+import type { FastifyInstance, onSendHookHandler } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Core } from '../../core/index.ts';
 import type { Sequencer } from '../../core/sequencer.ts';
 import type { StreamHub } from '../ranger/hub.ts';
 import type { Wallet } from '../wallet/index.ts';
+import { addOperationsMetrics, type OperationsSources } from './operations.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,43 +14,15 @@ declare module 'fastify' {
   }
 }
 
+/** Where orders are placed (their refusals are counted by code). */
+const ORDER_ROUTE = `${API.peatio}/market/orders`;
+
 /** What the metrics read from: the app's parts. */
-export interface MetricsSources {
+export interface MetricsSources extends OperationsSources {
   app: FastifyInstance;
-  db: pg.Pool;
   core: Core;
   hub: StreamHub;
   wallet: Wallet;
-  /** The data folder, whose free space is reported (absent: not reported). */
-  dataDir?: string;
-  /** Whether new orders and withdrawals are refused for a nearly full disk. */
-  disk?: { low: boolean };
-}
-
-/** How long a scrape waits for a value read from the database before it leaves the series out. */
-const DATABASE_READ_LIMIT_MS = 1_000;
-
-/**
- * Reads for gauges that must not fail a scrape: `read` resolves with undefined when the database fails, or does
- * not answer within DATABASE_READ_LIMIT_MS (the series is then absent from this scrape, not an error). A read
- * under way is shared, not started again: by the gauges of one scrape, and by the next scrape while the database
- * is stalled, so a stalled database does not collect queries.
- */
-function boundedRead<T>(query: () => Promise<T>): () => Promise<T | undefined> {
-  let running: Promise<T | undefined> | undefined;
-  return () => {
-    running ??= query()
-      .catch(() => undefined)
-      .finally(() => {
-        running = undefined;
-      });
-    const read = running;
-    let timer: NodeJS.Timeout | undefined;
-    const limit = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), DATABASE_READ_LIMIT_MS);
-    });
-    return Promise.race([read, limit]).finally(() => clearTimeout(timer));
-  };
 }
 
 /**
@@ -83,6 +55,29 @@ export function createMetrics(sources: MetricsSources): Registry {
     const route = request.routeOptions.url ?? 'unmatched';
     requests.inc({ method: request.method, route, status: String(reply.statusCode) });
     latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
+
+  const refusals = new Counter({
+    name: 'exchange_order_refusals_total',
+    help: 'Orders refused, by error code (validation, funds, market rules, the disk, the core)',
+    labelNames: ['code'],
+    registers: [registry],
+  });
+  // Counted where orders are placed only: the routes are declared after this, and no other request pays for it.
+  app.addHook('onRoute', (route) => {
+    if (route.url !== ORDER_ROUTE || route.method !== 'POST') return;
+    const count: onSendHookHandler = (_request, reply, payload, done) => {
+      if (reply.statusCode >= 400 && typeof payload === 'string') {
+        try {
+          const codes = (JSON.parse(payload) as { errors?: unknown }).errors;
+          if (Array.isArray(codes)) for (const code of codes) refusals.inc({ code: String(code) });
+        } catch {
+          // Not our envelope: nothing to count.
+        }
+      }
+      done(null, payload);
+    };
+    route.onSend = [...(route.onSend ? [route.onSend].flat() : []), count];
   });
 
   const sequencer = 'onTimed' in core.sequencer ? (core.sequencer as Sequencer) : undefined;
@@ -156,39 +151,6 @@ export function createMetrics(sources: MetricsSources): Registry {
       this.set({ state: 'waiting' }, db.waitingCount);
     },
   });
-  const databaseAnswers = boundedRead(() => db.query('select 1'));
-  new Gauge({
-    name: 'exchange_database_up',
-    help: `Whether the database answered a query within ${DATABASE_READ_LIMIT_MS} ms at this scrape`,
-    registers: [registry],
-    async collect() {
-      this.set((await databaseAnswers()) ? 1 : 0);
-    },
-  });
-  const disk = sources.disk;
-  if (disk)
-    new Gauge({
-      name: 'exchange_disk_low',
-      help: 'Whether new orders and withdrawals are refused because DATA_DIR has less free space than DISK_MIN_FREE_MB',
-      registers: [registry],
-      collect() {
-        this.set(disk.low ? 1 : 0);
-      },
-    });
-  if (sources.dataDir) {
-    const dataDir = sources.dataDir;
-    new Gauge({
-      name: 'exchange_disk_free_bytes',
-      help: 'Free space for this process on the data folder (DATA_DIR) file system',
-      registers: [registry],
-      async collect() {
-        this.reset();
-        const stats = await statfs(dataDir).catch(() => undefined);
-        if (stats) this.set(stats.bavail * stats.bsize);
-      },
-    });
-  }
-
   new Gauge({
     name: 'exchange_ws_clients',
     help: 'Open websocket connections, subscribed to a stream or not',
@@ -238,82 +200,43 @@ export function createMetrics(sources: MetricsSources): Registry {
       }
     },
   });
-  // Read from the database: a scrape during an outage leaves these out (exchange_database_up says why).
-  const failingWebhooks = boundedRead(() =>
-    db.query<{ provider: string; n: number }>(
-      `select 'kyc' as provider, count(*)::int as n from kyc_sim_webhooks where delivered_at is null and attempts > 0
-       union all select 'card', count(*)::int from cardsim_webhooks where delivered_at is null and attempts > 0`,
-    ),
+  addOperationsMetrics(registry, sources);
+  return registry;
+}
+
+/**
+ * The metrics of a process still starting, or waiting as a standby core for the lease: Node's own, and that it
+ * is not (yet) the active core. Served until the app's full metrics take over, so a standby is never a blind spot.
+ */
+export function startingMetrics(): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const flag = (name: string, help: string, value: number) =>
+    new Gauge({ name, help, registers: [registry] }).set(value);
+  flag('exchange_core_active', 'Whether this process runs the active core (1) or not (0)', 0);
+  flag('exchange_core_available', 'Whether this process can reach a core that takes commands', 0);
+  flag(
+    'exchange_starting',
+    'Whether this process is starting, or waiting as a standby core for the lease',
+    1,
   );
-  const mailQueue = boundedRead(() =>
-    db.query<{ queued: number; dead: number }>(
-      `select count(*) filter (where queued)::int as queued,
-              count(*) filter (where dead_at > now() - interval '1 day')::int as dead
-         from mail_outbox where queued or dead_at is not null`,
-    ),
-  );
-  const waitingWithdrawals = boundedRead(() =>
-    db.query<{ state: string; n: number }>(
-      `select state, count(*)::int as n from withdrawals
-       where state in ('prepared', 'under_review', 'accepted', 'processing', 'confirming', 'errored') group by state`,
-    ),
-  );
-  new Gauge({
-    name: 'exchange_webhook_deliveries_failing',
-    help: 'Provider webhooks not yet delivered after at least one failed attempt',
-    labelNames: ['provider'],
-    registers: [registry],
-    async collect() {
-      this.reset();
-      const rows = await failingWebhooks();
-      for (const r of rows?.rows ?? []) this.set({ provider: r.provider }, r.n);
-    },
-  });
-  new Gauge({
-    name: 'exchange_mail_queued',
-    help: 'Mail queued for the SMTP sender',
-    registers: [registry],
-    async collect() {
-      this.reset();
-      const row = (await mailQueue())?.rows[0];
-      if (row) this.set(row.queued);
-    },
-  });
-  new Gauge({
-    name: 'exchange_mail_dead_letters',
-    help: 'Mail the SMTP sender gave up on in the last day (dead letters)',
-    registers: [registry],
-    async collect() {
-      this.reset();
-      const row = (await mailQueue())?.rows[0];
-      if (row) this.set(row.dead);
-    },
-  });
-  new Gauge({
-    name: 'exchange_withdrawals_waiting',
-    help: 'Withdrawals not yet final, by state',
-    labelNames: ['state'],
-    registers: [registry],
-    async collect() {
-      this.reset();
-      const rows = await waitingWithdrawals();
-      for (const r of rows?.rows ?? []) this.set({ state: r.state }, r.n);
-    },
-  });
   return registry;
 }
 
 /**
  * `GET /metrics` on a port of its own (METRICS_PORT), for a Prometheus server on the operators' network; it
- * serves nothing else. Bind it to loopback or a private address: it is not behind any login.
+ * serves nothing else. Bind it to loopback or a private address: it is not behind any login. `registry` may be a
+ * function, asked at each scrape (a process serves its starting metrics, then its full ones).
  */
-export async function serveMetrics(registry: Registry, port: number, host: string) {
+export async function serveMetrics(registry: Registry | (() => Registry), port: number, host: string) {
   const { createServer } = await import('node:http');
+  const current = typeof registry === 'function' ? registry : () => registry;
   const server = createServer(async (req, res) => {
     if (req.method !== 'GET' || req.url !== '/metrics') {
       res.writeHead(404).end();
       return;
     }
+    const registry = current();
     try {
       const body = await registry.metrics();
       res.writeHead(200, { 'content-type': registry.contentType }).end(body);
