@@ -13,6 +13,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import helmet from 'helmet';
+import type { NatsConnection } from 'nats';
 import type pg from 'pg';
 import type { CaptchaPort } from './adapters/captcha/port.ts';
 import type { CardIssuer } from './adapters/card-issuer/port.ts';
@@ -106,6 +107,8 @@ export interface AppDeps {
   cardSimulator?: { routes: CardSimulatorDeps; delivery: CardWebhookDelivery };
   /** Where the request log goes (tests read it); stdout when absent. */
   logStream?: { write(line: string): void };
+  /** The NATS connection of a split deployment (its state is a metric). */
+  nats?: NatsConnection;
   /** The process's logger (see log.ts): the HTTP requests log through its `http` child. */
   logger: ModuleLogger;
   supportEmail: string;
@@ -225,6 +228,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       wallet: deps.wallet,
       dataDir: deps.config.dataDir,
       disk: deps.diskGuard,
+      ...(deps.nats ? { nats: deps.nats } : {}),
       ...(deps.config.backup.dir ? { backupDir: deps.config.backup.dir } : {}),
     }),
   );

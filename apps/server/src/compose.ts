@@ -155,6 +155,7 @@ export async function composeApp(
     config,
     db,
     logger,
+    ...(nats ? { nats } : {}),
     mail,
     sms,
     captcha: captchaFor(config, keys.captchaKey, db),

@@ -110,6 +110,9 @@ export async function startEmbeddedPostgres(
   return { url: `${base(port)}/${DATABASE}`, stop: () => supervisor.stop() };
 }
 
+/** How many times this process started its embedded PostgreSQL again after it died (a metric). */
+export const embeddedRestarts = { count: 0 };
+
 /**
  * Starts the server again whenever it exits without being asked to (`kill -9` of the postmaster, an OOM kill).
  * Nobody supervises `npm start`, so without this the app would answer "database unavailable" forever. A killed
@@ -150,6 +153,7 @@ function superviseServer(
       try {
         await recoverStaleServer(clusterDir, log);
         await server.start();
+        embeddedRestarts.count++;
         log.info(`embedded PostgreSQL restarted on port ${port}`);
         watch();
         return;

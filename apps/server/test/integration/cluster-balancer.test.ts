@@ -16,13 +16,19 @@ let cluster: TestCluster;
 let balancer: Awaited<ReturnType<typeof startHaproxy>>;
 let dir = '';
 let base = '';
+let metricsPorts: Record<string, number> = {};
 
 beforeAll(async () => {
   if (!NATS_SERVER) return;
   haproxyBinary();
   cluster = await TestCluster.create();
   await cluster.start('core1', 'core');
-  await Promise.all([cluster.start('api1', 'api'), cluster.start('api2', 'api')]);
+  metricsPorts = { api1: await freePort(), core2: await freePort() };
+  await Promise.all([
+    cluster.start('api1', 'api', undefined, { METRICS_PORT: String(metricsPorts.api1) }),
+    cluster.start('api2', 'api'),
+    cluster.start('core2', 'core', 'standby:', { METRICS_PORT: String(metricsPorts.core2) }),
+  ]);
   dir = await mkdtemp(path.join(tmpdir(), 'exchange-haproxy-'));
   const port = await freePort();
   const backend = (name: string) => ({
@@ -136,5 +142,19 @@ describe.skipIf(!NATS_SERVER)('the cluster behind HAProxy', () => {
     );
     // The warm-up order is the one more.
     expect(stored.rows[0].n).toBe(answers.length + 1);
+  });
+
+  it('serves metrics from every role, a standby core waiting for the lease included', async () => {
+    const scrape = async (name: string) =>
+      (await fetch(`http://127.0.0.1:${metricsPorts[name]}/metrics`)).text();
+    const api = await scrape('api1');
+    expect(api).toContain('exchange_nats_connected 1');
+    expect(api).toMatch(/exchange_replica_lag_batches \d+/);
+    expect(api).toContain('exchange_core_active 0');
+    expect(api).toContain('exchange_core_available 1');
+    const standby = await scrape('core2');
+    expect(standby).toContain('exchange_starting 1');
+    expect(standby).toContain('exchange_core_active 0');
+    expect(standby).toContain('process_cpu_seconds_total');
   });
 });

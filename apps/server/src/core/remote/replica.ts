@@ -1,5 +1,5 @@
 import { type Command, type CommandResult, Engine } from '@exchange/engine';
-import { type ConsumerMessages, DeliverPolicy, type NatsConnection } from 'nats';
+import { type Consumer, type ConsumerMessages, DeliverPolicy, type NatsConnection } from 'nats';
 import type pg from 'pg';
 import { loadEngineConfig } from '../engine-config.ts';
 import type { Core, CoreSequencer } from '../index.ts';
@@ -27,6 +27,7 @@ export class ReplicaSequencer implements CoreSequencer {
   private readonly listeners: ((batch: CommittedBatch) => void)[] = [];
   private readonly recoveredListeners: RecoveredListener[] = [];
   private messages: ConsumerMessages | undefined;
+  private consumer: Consumer | undefined;
   private term = 0;
   /** Batches applied and snapshots reloaded, for health and tests. */
   readonly stats = { batches: 0, reloads: 0 };
@@ -60,6 +61,7 @@ export class ReplicaSequencer implements CoreSequencer {
     const replica = new ReplicaSequencer(first.engine, first.batchSeq, load, remote, log, units);
     replica.term = first.term;
     replica.messages = messages;
+    replica.consumer = consumer;
     void replica.follow(messages);
     return { sequencer: replica, units, markets: units.markets };
   }
@@ -70,6 +72,12 @@ export class ReplicaSequencer implements CoreSequencer {
 
   get available(): boolean {
     return this.remote.available;
+  }
+
+  /** Committed batches the active core has published that this replica has not applied yet (its lag). */
+  async pendingBatches(): Promise<number | undefined> {
+    const info = await this.consumer?.info();
+    return info ? info.num_pending + info.num_ack_pending : undefined;
   }
 
   get coreTerm(): number {

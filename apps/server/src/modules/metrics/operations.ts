@@ -1,7 +1,8 @@
 import { statfs } from 'node:fs/promises';
 import type pg from 'pg';
-import { Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import { listBackups } from '../../backup/catalogue.ts';
+import { embeddedRestarts } from '../../db/embedded.ts';
 
 /** How long a scrape waits for a value read from the database before it leaves the series out. */
 const DATABASE_READ_LIMIT_MS = 1_000;
@@ -193,4 +194,13 @@ export function addOperationsMetrics(registry: Registry, sources: OperationsSour
       },
     });
   }
+  new Counter({
+    name: 'exchange_embedded_postgres_restarts_total',
+    help: 'Times this process started its embedded PostgreSQL again after it died',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(embeddedRestarts.count);
+    },
+  });
 }

@@ -1,7 +1,9 @@
 import { API } from '@exchange/shared';
 import type { FastifyInstance, onSendHookHandler } from 'fastify';
+import type { NatsConnection } from 'nats';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Core } from '../../core/index.ts';
+import type { ReplicaSequencer } from '../../core/remote/replica.ts';
 import type { Sequencer } from '../../core/sequencer.ts';
 import type { StreamHub } from '../ranger/hub.ts';
 import type { Wallet } from '../wallet/index.ts';
@@ -23,7 +25,24 @@ export interface MetricsSources extends OperationsSources {
   core: Core;
   hub: StreamHub;
   wallet: Wallet;
+  /** The NATS connection of a split deployment. */
+  nats?: NatsConnection;
 }
+
+/** Follows a NATS connection's state for a gauge: up until it reports a disconnect, up again on reconnect. */
+function connectionState(nc: NatsConnection): { up: boolean } {
+  const state = { up: !nc.isClosed() };
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === 'disconnect') state.up = false;
+      else if (status.type === 'reconnect') state.up = true;
+    }
+  })();
+  return state;
+}
+
+/** How long a scrape waits for the replica's lag (a JetStream API call) before it leaves it out. */
+const LAG_READ_LIMIT_MS = 1_000;
 
 /**
  * The Prometheus metrics of one process (prom-client): HTTP requests by route, the core's batch sizes, commit
@@ -124,6 +143,36 @@ export function createMetrics(sources: MetricsSources): Registry {
       this.set(core.sequencer.available ? 1 : 0);
     },
   });
+  const nats = sources.nats;
+  if (nats) {
+    const connection = connectionState(nats);
+    new Gauge({
+      name: 'exchange_nats_connected',
+      help: 'Whether this process is connected to NATS (split deployment)',
+      registers: [registry],
+      collect() {
+        this.set(connection.up && !nats.isClosed() ? 1 : 0);
+      },
+    });
+  }
+  const replica = 'pendingBatches' in core.sequencer ? (core.sequencer as ReplicaSequencer) : undefined;
+  if (replica)
+    new Gauge({
+      name: 'exchange_replica_lag_batches',
+      help: 'Committed batches the active core published that this replica has not applied yet',
+      registers: [registry],
+      async collect() {
+        this.reset();
+        let timer: NodeJS.Timeout | undefined;
+        const lag = await Promise.race([
+          replica.pendingBatches().catch(() => undefined),
+          new Promise<undefined>((resolve) => {
+            timer = setTimeout(() => resolve(undefined), LAG_READ_LIMIT_MS);
+          }),
+        ]).finally(() => clearTimeout(timer));
+        if (lag !== undefined) this.set(lag);
+      },
+    });
   new Gauge({
     name: 'exchange_core_active',
     help: 'Whether this process runs the active core (1) or follows it as a replica (0)',
