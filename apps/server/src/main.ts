@@ -163,6 +163,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
+  // The standby's health page has reported the takeover's progress on this port until now.
+  await processCore.recovering?.close();
   await app.listen({ port: config.port, host: config.host });
   metrics = app.metrics;
   if (config.metrics) log.info(`metrics: http://${config.metrics.host}:${config.metrics.port}/metrics`);

@@ -99,7 +99,13 @@ describe.skipIf(!NATS_SERVER)('the split deployment', () => {
     const waiting = await fetch(`${core2.base}/api/v2/peatio/public/health/ready`);
     expect([waiting.status, await waiting.json()]).toEqual([
       503,
-      { status: 'standby', roles: ['core'], core: { active: false } },
+      {
+        status: 'standby',
+        roles: ['core'],
+        core: { active: false },
+        phase: 'waiting for the core lease',
+        seconds: expect.any(Number),
+      },
     ]);
 
     const watchers = [bookWatcher(ws1.base), bookWatcher(ws2.base)];
@@ -169,6 +175,10 @@ describe.skipIf(!NATS_SERVER)('the split deployment', () => {
 
     const second = await term(core2.base);
     expect(second).toEqual({ active: true, term: (first?.term ?? 0) + 1 });
+    // The new core says how long loading the engine took.
+    expect(core2.process.output()).toMatch(
+      /took over as the active exchange core \(term \d+\); the engine loaded in \d+ ms/,
+    );
     expect(acknowledged.size).toBe(120);
     // Exactly one order per client id: none lost, none applied twice.
     const stored = await db.pool.query(
