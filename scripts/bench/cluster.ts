@@ -96,6 +96,12 @@ export async function clusterBench(fresh: () => Promise<{ url: string; pool: pg.
   };
   const stored = (await split.pool.query('select count(*)::int as n from orders')).rows[0].n as number;
 
+  // The takeover under load: the active core SIGKILLed two seconds into an order load through both api processes.
+  const underLoad = Promise.all([
+    orderLoad(api.base, splitTrader.apiKeys.slice(0, half), CONNECTIONS / 2),
+    orderLoad(api2.base, splitTrader.apiKeys.slice(half), CONNECTIONS / 2),
+  ]);
+  await new Promise((r) => setTimeout(r, 2_000));
   core.child.kill('SIGKILL');
   const killed = performance.now();
   for (;;) {
@@ -107,6 +113,11 @@ export async function clusterBench(fresh: () => Promise<{ url: string; pool: pg.
     await new Promise((r) => setTimeout(r, 10));
   }
   const takeoverMs = Math.round(performance.now() - killed);
+  const during = await underLoad;
+  const duringTakeover = {
+    answered: during.reduce((n, r) => n + (r.statusCodes['201']?.count ?? 0), 0),
+    total: during.reduce((n, r) => n + r.total, 0),
+  };
   for (const p of [standby, api, api2]) {
     p.child.kill('SIGTERM');
     await p.exited;
@@ -141,7 +152,7 @@ export async function clusterBench(fresh: () => Promise<{ url: string; pool: pg.
     ],
   );
   console.log(
-    `split: orders stored ${stored}; standby core took over ${takeoverMs} ms after the active one was SIGKILLed`,
+    `split: orders stored ${stored}; under an order load through both api processes (${CONNECTIONS} connections), the standby core answered ready ${takeoverMs} ms after the active one was SIGKILLed; ${duringTakeover.answered}/${duringTakeover.total} orders of that load answered 201`,
   );
-  return { single, viaNats, viaTwo, takeoverMs };
+  return { single, viaNats, viaTwo, takeoverMs, duringTakeover };
 }
