@@ -231,6 +231,38 @@ describe('phone change', () => {
     expect(me.phones.at(-1).validated_at).not.toBeNull();
   });
 
+  it('replaces the number: the old one logs in no more, and the country stored is the one chosen', async () => {
+    const { phone: old, password, session } = await signedIn('swap@example.com');
+    const austrian = '436641234567';
+    expect(
+      (await call('POST', '/resource/phones', session, { phone_number: austrian, country: 'AT' })).statusCode,
+    ).toBe(201);
+    const changed = await call('POST', '/resource/phones/verify', session, {
+      phone_number: austrian,
+      verification_code: await lastCode(t, austrian),
+      country: 'AT',
+    });
+    expect(changed.statusCode, changed.body).toBe(201);
+    const me = (await call('GET', '/resource/users/me', session)).json();
+    expect(me.phones).toEqual([expect.objectContaining({ country: 'AT', number: austrian })]);
+
+    const phoneLogin = (number: string) =>
+      call('POST', '/identity/sessions/resent_otp', undefined, {
+        session_type: 'phone',
+        phone_number: number,
+        password,
+      });
+    expect((await phoneLogin(austrian)).statusCode).toBe(201);
+    const withOld = await phoneLogin(old);
+    const neverRegistered = await phoneLogin('819099999999');
+    // The old number is refused exactly as a number nobody has (no enumeration).
+    expect(withOld.statusCode).not.toBe(201);
+    expect([withOld.statusCode, withOld.json()]).toEqual([
+      neverRegistered.statusCode,
+      neverRegistered.json(),
+    ]);
+  });
+
   it('refuses a number verified on another account', async () => {
     const a = await signedIn('phone-a@example.com');
     const b = await signedIn('phone-b@example.com');

@@ -83,9 +83,10 @@ export const startPhoneChangeSchema = z.object({
 /** `POST /resource/phones/send_code`: resend the SMS code of a phone change. */
 export const resendPhoneCodeSchema = z.object({ phone_number: phoneNumber });
 
-/** `POST /resource/phones/verify`: confirm the new number with its SMS code. */
+/** `POST /resource/phones/verify`: confirm the new number with its SMS code (and the country chosen for it). */
 export const verifyPhoneSchema = z.object({
   phone_number: phoneNumber,
+  country: z.string().max(2).optional(),
   verification_code: textField(ERRORS.phoneCodeInvalid, [
     [(v) => /^\d{6}$/.test(v), ERRORS.phoneCodeInvalid],
   ]),

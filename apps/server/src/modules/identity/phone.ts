@@ -91,7 +91,10 @@ export async function resendPhoneChangeCode(deps: IdentityDeps, user: UserRecord
   await smsCode(deps, number, 'phone_change', code);
 }
 
-/** Confirms the new number with its SMS code: it becomes the account's validated phone. */
+/**
+ * Confirms the new number with its SMS code: it replaces the account's phone. The old number keeps no login and
+ * gets no codes; the country stored is the one chosen for the new number (else the old number's).
+ */
 export async function confirmPhoneChange(
   deps: IdentityDeps,
   user: UserRecord,
@@ -113,9 +116,12 @@ export async function confirmPhoneChange(
     const previous = (
       await tx.query('select country from phones where user_id = $1 order by id desc limit 1', [user.id])
     ).rows[0];
+    // A change replaces the number: no row of an earlier one may still name this account (phone login looks
+    // the account up by any of its rows).
+    await tx.query('delete from phones where user_id = $1', [user.id]);
     await tx.query('insert into phones (user_id, country, number, validated_at) values ($1, $2, $3, now())', [
       user.id,
-      input.country ?? previous?.country ?? '',
+      input.country || previous?.country || '',
       number,
     ]);
     await setLabel(tx, user.id, 'phone', 'verified');

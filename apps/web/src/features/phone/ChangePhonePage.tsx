@@ -121,7 +121,11 @@ export function ChangePhonePage() {
 
   const submitCode = (event: React.FormEvent) => {
     event.preventDefault();
-    const parsed = codeSchema.safeParse({ phone_number: full, verification_code: code });
+    const parsed = codeSchema.safeParse({
+      phone_number: full,
+      verification_code: code,
+      country: country ?? '',
+    });
     if (!parsed.success) return setErrors(fieldErrors(parsed.error));
     void run(
       async () => {
