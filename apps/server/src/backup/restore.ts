@@ -18,9 +18,9 @@ import {
   readManifest,
 } from './manifest.ts';
 import { startRecoveryServer } from './recovery-server.ts';
+import { parseTimestamp } from './timestamps.ts';
 import { chownForPostgres, embeddedPostgresBinary, postgresIds, toolMajor } from './tools.ts';
-import { type ArchiveCheck, checkArchive } from './wal-check.ts';
-import { countCommits } from './wal-commits.ts';
+import { type ArchiveDamage, acceptLoss, checkArchive, damageOf, describeDamage } from './wal-check.ts';
 
 /** Where to restore: a fresh DATA_DIR for a base backup, or an empty external database for a dump. */
 export interface RestoreTarget {
@@ -38,16 +38,6 @@ export interface RestoreResult {
   /** Where the WAL archive was damaged, when the operator accepted losing what lies beyond it. */
   lossAccepted?: ArchiveDamage;
   auditFailures: string[];
-}
-
-/** A damaged WAL archive as a restore found it. */
-export interface ArchiveDamage {
-  segment: string;
-  reason: string;
-  /** The last transaction replayed before the damage (the server's own words), if any was. */
-  lastGood?: string;
-  /** Commits counted in the intact segments after the damaged one (those in it cannot be counted). */
-  commitsBeyond: number;
 }
 
 /** Options of {@link restoreBackup}. */
@@ -158,37 +148,6 @@ export async function restoreBackup(
   }
 }
 
-/** The damage of a checked archive, with the commits counted in the intact segments after it. */
-async function damageOf(archive: string, check: ArchiveCheck): Promise<ArchiveDamage> {
-  let commitsBeyond = 0;
-  for (const segment of check.beyond)
-    commitsBeyond += await countCommits(path.join(archive, segment), segment);
-  const problem = check.problem ?? { segment: '?', reason: 'is damaged' };
-  return { segment: problem.segment, reason: problem.reason, commitsBeyond };
-}
-
-function describeDamage(damage: ArchiveDamage): string {
-  return `the WAL archive is damaged: segment ${damage.segment} ${damage.reason}; at least ${damage.commitsBeyond} committed transaction(s) lie beyond it (counted in the intact segments after it; those in ${damage.segment} itself cannot be counted)`;
-}
-
-/**
- * A restore to the end of a damaged archive: refused, naming the last good moment, unless the operator accepted
- * losing what was committed after a time that is not after that moment.
- * @throws BackupError when the loss was not accepted.
- */
-function acceptLoss(damage: ArchiveDamage, acceptLossAfter: string | undefined): ArchiveDamage {
-  const lastGood = damage.lastGood ? parseTimestamp(damage.lastGood) : undefined;
-  const accepted = acceptLossAfter === undefined ? undefined : parseTimestamp(acceptLossAfter);
-  if (accepted !== undefined && lastGood !== undefined && lastGood >= accepted) return damage;
-  const moment = damage.lastGood
-    ? `the last good moment is ${damage.lastGood}`
-    : 'no transaction after the backup is readable';
-  const advice = damage.lastGood
-    ? `to restore up to it and lose what came after, add --accept-loss-after "${damage.lastGood}"`
-    : "restore without --to, to the backup's own moment";
-  throw new BackupError(`${describeDamage(damage)}; ${moment}. Nothing was restored; ${advice}`);
-}
-
 /** The timeline histories in the archive (all a restore to the backup's own moment reads of it). */
 async function historyFiles(archive: string, startFile: string): Promise<string[]> {
   if (!existsSync(archive)) return [];
@@ -267,16 +226,6 @@ function checkTarget(to: string, manifest: Manifest, archive: string): void {
       `--to "${to}" is before backup ${manifest.name} was taken (${manifest.startedAt}); restore an older backup`,
     );
   }
-}
-
-/** A timestamp as PostgreSQL reads it (`2026-11-23 20:00:00+00`, ISO 8601), in ms; undefined if unreadable. */
-export function parseTimestamp(text: string): number | undefined {
-  const iso = text
-    .trim()
-    .replace(' ', 'T')
-    .replace(/([+-]\d\d)$/, '$1:00');
-  const at = Date.parse(iso);
-  return Number.isNaN(at) || !/[zZ]|[+-]\d\d(:?\d\d)?$/.test(iso) ? undefined : at;
 }
 
 /** Copies every file of the backup into the staging folder, checking its checksum; lays out DATA_DIR. */

@@ -3,6 +3,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { archivedSince, CHECKSUM_SUFFIX } from './archive.ts';
 import { BackupError, hashFile } from './manifest.ts';
+import { parseTimestamp } from './timestamps.ts';
+import { countCommits } from './wal-commits.ts';
 
 /** A WAL segment file name: timeline, log and segment, 8 hex digits each. */
 const SEGMENT_NAME = /^[0-9A-F]{24}$/;
@@ -82,4 +84,46 @@ export async function checkArchive(archiveDir: string, startFile: string): Promi
     ...(problem ? { problem } : {}),
     beyond: segments.filter((s) => position(s) > cut),
   };
+}
+
+/** A damaged WAL archive as a restore found it. */
+export interface ArchiveDamage {
+  segment: string;
+  reason: string;
+  /** The last transaction replayed before the damage (the server's own words), if any was. */
+  lastGood?: string;
+  /** Commits counted in the intact segments after the damaged one (those in it cannot be counted). */
+  commitsBeyond: number;
+}
+
+/** The damage of a checked archive, with the commits counted in the intact segments after it. */
+export async function damageOf(archive: string, check: ArchiveCheck): Promise<ArchiveDamage> {
+  let commitsBeyond = 0;
+  for (const segment of check.beyond)
+    commitsBeyond += await countCommits(path.join(archive, segment), segment);
+  const problem = check.problem ?? { segment: '?', reason: 'is damaged' };
+  return { segment: problem.segment, reason: problem.reason, commitsBeyond };
+}
+
+/** The damage in the operator's words. */
+export function describeDamage(damage: ArchiveDamage): string {
+  return `the WAL archive is damaged: segment ${damage.segment} ${damage.reason}; at least ${damage.commitsBeyond} committed transaction(s) lie beyond it (counted in the intact segments after it; those in ${damage.segment} itself cannot be counted)`;
+}
+
+/**
+ * A restore to the end of a damaged archive: refused, naming the last good moment, unless the operator accepted
+ * losing what was committed after a time that is not after that moment.
+ * @throws BackupError when the loss was not accepted.
+ */
+export function acceptLoss(damage: ArchiveDamage, acceptLossAfter: string | undefined): ArchiveDamage {
+  const lastGood = damage.lastGood ? parseTimestamp(damage.lastGood) : undefined;
+  const accepted = acceptLossAfter === undefined ? undefined : parseTimestamp(acceptLossAfter);
+  if (accepted !== undefined && lastGood !== undefined && lastGood >= accepted) return damage;
+  const moment = damage.lastGood
+    ? `the last good moment is ${damage.lastGood}`
+    : 'no transaction after the backup is readable';
+  const advice = damage.lastGood
+    ? `to restore up to it and lose what came after, add --accept-loss-after "${damage.lastGood}"`
+    : "restore without --to, to the backup's own moment";
+  throw new BackupError(`${describeDamage(damage)}; ${moment}. Nothing was restored; ${advice}`);
 }

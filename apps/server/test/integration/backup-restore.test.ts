@@ -14,9 +14,10 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, embeddedUrl, liveClient, type Session, sql } from '../support/live.ts';
+import { cli, embeddedUrl, liveClient, sql } from '../support/live.ts';
 import { freePort } from '../support/ports.ts';
 import { type ServerProcess, serverSetup, startServerProcess } from '../support/process.ts';
+import { trxMoves } from '../support/trx-moves.ts';
 
 /**
  * Backups of a running exchange and restores of them: orders, trades, a deposit and a withdrawal are written,
@@ -114,6 +115,7 @@ describe('backup and restore of the embedded database', () => {
     await start({});
     dbUrl = await embeddedUrl(dataDir, env);
     const api = liveClient(base, () => dbUrl, PASSWORD);
+    const { deposit, withdraw } = trxMoves(api, () => dbUrl);
     const alice = await api.login('alice@example.com');
     const bob = await api.login('bob@example.com');
     const trade = async () => {
@@ -133,8 +135,8 @@ describe('backup and restore of the embedded database', () => {
       alice,
     );
     expect(open.status).toBe(201);
-    await deposit(api, alice, '25');
-    await withdraw(api, alice, bob, '12');
+    await deposit(alice, '25');
+    await withdraw(alice, bob, '12');
     const atBackup = await money(dbUrl);
     expect(atBackup.trades.length).toBeGreaterThanOrEqual(2);
 
@@ -148,7 +150,7 @@ describe('backup and restore of the embedded database', () => {
 
     // After the backup: more trades and a deposit up to the moment `between`, then more after it.
     await trade();
-    await deposit(api, bob, '3');
+    await deposit(bob, '3');
     const atBetween = await money(dbUrl);
     expect(atBetween.trades.length).toBeGreaterThan(atBackup.trades.length);
     expect(atBetween.deposits.length).toBeGreaterThan(atBackup.deposits.length);
@@ -159,7 +161,7 @@ describe('backup and restore of the embedded database', () => {
     await archiveNow(dbUrl);
     await trade();
     await archiveNow(dbUrl);
-    await withdraw(api, alice, bob, '10');
+    await withdraw(alice, bob, '10');
     const atEnd = await money(dbUrl);
     expect(atEnd.trades.length).toBeGreaterThan(atBetween.trades.length);
     await archiveNow(dbUrl);
@@ -364,104 +366,6 @@ async function startedMoney(restoredDir: string) {
   } finally {
     await stop(server);
   }
-}
-
-/** Deposits TRX from the chain simulator to the user's address and waits until it is credited. */
-async function deposit(api: ReturnType<typeof liveClient>, who: Session, amount: string): Promise<void> {
-  const address = await api.call(
-    'GET',
-    '/api/v2/peatio/account/deposit_address/trx?blockchain_key=tron-sim',
-    undefined,
-    who,
-  );
-  expect(address.status).toBe(200);
-  const to = (address.body as { address: string }).address;
-  const before = await credited(who.email);
-  const sent = await api.call('POST', '/api/v2/dev/faucet', {
-    blockchain_key: 'tron-sim',
-    currency: 'trx',
-    address: to,
-    amount,
-  });
-  expect(sent.status, JSON.stringify(sent.body)).toBe(201);
-  const mined = await api.call('POST', '/api/v2/dev/mine', { blockchain_key: 'tron-sim', blocks: 31 });
-  expect(mined.status).toBe(200);
-  await until(`the deposit of ${amount} TRX`, async () => (await credited(who.email)) > before);
-}
-
-/** How many deposits of the user have been credited. */
-async function credited(email: string): Promise<number> {
-  const rows = await sql<{ n: number }>(
-    dbUrl,
-    `select count(*)::int as n from deposits d join users u on u.id = d.user_id
-     where u.email = $1 and d.state in ('accepted', 'collecting', 'collected')`,
-    [email],
-  );
-  return rows[0]?.n ?? 0;
-}
-
-const secrets = new Map<string, string>();
-const beneficiaries = new Map<string, number>();
-
-/** Withdraws TRX to the other user's deposit address: settled inside the exchange at once. */
-async function withdraw(api: ReturnType<typeof liveClient>, from: Session, to: Session, amount: string) {
-  let secret = secrets.get(from.email);
-  if (!secret) {
-    secret = await api.enableTwoFactor(from);
-    secrets.set(from.email, secret);
-  }
-  let beneficiary = beneficiaries.get(from.email);
-  if (beneficiary === undefined) {
-    const address = await api.call(
-      'GET',
-      '/api/v2/peatio/account/deposit_address/trx?blockchain_key=tron-sim',
-      undefined,
-      to,
-    );
-    const created = await api.call(
-      'POST',
-      '/api/v2/peatio/account/beneficiaries',
-      {
-        name: 'to bob',
-        currency: 'trx',
-        blockchain_key: 'tron-sim',
-        data: { address: (address.body as { address: string }).address },
-      },
-      from,
-    );
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const pin = /Use (\d{6}) to activate/.exec(await api.lastMail(from.email))?.[1];
-    const id = (created.body as { id: number }).id;
-    const activated = await api.call(
-      'PATCH',
-      `/api/v2/peatio/account/beneficiaries/${id}/activate`,
-      { pin },
-      from,
-    );
-    expect(activated.status, JSON.stringify(activated.body)).toBe(200);
-    beneficiary = id;
-    beneficiaries.set(from.email, id);
-  }
-  const res = await api.call(
-    'POST',
-    '/api/v2/peatio/account/withdraws',
-    {
-      amount,
-      otp: await api.totp(from, secret),
-      beneficiary_id: beneficiary,
-      currency: 'trx',
-      blockchain_key: 'tron-sim',
-    },
-    from,
-  );
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  await until('the withdrawal to settle', async () => {
-    const rows = await sql<{ state: string }>(
-      dbUrl,
-      'select state from withdrawals order by id desc limit 1',
-    );
-    return rows[0]?.state === 'succeed';
-  });
 }
 
 /** Closes the current WAL segment and waits until it is archived, so a restore can reach everything so far. */

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { archiveCommand } from '../../src/backup/archive.ts';
 import { backupName, humanSize, listBackups, pruneBackups } from '../../src/backup/catalogue.ts';
 import { FORMAT, type Manifest, readManifest, writeManifest } from '../../src/backup/manifest.ts';
-import { parseTimestamp } from '../../src/backup/restore.ts';
+import { parseTimestamp } from '../../src/backup/timestamps.ts';
 import { checksumProblem } from '../../src/backup/wal-check.ts';
 import { loadConfig } from '../../src/config.ts';
 
