@@ -30,6 +30,27 @@ function boundedRead<T>(query: () => Promise<T>): () => Promise<T | undefined> {
   };
 }
 
+/**
+ * A gauge of one value read at scrape time: set when `read` gives one, else left at its last value (stale), so a
+ * database that does not answer never fails the scrape.
+ */
+function readGauge(
+  registry: Registry,
+  name: string,
+  help: string,
+  read: () => Promise<number | undefined>,
+): void {
+  new Gauge({
+    name,
+    help,
+    registers: [registry],
+    async collect() {
+      const value = await read();
+      if (value !== undefined) this.set(value);
+    },
+  });
+}
+
 /** What the operations metrics read: the database, the data folder, the disk guard. */
 export interface OperationsSources {
   db: pg.Pool;
@@ -70,15 +91,15 @@ export function addOperationsMetrics(registry: Registry, sources: OperationsSour
     });
   if (sources.dataDir) {
     const dataDir = sources.dataDir;
-    new Gauge({
-      name: 'exchange_disk_free_bytes',
-      help: 'Free space for this process on the data folder (DATA_DIR) file system',
-      registers: [registry],
-      async collect() {
+    readGauge(
+      registry,
+      'exchange_disk_free_bytes',
+      'Free space for this process on the data folder (DATA_DIR) file system',
+      async () => {
         const stats = await statfs(dataDir).catch(() => undefined);
-        if (stats) this.set(stats.bavail * stats.bsize);
+        return stats ? stats.bavail * stats.bsize : undefined;
       },
-    });
+    );
   }
 
   // Read from the database: a scrape during an outage leaves these out (exchange_database_up says why).
@@ -112,24 +133,18 @@ export function addOperationsMetrics(registry: Registry, sources: OperationsSour
       for (const r of rows?.rows ?? []) this.set({ provider: r.provider }, r.n);
     },
   });
-  new Gauge({
-    name: 'exchange_mail_queued',
-    help: 'Mail queued for the SMTP sender',
-    registers: [registry],
-    async collect() {
-      const row = (await mailQueue())?.rows[0];
-      if (row) this.set(row.queued);
-    },
-  });
-  new Gauge({
-    name: 'exchange_mail_dead_letters',
-    help: 'Mail the SMTP sender gave up on in the last day (dead letters)',
-    registers: [registry],
-    async collect() {
-      const row = (await mailQueue())?.rows[0];
-      if (row) this.set(row.dead);
-    },
-  });
+  readGauge(
+    registry,
+    'exchange_mail_queued',
+    'Mail queued for the SMTP sender',
+    async () => (await mailQueue())?.rows[0]?.queued,
+  );
+  readGauge(
+    registry,
+    'exchange_mail_dead_letters',
+    'Mail the SMTP sender gave up on in the last day (dead letters)',
+    async () => (await mailQueue())?.rows[0]?.dead,
+  );
   new Gauge({
     name: 'exchange_withdrawals_waiting',
     help: 'Withdrawals not yet final, by state',
@@ -153,46 +168,46 @@ export function addOperationsMetrics(registry: Registry, sources: OperationsSour
     const row = (await archiver())?.rows[0];
     return row?.on ? row : undefined;
   };
-  new Gauge({
-    name: 'exchange_wal_archive_failing',
-    help: 'Whether the last attempt to archive a WAL segment failed (point-in-time restores stop before it)',
-    registers: [registry],
-    async collect() {
+  readGauge(
+    registry,
+    'exchange_wal_archive_failing',
+    'Whether the last attempt to archive a WAL segment failed (point-in-time restores stop before it)',
+    async () => {
       const row = await archive();
-      if (row) this.set(row.failing ? 1 : 0);
+      return row ? Number(row.failing) : undefined;
     },
-  });
-  new Gauge({
-    name: 'exchange_wal_archive_failures',
-    help: 'WAL segments the server failed to archive since it started (PostgreSQL counts)',
-    registers: [registry],
-    async collect() {
+  );
+  readGauge(
+    registry,
+    'exchange_wal_archive_failures',
+    'WAL segments the server failed to archive since it started (PostgreSQL counts)',
+    async () => {
       const row = await archive();
-      if (row) this.set(Number(row.failures));
+      return row ? Number(row.failures) : undefined;
     },
-  });
-  new Gauge({
-    name: 'exchange_wal_archive_age_seconds',
-    help: 'Seconds since a WAL segment was last archived (an idle server archives nothing)',
-    registers: [registry],
-    async collect() {
+  );
+  readGauge(
+    registry,
+    'exchange_wal_archive_age_seconds',
+    'Seconds since a WAL segment was last archived (an idle server archives nothing)',
+    async () => {
       const row = await archive();
-      if (row?.since) this.set(Number(row.since));
+      return row?.since ? Number(row.since) : undefined;
     },
-  });
+  );
   const backupDir = sources.backupDir;
   if (backupDir) {
     const newest = async () =>
       (await listBackups(backupDir).catch(() => [])).filter((b) => b.manifest?.audit.passed).pop()?.manifest;
-    new Gauge({
-      name: 'exchange_backup_last_success_timestamp_seconds',
-      help: 'When the newest complete backup whose ledger audit passed finished (Unix time)',
-      registers: [registry],
-      async collect() {
+    readGauge(
+      registry,
+      'exchange_backup_last_success_timestamp_seconds',
+      'When the newest complete backup whose ledger audit passed finished (Unix time)',
+      async () => {
         const manifest = await newest();
-        if (manifest) this.set(Date.parse(manifest.finishedAt) / 1000);
+        return manifest ? Date.parse(manifest.finishedAt) / 1000 : undefined;
       },
-    });
+    );
   }
   new Counter({
     name: 'exchange_embedded_postgres_restarts_total',
