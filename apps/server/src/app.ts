@@ -166,6 +166,31 @@ async function helmetHeaders(config: Config): Promise<Record<string, string>> {
   return headers;
 }
 
+/**
+ * The security headers of API answers (JSON, and the files the operator console opens inline), after OWASP's REST
+ * Security Cheat Sheet: nothing may run, load or frame in them (`default-src 'none'`), they are never sniffed or
+ * embedded elsewhere, and HSTS holds. The headers that only a rendered document uses (COOP, Origin-Agent-Cluster,
+ * DNS prefetch, X-Download-Options, cross-domain policies, X-XSS-Protection) are left out: on about 1 KB of headers
+ * per answer they were half its bytes, and the kernel's time to send them was a third of a warm request.
+ */
+function apiSecurityHeaders(documentHeaders: Record<string, string>): Record<string, string> {
+  const kept = [
+    'strict-transport-security',
+    'x-content-type-options',
+    'cross-origin-resource-policy',
+    'referrer-policy',
+  ];
+  const headers: Record<string, string> = {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'x-frame-options': 'DENY',
+  };
+  for (const name of kept) {
+    const value = documentHeaders[name];
+    if (value !== undefined) headers[name] = value;
+  }
+  return headers;
+}
+
 /** Builds the Fastify app: APIs under their OpenDAX prefixes, the ranger websocket and the web app. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -199,13 +224,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     done();
   });
-  // Security headers from helmet, computed once: they are the same on every answer.
-  const securityHeaders = await helmetHeaders(deps.config);
+  // Security headers, computed once: the web app's documents get helmet's, the API's JSON a set of its own.
+  const documentHeaders = await helmetHeaders(deps.config);
+  const apiHeaders = apiSecurityHeaders(documentHeaders);
   // When the request reached this process (the first hook): a signed request's nonce is measured against it.
   app.decorateRequest('receivedAt', 0);
   app.addHook('onRequest', (request, reply, done) => {
     request.receivedAt = Date.now();
-    reply.headers(securityHeaders);
+    reply.headers(request.url.startsWith('/api/') ? apiHeaders : documentHeaders);
     done();
   });
   installErrorHandling(app);

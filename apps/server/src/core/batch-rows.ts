@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import type { OrderView, Trade } from '@exchange/engine';
 import { formatUnits } from '@exchange/shared';
 import { orderUuid } from './order-uuid.ts';
@@ -110,6 +111,10 @@ export function insertTrades(units: Units, trades: Trade[]): Statement {
  * they cost one round trip. Each part's parameters are renumbered after the previous parts'; the statement
  * answers how many rows each part touched (`n0`, `n1`, ...), which the runner checks against `counts`. The parts
  * share one snapshot and may run in any order, so none may touch a row another part touches.
+ *
+ * The statement is named after its text, so each connection parses and plans it once: the parts' texts are fixed
+ * (every row travels in array parameters), so there are only as many names as combinations of parts, and planning
+ * the whole statement again cost about a sixth of a batch's time in PostgreSQL.
  */
 export function combine(statements: Statement[]): Statement[] {
   if (statements.length < 2) return statements;
@@ -122,9 +127,11 @@ export function combine(statements: Statement[]): Statement[] {
     values.push(...s.values);
   }
   const counts = statements.map((_, i) => `(select count(*) from s${i}) as n${i}`);
+  const text = `with ${parts.join(',\n')}\nselect ${counts.join(', ')}`;
   return [
     {
-      text: `with ${parts.join(',\n')}\nselect ${counts.join(', ')}`,
+      text,
+      name: `batch_${hash('sha1', text)}`,
       values,
       counts: statements.map((s) => s.rows),
     },

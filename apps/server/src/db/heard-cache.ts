@@ -13,7 +13,16 @@ export interface HeardCachePolicy {
 interface Entry<V> {
   value: V;
   at: number;
+  /** When it last moved to the end of the eviction order. */
+  used: number;
 }
+
+/**
+ * A hit moves its entry to the end of the eviction order at most this often. Moving it is a delete and a set on the
+ * Map, and a warm key is hit by every request: within this interval the order is least recently *moved*, which for
+ * eviction is as good.
+ */
+export const REORDER_EVERY_MS = 1_000;
 
 interface Loading<V> {
   promise: Promise<V | undefined>;
@@ -51,8 +60,11 @@ export class HeardCache<V> {
       return undefined;
     }
     // Most recently used last: the Map's order is the eviction order.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    if (now - entry.used >= REORDER_EVERY_MS) {
+      entry.used = now;
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
     return entry.value;
   }
 
@@ -82,7 +94,7 @@ export class HeardCache<V> {
   set(key: string, value: V, now: number): void {
     if (this.ttl <= 0) return;
     this.entries.delete(key);
-    this.entries.set(key, { value, at: now });
+    this.entries.set(key, { value, at: now, used: now });
     if (this.entries.size > this.policy.size) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);

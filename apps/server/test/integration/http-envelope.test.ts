@@ -100,10 +100,20 @@ describe('error envelope', () => {
     expect(res.json()).toEqual({ errors: ['server.payload_too_large'] });
   });
 
-  it('sets security headers', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/v2/peatio/public/timestamp' });
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(String(res.headers['content-security-policy'])).toContain("default-src 'self'");
+  it("sets the API's security headers on its answers, and the web app's on everything else", async () => {
+    const api = await t.app.inject({ method: 'GET', url: '/api/v2/peatio/public/timestamp' });
+    expect(api.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(api.headers['x-frame-options']).toBe('DENY');
+    expect(api.headers['x-content-type-options']).toBe('nosniff');
+    expect(api.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+    expect(api.headers['cross-origin-resource-policy']).toBe('same-origin');
+    // What only a rendered document uses is left out of JSON answers.
+    expect(api.headers['cross-origin-opener-policy']).toBeUndefined();
+    expect(api.headers['x-dns-prefetch-control']).toBeUndefined();
+    const page = await t.app.inject({ method: 'GET', url: '/markets' });
+    expect(String(page.headers['content-security-policy'])).toContain("default-src 'self'");
+    expect(page.headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(page.headers['x-frame-options']).toBe('SAMEORIGIN');
   });
 });
 

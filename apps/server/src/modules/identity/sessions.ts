@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { ChangeFeed } from '../../db/change-feed.ts';
+import { REORDER_EVERY_MS } from '../../db/heard-cache.ts';
 import { randomToken, sha256 } from './crypto.ts';
 
 /** Name of the HttpOnly session cookie. */
@@ -17,6 +18,8 @@ interface CachedSession {
   session: ActiveSession;
   cachedAt: number;
   lastSeen: number;
+  /** When it last moved to the end of the eviction order (see REORDER_EVERY_MS). */
+  used: number;
   /** The absolute end of the session (epoch ms). */
   expiresAt: number;
 }
@@ -128,8 +131,11 @@ export class SessionStore {
     const idle = cached && now - cached.lastSeen > this.policy.idleMinutes * 60_000;
     if (cached && !idle && now - cached.cachedAt < this.cacheMs) {
       // Most recently used last: the Map's order is the eviction order.
-      this.live.delete(id);
-      this.live.set(id, cached);
+      if (now - cached.used >= REORDER_EVERY_MS) {
+        cached.used = now;
+        this.live.delete(id);
+        this.live.set(id, cached);
+      }
       if (now - cached.lastSeen > TOUCH_EVERY_MS) await this.touch(id, cached, now);
       return cached.session;
     }
@@ -156,6 +162,7 @@ export class SessionStore {
     const entry = {
       session,
       cachedAt: now,
+      used: now,
       lastSeen: now - Number(row.idle_ms),
       expiresAt: now + Number(row.left_ms),
     };
