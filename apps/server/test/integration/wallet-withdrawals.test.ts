@@ -143,6 +143,10 @@ describe('withdrawals', () => {
       [{ otp: '000000' }, 422, 'account.withdraw.invalid_otp'],
       [{ beneficiary_id: other.beneficiary }, 404, 'record.not_found'],
       [{ blockchain_key: 'btc-sim' }, 422, 'account.blockchain.doesnt_exist'],
+      // Without a network the beneficiary's is taken: another user's is as unknown as ever.
+      [{ blockchain_key: undefined, beneficiary_id: other.beneficiary }, 404, 'record.not_found'],
+      [{ blockchain_key: undefined, beneficiary_id: 999_999 }, 404, 'record.not_found'],
+      [{ blockchain_key: undefined, currency: 'btc' }, 422, 'account.blockchain.doesnt_exist'],
     ];
     for (const [override, status, code] of cases) {
       const body = {
@@ -161,6 +165,19 @@ describe('withdrawals', () => {
     expect(small.json().details).toEqual({ min: '11', currency: 'trx' });
     expect(balance(who, 'trx')).toEqual({ balance: 20n * TRX, locked: 0n });
     expect((await call(who, 'GET', '/account/withdraws')).json()).toEqual([]);
+  });
+
+  it("takes the beneficiary's network when the request names none (BaseApp 2.6 sends no blockchain_key)", async () => {
+    const { who, beneficiary, target } = await withdrawer('uma@wallet.test', 50n * TRX);
+    const res = await call(who, 'POST', '/account/withdraws', {
+      amount: '20',
+      otp: await totp(who),
+      beneficiary_id: beneficiary,
+      currency: 'trx',
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ blockchain_key: 'tron-sim', rid: target, amount: '20', fee: '1' });
+    expect(balance(who, 'trx')).toEqual({ balance: 30n * TRX, locked: 20n * TRX });
   });
 
   it('refuses a saved address that fails its checksum (saved before addresses were checked), holding nothing', async () => {

@@ -125,7 +125,8 @@ export const withdrawSchema = z.object({
     .int(WALLET_ERRORS.beneficiaryRequired)
     .positive(WALLET_ERRORS.beneficiaryRequired),
   currency: currencyId,
-  blockchain_key: blockchainKey,
+  /** Optional: without it, the beneficiary's own network (BaseApp 2.6 sends none; the beneficiary names it). */
+  blockchain_key: blockchainKey.optional(),
 });
 export type WithdrawInput = z.infer<typeof withdrawSchema>;
 

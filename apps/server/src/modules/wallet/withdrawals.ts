@@ -69,22 +69,29 @@ export async function createWithdrawal(deps: WithdrawDeps, user: UserRecord, inp
   const { db, core } = deps;
   if (!(await withdrawPermission(db, user, deps.holdHours)).allowed)
     throw new AppError(403, [WALLET_ERRORS.withdrawNotPermitted]);
+  // Without a network, the beneficiary's: it was saved for one network only.
+  let named: Awaited<ReturnType<typeof findBeneficiary>> | undefined;
+  let blockchainKey = input.blockchain_key;
+  if (blockchainKey === undefined) {
+    named = await findBeneficiary(db, user.id, input.beneficiary_id);
+    blockchainKey = named.blockchain_key;
+  }
   const network = (
     await db.query(
       `select n.min_withdraw_amount::text, n.withdraw_fee::text, n.withdraw_enabled, c.precision
        from currency_networks n join currencies c on c.id = n.currency_id
        where n.currency_id = $1 and n.blockchain_key = $2`,
-      [input.currency, input.blockchain_key],
+      [input.currency, blockchainKey],
     )
   ).rows[0];
-  const chain = deps.chains.get(input.blockchain_key)?.chain;
+  const chain = deps.chains.get(blockchainKey)?.chain;
   if (!network || !chain) throw invalid(WALLET_ERRORS.networkNotFound);
   if (!network.withdraw_enabled) throw invalid(WALLET_ERRORS.withdrawDisabled);
-  const beneficiary = await findBeneficiary(db, user.id, input.beneficiary_id);
+  const beneficiary = named ?? (await findBeneficiary(db, user.id, input.beneficiary_id));
   if (
     beneficiary.state !== 'active' ||
     beneficiary.currency_id !== input.currency ||
-    beneficiary.blockchain_key !== input.blockchain_key
+    beneficiary.blockchain_key !== blockchainKey
   )
     throw invalid(WALLET_ERRORS.beneficiaryNotActive);
   // Saved before addresses were checked with their checksums: it must be saved again, correctly.
@@ -94,13 +101,13 @@ export async function createWithdrawal(deps: WithdrawDeps, user: UserRecord, inp
   const parsed = parseUnits(input.amount, precision);
   if (!parsed.ok || parsed.units <= 0n) throw invalid(WALLET_ERRORS.amountInvalid);
   const amount = parsed.units;
-  const recipient = await addressOwner(db, input.blockchain_key, beneficiary.address);
+  const recipient = await addressOwner(db, blockchainKey, beneficiary.address);
   if (recipient === Number(user.id)) throw invalid(WALLET_ERRORS.beneficiaryAddressInvalid);
   const internal = recipient !== null;
   const info = {
     min_withdraw_amount: network.min_withdraw_amount,
     withdraw_fee: network.withdraw_fee,
-    blockchain_key: input.blockchain_key,
+    blockchain_key: blockchainKey,
   };
   const minimum = withdrawMinimum(info, precision, internal);
   if (amount < minimum) {
@@ -121,7 +128,7 @@ export async function createWithdrawal(deps: WithdrawDeps, user: UserRecord, inp
       [
         user.id,
         input.currency,
-        input.blockchain_key,
+        blockchainKey,
         beneficiary.id,
         beneficiary.address,
         beneficiary.memo,
