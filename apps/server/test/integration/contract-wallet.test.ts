@@ -34,6 +34,32 @@ describe('deposit address', () => {
     expect(body.address.length).toBeGreaterThan(20);
     expect(body).toMatchObject({ state: 'active', blockchain_key: 'tron-sim' });
   });
+
+  it('is in the account of GET /account/balances, as BaseApp rebuilds its wallets from there', async () => {
+    const { address } = (await client.peatio('GET', '/account/deposit_address/trx')).json();
+    const before = (await client.peatio('GET', '/account/balances')).json();
+    const account = (id: string) => before.find((b: { currency: string }) => b.currency === id);
+    expect(account('trx').deposit_address).toEqual({
+      currencies: ['trx'],
+      blockchain_key: 'tron-sim',
+      address,
+      state: 'active',
+    });
+    // A currency with a network but no address handed out yet: null, and reading balances creates none.
+    const none = before.find(
+      (b: { currency: string; deposit_address?: unknown }) => b.currency !== 'trx' && b.deposit_address === null,
+    );
+    expect(none).toBeDefined();
+    const again = (await client.peatio('GET', '/account/balances')).json();
+    expect(again.find((b: { currency: string }) => b.currency === none.currency).deposit_address).toBeNull();
+    // Fiat has no network: no deposit_address at all, as Peatio's entity leaves it out for fiat.
+    expect(account('eur')).toBeDefined();
+    expect(account('eur')).not.toHaveProperty('deposit_address');
+    // Another user's balances never show this address.
+    const other = await baseAppUser(t, 'contract-wallet-other@example.com');
+    const theirs = (await other.client.peatio('GET', '/account/balances')).json();
+    expect(JSON.stringify(theirs)).not.toContain(address);
+  });
 });
 
 describe('beneficiaries as BaseApp adds, resends and activates them', () => {

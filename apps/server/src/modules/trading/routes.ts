@@ -6,6 +6,7 @@ import { authUser, requireAuth } from '../../http/auth.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
+import { accountDepositAddresses } from '../wallet/addresses.ts';
 import { usdtPriceText } from '../wallet/valuation.ts';
 import {
   findOwnOrder,
@@ -126,12 +127,21 @@ export async function tradingRoutes(app: FastifyInstance, deps: AppDeps): Promis
     listFavourites(deps.db, userId(request)),
   );
 
-  /** Each row also carries `usdt_price`, the value of one unit in USDT (1 when there is no price). */
-  const balances = async (user: number) =>
-    (await listBalances(deps.db, user)).map((b) => ({
+  /**
+   * Each row also carries `usdt_price`, the value of one unit in USDT (1 when there is no price), and, for a
+   * currency with a network, `deposit_address` as Peatio's accounts do (null until one was handed out).
+   */
+  const balances = async (user: number) => {
+    const [rows, addresses] = await Promise.all([
+      listBalances(deps.db, user),
+      accountDepositAddresses(deps.db, deps.wallet.chains, user),
+    ]);
+    return rows.map((b) => ({
       ...b,
       usdt_price: usdtPriceText(deps.core, b.currency),
+      ...(addresses.has(b.currency) ? { deposit_address: addresses.get(b.currency) } : {}),
     }));
+  };
   app.get('/account/balances', docs('Balances'), async (request) => balances(userId(request)));
 
   app.get('/account/balances/:currency', docs('Balance of a currency'), async (request) => {

@@ -163,3 +163,52 @@ export async function ourAddresses(db: pg.Pool, network: Network, addresses: str
   );
   return new Set(rows.rows.map((r) => r.address as string));
 }
+
+/** A deposit address as Peatio's PaymentAddress entity shows it inside an account (`GET /account/balances`). */
+export interface AccountDepositAddress {
+  currencies: string[];
+  blockchain_key: string;
+  address: string;
+  state: 'active';
+}
+
+/**
+ * The deposit address of each currency that has a network, for the user's balances: the current address on the
+ * currency's first network (the one `GET /account/deposit_address/:currency` serves without a `blockchain_key`),
+ * or null while none was handed out. Nothing is created here: a read of balances never derives an address.
+ * BaseApp 2.6 rebuilds its wallets from the balances every few seconds and shows the address found there.
+ */
+export async function accountDepositAddresses(
+  db: pg.Pool,
+  networks: { get(key: string): Network | undefined },
+  userId: number,
+): Promise<Map<string, AccountDepositAddress | null>> {
+  const rows = await db.query<{ currency_id: string; blockchain_key: string; address: string | null }>(
+    `select distinct on (n.currency_id) n.currency_id, n.blockchain_key, d.address
+       from currency_networks n
+       left join lateral (
+         select address from deposit_addresses
+          where user_id = $1 and blockchain_key = n.blockchain_key and key_index is not null
+          order by id desc limit 1) d on true
+      order by n.currency_id, n.id`,
+    [userId],
+  );
+  const addresses = new Map<string, AccountDepositAddress | null>();
+  for (const row of rows.rows) {
+    const chain = networks.get(row.blockchain_key)?.chain;
+    // As `latestAddress`: an address saved before checksums were kept is not handed out again.
+    const usable = row.address !== null && chain?.normalizeAddress(row.address) === row.address;
+    addresses.set(
+      row.currency_id,
+      usable
+        ? {
+            currencies: [row.currency_id],
+            blockchain_key: row.blockchain_key,
+            address: row.address as string,
+            state: 'active',
+          }
+        : null,
+    );
+  }
+  return addresses;
+}
