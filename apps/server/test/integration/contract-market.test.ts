@@ -147,6 +147,7 @@ describe('public market data BaseApp loads', () => {
       '/public/markets/dogeeur/order-book',
     ]) {
       const res = await get(path);
+      expect(res.statusCode, path).toBe(422);
       expect(res.json(), path).toEqual({ errors: ['public.market.doesnt_exist'] });
     }
     const period = await get('/public/markets/btcusdt/k-line?period=7');

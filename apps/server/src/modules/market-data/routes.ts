@@ -57,8 +57,9 @@ function defaultNetworkFields(n: NetworkRow | undefined) {
 
 /** Peatio `public/*`: markets, tickers, depth, public trades, k-lines, currencies and fees. No login needed. */
 export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  // 422 as Peatio answers it: there the market is a parameter its validation refuses, not a missing resource.
   const market = (id: string) => {
-    if (!deps.core.markets.has(id)) throw new AppError(404, [MARKET_DATA_ERRORS.marketNotFound]);
+    if (!deps.core.markets.has(id)) throw new AppError(422, [MARKET_DATA_ERRORS.marketNotFound]);
     return id;
   };
 
