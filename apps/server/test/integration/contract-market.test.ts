@@ -155,3 +155,41 @@ describe('public market data BaseApp loads', () => {
     expect(period.json()).toEqual({ errors: ['public.k_line.invalid_period'] });
   });
 });
+
+describe('an order and its trades as Peatio shows them', () => {
+  it('GET /market/orders/{id} carries its trades, and each trade its fee rate, amount and currency', async () => {
+    const fill = await order(taker, { side: 'buy', volume: '0.05', price: '66000' });
+    expect(fill.statusCode, fill.body).toBe(201);
+    const mine = (await taker.peatio('GET', `/market/orders/${fill.json().id}`)).json();
+    expect(mine.trades).toHaveLength(1);
+    const [trade] = mine.trades;
+    expect(trade).toMatchObject({
+      order_id: mine.id,
+      side: 'buy',
+      price: '66000',
+      amount: '0.05',
+      market: 'btcusdt',
+      fee: mine.taker_fee,
+      fee_currency: 'btc',
+    });
+    const listed = (await taker.peatio('GET', '/market/trades?market=btcusdt')).json();
+    expect(listed[0]).toEqual(trade);
+    // The maker's side of the same trade: its own order, its maker fee rate, paid in what it received.
+    const theirs = (await maker.peatio('GET', '/market/trades?market=btcusdt')).json()[0];
+    expect(theirs.id).toBe(trade.id);
+    const makerOrder = (await maker.peatio('GET', `/market/orders/${theirs.order_id}`)).json();
+    expect(theirs).toMatchObject({ side: 'sell', fee: makerOrder.maker_fee, fee_currency: 'usdt' });
+    expect(makerOrder.trades.map((x: { id: number }) => x.id)).toContain(trade.id);
+    // Another user's order stays unknown, its trades with it.
+    const other = await taker.peatio('GET', `/market/orders/${theirs.order_id}`);
+    expect([other.statusCode, other.json()]).toEqual([404, { errors: ['market.order.doesnt_exist'] }]);
+  });
+
+  it('the member entity carries its accounts on account/members/me, as on account/me', async () => {
+    const member = (await taker.peatio('GET', '/account/members/me')).json();
+    expect(member).toEqual((await taker.peatio('GET', '/account/me')).json());
+    const usdt = member.accounts.find((a: { currency: string }) => a.currency === 'usdt');
+    expect(usdt).toEqual({ currency: 'usdt', balance: expect.any(String), locked: expect.any(String) });
+    expect(member).not.toHaveProperty('id');
+  });
+});

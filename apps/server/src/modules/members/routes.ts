@@ -11,41 +11,34 @@ import { portfolio } from '../wallet/valuation.ts';
  */
 export async function memberRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.addHook('onRequest', requireAuth(deps.users, deps.sessions, deps.apiKeys));
-  app.get('/account/members/me', docs('The member (Peatio)'), async (request) => {
-    const user = authUser(request);
-    return {
-      uid: user.uid,
-      email: user.email,
-      level: user.level,
-      role: user.role,
-      state: user.state,
-      group: 'any',
-    };
-  });
-
   /**
-   * Peatio's member entity: uid, email, level, role, group, state, the accounts (currency, balance, locked as
-   * decimal strings) and the timestamps. The database id is not shown.
+   * Peatio's member entity, on both paths: uid, email, level, role, group, state, the accounts (currency, balance,
+   * locked as decimal strings) and the timestamps. The database id is not shown.
    */
-  app.get('/account/me', docs('The member with accounts'), async (request) => {
-    const user = authUser(request);
-    const accounts = (await listBalances(deps.db, Number(user.id))).map((b) => ({
-      currency: b.currency,
-      balance: b.balance,
-      locked: b.locked,
-    }));
-    return {
-      uid: user.uid,
-      email: user.email,
-      level: user.level,
-      role: user.role,
-      group: 'any',
-      state: user.state,
-      accounts,
-      created_at: user.created_at,
-      updated_at: user.updated_at,
-    };
-  });
+  for (const [path, summary] of [
+    ['/account/members/me', 'The member (Peatio)'],
+    ['/account/me', 'The member with accounts'],
+  ] as const) {
+    app.get(path, docs(summary), async (request) => {
+      const user = authUser(request);
+      const accounts = (await listBalances(deps.db, Number(user.id))).map((b) => ({
+        currency: b.currency,
+        balance: b.balance,
+        locked: b.locked,
+      }));
+      return {
+        uid: user.uid,
+        email: user.email,
+        level: user.level,
+        role: user.role,
+        group: 'any',
+        state: user.state,
+        accounts,
+        created_at: user.created_at,
+        updated_at: user.updated_at,
+      };
+    });
+  }
 
   // Nothing is cached: both compute the portfolio afresh from the committed balances at current prices.
   for (const path of ['/account/portfolio', '/account/update/portfolio']) {

@@ -41,6 +41,22 @@ export async function findOwnOrder(db: pg.Pool, units: Units, userId: number, id
   return row ? orderEntity(units, orderViewFromRow(units, row)) : undefined;
 }
 
+/**
+ * A trade from the user's side (`$1`), as Peatio's Trade entity: price, amount, total, market, side, the user's
+ * order, and the fee: its currency, its amount and its rate (`fee`, the rate of the user's order on its side).
+ */
+const USER_TRADE = `select t.id, trim_scale(t.price)::text as price, trim_scale(t.amount)::text as amount,
+    trim_scale(t.total)::text as total, t.market_id as market, t.created_at, t.taker_type,
+    case when t.taker_id = $1 then t.taker_type else (case t.taker_type when 'buy' then 'sell' else 'buy' end) end as side,
+    o.id as order_id,
+    trim_scale(case when t.taker_id = $1 then o.taker_fee else o.maker_fee end)::text as fee,
+    trim_scale(case when t.taker_id = $1 then t.taker_fee else t.maker_fee end)::text as fee_amount,
+    case when (t.taker_id = $1) = (t.taker_type = 'buy') then m.base_unit else m.quote_unit end as fee_currency
+  from trades t join markets m on m.id = t.market_id
+  join orders o on o.id = case when t.taker_id = $1 then t.taker_order_id else t.maker_order_id end`;
+
+const userTrade = (r: Record<string, unknown>) => ({ ...r, id: Number(r.id), order_id: Number(r.order_id) });
+
 /** The user's trades, newest first, from their side of each trade. */
 export async function listUserTrades(
   db: pg.Pool,
@@ -51,22 +67,25 @@ export async function listUserTrades(
 ) {
   const where = `(maker_id = $1 or taker_id = $1) and ($2::text is null or t.market_id = $2)`;
   const [rows, total] = await Promise.all([
-    db.query(
-      `select t.id, trim_scale(t.price)::text as price, trim_scale(t.amount)::text as amount, trim_scale(t.total)::text as total,
-         t.market_id as market, t.created_at, t.taker_type,
-         case when t.taker_id = $1 then t.taker_type else (case t.taker_type when 'buy' then 'sell' else 'buy' end) end as side,
-         case when t.taker_id = $1 then t.taker_order_id else t.maker_order_id end as order_id,
-         trim_scale(case when t.taker_id = $1 then t.taker_fee else t.maker_fee end)::text as fee_amount,
-         case when (t.taker_id = $1) = (t.taker_type = 'buy') then m.base_unit else m.quote_unit end as fee_currency
-       from trades t join markets m on m.id = t.market_id where ${where} order by t.id desc limit $3 offset $4`,
-      [userId, market ?? null, limit, (page - 1) * limit],
-    ),
+    db.query(`${USER_TRADE} where ${where} order by t.id desc limit $3 offset $4`, [
+      userId,
+      market ?? null,
+      limit,
+      (page - 1) * limit,
+    ]),
     db.query(`select count(*)::int as n from trades t where ${where}`, [userId, market ?? null]),
   ]);
-  return {
-    items: rows.rows.map((r) => ({ ...r, id: Number(r.id), order_id: Number(r.order_id) })),
-    total: total.rows[0].n as number,
-  };
+  return { items: rows.rows.map(userTrade), total: total.rows[0].n as number };
+}
+
+/** The trades of one of the user's orders, oldest first (Peatio's `trades` of `GET /market/orders/{id}`). */
+export async function orderTrades(db: pg.Pool, userId: number, orderId: number) {
+  const rows = await db.query(
+    `${USER_TRADE} where (t.taker_id = $1 and t.taker_order_id = $2) or (t.maker_id = $1 and t.maker_order_id = $2)
+     order by t.id`,
+    [userId, orderId],
+  );
+  return rows.rows.map(userTrade);
 }
 
 /** The user's committed balances in every currency (zero rows included). */

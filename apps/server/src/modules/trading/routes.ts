@@ -14,6 +14,7 @@ import {
   listFavourites,
   listOrders,
   listUserTrades,
+  orderTrades,
   setFavourite,
 } from './repository.ts';
 import { cancelAll, cancelOrder, placeOrder } from './service.ts';
@@ -79,7 +80,7 @@ export async function tradingRoutes(app: FastifyInstance, deps: AppDeps): Promis
       (request.params as { id: string }).id,
     );
     if (!order) throw new AppError(404, [ORDER_ERRORS.orderNotFound]);
-    return order;
+    return { ...order, trades: await orderTrades(deps.db, userId(request), order.id) };
   });
 
   app.post('/market/orders/:id/cancel', docs('Cancel an order', {}, limits), async (request, reply) => {
