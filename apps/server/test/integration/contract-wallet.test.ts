@@ -47,7 +47,8 @@ describe('deposit address', () => {
     });
     // A currency with a network but no address handed out yet: null, and reading balances creates none.
     const none = before.find(
-      (b: { currency: string; deposit_address?: unknown }) => b.currency !== 'trx' && b.deposit_address === null,
+      (b: { currency: string; deposit_address?: unknown }) =>
+        b.currency !== 'trx' && b.deposit_address === null,
     );
     expect(none).toBeDefined();
     const again = (await client.peatio('GET', '/account/balances')).json();
