@@ -344,9 +344,9 @@ describe.skipIf(!NATS_SERVER)('the split deployment', () => {
     });
     expect(sent.status).toBeLessThan(300);
     const deadline = Date.now() + 15_000;
-    while (!frames.some((f) => f.includes('"deposit"') && f.includes('12.5')) && Date.now() < deadline)
+    while (!frames.some((f) => f.startsWith('{"deposit"') && f.includes('12.5')) && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 100));
-    expect(frames.find((f) => f.includes('"deposit"'))).toContain('12.5');
+    expect(frames.find((f) => f.startsWith('{"deposit"'))).toContain('12.5');
     socket.close();
   });
 

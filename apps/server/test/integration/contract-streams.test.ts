@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { type BaseAppClient, baseAppUser } from '../support/contract.ts';
@@ -138,5 +138,52 @@ describe('public and private streams of one trade', () => {
     expect(typeof ticker?.at).toBe('number');
     expect(ticker?.ticker).toBeUndefined();
     for (const socket of [pub, snap, priv]) socket.ws.close();
+  });
+});
+
+describe('subscription answers, as Ranger gives them', () => {
+  const subscribed = (streams: string[]) => ({ message: 'subscribed', streams });
+
+  it('answers a subscription in the query string, public and private, like a subscribe message', async () => {
+    const pub = await ranger('public/?stream=global.tickers&stream=ethbtc.trades');
+    expect(await pub.next('success')).toEqual(subscribed(['global.tickers', 'ethbtc.trades']));
+    const priv = await ranger('private/?stream=order&stream=balances', { cookie: maker.cookie });
+    expect(await priv.next('success')).toEqual(subscribed(['order', 'balances']));
+    // A connection that names no stream in its query gets no answer for it: the first is its message's.
+    const bare = await ranger('public/');
+    bare.ws.send(JSON.stringify({ event: 'subscribe', streams: ['ethbtc.trades'] }));
+    expect(await bare.next('success')).toEqual(subscribed(['ethbtc.trades']));
+    expect(bare.frames).toEqual([{ success: subscribed(['ethbtc.trades']) }]);
+    for (const socket of [pub, priv, bare]) socket.ws.close();
+  });
+
+  it('splits comma-separated names in one stream parameter', async () => {
+    const pub = await ranger('public/?stream=global.tickers,ethbtc.trades&stream=ethbtc.kline-1m');
+    const all = ['global.tickers', 'ethbtc.trades', 'ethbtc.kline-1m'];
+    expect(await pub.next('success')).toEqual(subscribed(all));
+    const priv = await ranger('private/?stream=order,balances', { cookie: maker.cookie });
+    expect(await priv.next('success')).toEqual(subscribed(['order', 'balances']));
+    for (const stream of all) expect(t.deps.hub.publish(stream, { n: 1 })).toBeGreaterThanOrEqual(1);
+    await pub.next('ethbtc.trades');
+    for (const socket of [pub, priv]) socket.ws.close();
+  });
+
+  it('refuses a subscribe or unsubscribe message without streams, and stays usable', async () => {
+    const pub = await ranger('public/');
+    const refusal = { message: 'streams must be a non-empty list' };
+    const errors = () => pub.frames.filter((f) => 'error' in f);
+    const bad = [
+      { event: 'subscribe', streams: [] },
+      { event: 'subscribe' },
+      { event: 'subscribe', streams: 'global.tickers' },
+      { event: 'unsubscribe', streams: [] },
+    ];
+    for (const message of bad) pub.ws.send(JSON.stringify(message));
+    await vi.waitFor(() => expect(errors()).toHaveLength(bad.length));
+    expect(errors()).toEqual(bad.map(() => ({ error: refusal })));
+    expect(pub.frames.some((f) => 'success' in f)).toBe(false);
+    pub.ws.send(JSON.stringify({ event: 'subscribe', streams: ['global.tickers'] }));
+    expect(await pub.next('success')).toEqual(subscribed(['global.tickers']));
+    pub.ws.close();
   });
 });

@@ -111,10 +111,13 @@ describe('private streams', () => {
       { cookie: attacker.headers.cookie ?? '' },
     );
     other.ws.send(JSON.stringify({ event: 'subscribe', streams: [...spellings(victim.id), 'order'] }));
-    await vi.waitFor(() => expect(other.frames.some((f) => 'success' in f)).toBe(true));
-    expect(other.frames.find((f) => 'success' in f)).toEqual({
-      success: { message: 'subscribed', streams: ['order'] },
-    });
+    // Two answers: the query string's (none of its names is the attacker's to have), then the message's.
+    const answers = () => other.frames.filter((f) => 'success' in f);
+    await vi.waitFor(() => expect(answers()).toHaveLength(2));
+    expect(answers()).toEqual([
+      { success: { message: 'subscribed', streams: [] } },
+      { success: { message: 'subscribed', streams: ['order'] } },
+    ]);
 
     await victimActivity(own);
     expect(dataFrames(other.frames)).toEqual([]);
@@ -167,5 +170,59 @@ describe('private streams', () => {
       for (const c of [sameOrigin, configured, signed]) expect(c.frames.some((f) => 'order' in f)).toBe(true);
     });
     for (const c of [sameOrigin, configured, signed]) c.ws.close();
+  });
+});
+
+describe('the query string', () => {
+  const answer = async (client: { frames: Record<string, unknown>[] }) => {
+    await vi.waitFor(() => expect(client.frames.some((f) => 'success' in f)).toBe(true));
+    return (client.frames.find((f) => 'success' in f) as { success: { streams: string[] } }).success.streams;
+  };
+
+  it('checks every comma-separated name on its own, on /public and on /private', async () => {
+    const own = await connect('/api/v2/ranger/private/?stream=order', {
+      cookie: victim.headers.cookie ?? '',
+    });
+    const names = ['global.tickers', ...spellings(victim.id), 'order', 'ethbtc.trades,', ',balances'];
+    const query = `stream=${names.map(encodeURIComponent).join(',')}`;
+    const pub = await connect(`/api/v2/ranger/public/?${query}`);
+    const other = await connect(`/api/v2/ranger/private/?${query}`, {
+      cookie: attacker.headers.cookie ?? '',
+    });
+    expect(await answer(pub)).toEqual(['global.tickers', 'ethbtc.trades']);
+    // The attacker's own order and balances streams, never the victim's.
+    expect(await answer(other)).toEqual(['global.tickers', 'order', 'ethbtc.trades', 'balances']);
+    await victimActivity(own);
+    expect(dataFrames(pub.frames)).toEqual([]);
+    expect(dataFrames(other.frames)).toEqual([]);
+    for (const c of [own, pub, other]) c.ws.close();
+  });
+
+  it('subscribes at most as many streams as a subscribe message, however the names are spread', async () => {
+    const markets = Array.from({ length: 300 }, (_, i) => `m${i}.trades`);
+    const oneParameter = await connect(`/api/v2/ranger/public/?stream=${markets.join(',')}`);
+    const pairs = Array.from({ length: 150 }, (_, i) => `stream=${markets[2 * i]},${markets[2 * i + 1]}`);
+    const manyParameters = await connect(`/api/v2/ranger/public/?${pairs.join('&')}`);
+    for (const client of [oneParameter, manyParameters]) {
+      expect(await answer(client)).toEqual(markets.slice(0, 200));
+      expect(t.deps.hub.subscriberCount('m199.trades')).toBeGreaterThanOrEqual(1);
+      client.ws.send(JSON.stringify({ event: 'subscribe', streams: ['global.tickers'] }));
+      await vi.waitFor(() => expect(client.frames.filter((f) => 'success' in f)).toHaveLength(2));
+      const last = client.frames.filter((f) => 'success' in f)[1] as { success: { streams: string[] } };
+      expect(last.success.streams).toHaveLength(200);
+    }
+    expect(t.deps.hub.subscriberCount('m200.trades')).toBe(0);
+    expect(t.deps.hub.subscriberCount('global.tickers')).toBe(0);
+    for (const c of [oneParameter, manyParameters]) c.ws.close();
+  });
+
+  it('answers a message that is JSON but not an object with an error, and keeps serving', async () => {
+    const client = await connect('/api/v2/ranger/public/');
+    for (const text of ['null', '1', '"subscribe"', '[]']) client.ws.send(text);
+    await vi.waitFor(() => expect(client.frames).toHaveLength(4));
+    expect(client.frames).toEqual(Array(4).fill({ error: { message: 'unsupported event' } }));
+    client.ws.send(JSON.stringify({ event: 'subscribe', streams: ['global.tickers'] }));
+    await vi.waitFor(() => expect(client.frames).toHaveLength(5));
+    client.ws.close();
   });
 });

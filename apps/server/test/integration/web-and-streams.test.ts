@@ -77,6 +77,9 @@ describe('ranger websocket protocol', () => {
 
   it('subscribes from the query and by message, and delivers {"<stream>": payload}', async () => {
     const { ws, next } = await connect('?stream=ethbtc.trades');
+    expect(JSON.parse(await next())).toEqual({
+      success: { message: 'subscribed', streams: ['ethbtc.trades'] },
+    });
     ws.send(JSON.stringify({ event: 'subscribe', streams: ['global.tickers'] }));
     expect(JSON.parse(await next())).toEqual({
       success: { message: 'subscribed', streams: ['ethbtc.trades', 'global.tickers'] },

@@ -7,21 +7,26 @@ import { docs } from '../../http/openapi.ts';
 import { SESSION_COOKIE } from '../identity/sessions.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
 import { MAX_BUFFERED_BYTES, type StreamClient } from './hub.ts';
-import { clientStreamKeys, clientStreamName } from './streams.ts';
+import { clientStreamKeys, clientStreamName, queryStreamNames } from './streams.ts';
 
+/** Most streams one connection may have, whether asked for in the query string or in messages. */
 const MAX_STREAMS = 200;
 
-function requestedStreams(request: FastifyRequest): unknown[] {
-  const query = request.query as Record<string, string | string[] | undefined>;
-  const raw = query.stream ?? query['stream[]'];
-  const list = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
-  return list.slice(0, MAX_STREAMS);
+/** Ranger's answer to a subscribe or unsubscribe message that names no stream. */
+const NO_STREAMS = JSON.stringify({ error: { message: 'streams must be a non-empty list' } });
+const UNSUPPORTED = JSON.stringify({ error: { message: 'unsupported event' } });
+
+/** The names of `?stream=a&stream=b,c` (and `stream[]=`, which the query parser files under `stream`). */
+function requestedStreams(request: FastifyRequest): string[] {
+  const query = request.query as Record<string, unknown>;
+  return queryStreamNames(query.stream ?? query['stream[]'], MAX_STREAMS);
 }
 
 /**
  * Connects a client. Every name it sends, in the query string or a message, goes through `clientStreamKeys`:
  * public streams by their exact names, and on `/private` (`userId` set) the names `order`, `trade`, `balances`,
- * `deposit_address`, `deposit` and `withdraw` for the session's own user only.
+ * `deposit_address`, `deposit` and `withdraw` for the session's own user only. A query string that names
+ * streams is answered like a subscribe message, `{"success":{"message":"subscribed","streams":[...]}}`.
  */
 function attach(
   socket: WebSocket,
@@ -51,25 +56,36 @@ function attach(
     close: () => socket.close(1008, 'slow consumer'),
   };
   deps.hub.attach(client);
-  deps.hub.subscribe(client, route(requestedStreams(request)));
+  const answer = (message: string) =>
+    socket.send(JSON.stringify({ success: { message, streams: shown(client.streams) } }));
+  const asked = requestedStreams(request);
+  if (asked.length > 0) {
+    deps.hub.subscribe(client, route(asked));
+    // Ranger answers a subscription in the query string as it answers a subscribe message.
+    answer('subscribed');
+  }
   const onMessage = (data: RawData) => {
     const text = data.toString();
     if (text === 'ping') return socket.send('pong');
-    let message: { event?: unknown; streams?: unknown };
+    let message: unknown;
     try {
       message = JSON.parse(text);
     } catch {
       return socket.send(JSON.stringify({ error: { message: 'invalid json' } }));
     }
-    const streams: unknown[] = Array.isArray(message.streams) ? message.streams.slice(0, MAX_STREAMS) : [];
-    if (message.event === 'subscribe') {
-      deps.hub.subscribe(client, route(streams).slice(0, MAX_STREAMS - client.streams.size));
-      socket.send(JSON.stringify({ success: { message: 'subscribed', streams: shown(client.streams) } }));
-    } else if (message.event === 'unsubscribe') {
-      deps.hub.unsubscribe(client, route(streams));
-      socket.send(JSON.stringify({ success: { message: 'unsubscribed', streams: shown(client.streams) } }));
+    // `null`, a number or a list is valid JSON but no event (reading `.event` of null would throw here).
+    if (typeof message !== 'object' || message === null) return socket.send(UNSUPPORTED);
+    const { event, streams } = message as { event?: unknown; streams?: unknown };
+    if (event !== 'subscribe' && event !== 'unsubscribe') return socket.send(UNSUPPORTED);
+    // As Ranger: an event without streams is refused, not answered with the unchanged list.
+    if (!Array.isArray(streams) || streams.length === 0) return socket.send(NO_STREAMS);
+    const names = route(streams.slice(0, MAX_STREAMS));
+    if (event === 'subscribe') {
+      deps.hub.subscribe(client, names.slice(0, MAX_STREAMS - client.streams.size));
+      answer('subscribed');
     } else {
-      socket.send(JSON.stringify({ error: { message: 'unsupported event' } }));
+      deps.hub.unsubscribe(client, names);
+      answer('unsubscribed');
     }
   };
   socket.on('message', onMessage);

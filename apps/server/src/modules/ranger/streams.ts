@@ -48,6 +48,23 @@ export function clientStreamKeys(names: readonly unknown[], userId?: string): Cl
   return streams;
 }
 
+/**
+ * The stream names of a connection's query string, as Ranger reads them: every `stream` parameter (a string,
+ * or a list when repeated), each split at commas, so `stream=a,b` names a and b; empty pieces are dropped.
+ * At most `max` names are kept however many parameters or commas the query has, so the query string asks for
+ * no more streams than a subscribe message may. The names still go through `clientStreamKeys`, one by one.
+ */
+export function queryStreamNames(raw: unknown, max: number): string[] {
+  const names: string[] = [];
+  for (const value of Array.isArray(raw) ? raw : [raw]) {
+    if (names.length >= max) break;
+    // `stream[x]=` parses to an object: not a name.
+    if (typeof value !== 'string') continue;
+    for (const name of value.split(',', max - names.length)) if (name !== '') names.push(name);
+  }
+  return names;
+}
+
 /** The name a client knows a hub key by: a private key shows its plain name. */
 export function clientStreamName(key: string): string {
   return key.startsWith('user:') ? key.slice(key.lastIndexOf(':') + 1) : key;
