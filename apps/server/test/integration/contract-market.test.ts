@@ -193,3 +193,47 @@ describe('an order and its trades as Peatio shows them', () => {
     expect(member).not.toHaveProperty('id');
   });
 });
+
+describe("Peatio's paging and filters on markets and balances", () => {
+  it('GET /public/markets takes limit, page, base_unit and quote_unit, and answers the paging headers', async () => {
+    const get = (path: string) => t.app.inject({ method: 'GET', url: `/api/v2/peatio${path}` });
+    const all = await get('/public/markets');
+    const total = all.json().length;
+    expect(total).toBeGreaterThan(1);
+    expect([all.headers.total, all.headers.page, all.headers['per-page']]).toEqual([
+      String(total),
+      '1',
+      '100',
+    ]);
+    const first = await get('/public/markets?limit=1&page=1');
+    const second = await get('/public/markets?limit=1&page=2');
+    expect(first.json()).toEqual([all.json()[0]]);
+    expect(second.json()).toEqual([all.json()[1]]);
+    expect(second.headers.total).toBe(String(total));
+    const usdt = (await get('/public/markets?quote_unit=usdt')).json();
+    expect(usdt.length).toBeGreaterThan(0);
+    expect(usdt.every((m: { quote_unit: string }) => m.quote_unit === 'usdt')).toBe(true);
+    const btc = (await get('/public/markets?base_unit=BTC')).json();
+    expect(btc.map((m: { id: string }) => m.id)).toContain('btcusdt');
+    expect(btc.every((m: { base_unit: string }) => m.base_unit === 'btc')).toBe(true);
+    for (const bad of ['limit=0', 'limit=1001', 'page=0', 'limit=x'])
+      expect((await get(`/public/markets?${bad}`)).statusCode, bad).toBe(422);
+  });
+
+  it('GET /account/balances takes limit, page and nonzero, and answers the paging headers', async () => {
+    const all = await taker.peatio('GET', '/account/balances');
+    const total = all.json().length;
+    expect(all.headers.total).toBe(String(total));
+    const page2 = await taker.peatio('GET', '/account/balances?limit=2&page=2');
+    expect(page2.json()).toEqual(all.json().slice(2, 4));
+    expect([page2.headers.page, page2.headers['per-page']]).toEqual(['2', '2']);
+    const nonzero = await taker.peatio('GET', '/account/balances?nonzero=true');
+    const held = all
+      .json()
+      .filter((b: { balance: string; locked: string }) => b.balance !== '0' || b.locked !== '0');
+    expect(held.length).toBeGreaterThan(0);
+    expect(held.length).toBeLessThan(total);
+    expect(nonzero.json()).toEqual(held);
+    expect(nonzero.headers.total).toBe(String(held.length));
+  });
+});

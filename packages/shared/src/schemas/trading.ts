@@ -51,7 +51,7 @@ export const ORDER_ERRORS = {
 
 /** Codes of the public market data calls (Peatio's). */
 export const MARKET_DATA_ERRORS = {
-  /** The market in the path is unknown or hidden (404). */
+  /** The market in the path is unknown or hidden (422, as Peatio). */
   marketNotFound: 'public.market.doesnt_exist',
   /** k-line: `period` is not one of 1, 5, 15, 30, 60, 120, 240, 360, 720, 1440, 4320, 10080 minutes (422). */
   invalidPeriod: 'public.k_line.invalid_period',
@@ -109,6 +109,28 @@ export const listOrdersQuery = z.object({
   order_by: z.enum(['asc', 'desc']).default('desc'),
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+/** Peatio's paging of a list: `page` from 1, `limit` up to 1000 (100 when not given). */
+const paging = {
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+};
+
+/** `GET /public/markets`: Peatio's paging and its filters by base and quote currency. */
+export const publicMarketsQuery = z.object({
+  ...paging,
+  base_unit: z.string().max(20).optional(),
+  quote_unit: z.string().max(20).optional(),
+});
+
+/** `GET /account/balances`: Peatio's paging, and `nonzero` to leave out empty accounts. */
+export const balancesQuery = z.object({
+  ...paging,
+  nonzero: z
+    .enum(['true', 'false', '1', '0'])
+    .transform((v) => v === 'true' || v === '1')
+    .optional(),
 });
 
 /** `POST /market/orders/cancel`: cancel all, optionally one market and/or side. */

@@ -1,9 +1,10 @@
-import { MARKET_DATA_ERRORS, type PublicTrade } from '@exchange/shared';
+import { MARKET_DATA_ERRORS, type PublicTrade, publicMarketsQuery } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { AppError } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
+import { paged } from '../../http/paging.ts';
 import { usdtPriceText } from '../wallet/valuation.ts';
 import { KLINE_PERIODS, queryKlines, trim, wireCandle } from './klines.ts';
 import { openOrderBook } from './order-book.ts';
@@ -63,15 +64,27 @@ export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Pro
     return id;
   };
 
-  app.get('/public/markets', docs('Markets'), async () => {
-    const rows = await deps.db.query(
-      `select id, id as symbol, upper(base_unit) || '/' || upper(quote_unit) as name, 'spot' as type, base_unit, quote_unit,
-         trim_scale(min_price)::text as min_price, trim_scale(max_price)::text as max_price,
-         trim_scale(min_amount)::text as min_amount, amount_precision, price_precision, state
-       from markets where state <> 'hidden' order by position`,
-    );
-    return rows.rows;
-  });
+  app.get(
+    '/public/markets',
+    docs('Markets, paged (Total, Page, Per-Page), by base or quote currency', { query: publicMarketsQuery }),
+    async (request, reply) => {
+      const q = publicMarketsQuery.parse(request.query);
+      const where = `state <> 'hidden' and ($1::text is null or base_unit = $1) and ($2::text is null or quote_unit = $2)`;
+      const filters = [q.base_unit?.toLowerCase() ?? null, q.quote_unit?.toLowerCase() ?? null];
+      const [rows, total] = await Promise.all([
+        deps.db.query(
+          `select id, id as symbol, upper(base_unit) || '/' || upper(quote_unit) as name, 'spot' as type, base_unit, quote_unit,
+             trim_scale(min_price)::text as min_price, trim_scale(max_price)::text as max_price,
+             trim_scale(min_amount)::text as min_amount, amount_precision, price_precision, state
+           from markets where ${where} order by position, id limit $3 offset $4`,
+          [...filters, q.limit, (q.page - 1) * q.limit],
+        ),
+        deps.db.query(`select count(*)::int as n from markets where ${where}`, filters),
+      ]);
+      paged(reply, total.rows[0].n, q.page, q.limit);
+      return rows.rows;
+    },
+  );
 
   app.get('/public/markets/tickers', docs('Tickers of every market'), async () => deps.marketData.tickers());
 

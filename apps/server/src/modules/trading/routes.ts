@@ -1,4 +1,11 @@
-import { cancelAllSchema, ERRORS, listOrdersQuery, ORDER_ERRORS, placeOrderSchema } from '@exchange/shared';
+import {
+  balancesQuery,
+  cancelAllSchema,
+  ERRORS,
+  listOrdersQuery,
+  ORDER_ERRORS,
+  placeOrderSchema,
+} from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
@@ -143,7 +150,19 @@ export async function tradingRoutes(app: FastifyInstance, deps: AppDeps): Promis
       ...(addresses.has(b.currency) ? { deposit_address: addresses.get(b.currency) } : {}),
     }));
   };
-  app.get('/account/balances', docs('Balances'), async (request) => balances(userId(request)));
+  app.get(
+    '/account/balances',
+    docs('Balances, paged (Total, Page, Per-Page); nonzero leaves out empty accounts', {
+      query: balancesQuery,
+    }),
+    async (request, reply) => {
+      const q = balancesQuery.parse(request.query);
+      const all = await balances(userId(request));
+      const kept = q.nonzero ? all.filter((b) => b.balance !== '0' || b.locked !== '0') : all;
+      paged(reply, kept.length, q.page, q.limit);
+      return kept.slice((q.page - 1) * q.limit, q.page * q.limit);
+    },
+  );
 
   app.get('/account/balances/:currency', docs('Balance of a currency'), async (request) => {
     const currency = (request.params as { currency: string }).currency;
