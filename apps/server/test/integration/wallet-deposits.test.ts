@@ -156,6 +156,29 @@ describe('deposits on a simulated chain', () => {
     expect(await deposits(cat)).toHaveLength(2);
   });
 
+  it('GET /account/deposits/{txid} answers the one deposit of that transaction, only to its owner', async () => {
+    const dee = await member('dee@wallet.test');
+    await w.tron.faucet(await depositAddress(dee), 'trx', 12n * TRX);
+    await mine(1);
+    const [listed] = await deposits(dee);
+    expect(listed.txid).toMatch(/^[0-9a-f]{64}$/);
+    const one = await call(dee, 'GET', `/account/deposits/${listed.txid}`);
+    expect(one.statusCode).toBe(200);
+    expect(one.json()).toEqual(listed);
+    // Someone else asking for it, or for a transaction that paid nobody here: the same 404.
+    const ezra = await member('ezra@wallet.test');
+    for (const [who, txid] of [
+      [ezra, listed.txid],
+      [dee, 'f'.repeat(64)],
+    ] as const) {
+      const res = await call(who, 'GET', `/account/deposits/${txid}`);
+      expect([res.statusCode, res.json()]).toEqual([404, { errors: ['record.not_found'] }]);
+    }
+    // Longer than any transaction id: refused by the router, in the error envelope.
+    const long = await call(dee, 'GET', `/account/deposits/${'a'.repeat(129)}`);
+    expect([long.statusCode, long.json()]).toEqual([400, { errors: ['server.invalid_params'] }]);
+  });
+
   it('tells the private deposit stream each new confirmation count while the deposit is pending', async () => {
     const gil = await member('gil@wallet.test');
     const address = await depositAddress(gil);

@@ -111,6 +111,26 @@ export async function historyItem(
   return row ? toItem(kind, row, confirmations, latestHeight) : null;
 }
 
+/**
+ * The user's deposit with this transaction id (Peatio's `GET /account/deposits/{txid}`), the newest when one
+ * transaction paid several of the user's addresses; null when the user has none (another user's is as unknown).
+ */
+export async function depositByTxid(
+  db: pg.Pool,
+  userId: string,
+  txid: string,
+  confirmations: (network: string) => number,
+  latestHeight: (network: string) => number | undefined,
+): Promise<WalletHistoryItem | null> {
+  const row = (
+    await db.query(`${SELECT.deposits} where user_id = $1 and txid = $2 order by id desc limit 1`, [
+      userId,
+      txid,
+    ])
+  ).rows[0];
+  return row ? toItem('deposits', row, confirmations, latestHeight) : null;
+}
+
 function toItem(
   kind: Kind,
   r: HistoryRow,

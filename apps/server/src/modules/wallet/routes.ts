@@ -14,7 +14,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
-import { invalid } from '../../http/errors.ts';
+import { invalid, notFound } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
 import { currentDepositAddress } from './addresses.ts';
@@ -27,7 +27,7 @@ import {
   resendPin,
 } from './beneficiaries.ts';
 import { createFiatWithdrawal, fiatCallback, findFiat, listFiat } from './fiat.ts';
-import { historyItem, listHistory, listSwaps } from './history.ts';
+import { depositByTxid, historyItem, listHistory, listSwaps } from './history.ts';
 import { executeSwap, quoteSwap } from './swaps.ts';
 import { lineChart, pieChart } from './valuation.ts';
 import { createWithdrawal, withdrawPermission } from './withdrawals.ts';
@@ -40,6 +40,9 @@ const beneficiaryQuery = z.object({
 });
 /** Fiat currencies deposit as USDT (spec §7: "usd and eur use usdt"). */
 const DEPOSIT_ALIAS: Record<string, string> = { usd: 'usdt', eur: 'usdt' };
+
+/** A transaction id in a path: a chain's hash or our internal reference, never longer than 128 characters. */
+const txidParams = z.object({ txid: z.string().min(1).max(128) });
 
 /** Peatio `account/*` wallet calls of the signed-in user (session or API key). */
 export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -122,6 +125,23 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
       },
     );
   }
+
+  app.get(
+    '/account/deposits/:txid',
+    docs('One deposit of the user by its transaction id', { params: txidParams }),
+    async (request) => {
+      const { txid } = txidParams.parse(request.params);
+      const item = await depositByTxid(
+        deps.db,
+        uid(request),
+        txid,
+        wallet.confirmations,
+        wallet.latestHeight,
+      );
+      if (!item) throw notFound();
+      return item;
+    },
+  );
 
   app.get('/account/withdraw_permission', docs('Whether the user may withdraw now'), async (request) =>
     withdrawPermission(deps.db, authUser(request), deps.config.withdrawHoldHours),
