@@ -132,6 +132,31 @@ describe('Barong resources BaseApp calls', () => {
     for (const phone of me.phones) expect(phone.validated_at).toMatch(ISO_MS);
   });
 
+  it("GET /resource/labels/{key} answers one of the user's labels; another key or user gets 404", async () => {
+    const { client } = await baseAppUser(t, 'contract-label-key@example.com');
+    const [first] = (await client.barong('GET', '/resource/labels')).json();
+    const one = await client.barong('GET', `/resource/labels/${first.key}`);
+    expect([one.statusCode, one.json()]).toEqual([200, first]);
+    const missing = await client.barong('GET', '/resource/labels/no-such-label');
+    expect([missing.statusCode, missing.json()]).toEqual([404, { errors: ['record.not_found'] }]);
+    const anonymous = await t.app.inject({
+      method: 'GET',
+      url: `/api/v2/barong/resource/labels/${first.key}`,
+    });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('GET /identity/configs gives password_min_entropy, which the weakest password the rule takes reaches', async () => {
+    const configs = (await t.app.inject({ method: 'GET', url: '/api/v2/barong/identity/configs' })).json();
+    expect(configs.password_min_entropy).toBe(24);
+    const scored = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/barong/identity/password/validate',
+      payload: { password: 'Aa#aaaaa' },
+    });
+    expect(scored.json().entropy).toBeGreaterThanOrEqual(configs.password_min_entropy);
+  });
+
   it('item 11: POST /identity/password/validate answers the entropy as a number, without a session', async () => {
     const client = new BaseAppClient(t);
     const weak = await client.barong('POST', '/identity/password/validate', { password: 'abc' });

@@ -16,3 +16,10 @@ export function passwordEntropy(password: string): number {
   if (/[A-Z]/.test(password) && /[^A-Za-z]/.test(password)) bits += 6;
   return bits;
 }
+
+/**
+ * The entropy of the weakest password the spec's rule accepts (8 characters, with an upper-case letter and a
+ * special character): 4 + 7 × 2 + 6 bits. Barong's `/identity/configs` gives it as `password_min_entropy`, and
+ * BaseApp calls a password weaker than that too weak; every password the rule takes reaches it.
+ */
+export const MIN_PASSWORD_ENTROPY = 24;

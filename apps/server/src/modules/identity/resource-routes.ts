@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
+import { notFound } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
 import { writesSessionOnly } from '../../http/session-only.ts';
@@ -98,6 +99,12 @@ export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): P
   app.get('/resource/labels', docs("The user's labels"), async (request) =>
     userLabels(deps.db, authUser(request).id),
   );
+  app.get('/resource/labels/:key', docs("One of the user's labels, by key"), async (request) => {
+    const { key } = request.params as { key: string };
+    const label = (await userLabels(deps.db, authUser(request).id)).find((l) => l.key === key);
+    if (!label) throw notFound();
+    return label;
+  });
 
   app.get(
     '/resource/users/activity/:topic',

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AltchaCaptcha } from '../../adapters/captcha/altcha.ts';
 import type { AppDeps } from '../../app.ts';
 import { docs } from '../../http/openapi.ts';
+import { MIN_PASSWORD_ENTROPY } from '../identity/entropy.ts';
 
 /**
  * Peatio public service routes that need no other module: server time, the member levels and health. `health/alive` answers
@@ -55,6 +56,7 @@ export async function barongPublicRoutes(app: FastifyInstance, deps: AppDeps): P
     captcha_id: deps.config.captchaType === 'recaptcha' ? deps.config.recaptcha?.siteKey : undefined,
     session_expire_time: 3600,
     password_min_length: 8,
+    password_min_entropy: MIN_PASSWORD_ENTROPY,
   }));
   app.get('/identity/captcha/challenge', docs('A captcha challenge (ALTCHA)'), async (_request, reply) => {
     if (!('challenge' in deps.captcha)) return reply.status(404).send({ errors: [ERRORS.routeNotFound] });
