@@ -180,6 +180,49 @@ describe('withdrawals', () => {
     expect(balance(who, 'trx')).toEqual({ balance: 30n * TRX, locked: 20n * TRX });
   });
 
+  it('GET /account/transactions lists deposits and withdrawals together, with filters and paging', async () => {
+    const { who, beneficiary, target } = await withdrawer('tia@wallet.test', 50n * TRX);
+    const address = await depositAddress(who);
+    await w.tron.faucet(address, 'trx', 7n * TRX);
+    await mine(1);
+    expect((await withdraw(who, beneficiary, '20')).statusCode).toBe(201);
+    const all = await call(who, 'GET', '/account/transactions');
+    expect(all.statusCode).toBe(200);
+    expect(all.headers.total).toBe('2');
+    const [newest, oldest] = all.json();
+    expect(newest).toMatchObject({
+      type: 'Withdraw',
+      currency: 'trx',
+      amount: '20',
+      fee: '1',
+      address: target,
+    });
+    expect(oldest).toMatchObject({
+      type: 'Deposit',
+      currency: 'trx',
+      amount: '7',
+      address,
+      state: 'submitted',
+    });
+    expect(oldest.confirmations).toBe(1);
+    expect(oldest.txid).toMatch(/^[0-9a-f]{64}$/);
+    const asc = (await call(who, 'GET', '/account/transactions?order_by=asc')).json();
+    expect(asc.map((x: { type: string }) => x.type)).toEqual(['Deposit', 'Withdraw']);
+    const paged = await call(who, 'GET', '/account/transactions?limit=1&page=2');
+    expect([paged.json(), paged.headers.total, paged.headers.page]).toEqual([[oldest], '2', '2']);
+    const byTxid = (await call(who, 'GET', `/account/transactions?txid=${oldest.txid}`)).json();
+    expect(byTxid).toEqual([oldest]);
+    // The deposit is still submitted: a filter on collected deposits leaves only the withdrawal.
+    const pending = (await call(who, 'GET', '/account/transactions?deposit_state=collected')).json();
+    expect(pending.map((x: { type: string }) => x.type)).toEqual(['Withdraw']);
+    expect((await call(who, 'GET', '/account/transactions?currency=btc')).json()).toEqual([]);
+    const bad = await call(who, 'GET', '/account/transactions?withdraw_state=nope');
+    expect([bad.statusCode, bad.json()]).toEqual([422, { errors: ['account.history.invalid_state'] }]);
+    // Someone else's list holds none of it.
+    const other = await member('tom@wallet.test');
+    expect((await call(other, 'GET', '/account/transactions')).json()).toEqual([]);
+  });
+
   it('refuses a saved address that fails its checksum (saved before addresses were checked), holding nothing', async () => {
     const { who, beneficiary } = await withdrawer('vic@wallet.test', 30n * TRX);
     await w.t.db.pool.query('update beneficiaries set address = $2 where id = $1', [

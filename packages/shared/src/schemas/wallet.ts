@@ -265,6 +265,30 @@ export const walletHistoryQuery = z
   });
 export type WalletHistoryQuery = z.infer<typeof walletHistoryQuery>;
 
+/** `GET /account/transactions`: deposits and withdrawals together, with Peatio's filters and paging. */
+export const transactionsQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(1000).default(100),
+    page: z.coerce.number().int().min(1).default(1),
+    order_by: z.enum(['asc', 'desc']).default('desc'),
+    currency: currencyId.optional(),
+    time_from: epochSeconds.optional(),
+    time_to: epochSeconds.optional(),
+    deposit_state: z
+      .string()
+      .regex(/^[a-z_]{1,32}$/)
+      .optional(),
+    withdraw_state: z
+      .string()
+      .regex(/^[a-z_]{1,32}$/)
+      .optional(),
+    txid: z.string().min(1).max(128).optional(),
+  })
+  .refine((q) => q.time_from === undefined || q.time_to === undefined || q.time_from <= q.time_to, {
+    message: WALLET_ERRORS.invalidDateRange,
+  });
+export type TransactionsQuery = z.infer<typeof transactionsQuery>;
+
 /** `GET /account/amount_quote`: how much `to_currency` a swap of `amount` `from_currency` gives now. */
 export const amountQuoteQuery = z.object({
   from_currency: currencyId,

@@ -60,7 +60,7 @@ export function statesFor(kind: keyof typeof FILTERS, state: string | undefined)
 }
 
 /** Dates in the future are refused (spec §5); the range order is checked by the schema. */
-function checkRange(q: WalletHistoryQuery): void {
+export function checkRange(q: { time_from?: number; time_to?: number }): void {
   const now = Math.floor(Date.now() / 1000) + 86_400;
   if ((q.time_from ?? 0) > now || (q.time_to ?? 0) > now) throw invalid(WALLET_ERRORS.invalidDateRange);
 }
@@ -153,13 +153,26 @@ function toItem(
     updated_at: r.updated_at.toISOString(),
   };
   if (kind === 'withdrawals') item.note = r.note ?? null;
-  const network = r.blockchain_key;
-  const latest = network ? latestHeight(network) : undefined;
-  if (kind === 'deposits' && network && r.block_height !== null && latest !== undefined) {
-    const needed = confirmations(network);
-    item.confirmations = Math.min(Math.max(0, latest - Number(r.block_height) + 1), needed);
+  if (kind === 'deposits') {
+    const seen = depositConfirmations(r.blockchain_key, r.block_height, confirmations, latestHeight);
+    if (seen !== undefined) item.confirmations = seen;
   }
   return item;
+}
+
+/**
+ * A deposit's confirmations: blocks from its block to the network's newest, at most as many as the network needs
+ * (after that the count no longer matters). Undefined until it is in a block, or while the tip is unknown.
+ */
+export function depositConfirmations(
+  network: string | null,
+  blockHeight: string | null,
+  confirmations: (network: string) => number,
+  latestHeight: (network: string) => number | undefined,
+): number | undefined {
+  const latest = network ? latestHeight(network) : undefined;
+  if (!network || blockHeight === null || latest === undefined) return undefined;
+  return Math.min(Math.max(0, latest - Number(blockHeight) + 1), confirmations(network));
 }
 
 /** Swap rows in the swap history's columns (spec §3 Swap item). */

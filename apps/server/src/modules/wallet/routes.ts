@@ -6,6 +6,7 @@ import {
   deleteBeneficiarySchema,
   fiatCallbackSchema,
   fiatWithdrawSchema,
+  transactionsQuery,
   WALLET_ERRORS,
   walletHistoryQuery,
   withdrawSchema,
@@ -29,6 +30,7 @@ import {
 import { createFiatWithdrawal, fiatCallback, findFiat, listFiat } from './fiat.ts';
 import { depositByTxid, historyItem, listHistory, listSwaps } from './history.ts';
 import { executeSwap, quoteSwap } from './swaps.ts';
+import { listTransactions } from './transactions.ts';
 import { lineChart, pieChart } from './valuation.ts';
 import { createWithdrawal, withdrawPermission } from './withdrawals.ts';
 
@@ -140,6 +142,23 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
       );
       if (!item) throw notFound();
       return item;
+    },
+  );
+
+  app.get(
+    '/account/transactions',
+    docs('Deposits and withdrawals together, paged', { query: transactionsQuery }),
+    async (request, reply) => {
+      const q = transactionsQuery.parse(request.query);
+      const page = await listTransactions(
+        deps.db,
+        uid(request),
+        q,
+        wallet.confirmations,
+        wallet.latestHeight,
+      );
+      paged(reply, page.total, q.page, q.limit);
+      return page.items;
     },
   );
 
