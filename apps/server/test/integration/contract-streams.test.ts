@@ -92,7 +92,18 @@ describe('public and private streams of one trade', () => {
     const booked = await pub.next('btcusdt.update', (u: { asks: unknown[] }) => u.asks.length === 1);
     expect(booked).toMatchObject({ asks: [['66000', '0.5']], bids: [] });
     const opened = await priv.next('order');
-    expect(opened).toMatchObject({ side: 'sell', state: 'wait', market: 'btcusdt', price: '66000.0' });
+    expect(opened).toMatchObject({
+      side: 'sell',
+      state: 'wait',
+      market: 'btcusdt',
+      price: '66000.0',
+      kind: 'ask',
+    });
+    // Ranger's times: integer Unix seconds, `at` being the creation.
+    const { at, created_at, updated_at } = opened as Record<string, unknown>;
+    expect([at, created_at, updated_at].every((v) => Number.isInteger(v))).toBe(true);
+    expect(Math.abs((at as number) - Date.now() / 1000)).toBeLessThan(60);
+    expect(created_at).toBe(at);
 
     expect((await place(taker, { side: 'buy', volume: '0.1', price: '66000' })).statusCode).toBe(201);
     const trades = (await pub.next('btcusdt.trades')) as { trades: Record<string, unknown>[] };

@@ -6,7 +6,7 @@ import { orderViewFromRow } from '../../core/persistence.ts';
 import type { CommittedBatch } from '../../core/sequencer.ts';
 import type { StreamHub } from '../ranger/hub.ts';
 import { privateStreamKey } from '../ranger/streams.ts';
-import { orderEntity } from '../trading/presenters.ts';
+import { orderEvent } from '../trading/presenters.ts';
 import { usdtPrice } from '../wallet/valuation.ts';
 import { BookView, type LevelChange } from './book-view.ts';
 import { type Candle, KLINE_PERIODS, queryKlines, type WireCandle, wireCandle } from './klines.ts';
@@ -169,7 +169,7 @@ export class MarketData {
     for (const [market, levels] of changes) this.publishLevels(market, levels);
     if (trades.length > 0) this.publishTrades(trades);
     for (const o of orders.values())
-      publishPrivate(this.hub, o.user, 'order', () => orderEntity(this.core.units, o));
+      publishPrivate(this.hub, o.user, 'order', () => orderEvent(this.core.units, o));
   }
 
   private collect(

@@ -75,3 +75,19 @@ export function orderEntity(units: Units, o: OrderView): OrderEntity {
     ask: m.base,
   };
 }
+
+/**
+ * The private `order` event as Ranger sends it: the order entity with Peatio's `kind` (`bid` for a buy, `ask` for a
+ * sell) and its times as integer Unix seconds (`at`, the creation, then `created_at` and `updated_at`), where the
+ * REST entity gives ISO 8601 texts.
+ */
+export function orderEvent(units: Units, o: OrderView) {
+  const seconds = (ms: number) => Math.floor(ms / 1000);
+  return {
+    ...orderEntity(units, o),
+    kind: o.side === 'buy' ? 'bid' : 'ask',
+    at: seconds(o.createdAt),
+    created_at: seconds(o.createdAt),
+    updated_at: seconds(o.updatedAt),
+  };
+}
