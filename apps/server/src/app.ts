@@ -33,7 +33,7 @@ import type { Core } from './core/index.ts';
 import { SAFE_METHODS } from './http/auth.ts';
 import { type BodyKey, installBodyEncryption } from './http/body-encryption.ts';
 import type { DiskGuard } from './http/disk-guard.ts';
-import { frameworkErrorHandler, installErrorHandling, isApiPath } from './http/errors.ts';
+import { allowedMethods, frameworkErrorHandler, installErrorHandling, isApiPath } from './http/errors.ts';
 import { acceptFormBodies, parseFormBody } from './http/form-body.ts';
 import { lazyChildLogger } from './http/lazy-logger.ts';
 import { collectRoutes } from './http/openapi.ts';
@@ -359,6 +359,13 @@ async function serveWebApp(app: FastifyInstance, webDist: string): Promise<void>
   const indexHtml = existsSync(indexFile) ? await readFile(indexFile) : undefined;
   if (indexHtml) await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
   app.setNotFoundHandler(async (request, reply) => {
+    const allow = isApiPath(request.url) ? allowedMethods(app, request.method, request.url) : [];
+    if (allow.length > 0) {
+      return reply
+        .status(405)
+        .header('allow', allow.join(', '))
+        .send({ errors: [ERRORS.methodNotAllowed] });
+    }
     if (isApiPath(request.url) || request.method !== 'GET' || !indexHtml) {
       return reply.status(404).send({ errors: [ERRORS.routeNotFound] });
     }

@@ -5,6 +5,8 @@
 export const ERRORS = {
   /** Unknown API path (404). */
   routeNotFound: 'server.route.not_found',
+  /** The API path exists, but not for this method (405, with the methods it takes in `Allow`), as Peatio answers. */
+  methodNotAllowed: 'server.method_not_allowed',
   /** A record does not exist or does not belong to the caller (404). */
   recordNotFound: 'record.not_found',
   /** Unexpected failure on the server (500); details are only in the server log. */

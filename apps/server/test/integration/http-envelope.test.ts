@@ -89,6 +89,16 @@ describe('error envelope', () => {
     expect(res.json()).toEqual({ errors: ['server.unsupported_media_type'] });
   });
 
+  it('answers 405 with Allow for a path that exists with another method, 404 for an unknown one', async () => {
+    const wrong = await t.app.inject({ method: 'DELETE', url: '/api/v2/peatio/public/timestamp?x=1' });
+    expect([wrong.statusCode, wrong.json()]).toEqual([405, { errors: ['server.method_not_allowed'] }]);
+    expect(wrong.headers.allow).toBe('GET');
+    const post = await t.app.inject({ method: 'GET', url: '/api/v2/barong/identity/users' });
+    expect([post.statusCode, post.headers.allow]).toEqual([405, 'POST']);
+    const unknown = await t.app.inject({ method: 'DELETE', url: '/api/v2/peatio/public/no-such-thing' });
+    expect([unknown.statusCode, unknown.json()]).toEqual([404, { errors: ['server.route.not_found'] }]);
+  });
+
   it('refuses a body over 1 MiB with 413', async () => {
     const res = await t.app.inject({
       method: 'POST',

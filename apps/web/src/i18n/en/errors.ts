@@ -9,6 +9,7 @@ export const errors = {
   'server.unsupported_media_type': 'The request could not be read. Please try again.',
   'server.rate_limited': 'Too many requests. Please wait a moment and try again.',
   'server.standby': 'This server is standing by. Please try again in a moment.',
+  'server.method_not_allowed': 'This action is not available here.',
   'server.disk_low': 'Trading and withdrawals are paused for maintenance. Please try again later.',
   'server.upstream_unavailable': 'The service is temporarily unavailable. Please try again in a moment.',
   'server.busy': 'The service is busy. Please try again in a moment.',
