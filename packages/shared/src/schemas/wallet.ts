@@ -53,6 +53,10 @@ export const WALLET_ERRORS = {
   pinTooSoon: 'account.beneficiary.resend_too_soon',
   /** The beneficiary is already active (422). */
   beneficiaryAlreadyActive: 'account.beneficiary.already_active',
+  /** Beneficiary list: `state` is neither pending nor active (422, as Peatio). */
+  beneficiaryStateInvalid: 'account.beneficiary.invalid_state',
+  /** `GET /account/beneficiaries/{id}`: the id is not an integer (422, as Peatio). */
+  beneficiaryIdInvalid: 'account.beneficiary.non_integer_id',
   /** Swap: the pair cannot be swapped (422). */
   swapPairInvalid: 'account.swap.invalid_pair',
   /** Swap: the amount is not a positive decimal within the currency's precision (422). */
@@ -176,6 +180,23 @@ export const activateBeneficiarySchema = z.object({
     .min(1, WALLET_ERRORS.pinRequired)
     .regex(/^\d+$/, WALLET_ERRORS.pinNotInteger)
     .max(PIN_LENGTH, WALLET_ERRORS.pinInvalid),
+});
+
+/**
+ * `GET /account/beneficiaries` filters, as Peatio 2.6: `currency` (checked against the visible currencies by the
+ * server), the raw `currency_id` (filters unchecked; `currency` wins when both are given) and `state`.
+ */
+export const beneficiaryListQuery = z.object({
+  currency: z.string().max(10).toLowerCase().optional(),
+  currency_id: z.string().max(10).toLowerCase().optional(),
+  blockchain_key: z.string().max(64).optional(),
+  state: z.enum(['pending', 'active'], { error: WALLET_ERRORS.beneficiaryStateInvalid }).optional(),
+});
+export type BeneficiaryListQuery = z.infer<typeof beneficiaryListQuery>;
+
+/** `GET /account/beneficiaries/{id}`. */
+export const beneficiaryIdParam = z.object({
+  id: z.coerce.number({ error: WALLET_ERRORS.beneficiaryIdInvalid }).int(WALLET_ERRORS.beneficiaryIdInvalid),
 });
 
 /** `DELETE /account/beneficiaries/{id}` with an authenticator code. */

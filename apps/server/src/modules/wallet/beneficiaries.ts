@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import {
   type BeneficiaryItem,
+  type BeneficiaryListQuery,
   type CreateBeneficiaryInput,
   ERRORS,
   PIN_LENGTH,
@@ -59,18 +60,41 @@ export function beneficiaryEntity(row: BeneficiaryRow): BeneficiaryItem {
   };
 }
 
-/** The user's beneficiaries, optionally of one currency and network. */
+/**
+ * The user's beneficiaries, newest first, filtered as Peatio 2.6 does: `currency` must be a visible currency
+ * (else 422 `account.currency.doesnt_exist`), the raw `currency_id` filters unchecked (`currency` wins), and
+ * `state` and `blockchain_key` narrow further.
+ */
 export async function listBeneficiaries(
   db: pg.Pool,
   userId: string,
-  filter: { currency?: string; blockchain_key?: string },
+  filter: BeneficiaryListQuery,
 ): Promise<BeneficiaryItem[]> {
+  if (filter.currency !== undefined) {
+    const known = await db.query('select 1 from currencies where id = $1 and visible', [filter.currency]);
+    if (known.rowCount !== 1) throw invalid(WALLET_ERRORS.currencyNotFound);
+  }
   const rows = await db.query(
     `select *, ${INTERNAL} from beneficiaries where user_id = $1 and ($2::text is null or currency_id = $2)
-       and ($3::text is null or blockchain_key = $3) order by id desc`,
-    [userId, filter.currency ?? null, filter.blockchain_key ?? null],
+       and ($3::text is null or blockchain_key = $3) and ($4::text is null or state = $4) order by id desc`,
+    [
+      userId,
+      filter.currency ?? filter.currency_id ?? null,
+      filter.blockchain_key ?? null,
+      filter.state ?? null,
+    ],
   );
   return rows.rows.map(beneficiaryEntity);
+}
+
+/** One of the user's beneficiaries in the list's shape; another user's, or an unknown id, is "not found" (404). */
+export async function getBeneficiary(db: pg.Pool, userId: string, id: number): Promise<BeneficiaryItem> {
+  if (!Number.isSafeInteger(id) || id <= 0) throw notFound();
+  const row = (
+    await db.query(`select *, ${INTERNAL} from beneficiaries where id = $1 and user_id = $2`, [id, userId])
+  ).rows[0];
+  if (!row) throw notFound();
+  return beneficiaryEntity(row);
 }
 
 /** One of the user's beneficiaries; another user's is "not found". */

@@ -1,6 +1,8 @@
 import {
   activateBeneficiarySchema,
   amountQuoteQuery,
+  beneficiaryIdParam,
+  beneficiaryListQuery,
   createBeneficiarySchema,
   createSwapSchema,
   deleteBeneficiarySchema,
@@ -24,6 +26,7 @@ import {
   type BeneficiaryDeps,
   createBeneficiary,
   deleteBeneficiary,
+  getBeneficiary,
   listBeneficiaries,
   resendPin,
 } from './beneficiaries.ts';
@@ -36,10 +39,6 @@ import { createWithdrawal, withdrawPermission } from './withdrawals.ts';
 
 const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const addressQuery = z.object({ blockchain_key: z.string().max(64).optional() });
-const beneficiaryQuery = z.object({
-  currency: z.string().max(10).optional(),
-  blockchain_key: z.string().max(64).optional(),
-});
 /** Fiat currencies deposit as USDT (spec §7: "usd and eur use usdt"). */
 const DEPOSIT_ALIAS: Record<string, string> = { usd: 'usdt', eur: 'usdt' };
 
@@ -214,8 +213,15 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
 
   app.get(
     '/account/beneficiaries',
-    docs('Beneficiaries (withdrawal addresses)', { query: beneficiaryQuery }),
-    async (request) => listBeneficiaries(deps.db, uid(request), beneficiaryQuery.parse(request.query)),
+    docs('Beneficiaries (withdrawal addresses)', { query: beneficiaryListQuery }),
+    async (request) => listBeneficiaries(deps.db, uid(request), beneficiaryListQuery.parse(request.query)),
+  );
+  app.get(
+    '/account/beneficiaries/:id',
+    docs("One beneficiary (404 record.not_found for an unknown id or another user's)", {
+      params: beneficiaryIdParam,
+    }),
+    async (request) => getBeneficiary(deps.db, uid(request), beneficiaryIdParam.parse(request.params).id),
   );
   app.post(
     '/account/beneficiaries',

@@ -53,6 +53,8 @@ export const errors = {
   'account.beneficiary.invalid_pin': 'Invalid code',
   'account.beneficiary.resend_too_soon': 'Please wait for one minute',
   'account.beneficiary.already_active': 'This address is already active',
+  'account.beneficiary.invalid_state': 'Please choose an address state',
+  'account.beneficiary.non_integer_id': 'Address not found',
   'account.fiat.invalid_currency': 'Only fiat balances can be sent to a bank account',
   'account.fiat.invalid_iban': 'Please enter a valid IBAN',
   'account.fiat.missing_holder': 'This field is required',
