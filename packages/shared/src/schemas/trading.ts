@@ -55,6 +55,8 @@ export const MARKET_DATA_ERRORS = {
   marketNotFound: 'public.market.doesnt_exist',
   /** k-line: `period` is not one of 1, 5, 15, 30, 60, 120, 240, 360, 720, 1440, 4320, 10080 minutes (422). */
   invalidPeriod: 'public.k_line.invalid_period',
+  /** `GET /public/currencies/{id}`: the currency is unknown or not visible (422, as Peatio 2.6's `values` check). */
+  currencyNotFound: 'public.currency.doesnt_exist',
 } as const;
 
 /** Order types that carry a limit `price`. */

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../app.ts';
 import { AppError } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
-import { usdtPriceText } from '../wallet/valuation.ts';
+import { currencyParam, findCurrency, listCurrencies } from './currencies.ts';
 import { KLINE_PERIODS, queryKlines, trim, wireCandle } from './klines.ts';
 import { openOrderBook } from './order-book.ts';
 
@@ -26,35 +26,6 @@ const klineQuery = z.object({
   time_to: z.coerce.number().int().min(0).optional(),
   limit: z.coerce.number().int().min(1).max(10_000).default(30),
 });
-
-/** A currency network's row as `GET /public/currencies` lists it. */
-interface NetworkRow {
-  explorer_transaction: string | null;
-  explorer_address: string | null;
-  min_deposit_amount: string;
-  min_withdraw_amount: string;
-  withdraw_fee: string;
-  deposit_enabled: boolean;
-  withdraw_enabled: boolean;
-  min_confirmations: number;
-}
-
-/**
- * The currency-level fields Peatio 2 clients (BaseApp) read, taken from the currency's default network (its
- * first); a currency without a network can be neither deposited nor withdrawn.
- */
-function defaultNetworkFields(n: NetworkRow | undefined) {
-  return {
-    explorer_transaction: n?.explorer_transaction ?? '',
-    explorer_address: n?.explorer_address ?? '',
-    min_deposit_amount: n?.min_deposit_amount ?? '0',
-    min_withdraw_amount: n?.min_withdraw_amount ?? '0',
-    withdraw_fee: n?.withdraw_fee ?? '0',
-    deposit_enabled: n?.deposit_enabled ?? false,
-    withdrawal_enabled: n?.withdraw_enabled ?? false,
-    min_confirmations: n?.min_confirmations ?? 0,
-  };
-}
 
 /** Peatio `public/*`: markets, tickers, depth, public trades, k-lines, currencies and fees. No login needed. */
 export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -150,34 +121,14 @@ export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Pro
     },
   );
 
-  app.get('/public/currencies', docs('Currencies with their networks'), async () => {
-    const [currencies, networks] = await Promise.all([
-      deps.db.query(
-        `select id, name, type, precision, icon_url, position, trim_scale(deposit_fee)::text as deposit_fee,
-           trim_scale(swap_fee)::text as swap_fee from currencies where visible order by position`,
-      ),
-      deps.db.query(
-        `select n.currency_id, n.blockchain_key, n.protocol, b.explorer_transaction, b.explorer_address,
-           trim_scale(n.min_deposit_amount)::text as min_deposit_amount, trim_scale(n.min_withdraw_amount)::text as min_withdraw_amount,
-           trim_scale(n.withdraw_fee)::text as withdraw_fee, trim_scale(n.deposit_fee)::text as deposit_fee,
-           n.deposit_enabled, n.withdraw_enabled, b.min_confirmations
-         from currency_networks n join blockchains b on b.key = n.blockchain_key order by n.id`,
-      ),
-    ]);
-    return currencies.rows.map((c) => {
-      // Peatio 3 names inside `networks` (withdrawal_enabled) next to ours (withdraw_enabled).
-      const own = networks.rows
-        .filter((n) => n.currency_id === c.id)
-        .map(({ currency_id, ...n }) => ({ ...n, currency_id, withdrawal_enabled: n.withdraw_enabled }));
-      return {
-        ...c,
-        ...defaultNetworkFields(own[0]),
-        swap_fees: c.swap_fee,
-        price: usdtPriceText(deps.core, c.id),
-        networks: own,
-      };
-    });
-  });
+  app.get('/public/currencies', docs('Currencies with their networks'), async () => listCurrencies(deps));
+  app.get(
+    '/public/currencies/:id',
+    docs('One currency, as an item of /public/currencies (422 public.currency.doesnt_exist)', {
+      params: currencyParam,
+    }),
+    async (request) => findCurrency(deps, currencyParam.parse(request.params).id),
+  );
 
   app.get('/public/trading_fees', docs('Trading fees'), async () => {
     const rows = await deps.db.query(

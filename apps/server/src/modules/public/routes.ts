@@ -4,9 +4,10 @@ import type { AltchaCaptcha } from '../../adapters/captcha/altcha.ts';
 import type { AppDeps } from '../../app.ts';
 import { docs } from '../../http/openapi.ts';
 import { MIN_PASSWORD_ENTROPY } from '../identity/entropy.ts';
+import { runningVersion } from './version.ts';
 
 /**
- * Peatio public service routes that need no other module: server time, the member levels and health. `health/alive` answers
+ * Peatio public service routes that need no other module: server time, the running version, the member levels and health. `health/alive` answers
  * while the database does; `health/ready` also needs the exchange core to take commands (it pauses while it
  * reloads from a database that came back). Both answer 503 `server.database_unavailable` otherwise.
  */
@@ -14,6 +15,13 @@ export async function peatioPublicRoutes(app: FastifyInstance, deps: AppDeps): P
   // Peatio answers with a bare JSON string; Fastify would send a returned string as plain text.
   app.get('/public/timestamp', docs('Server time'), async (_request, reply) =>
     reply.type('application/json').send(JSON.stringify(new Date().toISOString())),
+  );
+
+  const version = runningVersion();
+  app.get(
+    '/public/version',
+    docs('Running version: git_tag, git_sha, build_date, version'),
+    async () => version,
   );
 
   app.get('/public/member-levels', docs('Least account level per privilege'), async () => MEMBER_LEVELS);
@@ -45,12 +53,18 @@ export async function peatioPublicRoutes(app: FastifyInstance, deps: AppDeps): P
   });
 }
 
-/** Barong's liveness routes, the public client configuration and the captcha challenge. */
+/** Barong's liveness routes, the running version, the public client configuration and the captcha challenge. */
 export async function barongPublicRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.get('/identity/ping', docs('Liveness'), async () => ({ ping: 'pong' }));
   app.get('/identity/time', docs('Server time (Unix seconds)'), async () => ({
     time: Math.floor(Date.now() / 1000),
   }));
+  const version = runningVersion();
+  app.get(
+    '/identity/version',
+    docs('Running version: git_tag, git_sha, build_date, version'),
+    async () => version,
+  );
   app.get('/identity/configs', docs('Public client configuration'), async () => ({
     captcha_type: deps.config.captchaType,
     captcha_id: deps.config.captchaType === 'recaptcha' ? deps.config.recaptcha?.siteKey : undefined,

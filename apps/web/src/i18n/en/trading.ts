@@ -89,6 +89,7 @@ export const trading = {
   'market.market.not_enabled': 'This market is not available for trading',
   'market.market.doesnt_exist_or_not_enabled': 'This market is not available for trading',
   'public.market.doesnt_exist': 'Market not found',
+  'public.currency.doesnt_exist': 'This coin is not available',
   'public.k_line.invalid_period': 'Please choose a chart period',
   'market.order.invalid_state': 'Please choose an order state',
   'market.order.invalid_volume': 'Amount must be greater than {{min}}',
