@@ -8,7 +8,11 @@ import type { IdentityDeps, RequestOrigin } from './registration.ts';
 import { consumeTotp, matchTotpStep, newTotpSecret, totpUrl } from './totp.ts';
 import { recordActivity, type UserRecord } from './users-repository.ts';
 
-/** Starts two-factor set-up: a new secret (kept encrypted until enabled) as a QR code and an otpauth URL. */
+/**
+ * Starts two-factor set-up: a new secret (kept encrypted until enabled) as a QR code and an otpauth URL. As Barong
+ * (Vault's TOTP `barcode`), the QR code is the bare base64 of a PNG: clients (BaseApp, ours) add the
+ * `data:image/png;base64,` prefix themselves.
+ */
 export async function generateOtpQr(deps: IdentityDeps, user: UserRecord) {
   if (user.otp) throw invalid(ERRORS.otpAlreadyEnabled);
   const secret = newTotpSecret();
@@ -17,7 +21,8 @@ export async function generateOtpQr(deps: IdentityDeps, user: UserRecord) {
     encrypt(deps.keys, secret),
   ]);
   const url = totpUrl(secret, user.email);
-  return { data: { barcode: await QRCode.toDataURL(url, { margin: 1, width: 240 }), url } };
+  const png = await QRCode.toBuffer(url, { type: 'png', margin: 1, width: 240 });
+  return { data: { barcode: png.toString('base64'), url } };
 }
 
 /** Turns two-factor on when the code matches the secret from the QR code; the code's step is used up. */

@@ -8,6 +8,7 @@ import { CURRENT_USER_KEY } from '../../api/user.ts';
 import { toast } from '../../app/toast.ts';
 import { CodeInput } from '../../components/CodeInput.tsx';
 import { codeText, errorCodes, errorText } from '../auth/components/errors.ts';
+import { barcodeSrc } from './barcode.ts';
 
 interface QrCode {
   data: { barcode: string; url: string };
@@ -88,7 +89,12 @@ export function TwoFactorModal({ mode, onClose }: { mode: 'enable' | 'disable'; 
               {qr.data && (
                 <>
                   <Center>
-                    <Image src={qr.data.data.barcode} alt={t('identity.otp.qrAlt')} w={200} h={200} />
+                    <Image
+                      src={barcodeSrc(qr.data.data.barcode)}
+                      alt={t('identity.otp.qrAlt')}
+                      w={200}
+                      h={200}
+                    />
                   </Center>
                   <Text size="sm">{t('identity.otp.secret')}</Text>
                   <Code block data-testid="otp-secret">
