@@ -37,6 +37,13 @@ describe('two-factor authentication and API tokens', () => {
     await page.getByText('Code is required.').waitFor();
     const secret = (await page.getByTestId('otp-secret').textContent())?.trim() ?? '';
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    // The server sends Barong's bare base64 PNG; the screen adds the data URL prefix, so the QR code decodes.
+    const qrImage = page.getByAltText('Two-factor QR code');
+    expect(await qrImage.getAttribute('src')).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
+    const width = await qrImage.evaluate((img: HTMLImageElement) =>
+      img.decode().then(() => img.naturalWidth),
+    );
+    expect(width).toBeGreaterThan(0);
     const nextCode = totpCodes(secret);
     await page.getByTestId('otp-code').fill(await nextCode());
     await page.getByRole('button', { name: 'Enable' }).last().click();
