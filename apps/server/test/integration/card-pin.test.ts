@@ -71,12 +71,12 @@ describe('PIN on screen', () => {
     expect(activity.rows).toEqual([{ result: 'succeed', data: { card: `**** ${masked.slice(-4)}` } }]);
   });
 
-  it('is no longer sent by SMS: the old GET answers 404 and sends nothing', async () => {
+  it('is no longer sent by SMS: the old GET answers 405 (the path takes POST only) and sends nothing', async () => {
     const who = await s.approved('pin-nosms@card.test');
     const masked = await s.activeCard(who);
     const before = await outboxRows();
     const res = await s.call(who, 'GET', `${URL}?card_number=${encodeURIComponent(masked)}`);
-    expect(res.statusCode).toBe(404);
+    expect([res.statusCode, res.headers.allow]).toEqual([405, 'POST']);
     expect(await outboxRows()).toBe(before);
   });
 });

@@ -41,7 +41,8 @@ describe('changing the phone of a pending registration', () => {
       url: `/api/v2/barong${PATH}?email=victim-get@example.com&country_code=81&phone_number=09011110000`,
       remoteAddress: nextIp(),
     });
-    expect(res.statusCode).toBe(404);
+    // The path takes POST only (with the registration token).
+    expect([res.statusCode, res.headers.allow]).toEqual([405, 'POST']);
     expect(await phoneOf('victim-get@example.com')).toBe(phone);
     expect(await smsTo('819011110000')).toBe(0);
   });
