@@ -19,4 +19,5 @@ export * from './schemas/kyc.ts';
 export * from './schemas/solvency.ts';
 export * from './schemas/trading.ts';
 export * from './schemas/wallet.ts';
+export * from './schemas/wallet-history.ts';
 export * from './validation.ts';

@@ -108,7 +108,8 @@ const amountText = textField(WALLET_ERRORS.amountRequired, [
   [(v) => /^(0|[1-9]\d*)(\.\d+)?$/.test(v.trim()), WALLET_ERRORS.amountInvalid],
 ]).transform((v) => v.trim());
 
-const currencyId = z
+/** A currency id in a request: 2 to 10 lower-case letters and digits. */
+export const currencyId = z
   .string({ error: WALLET_ERRORS.currencyNotFound })
   .regex(/^[a-z0-9]{2,10}$/, WALLET_ERRORS.currencyNotFound);
 const blockchainKey = z
@@ -230,85 +231,6 @@ export function splitMemo(address: string): { address: string; memo: string | nu
   if (at < 0) return { address, memo: null };
   return { address: address.slice(0, at), memo: address.slice(at + 4) || null };
 }
-
-/** Deposit states a status filter expands to (spec §4). */
-export const DEPOSIT_STATE_FILTERS: Record<string, readonly string[]> = {
-  collected: [
-    'collected',
-    'collecting',
-    'accepted',
-    'skipped',
-    'fee_processing',
-    'fee_collecting',
-    'fee_collected',
-    'processing',
-    'errored',
-  ],
-  submitted: ['submitted'],
-  canceled: ['canceled'],
-  rejected: ['rejected'],
-};
-/** Withdrawal states a status filter expands to (spec §4). */
-export const WITHDRAW_STATE_FILTERS: Record<string, readonly string[]> = {
-  canceled: ['canceled'],
-  failed: ['failed', 'errored'],
-  confirming: ['confirming'],
-  succeed: ['succeed'],
-  // `under_review` (waiting for staff, beyond the spec's list) is still on its way for the user.
-  processing: ['skipped', 'processing', 'under_review'],
-  rejected: ['rejected'],
-  accepted: ['accepted'],
-};
-/** Adjustment state filters (spec §4). */
-export const ADJUSTMENT_STATE_FILTERS: Record<string, readonly string[]> = {
-  accepted: ['accepted'],
-  rejected: ['rejected'],
-  pending: ['pending'],
-};
-
-const epochSeconds = z.coerce.number({ error: WALLET_ERRORS.invalidDateRange }).int().nonnegative();
-
-/** Query of the deposit, withdrawal, adjustment and swap lists: limit, page, state, currency, time range (epoch seconds). */
-export const walletHistoryQuery = z
-  .object({
-    limit: z.coerce.number().int().min(1).max(1000).default(10),
-    page: z.coerce.number().int().min(1).default(1),
-    state: z
-      .string()
-      .regex(/^[a-z_]{1,32}$/)
-      .optional(),
-    currency: currencyId.optional(),
-    time_from: epochSeconds.optional(),
-    time_to: epochSeconds.optional(),
-  })
-  .refine((q) => q.time_from === undefined || q.time_to === undefined || q.time_from <= q.time_to, {
-    message: WALLET_ERRORS.invalidDateRange,
-  });
-export type WalletHistoryQuery = z.infer<typeof walletHistoryQuery>;
-
-/** `GET /account/transactions`: deposits and withdrawals together, with Peatio's filters and paging. */
-export const transactionsQuery = z
-  .object({
-    limit: z.coerce.number().int().min(1).max(1000).default(100),
-    page: z.coerce.number().int().min(1).default(1),
-    order_by: z.enum(['asc', 'desc']).default('desc'),
-    currency: currencyId.optional(),
-    time_from: epochSeconds.optional(),
-    time_to: epochSeconds.optional(),
-    deposit_state: z
-      .string()
-      .regex(/^[a-z_]{1,32}$/)
-      .optional(),
-    withdraw_state: z
-      .string()
-      .regex(/^[a-z_]{1,32}$/)
-      .optional(),
-    txid: z.string().min(1).max(128).optional(),
-  })
-  .refine((q) => q.time_from === undefined || q.time_to === undefined || q.time_from <= q.time_to, {
-    message: WALLET_ERRORS.invalidDateRange,
-  });
-export type TransactionsQuery = z.infer<typeof transactionsQuery>;
 
 /** `GET /account/amount_quote`: how much `to_currency` a swap of `amount` `from_currency` gives now. */
 export const amountQuoteQuery = z.object({
