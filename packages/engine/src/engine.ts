@@ -2,7 +2,7 @@
 import { depth as sideDepth } from './book.ts';
 import { Rejection, type RejectionCode } from './codes.ts';
 import { validateConfig } from './config.ts';
-import { flushBalances } from './ledger.ts';
+import { cause, flushBalances } from './ledger.ts';
 import { addMarket, setFeeRule, setMarketState, updateMarket } from './markets.ts';
 import type { Order } from './order.ts';
 import { cancelAll, cancelOrder, placeOrder } from './orders.ts';
@@ -16,6 +16,7 @@ import type {
   EngineSnapshot,
   EngineState,
   OrderView,
+  PostingCause,
   SwapOutcome,
 } from './types.ts';
 import {
@@ -31,6 +32,35 @@ import {
   setTradingLevel,
   settleWithdrawal,
 } from './wallet.ts';
+
+/** The cause of a command's own postings (see {@link PostingCause}); trades, orders and fees set their own. */
+function commandCause(c: Command): PostingCause {
+  switch (c.type) {
+    case 'Credit':
+      return c.kind === 'deposit' ? 'deposit' : 'adjustment';
+    case 'Debit':
+      return c.kind === 'withdrawal' ? 'withdrawal' : 'adjustment';
+    case 'HoldWithdrawal':
+    case 'SettleWithdrawal':
+    case 'ReleaseWithdrawal':
+      return 'withdrawal';
+    case 'InternalTransfer':
+      return 'transfer';
+    case 'Swap':
+      return 'swap';
+    case 'CardTopUp':
+      return 'card_topup';
+    case 'CardFee':
+      return 'card_fee';
+    case 'CardRefund':
+      return 'card_refund';
+    case 'FundLiquidity':
+    case 'DrainLiquidity':
+      return 'liquidity';
+    default:
+      return 'order';
+  }
+}
 
 /** Most closed order objects kept for reuse. */
 const POOL_MAX = 8192;
@@ -85,6 +115,7 @@ export class Engine {
   apply(c: Command): CommandResult {
     const st = this.core;
     const tx = st.tx.reset(c.at, ++st.stamp);
+    cause(tx, commandCause(c), 0);
     let res: RejectionCode | null = null;
     let orderId: number | null = null;
     let swapOut: SwapOutcome | null = null;

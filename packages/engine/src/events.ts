@@ -2,13 +2,39 @@
 import type { RejectionCode } from './codes.ts';
 import type { FeeRule, MarketConfig, OrderView, OrdType, Side } from './types.ts';
 
-/** One ledger line; a command's postings sum to zero per currency. */
+/**
+ * Why money moved. The postings of one cause within a command sum to zero per currency (a fee is its own pair,
+ * never netted into the movement that charged it).
+ * - `order`: a hold at placement, or its release when the order is cancelled or done (`causeId`: the order id);
+ * - `trade`: the exchange of a fill (`causeId`: the trade id); `fee`: a fee, of a trade (`causeId`: the trade id)
+ *   or of the command itself (`causeId` 0: a withdrawal, card top-up or swap fee);
+ * - the wallet and card commands' own causes (`causeId` 0: the command's client id names the deposit,
+ *   withdrawal, swap, top-up or adjustment).
+ */
+export type PostingCause =
+  | 'order'
+  | 'trade'
+  | 'fee'
+  | 'deposit'
+  | 'withdrawal'
+  | 'adjustment'
+  | 'transfer'
+  | 'swap'
+  | 'card_topup'
+  | 'card_fee'
+  | 'card_refund'
+  | 'liquidity';
+
+/** One ledger line; a command's postings sum to zero per currency, and so do those of each of its causes. */
 export interface Posting {
   /** `u:<id>:main`, `u:<id>:locked`, `fees`, `external`, `card` or `swap`. */
   account: string;
   currency: string;
   /** Signed change of the account. */
   amount: bigint;
+  cause: PostingCause;
+  /** The order or trade id of an `order`, `trade` or `fee` cause; 0 when the cause is the command itself. */
+  causeId: number;
 }
 
 /** Why an order was cancelled. */

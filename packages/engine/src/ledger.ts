@@ -3,6 +3,7 @@
  * postings (which sum to zero per currency) and marks the user balances it touched.
  */
 import type { CoreState, SystemAccounts, Tx, UserAccount } from './state.ts';
+import type { PostingCause } from './types.ts';
 
 /** Names of the system accounts. */
 export type SystemAccount = keyof SystemAccounts;
@@ -17,9 +18,20 @@ export function touch(tx: Tx, a: UserAccount, ci: number): void {
   }
 }
 
-/** Append a posting (skips zero amounts). */
+/** Sets the cause of the postings that follow (see {@link PostingCause}). */
+export function cause(tx: Tx, why: PostingCause, id: number): void {
+  tx.cause = why;
+  tx.causeId = id;
+}
+
+/** Append a posting of the current cause (skips zero amounts). */
 export function post(st: CoreState, tx: Tx, account: string, ci: number, amount: bigint): void {
-  if (amount !== 0n) tx.postings[tx.nPostings++] = { account, currency: st.curIds[ci] as string, amount };
+  if (amount !== 0n) posting(tx, account, st.curIds[ci] as string, amount);
+}
+
+/** Append a posting of the current cause. */
+export function posting(tx: Tx, account: string, currency: string, amount: bigint): void {
+  tx.postings[tx.nPostings++] = { account, currency, amount, cause: tx.cause, causeId: tx.causeId };
 }
 
 /** Available (main) balance of a user without creating the account. */
@@ -34,9 +46,8 @@ export function hold(st: CoreState, tx: Tx, a: UserAccount, ci: number, amt: big
   a.main[ci] = (a.main[ci] as bigint) - amt;
   a.locked[ci] = (a.locked[ci] as bigint) + amt;
   const currency = st.curIds[ci] as string;
-  const postings = tx.postings;
-  postings[tx.nPostings++] = { account: a.mainKey, currency, amount: -amt };
-  postings[tx.nPostings++] = { account: a.lockedKey, currency, amount: amt };
+  posting(tx, a.mainKey, currency, -amt);
+  posting(tx, a.lockedKey, currency, amt);
   touch(tx, a, ci);
 }
 
@@ -46,9 +57,8 @@ export function release(st: CoreState, tx: Tx, a: UserAccount, ci: number, amt: 
   a.locked[ci] = (a.locked[ci] as bigint) - amt;
   a.main[ci] = (a.main[ci] as bigint) + amt;
   const currency = st.curIds[ci] as string;
-  const postings = tx.postings;
-  postings[tx.nPostings++] = { account: a.lockedKey, currency, amount: -amt };
-  postings[tx.nPostings++] = { account: a.mainKey, currency, amount: amt };
+  posting(tx, a.lockedKey, currency, -amt);
+  posting(tx, a.mainKey, currency, amt);
   touch(tx, a, ci);
 }
 

@@ -3,7 +3,7 @@
  * triggering stop orders.
  */
 import type { BookNode, BookSide } from './book.ts';
-import { release, touch } from './ledger.ts';
+import { cause, posting, release, touch } from './ledger.ts';
 import type { Order } from './order.ts';
 import type { CoreState, MarketRt, Tx } from './state.ts';
 import type { CancelReason } from './types.ts';
@@ -38,6 +38,7 @@ function forget(st: CoreState, tx: Tx, o: Order): void {
 /** Close a fully filled order: release any leftover hold (market buys), emit OrderDone. */
 export function finishDone(st: CoreState, tx: Tx, o: Order): void {
   if (o.locked !== 0n) {
+    cause(tx, 'order', o.id);
     release(st, tx, o.acct, holdCur(o), o.locked);
     o.locked = 0n;
   }
@@ -58,6 +59,7 @@ export function finishDone(st: CoreState, tx: Tx, o: Order): void {
 export function cancelOpen(st: CoreState, tx: Tx, o: Order, reason: CancelReason): void {
   if (o.level !== null) o.level.side.remove(o);
   if (o.locked !== 0n) {
+    cause(tx, 'order', o.id);
     release(st, tx, o.acct, holdCur(o), o.locked);
     o.locked = 0n;
   }
@@ -111,7 +113,8 @@ function settle(
   const fees = st.sys.fees;
   const bCode = m.base;
   const qCode = m.quote;
-  const postings = tx.postings;
+  const tradeId = st.nextTradeId;
+  cause(tx, 'trade', tradeId);
 
   // Buyer pays the quote out of its hold; a better price than the buyer's limit releases the difference.
   const limit = taker.price;
@@ -121,34 +124,38 @@ function settle(
     buy.locked -= held;
     B.locked[qi] = (B.locked[qi] as bigint) - held;
     B.main[qi] = (B.main[qi] as bigint) + imp;
-    postings[tx.nPostings++] = { account: B.lockedKey, currency: qCode, amount: -quote };
-    postings[tx.nPostings++] = { account: B.lockedKey, currency: qCode, amount: -imp };
-    postings[tx.nPostings++] = { account: B.mainKey, currency: qCode, amount: imp };
+    posting(tx, B.lockedKey, qCode, -quote);
+    posting(tx, B.lockedKey, qCode, -imp);
+    posting(tx, B.mainKey, qCode, imp);
   } else {
     buy.locked -= quote;
     B.locked[qi] = (B.locked[qi] as bigint) - quote;
-    postings[tx.nPostings++] = { account: B.lockedKey, currency: qCode, amount: -quote };
+    posting(tx, B.lockedKey, qCode, -quote);
   }
   // Seller delivers the base out of its hold.
   sell.locked -= base;
   S.locked[bi] = (S.locked[bi] as bigint) - base;
-  postings[tx.nPostings++] = { account: S.lockedKey, currency: bCode, amount: -base };
+  posting(tx, S.lockedKey, bCode, -base);
 
+  // Each side receives the gross amount; its fee then leaves as a pair of its own.
   const buyFee = baseFee(m, v, base, takerBuys ? taker.takerFee : maker.makerFee);
   const sellFee = feeOf(quote, takerBuys ? maker.makerFee : taker.takerFee);
-  const baseNet = buyFee === 0n ? base : base - buyFee;
-  const quoteNet = sellFee === 0n ? quote : quote - sellFee;
-  B.main[bi] = (B.main[bi] as bigint) + baseNet;
-  if (baseNet !== 0n) postings[tx.nPostings++] = { account: B.mainKey, currency: bCode, amount: baseNet };
-  S.main[qi] = (S.main[qi] as bigint) + quoteNet;
-  if (quoteNet !== 0n) postings[tx.nPostings++] = { account: S.mainKey, currency: qCode, amount: quoteNet };
-  if (buyFee !== 0n) {
-    fees[bi] = (fees[bi] as bigint) + buyFee;
-    postings[tx.nPostings++] = { account: 'fees', currency: bCode, amount: buyFee };
-  }
-  if (sellFee !== 0n) {
-    fees[qi] = (fees[qi] as bigint) + sellFee;
-    postings[tx.nPostings++] = { account: 'fees', currency: qCode, amount: sellFee };
+  B.main[bi] = (B.main[bi] as bigint) + (buyFee === 0n ? base : base - buyFee);
+  posting(tx, B.mainKey, bCode, base);
+  S.main[qi] = (S.main[qi] as bigint) + (sellFee === 0n ? quote : quote - sellFee);
+  posting(tx, S.mainKey, qCode, quote);
+  if (buyFee !== 0n || sellFee !== 0n) {
+    cause(tx, 'fee', tradeId);
+    if (buyFee !== 0n) {
+      fees[bi] = (fees[bi] as bigint) + buyFee;
+      posting(tx, B.mainKey, bCode, -buyFee);
+      posting(tx, 'fees', bCode, buyFee);
+    }
+    if (sellFee !== 0n) {
+      fees[qi] = (fees[qi] as bigint) + sellFee;
+      posting(tx, S.mainKey, qCode, -sellFee);
+      posting(tx, 'fees', qCode, sellFee);
+    }
   }
   touch(tx, B, qi);
   touch(tx, B, bi);
@@ -172,10 +179,11 @@ function settle(
   touchOrder(tx, maker);
   touchOrder(tx, taker);
   m.lastPrice = p;
+  st.nextTradeId = tradeId + 1;
 
   tx.events[tx.nEvents++] = {
     type: 'Trade',
-    id: st.nextTradeId++,
+    id: tradeId,
     market: m.id,
     price: p,
     volume: v,

@@ -1,7 +1,7 @@
 /** PlaceOrder, CancelOrder, CancelAll: validation, holds, and handing orders to the matcher. */
 import type { Level } from './book.ts';
 import { Rejection, type RejectionCode } from './codes.ts';
-import { hold } from './ledger.ts';
+import { cause, hold } from './ledger.ts';
 import { cancelOpen, execute, touchOrder } from './matching.ts';
 import { Order } from './order.ts';
 import type { CoreState, MarketRt, Tx, UserAccount } from './state.ts';
@@ -158,6 +158,7 @@ export function openOrder(
           taker,
           seq,
         );
+  cause(tx, 'order', id);
   hold(st, tx, acct, side === 'buy' ? m.quoteIdx : m.baseIdx, lock);
   st.orders.set(o);
   acct.linkOrder(o);

@@ -10,6 +10,7 @@ import type {
   MarketConfig,
   MarketState,
   Posting,
+  PostingCause,
 } from './types.ts';
 
 /** 10^n as a bigint. */
@@ -147,6 +148,9 @@ export class Tx {
   vMarket: MarketRt | null = null;
   vAcct: UserAccount | undefined = undefined;
   vLock = 0n;
+  /** What the postings written now are for (see {@link PostingCause}); set before money moves. */
+  cause: PostingCause = 'order';
+  causeId = 0;
   at = 0;
   stamp = 0;
 

@@ -1,7 +1,7 @@
 /** Swap: against the book (an immediate market order with the given fee) or at a quoted price. */
 import type { Level } from './book.ts';
 import { Rejection, type RejectionCode } from './codes.ts';
-import { available, sysToSys, sysToUser, userToSys } from './ledger.ts';
+import { available, cause, sysToSys, sysToUser, userToSys } from './ledger.ts';
 import { execute, feeOf } from './matching.ts';
 import { openOrder, validUser } from './orders.ts';
 import { type CoreState, type MarketRt, pow10, type Tx } from './state.ts';
@@ -101,6 +101,7 @@ function swapAtPrice(
   const acct = st.account(c.user);
   userToSys(st, tx, acct, 'swap', fi, c.amount);
   sysToUser(st, tx, 'swap', acct, ti, net);
+  cause(tx, 'fee', 0);
   sysToSys(st, tx, 'swap', 'fees', ti, fee);
   return { from: c.from, to: c.to, given: c.amount, received: net, fee, orderId: null };
 }

@@ -2,6 +2,7 @@
 import { Rejection, type RejectionCode } from './codes.ts';
 import {
   available,
+  cause,
   hold,
   lockedToSys,
   lockedToUser,
@@ -89,6 +90,7 @@ export function settleWithdrawal(st: CoreState, tx: Tx, c: SettleWithdrawal): Re
   st.withdrawals.delete(c.withdrawalId);
   if (c.toUser !== undefined) lockedToUser(st, tx, w.acct, st.account(c.toUser), w.cur, w.amount - c.fee);
   else lockedToSys(st, tx, w.acct, 'external', w.cur, w.amount - c.fee);
+  cause(tx, 'fee', 0);
   lockedToSys(st, tx, w.acct, 'fees', w.cur, c.fee);
   return null;
 }
@@ -130,6 +132,7 @@ export function cardTopUp(st: CoreState, tx: Tx, c: CardTopUp): RejectionCode | 
   if (available(st, c.user, ci) < c.amount + c.fee) return Rejection.CardInsufficientBalance;
   const acct = st.account(c.user);
   userToSys(st, tx, acct, 'card', ci, c.amount);
+  cause(tx, 'fee', 0);
   userToSys(st, tx, acct, 'fees', ci, c.fee);
   return null;
 }

@@ -172,6 +172,10 @@ it('conserves every unit across all commands and random fee rates', () => {
         const sums = new Map<string, bigint>();
         for (const p of r.postings) {
           sums.set(p.currency, (sums.get(p.currency) ?? 0n) + p.amount);
+          // ... and so do the postings of each cause (a fee is a pair of its own, never netted into a trade).
+          const why = `${p.cause}:${p.causeId}|${p.currency}`;
+          sums.set(why, (sums.get(why) ?? 0n) + p.amount);
+          if (p.cause === 'trade' || p.cause === 'order') expect(p.causeId).toBeGreaterThan(0);
           const k = `${p.account}|${p.currency}`;
           ledger.set(k, (ledger.get(k) ?? 0n) + p.amount);
         }

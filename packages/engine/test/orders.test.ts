@@ -20,8 +20,8 @@ describe('placing limit orders', () => {
     });
     expect(e.balance(1, 'usdt')).toEqual({ balance: 985_000n * USDT, locked: 15_000n * USDT });
     expect(r.postings).toEqual([
-      { account: 'u:1:main', currency: 'usdt', amount: -15_000n * USDT },
-      { account: 'u:1:locked', currency: 'usdt', amount: 15_000n * USDT },
+      { account: 'u:1:main', currency: 'usdt', amount: -15_000n * USDT, cause: 'order', causeId: 1 },
+      { account: 'u:1:locked', currency: 'usdt', amount: 15_000n * USDT, cause: 'order', causeId: 1 },
     ]);
     expect(e.depth('btcusdt').bids).toEqual([[3_000_000n, 5_000n]]);
   });
@@ -85,6 +85,22 @@ describe('placing limit orders', () => {
       tradesCount: 1,
     });
     expect(maker?.fundsReceived).toBe(6_000n * USDT);
+    // Every posting names its cause: the taker's hold (its order), the exchange (the trade), each fee (the trade).
+    const q = 6_000n * USDT;
+    expect(r.postings).toEqual([
+      { account: 'u:1:main', currency: 'usdt', amount: -6_000_200_000n, cause: 'order', causeId: 2 },
+      { account: 'u:1:locked', currency: 'usdt', amount: 6_000_200_000n, cause: 'order', causeId: 2 },
+      { account: 'u:1:locked', currency: 'usdt', amount: -q, cause: 'trade', causeId: 1 },
+      { account: 'u:1:locked', currency: 'usdt', amount: -200_000n, cause: 'trade', causeId: 1 },
+      { account: 'u:1:main', currency: 'usdt', amount: 200_000n, cause: 'trade', causeId: 1 },
+      { account: 'u:2:locked', currency: 'btc', amount: -20_000_000n, cause: 'trade', causeId: 1 },
+      { account: 'u:1:main', currency: 'btc', amount: 20_000_000n, cause: 'trade', causeId: 1 },
+      { account: 'u:2:main', currency: 'usdt', amount: q, cause: 'trade', causeId: 1 },
+      { account: 'u:1:main', currency: 'btc', amount: -20_000n, cause: 'fee', causeId: 1 },
+      { account: 'fees', currency: 'btc', amount: 20_000n, cause: 'fee', causeId: 1 },
+      { account: 'u:2:main', currency: 'usdt', amount: -6n * USDT, cause: 'fee', causeId: 1 },
+      { account: 'fees', currency: 'usdt', amount: 6n * USDT, cause: 'fee', causeId: 1 },
+    ]);
     const taker = r.orders.find((o) => o.id === 2);
     expect(taker).toMatchObject({
       state: 'done',
@@ -249,8 +265,8 @@ describe('cancelling', () => {
     expect(r.events.map((x) => x.type)).toEqual(['OrderCancelled', 'BalanceChanged']);
     expect(r.orders[0]).toMatchObject({ state: 'cancel', executedVolume: 4n, locked: 0n });
     expect(r.postings).toEqual([
-      { account: 'u:1:locked', currency: 'usdt', amount: -1200n },
-      { account: 'u:1:main', currency: 'usdt', amount: 1200n },
+      { account: 'u:1:locked', currency: 'usdt', amount: -1200n, cause: 'order', causeId: 1 },
+      { account: 'u:1:main', currency: 'usdt', amount: 1200n, cause: 'order', causeId: 1 },
     ]);
     expect(e.balance(1, 'usdt').locked).toBe(0n);
     expect(e.depth('btcusdt').bids).toEqual([]);

@@ -15,8 +15,8 @@ describe('credit and debit', () => {
     const e = setup();
     const r = ok(e, { type: 'Credit', user: 2, currency: 'btc', amount: 5n, kind: 'adjustment', at: AT });
     expect(r.postings).toEqual([
-      { account: 'external', currency: 'btc', amount: -5n },
-      { account: 'u:2:main', currency: 'btc', amount: 5n },
+      { account: 'external', currency: 'btc', amount: -5n, cause: 'adjustment', causeId: 0 },
+      { account: 'u:2:main', currency: 'btc', amount: 5n, cause: 'adjustment', causeId: 0 },
     ]);
     expect(r.events).toEqual([{ type: 'BalanceChanged', user: 2, currency: 'btc', balance: 5n, locked: 0n }]);
     ok(e, { type: 'Debit', user: 2, currency: 'btc', amount: 5n, kind: 'withdrawal', at: AT });
@@ -54,10 +54,10 @@ describe('withdrawals', () => {
     expect(e.balance(1, 'usdt')).toEqual({ balance: 1000n * USDT - 100n, locked: 100n });
     const r = ok(e, { type: 'SettleWithdrawal', withdrawalId: 'w1', fee: 7n, at: AT });
     expect(r.postings).toEqual([
-      { account: 'u:1:locked', currency: 'usdt', amount: -93n },
-      { account: 'external', currency: 'usdt', amount: 93n },
-      { account: 'u:1:locked', currency: 'usdt', amount: -7n },
-      { account: 'fees', currency: 'usdt', amount: 7n },
+      { account: 'u:1:locked', currency: 'usdt', amount: -93n, cause: 'withdrawal', causeId: 0 },
+      { account: 'external', currency: 'usdt', amount: 93n, cause: 'withdrawal', causeId: 0 },
+      { account: 'u:1:locked', currency: 'usdt', amount: -7n, cause: 'fee', causeId: 0 },
+      { account: 'fees', currency: 'usdt', amount: 7n, cause: 'fee', causeId: 0 },
     ]);
     expect(e.balance(1, 'usdt')).toEqual({ balance: 1000n * USDT - 100n, locked: 0n });
     expect(e.systemBalance('fees', 'usdt')).toBe(7n);
@@ -74,8 +74,8 @@ describe('withdrawals', () => {
     );
     const r = ok(e, { type: 'SettleWithdrawal', withdrawalId: 'w1', fee: 0n, toUser: 2, at: AT });
     expect(r.postings).toEqual([
-      { account: 'u:1:locked', currency: 'usdt', amount: -100n },
-      { account: 'u:2:main', currency: 'usdt', amount: 100n },
+      { account: 'u:1:locked', currency: 'usdt', amount: -100n, cause: 'withdrawal', causeId: 0 },
+      { account: 'u:2:main', currency: 'usdt', amount: 100n, cause: 'withdrawal', causeId: 0 },
     ]);
     expect(e.balance(1, 'usdt')).toEqual({ balance: 1000n * USDT - 100n, locked: 0n });
     expect(e.balance(2, 'usdt')).toEqual({ balance: 100n, locked: 0n });
@@ -158,10 +158,10 @@ describe('card', () => {
     const e = setup();
     const r = ok(e, { type: 'CardTopUp', user: 1, amount: 50n * USDT, fee: USDT, at: AT });
     expect(r.postings).toEqual([
-      { account: 'u:1:main', currency: 'usdt', amount: -50n * USDT },
-      { account: 'card', currency: 'usdt', amount: 50n * USDT },
-      { account: 'u:1:main', currency: 'usdt', amount: -USDT },
-      { account: 'fees', currency: 'usdt', amount: USDT },
+      { account: 'u:1:main', currency: 'usdt', amount: -50n * USDT, cause: 'card_topup', causeId: 0 },
+      { account: 'card', currency: 'usdt', amount: 50n * USDT, cause: 'card_topup', causeId: 0 },
+      { account: 'u:1:main', currency: 'usdt', amount: -USDT, cause: 'fee', causeId: 0 },
+      { account: 'fees', currency: 'usdt', amount: USDT, cause: 'fee', causeId: 0 },
     ]);
     expect(e.balance(1, 'usdt').balance).toBe(949n * USDT);
     const t = checkConservation(e).totals.find((x) => x.currency === 'usdt');
