@@ -15,7 +15,8 @@ export interface AuditFailure {
  * Checks the money invariants on a live database:
  * 1. per currency, user balances + locked + system accounts sum to zero (the `external` account carries the net
  *    outside flow with the opposite sign), i.e. money is conserved;
- * 2. every batch of postings sums to zero per currency (double entry);
+ * 2. every command's postings (every batch's, before the journal) sum to zero per currency (double entry), and
+ *    so do those of each cause within a command;
  * 3. every user balance and locked amount, and every system account, equals the sum of its postings;
  * 4. the card side ({@link auditCards}).
  */
@@ -34,15 +35,29 @@ export async function auditLedger(db: Queryable): Promise<AuditFailure[]> {
       detail: `accounts sum to ${r.total}, not 0`,
     });
   }
+  // Postings from the journal on name their command; earlier ones their batch (or, outside the core, a ref).
   const unbalanced = await db.query(
-    `select coalesce(batch_seq::text, ref, 'none') as batch, currency_id, sum(amount)::text as total
-     from ledger_postings group by coalesce(batch_seq::text, ref, 'none'), currency_id having sum(amount) <> 0`,
+    `select coalesce('command ' || command_seq, 'batch ' || batch_seq, ref, 'none') as batch, currency_id,
+       sum(amount)::text as total
+     from ledger_postings group by 1, 2 having sum(amount) <> 0`,
   );
   for (const r of unbalanced.rows) {
     failures.push({
       rule: 'double-entry',
       currency: r.currency_id,
-      detail: `batch ${r.batch} postings sum to ${r.total}`,
+      detail: `${r.batch} postings sum to ${r.total}`,
+    });
+  }
+  // Within a command, so do the postings of each cause (a trade, a fee, an order's hold, a deposit ...).
+  const uncaused = await db.query(
+    `select command_seq, kind, ref, currency_id, sum(amount)::text as total from ledger_postings
+     where command_seq is not null group by 1, 2, 3, 4 having sum(amount) <> 0 order by 1 limit 100`,
+  );
+  for (const r of uncaused.rows) {
+    failures.push({
+      rule: 'cause-balances',
+      currency: r.currency_id,
+      detail: `command ${r.command_seq}: the ${r.kind} postings of ${r.ref ?? 'the command'} sum to ${r.total}`,
     });
   }
   const mismatched = await db.query(

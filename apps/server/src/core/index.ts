@@ -1,13 +1,16 @@
-import { type CommandResult, Engine } from '@exchange/engine';
+import type { CommandResult, Engine } from '@exchange/engine';
 import type pg from 'pg';
-import { loadEngineConfig, type MarketInfo } from './engine-config.ts';
+import type { MarketInfo } from './engine-config.ts';
 import { type CoreLease, DeposedError } from './lease.ts';
-import { loadEngineState, Units } from './persistence.ts';
+import { Units } from './persistence.ts';
+import { loadCore } from './recovery.ts';
 import {
   type CommittedBatch,
+  type CommittedResult,
   type RecoveredListener,
   Sequencer,
   type SequencerOptions,
+  type SubmitOptions,
   type Submitted,
 } from './sequencer.ts';
 
@@ -22,8 +25,13 @@ export interface CoreSequencer {
   readonly coreTerm: number;
   /** The last batch committed (the active core) or applied (a replica). */
   readonly committedSeq: number;
-  submit(command: Submitted, ref?: string): Promise<CommandResult>;
+  submit(command: Submitted, ref?: string, options?: SubmitOptions): Promise<CommittedResult>;
   submitDated(command: Submitted, at: number): Promise<CommandResult>;
+  /**
+   * Resolves once the tables hold every command acknowledged before the call (by this process at least): reads of
+   * orders, trades, balances and the ledger after it see them.
+   */
+  settled(): Promise<void>;
   onCommitted(listener: (batch: CommittedBatch) => void): void;
   onRecovered(listener: RecoveredListener): void;
   drain(): Promise<void>;
@@ -55,19 +63,21 @@ export async function startCore(
 ): Promise<ActiveCore> {
   const units = new Units(new Map(), new Map());
   // Balances and orders, and also markets and fees (staff change them through the core, and each change is
-  // written with its batch): a reload reads them all again, so it continues from exactly what was committed.
+  // projected with its batch): a reload reads them all again.
+  // The tables, then the journal after them: the engine continues from exactly what was committed.
   const load = async () => {
     await lease?.confirm();
-    const { config, markets } = await loadEngineConfig(db);
-    units.replace(markets, config.currencies);
-    const { state, batchSeq, term } = await loadEngineState(db, units);
+    const loaded = await loadCore(db, units);
+    const { term } = loaded.position;
     if (lease && term !== lease.term)
       throw new DeposedError(`exchange core term ${lease.term} was superseded by term ${term}`);
-    return { engine: new Engine(config, state), batchSeq, term };
+    return loaded;
   };
-  const { engine, batchSeq, term } = await load();
+  const sequencer = new Sequencer(await load(), db, units, options, onFatal, load);
+  // What the journal holds beyond the tables (a crash, a takeover) is projected before anything reads them.
+  await sequencer.settled();
   return {
-    sequencer: new Sequencer(engine, db, units, batchSeq, term, options, onFatal, load),
+    sequencer,
     units,
     markets: units.markets,
   };

@@ -2,11 +2,19 @@ import type { Command, CommandResult, Engine } from '@exchange/engine';
 import type pg from 'pg';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from '../db/errors.ts';
 import type { Tx } from '../db/pool.ts';
+import { encodeBatch, unjournalable } from './journal/codec.ts';
+import { journalStatement } from './journal/journal.ts';
 import { changesMarkets, followMarkets, unstorableMarketCommand } from './market-rows.ts';
-import { type BatchEffects, type BatchSql, executeBatch, prepareBatch, type Units } from './persistence.ts';
+import { type CorePosition, executeBatch, type Statement, type Units } from './persistence.ts';
+import { type JournalBatch, projectionStatements } from './projection.ts';
+import { Projector } from './projector.ts';
+import { RecentRefs } from './recent-refs.ts';
 
 /** A command as callers submit it: the sequencer stamps the time. */
 export type Submitted = Command extends infer C ? (C extends Command ? Omit<C, 'at'> : never) : never;
+
+/** A command's result once committed, with the batch it was committed in. */
+export type CommittedResult = CommandResult & { seq?: number };
 
 /** Committed results of one batch, in order, for publishing (websocket streams, tickers, ...). */
 export interface CommittedBatch {
@@ -16,30 +24,50 @@ export interface CommittedBatch {
   commands: Command[];
 }
 
+/**
+ * When a caller is answered: once its command is in the journal (`journal`: the command is durable and its
+ * effects are certain; the tables follow within milliseconds), or once the tables hold its effects too
+ * (`projected`, the default: for callers that read or write the tables right after).
+ */
+export type Acknowledgement = 'journal' | 'projected';
+
+/** Options of one submission. */
+export interface SubmitOptions {
+  /** A fresh client command id on its first delivery: it cannot have been committed before (no lookup). */
+  firstSend?: boolean;
+  ack?: Acknowledgement;
+}
+
 interface PreparedBatch {
   seq: number;
   batch: Pending[];
-  results: CommandResult[];
-  sql: BatchSql;
+  journal: JournalBatch;
+  statements: Statement[];
 }
 
 interface Pending {
   command: Command;
   ref: string | undefined;
+  ack: Acknowledgement;
   /** The time to stamp instead of the batch's (a dated history being replayed). */
   at?: number;
-  resolve(result: CommandResult): void;
+  resolve(result: CommittedResult): void;
   reject(err: Error): void;
 }
 
-/** How a batch is cut: at most `maxBatch` commands, waiting at most `maxDelayMs` for more to arrive. */
+/**
+ * How a batch is cut: at most `maxBatch` commands, waiting at most `maxDelayMs` for more to arrive.
+ * `writeThrough` writes each batch's effects to the tables in the journal's own transaction instead of behind
+ * it (the write path of earlier versions, kept for comparison and as a fallback): every answer then waits for them.
+ */
 export interface SequencerOptions {
   maxBatch: number;
   maxDelayMs: number;
   now: () => number;
+  writeThrough: boolean;
 }
 
-const DEFAULTS: SequencerOptions = { maxBatch: 5000, maxDelayMs: 1, now: Date.now };
+const DEFAULTS: SequencerOptions = { maxBatch: 5000, maxDelayMs: 1, now: Date.now, writeThrough: false };
 
 /** How one batch went, for metrics: its size and the time from the start of its write to its durable commit. */
 export interface BatchTiming {
@@ -47,8 +75,16 @@ export interface BatchTiming {
   commitMs: number;
 }
 
-/** Reads the engine back from the database, as a fresh start does: balances, open orders, last batch number. */
-export type EngineLoader = () => Promise<{ engine: Engine; batchSeq: number; term: number }>;
+/** The engine and where it stands, as loaded from the tables and the journal (see recovery.ts). */
+export interface LoadedCore {
+  engine: Engine;
+  position: CorePosition;
+  /** The journal's batches after the tables (`position.projectedSeq`), replayed: the projector writes them. */
+  tail: JournalBatch[];
+}
+
+/** Reads the engine back from the database, as a fresh start does. */
+export type EngineLoader = () => Promise<LoadedCore>;
 
 /**
  * Told when the core has reloaded itself, before it takes commands again; `missed` when a batch committed whose
@@ -60,19 +96,21 @@ export type RecoveredListener = (info: { seq: number; missed: boolean }) => void
 const RELOAD_BACKOFF_MS = [100, 250, 500, 1000, 2000];
 
 /**
- * The only writer of the engine. Commands are applied in arrival order in batches; each batch's effects are
- * written in one PostgreSQL transaction, and only after the commit are callers answered and events published.
+ * The only writer of the engine. Commands are applied in arrival order in batches; each batch is appended to the
+ * command journal in one small statement (its own transaction), and only after that commit are callers answered
+ * and events published. The journal is the source of truth: the tables (orders, trades, balances, the ledger) are
+ * projections of it, written behind the core by its {@link Projector}. A caller chooses whether its answer waits
+ * for the tables too ({@link Acknowledgement}).
+ *
  * If a commit fails the core stops: memory is never allowed to run ahead of what is on disk. When it failed because
  * the database went away (and a loader was given), it pauses instead: what was not committed is refused as
- * "database unavailable", and once every write in flight has settled it reloads its state from the database, as a
- * fresh start does, and takes commands again. Any other failure is fatal (`onFatal`).
+ * "database unavailable", and once every write in flight has settled it reloads its state from the database (the
+ * tables, then the journal after them), as a fresh start does, and takes commands again. Any other failure is
+ * fatal (`onFatal`).
  *
- * Batches flow through two stages: prepared (applied to the engine, SQL built) and writing (sent, committed, the WAL
- * flushed). One batch at most is in each, so the next batch is applied and encoded while the previous one is
- * written. A batch is written only once the one before it is durable: its rows (balances, orders) are then the
- * newest, commits land in batch order, and a failed commit stops the core before the batch after it is sent. A batch
- * is one statement in its own transaction (see `BatchSql`): one round trip, on a connection the sequencer keeps
- * while batches follow one another and gives back to the pool when none waits.
+ * Batches flow through two stages: prepared (applied to the engine, journal entry encoded) and writing (sent,
+ * committed, the WAL flushed). One batch at most is in each, so the next batch is applied and encoded while the
+ * previous one is written, and the journal's commits land in batch order.
  */
 export class Sequencer {
   private queue: Pending[] = [];
@@ -84,35 +122,44 @@ export class Sequencer {
   private connection: Tx | undefined;
   /** Number of the last batch applied to the engine (committed or not). */
   private appliedSeq: number;
-  /** Number of the last committed batch (also in `engine_state.batch_seq`). */
+  /** Number of the last batch in the journal (also `engine_state.batch_seq`). */
   committedSeq: number;
+  /** The sequence number the next applied command gets. */
+  private nextCommand: number;
   /** The core's term (`engine_state.core_term`): every batch is fenced by it. */
   private term: number;
+  private projector: Projector;
+  /** Client command ids in the journal whose rows the tables do not hold yet. */
+  private readonly recent = new RecentRefs();
   private timer: NodeJS.Timeout | undefined;
   private failure: Error | undefined;
   /** Every batch write still running, so a reload waits until none can still commit. */
   private readonly writes = new Set<Promise<void>>();
   private readonly recoveredListeners: RecoveredListener[] = [];
-  private readonly inFlight = new Map<string, Promise<CommandResult>>();
+  private readonly inFlight = new Map<string, Promise<CommittedResult>>();
   private readonly listeners: ((batch: CommittedBatch) => void)[] = [];
   private readonly timings: ((batch: BatchTiming) => void)[] = [];
+  private readonly projectorListeners: ((projector: Projector) => void)[] = [];
   private readonly options: SequencerOptions;
 
   constructor(
-    private engine: Engine,
+    loaded: LoadedCore,
     private readonly db: pg.Pool,
     private readonly units: Units,
-    batchSeq: number,
-    term: number,
     options: Partial<SequencerOptions> = {},
     private readonly onFatal: (err: Error) => void = () => {},
     private readonly reload?: EngineLoader,
   ) {
     this.options = { ...DEFAULTS, ...options };
-    this.appliedSeq = batchSeq;
-    this.committedSeq = batchSeq;
-    this.term = term;
+    this.engine = loaded.engine;
+    this.appliedSeq = loaded.position.journalSeq;
+    this.committedSeq = loaded.position.journalSeq;
+    this.nextCommand = loaded.position.nextCommand;
+    this.term = loaded.position.term;
+    this.projector = this.startProjector(loaded);
   }
+
+  private engine: Engine;
 
   /** The engine, for reads (depth, balances); never apply commands to it directly. */
   get state(): Engine {
@@ -134,12 +181,28 @@ export class Sequencer {
     return this.queue.length;
   }
 
+  /** The last batch the tables hold. */
+  get projectedSeq(): number {
+    return this.projector.projectedSeq;
+  }
+
+  /** The projector of the journal into the tables (its lag, for metrics). */
+  get tables(): Projector {
+    return this.projector;
+  }
+
+  /** Subscribes to each projector, now and after every reload (metrics follow its writes). */
+  onProjector(listener: (projector: Projector) => void): void {
+    this.projectorListeners.push(listener);
+    listener(this.projector);
+  }
+
   /** Subscribes to each batch's size and commit time (metrics). */
   onTimed(listener: (batch: BatchTiming) => void): void {
     this.timings.push(listener);
   }
 
-  /** Subscribes to committed batches. */
+  /** Subscribes to batches committed to the journal. */
   onCommitted(listener: (batch: CommittedBatch) => void): void {
     this.listeners.push(listener);
   }
@@ -150,19 +213,29 @@ export class Sequencer {
   }
 
   /**
-   * Submits a command and resolves with its result once durably committed. With a `ref` (a client command id),
-   * a repeat takes no effect and gets the first outcome (`ok`, `code`, `orderId`; no events).
+   * Resolves once the tables hold everything committed to the journal before this call: a read of the tables after
+   * it sees every command answered before it (read your writes, and everyone else's).
    */
-  submit(command: Submitted, ref?: string, options: { firstSend?: boolean } = {}): Promise<CommandResult> {
+  settled(): Promise<void> {
+    return this.projector.whenProjected(this.committedSeq);
+  }
+
+  /**
+   * Submits a command and resolves with its result once durably committed (see {@link Acknowledgement}). With a
+   * `ref` (a client command id), a repeat takes no effect and gets the first outcome (`ok`, `code`, `orderId`; no
+   * events).
+   */
+  submit(command: Submitted, ref?: string, options: SubmitOptions = {}): Promise<CommittedResult> {
     if (this.failure) return Promise.reject(this.failure);
-    if (ref === undefined) return this.enqueue(command, undefined);
+    const ack = options.ack ?? 'projected';
+    if (ref === undefined) return this.enqueue(command, undefined, ack);
     const existing = this.inFlight.get(ref);
     if (existing) return existing;
     // `firstSend`: a fresh id on its first delivery (NATS delivers a request at most once) cannot have been
     // committed before, so the lookup is skipped; its retries look it up.
     const promise = options.firstSend
-      ? this.enqueue(command, ref)
-      : this.findCommitted(ref).then((found) => found ?? this.enqueue(command, ref));
+      ? this.enqueue(command, ref, ack)
+      : this.findCommitted(ref, ack).then((found) => found ?? this.enqueue(command, ref, ack));
     this.inFlight.set(ref, promise);
     promise.finally(() => this.inFlight.delete(ref)).catch(() => {});
     return promise;
@@ -172,38 +245,48 @@ export class Sequencer {
    * Submits a command stamped with `at` (epoch milliseconds) instead of its batch's time, for replaying a dated
    * history through the core (the demo markets' past trades). Never for client commands: their time is the core's.
    */
-  submitDated(command: Submitted, at: number): Promise<CommandResult> {
+  submitDated(command: Submitted, at: number): Promise<CommittedResult> {
     if (!Number.isSafeInteger(at)) return Promise.reject(new Error(`not a time: ${at}`));
-    return this.enqueue(command, undefined, at);
+    return this.enqueue(command, undefined, 'projected', at);
   }
 
-  private async findCommitted(ref: string): Promise<CommandResult | undefined> {
+  /** The outcome of a client command id committed before: from the journal's recent ids, else the tables. */
+  private async findCommitted(ref: string, ack: Acknowledgement): Promise<CommittedResult | undefined> {
+    const recent = this.recent.get(ref);
+    if (recent) {
+      if (ack === 'projected') await this.projector.whenProjected(recent.seq);
+      return outcome(ref, recent);
+    }
     const row = (await this.db.query('select ok, code, order_id from client_commands where ref = $1', [ref]))
       .rows[0];
     if (!row) return undefined;
-    return {
+    return outcome(ref, {
       ok: row.ok,
       code: row.code,
-      ref,
-      events: [],
-      postings: [],
-      orders: [],
       orderId: row.order_id === null ? null : Number(row.order_id),
-      swap: null,
-    };
+    });
   }
 
-  private enqueue(command: Submitted, ref: string | undefined, at?: number): Promise<CommandResult> {
+  private enqueue(
+    command: Submitted,
+    ref: string | undefined,
+    ack: Acknowledgement,
+    at?: number,
+  ): Promise<CommittedResult> {
     // The core may have paused while a client command id was being looked up: nothing would cut this batch.
     if (this.failure) return Promise.reject(this.failure);
     const unstorable = changesMarkets(command as Command)
       ? unstorableMarketCommand(command as Command)
       : null;
     if (unstorable) return Promise.reject(new Error(`refused before the engine: ${unstorable}`));
+    const stamped = { ...command, at: 0, ...(ref ? { ref } : {}) } as Command;
+    const unwritable = unjournalable(stamped);
+    if (unwritable) return Promise.reject(new Error(`refused before the engine: ${unwritable}`));
     return new Promise((resolve, reject) => {
       this.queue.push({
-        command: { ...command, at: 0, ...(ref ? { ref } : {}) } as Command,
+        command: stamped,
         ref,
+        ack,
         ...(at === undefined ? {} : { at }),
         resolve,
         reject,
@@ -230,29 +313,42 @@ export class Sequencer {
     }
   }
 
-  /** Applies the next batch to the engine and prepares its SQL; starts writing it when the slot is free. */
+  /** Applies the next batch to the engine and encodes its journal entry; starts writing it when the slot is free. */
   private prepareNext(): void {
     if (this.failure || this.prepared || this.queue.length === 0) return;
     const batch = this.queue.splice(0, this.options.maxBatch);
     const seq = ++this.appliedSeq;
-    const effects: BatchEffects = { seq, term: this.term, results: [] };
+    const firstCommand = this.nextCommand;
+    this.nextCommand += batch.length;
     const results: CommandResult[] = [];
+    const commands: Command[] = [];
     const at = this.options.now();
     for (const pending of batch) {
       pending.command.at = pending.at ?? at;
       const result = this.engine.apply(pending.command);
       results.push(result);
+      commands.push(pending.command);
       // A market added or changed here is known before the next command's rows are formatted.
-      const market = changesMarkets(pending.command);
-      if (market) followMarkets(this.units, result);
-      effects.results.push({
-        result,
-        ref: pending.ref,
-        withdrawal: withdrawalEffect(pending.command),
-        market,
-      });
+      if (changesMarkets(pending.command)) followMarkets(this.units, result);
     }
-    this.prepared = { seq, batch, results, sql: prepareBatch(this.units, effects) };
+    const journal: JournalBatch = { seq, firstCommand, commands, results };
+    const statements: Statement[] = [
+      journalStatement({
+        seq,
+        term: this.term,
+        firstCommand,
+        commands: batch.length,
+        at,
+        body: encodeBatch(commands, at),
+      }),
+    ];
+    if (this.options.writeThrough) {
+      // The effects in the same transaction, right after the journal (the projector then has nothing to do).
+      statements.push(
+        ...projectionStatements(this.units, [journal], { from: seq - 1, to: seq, term: this.term }),
+      );
+    }
+    this.prepared = { seq, batch, journal, statements };
     this.writeNext();
   }
 
@@ -269,8 +365,8 @@ export class Sequencer {
   }
 
   /**
-   * Writes one batch in its own transaction; only once it is durable answers its callers, publishes it and starts
-   * writing the next one.
+   * Writes one batch in its own transaction; only once it is durable answers its callers (or hands them to the
+   * projector), publishes it and starts writing the next one.
    */
   private async write(next: PreparedBatch): Promise<void> {
     const started = performance.now();
@@ -278,7 +374,7 @@ export class Sequencer {
     try {
       client ??= await this.db.connect();
       this.connection = client;
-      const { statements } = next.sql;
+      const { statements } = next;
       if (statements.length === 1) await executeBatch(client, statements);
       else {
         // Queued together: each statement goes out as soon as the one before it is answered.
@@ -303,15 +399,61 @@ export class Sequencer {
       if (this.prepared) this.writeNext();
       else this.prepareNext();
     } finally {
-      for (const listener of this.timings) listener(timing);
-      for (const [i, pending] of next.batch.entries()) pending.resolve(next.results[i] as CommandResult);
-      const commands = next.batch.map((p) => p.command);
-      for (const listener of this.listeners) listener({ seq: next.seq, results: next.results, commands });
+      this.committed(next, timing);
     }
     if (!this.writing && this.connection === client) {
       this.connection = undefined;
       client.release();
     }
+  }
+
+  /** A batch is in the journal: its callers are answered (or wait for the tables), its events go out. */
+  private committed(next: PreparedBatch, timing: BatchTiming): void {
+    const { seq, journal } = next;
+    for (const listener of this.timings) listener(timing);
+    this.recent.add(seq, next.batch, journal.results);
+    if (this.options.writeThrough) this.projector.skip(seq);
+    else this.projector.add(journal);
+    let projected: Promise<void> | undefined;
+    for (const [i, pending] of next.batch.entries()) {
+      const result: CommittedResult = { ...(journal.results[i] as CommandResult), seq };
+      if (pending.ack === 'journal') pending.resolve(result);
+      else {
+        projected ??= this.projector.whenProjected(seq);
+        projected.then(
+          () => pending.resolve(result),
+          (err: Error) => pending.reject(err),
+        );
+      }
+    }
+    for (const listener of this.listeners)
+      listener({ seq, results: journal.results, commands: journal.commands });
+  }
+
+  private startProjector(loaded: LoadedCore): Projector {
+    const projector = new Projector(
+      this.db,
+      this.units,
+      () => this.term,
+      loaded.position.projectedSeq,
+      (err) => {
+        this.fail(err, []);
+        return this.failure ?? err;
+      },
+    );
+    projector.onProgress((seq) => this.recent.projected(seq));
+    // What the journal holds beyond the tables (a crash, a takeover) is written first.
+    this.recent.clear();
+    for (const batch of loaded.tail) {
+      this.recent.add(
+        batch.seq,
+        batch.commands.map((command) => ({ ref: command.ref })),
+        batch.results,
+      );
+      projector.add(batch);
+    }
+    for (const listener of this.projectorListeners ?? []) listener(projector);
+    return projector;
   }
 
   /**
@@ -334,7 +476,8 @@ export class Sequencer {
     const waiting = [batch, this.prepared?.batch ?? [], this.queue.splice(0)];
     this.prepared = undefined;
     for (const pending of waiting.flat()) pending.reject(this.failure);
-    if (lost) void this.recover();
+    const stopped = this.projector.stop(this.failure);
+    if (lost) void stopped.then(() => this.recover());
     else this.onFatal(this.failure);
   }
 
@@ -350,15 +493,20 @@ export class Sequencer {
     const published = this.committedSeq;
     for (let attempt = 0; ; attempt++) {
       try {
-        const { engine, batchSeq, term } = await (this.reload as EngineLoader)();
-        const info = { seq: batchSeq, missed: batchSeq !== published };
-        // Still paused: no batch can be published while the listeners read the database.
-        for (const listener of this.recoveredListeners) await listener(info);
-        this.engine = engine;
-        this.term = term;
-        this.appliedSeq = batchSeq;
-        this.committedSeq = batchSeq;
+        const loaded = await (this.reload as EngineLoader)();
+        const seq = loaded.position.journalSeq;
+        const info = { seq, missed: seq !== published };
+        this.engine = loaded.engine;
+        this.term = loaded.position.term;
+        this.appliedSeq = seq;
+        this.committedSeq = seq;
+        this.nextCommand = loaded.position.nextCommand;
         this.writing = undefined;
+        this.projector = this.startProjector(loaded);
+        // The journal's tail goes into the tables first: the listeners read them. Still paused: no batch can be
+        // committed or published meanwhile.
+        await this.projector.whenProjected(seq);
+        for (const listener of this.recoveredListeners) await listener(info);
         this.failure = undefined;
         return;
       } catch (err) {
@@ -376,18 +524,32 @@ export class Sequencer {
     }
   }
 
-  /** Resolves when everything submitted so far has been committed (or the core has failed). */
+  /**
+   * Resolves when everything submitted so far has been committed and projected into the tables (or the core has
+   * failed).
+   */
   async drain(): Promise<void> {
     while ((this.queue.length > 0 || this.prepared || this.writing) && !this.failure) {
       await new Promise((r) => setTimeout(r, 1));
     }
+    if (!this.failure) await this.settled().catch(() => {});
   }
 }
 
-function withdrawalEffect(c: Command): BatchEffects['results'][number]['withdrawal'] {
-  if (c.type === 'HoldWithdrawal')
-    return { kind: 'hold', id: c.withdrawalId, user: c.user, currency: c.currency, amount: c.amount };
-  if (c.type === 'SettleWithdrawal') return { kind: 'settle', id: c.withdrawalId };
-  if (c.type === 'ReleaseWithdrawal') return { kind: 'release', id: c.withdrawalId };
-  return undefined;
+/** A committed outcome as a repeat of its client command id gets it: no events, postings or orders. */
+function outcome(
+  ref: string,
+  found: { ok: boolean; code: string | null; orderId: number | null; seq?: number },
+): CommittedResult {
+  return {
+    ok: found.ok,
+    code: found.code as CommandResult['code'],
+    ref,
+    events: [],
+    postings: [],
+    orders: [],
+    orderId: found.orderId,
+    swap: null,
+    ...(found.seq === undefined ? {} : { seq: found.seq }),
+  };
 }

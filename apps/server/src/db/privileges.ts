@@ -7,6 +7,7 @@ import type pg from 'pg';
  */
 export const APPEND_ONLY_TABLES = [
   'staff_actions',
+  'core_journal',
   'ledger_postings',
   'trades',
   'activities',

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../src/core/audit.ts';
 import { SignedApiClient } from '../../src/demo/api-client.ts';
 import { apiKeyFor } from '../support/api-key.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { createTestDatabase, type TestDatabase, tablesCaughtUp } from '../support/db.ts';
 import { type ServerProcess, serverSetup, startServerProcess } from '../support/process.ts';
 
 // Two whole app processes on one PostgreSQL: the first holds the core lease, the second waits as a standby.
@@ -102,6 +102,8 @@ describe('a standby core', () => {
     const after = await ready(standbyBase);
     expect(after?.core.term).toBe((before?.core.term ?? 0) + 1);
     expect(acknowledged.size).toBe(100);
+    // Orders are answered once in the journal; the new core projects what the old one had not.
+    await tablesCaughtUp(db.pool);
     const stored = await db.pool.query(
       `select o.id from orders o join users u on u.id = o.user_id where u.email = 'alice@example.com'`,
     );

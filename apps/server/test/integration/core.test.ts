@@ -201,17 +201,19 @@ describe('exchange core over PostgreSQL', () => {
       paused.sequencer.onRecovered(resolve),
     );
 
-    // The next batch waits on a lock inside PostgreSQL; its backend is then ended as a dying server ends it.
-    // The lock also holds the reload back, so the pause can be looked at.
-    const locker = await other.pool.connect();
+    // The next batch's journal write waits on a lock inside PostgreSQL; its backend is then ended as a dying
+    // server ends it. The lock also holds the reload back, so the pause can be looked at. (The app's role may only
+    // append to the journal: the owner takes the lock.)
+    const locker = await other.ownerPool.connect();
     await locker.query('begin');
-    await locker.query('lock table balances in access exclusive mode');
+    await locker.query('lock table core_journal in access exclusive mode');
     const lost = credit(btc(5));
     lost.catch(() => {});
     for (let waiting = 0; waiting === 0; ) {
-      const ended = await locker.query(
-        `select pg_terminate_backend(pid) from pg_stat_activity
-         where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`,
+      // Ended by the app's own role (the owner may not signal another role's backend).
+      const ended = await other.pool.query(
+        `select pid from pg_stat_activity, pg_terminate_backend(pid) as ended
+         where datname = current_database() and wait_event_type = 'Lock' and ended`,
       );
       waiting = ended.rowCount ?? 0;
     }
@@ -229,6 +231,50 @@ describe('exchange core over PostgreSQL', () => {
     expect(paused.sequencer.state.balance(user, 'btc').balance).toBe(btc(3));
     const stored = await other.pool.query('select balance::text from balances where user_id = $1', [user]);
     expect(stored.rows[0].balance).toBe('3.000000000000000000');
+    expect(await auditLedger(other.pool)).toEqual([]);
+    expect(fatal).toBeUndefined();
+    await other.drop();
+  });
+
+  it('pauses when the tables cannot be written behind the journal, and keeps what the journal holds, once', async () => {
+    const other = await createTestDatabase();
+    const user = await plainUser(other.pool, 'projector@core.test');
+    let fatal: Error | undefined;
+    const paused = await startCore(other.pool, {}, (err) => {
+      fatal = err;
+    });
+    const credit = (amount: bigint, ref?: string) =>
+      paused.sequencer.submit({ type: 'Credit', user, currency: 'btc', amount, kind: 'deposit' }, ref);
+    expect((await credit(btc(1))).ok).toBe(true);
+    const recovered = new Promise<{ seq: number; missed: boolean }>((resolve) =>
+      paused.sequencer.onRecovered(resolve),
+    );
+    // The journal takes the batch; the projector's write of it then waits on the balances and is ended.
+    const locker = await other.pool.connect();
+    await locker.query('begin');
+    await locker.query('lock table balances in access exclusive mode');
+    const lost = credit(btc(5), 'deposit:projector-test');
+    lost.catch(() => {});
+    for (let waiting = 0; waiting === 0; ) {
+      const ended = await locker.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+         where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`,
+      );
+      waiting = ended.rowCount ?? 0;
+    }
+    // Its caller, who asked for the tables too, is told the database is away: the command is in the journal.
+    await expect(lost).rejects.toThrow(/database unavailable/);
+    expect(paused.sequencer.available).toBe(false);
+    await locker.query('rollback');
+    locker.release();
+    // Published when it committed to the journal, so nothing was missed; the reload projects it from the journal.
+    expect(await recovered).toEqual({ seq: paused.sequencer.committedSeq, missed: false });
+    await vi.waitFor(() => expect(paused.sequencer.available).toBe(true));
+    // A retry with the same client id gets the first outcome and changes nothing.
+    expect((await credit(btc(5), 'deposit:projector-test')).ok).toBe(true);
+    expect(paused.sequencer.state.balance(user, 'btc').balance).toBe(btc(6));
+    const stored = await other.pool.query('select balance::text from balances where user_id = $1', [user]);
+    expect(stored.rows[0].balance).toBe('6.000000000000000000');
     expect(await auditLedger(other.pool)).toEqual([]);
     expect(fatal).toBeUndefined();
     await other.drop();

@@ -34,7 +34,7 @@ const balances = async (who: { headers: Record<string, string> }) =>
   );
 
 describe('orders over HTTP', () => {
-  it('places a limit order after the durable commit, in the Peatio shape', async () => {
+  it('places a limit order once it is in the journal, in the Peatio shape; the user reads it at once', async () => {
     const res = await order(seller, {
       market: 'ethbtc',
       side: 'sell',
@@ -56,9 +56,18 @@ describe('orders over HTTP', () => {
       trades_count: 0,
     });
     expect(o.uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // The answer came once the order was in the journal; the user's own reads wait for the tables.
+    const journal = await t.db.pool.query('select count(*)::int as n from core_journal where body like $1', [
+      `%"ethbtc","sell","limit","2000"%`,
+    ]);
+    expect(journal.rows[0].n).toBe(1);
+    expect((await balances(seller)).eth).toEqual(['8', '2']);
+    expect((await get(`/market/orders/${o.id}`, seller)).json()).toMatchObject({
+      uuid: o.uuid,
+      state: 'wait',
+    });
     const stored = await t.db.pool.query('select uuid::text from orders where id = $1', [o.id]);
     expect(stored.rows[0].uuid).toBe(o.uuid);
-    expect((await balances(seller)).eth).toEqual(['8', '2']);
     const depth = (await get('/public/markets/ethbtc/depth')).json();
     expect(depth.asks).toEqual([['0.05', '2']]);
   });

@@ -38,3 +38,18 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+/**
+ * Waits until the tables hold every batch in the core's journal (`projected_seq` = `batch_seq`): for a test that
+ * reads the tables straight after answers that came once their commands were in the journal.
+ */
+export async function tablesCaughtUp(pool: pg.Pool, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const row = (await pool.query('select batch_seq, projected_seq from engine_state where id = 1')).rows[0];
+    if (row.batch_seq === row.projected_seq) return;
+    if (Date.now() > deadline)
+      throw new Error(`the tables are at batch ${row.projected_seq}, the journal at ${row.batch_seq}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -6,15 +6,23 @@ const BIGINT = '$n';
 
 /** Encodes a value for NATS. */
 export function encode(value: unknown): Uint8Array {
-  return Buffer.from(
-    JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? { [BIGINT]: v.toString() } : v)),
-  );
+  return Buffer.from(stringifyTagged(value));
+}
+
+/** JSON text of `value` with every bigint as `{"$n":"<decimal>"}` (read back with {@link reviveBigints}). */
+export function stringifyTagged(value: unknown): string {
+  return JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? { [BIGINT]: v.toString() } : v));
 }
 
 /** Decodes what {@link encode} produced; the caller names the type it expects. */
 export function decode<T>(data: Uint8Array): T {
   // A walk after the parse: a reviver is called for every value and cost several times as much.
-  return revive(JSON.parse(Buffer.from(data).toString('utf8'))) as T;
+  return reviveBigints(JSON.parse(Buffer.from(data).toString('utf8'))) as T;
+}
+
+/** Turns every `{"$n":"<decimal>"}` in a parsed value back into a bigint, in place where it can. */
+export function reviveBigints(value: unknown): unknown {
+  return revive(value);
 }
 
 function revive(value: unknown): unknown {

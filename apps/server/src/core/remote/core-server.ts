@@ -11,6 +11,7 @@ import {
   type CommandRequest,
   MAX_BATCH_BYTES,
   MAX_REQUESTS_PER_MESSAGE,
+  PROJECTED_SUBJECT,
   type PublishedBatch,
 } from './subjects.ts';
 
@@ -65,7 +66,7 @@ export async function ensureBatchStream(nc: NatsConnection, replicas = 1): Promi
  */
 export class CoreServer {
   private publishing: Promise<void> = Promise.resolve();
-  private stopped = false;
+  stopped = false;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -81,6 +82,12 @@ export class CoreServer {
     const server = new CoreServer(nc, sequencer, subscription, log);
     sequencer.onCommitted((batch) =>
       server.publish({ seq: batch.seq, term: sequencer.coreTerm, commands: batch.commands }),
+    );
+    // Readers on api processes wait for the tables (ProjectionWatch): each projector write is announced.
+    sequencer.onProjector((projector) =>
+      projector.onProgress((seq) => {
+        if (!server.stopped && !nc.isClosed()) nc.publish(PROJECTED_SUBJECT, String(seq));
+      }),
     );
     sequencer.onRecovered(({ seq, missed }) => {
       if (missed) server.publish({ seq, term: sequencer.coreTerm, commands: [], resync: true });
@@ -120,7 +127,10 @@ export class CoreServer {
 
   private answer(request: CommandRequest): Promise<CommandReply> {
     return this.sequencer
-      .submit(request.command as Submitted, request.ref, { firstSend: request.fresh === true })
+      .submit(request.command as Submitted, request.ref, {
+        firstSend: request.fresh === true,
+        ...(request.ack === 'journal' ? { ack: 'journal' as const } : {}),
+      })
       .then(
         // The postings stay here: no caller of the core reads them (the ledger is the core's own), and they
         // were the bulk of each answer to encode, send and decode.

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { CommandResult } from '@exchange/engine';
 import type { NatsConnection } from 'nats';
 import { DatabaseUnavailableError } from '../../db/errors.ts';
-import type { Submitted } from '../sequencer.ts';
+import type { Acknowledgement, CommittedResult, Submitted } from '../sequencer.ts';
 import { decode, encode } from './codec.ts';
 import {
   COMMAND_SUBJECT,
@@ -19,7 +18,7 @@ const RETRY_PAUSE_MS = 100;
 
 interface Waiting {
   request: CommandRequest;
-  resolve(result: CommandResult): void;
+  resolve(result: CommittedResult): void;
   reject(err: Error): void;
   deadline: number;
   last: string;
@@ -56,10 +55,15 @@ export class RemoteSequencer {
     return this.connected && !this.nc.isClosed();
   }
 
-  /** Submits a command and resolves with its committed result. */
-  submit(command: Submitted, ref?: string): Promise<CommandResult> {
+  /** Submits a command and resolves with its committed result (see `Acknowledgement` for `ack`). */
+  submit(command: Submitted, ref?: string, ack?: Acknowledgement): Promise<CommittedResult> {
     if (!this.available) return Promise.reject(this.unavailable('no connection to NATS'));
-    const request: CommandRequest = { command, ref: ref ?? `auto:${randomUUID()}`, fresh: ref === undefined };
+    const request: CommandRequest = {
+      command,
+      ref: ref ?? `auto:${randomUUID()}`,
+      fresh: ref === undefined,
+      ...(ack === 'journal' ? { ack } : {}),
+    };
     return new Promise((resolve, reject) => {
       this.queue({
         request,
@@ -93,7 +97,7 @@ export class RemoteSequencer {
   }
 
   /** Answers a command once: with its result, or with the error. */
-  private settle(waiting: Waiting, outcome: { result: CommandResult } | Error): void {
+  private settle(waiting: Waiting, outcome: { result: CommittedResult } | Error): void {
     if (waiting.settled) return;
     waiting.settled = true;
     this.unanswered.delete(waiting);
@@ -132,7 +136,7 @@ export class RemoteSequencer {
     for (const [i, waiting] of batch.entries()) {
       const reply = replies?.[i];
       if (reply && 'result' in reply) {
-        this.settle(waiting, { result: reply.result as CommandResult });
+        this.settle(waiting, { result: reply.result as CommittedResult });
         continue;
       }
       waiting.last = reply ? reply.unavailable : failure;

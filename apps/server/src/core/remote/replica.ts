@@ -1,13 +1,21 @@
-import { type Command, type CommandResult, Engine } from '@exchange/engine';
+import type { Command, CommandResult, Engine } from '@exchange/engine';
 import { type Consumer, type ConsumerMessages, DeliverPolicy, type NatsConnection } from 'nats';
 import type pg from 'pg';
-import { loadEngineConfig } from '../engine-config.ts';
 import type { Core, CoreSequencer } from '../index.ts';
 import { changesMarkets, followMarkets } from '../market-rows.ts';
-import { loadEngineState, Units } from '../persistence.ts';
-import type { CommittedBatch, RecoveredListener, Submitted } from '../sequencer.ts';
+import { Units } from '../persistence.ts';
+import { loadCore } from '../recovery.ts';
+import type {
+  CommittedBatch,
+  CommittedResult,
+  LoadedCore,
+  RecoveredListener,
+  SubmitOptions,
+  Submitted,
+} from '../sequencer.ts';
 import { decode } from './codec.ts';
 import { ensureBatchStream } from './core-server.ts';
+import { ProjectionWatch } from './projection-watch.ts';
 import type { RemoteSequencer } from './remote-sequencer.ts';
 import { BATCH_STREAM, type PublishedBatch } from './subjects.ts';
 
@@ -27,6 +35,7 @@ export class ReplicaSequencer implements CoreSequencer {
   private readonly listeners: ((batch: CommittedBatch) => void)[] = [];
   private readonly recoveredListeners: RecoveredListener[] = [];
   private messages: ConsumerMessages | undefined;
+  private tables: ProjectionWatch | undefined;
   private consumer: Consumer | undefined;
   private term = 0;
   /** Batches applied and snapshots reloaded, for health and tests. */
@@ -46,12 +55,8 @@ export class ReplicaSequencer implements CoreSequencer {
   static async start(db: pg.Pool, nc: NatsConnection, remote: RemoteSequencer, log: Log): Promise<Core> {
     const units = new Units(new Map(), new Map());
     const load = async () => {
-      const snapshot = await consistentSnapshot(db, units);
-      return {
-        engine: new Engine(snapshot.config, snapshot.state),
-        batchSeq: snapshot.batchSeq,
-        term: snapshot.term,
-      };
+      const loaded = await consistentSnapshot(db, units);
+      return { engine: loaded.engine, batchSeq: loaded.position.journalSeq, term: loaded.position.term };
     };
     await ensureBatchStream(nc);
     // Listening starts before the snapshot is read: a batch committed after it is then certainly delivered.
@@ -59,6 +64,19 @@ export class ReplicaSequencer implements CoreSequencer {
     const messages = await consumer.consume();
     const first = await load();
     const replica = new ReplicaSequencer(first.engine, first.batchSeq, load, remote, log, units);
+    replica.tables = new ProjectionWatch(db, nc);
+    // The views built from the tables (books, candles) start where the engine stands: with the tables behind the
+    // journal (the core is down, or catching up), this waits for the core to project it.
+    for (;;) {
+      try {
+        await replica.tables.reach(first.batchSeq);
+        break;
+      } catch (err) {
+        log.warn(
+          `replica: waiting for the exchange core to bring the tables to batch ${first.batchSeq}: ${err}`,
+        );
+      }
+    }
     replica.term = first.term;
     replica.messages = messages;
     replica.consumer = consumer;
@@ -89,8 +107,16 @@ export class ReplicaSequencer implements CoreSequencer {
     return this.appliedSeq;
   }
 
-  submit(command: Submitted, ref?: string): Promise<CommandResult> {
-    return this.remote.submit(command, ref);
+  submit(command: Submitted, ref?: string, options: SubmitOptions = {}): Promise<CommittedResult> {
+    return this.remote.submit(command, ref, options.ack).then((result) => {
+      if (result.seq !== undefined) this.tables?.acknowledged(result.seq);
+      return result;
+    });
+  }
+
+  /** Waits until the tables hold every batch this replica has applied or this process was answered for. */
+  settled(): Promise<void> {
+    return this.tables?.reach(this.appliedSeq) ?? Promise.resolve();
   }
 
   submitDated(): Promise<CommandResult> {
@@ -110,6 +136,7 @@ export class ReplicaSequencer implements CoreSequencer {
   /** Stops following the stream. */
   stop(): void {
     this.messages?.stop();
+    this.tables?.stop();
   }
 
   private async follow(messages: ConsumerMessages): Promise<void> {
@@ -157,6 +184,7 @@ export class ReplicaSequencer implements CoreSequencer {
         this.appliedSeq = batchSeq;
         this.term = Math.max(this.term, term);
         this.stats.reloads++;
+        await this.tables?.reach(batchSeq);
         for (const listener of this.recoveredListeners) await listener({ seq: batchSeq, missed: true });
         return;
       } catch (err) {
@@ -168,18 +196,16 @@ export class ReplicaSequencer implements CoreSequencer {
 }
 
 /**
- * The engine config and state as of one committed batch: every table read in one repeatable-read transaction,
- * the markets and fees too (staff change them through the core, written with their batch).
+ * The engine as of one committed batch: the tables and the journal after them read in one repeatable-read
+ * transaction, the markets and fees too (staff change them through the core, projected with their batch).
  */
-async function consistentSnapshot(db: pg.Pool, units: Units) {
+async function consistentSnapshot(db: pg.Pool, units: Units): Promise<LoadedCore> {
   const client = await db.connect();
   try {
     await client.query('begin isolation level repeatable read read only');
-    const { config, markets } = await loadEngineConfig(client);
-    units.replace(markets, config.currencies);
-    const snapshot = await loadEngineState(client, units);
+    const loaded = await loadCore(client, units);
     await client.query('commit');
-    return { ...snapshot, config };
+    return loaded;
   } catch (err) {
     await client.query('rollback').catch(() => {});
     throw err;

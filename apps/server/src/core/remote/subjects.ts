@@ -9,12 +9,17 @@ export const BATCH_SUBJECT = 'exchange.batches';
 /** How long the stream keeps batches: enough for a gateway that restarts to catch up, or to resync. */
 export const BATCH_MAX_AGE_MS = 60 * 60 * 1000;
 
+/** The active core announces here each batch number its projector has written to the tables (plain NATS). */
+export const PROJECTED_SUBJECT = 'exchange.core.projected';
+
 /** A command as it travels to the core: the client command id makes a retry safe. */
 export interface CommandRequest {
   command: unknown;
   ref: string;
   /** The first send of an id the sender made up itself: it cannot have been committed before. */
   fresh?: boolean;
+  /** Answer once the command is in the journal, before the tables hold it (see `Acknowledgement`). */
+  ack?: 'journal';
 }
 
 /** The core's answer: the result once committed, or why it could not take the command (retry elsewhere). */

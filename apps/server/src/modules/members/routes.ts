@@ -21,6 +21,7 @@ export async function memberRoutes(app: FastifyInstance, deps: AppDeps): Promise
   ] as const) {
     app.get(path, docs(summary), async (request) => {
       const user = authUser(request);
+      await deps.core.sequencer.settled();
       const accounts = (await listBalances(deps.db, Number(user.id))).map((b) => ({
         currency: b.currency,
         balance: b.balance,

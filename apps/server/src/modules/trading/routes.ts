@@ -46,6 +46,11 @@ const userId = (request: Parameters<typeof authUser>[0]) => Number(authUser(requ
 /** Peatio `market/*` and `account/balances`: orders and trades of the signed-in user (session or API key). */
 export async function tradingRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.addHook('onRequest', requireAuth(deps.users, deps.sessions, deps.apiKeys));
+  // Orders, trades and balances are read from the tables, which the core writes from its journal just behind its
+  // answers: a read waits until they hold every command answered before it (read your writes).
+  app.addHook('preHandler', async (request) => {
+    if (request.method === 'GET') await deps.core.sequencer.settled();
+  });
   const limits = {
     config: {
       rateLimit: {
@@ -92,9 +97,12 @@ export async function tradingRoutes(app: FastifyInstance, deps: AppDeps): Promis
 
   app.post('/market/orders/:id/cancel', docs('Cancel an order', {}, limits), async (request, reply) => {
     const id = (request.params as { id: string }).id;
+    // A uuid is looked up in the tables: they must hold the orders answered before this request.
     const order = /^\d{1,15}$/.test(id)
       ? { id: Number(id) }
-      : await findOwnOrder(deps.db, deps.core.units, userId(request), id);
+      : await deps.core.sequencer
+          .settled()
+          .then(() => findOwnOrder(deps.db, deps.core.units, userId(request), id));
     if (!order) throw notFound();
     return reply.status(201).send(await cancelOrder(deps.core, userId(request), order.id));
   });

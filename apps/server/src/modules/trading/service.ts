@@ -9,7 +9,7 @@ function touched(result: CommandResult, id: number | null): OrderView | undefine
 }
 
 /**
- * Places an order through the core; answers after the durable commit. Refusals are 422 with the first code of
+ * Places an order through the core; answers once it is in the command journal (durable). Refusals are 422 with the first code of
  * the market rules ({@link orderRuleIssues}) or the engine's; nothing changes on refusal. With `client_id`, a repeat returns the first order.
  */
 export async function placeOrder(
@@ -45,6 +45,9 @@ export async function placeOrder(
       ...(stopPrice === undefined ? {} : { stopPrice }),
     },
     input.client_id ? `order:${userId}:${input.client_id}` : undefined,
+    // Answered once the order is in the journal: its effects are certain, and the user's reads wait for the
+    // tables (see the trading routes).
+    { ack: 'journal' },
   );
   if (!result.ok) throw invalid(result.code ?? ORDER_ERRORS.invalidVolume);
   const order = touched(result, result.orderId);
@@ -54,7 +57,8 @@ export async function placeOrder(
     const entity = orderEntity(core.units, order);
     return cancelled?.type === 'OrderCancelled' ? { ...entity, cancel_reason: cancelled.reason } : entity;
   }
-  // A repeated client id: the order was placed by the first request; read its committed state.
+  // A repeated client id: the order was placed by the first request; read its committed state from the tables.
+  if (result.orderId !== null) await core.sequencer.settled();
   const earlier = result.orderId === null ? undefined : await stored(result.orderId);
   if (!earlier) throw new AppError(409, [ORDER_ERRORS.orderNotFound]);
   return earlier;
@@ -62,7 +66,9 @@ export async function placeOrder(
 
 /** Cancels one open order of the user; someone else's, unknown or closed orders are 404 `record.not_found` (Peatio's). */
 export async function cancelOrder(core: Core, userId: number, orderId: number): Promise<OrderEntity> {
-  const result = await core.sequencer.submit({ type: 'CancelOrder', user: userId, orderId });
+  const result = await core.sequencer.submit({ type: 'CancelOrder', user: userId, orderId }, undefined, {
+    ack: 'journal',
+  });
   const order = touched(result, orderId);
   if (!result.ok || !order) throw notFound();
   return orderEntity(core.units, order);
@@ -74,6 +80,8 @@ export async function cancelAll(
   userId: number,
   filter: { market?: string; side?: 'buy' | 'sell' },
 ) {
-  const result = await core.sequencer.submit({ type: 'CancelAll', user: userId, ...filter });
+  const result = await core.sequencer.submit({ type: 'CancelAll', user: userId, ...filter }, undefined, {
+    ack: 'journal',
+  });
   return result.orders.map((o) => orderEntity(core.units, o));
 }

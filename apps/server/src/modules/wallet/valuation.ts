@@ -82,6 +82,7 @@ export function pieChart(core: Core, userId: number) {
  * valued at today's prices.
  */
 export async function lineChart(db: pg.Pool, core: Core, userId: number, days = 7) {
+  await core.sequencer.settled();
   const rows = await db.query(
     `select to_char(d, 'YYYY-MM-DD') as day, p.currency_id, sum(p.amount)::text as total
      from generate_series(current_date - ($2::int - 1), current_date, interval '1 day') d

@@ -1,0 +1,170 @@
+import type { CancelAll, CancelOrder, Command, OrdType, PlaceOrder } from '@exchange/engine';
+import { reviveBigints, stringifyTagged } from '../remote/codec.ts';
+
+/**
+ * The journal's form of a batch of commands: JSON text, `[at, command, command, ...]`, where `at` is the batch's
+ * time and each command is an array `[tag, at - batchAt, ref, ...fields]` (`ref`, the client command id, or
+ * null). The commands of every request path have short forms of their own, with amounts as decimal strings:
+ *
+ * - `["P", dt, ref, user, market, side, ordType, volume, price, stopPrice]` PlaceOrder (price and stop may be null);
+ * - `["C", dt, ref, user, orderId]` CancelOrder;
+ * - `["A", dt, ref, user, market, side]` CancelAll (market and side may be null);
+ * - `["X", dt, ref, fields]` any other command: its fields as an object, each bigint as `{"$n":"<decimal>"}`.
+ *
+ * Decoding gives back exactly the commands that were encoded, so replaying them reproduces the engine's results.
+ */
+export function encodeBatch(commands: readonly Command[], batchAt: number): string {
+  const parts: string[] = [String(batchAt)];
+  for (const c of commands) parts.push(encodeCommand(c, batchAt));
+  return `[${parts.join(',')}]`;
+}
+
+/** The commands of a batch written by {@link encodeBatch}, and the batch's time. */
+export function decodeBatch(body: string): { at: number; commands: Command[] } {
+  const parsed: unknown = JSON.parse(body);
+  if (!Array.isArray(parsed) || typeof parsed[0] !== 'number') throw new JournalFormatError('not a batch');
+  const at = parsed[0];
+  const commands: Command[] = [];
+  for (let i = 1; i < parsed.length; i++) commands.push(decodeCommand(parsed[i], at));
+  return { at, commands };
+}
+
+/** A journal body that this version cannot read: never skipped, since the state depends on every command. */
+export class JournalFormatError extends Error {
+  constructor(why: string) {
+    super(`unreadable journal entry: ${why}`);
+  }
+}
+
+/**
+ * Why a command cannot be journalled exactly, or null. JSON has no NaN, infinity, function or symbol: such a
+ * value would come back as something else, and the replay would differ from what the engine did. The sequencer
+ * refuses these before the engine sees them (no caller of ours makes one).
+ */
+export function unjournalable(c: Command): string | null {
+  if (typeof c !== 'object' || c === null) return 'not a command';
+  return badValue(c, 0);
+}
+
+function badValue(v: unknown, depth: number): string | null {
+  switch (typeof v) {
+    case 'number':
+      return Number.isFinite(v) ? null : `the number ${v}`;
+    case 'string':
+    case 'bigint':
+    case 'boolean':
+    case 'undefined':
+      return null;
+    case 'object': {
+      if (v === null) return null;
+      if (depth > 4) return 'a value nested too deep';
+      for (const item of Array.isArray(v) ? v : Object.values(v)) {
+        const bad = badValue(item, depth + 1);
+        if (bad !== null) return bad;
+      }
+      return null;
+    }
+    default:
+      return `a ${typeof v}`;
+  }
+}
+
+const str = (v: string | undefined | null) => (v === undefined || v === null ? 'null' : JSON.stringify(v));
+const big = (v: bigint | undefined) => (v === undefined ? 'null' : `"${v}"`);
+
+const isText = (v: unknown) => typeof v === 'string';
+const isNumber = (v: unknown) => typeof v === 'number';
+const isOptional = (v: unknown, is: (v: unknown) => boolean) => v === undefined || is(v);
+const isBig = (v: unknown) => typeof v === 'bigint';
+
+/** The short form fits: every field of the type it is written as (anything else goes the generic way). */
+function short(c: Command): 'P' | 'C' | 'A' | null {
+  if (c.type === 'PlaceOrder')
+    return isNumber(c.user) &&
+      isText(c.market) &&
+      isText(c.side) &&
+      isText(c.ordType) &&
+      isBig(c.volume) &&
+      isOptional(c.price, isBig) &&
+      isOptional(c.stopPrice, isBig)
+      ? 'P'
+      : null;
+  if (c.type === 'CancelOrder') return isNumber(c.user) && isNumber(c.orderId) ? 'C' : null;
+  if (c.type === 'CancelAll')
+    return isNumber(c.user) && isOptional(c.market, isText) && isOptional(c.side, isText) ? 'A' : null;
+  return null;
+}
+
+function encodeCommand(c: Command, batchAt: number): string {
+  const head = `${c.at - batchAt},${str(c.ref)}`;
+  switch (short(c)) {
+    case 'P': {
+      const o = c as PlaceOrder;
+      return `["P",${head},${o.user},${str(o.market)},${str(o.side)},${str(o.ordType)},${big(o.volume)},${big(o.price)},${big(o.stopPrice)}]`;
+    }
+    case 'C':
+      return `["C",${head},${(c as CancelOrder).user},${(c as CancelOrder).orderId}]`;
+    case 'A': {
+      const a = c as CancelAll;
+      return `["A",${head},${a.user},${str(a.market)},${str(a.side)}]`;
+    }
+    default: {
+      const { at: _at, ref: _ref, ...fields } = c;
+      return `["X",${head},${stringifyTagged(fields)}]`;
+    }
+  }
+}
+
+function decodeCommand(raw: unknown, batchAt: number): Command {
+  if (!Array.isArray(raw) || typeof raw[1] !== 'number') throw new JournalFormatError('not a command');
+  const at = batchAt + raw[1];
+  const ref = raw[2] === null ? undefined : text(raw[2]);
+  const withRef = <C extends Command>(c: C): C => (ref === undefined ? c : { ...c, ref });
+  switch (raw[0]) {
+    case 'P': {
+      const c: PlaceOrder = {
+        type: 'PlaceOrder',
+        at,
+        user: num(raw[3]),
+        market: text(raw[4]),
+        side: text(raw[5]) as PlaceOrder['side'],
+        ordType: text(raw[6]) as OrdType,
+        volume: bigint(raw[7]),
+      };
+      if (raw[8] !== null) c.price = bigint(raw[8]);
+      if (raw[9] !== null) c.stopPrice = bigint(raw[9]);
+      return withRef(c);
+    }
+    case 'C':
+      return withRef<CancelOrder>({ type: 'CancelOrder', at, user: num(raw[3]), orderId: num(raw[4]) });
+    case 'A': {
+      const c: CancelAll = { type: 'CancelAll', at, user: num(raw[3]) };
+      if (raw[4] !== null) c.market = text(raw[4]);
+      if (raw[5] !== null) c.side = text(raw[5]) as CancelAll['side'];
+      return withRef(c);
+    }
+    case 'X': {
+      const fields = reviveBigints(raw[3]);
+      if (typeof fields !== 'object' || fields === null || Array.isArray(fields))
+        throw new JournalFormatError('a command without fields');
+      return withRef({ ...(fields as Omit<Command, 'at'>), at } as Command);
+    }
+    default:
+      throw new JournalFormatError(`unknown command tag ${String(raw[0])}`);
+  }
+}
+
+function text(v: unknown): string {
+  if (typeof v !== 'string') throw new JournalFormatError('expected text');
+  return v;
+}
+
+function num(v: unknown): number {
+  if (typeof v !== 'number') throw new JournalFormatError('expected a number');
+  return v;
+}
+
+function bigint(v: unknown): bigint {
+  if (typeof v !== 'string' || !/^-?\d+$/.test(v)) throw new JournalFormatError('expected an integer');
+  return BigInt(v);
+}

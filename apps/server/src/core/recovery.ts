@@ -1,0 +1,73 @@
+import { type Command, type CommandResult, Engine } from '@exchange/engine';
+import type pg from 'pg';
+import { loadEngineConfig } from './engine-config.ts';
+import { decodeBatch } from './journal/codec.ts';
+import { readJournal } from './journal/journal.ts';
+import { changesMarkets, followMarkets } from './market-rows.ts';
+import { loadEngineState, type Units } from './persistence.ts';
+import type { JournalBatch } from './projection.ts';
+import type { LoadedCore } from './sequencer.ts';
+
+/** Journal batches read per query while replaying. */
+const PAGE = 2_000;
+
+/**
+ * The engine as the database holds it: the tables (as of `projected_seq`), then every journal batch after them
+ * replayed in order, so the engine stands at the journal's newest batch. The replayed batches are returned with
+ * their results for the projector to write. Read it in one snapshot (a repeatable-read transaction), or while no
+ * one writes (the active core, with its projector stopped).
+ */
+export async function loadCore(db: pg.Pool | pg.PoolClient, units: Units): Promise<LoadedCore> {
+  const { config, markets } = await loadEngineConfig(db);
+  units.replace(markets, config.currencies);
+  const { state, position } = await loadEngineState(db, units);
+  const engine = new Engine(config, state);
+  const tail = await replayJournal(db, engine, units, position.projectedSeq, position.journalSeq);
+  const last = tail[tail.length - 1];
+  if (last && last.firstCommand + last.commands.length !== position.nextCommand)
+    throw new Error(
+      `the journal ends at command ${last.firstCommand + last.commands.length - 1}, but the core expects ${position.nextCommand} next`,
+    );
+  return { engine, position, tail };
+}
+
+/**
+ * Applies the journal's batches after `afterSeq` up to `toSeq` to `engine`, in order, and returns them with their
+ * results. The journal must have every one of them: a gap is refused, never skipped.
+ */
+export async function replayJournal(
+  db: pg.Pool | pg.PoolClient,
+  engine: Engine,
+  units: Units,
+  afterSeq: number,
+  toSeq: number,
+  keep = true,
+): Promise<JournalBatch[]> {
+  const out: JournalBatch[] = [];
+  let seq = afterSeq;
+  while (seq < toSeq) {
+    const rows = await readJournal(db, seq, toSeq, PAGE);
+    if (rows.length === 0) throw new Error(`the journal has no batch ${seq + 1} (it should reach ${toSeq})`);
+    for (const row of rows) {
+      if (row.seq !== seq + 1) throw new Error(`the journal has no batch ${seq + 1} (next is ${row.seq})`);
+      const { commands } = decodeBatch(row.body);
+      if (commands.length !== row.commands)
+        throw new Error(`journal batch ${row.seq} holds ${commands.length} commands, not ${row.commands}`);
+      const results = applyAll(engine, units, commands);
+      if (keep) out.push({ seq: row.seq, firstCommand: row.firstCommand, commands, results });
+      seq = row.seq;
+    }
+  }
+  return out;
+}
+
+/** Applies commands in order, following market changes as the live core does. */
+export function applyAll(engine: Engine, units: Units, commands: Command[]): CommandResult[] {
+  const results: CommandResult[] = [];
+  for (const command of commands) {
+    const result = engine.apply(command);
+    if (changesMarkets(command)) followMarkets(units, result);
+    results.push(result);
+  }
+  return results;
+}
