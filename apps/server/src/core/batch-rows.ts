@@ -6,7 +6,10 @@ import type { Statement, Units } from './persistence.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** The columns an order's later changes touch (id, owner, market, prices, volume, fees, seq never change). */
+/**
+ * The columns an order's later changes touch (id, owner, market, prices, volume and fees never change; `seq`, its
+ * place in the queue, changes when a stop order is triggered).
+ */
 function changingColumns(units: Units, orders: OrderView[]): unknown[][] {
   const col = <T>(f: (o: OrderView) => T) => orders.map(f);
   const volume = (o: OrderView, v: bigint) => formatUnits(v, units.market(o.market).amountPrecision);
@@ -20,6 +23,7 @@ function changingColumns(units: Units, orders: OrderView[]): unknown[][] {
     col((o) => o.state),
     col((o) => (o.triggeredAt === null ? null : iso(o.triggeredAt))),
     col((o) => iso(o.updatedAt)),
+    col((o) => o.seq),
   ];
 }
 
@@ -33,12 +37,12 @@ export function insertOrders(units: Units, orders: OrderView[]): Statement {
     v === null ? null : formatUnits(v, units.market(o.market).pricePrecision);
   return {
     text: `insert into orders (id, uuid, user_id, market_id, side, ord_type, price, stop_price, origin_volume, maker_fee,
-       taker_fee, seq, created_at, remaining_volume, executed_volume, locked, funds_received, funds_spent,
-       trades_count, state, triggered_at, updated_at)
+       taker_fee, created_at, remaining_volume, executed_volume, locked, funds_received, funds_spent,
+       trades_count, state, triggered_at, updated_at, seq)
      select * from unnest($1::bigint[], $2::uuid[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::numeric[],
-       $8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::bigint[], $13::timestamptz[],
-       $14::numeric[], $15::numeric[], $16::numeric[], $17::numeric[], $18::numeric[], $19::int[], $20::text[],
-       $21::timestamptz[], $22::timestamptz[])`,
+       $8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::timestamptz[],
+       $13::numeric[], $14::numeric[], $15::numeric[], $16::numeric[], $17::numeric[], $18::int[], $19::text[],
+       $20::timestamptz[], $21::timestamptz[], $22::bigint[])`,
     values: [
       col((o) => o.id),
       col((o) => orderUuid(o.id)),
@@ -51,7 +55,6 @@ export function insertOrders(units: Units, orders: OrderView[]): Statement {
       col((o) => formatUnits(o.originVolume, units.market(o.market).amountPrecision)),
       col((o) => formatUnits(o.makerFee, 6)),
       col((o) => formatUnits(o.takerFee, 6)),
-      col((o) => o.seq),
       col((o) => iso(o.createdAt)),
       ...changingColumns(units, orders),
     ],
@@ -67,9 +70,9 @@ export function insertOrders(units: Units, orders: OrderView[]): Statement {
 export function updateOrders(units: Units, orders: OrderView[]): Statement {
   return {
     text: `update orders set remaining_volume = t.rv, executed_volume = t.ev, locked = t.l, funds_received = t.fr,
-       funds_spent = t.fs, trades_count = t.tc, state = t.s, triggered_at = t.ta, updated_at = t.ua
+       funds_spent = t.fs, trades_count = t.tc, state = t.s, triggered_at = t.ta, updated_at = t.ua, seq = t.sq
      from unnest($1::bigint[], $2::numeric[], $3::numeric[], $4::numeric[], $5::numeric[], $6::numeric[], $7::int[],
-       $8::text[], $9::timestamptz[], $10::timestamptz[]) as t(id, rv, ev, l, fr, fs, tc, s, ta, ua)
+       $8::text[], $9::timestamptz[], $10::timestamptz[], $11::bigint[]) as t(id, rv, ev, l, fr, fs, tc, s, ta, ua, sq)
      where orders.id = t.id and orders.id = any($1)`,
     values: [orders.map((o) => o.id), ...changingColumns(units, orders)],
     rows: orders.length,

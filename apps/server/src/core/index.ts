@@ -65,9 +65,9 @@ export async function startCore(
   // Balances and orders, and also markets and fees (staff change them through the core, and each change is
   // projected with its batch): a reload reads them all again.
   // The tables, then the journal after them: the engine continues from exactly what was committed.
-  const load = async () => {
+  const load = async (loadOptions: { snapshots?: boolean } = {}) => {
     await lease?.confirm();
-    const loaded = await loadCore(db, units);
+    const loaded = await loadCore(db, units, loadOptions);
     const { term } = loaded.position;
     if (lease && term !== lease.term)
       throw new DeposedError(`exchange core term ${lease.term} was superseded by term ${term}`);
@@ -75,7 +75,7 @@ export async function startCore(
   };
   const sequencer = new Sequencer(await load(), db, units, options, onFatal, load);
   // What the journal holds beyond the tables (a crash, a takeover) is projected before anything reads them.
-  await sequencer.settled();
+  await sequencer.ready();
   return {
     sequencer,
     units,

@@ -128,6 +128,19 @@ export interface CorePosition {
   term: number;
 }
 
+/** Where the core stands (`engine_state`). */
+export async function readPosition(db: pg.Pool | pg.PoolClient): Promise<CorePosition> {
+  const m = (
+    await db.query('select batch_seq, projected_seq, next_command, core_term from engine_state where id = 1')
+  ).rows[0];
+  return {
+    journalSeq: Number(m.batch_seq),
+    projectedSeq: Number(m.projected_seq),
+    nextCommand: Number(m.next_command),
+    term: Number(m.core_term),
+  };
+}
+
 /**
  * Reads the engine's state as the tables hold it (as of `projectedSeq`): balances, system accounts, open orders,
  * last prices, holds; and where the core stands. Read it in one snapshot (or with the projector stopped).
@@ -136,8 +149,8 @@ export async function loadEngineState(
   db: pg.Pool | pg.PoolClient,
   units: Units,
 ): Promise<{ state: EngineState; position: CorePosition }> {
-  const [meta, maxima, balances, system, orders, prices, holds] = await Promise.all([
-    db.query('select batch_seq, projected_seq, next_command, core_term from engine_state where id = 1'),
+  const [position, maxima, balances, system, orders, prices, holds] = await Promise.all([
+    readPosition(db),
     db.query(
       `select (select coalesce(max(id), 0) from orders) as o, (select coalesce(max(id), 0) from trades) as t,
          (select coalesce(max(seq), 0) from orders) as s`,
@@ -175,14 +188,5 @@ export async function loadEngineState(
       amount: toUnits(h.amount, units.precision(h.currency_id)),
     })),
   };
-  const m = meta.rows[0];
-  return {
-    state,
-    position: {
-      journalSeq: Number(m.batch_seq),
-      projectedSeq: Number(m.projected_seq),
-      nextCommand: Number(m.next_command),
-      term: Number(m.core_term),
-    },
-  };
+  return { state, position };
 }

@@ -12,6 +12,8 @@ export interface JournalBatch {
   /** The commands as applied (stamped with their time and client command id). */
   commands: Command[];
   results: CommandResult[];
+  /** Its text in the journal (see journal/codec.ts). */
+  body?: string;
 }
 
 /** Where a projection starts and ends, and the term it is written under. */

@@ -16,6 +16,17 @@ interface Waiter {
   reject(err: Error): void;
 }
 
+/** What the core needs of its projector, on its own thread ({@link ProjectorThread}) or on the core's. */
+export interface TablesProjector {
+  readonly projectedSeq: number;
+  readonly lagBatches: number;
+  readonly lagCommands: number;
+  onProgress(listener: (seq: number) => void): void;
+  onTimed(listener: (timing: ProjectionTiming) => void): void;
+  whenProjected(seq: number): Promise<void>;
+  stop(err: Error): Promise<void>;
+}
+
 /** Most commands written in one projection transaction (a larger backlog is written in several). */
 const MAX_COMMANDS = 20_000;
 
@@ -30,7 +41,7 @@ const MAX_COMMANDS = 20_000;
  * Its commits are asynchronous (`synchronous_commit = off`): what a crash of PostgreSQL could lose of them is
  * projected again from the journal, whose commits are synchronous (and flush every earlier commit with them).
  */
-export class Projector {
+export class Projector implements TablesProjector {
   private pending: JournalBatch[] = [];
   private writing = false;
   private projected: number;

@@ -3,8 +3,9 @@ import type pg from 'pg';
 import { loadEngineConfig } from './engine-config.ts';
 import { decodeBatch } from './journal/codec.ts';
 import { readJournal } from './journal/journal.ts';
+import { engineFromSnapshot, engineHash, newestSnapshot } from './journal/snapshots.ts';
 import { changesMarkets, followMarkets } from './market-rows.ts';
-import { loadEngineState, type Units } from './persistence.ts';
+import { loadEngineState, readPosition, type Units } from './persistence.ts';
 import type { JournalBatch } from './projection.ts';
 import type { LoadedCore } from './sequencer.ts';
 
@@ -12,23 +13,39 @@ import type { LoadedCore } from './sequencer.ts';
 const PAGE = 2_000;
 
 /**
- * The engine as the database holds it: the tables (as of `projected_seq`), then every journal batch after them
- * replayed in order, so the engine stands at the journal's newest batch. The replayed batches are returned with
- * their results for the projector to write. Read it in one snapshot (a repeatable-read transaction), or while no
+ * The engine as the database holds it: the newest snapshot no later than the tables (else the tables themselves,
+ * as of `projected_seq`), then every journal batch after it replayed in order, so the engine stands at the
+ * journal's newest batch. The batches after the tables are returned with their results for the projector. Read it in one snapshot (a repeatable-read transaction), or while no
  * one writes (the active core, with its projector stopped).
  */
-export async function loadCore(db: pg.Pool | pg.PoolClient, units: Units): Promise<LoadedCore> {
+export async function loadCore(
+  db: pg.Pool | pg.PoolClient,
+  units: Units,
+  options: { snapshots?: boolean } = {},
+): Promise<LoadedCore> {
   const { config, markets } = await loadEngineConfig(db);
   units.replace(markets, config.currencies);
-  const { state, position } = await loadEngineState(db, units);
-  const engine = new Engine(config, state);
+  const position = await readPosition(db);
+  const snapshot = options.snapshots === false ? undefined : await newestSnapshot(db, position.projectedSeq);
+  let engine: Engine;
+  if (snapshot) {
+    engine = engineFromSnapshot(snapshot.state);
+    await replayJournal(db, engine, units, snapshot.seq, position.projectedSeq, false);
+  } else engine = new Engine(config, (await loadEngineState(db, units)).state);
+  // With a snapshot, the state at the tables' batch is the replay's: its hash is checked against the tables'.
+  const hashAtTables = snapshot ? engineHash(engine).hash : undefined;
   const tail = await replayJournal(db, engine, units, position.projectedSeq, position.journalSeq);
   const last = tail[tail.length - 1];
   if (last && last.firstCommand + last.commands.length !== position.nextCommand)
     throw new Error(
       `the journal ends at command ${last.firstCommand + last.commands.length - 1}, but the core expects ${position.nextCommand} next`,
     );
-  return { engine, position, tail };
+  return {
+    engine,
+    position,
+    tail,
+    ...(snapshot ? { snapshotSeq: snapshot.seq, hashAtTables } : {}),
+  };
 }
 
 /**
@@ -54,7 +71,7 @@ export async function replayJournal(
       if (commands.length !== row.commands)
         throw new Error(`journal batch ${row.seq} holds ${commands.length} commands, not ${row.commands}`);
       const results = applyAll(engine, units, commands);
-      if (keep) out.push({ seq: row.seq, firstCommand: row.firstCommand, commands, results });
+      if (keep) out.push({ seq: row.seq, firstCommand: row.firstCommand, commands, results, body: row.body });
       seq = row.seq;
     }
   }

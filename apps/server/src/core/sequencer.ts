@@ -7,7 +7,8 @@ import { journalStatement } from './journal/journal.ts';
 import { changesMarkets, followMarkets, unstorableMarketCommand } from './market-rows.ts';
 import { type CorePosition, executeBatch, type Statement, type Units } from './persistence.ts';
 import { type JournalBatch, projectionStatements } from './projection.ts';
-import { Projector } from './projector.ts';
+import { Projector, type TablesProjector } from './projector.ts';
+import { ProjectorThread } from './projector-thread.ts';
 import { RecentRefs } from './recent-refs.ts';
 
 /** A command as callers submit it: the sequencer stamps the time. */
@@ -65,9 +66,25 @@ export interface SequencerOptions {
   maxDelayMs: number;
   now: () => number;
   writeThrough: boolean;
+  /**
+   * Where the projector runs: on a thread of its own (the default: the core's thread only sends it each batch's
+   * journal text), or on the core's thread.
+   */
+  projector: 'thread' | 'inline';
+  /** Engine snapshots (by the projector's thread): after this many commands or this long, whichever first. */
+  snapshotEvery: { commands: number; ms: number };
+  log: { warn(message: string): void; error(message: string): void };
 }
 
-const DEFAULTS: SequencerOptions = { maxBatch: 5000, maxDelayMs: 1, now: Date.now, writeThrough: false };
+const DEFAULTS: SequencerOptions = {
+  maxBatch: 5000,
+  maxDelayMs: 1,
+  now: Date.now,
+  writeThrough: false,
+  projector: 'thread',
+  snapshotEvery: { commands: 1_000_000, ms: 10 * 60 * 1000 },
+  log: console,
+};
 
 /** How one batch went, for metrics: its size and the time from the start of its write to its durable commit. */
 export interface BatchTiming {
@@ -81,10 +98,14 @@ export interface LoadedCore {
   position: CorePosition;
   /** The journal's batches after the tables (`position.projectedSeq`), replayed: the projector writes them. */
   tail: JournalBatch[];
+  /** The snapshot the engine was rebuilt from, if any (else the tables). */
+  snapshotSeq?: number;
+  /** With a snapshot: the hash of the replayed state at the tables' batch, which the tables' must equal. */
+  hashAtTables?: string;
 }
 
-/** Reads the engine back from the database, as a fresh start does. */
-export type EngineLoader = () => Promise<LoadedCore>;
+/** Reads the engine back from the database, as a fresh start does (`snapshots: false`: from the tables). */
+export type EngineLoader = (options?: { snapshots?: boolean }) => Promise<LoadedCore>;
 
 /**
  * Told when the core has reloaded itself, before it takes commands again; `missed` when a batch committed whose
@@ -128,7 +149,10 @@ export class Sequencer {
   private nextCommand: number;
   /** The core's term (`engine_state.core_term`): every batch is fenced by it. */
   private term: number;
-  private projector: Projector;
+  private projector: TablesProjector;
+  /** Sends a committed batch to the projector (`written`: the journal's transaction wrote its tables too). */
+  private feed: (batch: JournalBatch, written: boolean) => void = () => {};
+  private loaded: LoadedCore;
   /** Client command ids in the journal whose rows the tables do not hold yet. */
   private readonly recent = new RecentRefs();
   private timer: NodeJS.Timeout | undefined;
@@ -139,7 +163,7 @@ export class Sequencer {
   private readonly inFlight = new Map<string, Promise<CommittedResult>>();
   private readonly listeners: ((batch: CommittedBatch) => void)[] = [];
   private readonly timings: ((batch: BatchTiming) => void)[] = [];
-  private readonly projectorListeners: ((projector: Projector) => void)[] = [];
+  private readonly projectorListeners: ((projector: TablesProjector) => void)[] = [];
   private readonly options: SequencerOptions;
 
   constructor(
@@ -156,8 +180,32 @@ export class Sequencer {
     this.committedSeq = loaded.position.journalSeq;
     this.nextCommand = loaded.position.nextCommand;
     this.term = loaded.position.term;
+    this.loaded = loaded;
     this.projector = this.startProjector(loaded);
   }
+
+  /**
+   * Resolves when the core may take commands: the tables hold everything in the journal, and, when the engine was
+   * rebuilt from a snapshot, the replay was checked against the tables (same state hash at the tables' batch). On
+   * a difference the engine is rebuilt from the tables instead (they are what everyone reads), and it is logged.
+   */
+  async ready(): Promise<void> {
+    const loaded = this.loaded;
+    if (this.projector instanceof ProjectorThread && loaded.hashAtTables !== undefined && this.reload) {
+      const tables = await this.projector.ready;
+      if (tables !== loaded.hashAtTables) {
+        this.replayMismatches++;
+        this.options.log.error(
+          `core: the engine replayed from snapshot ${loaded.snapshotSeq} and the journal differs from the tables at batch ${loaded.position.projectedSeq} (hash ${loaded.hashAtTables} against ${tables}); continuing from the tables`,
+        );
+        this.engine = (await this.reload({ snapshots: false })).engine;
+      }
+    }
+    await this.settled();
+  }
+
+  /** Starts where the replay from a snapshot did not match the tables (see {@link ready}). */
+  replayMismatches = 0;
 
   private engine: Engine;
 
@@ -187,12 +235,12 @@ export class Sequencer {
   }
 
   /** The projector of the journal into the tables (its lag, for metrics). */
-  get tables(): Projector {
+  get tables(): TablesProjector {
     return this.projector;
   }
 
   /** Subscribes to each projector, now and after every reload (metrics follow its writes). */
-  onProjector(listener: (projector: Projector) => void): void {
+  onProjector(listener: (projector: TablesProjector) => void): void {
     this.projectorListeners.push(listener);
     listener(this.projector);
   }
@@ -331,16 +379,10 @@ export class Sequencer {
       // A market added or changed here is known before the next command's rows are formatted.
       if (changesMarkets(pending.command)) followMarkets(this.units, result);
     }
-    const journal: JournalBatch = { seq, firstCommand, commands, results };
+    const body = encodeBatch(commands, at);
+    const journal: JournalBatch = { seq, firstCommand, commands, results, body };
     const statements: Statement[] = [
-      journalStatement({
-        seq,
-        term: this.term,
-        firstCommand,
-        commands: batch.length,
-        at,
-        body: encodeBatch(commands, at),
-      }),
+      journalStatement({ seq, term: this.term, firstCommand, commands: batch.length, at, body }),
     ];
     if (this.options.writeThrough) {
       // The effects in the same transaction, right after the journal (the projector then has nothing to do).
@@ -412,8 +454,7 @@ export class Sequencer {
     const { seq, journal } = next;
     for (const listener of this.timings) listener(timing);
     this.recent.add(seq, next.batch, journal.results);
-    if (this.options.writeThrough) this.projector.skip(seq);
-    else this.projector.add(journal);
+    this.feed(journal, this.options.writeThrough);
     let projected: Promise<void> | undefined;
     for (const [i, pending] of next.batch.entries()) {
       const result: CommittedResult = { ...(journal.results[i] as CommandResult), seq };
@@ -430,27 +471,60 @@ export class Sequencer {
       listener({ seq, results: journal.results, commands: journal.commands });
   }
 
-  private startProjector(loaded: LoadedCore): Projector {
-    const projector = new Projector(
-      this.db,
-      this.units,
-      () => this.term,
-      loaded.position.projectedSeq,
-      (err) => {
-        this.fail(err, []);
-        return this.failure ?? err;
-      },
-    );
+  private startProjector(loaded: LoadedCore): TablesProjector {
+    const onFailure = (err: Error) => {
+      this.fail(err, []);
+      return this.failure ?? err;
+    };
+    const url = (this.db as { options?: { connectionString?: string } }).options?.connectionString;
+    let projector: TablesProjector;
+    if (this.options.projector === 'thread' && url) {
+      const first = loaded.tail[0];
+      const thread = new ProjectorThread(
+        {
+          url,
+          projectedSeq: loaded.position.projectedSeq,
+          nextCommand: first ? first.firstCommand : loaded.position.nextCommand,
+          term: loaded.position.term,
+          snapshotOnStart: loaded.snapshotSeq !== loaded.position.projectedSeq,
+          snapshotEvery: this.options.snapshotEvery,
+        },
+        onFailure,
+        this.options.log,
+      );
+      this.feed = (batch, written) =>
+        thread.add(
+          {
+            seq: batch.seq,
+            firstCommand: batch.firstCommand,
+            body: batch.body ?? encodeBatch(batch.commands, batch.commands[0]?.at ?? 0),
+            ...(written ? { written } : {}),
+          },
+          batch.commands.length,
+        );
+      projector = thread;
+    } else {
+      const inline = new Projector(
+        this.db,
+        this.units,
+        () => this.term,
+        loaded.position.projectedSeq,
+        onFailure,
+      );
+      this.feed = (batch, written) => (written ? inline.skip(batch.seq) : inline.add(batch));
+      projector = inline;
+    }
     projector.onProgress((seq) => this.recent.projected(seq));
     // What the journal holds beyond the tables (a crash, a takeover) is written first.
     this.recent.clear();
+    this.projector = projector;
     for (const batch of loaded.tail) {
       this.recent.add(
         batch.seq,
         batch.commands.map((command) => ({ ref: command.ref })),
         batch.results,
       );
-      projector.add(batch);
+      this.feed(batch, false);
     }
     for (const listener of this.projectorListeners ?? []) listener(projector);
     return projector;
@@ -502,10 +576,11 @@ export class Sequencer {
         this.committedSeq = seq;
         this.nextCommand = loaded.position.nextCommand;
         this.writing = undefined;
+        this.loaded = loaded;
         this.projector = this.startProjector(loaded);
         // The journal's tail goes into the tables first: the listeners read them. Still paused: no batch can be
         // committed or published meanwhile.
-        await this.projector.whenProjected(seq);
+        await this.ready();
         for (const listener of this.recoveredListeners) await listener(info);
         this.failure = undefined;
         return;

@@ -14,7 +14,9 @@ create table core_journal (
   -- When the batch was cut; every command carries its own time too (a replayed history has its own dates).
   at            timestamptz not null,
   -- The commands as the core applied them (see core/journal/codec.ts).
-  body          text not null
+  body          text not null,
+  -- When the batch was committed.
+  created_at    timestamptz not null default now()
 );
 -- The body is written once and read only to replay: keeping it uncompressed costs disk, not the core's time.
 alter table core_journal alter column body set storage external;

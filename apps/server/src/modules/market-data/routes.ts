@@ -84,6 +84,8 @@ export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Pro
     async (request) => {
       const id = market(marketParam.parse(request.params).id);
       const q = orderBookQuery.parse(request.query);
+      // The tables follow the core's journal: wait until they hold every order answered before this request.
+      await deps.core.sequencer.settled();
       return openOrderBook(deps.db, deps.core.units, id, q.asks_limit, q.bids_limit);
     },
   );
@@ -93,6 +95,7 @@ export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Pro
     docs('Recent public trades', { params: marketParam, query: tradesQuery }),
     async (request) => {
       const id = market(marketParam.parse(request.params).id);
+      await deps.core.sequencer.settled();
       const rows = await deps.db.query(
         `select id, trim_scale(price)::text as price, trim_scale(amount)::text as amount, trim_scale(total)::text as total,
          market_id as market, created_at, taker_type from trades where market_id = $1 order by id desc limit $2`,
@@ -117,6 +120,7 @@ export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Pro
     async (request) => {
       const id = market(marketParam.parse(request.params).id);
       const q = klineQuery.parse(request.query);
+      await deps.core.sequencer.settled();
       return (await queryKlines(deps.db, id, q.period, q.time_from, q.time_to, q.limit)).map(wireCandle);
     },
   );

@@ -118,6 +118,8 @@ export class MarketData {
    */
   async tickers(): Promise<Record<string, Ticker>> {
     if (!this.tickerCache || Date.now() - this.tickerCache.at >= 1000) {
+      // The trades table follows the core's journal: figures include every trade answered before this call.
+      await this.core.sequencer.settled();
       const value = await computeTickers(this.db, [...this.core.markets.keys()]);
       this.tickerCache = { at: Date.now(), value };
     }

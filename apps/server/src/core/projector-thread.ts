@@ -1,0 +1,201 @@
+import { Worker } from 'node:worker_threads';
+import { DatabaseUnavailableError } from '../db/errors.ts';
+import type { ProjectionTiming, TablesProjector } from './projector.ts';
+
+/** The journal batch as the projector's thread gets it: its text, which its own engine applies. */
+export interface ThreadBatch {
+  seq: number;
+  firstCommand: number;
+  body: string;
+  /** Written with the journal already (write-through): only the thread's engine follows it. */
+  written?: boolean;
+}
+
+/** Messages to the projector's thread. */
+export type ProjectorRequest = ({ type: 'batch' } & ThreadBatch) | { type: 'stop' };
+
+/** Messages from the projector's thread. */
+export type ProjectorUpdate =
+  | { type: 'ready'; hash: string }
+  | ({ type: 'projected'; seq: number } & ProjectionTiming)
+  | { type: 'failed'; message: string; unavailable: boolean }
+  | { type: 'snapshot'; seq: number; hash: string; ms: number }
+  | { type: 'snapshot-failed'; seq: number; message: string }
+  | { type: 'stopped' };
+
+/** What the projector's thread starts from. */
+export interface ProjectorWorkerData {
+  /** The database, as the app's pool reaches it. */
+  url: string;
+  projectedSeq: number;
+  nextCommand: number;
+  term: number;
+  /** Store a snapshot of the tables' state as soon as it is loaded (the database has none yet). */
+  snapshotOnStart: boolean;
+  /** Take a snapshot after this many commands or this long, whichever comes first. */
+  snapshotEvery: { commands: number; ms: number };
+}
+
+interface Waiter {
+  promise: Promise<void>;
+  resolve(): void;
+  reject(err: Error): void;
+}
+
+const BOOT = new URL('./worker-boot.mjs', import.meta.url);
+const ENTRY = new URL('./projector-worker.ts', import.meta.url).href;
+
+/**
+ * The projector of the journal into the tables, run on a thread of its own (projector-worker.ts): the core's
+ * thread only sends it each committed batch's journal text, and hears back how far the tables are. Same contract
+ * as the in-thread {@link Projector}: batches in order, `whenProjected`, progress and timing listeners, `stop`.
+ */
+export class ProjectorThread implements TablesProjector {
+  private readonly worker: Worker;
+  private projected: number;
+  private added: number;
+  private pendingCommands = 0;
+  private failure: Error | undefined;
+  private readonly waiters = new Map<number, Waiter>();
+  private readonly progress: ((seq: number) => void)[] = [];
+  private readonly timings: ((timing: ProjectionTiming) => void)[] = [];
+  private readonly snapshots: ((info: { seq: number; hash: string; ms: number }) => void)[] = [];
+  private readonly stopped: Promise<void>;
+  /** The hash of the tables' state as the thread loaded it (at `projectedSeq` when it started). */
+  readonly ready: Promise<string>;
+
+  constructor(
+    data: ProjectorWorkerData,
+    /** Called once when the thread fails: the core stops or pauses, and answers the error its callers get. */
+    private readonly onFailure: (err: Error) => Error,
+    private readonly log: { warn(message: string): void } = console,
+  ) {
+    this.projected = data.projectedSeq;
+    this.added = data.projectedSeq;
+    this.worker = new Worker(BOOT, { workerData: { ...data, entry: ENTRY } });
+    // The core's lifetime, not the thread's, keeps the process up.
+    this.worker.unref();
+    let ready!: (hash: string) => void;
+    let notReady!: (err: Error) => void;
+    this.ready = new Promise((resolve, reject) => {
+      ready = resolve;
+      notReady = reject;
+    });
+    this.ready.catch(() => {});
+    let stopped!: () => void;
+    this.stopped = new Promise((resolve) => {
+      stopped = resolve;
+    });
+    this.worker.on('message', (update: ProjectorUpdate) => {
+      if (update.type === 'ready') ready(update.hash);
+      else if (update.type === 'projected') this.advance(update);
+      else if (update.type === 'snapshot') for (const listener of this.snapshots) listener(update);
+      else if (update.type === 'snapshot-failed')
+        this.log.warn(`core: the snapshot after batch ${update.seq} was not stored: ${update.message}`);
+      else if (update.type === 'failed') {
+        const err = update.unavailable
+          ? new DatabaseUnavailableError(update.message)
+          : new Error(update.message);
+        notReady(err);
+        this.fail(err, true);
+      } else if (update.type === 'stopped') stopped();
+    });
+    this.worker.on('error', (err) => {
+      notReady(err);
+      this.fail(err, true);
+      stopped();
+    });
+    this.worker.on('exit', () => stopped());
+  }
+
+  /** The last batch the tables hold. */
+  get projectedSeq(): number {
+    return this.projected;
+  }
+
+  /** Batches committed to the journal and not yet in the tables. */
+  get lagBatches(): number {
+    return this.added - this.projected;
+  }
+
+  /** Commands committed to the journal and not yet in the tables. */
+  get lagCommands(): number {
+    return this.pendingCommands;
+  }
+
+  onProgress(listener: (seq: number) => void): void {
+    this.progress.push(listener);
+  }
+
+  onTimed(listener: (timing: ProjectionTiming) => void): void {
+    this.timings.push(listener);
+  }
+
+  /** Subscribes to each snapshot the thread stored. */
+  onSnapshot(listener: (info: { seq: number; hash: string; ms: number }) => void): void {
+    this.snapshots.push(listener);
+  }
+
+  /** Sends a batch committed to the journal (in order, each once). */
+  add(batch: ThreadBatch, commands: number): void {
+    if (this.failure) return;
+    this.added = batch.seq;
+    if (batch.written) {
+      this.advance({ seq: batch.seq, batches: 1, commands: 0, writeMs: 0 });
+    } else this.pendingCommands += commands;
+    this.worker.postMessage({ type: 'batch', ...batch } satisfies ProjectorRequest);
+  }
+
+  /** Resolves once the tables hold batch `seq` (at once if they do); rejects if the projector fails first. */
+  whenProjected(seq: number): Promise<void> {
+    if (seq <= this.projected) return Promise.resolve();
+    if (this.failure) return Promise.reject(this.failure);
+    let waiter = this.waiters.get(seq);
+    if (!waiter) {
+      let resolve!: () => void;
+      let reject!: (err: Error) => void;
+      const promise = new Promise<void>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      promise.catch(() => {});
+      waiter = { promise, resolve, reject };
+      this.waiters.set(seq, waiter);
+    }
+    return waiter.promise;
+  }
+
+  /** Stops the thread after the write in flight; resolves once it has ended. */
+  async stop(err: Error): Promise<void> {
+    this.fail(err, false);
+    this.worker.postMessage({ type: 'stop' } satisfies ProjectorRequest);
+    const ended = await Promise.race([
+      this.stopped.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000).unref()),
+    ]);
+    if (!ended) await this.worker.terminate();
+  }
+
+  private advance(update: { seq: number } & ProjectionTiming): void {
+    if (update.seq <= this.projected) return;
+    const from = this.projected;
+    this.projected = update.seq;
+    this.pendingCommands = Math.max(0, this.pendingCommands - update.commands);
+    for (let seq = from + 1; seq <= update.seq; seq++) {
+      const waiter = this.waiters.get(seq);
+      if (waiter) {
+        this.waiters.delete(seq);
+        waiter.resolve();
+      }
+    }
+    for (const listener of this.timings) listener(update);
+    for (const listener of this.progress) listener(update.seq);
+  }
+
+  private fail(err: Error, report: boolean): void {
+    if (this.failure) return;
+    this.failure = report ? this.onFailure(err) : err;
+    for (const waiter of this.waiters.values()) waiter.reject(this.failure);
+    this.waiters.clear();
+  }
+}
