@@ -1,131 +1,189 @@
 import type { Command } from '@exchange/engine';
 import type pg from 'pg';
-import { type Core, startCore } from '../../apps/server/src/core/index.ts';
-import type { Submitted } from '../../apps/server/src/core/sequencer.ts';
-import { genMixed } from '../../packages/engine/bench/engine-bench.ts';
+import { type ActiveCore, startCore } from '../../apps/server/src/core/index.ts';
+import type { Acknowledgement, SequencerOptions, Submitted } from '../../apps/server/src/core/sequencer.ts';
+import { genMixed, runEngineBench } from '../../packages/engine/bench/engine-bench.ts';
 import { percentile, printTable, rate } from './stats.ts';
 
 interface DurableResult {
   ordersPerSecond: number;
   p50: number;
   p99: number;
+  /** The most commands in the journal and not yet in the tables, sampled every 10 ms. */
+  maxLag: number;
+  /** How long after the last answer the tables held everything (ms). */
+  catchUpMs: number;
+  /** Commands projected per second over the run and its catch-up. */
+  projectedPerSecond: number;
 }
+
+/** A path to compare: when callers are answered, and how the batch is written. */
+interface PathSpec {
+  ack: Acknowledgement;
+  options: Partial<SequencerOptions>;
+}
+
+/** The journal path: answered once the batch is in the journal; the projector writes the tables behind. */
+const JOURNAL: PathSpec = { ack: 'journal', options: {} };
+/** The write path of earlier versions: the batch's effects in the journal's transaction, answered after it. */
+const WRITE_THROUGH: PathSpec = { ack: 'projected', options: { writeThrough: true } };
 
 /**
  * Replays the engine benchmark's mixed stream (70% limit orders around a random-walk mid, 20% cancels of live
- * orders, 10% market orders; 1,000 funded users) through the sequencer with `concurrency` callers, each waiting
- * for the durable acknowledgement. Commands are submitted in stream order, so order ids match the stream's.
+ * orders, 10% market orders; 1,000 funded users) through the sequencer, each caller waiting for its durable
+ * answer. Commands are submitted in stream order, so order ids match the stream's.
  */
-async function setUp(pool: pg.Pool, count: number, maxBatch: number) {
+async function setUp(pool: pg.Pool, count: number, options: Partial<SequencerOptions>) {
   const stream = genMixed(count, 42).cmds;
   await pool.query(
     `insert into users (id, uid, email, password_digest, level, state)
      select g, 'IDBENCH' || g, 'bench' || g || '@bench.test', 'x', 2, 'active' from generate_series(1, 1000) g`,
   );
-  const core = await startCore(pool, { maxBatch });
+  const core = await startCore(pool, options);
   await Promise.all(
     Array.from({ length: 1000 }, (_, i) =>
-      Promise.all([
-        core.sequencer.submit({
-          type: 'Credit',
-          user: i + 1,
-          currency: 'usdt',
-          amount: 10n ** 20n,
-          kind: 'deposit',
-        }),
-        core.sequencer.submit({
-          type: 'Credit',
-          user: i + 1,
-          currency: 'btc',
-          amount: 10n ** 18n,
-          kind: 'deposit',
-        }),
-      ]),
+      Promise.all(
+        (['usdt', 'btc'] as const).map((currency) =>
+          core.sequencer.submit({
+            type: 'Credit',
+            user: i + 1,
+            currency,
+            amount: currency === 'usdt' ? 10n ** 20n : 10n ** 18n,
+            kind: 'deposit',
+          }),
+        ),
+      ),
     ),
   );
   return { stream, core };
 }
 
-async function run(
-  pool: pg.Pool,
+/** Samples the projector's lag while `work` runs, then waits for the tables to catch up. */
+async function measured(
+  core: ActiveCore,
   count: number,
-  concurrency: number,
-  maxBatch: number,
+  work: () => Promise<{ started: number; latencies: number[] }>,
 ): Promise<DurableResult> {
-  const { stream, core } = await setUp(pool, count, maxBatch);
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  const worker = async () => {
-    while (next < stream.length) {
-      const { at: _at, ...command } = stream[next++] as Command;
-      const t0 = performance.now();
-      await core.sequencer.submit(command as Submitted);
-      latencies.push(performance.now() - t0);
-    }
+  let maxLag = 0;
+  const sampler = setInterval(() => {
+    maxLag = Math.max(maxLag, core.sequencer.tables.lagCommands);
+  }, 10);
+  const { started, latencies } = await work();
+  const answered = performance.now();
+  await core.sequencer.drain();
+  clearInterval(sampler);
+  const caughtUp = performance.now();
+  await core.sequencer.tables.stop(new Error('bench over'));
+  return {
+    ordersPerSecond: count / ((answered - started) / 1000),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    maxLag,
+    catchUpMs: caughtUp - answered,
+    projectedPerSecond: count / ((caughtUp - started) / 1000),
   };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return finish(core, stream.length, started, latencies);
+}
+
+/** Closed loop: `callers` each send their next command when the last is answered (latency >= callers / rate). */
+async function closedLoop(pool: pg.Pool, count: number, callers: number, path: PathSpec) {
+  const { stream, core } = await setUp(pool, count, { maxBatch: callers / 2, ...path.options });
+  return measured(core, stream.length, async () => {
+    const latencies: number[] = [];
+    let next = 0;
+    const started = performance.now();
+    const caller = async () => {
+      while (next < stream.length) {
+        const { at: _at, ...command } = stream[next++] as Command;
+        const t0 = performance.now();
+        await core.sequencer.submit(command as Submitted, undefined, { ack: path.ack });
+        latencies.push(performance.now() - t0);
+      }
+    };
+    await Promise.all(Array.from({ length: callers }, caller));
+    return { started, latencies };
+  });
 }
 
 /**
  * Open loop: commands arrive at a fixed `perSecond` whatever the answers do, the way independent clients send
- * them, and each latency is timed from when its command was due, not from when the loop got round to sending it,
- * so a stall counts against every command it delayed. The first second warms up (JIT, caches) and is not timed;
- * throughput is what was acknowledged over the whole run.
+ * them, and each latency is timed from when its command was due, so a stall counts against every command it
+ * delayed. The first second warms up (JIT, caches) and is not timed.
  */
-async function runAtRate(pool: pg.Pool, seconds: number, perSecond: number): Promise<DurableResult> {
-  const { stream, core } = await setUp(pool, Math.round(seconds * perSecond), 5000);
-  const latencies: number[] = [];
-  const started = performance.now();
-  const timedFrom = started + 1000;
-  let next = 0;
-  let answered = 0;
-  await new Promise<void>((done, failed) => {
-    // Only a count of answers is kept, not a promise per command: the generator should not feed the GC.
-    const answer = (dueAt: number) => () => {
-      if (dueAt >= timedFrom) latencies.push(performance.now() - dueAt);
-      if (++answered === stream.length) done();
-    };
-    const tick = () => {
-      const due = Math.min(stream.length, Math.floor(((performance.now() - started) * perSecond) / 1000));
-      for (; next < due; next++) {
-        const { at: _at, ...command } = stream[next] as Command;
-        const dueAt = started + (next * 1000) / perSecond;
-        core.sequencer.submit(command as Submitted).then(answer(dueAt), failed);
-      }
-      if (next < stream.length) setTimeout(tick, 1);
-    };
-    tick();
+async function openLoop(pool: pg.Pool, seconds: number, perSecond: number, path: PathSpec) {
+  const { stream, core } = await setUp(pool, Math.round(seconds * perSecond), {
+    maxBatch: 5000,
+    ...path.options,
   });
-  return finish(core, stream.length, started, latencies);
+  return measured(core, stream.length, () => {
+    const latencies: number[] = [];
+    const started = performance.now();
+    const timedFrom = started + 1000;
+    let next = 0;
+    let answered = 0;
+    return new Promise((done, failed) => {
+      // Only a count of answers is kept, not a promise per command: the generator should not feed the GC.
+      const answer = (dueAt: number) => () => {
+        if (dueAt >= timedFrom) latencies.push(performance.now() - dueAt);
+        if (++answered === stream.length) done({ started, latencies });
+      };
+      const tick = () => {
+        const due = Math.min(stream.length, Math.floor(((performance.now() - started) * perSecond) / 1000));
+        for (; next < due; next++) {
+          const { at: _at, ...command } = stream[next] as Command;
+          const dueAt = started + (next * 1000) / perSecond;
+          core.sequencer
+            .submit(command as Submitted, undefined, { ack: path.ack })
+            .then(answer(dueAt), failed);
+        }
+        if (next < stream.length) setTimeout(tick, 1);
+      };
+      tick();
+    });
+  });
 }
 
-/** Throughput over the run (all `count` commands answered since `started`) and the latency percentiles. */
-async function finish(
-  core: Core,
-  count: number,
-  started: number,
-  latencies: number[],
-): Promise<DurableResult> {
-  const seconds = (performance.now() - started) / 1000;
-  await core.sequencer.drain();
+/**
+ * How long a start takes with `count` journalled commands after the newest snapshot (the snapshot every 1M
+ * commands is turned off for this), and the journal's size on disk per million commands.
+ */
+async function recovery(pool: pg.Pool, count: number) {
+  const { stream, core } = await setUp(pool, count, { snapshotEvery: { commands: 10 ** 9, ms: 10 ** 9 } });
+  await measured(core, stream.length, async () => {
+    const started = performance.now();
+    for (let i = 0; i < stream.length; i += 10_000) {
+      const part = stream.slice(i, i + 10_000);
+      await Promise.all(
+        part.map(({ at: _at, ...c }) => core.sequencer.submit(c as Submitted, undefined, { ack: 'journal' })),
+      );
+    }
+    return { started, latencies: [] };
+  });
+  const size = (
+    await pool.query(
+      `select pg_total_relation_size('core_journal') as bytes, (select sum(commands) from core_journal) as commands,
+         (select next_command from core_snapshots order by seq desc limit 1) as snapshot,
+         (select next_command from engine_state) as head`,
+    )
+  ).rows[0];
+  const t0 = performance.now();
+  const restarted = await startCore(pool, { snapshotEvery: { commands: 10 ** 9, ms: 10 ** 9 } });
+  const startMs = performance.now() - t0;
+  await restarted.sequencer.tables.stop(new Error('bench over'));
   return {
-    ordersPerSecond: count / seconds,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
+    startMs,
+    replayed: Number(size.head) - Number(size.snapshot),
+    journalCommands: Number(size.commands),
+    bytesPerMillion: (Number(size.bytes) / Number(size.commands)) * 1e6,
   };
 }
 
 /**
- * Durable order throughput through the sequencer into PostgreSQL, acknowledged after commit: our group commit
- * against the same code committing every order in its own transaction (the per-order write of the peer).
+ * Durable commands through the sequencer into PostgreSQL: the journal path (answered after the journal commit,
+ * the tables projected behind), the write path of earlier versions (the effects written before the answer), and
+ * the engine alone on the same stream.
  */
 export async function durableBench(fresh: () => Promise<{ pool: pg.Pool }>, orders: number) {
-  // Closed loops: each caller waits for its acknowledgement before sending the next command, so by Little's law
-  // latency >= callers / throughput. Batches of at most half the callers: one is applied and encoded while the
-  // other is written; one batch of all callers would leave nothing to overlap with its write.
-  const onFreshDatabase = async (work: (pool: pg.Pool) => Promise<DurableResult>) => {
+  const onFreshDatabase = async <T>(work: (pool: pg.Pool) => Promise<T>) => {
     const { pool } = await fresh();
     try {
       return await work(pool);
@@ -133,38 +191,59 @@ export async function durableBench(fresh: () => Promise<{ pool: pg.Pool }>, orde
       await pool.end();
     }
   };
-  const curve: { callers: number; ours: DurableResult }[] = [];
-  for (const callers of [200, 400, 1000]) {
-    curve.push({ callers, ours: await onFreshDatabase((pool) => run(pool, orders, callers, callers / 2)) });
-  }
-  const offered: { perSecond: number; ours: DurableResult }[] = [];
-  for (const perSecond of [15_000, 20_000]) {
-    offered.push({ perSecond, ours: await onFreshDatabase((pool) => runAtRate(pool, 10, perSecond)) });
-  }
-  const perOrder = await onFreshDatabase((pool) => run(pool, Math.min(orders, 3000), 64, 1));
-  const row = (label: string, r: DurableResult) => [
-    label,
-    rate(r.ordersPerSecond),
-    r.p50.toFixed(1),
-    r.p99.toFixed(1),
-  ];
+  const rows: (string | number)[][] = [];
+  const row = (label: string, r: DurableResult) =>
+    rows.push([
+      label,
+      rate(r.ordersPerSecond),
+      r.p50.toFixed(1),
+      r.p99.toFixed(1),
+      rate(r.maxLag),
+      Math.round(r.catchUpMs),
+      rate(r.projectedPerSecond),
+    ]);
+  const [engineRow] = (await runEngineBench({ mixedOps: orders, peer: false, print: false })).filter((r) =>
+    r.workload.startsWith('mixed'),
+  );
+  rows.push([
+    'engine alone (same stream, no durability)',
+    rate(engineRow?.oursOpsPerSec ?? 0),
+    '-',
+    '-',
+    '-',
+    '-',
+    '-',
+  ]);
+  for (const callers of [400, 2000])
+    row(
+      `journal: answered after its commit, ${callers} callers`,
+      await onFreshDatabase((pool) => closedLoop(pool, orders, callers, JOURNAL)),
+    );
+  for (const perSecond of [50_000, 100_000])
+    row(
+      `journal: open loop, ${rate(perSecond)}/s offered for 10 s`,
+      await onFreshDatabase((pool) => openLoop(pool, 10, perSecond, JOURNAL)),
+    );
+  row(
+    'write-through (earlier versions), 400 callers',
+    await onFreshDatabase((pool) => closedLoop(pool, orders, 400, WRITE_THROUGH)),
+  );
+  row(
+    'write-through (earlier versions), open loop 15,000/s',
+    await onFreshDatabase((pool) => openLoop(pool, 10, 15_000, WRITE_THROUGH)),
+  );
+  rows.push(['Peatio (published figure, not run here)', '60-125', '-', '-', '-', '-', '-']);
   printTable(
-    `Durable commands through the sequencer into PostgreSQL, acknowledged after commit (mixed stream of the engine bench, ${rate(orders)} commands per run)`,
-    ['system', 'commands/s', 'p50 ms', 'p99 ms'],
-    [
-      ...curve.map(({ callers, ours }) =>
-        row(`ours: group commit, ${callers} callers, batches <= ${callers / 2}`, ours),
-      ),
-      ...offered.map(({ perSecond, ours }) =>
-        row(`ours: open loop, ${rate(perSecond)}/s offered for 10 s (first 1 s untimed)`, ours),
-      ),
-      row('same code, one commit per order, 64 callers', perOrder),
-      ['Peatio (published figure, not run here)', '60-125', '-', '-'],
-    ],
+    `Durable commands through the sequencer into PostgreSQL (mixed stream of the engine bench, ${rate(orders)} commands per closed-loop run)`,
+    ['path', 'commands/s', 'p50 ms', 'p99 ms', 'max lag', 'catch-up ms', 'projected/s'],
+    rows,
   );
-  const best = Math.max(...curve.map((c) => c.ours.ordersPerSecond));
   console.log(
-    `ratio best group commit / one commit per order: ${(best / perOrder.ordersPerSecond).toFixed(1)}x`,
+    'max lag: most commands in the journal and not yet in the tables; catch-up: from the last answer until the tables held everything; projected/s: commands over the run and its catch-up',
   );
-  return { curve, offered, perOrder };
+  const recovered = await onFreshDatabase((pool) => recovery(pool, 1_000_000));
+  console.log(
+    `recovery: a start replays the ${rate(recovered.replayed)} commands journalled after the newest snapshot (of ${rate(recovered.journalCommands)} in the journal) in ${Math.round(recovered.startMs)} ms; the journal takes ${(recovered.bytesPerMillion / 1e6).toFixed(1)} MB per million commands`,
+  );
+  return { rows, recovered };
 }

@@ -9,6 +9,7 @@ import { kycCommand } from './adapters/kyc/simulator/cli.ts';
 import { BACKUP_USAGE, backupCommand, isOfflineBackupCommand, offlineBackupCommand } from './backup/cli.ts';
 import { loadConfig } from './config.ts';
 import { auditLedger } from './core/audit.ts';
+import { describeReport, journalFailures, verifyJournal } from './core/journal/verify.ts';
 import { openDatabase } from './db/database.ts';
 import { searchUsers } from './modules/admin/customers.ts';
 import { STAFF_USAGE, staffCommand } from './modules/admin/staff.ts';
@@ -23,8 +24,12 @@ const USAGE = `usage: npm run cli -- <command> [args]
 commands:
   user list                 list all users, newest first
   user show <email>         one user with labels, phones and balances
-  audit                     check money conservation, that balances equal their ledger postings, and that
-                            on-chain holdings cover what customers are owed, per currency
+  audit                     check money conservation, that balances equal their ledger postings, that the
+                            journal replays to the tables and its postings, and that on-chain holdings cover what
+                            customers are owed, per currency
+  core verify               replay the command journal from the first engine snapshot in this process, and
+                            compare the state hash with every snapshot the core stored, with the tables, and each
+                            command's postings with the ledger
   kyc approve <email>       the KYC simulator's reviewer: GREEN (identity verified, level 3)
   kyc reject <email>        RED, FINAL: no further attempts
   kyc retry <email>         RED, RETRY: the user may resubmit
@@ -56,21 +61,32 @@ async function main(argv: string[]): Promise<number> {
   const database = await openDatabase(config, log, { attach: true });
   try {
     if (area === 'backup') return await backupCommand(argv, config, database);
+    if (area === 'core' && command === 'verify') {
+      const report = await verifyJournal(database.pool);
+      console.log(describeReport(report));
+      for (const failure of journalFailures(report)) console.error(failure);
+      console.log(
+        report.ok ? 'core verify passed: the journal replays to the live state' : 'core verify FAILED',
+      );
+      return report.ok ? 0 : 1;
+    }
     if (area === 'audit') {
       const failures = await auditLedger(database.pool);
       for (const f of failures)
         console.error(`${f.rule}: ${f.currency}${f.account ? ` ${f.account}` : ''}: ${f.detail}`);
+      const journal = journalFailures(await verifyJournal(database.pool));
+      for (const failure of journal) console.error(failure);
       console.log(
-        failures.length === 0
-          ? 'audit passed: every currency is conserved and every balance equals its postings'
-          : `audit FAILED: ${failures.length} problem(s)`,
+        failures.length + journal.length === 0
+          ? 'audit passed: every currency is conserved, every balance equals its postings, and the journal replays to them'
+          : `audit FAILED: ${failures.length + journal.length} problem(s)`,
       );
       const solvent = await auditSolvency(
         database.pool,
         await custodyNetworks(database.pool, config),
         console,
       );
-      return failures.length === 0 && solvent ? 0 : 1;
+      return failures.length + journal.length === 0 && solvent ? 0 : 1;
     }
     const custody = await custodyCommand(argv, database, config);
     if (custody !== undefined) return custody;

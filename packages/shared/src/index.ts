@@ -7,6 +7,7 @@ export * from './schemas/admin.ts';
 export * from './schemas/admin-custody.ts';
 export * from './schemas/admin-ledger.ts';
 export * from './schemas/admin-markets.ts';
+export * from './schemas/admin-statement.ts';
 export * from './schemas/admin-withdrawals.ts';
 export * from './schemas/card.ts';
 export * from './schemas/card-entities.ts';

@@ -4,6 +4,7 @@ import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, rmdir, writeFile
 import path from 'node:path';
 import pg from 'pg';
 import { auditLedger } from '../core/audit.ts';
+import { journalFailures, verifyJournal } from '../core/journal/verify.ts';
 import { createPool } from '../db/pool.ts';
 import { archivedSince, WAL_FOLDER } from './archive.ts';
 import { PASSWORD_FILE, PGDATA } from './base-backup.ts';
@@ -326,9 +327,11 @@ async function recoverAndAudit(
       const last = /last completed transaction was at log time (.+)/.exec(server.log())?.[1]?.trim();
       return {
         ...(last ? { lastTransaction: last } : {}),
-        auditFailures: failures.map(
-          (f) => `${f.rule}: ${f.currency}${f.account ? ` ${f.account}` : ''}: ${f.detail}`,
-        ),
+        auditFailures: [
+          ...failures.map((f) => `${f.rule}: ${f.currency}${f.account ? ` ${f.account}` : ''}: ${f.detail}`),
+          // The restored journal, replayed, must give the restored tables (as `core verify` checks a live one).
+          ...journalFailures(await verifyJournal(pool)),
+        ],
       };
     } finally {
       await pool.end();
@@ -375,7 +378,10 @@ async function restoreDumpBackup(
     return {
       manifest,
       reached: 'backup',
-      auditFailures: failures.map((f) => `${f.rule}: ${f.currency}: ${f.detail}`),
+      auditFailures: [
+        ...failures.map((f) => `${f.rule}: ${f.currency}: ${f.detail}`),
+        ...journalFailures(await verifyJournal(pool)),
+      ],
     };
   } finally {
     await pool.end();

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { MarketInfo } from './engine-config.ts';
 import { type CoreLease, DeposedError } from './lease.ts';
 import { Units } from './persistence.ts';
-import { loadCore } from './recovery.ts';
+import { claimProjection, loadCore } from './recovery.ts';
 import {
   type CommittedBatch,
   type CommittedResult,
@@ -67,6 +67,7 @@ export async function startCore(
   // The tables, then the journal after them: the engine continues from exactly what was committed.
   const load = async (loadOptions: { snapshots?: boolean } = {}) => {
     await lease?.confirm();
+    await claimProjection(db);
     const loaded = await loadCore(db, units, loadOptions);
     const { term } = loaded.position;
     if (lease && term !== lease.term)

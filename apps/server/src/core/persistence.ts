@@ -121,17 +121,20 @@ export function orderViewFromRow(units: Units, o: Record<string, any>): OrderVie
 export interface CorePosition {
   /** The newest batch in the journal (`engine_state.batch_seq`). */
   journalSeq: number;
-  /** The last batch the tables hold (`engine_state.projected_seq`). */
+  /** The last batch the tables hold (`core_projection.projected_seq`). */
   projectedSeq: number;
   /** The sequence number of the next command. */
   nextCommand: number;
   term: number;
 }
 
-/** Where the core stands (`engine_state`). */
+/** Where the core stands (`engine_state`, `core_projection`). */
 export async function readPosition(db: pg.Pool | pg.PoolClient): Promise<CorePosition> {
   const m = (
-    await db.query('select batch_seq, projected_seq, next_command, core_term from engine_state where id = 1')
+    await db.query(
+      `select e.batch_seq, p.projected_seq, e.next_command, e.core_term
+       from engine_state e, core_projection p where e.id = 1 and p.id = 1`,
+    )
   ).rows[0];
   return {
     journalSeq: Number(m.batch_seq),

@@ -18,7 +18,7 @@ export interface JournalBatch {
 
 /** Where a projection starts and ends, and the term it is written under. */
 export interface ProjectionFence {
-  /** `engine_state.projected_seq` before: the projection fails unless it is still this. */
+  /** `core_projection.projected_seq` before: the projection fails unless it is still this. */
   from: number;
   /** The last batch it projects. */
   to: number;
@@ -29,8 +29,9 @@ export interface ProjectionFence {
  * The table writes of consecutive journal batches, for ONE transaction: orders (each in its final state: new ones
  * inserted, earlier ones updated), trades, users' balances (final values), system-account deltas, the ledger (one
  * row per command, cause and account), withdrawal holds, client command ids, market and fee rows, and
- * `engine_state.projected_seq` moved from `fence.from` to `fence.to` (and only from there, under the core's term:
- * a projection written twice, or by a deposed core, fails instead of doubling anything). Pure CPU work.
+ * `core_projection.projected_seq` moved from `fence.from` to `fence.to` (and only from there, and only by the core
+ * that claimed the projection: one written twice, or by a deposed core, fails instead of doubling anything). Pure
+ * CPU work.
  */
 export function projectionStatements(
   units: Units,
@@ -69,8 +70,7 @@ export function projectionStatements(
   parts.push(...ledger.statements());
   if (refs.length > 0) parts.push(insertClientCommands(refs));
   parts.push({
-    text: `update engine_state set projected_seq = $1 where id = 1 and projected_seq = $2
-           and core_fence(core_term, $3)`,
+    text: 'update core_projection set projected_seq = $1 where id = 1 and projected_seq = $2 and term = $3',
     values: [fence.to, fence.from, fence.term],
     rows: 1,
   });

@@ -34,7 +34,7 @@ const MAX_COMMANDS = 20_000;
  * Writes the tables from the journal's committed batches, behind the core: orders, trades, balances, the ledger,
  * holds, client command ids and market rows (see projectionStatements). It takes every batch that has committed
  * since its last write and writes them in one transaction, so the further it falls behind the larger and cheaper
- * its writes become. Each write moves `engine_state.projected_seq` in the same transaction, from exactly where it
+ * its writes become. Each write moves `core_projection.projected_seq` in the same transaction, from exactly where it
  * was, so a crash between the journal and the tables loses nothing (the start replays the journal after
  * `projected_seq`) and doubles nothing.
  *

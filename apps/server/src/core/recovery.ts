@@ -9,6 +9,18 @@ import { loadEngineState, readPosition, type Units } from './persistence.ts';
 import type { JournalBatch } from './projection.ts';
 import type { LoadedCore } from './sequencer.ts';
 
+/**
+ * Makes the tables' projection this core's: `core_projection.term` becomes the current core term. The update waits
+ * for a projection still being written by a predecessor (its row lock) and afterwards refuses that predecessor's
+ * writes (they carry the old term). The active core runs it before it reads where the tables stand.
+ */
+export async function claimProjection(db: pg.Pool | pg.PoolClient): Promise<void> {
+  await db.query(
+    `update core_projection p set term = e.core_term from engine_state e
+     where p.id = 1 and e.id = 1 and p.term <= e.core_term`,
+  );
+}
+
 /** Journal batches read per query while replaying. */
 const PAGE = 2_000;
 

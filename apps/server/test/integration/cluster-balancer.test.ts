@@ -6,6 +6,7 @@ import { haproxyBinary, startHaproxy } from '../../../../scripts/cluster/haproxy
 import { signature } from '../../src/modules/api-keys/hmac.ts';
 import { apiKeyFor } from '../support/api-key.ts';
 import { TestCluster } from '../support/cluster.ts';
+import { tablesCaughtUp } from '../support/db.ts';
 import { NATS_SERVER } from '../support/nats.ts';
 import { freePort } from '../support/ports.ts';
 
@@ -136,6 +137,7 @@ describe.skipIf(!NATS_SERVER)('the cluster behind HAProxy', () => {
     }
     const ids = new Map(answers.map((a) => [a.clientId, a.body.id]));
     expect(new Set(ids.values()).size).toBe(answers.length);
+    await tablesCaughtUp(cluster.db.pool);
     const stored = await cluster.db.pool.query(
       `select count(*)::int as n from orders o join users u on u.id = o.user_id
        where u.email = 'alice@example.com' and o.price = 0.0001`,

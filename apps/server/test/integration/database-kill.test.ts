@@ -250,6 +250,13 @@ describe('the embedded database killed under load', () => {
     const acked = [...answers, placed]
       .filter((a) => a.status === 201)
       .map((a) => Number((a.body as { id: number }).id));
+    // Orders are answered once in the journal: the tables follow within moments.
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+      const at = (await sql('select e.batch_seq, p.projected_seq from engine_state e, core_projection p'))
+        .rows[0];
+      if (at.batch_seq === at.projected_seq) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
     const stored = await sql('select count(*)::int as n from orders where id = any($1::bigint[])', [acked]);
     expect(stored.rows[0].n).toBe(new Set(acked).size);
     const trades = await sql('select count(*)::int as n from trades');

@@ -7,6 +7,7 @@ import { startCore } from '../../src/core/index.ts';
 import { decodeBatch } from '../../src/core/journal/codec.ts';
 import { readJournal } from '../../src/core/journal/journal.ts';
 import { engineHash } from '../../src/core/journal/snapshots.ts';
+import { journalFailures, verifyJournal } from '../../src/core/journal/verify.ts';
 import { Units } from '../../src/core/persistence.ts';
 import { Projector } from '../../src/core/projector.ts';
 import { applyAll, loadCore } from '../../src/core/recovery.ts';
@@ -139,6 +140,69 @@ afterAll(async () => {
   for (const db of databases) await db.drop();
 });
 
+describe('core verify', () => {
+  it('proves a journal, and names a changed balance, a changed posting and a changed snapshot', async () => {
+    const db = await createTestDatabase();
+    databases.push(db);
+    const [a, b] = [await plainUser(db.pool, 'va@journal.test'), await plainUser(db.pool, 'vb@journal.test')];
+    const core = await startCore(db.pool, { snapshotEvery: { commands: 5, ms: 60_000 } });
+    const submit = (c: Submitted) => core.sequencer.submit(c);
+    await submit({ type: 'Credit', user: a, currency: 'btc', amount: 10n ** 8n, kind: 'deposit' });
+    await submit({ type: 'Credit', user: b, currency: 'eth', amount: 10n ** 19n, kind: 'deposit' });
+    for (let i = 0; i < 6; i++) {
+      await submit({
+        type: 'PlaceOrder',
+        user: b,
+        market: 'ethbtc',
+        side: 'sell',
+        ordType: 'limit',
+        price: 3500n,
+        volume: 100n,
+      });
+      await submit({
+        type: 'PlaceOrder',
+        user: a,
+        market: 'ethbtc',
+        side: 'buy',
+        ordType: 'limit',
+        price: 3500n,
+        volume: 50n,
+      });
+    }
+    await core.sequencer.drain();
+    await core.sequencer.tables.stop(new Error('done'));
+    const clean = await verifyJournal(db.pool);
+    expect(journalFailures(clean)).toEqual([]);
+    expect(clean.snapshots.length).toBeGreaterThan(0);
+    expect(clean.ledger.commands).toBe(14);
+
+    // Someone changes a balance in the tables behind the core's back.
+    await db.ownerPool.query(
+      `update balances set balance = balance + 1 where user_id = $1 and currency_id = 'btc'`,
+      [a],
+    );
+    expect(journalFailures(await verifyJournal(db.pool))).toEqual([
+      expect.stringMatching(/^journal: the tables at batch \d+ differ from the replay/),
+    ]);
+    await db.ownerPool.query(
+      `update balances set balance = balance - 1 where user_id = $1 and currency_id = 'btc'`,
+      [a],
+    );
+    // ... a posting of the ledger ...
+    await db.ownerPool.query(
+      `update ledger_postings set amount = amount * 2 where ctid = (select ctid from ledger_postings where kind = 'trade' limit 1)`,
+    );
+    expect(journalFailures(await verifyJournal(db.pool))).toEqual([
+      expect.stringMatching(/^journal: command \d+ \(PlaceOrder\): ledger /),
+    ]);
+    // ... or a snapshot the core stored.
+    await db.ownerPool.query(
+      `update core_snapshots set hash = repeat('0', 64) where seq = (select max(seq) from core_snapshots)`,
+    );
+    expect((await verifyJournal(db.pool)).snapshots.some((c) => !c.ok)).toBe(true);
+  });
+});
+
 describe('the journal as the source of truth', () => {
   it('replays to the live state after random crashes, and projects the same tables as a projection from scratch', async () => {
     await fc.assert(
@@ -229,6 +293,10 @@ describe('the journal as the source of truth', () => {
           await projector.whenProjected(core.sequencer.committedSeq);
           expect(engineHash(engine).hash).toBe(engineHash(core.sequencer.state).hash);
           expect(await projectedTables(fresh.pool)).toEqual(await projectedTables(db.pool));
+          // The check `core verify` makes, from the first snapshot: the same.
+          const report = await verifyJournal(db.pool);
+          expect(journalFailures(report)).toEqual([]);
+          expect(report.commands).toBeGreaterThan(0);
           await core.sequencer.tables.stop(new Error('done'));
         },
       ),

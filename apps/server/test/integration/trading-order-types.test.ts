@@ -20,7 +20,11 @@ afterAll(() => t.close());
 
 const order = (body: Record<string, unknown>) =>
   t.app.inject({ method: 'POST', url: '/api/v2/peatio/market/orders', headers, payload: body });
-const orderCount = async () => (await t.db.pool.query('select count(*)::int as n from orders')).rows[0].n;
+/** Orders in the table, once it holds every order answered so far (the core answers from its journal). */
+const orderCount = async () => {
+  await t.deps.core.sequencer.settled();
+  return (await t.db.pool.query('select count(*)::int as n from orders')).rows[0].n;
+};
 
 describe('stop order types over HTTP', () => {
   it('places a take-profit limit sell (price and stop price) and a stop-market buy (stop price, no price)', async () => {

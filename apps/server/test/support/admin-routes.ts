@@ -49,6 +49,18 @@ export const adminRoutes = (uid: string): AdminRoute[] => [
     allowed: ['support'],
     path: '/users/{uid}/sessions',
   },
+  {
+    method: 'GET',
+    url: `/users/${uid}/statement?currency=btc`,
+    allowed: ['accountant', 'compliance'],
+    path: '/users/{uid}/statement',
+  },
+  {
+    method: 'GET',
+    url: `/users/${uid}/statement.csv?currency=btc`,
+    allowed: ['accountant', 'compliance'],
+    path: '/users/{uid}/statement.csv',
+  },
   { method: 'GET', url: '/kyc', allowed: ['compliance'] },
   {
     method: 'GET',

@@ -46,7 +46,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 export async function tablesCaughtUp(pool: pg.Pool, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const row = (await pool.query('select batch_seq, projected_seq from engine_state where id = 1')).rows[0];
+    const row = (
+      await pool.query(
+        'select e.batch_seq, p.projected_seq from engine_state e, core_projection p where e.id = 1 and p.id = 1',
+      )
+    ).rows[0];
     if (row.batch_seq === row.projected_seq) return;
     if (Date.now() > deadline)
       throw new Error(`the tables are at batch ${row.projected_seq}, the journal at ${row.batch_seq}`);

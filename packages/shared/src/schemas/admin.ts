@@ -22,6 +22,8 @@ export type StaffRole = (typeof STAFF_ROLES)[number];
  * - `markets.manage`: list markets and currency networks; add a market (through the core); enable or disable
  *   trading, deposits and withdrawals; change fees and minimums (see `admin-markets.ts`).
  * - `ledger.read`: totals per currency and system account, the ledger audit and its CSV export.
+ * - `statements.read`: a customer's statement of account per currency (every movement with its cause and the
+ *   balances after it), and its CSV export.
  *
  * No permission reaches the staff member's own customer account: whatever acts on one account (an adjustment, a
  * withdrawal decision, a KYC or card-holder review, lock, unlock, 2FA reset, sessions) is refused on one's own
@@ -39,6 +41,7 @@ export const STAFF_PERMISSIONS = {
   'metrics.read': ['technical'],
   'markets.manage': ['technical'],
   'ledger.read': ['accountant'],
+  'statements.read': ['accountant', 'compliance'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 
@@ -86,6 +89,8 @@ export const ADMIN_ERRORS = {
   kycNotReviewable: 'admin.kyc.not_reviewable',
   /** The card holder has no application waiting for review, or the card issuer is not the simulator (422). */
   cardHolderNotReviewable: 'admin.card_holder.not_reviewable',
+  /** A statement of account in a currency the exchange does not have (422). */
+  statementInvalidCurrency: 'admin.statement.invalid_currency',
 } as const;
 
 /** `POST /step_up`. */

@@ -17,7 +17,7 @@ interface Waiter {
 
 /**
  * How far the active core's projector has written the tables, as an api or ws process learns it: the core
- * announces each write on NATS, and while a reader waits the position is also read from `engine_state` (an
+ * announces each write on NATS, and while a reader waits the position is also read from `core_projection` (an
  * announcement may be lost). A read waits until the tables hold every batch this process has applied and every
  * command it was answered for, so what it reads is never older than what its client was told.
  */
@@ -88,7 +88,7 @@ export class ProjectionWatch {
     if (this.polling || this.waiters.length === 0) return;
     this.polling = setTimeout(async () => {
       try {
-        const row = (await this.db.query('select projected_seq from engine_state where id = 1')).rows[0];
+        const row = (await this.db.query('select projected_seq from core_projection where id = 1')).rows[0];
         this.advance(Number(row.projected_seq));
       } catch {
         // The database is away: the deadline refuses the waiters.

@@ -1,7 +1,7 @@
 -- The command journal (issue 28): the exchange core appends each accepted batch of commands here, in one small
 -- write, and answers after that commit. The engine is deterministic, so the state is a function of a snapshot and
 -- the journal after it; orders, trades, balances and the ledger are projections written from the journal's
--- batches by the core's projector, which records how far it got in `engine_state.projected_seq` in the same
+-- batches by the core's projector, which records how far it got in `core_projection.projected_seq` in the same
 -- transaction as the rows it wrote.
 create table core_journal (
   -- The batch number (engine_state.batch_seq is the newest).
@@ -21,11 +21,16 @@ create table core_journal (
 -- The body is written once and read only to replay: keeping it uncompressed costs disk, not the core's time.
 alter table core_journal alter column body set storage external;
 
--- The batches already projected into the tables; everything after it is still only in the journal. On an
--- existing database every batch so far was written with its effects.
-alter table engine_state add column projected_seq bigint;
-update engine_state set projected_seq = batch_seq;
-alter table engine_state alter column projected_seq set not null;
+-- How far the projector has written the tables: everything after `projected_seq` is still only in the journal
+-- (on an existing database every batch so far was written with its effects). A row of its own, so the journal's
+-- appends (which update engine_state) never wait for a projection's transaction. `term` is the core that may
+-- write it: a core claims it when it takes over, after any projection of its predecessor has finished.
+create table core_projection (
+  id            smallint primary key default 1 check (id = 1),
+  projected_seq bigint not null,
+  term          bigint not null
+);
+insert into core_projection (id, projected_seq, term) select 1, batch_seq, core_term from engine_state;
 -- The sequence number the next command gets (commands are numbered from 1 once the journal starts).
 alter table engine_state add column next_command bigint not null default 1;
 

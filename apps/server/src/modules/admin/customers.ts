@@ -25,7 +25,8 @@ export async function searchUsers(db: pg.Pool, q: { q: string; page: number; lim
   return { items: rows.rows, total: total.rows[0].n as number };
 }
 
-async function userByUid(db: pg.Pool, uid: string) {
+/** A user by uid, for the console; 404 `admin.user.not_found` when there is none. */
+export async function userByUid(db: pg.Pool, uid: string) {
   const user = (await db.query('select * from users where uid = $1', [uid])).rows[0];
   if (!user) throw new AppError(404, [ADMIN_ERRORS.userNotFound]);
   return user as {

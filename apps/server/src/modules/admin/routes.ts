@@ -31,6 +31,7 @@ import { componentHealth } from './health.ts';
 import { kycDocument, kycQueue, reviewApplicant } from './kyc-review.ts';
 import { adminLedgerRoutes } from './ledger-routes.ts';
 import { adminMarketRoutes } from './markets-routes.ts';
+import { adminStatementRoutes } from './statement-routes.ts';
 import { listStaffActions, recordStaffAction } from './trail.ts';
 import { adminWithdrawalRoutes } from './withdrawals-routes.ts';
 
@@ -267,6 +268,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
 
   await adminMarketRoutes(app, deps);
   await adminLedgerRoutes(app, deps);
+  await adminStatementRoutes(app, deps);
   await adminSolvencyRoutes(app, deps);
   await adminCustodyRoutes(app, deps);
 

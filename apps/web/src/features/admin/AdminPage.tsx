@@ -70,7 +70,17 @@ export function AdminPage() {
   const tabs = (
     [
       ['dashboard', 'metrics.read', () => <AdminDashboard />],
-      ['users', 'users.read', () => <AdminUsers me={staff.uid} canManage={may('users.manage')} />],
+      [
+        'users',
+        'users.read',
+        () => (
+          <AdminUsers
+            me={staff.uid}
+            canManage={may('users.manage')}
+            canReadStatements={may('statements.read')}
+          />
+        ),
+      ],
       ['kyc', 'kyc.review', () => <AdminKyc me={staff.uid} />],
       [
         'adjustments',

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
 import { TableHead } from '../../components/TableHead.tsx';
+import { AdminStatement } from './AdminStatement.tsx';
 import { OwnAccountNote } from './OwnAccountNote.tsx';
 import { useAdminAction } from './useAdminAction.ts';
 
@@ -26,7 +27,15 @@ interface UserDetail extends UserRow {
  * Support's view: find a user, see their account, lock or unlock it, reset its 2FA, end its sessions; never their
  * own (`me`).
  */
-export function AdminUsers({ me, canManage }: { me: string; canManage: boolean }) {
+export function AdminUsers({
+  me,
+  canManage,
+  canReadStatements,
+}: {
+  me: string;
+  canManage: boolean;
+  canReadStatements: boolean;
+}) {
   const { t } = useTranslation();
   const [q, setQ] = useState('');
   const [selected, setSelected] = useState<string | null>(null);
@@ -45,6 +54,13 @@ export function AdminUsers({ me, canManage }: { me: string; canManage: boolean }
     ['adminUser', selected ?? ''],
   ]);
   const user = detail.data;
+  // Every currency can have a statement, also one the user holds nothing of now.
+  const currencies =
+    useQuery({
+      queryKey: ['publicCurrencies'],
+      queryFn: () => api<{ id: string }[]>('peatio', '/public/currencies'),
+      enabled: canReadStatements,
+    }).data?.map((c) => c.id) ?? [];
   return (
     <SimpleGrid cols={{ base: 1, md: 2 }}>
       <Stack>
@@ -86,6 +102,18 @@ export function AdminUsers({ me, canManage }: { me: string; canManage: boolean }
               </Text>
             ))}
             <Text size="sm">{t('admin.users.sessions', { count: user.sessions.length })}</Text>
+            {canReadStatements && (
+              <>
+                <Text size="sm" fw={600}>
+                  {t('admin.statement.title')}
+                </Text>
+                <AdminStatement
+                  key={user.uid}
+                  uid={user.uid}
+                  currencies={currencies.length > 0 ? currencies : user.balances.map((b) => b.currency)}
+                />
+              </>
+            )}
             {canManage && user.uid === me && <OwnAccountNote />}
             {canManage && user.uid !== me && (
               <Stack gap="xs">

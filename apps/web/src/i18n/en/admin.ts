@@ -6,6 +6,7 @@ export const admin = {
   'admin.step_up.invalid_code': 'Invalid 2FA code.',
   'admin.step_up.code_used': 'This code was already used. Wait for the next one.',
   'admin.user.not_found': 'No such user.',
+  'admin.statement.invalid_currency': 'No such currency.',
   'admin.user.own_account': 'Staff never act on their own account: another staff member must decide this.',
   'admin.ownAccount': 'This concerns your own account: another staff member must decide it.',
   'admin.adjustment.not_proposed': 'This adjustment is no longer waiting for a decision.',
