@@ -90,9 +90,8 @@ export async function verifyJournal(db: pg.Pool, options: { afterSeq?: number } 
       for (const row of rows) {
         const { commands: batch } = decodeBatch(row.body);
         const results = applyAll(engine, units, batch);
-        batch.forEach((command, i) =>
-          replayed.set(row.firstCommand + i, { command, result: results[i] as CommandResult }),
-        );
+        for (const [i, command] of batch.entries())
+          replayed.set(row.firstCommand + i, { command, result: results[i] as CommandResult });
         commands += batch.length;
         seq = row.seq;
         const stored = due.find((s) => s.seq === seq);
@@ -153,8 +152,8 @@ async function compareLedger(
   const stored = new Map<number, Map<string, string>>();
   for (const r of rows.rows) {
     const n = Number(r.command_seq);
-    let m = stored.get(n);
-    if (!m) stored.set(n, (m = new Map()));
+    const m = stored.get(n) ?? new Map<string, string>();
+    stored.set(n, m);
     m.set(`${r.kind}|${r.ref}|${r.account}|${r.currency_id}`, r.amount);
   }
   for (const [n, { command, result }] of replayed) {
