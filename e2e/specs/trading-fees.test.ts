@@ -24,11 +24,15 @@ describe('fee preview', () => {
     // A limit buy far below any ask rests in the book: maker.
     await buy.getByLabel('Price').fill('0.01');
     await buy.getByLabel('Amount').fill('0.0123');
-    await expect.poll(() => page.getByTestId('buy-fee').textContent(), POLL).toBe('0.0000123 ETH (maker 0.1%)');
+    await expect
+      .poll(() => page.getByTestId('buy-fee').textContent(), POLL)
+      .toBe('0.0000123 ETH (maker 0.1%)');
     // A market buy takes: taker, twice as much.
     await page.getByTestId('order-type').getByText('Market', { exact: true }).click();
     await buy.getByLabel('Amount').fill('0.0123');
-    await expect.poll(() => page.getByTestId('buy-fee').textContent(), POLL).toBe('0.0000246 ETH (taker 0.2%)');
+    await expect
+      .poll(() => page.getByTestId('buy-fee').textContent(), POLL)
+      .toBe('0.0000246 ETH (taker 0.2%)');
     await context.close();
   });
 });
