@@ -3,6 +3,7 @@ import { Anchor, Group, Paper, Select, Stack, Tabs, Title } from '@mantine/core'
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { coinSelectIcons } from '../../components/CoinIcon.tsx';
 import {
   type Currency,
   useCurrencies,
@@ -95,6 +96,7 @@ export function DepositWithdrawPage() {
             }}
             allowDeselect={false}
             searchable
+            {...coinSelectIcons(coinId, Object.fromEntries(coins.map((c) => [c.id, c.icon_url || null])))}
             data-testid="dw-coin"
           />
           <Select
