@@ -4,22 +4,45 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, DEMO_PASSWORD } from '../support/accounts.ts';
 import { axeViolations, blocking, describeViolations } from '../support/axe.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
+import { type LiveMarket, liveMarket } from '../support/live-market.ts';
 import { type Screen, screensFor } from '../support/routes.ts';
 
 const THEMES = ['dark', 'light'] as const;
 
 let browser: Browser;
+/** ethbtc as it is with the demo running: full book, trades beyond the list's height, open orders. */
+let live: LiveMarket;
 beforeAll(async () => {
   browser = await launchBrowser();
+  live = await liveMarket(browser);
 });
-afterAll(() => browser.close());
+afterAll(async () => {
+  await live.close();
+  await browser.close();
+});
 
-/** Opens a screen in a theme and waits for its content (the theme is read from storage when the app starts). */
+/**
+ * Opens a screen in a theme and waits for its content (the theme is read from storage when the app starts). A
+ * screen fed by the streams is checked with its live data: once its lists have filled, and again after an update
+ * pushed while it is open (a list that starts to scroll only then, say).
+ */
 async function visit(page: Page, screen: Screen, theme: (typeof THEMES)[number]): Promise<void> {
   await page.evaluate((value) => localStorage.setItem('ThemeMode', value), theme);
   await page.goto(screen.path);
   await page.locator(screen.ready).first().waitFor({ timeout: 20_000 });
   await page.waitForLoadState('networkidle');
+  if (screen.live) {
+    const { selector, count } = screen.live;
+    await page
+      .locator(selector)
+      .nth(count - 1)
+      .waitFor({ timeout: 20_000 });
+    // The newest row comes first: a new trade pushed over the stream replaces it at the top.
+    const newest = () => page.locator(selector).first().getAttribute('data-id');
+    const before = await newest();
+    await live.trade();
+    await expect.poll(newest, { timeout: 20_000 }).not.toBe(before);
+  }
   expect(await page.locator('html').getAttribute('data-mantine-color-scheme')).toBe(theme);
 }
 

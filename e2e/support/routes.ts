@@ -1,3 +1,5 @@
+import { LIVE_TRADES } from './live-market.ts';
+
 /**
  * Every screen of the web app (apps/web/src/app/routes.tsx), for the checks that visit them all (the accessibility
  * spec). A new screen is added here when its route is added there.
@@ -13,6 +15,11 @@ export interface Screen {
   access: Access;
   /** A Playwright selector that is visible once the screen's content has loaded. */
   ready: string;
+  /**
+   * Screens fed by the streams: what shows once the live data has arrived (`count` elements of `selector`), and
+   * that the screen must be checked again after a live update (a new trade pushed while it is open).
+   */
+  live?: { selector: string; count: number };
 }
 
 const heading = (name: string) => `role=heading[name="${name}"]`;
@@ -46,7 +53,13 @@ export const SCREENS: readonly Screen[] = [
   { path: '/history/account', access: 'user', ready: testId('history-search') },
   { path: '/history/orders', access: 'user', ready: heading('Order History') },
   { path: '/swap', access: 'user', ready: testId('swap-amount') },
-  { path: '/trade/ethbtc', access: 'public', ready: testId('order-book') },
+  {
+    path: '/trade/ethbtc',
+    access: 'public',
+    ready: testId('order-book'),
+    // The live market (support/live-market.ts) fills the recent trades beyond what shows unscrolled.
+    live: { selector: testId('trade-row'), count: LIVE_TRADES },
+  },
   { path: '/dev/inbox', access: 'public', ready: 'main h2' },
   { path: '/dev/faucet', access: 'public', ready: 'main h2' },
   { path: '/dev/card-terminal', access: 'public', ready: 'main h2' },

@@ -61,6 +61,7 @@ import type { MarketData } from './modules/market-data/service.ts';
 import { memberRoutes } from './modules/members/routes.ts';
 import { createMetrics } from './modules/metrics/registry.ts';
 import { barongPublicRoutes, peatioPublicRoutes } from './modules/public/routes.ts';
+import type { StreamPublisher } from './modules/ranger/forwarded.ts';
 import type { StreamHub } from './modules/ranger/hub.ts';
 import { rangerRoutes } from './modules/ranger/routes.ts';
 import { tradingRoutes } from './modules/trading/routes.ts';
@@ -93,6 +94,11 @@ export interface AppDeps {
   /** Committed order books, tickers, candles and the streams built from them. */
   marketData: MarketData;
   hub: StreamHub;
+  /**
+   * Publishes stream messages made by a request (e.g. `favmarket`): the hub itself, or in a split deployment the
+   * NATS forwarder that brings them to every ws process.
+   */
+  streams: StreamPublisher;
   /** Deposits, withdrawals and the chains behind them. */
   wallet: Wallet;
   /** Identity verification through the configured provider. */

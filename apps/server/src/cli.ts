@@ -18,6 +18,7 @@ import { CUSTODY_USAGE, custodyCommand, custodyNetworks } from './modules/custod
 import { auditSolvency } from './modules/custody/solvency-audit.ts';
 import { SIGNER_USAGE, signerCommand } from './modules/signer/cli.ts';
 import { WALLET_USAGE, walletCommand } from './modules/wallet/cli.ts';
+import { locateDatabase, runningApps, runtimeDir } from './runtime-registry.ts';
 
 const USAGE = `usage: npm run cli -- <command> [args]
 
@@ -51,13 +52,22 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return area ? 0 : 2;
   }
-  const config = loadConfig({ ...process.env, SEED_DEMO: 'false' });
+  const offline = loadConfig({ ...process.env, SEED_DEMO: 'false' });
   const log = { info: () => {}, warn: (m: string) => console.warn(m) };
   // The signer's seed is made offline: no database.
   const signer = await signerCommand(argv);
   if (signer !== undefined) return signer;
   // A restore must not start (or create) the database it restores.
-  if (isOfflineBackupCommand(argv, config)) return offlineBackupCommand(argv, config);
+  if (isOfflineBackupCommand(argv, offline)) return offlineBackupCommand(argv, offline);
+  // The running app's database, found as the app finds it (or a one-line refusal): never a new empty one.
+  const located = locateDatabase(process.env, await runningApps(runtimeDir(process.env)));
+  if (!located.ok) {
+    console.error(located.message);
+    return 1;
+  }
+  if (located.found)
+    console.warn(`using the running app's database in ${located.found.dataDir} (pid ${located.found.pid})`);
+  const config = loadConfig({ ...process.env, ...located.env, SEED_DEMO: 'false' });
   const database = await openDatabase(config, log, { attach: true });
   try {
     if (area === 'backup') return await backupCommand(argv, config, database);

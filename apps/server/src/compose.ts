@@ -79,6 +79,8 @@ export async function composeApp(
   const core = overrides.core ?? (await startCore(db));
   const hub = overrides.hub ?? new StreamHub();
   if (nats && config.roles.has('ws')) receiveForwarded(nats, hub);
+  // Stream messages made outside the committed batches (wallet events, favourites) reach every ws process.
+  const streams = nats ? forwardingPublisher(nats) : hub;
   let app: FastifyInstance | undefined;
   // A process without the api role reaches the providers' simulators and its webhooks through the api's URL.
   const selfUrl = () =>
@@ -116,7 +118,7 @@ export async function composeApp(
       core,
       keys,
       mail,
-      hub: nats ? forwardingPublisher(nats) : hub,
+      hub: streams,
       log: logOf('wallet'),
       pollMs: config.walletPollMs,
       jobs,
@@ -167,6 +169,7 @@ export async function composeApp(
     core,
     marketData: overrides.marketData ?? (await MarketData.start(db, core, hub)),
     hub,
+    streams,
     wallet,
     kyc: kyc.service,
     kycSimulator: kyc.simulator,

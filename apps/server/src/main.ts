@@ -16,6 +16,7 @@ import { loadServerKeys } from './modules/identity/crypto.ts';
 import { serveMetrics, startingMetrics } from './modules/metrics/registry.ts';
 import { startSignerChild } from './modules/signer/child.ts';
 import { freePort } from './net/free-port.ts';
+import { announceRunningApp, runtimeDir } from './runtime-registry.ts';
 
 /** Starts everything in one process: database, APIs, websocket gateway and the web app. */
 async function main(): Promise<void> {
@@ -167,6 +168,16 @@ async function main(): Promise<void> {
   await processCore.recovering?.close();
   await app.listen({ port: config.port, host: config.host });
   metrics = app.metrics;
+  // The command line finds this app's database and port through its announcement (runtime-registry.ts).
+  const address = app.server.address();
+  const withdrawAnnouncement = await announceRunningApp(runtimeDir(process.env), {
+    dataDir: database.embedded ? config.dataDir : null,
+    port: typeof address === 'object' && address ? address.port : config.port,
+  }).catch((err) => {
+    log.warn(`the command line will not find this app by itself: ${String(err)}`);
+    return () => {};
+  });
+  process.on('exit', withdrawAnnouncement);
   if (config.metrics) log.info(`metrics: http://${config.metrics.host}:${config.metrics.port}/metrics`);
   if (bot) {
     bot.start();

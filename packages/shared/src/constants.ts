@@ -50,3 +50,12 @@ export const MEMBER_LEVELS = {
   withdraw: { minimum_level: 3 },
   trading: { minimum_level: 2 },
 } as const;
+
+/**
+ * Where the app serves its coin icons (trading spec §9: "Coin and currency icons are shown by ticker"): simple SVGs
+ * of its own, one per seeded ticker, and `generic` for any other coin.
+ */
+export const COIN_ICONS = { path: '/icons/coins', generic: 'generic' } as const;
+
+/** The app's own icon of a ticker (`/icons/coins/btc.svg`). */
+export const coinIconPath = (ticker: string): string => `${COIN_ICONS.path}/${ticker.toLowerCase()}.svg`;

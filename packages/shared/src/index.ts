@@ -19,6 +19,7 @@ export * from './schemas/identity.ts';
 export * from './schemas/kyc.ts';
 export * from './schemas/solvency.ts';
 export * from './schemas/trading.ts';
+export * from './schemas/transfers.ts';
 export * from './schemas/wallet.ts';
 export * from './schemas/wallet-history.ts';
 export * from './validation.ts';

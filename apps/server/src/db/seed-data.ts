@@ -8,6 +8,10 @@ export const SEED_CURRENCIES = [
   { id: 'eur', name: 'Euro', type: 'fiat', precision: 2, position: 5, swapFee: '0.002' },
 ] as const;
 
+/**
+ * No explorer templates: these chains are simulators and a local devnet that no public explorer knows. A network
+ * pointed at a public chain gets its explorer's templates when its adapter is built (wallet/chains.ts).
+ */
 export const SEED_BLOCKCHAINS = [
   { key: 'btc-sim', name: 'Bitcoin (simulated)', client: 'bitcoin', confirmations: 30 },
   { key: 'eth-devnet', name: 'Ethereum (local devnet)', client: 'evm', confirmations: 30 },

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { toUnits } from '@exchange/shared';
+import { coinIconPath, toUnits } from '@exchange/shared';
 import { hash } from '@node-rs/argon2';
 import type pg from 'pg';
 import type { Core } from '../core/index.ts';
@@ -36,6 +36,11 @@ export async function seedReferenceData(pool: pg.Pool): Promise<void> {
          on conflict (id) do nothing`,
         [c.id, c.name, c.type, c.precision, c.position, c.swapFee],
       );
+      // The app's own icon (spec §9: icons by ticker), also for a database seeded before there were icons.
+      await db.query('update currencies set icon_url = $2 where id = $1 and icon_url is null', [
+        c.id,
+        coinIconPath(c.id),
+      ]);
     }
     for (const b of SEED_BLOCKCHAINS) {
       await db.query(

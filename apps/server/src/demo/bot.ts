@@ -2,6 +2,7 @@ import type { Side } from '@exchange/engine';
 import { formatUnits, type PlaceOrderInput, toUnits } from '@exchange/shared';
 import { ApiCallError, type SignedApiClient } from './api-client.ts';
 import { DemoRandom } from './random.ts';
+import { FINE, maxMovePpm, quoteLevels, walk } from './walk.ts';
 
 /** A market the bot keeps alive, in its own integer units. */
 export interface BotMarket {
@@ -10,7 +11,7 @@ export interface BotMarket {
   amountPrecision: number;
   /** Where the bot's price is pulled back to when it wanders off (the demo reference price). */
   reference: bigint;
-  /** The distance between two of its price levels. */
+  /** The distance between two of its outer price levels (its best bid and ask are closer). */
   step: bigint;
   /** The largest order it quotes; it takes up to half of it at once. */
   volume: bigint;
@@ -25,23 +26,23 @@ export interface BotLog {
 /** Price levels the bot keeps on each side of its price. */
 export const BOT_LEVELS = 5;
 
-/** The bot's price keeps within this many percent of the reference price. */
-const BAND_PERCENT = 25n;
-
 interface OpenOrder {
   id: number;
   side: Side;
   price: string;
+  remaining_volume: string;
 }
 
 /**
  * A small market maker for the demo (in the manner of OpenDAX's Arke). On every tick, for each market, the
- * maker account keeps {@link BOT_LEVELS} limit orders on each side of a price that drifts a step at a time,
- * cancelling the ones left off the grid, and the taker account sends a small market order on a random side, so
- * the market trades every few seconds. It trades only through the public HTTP API, signed with API keys, so it
+ * maker account keeps {@link BOT_LEVELS} limit orders on each side of a price that walks at the volatility of
+ * the demo history (walk.ts), cancelling the ones left off its levels, and the taker account sends a small
+ * market order on a random side against the best of them, so the market trades every few seconds and its
+ * candles continue the history's. It trades only through the public HTTP API, signed with API keys, so it
  * doubles as a continuous check of that API: every refusal and failure is logged.
  */
 export class LiquidityBot {
+  /** Each market's price, in price units × {@link FINE}. */
   private readonly prices = new Map<string, bigint>();
   private readonly random = new DemoRandom(`bot:${Date.now()}`);
   private timer: NodeJS.Timeout | undefined;
@@ -93,26 +94,34 @@ export class LiquidityBot {
     }
   }
 
-  /** Moves the market's price by at most a step and makes the maker's orders match the levels around it. */
+  /**
+   * Moves the market's price one tick of the walk and makes the maker's orders match the levels around it. A
+   * best bid or ask that the taker has eaten into below half the quoted volume is placed afresh, so a market
+   * order never reaches past it to the next level.
+   */
   private async quote(market: BotMarket): Promise<void> {
     const price = await this.nextPrice(market);
+    const { buys, sells } = quoteLevels(price, market.step, BOT_LEVELS);
+    const key = (side: Side, units: bigint) => `${side}:${formatUnits(units, market.pricePrecision)}`;
     const wanted = new Map<string, Side>();
-    const centre = (price / market.step) * market.step;
-    for (let i = 1n; i <= BigInt(BOT_LEVELS); i++) {
-      wanted.set(`buy:${formatUnits(centre - market.step * i, market.pricePrecision)}`, 'buy');
-      wanted.set(`sell:${formatUnits(centre + market.step * i, market.pricePrecision)}`, 'sell');
-    }
+    for (const p of buys) wanted.set(key('buy', p), 'buy');
+    for (const p of sells) wanted.set(key('sell', p), 'sell');
+    const best = new Set(
+      [buys[0], sells[0]].map((p, i) => (p === undefined ? '' : key(i ? 'sell' : 'buy', p))),
+    );
     const open = await this.maker.call<OpenOrder[]>(
       'GET',
       `/market/orders?market=${market.id}&state=wait&limit=100`,
     );
     for (const order of open) {
-      const key = `${order.side}:${formatUnits(toUnits(order.price, market.pricePrecision), market.pricePrecision)}`;
-      if (wanted.delete(key)) continue;
+      const k = key(order.side, toUnits(order.price, market.pricePrecision));
+      const thin =
+        best.has(k) && toUnits(order.remaining_volume, market.amountPrecision) < market.volume / 2n;
+      if (!thin && wanted.delete(k)) continue;
       await this.maker.call('POST', `/market/orders/${order.id}/cancel`);
     }
-    for (const [key, side] of wanted) {
-      const levelPrice = key.slice(key.indexOf(':') + 1);
+    for (const [k, side] of wanted) {
+      const levelPrice = k.slice(k.indexOf(':') + 1);
       if (toUnits(levelPrice, market.pricePrecision) <= 0n) continue;
       await this.place(this.maker, market, {
         market: market.id,
@@ -144,24 +153,23 @@ export class LiquidityBot {
     }
   }
 
-  /** Starts from the market's last price; then a step up or down now and then, kept inside the band. */
+  /**
+   * Starts from the market's last price; then one tick of the walk (a move of at most {@link maxMovePpm} for
+   * this interval), kept inside the band. Answers the price in price units.
+   */
   private async nextPrice(market: BotMarket): Promise<bigint> {
-    let price = this.prices.get(market.id);
-    if (price === undefined) {
+    let fine = this.prices.get(market.id);
+    if (fine === undefined) {
       const ticker = await this.maker.call<{ ticker: { last: string } }>(
         'GET',
         `/public/markets/${market.id}/tickers`,
       );
-      price = toUnits(ticker.ticker.last, market.pricePrecision);
-      if (price <= 0n) price = market.reference;
+      const last = toUnits(ticker.ticker.last, market.pricePrecision);
+      fine = (last > 0n ? last : market.reference) * FINE;
     }
-    const move = this.random.int(-1, 1);
-    price += market.step * BigInt(move);
-    const low = (market.reference * (100n - BAND_PERCENT)) / 100n;
-    const high = (market.reference * (100n + BAND_PERCENT)) / 100n;
-    if (price < low) price = low;
-    if (price > high) price = high;
-    this.prices.set(market.id, price);
-    return price;
+    const most = maxMovePpm(this.intervalMs);
+    fine = walk(fine, this.random.big(-most, most), market);
+    this.prices.set(market.id, fine);
+    return (fine + FINE / 2n) / FINE;
   }
 }

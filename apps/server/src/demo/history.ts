@@ -31,7 +31,8 @@ const DAY = 24 * 60 * MINUTE;
  * points between two trades.
  */
 const SPARSE = { everyMinutes: 30, maxMoveBp: 40 };
-const DENSE = { lastDays: 2, everyMinutes: 2, maxMoveBp: 12 };
+/** The dense last days; the demo bot's walk continues at this volatility (walk.ts). */
+export const DENSE = { lastDays: 2, everyMinutes: 2, maxMoveBp: 12 };
 
 /** The walk is pulled back once it strays this far from the reference price (percent below and above). */
 const FLOOR_PERCENT = 75n;

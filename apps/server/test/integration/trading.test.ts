@@ -294,6 +294,35 @@ describe('market data', () => {
     expect((await get('/public/markets/btcusdt/k-line?period=60')).json()).toEqual([]);
     await t.db.ownerPool.query('delete from trades where id >= 900000');
   });
+
+  it('bounds k-lines by candle start: time_from <= t <= time_to, never a candle after time_to (issue 32 item 5)', async () => {
+    const u = buyer.id;
+    const base = Math.floor(Date.UTC(2026, 0, 6, 10, 0, 0) / 1000);
+    // One trade in each of three 5-minute buckets: base, base+300, base+600.
+    for (const [i, offset] of [10, 310, 610].entries()) {
+      await t.db.pool.query(
+        `insert into trades (id, market_id, price, amount, total, maker_order_id, taker_order_id, maker_id, taker_id, taker_type,
+           maker_fee, taker_fee, created_at) values ($1, 'trxusdt', '0.1', '1', '0.1', 1, 2, $2, $2, 'buy', 0, 0, to_timestamp($3))`,
+        [900_100 + i, u, base + offset],
+      );
+    }
+    const starts = async (from: number, to: number) =>
+      (await get(`/public/markets/trxusdt/k-line?period=5&time_from=${from}&time_to=${to}`))
+        .json()
+        .map((c: number[]) => c[0]);
+    // time_to inside the first bucket: only that candle, not the one starting at base+300.
+    expect(await starts(base, base + 299)).toEqual([base]);
+    // time_to exactly at a bucket start includes that candle.
+    expect(await starts(base, base + 300)).toEqual([base, base + 300]);
+    // time_from inside a bucket: that bucket started before time_from, so it is left out (no partial candle).
+    expect(await starts(base + 1, base + 900)).toEqual([base + 300, base + 600]);
+    // Without time_from the latest candles up to time_to.
+    const latest = (await get(`/public/markets/trxusdt/k-line?period=5&time_to=${base + 599}&limit=5`))
+      .json()
+      .map((c: number[]) => c[0]);
+    expect(latest.at(-1)).toBe(base + 300);
+    await t.db.ownerPool.query('delete from trades where id >= 900000');
+  });
 });
 
 describe('streams', () => {

@@ -25,9 +25,12 @@ export async function startServerProcess(
   timeoutMs = 60_000,
   readyText = 'Exchange is running',
 ): Promise<ServerProcess> {
+  // A test's app announces itself (for the command line) inside its own data folder, not where the apps of the
+  // machine's user are looked for: a developer's `npm run cli` does not find the test suite's apps.
+  const runtime = env.DATA_DIR ? { RUNTIME_DIR: path.join(env.DATA_DIR, 'run') } : {};
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', ...runtime, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -33,7 +33,8 @@ export function App() {
       colorSchemeManager={colorSchemeManager}
       cssVariablesResolver={contrastTokens}
     >
-      <Notifications position="top-right" limit={1} />
+      {/* No enter or leave transition: a toast is on screen for its 2 seconds and no longer, alone. */}
+      <Notifications position="top-right" limit={1} transitionDuration={0} />
       <QueryClientProvider client={queryClient}>
         {online ? <RouterProvider router={router} /> : <OfflineScreen />}
       </QueryClientProvider>

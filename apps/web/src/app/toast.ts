@@ -2,13 +2,17 @@ import { LIMITS } from '@exchange/shared';
 import { notifications } from '@mantine/notifications';
 import i18next from 'i18next';
 
-/** Shows one toast at a time, top right, for 2 seconds (accounts spec §2). */
+/**
+ * Shows one toast at a time, top right, for 2 seconds (accounts spec §2, trading spec §8): a new toast replaces
+ * the one on screen at once, rather than waiting behind it or sliding in while it slides out.
+ */
 export const toast = {
   success: (message: string) => show(message, 'teal'),
   error: (message: string) => show(message, 'red'),
 };
 
 function show(message: string, color: string): void {
+  notifications.clean();
   notifications.show({
     message,
     color,

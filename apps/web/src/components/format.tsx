@@ -41,6 +41,38 @@ export function Amount({ value, c }: { value: string | null | undefined; c?: str
   );
 }
 
+/** Rounds a decimal string to `decimals` places, half away from zero (exact: integer units, no float). */
+export function rounded(text: string, decimals: number): string {
+  const exact = units(text);
+  const step = 10n ** BigInt(SCALE - Math.min(decimals, SCALE));
+  const sign = exact < 0n ? -1n : 1n;
+  const magnitude = exact * sign;
+  const whole = ((magnitude + step / 2n) / step) * sign;
+  return formatUnits(whole, Math.min(decimals, SCALE));
+}
+
+/**
+ * An amount rounded to its currency's precision, shown whole (not cut at 8 characters); the exact value as
+ * given is in a tooltip on hover (and in `data-value`).
+ */
+export function RoundedAmount({
+  value,
+  decimals,
+  testId,
+}: {
+  value: string;
+  decimals: number;
+  testId?: string;
+}) {
+  return (
+    <Tooltip label={value}>
+      <Text span inherit data-testid={testId} data-value={value}>
+        {rounded(value, decimals)}
+      </Text>
+    </Tooltip>
+  );
+}
+
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** DD/MM HH:mm in the user's time zone. */

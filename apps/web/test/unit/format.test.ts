@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { fixed, isoDate, longDate, shortDate, timeOnly } from '../../src/components/format.tsx';
+import { fixed, isoDate, longDate, rounded, shortDate, timeOnly } from '../../src/components/format.tsx';
 
 const original = process.env.TZ;
 afterEach(() => {
@@ -30,5 +30,16 @@ describe('fixed', () => {
     expect(fixed('0.123456789', 5)).toBe('0.12345');
     expect(fixed('0.05', 5, 5)).toBe('0.05000');
     expect(fixed('2', 3, 3)).toBe('2.000');
+  });
+});
+
+describe('amounts rounded to a precision (swap history You Get, spec §2)', () => {
+  it('rounds half up to the decimals, exactly, and keeps a value that already fits', () => {
+    expect(rounded('0.00154535', 8)).toBe('0.00154535');
+    expect(rounded('0.00154535', 6)).toBe('0.001545');
+    expect(rounded('0.0015455', 6)).toBe('0.001546');
+    expect(rounded('12.333324', 6)).toBe('12.333324');
+    expect(rounded('1.999999999', 8)).toBe('2');
+    expect(rounded('0.000000004', 8)).toBe('0');
   });
 });

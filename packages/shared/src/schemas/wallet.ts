@@ -101,8 +101,11 @@ export const WITHDRAW_AMOUNT_MAX_CHARS = 10;
 /** Longest amount a withdrawal request may carry (36 digits, the dot). */
 const WITHDRAW_AMOUNT_MAX_WIRE = 37;
 
-/** A positive decimal; the server checks its decimals against the currency's precision. */
-const amountText = textField(WALLET_ERRORS.amountRequired, [
+/**
+ * A withdrawal or transfer amount as typed: required, a plain positive decimal, at most 37 characters on the wire;
+ * the server checks its decimals against the currency's precision.
+ */
+export const amountText = textField(WALLET_ERRORS.amountRequired, [
   [(v) => v.trim().length > 0, WALLET_ERRORS.amountRequired],
   [(v) => v.trim().length <= WITHDRAW_AMOUNT_MAX_WIRE, WALLET_ERRORS.amountInvalid],
   [(v) => /^(0|[1-9]\d*)(\.\d+)?$/.test(v.trim()), WALLET_ERRORS.amountInvalid],
@@ -112,7 +115,8 @@ const amountText = textField(WALLET_ERRORS.amountRequired, [
 export const currencyId = z
   .string({ error: WALLET_ERRORS.currencyNotFound })
   .regex(/^[a-z0-9]{2,10}$/, WALLET_ERRORS.currencyNotFound);
-const blockchainKey = z
+/** A network's `blockchain_key` in a request. */
+export const blockchainKey = z
   .string({ error: WALLET_ERRORS.networkNotFound })
   .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, WALLET_ERRORS.networkNotFound);
 const totp = (missing: string, invalid: string) =>

@@ -7,6 +7,7 @@
  * hands the adapter the public key); whatever must be signed goes to the signer (`SignerPort`), which signs only
  * what its policy allows for the stated purpose.
  */
+import type { ExplorerTemplates } from './explorers.ts';
 import type { SignerPort, SigningPurpose, WalletKey } from './signing.ts';
 
 export interface ChainPort {
@@ -19,6 +20,12 @@ export interface ChainPort {
    * is built (a Bitcoin adapter asks its node which network it is on before it is handed out).
    */
   readonly keyScheme: KeyScheme;
+
+  /**
+   * The public block explorer of the chain this adapter is connected to (see `explorers.ts`); null or absent for
+   * a chain nobody else can see (a simulator, a devnet, regtest).
+   */
+  readonly explorer?: ExplorerTemplates | null;
 
   /** The address of a compressed secp256k1 public key (33 bytes) on this network. */
   addressOf(publicKey: Uint8Array): string;

@@ -32,7 +32,10 @@ export function wireCandle(c: Candle): WireCandle {
 
 /**
  * Candles for a market and period built from its trades, oldest first. Buckets are aligned to the epoch;
- * `time_from`/`time_to` are epoch seconds; at most `limit` candles, the latest ones when no `time_from`.
+ * `time_from`/`time_to` are epoch seconds and bound the candle's start, as Peatio's k-line does
+ * (`time_from <= t <= time_to`): a bucket that began before `time_from` would be a partial candle, and one
+ * that begins after `time_to` is outside the range asked for. At most `limit` candles, the latest ones when
+ * no `time_from`.
  */
 export async function queryKlines(
   db: pg.Pool,
@@ -47,8 +50,8 @@ export async function queryKlines(
        (array_agg(price order by id desc))[1] as c, sum(amount) as v
      from (select id, price, amount, floor(extract(epoch from created_at) / $2)::bigint * $2 as bucket
            from trades where market_id = $1
-             and ($3::bigint is null or created_at >= to_timestamp($3))
-             and ($4::bigint is null or created_at < to_timestamp($4 + $2))) t
+             and ($3::bigint is null or created_at >= to_timestamp(ceil($3::numeric / $2) * $2))
+             and ($4::bigint is null or created_at < to_timestamp((floor($4::numeric / $2) + 1) * $2))) t
      group by bucket order by bucket ${from === undefined ? 'desc' : 'asc'} limit $5`,
     [market, periodMinutes * 60, from ?? null, to ?? null, limit],
   );

@@ -7,7 +7,7 @@ import { docs } from '../../http/openapi.ts';
 import { SESSION_COOKIE } from '../identity/sessions.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
 import { MAX_BUFFERED_BYTES, type StreamClient } from './hub.ts';
-import { clientStreamKeys, clientStreamName, queryStreamNames } from './streams.ts';
+import { clientStreamName, queryStreamNames, routeStreams } from './streams.ts';
 
 /** Most streams one connection may have, whether asked for in the query string or in messages. */
 const MAX_STREAMS = 200;
@@ -15,6 +15,10 @@ const MAX_STREAMS = 200;
 /** Ranger's answer to a subscribe or unsubscribe message that names no stream. */
 const NO_STREAMS = JSON.stringify({ error: { message: 'streams must be a non-empty list' } });
 const UNSUPPORTED = JSON.stringify({ error: { message: 'unsupported event' } });
+/** The answer naming streams that do not exist (never a silent drop). */
+export const UNKNOWN_STREAM = 'unknown stream';
+/** The answer naming private streams asked for on `/public`: they are served on `/private` only. */
+export const PRIVATE_STREAM_ON_PUBLIC = 'private stream: connect to /private';
 
 /** The names of `?stream=a&stream=b,c` (and `stream[]=`, which the query parser files under `stream`). */
 function requestedStreams(request: FastifyRequest): string[] {
@@ -23,10 +27,12 @@ function requestedStreams(request: FastifyRequest): string[] {
 }
 
 /**
- * Connects a client. Every name it sends, in the query string or a message, goes through `clientStreamKeys`:
+ * Connects a client. Every name it sends, in the query string or a message, goes through `routeStreams`:
  * public streams by their exact names, and on `/private` (`userId` set) the names `order`, `trade`, `balances`,
- * `deposit_address`, `deposit` and `withdraw` for the session's own user only. A query string that names
- * streams is answered like a subscribe message, `{"success":{"message":"subscribed","streams":[...]}}`.
+ * `deposit_address`, `deposit`, `withdraw`, `gateway.deposit` and `favmarket` for the session's own user only.
+ * A query string that names streams is answered like a subscribe message,
+ * `{"success":{"message":"subscribed","streams":[...]}}`; names that are refused get an error frame first,
+ * `{"error":{"message":"unknown stream","streams":[...]}}` (or the private-stream message on `/public`).
  */
 function attach(
   socket: WebSocket,
@@ -35,7 +41,17 @@ function attach(
   userId?: string,
   early: readonly RawData[] = [],
 ): void {
-  const route = (names: readonly unknown[]) => clientStreamKeys(names, userId).map((s) => s.key);
+  // Names that are refused are answered with an error frame naming them, before the subscription answer.
+  const route = (names: readonly unknown[]) => {
+    const routed = routeStreams(names, userId);
+    if (routed.unknown.length > 0)
+      socket.send(JSON.stringify({ error: { message: UNKNOWN_STREAM, streams: routed.unknown } }));
+    if (routed.privateOnly.length > 0)
+      socket.send(
+        JSON.stringify({ error: { message: PRIVATE_STREAM_ON_PUBLIC, streams: routed.privateOnly } }),
+      );
+    return routed.streams.map((s) => s.key);
+  };
   const shown = (keys: Iterable<string>) => [...keys].map(clientStreamName);
   // The connection under the websocket: a committed batch's frames are written to it directly (StreamHub).
   const raw = request.raw.socket;

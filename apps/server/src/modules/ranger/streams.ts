@@ -1,6 +1,10 @@
 import { KLINE_PERIODS } from '../market-data/klines.ts';
 
-/** Stream names a signed-in client may name on `/private`; each is routed to the session's own user only. */
+/**
+ * Stream names a signed-in client may name on `/private`; each is routed to the session's own user only.
+ * `gateway.deposit` and `favmarket` are the spec's names (trading spec §7): the user's deposits, as on
+ * `deposit`, and the user's favourite market ids after each change.
+ */
 export const PRIVATE_STREAM_NAMES: ReadonlySet<string> = new Set([
   'order',
   'trade',
@@ -8,7 +12,12 @@ export const PRIVATE_STREAM_NAMES: ReadonlySet<string> = new Set([
   'deposit_address',
   'deposit',
   'withdraw',
+  'gateway.deposit',
+  'favmarket',
 ]);
+
+/** The private streams that carry a user's deposit items: Peatio's `deposit` and the spec's `gateway.deposit`. */
+export const DEPOSIT_STREAM_NAMES = ['deposit', 'gateway.deposit'] as const;
 
 /**
  * The hub key of a user's private stream. It contains `:`, which no name a client may send can contain (see
@@ -32,21 +41,43 @@ export interface ClientStream {
   name: string;
 }
 
+/** Longest piece of a refused name echoed back in an error frame. */
+const MAX_ECHOED_NAME = 64;
+
+/** What became of the names a client sent: the streams it gets, and the names it does not, by reason. */
+export interface RoutedStreams {
+  streams: ClientStream[];
+  /** Names that are no stream at all (a non-string shows as its JSON, every name cut at 64 characters). */
+  unknown: string[];
+  /** Private stream names sent on `/public`, where there is no user to route them to. */
+  privateOnly: string[];
+}
+
 /**
  * Maps the names a client sent (query string or subscribe message) to hub keys. Public names pass only when
  * they are one of the public streams, exactly as spelt; private names map to the user's own key, and only
- * when there is a signed-in user (the `/private` endpoint). Anything else is dropped, whatever its spelling.
+ * when there is a signed-in user (the `/private` endpoint). Anything else is refused, whatever its spelling,
+ * and listed so that the client is told (an unknown stream is never silently dropped).
  */
-export function clientStreamKeys(names: readonly unknown[], userId?: string): ClientStream[] {
-  const streams: ClientStream[] = [];
+export function routeStreams(names: readonly unknown[], userId?: string): RoutedStreams {
+  const routed: RoutedStreams = { streams: [], unknown: [], privateOnly: [] };
   for (const name of names) {
-    if (typeof name !== 'string') continue;
-    if (PRIVATE_STREAM_NAMES.has(name)) {
-      if (userId !== undefined) streams.push({ key: privateStreamKey(userId, name), name });
-    } else if (PUBLIC_STREAM.test(name)) streams.push({ key: name, name });
+    if (typeof name !== 'string') routed.unknown.push(echo(JSON.stringify(name) ?? String(name)));
+    else if (PRIVATE_STREAM_NAMES.has(name)) {
+      if (userId !== undefined) routed.streams.push({ key: privateStreamKey(userId, name), name });
+      else routed.privateOnly.push(name);
+    } else if (PUBLIC_STREAM.test(name)) routed.streams.push({ key: name, name });
+    else routed.unknown.push(echo(name));
   }
-  return streams;
+  return routed;
 }
+
+/** The streams of {@link routeStreams}, without the refusals. */
+export function clientStreamKeys(names: readonly unknown[], userId?: string): ClientStream[] {
+  return routeStreams(names, userId).streams;
+}
+
+const echo = (name: string) => name.slice(0, MAX_ECHOED_NAME);
 
 /**
  * The stream names of a connection's query string, as Ranger reads them: every `stream` parameter (a string,

@@ -13,6 +13,7 @@ import { authUser, requireAuth } from '../../http/auth.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
+import { privateStreamKey } from '../ranger/streams.ts';
 import { accountDepositAddresses } from '../wallet/addresses.ts';
 import { usdtPriceText } from '../wallet/valuation.ts';
 import {
@@ -135,7 +136,10 @@ export async function tradingRoutes(app: FastifyInstance, deps: AppDeps): Promis
       const input = favouriteSchema.parse(request.body ?? {});
       if (!deps.core.markets.has(input.market_id)) throw new AppError(422, [ORDER_ERRORS.marketNotFound]);
       await setFavourite(deps.db, userId(request), input.market_id, input.is_fav);
-      return listFavourites(deps.db, userId(request));
+      const list = await listFavourites(deps.db, userId(request));
+      // The user's other tabs and devices learn the new list on their private `favmarket` stream.
+      deps.streams.publish(privateStreamKey(userId(request), 'favmarket'), list, 'favmarket');
+      return list;
     },
   );
 

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { ExplorerTemplates } from '../../adapters/chains/explorers.ts';
 import type { ChainPort, KeyScheme } from '../../adapters/chains/port.ts';
 
 /** A network the wallet serves: its adapter and the rules it runs by. */
@@ -34,6 +35,26 @@ export type ChainFactory = (
   currencies: Record<string, number>,
 ) => Promise<{ chain: ChainPort; dev: DevTools | null } | null>;
 
+/**
+ * Gives a network without explorer templates those of the public chain its node is on (mainnet, a public
+ * testnet), so its transactions link to the well-known explorer. Templates an operator set are kept; a
+ * simulator or devnet has none to give, and its templates stay null. Answers the transaction template it
+ * stored, or null when it stored none.
+ */
+async function fillExplorer(
+  db: pg.Pool,
+  key: string,
+  explorer: ExplorerTemplates | null,
+): Promise<string | null> {
+  if (!explorer) return null;
+  const filled = await db.query(
+    `update blockchains set explorer_transaction = $2, explorer_address = $3
+     where key = $1 and explorer_transaction is null and explorer_address is null`,
+    [key, explorer.transaction, explorer.address],
+  );
+  return filled.rowCount ? explorer.transaction : null;
+}
+
 /** How long to wait before asking an unreachable node again. */
 const RETRY_MS = 5_000;
 
@@ -68,12 +89,13 @@ export class ChainRegistry {
       try {
         const built = await factory(row.key, row.client, currencies);
         if (built) {
+          const explorer = await fillExplorer(db, row.key, built.chain.explorer ?? null);
           networks.set(row.key, {
             key: row.key,
             chain: built.chain,
             dev: built.dev,
             confirmations: row.min_confirmations,
-            explorerTransaction: row.explorer_transaction,
+            explorerTransaction: row.explorer_transaction ?? explorer,
             currencies: new Map(Object.entries(currencies)),
           });
         }

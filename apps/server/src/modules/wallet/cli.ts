@@ -94,7 +94,7 @@ async function devCall(
       body: JSON.stringify(body),
     });
   } catch {
-    console.error(`the app is not answering on ${url}: start it with npm start (developer tools must be on)`);
+    console.error(`the app is not answering on ${url}: start it with npm start, or set PORT to its port`);
     return 1;
   }
   const answer = (await res.json().catch(() => ({}))) as Record<string, string> & { errors?: string[] };

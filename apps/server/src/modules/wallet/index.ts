@@ -9,7 +9,7 @@ import type { ChangeFeed } from '../../db/change-feed.ts';
 import { Repeating } from '../../jobs/repeating.ts';
 import type { ServerKeys } from '../identity/crypto.ts';
 import type { StreamPublisher } from '../ranger/forwarded.ts';
-import { privateStreamKey } from '../ranger/streams.ts';
+import { DEPOSIT_STREAM_NAMES, privateStreamKey } from '../ranger/streams.ts';
 import { KeysNotPublishedError } from './addresses.ts';
 import { applyPendingAdjustments } from './adjustments.ts';
 import { ChainRegistry, type Network } from './chains.ts';
@@ -222,8 +222,8 @@ export class Wallet {
       () => null,
     );
     if (!item) return;
-    const name = kind === 'deposits' ? 'deposit' : 'withdraw';
-    this.options.hub.publish(privateStreamKey(userId, name), item, name);
+    const names = kind === 'deposits' ? DEPOSIT_STREAM_NAMES : ['withdraw'];
+    for (const name of names) this.options.hub.publish(privateStreamKey(userId, name), item, name);
   }
 
   /** Stops the loops and waits for a pass in progress. */

@@ -8,6 +8,7 @@ import {
   deleteBeneficiarySchema,
   fiatCallbackSchema,
   fiatWithdrawSchema,
+  internalTransferSchema,
   transactionsQuery,
   WALLET_ERRORS,
   walletHistoryQuery,
@@ -34,6 +35,7 @@ import { createFiatWithdrawal, fiatCallback, findFiat, listFiat } from './fiat.t
 import { depositByTxid, historyItem, listHistory, listSwaps } from './history.ts';
 import { executeSwap, quoteSwap } from './swaps.ts';
 import { listTransactions } from './transactions.ts';
+import { createTransfer } from './transfers.ts';
 import { lineChart, pieChart } from './valuation.ts';
 import { createWithdrawal, withdrawPermission } from './withdrawals.ts';
 
@@ -171,6 +173,31 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
     async (request, reply) => {
       const input = withdrawSchema.parse(request.body ?? {});
       const id = await createWithdrawal(wallet.withdrawDeps(), authUser(request), input);
+      const item = await historyItem(deps.db, 'withdrawals', id, wallet.confirmations, wallet.latestHeight);
+      return reply.status(201).send(item);
+    },
+  );
+
+  // A transfer names its recipient by email or phone: few per account, so that lookups cannot be run in bulk.
+  const transfers = {
+    config: {
+      rateLimit: {
+        max: 20,
+        timeWindow: '1 hour',
+        keyGenerator: (r: FastifyRequest) => `transfer:${r.auth?.user.id ?? r.ip}`,
+      },
+    },
+  };
+  app.post(
+    '/account/internal_transfers',
+    docs(
+      'Transfer to another user by email, phone number or address, with the account password',
+      { body: internalTransferSchema },
+      transfers,
+    ),
+    async (request, reply) => {
+      const input = internalTransferSchema.parse(request.body ?? {});
+      const id = await createTransfer(wallet.withdrawDeps(), authUser(request), input);
       const item = await historyItem(deps.db, 'withdrawals', id, wallet.confirmations, wallet.latestHeight);
       return reply.status(201).send(item);
     },

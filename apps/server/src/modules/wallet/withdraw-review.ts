@@ -10,7 +10,8 @@ interface Candidate {
   currency: string;
   precision: number;
   amount: bigint;
-  beneficiaryId: number;
+  /** The saved address it goes to; null for a transfer to a user named by email or phone. */
+  beneficiaryId: number | null;
 }
 
 /**

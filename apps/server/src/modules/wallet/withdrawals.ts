@@ -120,21 +120,59 @@ export async function createWithdrawal(deps: WithdrawDeps, user: UserRecord, inp
   if (deps.verifyTotp) await deps.verifyTotp(user, input.otp);
   else await checkTotp(db, deps.keys, user, input.otp, WALLET_ERRORS.otpInvalid);
 
-  const fee = internal ? 0n : toUnits(network.withdraw_fee, precision);
+  return placeWithdrawal(deps, user, {
+    currency: input.currency,
+    blockchainKey,
+    beneficiaryId: Number(beneficiary.id),
+    rid: beneficiary.address,
+    memo: beneficiary.memo,
+    amount,
+    fee: internal ? 0n : toUnits(network.withdraw_fee, precision),
+    precision,
+    recipient,
+  });
+}
+
+/** A withdrawal that passed its checks, about to be recorded and held. */
+export interface CheckedWithdrawal {
+  currency: string;
+  blockchainKey: string;
+  /** The saved address it goes to; null for a transfer to a user named by email or phone. */
+  beneficiaryId: number | null;
+  /** Where it goes, as the history shows it: an address, or the recipient's email or phone number. */
+  rid: string;
+  memo: string | null;
+  amount: bigint;
+  fee: bigint;
+  precision: number;
+  /** The user here it goes to (an internal transfer, settled at once), or null for an outside address. */
+  recipient: number | null;
+}
+
+/**
+ * Records a checked withdrawal, holds its amount through the core, and sends it to staff review or on its way:
+ * an internal one settles at once. Returns its id.
+ */
+export async function placeWithdrawal(
+  deps: WithdrawDeps,
+  user: UserRecord,
+  w: CheckedWithdrawal,
+): Promise<number> {
+  const { db, core } = deps;
   const row = (
     await db.query(
       `insert into withdrawals (user_id, currency_id, blockchain_key, beneficiary_id, rid, memo, amount, fee, internal_user_id)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
       [
         user.id,
-        input.currency,
-        blockchainKey,
-        beneficiary.id,
-        beneficiary.address,
-        beneficiary.memo,
-        formatUnits(amount, precision),
-        formatUnits(fee, precision),
-        recipient,
+        w.currency,
+        w.blockchainKey,
+        w.beneficiaryId,
+        w.rid,
+        w.memo,
+        formatUnits(w.amount, w.precision),
+        formatUnits(w.fee, w.precision),
+        w.recipient,
       ],
     )
   ).rows[0];
@@ -143,8 +181,8 @@ export async function createWithdrawal(deps: WithdrawDeps, user: UserRecord, inp
     {
       type: 'HoldWithdrawal',
       user: Number(user.id),
-      currency: input.currency,
-      amount,
+      currency: w.currency,
+      amount: w.amount,
       withdrawalId: `w${id}`,
     },
     `withdraw-hold:${id}`,
@@ -156,16 +194,16 @@ export async function createWithdrawal(deps: WithdrawDeps, user: UserRecord, inp
   const reasons = await reviewReasons(db, deps.review, {
     userId: Number(user.id),
     level: user.level,
-    currency: input.currency,
-    precision,
-    amount,
-    beneficiaryId: Number(beneficiary.id),
+    currency: w.currency,
+    precision: w.precision,
+    amount: w.amount,
+    beneficiaryId: w.beneficiaryId,
   });
   if (reasons.length > 0) {
     await setState(db, id, 'under_review', null, { reasons });
   } else {
     await setState(db, id, 'accepted');
-    if (internal && recipient !== null) await settleInternal(deps, id, recipient);
+    if (w.recipient !== null) await settleInternal(deps, id, w.recipient);
   }
   deps.onChange(Number(user.id), id);
   return id;

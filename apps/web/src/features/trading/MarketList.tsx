@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { api } from '../../api/client.ts';
 import { isLoggedIn, useCurrentUser } from '../../api/user.ts';
+import { CoinLabel } from '../../components/CoinIcon.tsx';
 import { Amount } from '../../components/format.tsx';
 import type { Market, Tickers } from './api.ts';
 import { pairName } from './format.tsx';
@@ -149,7 +150,7 @@ export function MarketList({
                       aria-current={m.id === current ? 'page' : undefined}
                       onClick={(e) => e.stopPropagation()}
                     >
-                      {pairName(m.base_unit, m.quote_unit)}
+                      <CoinLabel ticker={m.base_unit}>{pairName(m.base_unit, m.quote_unit)}</CoinLabel>
                     </Anchor>
                   </Table.Td>
                   <Table.Td ta="right">

@@ -15,7 +15,9 @@ import { Link, useLocation } from 'react-router';
 import { ApiError, api } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
 import { Amount, fixed, multiply, SCALE, units } from '../../components/format.tsx';
-import { type Balance, KEYS, type Market, type Order, useBalances, useMakerFee } from './api.ts';
+import { useCurrencies } from '../wallet/api.ts';
+import { type Balance, KEYS, type Market, type Order, useBalances, useFeeRates } from './api.ts';
+import { type FeeRates, feePreview, ratePercent } from './fees.ts';
 
 /** Open orders refresh this long after a submission (spec §4, §9). */
 export const ORDER_REFRESH_MS = 500;
@@ -48,17 +50,26 @@ const accepts = (text: string) => /^\d*\.?\d*$/.test(text);
 const available = (balances: Balance[] | undefined, currency: string) =>
   balances?.find((b) => b.currency === currency)?.balance ?? '0';
 
+/** The best ask and bid of the market (the ticker's `sell` and `buy`), to tell whether an order would cross. */
+interface Best {
+  ask?: string;
+  bid?: string;
+}
+
 interface SideProps {
   side: 'buy' | 'sell';
   market: Market;
   ordType: OrdType;
   balance: string;
   lastPrice: string;
-  makerFee: string;
+  best: Best;
+  rates: FeeRates | undefined;
+  /** The precision of the base and quote currencies: fees are charged in their smallest units. */
+  precisions: { base: number; quote: number };
 }
 
 /** One side of the form: its own inputs and its own loading flag. */
-function SideForm({ side, market, ordType, balance, lastPrice, makerFee }: SideProps) {
+function SideForm({ side, market, ordType, balance, lastPrice, best, rates, precisions }: SideProps) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [price, setPrice] = useState('');
@@ -80,10 +91,20 @@ function SideForm({ side, market, ordType, balance, lastPrice, makerFee }: SideP
   // A stop-market order is estimated (and, buying, held) at its stop price.
   const effectivePrice = priced ? price : stopped ? stop : lastPrice;
   const total = fixed(multiply(effectivePrice, amount), market.price_precision + market.amount_precision);
-  const fee =
-    side === 'buy'
-      ? `${fixed(multiply(amount, makerFee), SCALE)} ${base}`
-      : `${fixed(multiply(total, makerFee), SCALE)} ${quote}`;
+  // What the server will charge: taker when the order crosses the book, maker when it rests, rounded up.
+  const preview =
+    rates &&
+    feePreview({
+      side,
+      ordType,
+      price: effectivePrice,
+      amount,
+      total,
+      best,
+      rates,
+      base: { id: market.base_unit, precision: precisions.base },
+      quote: { id: market.quote_unit, precision: precisions.quote },
+    });
 
   const pick = (value: number) => {
     setPercent(value);
@@ -198,7 +219,11 @@ function SideForm({ side, market, ordType, balance, lastPrice, makerFee }: SideP
           <Text size="xs" c="dimmed">
             {t('trading.form.fee')}
           </Text>
-          <Text size="xs">{fee}</Text>
+          <Text size="xs" data-testid={`${side}-fee`}>
+            {preview
+              ? `${preview.amount} ${preview.currency} (${t(`trading.form.${preview.role}`)} ${ratePercent(preview.rate)})`
+              : '—'}
+          </Text>
         </Group>
         <Button type="submit" color={side === 'buy' ? 'teal' : 'red'} loading={loading}>
           {t(side === 'buy' ? 'trading.form.buy' : 'trading.form.sell', { unit: base })}
@@ -209,14 +234,26 @@ function SideForm({ side, market, ordType, balance, lastPrice, makerFee }: SideP
 }
 
 /** Buy and sell forms side by side, with the order type shared. */
-export function OrderForm({ market, lastPrice }: { market: Market; lastPrice: string }) {
+export function OrderForm({ market, lastPrice, best }: { market: Market; lastPrice: string; best: Best }) {
   const { t } = useTranslation();
   const [ordType, setOrdType] = useState<OrdType>('limit');
   const { data: balances } = useBalances();
-  const makerFee = useMakerFee(market.id);
-  const common = { market, ordType, lastPrice, makerFee };
+  const rates = useFeeRates(market.id);
+  const { data: currencies } = useCurrencies();
+  const precisionOf = (id: string, fallback: number) =>
+    currencies?.find((c) => c.id === id)?.precision ?? fallback;
+  const precisions = {
+    base: precisionOf(market.base_unit, market.amount_precision),
+    quote: precisionOf(market.quote_unit, market.price_precision + market.amount_precision),
+  };
+  const common = { market, ordType, lastPrice, best, rates, precisions };
   return (
     <Paper withBorder p="xs">
+      {rates && (
+        <Text size="xs" c="dimmed" mb={4} data-testid="fee-rates">
+          {t('trading.form.rates', { maker: ratePercent(rates.maker), taker: ratePercent(rates.taker) })}
+        </Text>
+      )}
       <SegmentedControl
         size="xs"
         mb="xs"

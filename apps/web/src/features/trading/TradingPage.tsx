@@ -43,7 +43,15 @@ export function TradingPage() {
               <SymbolNotFound />
             )}
             {market &&
-              (logged ? <OrderForm market={market} lastPrice={ticker?.last ?? '0'} /> : <VisitorOrderForm />)}
+              (logged ? (
+                <OrderForm
+                  market={market}
+                  lastPrice={ticker?.last ?? '0'}
+                  best={{ ask: ticker?.sell, bid: ticker?.buy }}
+                />
+              ) : (
+                <VisitorOrderForm />
+              ))}
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 3 }}>

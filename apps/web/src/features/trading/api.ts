@@ -1,5 +1,4 @@
 import {
-  DEFAULT_MAKER_FEE,
   type OrderCurrencies,
   type TickerEvent,
   type TickerFigures,
@@ -8,6 +7,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, apiPage } from '../../api/client.ts';
 import { useRanger } from '../../api/ranger.ts';
+import { type FeeRates, type FeeRow, userFeeRates } from './fees.ts';
 
 /** A market as `GET /public/markets` returns it. */
 export interface Market {
@@ -128,15 +128,17 @@ export function useBalances() {
   });
 }
 
-/** Maker fee rate of a market from `/public/trading_fees` (default 0.001). */
-export function useMakerFee(market: string): string {
+/**
+ * The user's maker and taker rates on a market, from `/public/trading_fees` as the engine resolves them;
+ * undefined until the schedule has arrived.
+ */
+export function useFeeRates(market: string): FeeRates | undefined {
   const { data } = useQuery({
     queryKey: ['trading', 'fees'],
-    queryFn: () => api<{ market_id: string; maker: string }[]>('peatio', '/public/trading_fees'),
+    queryFn: () => api<FeeRow[]>('peatio', '/public/trading_fees'),
     staleTime: 300_000,
   });
-  const fee = data?.find((f) => f.market_id === market) ?? data?.find((f) => f.market_id === 'any');
-  return fee?.maker ?? DEFAULT_MAKER_FEE;
+  return data ? userFeeRates(data, market) : undefined;
 }
 
 export interface OrderFilters {

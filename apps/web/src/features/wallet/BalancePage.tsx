@@ -3,6 +3,7 @@ import { Button, Group, Paper, Stack, Table, Text, TextInput, Title, UnstyledBut
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { CoinLabel } from '../../components/CoinIcon.tsx';
 import { Amount, SCALE, units } from '../../components/format.tsx';
 import { NoRecords } from '../../components/TableHead.tsx';
 import { type BalanceRow, type Currency, useCurrencies, useWalletBalances } from './api.ts';
@@ -17,6 +18,8 @@ type SortKey = 'coin' | 'name' | 'total' | 'available' | 'locked';
 
 interface Row {
   coin: string;
+  /** The currency's icon (`icon_url`), when the currency list gives one. */
+  icon: string | null;
   fiat: boolean;
   name: string;
   precision: number;
@@ -34,6 +37,7 @@ function toRow(b: BalanceRow, currency: Currency | undefined): Row {
   const price = units(b.usdt_price || '1');
   return {
     coin: b.currency,
+    icon: currency?.icon_url || null,
     fiat: currency?.type === 'fiat',
     name: b.name ?? currency?.name ?? b.currency.toUpperCase(),
     precision: Math.min(b.precision ?? currency?.precision ?? DEFAULT_PRECISION, SCALE),
@@ -135,7 +139,11 @@ export function BalancePage() {
               <Table.Tbody>
                 {shown.map((r) => (
                   <Table.Tr key={r.coin} data-testid={`balance-${r.coin}`}>
-                    <Table.Td fw={600}>{r.coin.toUpperCase()}</Table.Td>
+                    <Table.Td fw={600}>
+                      <CoinLabel ticker={r.coin} url={r.icon}>
+                        {r.coin.toUpperCase()}
+                      </CoinLabel>
+                    </Table.Td>
                     <Table.Td>{r.name}</Table.Td>
                     <Table.Td>
                       <Amount value={show(r.total, r.precision)} />

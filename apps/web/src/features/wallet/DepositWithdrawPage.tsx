@@ -3,6 +3,7 @@ import { Anchor, Group, Paper, Select, Stack, Tabs, Title } from '@mantine/core'
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { coinSelectIcons } from '../../components/CoinIcon.tsx';
 import {
   type Currency,
   useCurrencies,
@@ -13,12 +14,13 @@ import {
 import { DepositPanel } from './DepositPanel.tsx';
 import { COIN_STORAGE_KEY, DEFAULT_COIN, networkName } from './format.ts';
 import { HistoryTable } from './HistoryTable.tsx';
+import { TransferPanel } from './TransferPanel.tsx';
 import { WithdrawGate, type WithdrawPrompt, WithdrawPromptModal, withdrawPrompt } from './WithdrawGate.tsx';
 import { WithdrawPanel } from './WithdrawPanel.tsx';
 
-type Tab = 'deposit' | 'withdraw';
+type Tab = 'deposit' | 'withdraw' | 'transfer';
 
-/** The last 10 deposits or withdrawals of this coin, linked to the full history. */
+/** The last 10 deposits or withdrawals (transfers included) of this coin, linked to the full history. */
 function RecentHistory({ tab, coin }: { tab: Tab; coin: string }) {
   const { t } = useTranslation();
   const kind = tab === 'deposit' ? 'deposits' : 'withdraws';
@@ -44,7 +46,10 @@ function initialCoin(coins: Currency[]): string | undefined {
   return ids.includes(DEFAULT_COIN) ? DEFAULT_COIN : ids[0];
 }
 
-/** `/deposit_withdraw` (spec §2): coin and network, the Deposit and Withdraw tabs, recent history. */
+/**
+ * `/deposit_withdraw` (spec §2): coin and network, the Deposit and Withdraw tabs and the Transfer tab (to another
+ * user by email, phone or address, FAQ), recent history.
+ */
 export function DepositWithdrawPage() {
   const { t } = useTranslation();
   const { data: currencies } = useCurrencies();
@@ -63,8 +68,9 @@ export function DepositWithdrawPage() {
   // Choosing Withdraw opens the prompt; if the permission was still loading at the click, it opens on arrival.
   const [promptPending, setPromptPending] = useState(false);
   const chooseTab = (value: string | null) => {
-    if (value === 'withdraw') setPromptPending(true);
-    if (value === 'deposit' || value === 'withdraw') setTab(value);
+    // A transfer moves money out as a withdrawal does: the same prompt (verification, then 2FA).
+    if (value === 'withdraw' || value === 'transfer') setPromptPending(true);
+    if (value === 'deposit' || value === 'withdraw' || value === 'transfer') setTab(value);
   };
   useEffect(() => {
     if (!promptPending || !permission) return;
@@ -90,6 +96,7 @@ export function DepositWithdrawPage() {
             }}
             allowDeselect={false}
             searchable
+            {...coinSelectIcons(coinId, Object.fromEntries(coins.map((c) => [c.id, c.icon_url || null])))}
             data-testid="dw-coin"
           />
           <Select
@@ -112,6 +119,9 @@ export function DepositWithdrawPage() {
             <Tabs.Tab value="withdraw" data-testid="tab-withdraw">
               {t('wallet.tab.withdraw')}
             </Tabs.Tab>
+            <Tabs.Tab value="transfer" data-testid="tab-transfer">
+              {t('wallet.tab.transfer')}
+            </Tabs.Tab>
           </Tabs.List>
           {currency && network && (
             <>
@@ -125,6 +135,16 @@ export function DepositWithdrawPage() {
               <Tabs.Panel value="withdraw">
                 <WithdrawGate permission={permission} onPrompt={setPrompt}>
                   <WithdrawPanel
+                    key={`${currency.id}-${network.blockchain_key}`}
+                    currency={currency}
+                    network={network}
+                    available={available}
+                  />
+                </WithdrawGate>
+              </Tabs.Panel>
+              <Tabs.Panel value="transfer">
+                <WithdrawGate permission={permission} onPrompt={setPrompt}>
+                  <TransferPanel
                     key={`${currency.id}-${network.blockchain_key}`}
                     currency={currency}
                     network={network}

@@ -2,7 +2,7 @@ import { LIMITS } from '@exchange/shared';
 import { Button, Group, Paper, Select, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Amount, fixed, longDate } from '../../components/format.tsx';
+import { Amount, longDate, RoundedAmount } from '../../components/format.tsx';
 import { NoRecords, TableHead } from '../../components/TableHead.tsx';
 import { useCurrencies, useSwaps } from './api.ts';
 import { Pager } from './HistoryTable.tsx';
@@ -74,7 +74,13 @@ export function SwapHistory() {
                     <Amount value={s.price} /> {s.ask_currency.toUpperCase()}
                   </Table.Td>
                   <Table.Td>
-                    <Amount value={fixed(s.total, precision(s.currency))} /> {s.currency.toUpperCase()}
+                    {/* Rounded to the coin's precision, whole; the exact value on hover (spec §2). */}
+                    <RoundedAmount
+                      value={s.total}
+                      decimals={precision(s.currency)}
+                      testId="swap-you-get-cell"
+                    />{' '}
+                    {s.currency.toUpperCase()}
                   </Table.Td>
                   <Table.Td>
                     <Text span inherit c={s.state === 'rejected' ? 'red' : 'teal'}>

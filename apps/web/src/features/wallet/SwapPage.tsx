@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
+import { coinSelectIcons } from '../../components/CoinIcon.tsx';
 import { longDate, units } from '../../components/format.tsx';
 import { useMarkets } from '../trading/api.ts';
 import { useAmountQuote, useCurrencies, useWalletBalances, WALLET_KEYS } from './api.ts';
@@ -52,6 +53,7 @@ function SwapForm() {
   ).map(option);
   const targets = swapTargets(markets ?? [], from);
   const toOptions = targets.map(option);
+  const icons = Object.fromEntries((currencies ?? []).map((c) => [c.id, c.icon_url || null]));
   const precision = currencies?.find((c) => c.id === from)?.precision ?? 8;
   useEffect(() => {
     if (markets && targets.length > 0 && !targets.includes(to)) setTo(targets[0] as string);
@@ -100,6 +102,7 @@ function SwapForm() {
               if (typedSwapAmount(amount, p) === null) setAmount('');
             }}
             allowDeselect={false}
+            {...coinSelectIcons(from, icons)}
             data-testid="swap-from"
           />
           <Select
@@ -108,6 +111,7 @@ function SwapForm() {
             value={to}
             onChange={(v) => v && setTo(v)}
             allowDeselect={false}
+            {...coinSelectIcons(to, icons)}
             data-testid="swap-to"
           />
         </Group>

@@ -72,10 +72,6 @@ export function WithdrawPanel({ currency, network, available }: Props) {
     currency: currency.id,
     blockchain_key: network.blockchain_key,
   };
-  const external = {
-    min: formatUnits(withdrawMinimum(network, precision, false), precision),
-    currency: unit,
-  };
   const [percent, setPercent] = useState(0);
   const [verifying, setVerifying] = useState(false);
   const [managing, setManaging] = useState(false);
@@ -98,7 +94,7 @@ export function WithdrawPanel({ currency, network, available }: Props) {
         setErrors({ [field]: code });
         if (field !== 'otp') setVerifying(false);
       } else {
-        const text = walletErrorText(t, err, external);
+        const text = walletErrorText(t, err, limits);
         if (text) toast.error(text);
       }
     },
@@ -109,14 +105,17 @@ export function WithdrawPanel({ currency, network, available }: Props) {
   const fee = internal ? 0n : toUnits(network.withdraw_fee, precision);
   const amount = toUnits(String(form.values.amount), precision);
   const willGet = formatUnits(amountReceived(amount, fee), precision);
-  const message = (code: string) => t([code, 'server.error'], external);
+  // The spec's two rules: minimum withdrawal + fee to an outside address, the minimum alone to a user here.
+  const minimum = withdrawMinimum(network, precision, internal);
+  const limits = { min: formatUnits(minimum, precision), currency: unit };
+  const message = (code: string) => t([code, 'server.error'], limits);
 
   const pick = (value: number) => {
     setPercent(value);
     form.set('amount', sliderAmount(available, precision, value));
   };
 
-  /** Everything but the code; the address may be internal, so only the internal minimum is certain here. */
+  /** Everything but the code, with the minimum of the chosen address's kind, before the code is asked for. */
   const precheck = (): boolean => {
     const parsed = withdrawSchema.omit({ otp: true }).safeParse(form.values);
     if (!parsed.success) {
@@ -127,8 +126,7 @@ export function WithdrawPanel({ currency, network, available }: Props) {
       form.setErrors({ amount: WALLET_ERRORS.insufficientBalance });
       return false;
     }
-    const internalMin = withdrawMinimum(network, precision, true);
-    if (amount < internalMin) {
+    if (amount < minimum) {
       form.setErrors({ amount: WALLET_ERRORS.amountTooSmall });
       return false;
     }

@@ -43,6 +43,12 @@ export const errors = {
   'account.withdraw.invalid_otp': 'Invalid 2FA Code',
   'account.withdraw.not_permitted': '',
   'account.withdraw.disabled': 'Withdrawals of this coin on this network are paused',
+  'account.internal_transfer.missing_recipient': "Enter the recipient's email, phone number or address",
+  'account.internal_transfer.recipient_not_found':
+    'No user of this exchange can receive a transfer with these details',
+  'account.internal_transfer.self_transfer': 'You cannot transfer to yourself',
+  'account.internal_transfer.missing_password': 'Password is required',
+  'account.internal_transfer.invalid_password': 'The password is not correct',
   'account.beneficiary.missing_name': 'Name is required',
   'account.beneficiary.name_too_long': 'Must not exceed 64 characters',
   'account.beneficiary.missing_address': 'Address is required',

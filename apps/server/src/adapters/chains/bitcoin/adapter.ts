@@ -4,6 +4,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { hex } from '@scure/base';
 import type pg from 'pg';
 import { withTransaction } from '../../../db/pool.ts';
+import { bitcoinExplorer } from '../explorers.ts';
 import type { ChainBlock, ChainPort, ChainTransfer, KeyScheme, TransactionStatus } from '../port.ts';
 import type { SignerPort } from '../signing.ts';
 import { outputScript, scureNetwork } from './build.ts';
@@ -77,6 +78,7 @@ export async function createBitcoinChain(options: BitcoinChainOptions): Promise<
 
   return {
     key: options.key,
+    explorer: bitcoinExplorer(String(info.chain)),
     keyScheme,
 
     addressOf(publicKey) {

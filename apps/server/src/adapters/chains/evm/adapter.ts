@@ -10,6 +10,7 @@ import {
   Network,
   Transaction,
 } from 'ethers';
+import { evmExplorer } from '../explorers.ts';
 import {
   BroadcastUnknownError,
   type ChainPort,
@@ -81,6 +82,7 @@ export function createEvmChain(options: EvmChainOptions): ChainPort {
 
   return {
     key: options.key,
+    explorer: evmExplorer(options.chainId),
     keyScheme: {
       purpose: 44,
       coinType: 60,

@@ -1,6 +1,7 @@
 import { encodeTronAddress, validateAddress } from '@exchange/shared';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
+import { tronExplorer } from '../explorers.ts';
 import { BroadcastUnknownError, type ChainPort, type SendRequest, type TransactionStatus } from '../port.ts';
 import type { SignerPort, SigningPurpose, WalletKey } from '../signing.ts';
 import { readBlock } from './blocks.ts';
@@ -281,6 +282,7 @@ export function createTronChain(options: TronChainOptions): ChainPort {
 
   return {
     key: options.key,
+    explorer: tronExplorer(options.apiUrl),
     keyScheme: { purpose: 44, coinType: 195, nativeCurrency: 'trx' },
 
     addressOf(publicKey) {

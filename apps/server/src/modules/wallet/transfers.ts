@@ -1,0 +1,147 @@
+import {
+  formatUnits,
+  type InternalTransferInput,
+  parseUnits,
+  recipientKind,
+  TRANSFER_ERRORS,
+  WALLET_ERRORS,
+  withdrawMinimum,
+} from '@exchange/shared';
+import type pg from 'pg';
+import { AppError, invalid } from '../../http/errors.ts';
+import { beginAttempt, failAttempt, lockoutKey, releaseAttempt } from '../identity/lockout.ts';
+import { verifyPassword } from '../identity/passwords.ts';
+import type { UserRecord } from '../identity/users-repository.ts';
+import { addressOwner } from './addresses.ts';
+import { placeWithdrawal, type WithdrawDeps, withdrawPermission } from './withdrawals.ts';
+
+/** A network of the currency, as a transfer needs it. */
+interface CurrencyNetwork {
+  blockchain_key: string;
+  min_withdraw_amount: string;
+  withdraw_fee: string;
+  withdraw_enabled: boolean;
+  precision: number;
+}
+
+/** The user a transfer goes to, and the network its records are kept under. */
+interface Recipient {
+  userId: number;
+  network: CurrencyNetwork;
+  /** How the sender named the recipient, normalised: what both histories show. */
+  label: string;
+}
+
+/**
+ * A transfer to another user of the exchange, named by email, confirmed phone number or deposit address (FAQ),
+ * confirmed with the account password. It is an internal withdrawal: no fee, the minimum withdrawal alone
+ * (spec §5), settled at once unless staff review holds it, with a deposit record on the receiver's side.
+ *
+ * The sender must be allowed to withdraw (level 3, 2FA on, no 24-hour hold). The password is checked before the
+ * recipient is looked up, and every wrong one counts against the account like a failed login, so nobody can
+ * probe which emails or phones have accounts without the password, nor without limit with it; an unknown,
+ * inactive or ambiguous recipient gets one answer whatever the reason, and nothing about the recipient (name,
+ * uid, level) is ever returned.
+ */
+export async function createTransfer(
+  deps: WithdrawDeps,
+  user: UserRecord,
+  input: InternalTransferInput,
+): Promise<number> {
+  const { db } = deps;
+  if (!(await withdrawPermission(db, user, deps.holdHours)).allowed)
+    throw new AppError(403, [WALLET_ERRORS.withdrawNotPermitted]);
+  const networks = (
+    await db.query<CurrencyNetwork>(
+      `select n.blockchain_key, n.min_withdraw_amount::text, n.withdraw_fee::text, n.withdraw_enabled, c.precision
+       from currency_networks n join currencies c on c.id = n.currency_id
+       where n.currency_id = $1 and ($2::text is null or n.blockchain_key = $2) order by n.id`,
+      [input.currency, input.blockchain_key ?? null],
+    )
+  ).rows;
+  const precision = networks[0]?.precision;
+  if (precision === undefined)
+    throw invalid(input.blockchain_key ? WALLET_ERRORS.networkNotFound : WALLET_ERRORS.currencyNotFound);
+  const parsed = parseUnits(input.amount, precision);
+  if (!parsed.ok || parsed.units <= 0n) throw invalid(WALLET_ERRORS.amountInvalid);
+  const amount = parsed.units;
+
+  await checkPassword(db, user, input.password);
+  const recipient = await findRecipient(deps, input.recipient, networks);
+  if (!recipient) throw invalid(TRANSFER_ERRORS.recipientNotFound);
+  if (recipient.userId === Number(user.id)) throw invalid(TRANSFER_ERRORS.selfTransfer);
+  if (!recipient.network.withdraw_enabled) throw invalid(WALLET_ERRORS.withdrawDisabled);
+  const minimum = withdrawMinimum(recipient.network, precision, true);
+  if (amount < minimum) {
+    throw new AppError(422, [WALLET_ERRORS.amountTooSmall], {
+      details: { min: formatUnits(minimum, precision), currency: input.currency },
+    });
+  }
+  if (deps.core.sequencer.state.balance(Number(user.id), input.currency).balance < amount)
+    throw invalid(WALLET_ERRORS.insufficientBalance);
+  return placeWithdrawal(deps, user, {
+    currency: input.currency,
+    blockchainKey: recipient.network.blockchain_key,
+    beneficiaryId: null,
+    rid: recipient.label,
+    memo: null,
+    amount,
+    fee: 0n,
+    precision,
+    recipient: recipient.userId,
+  });
+}
+
+/** The account password, counted like a login: a wrong one is a failure, the fifth blocks the account. */
+async function checkPassword(db: pg.Pool, user: UserRecord, password: string): Promise<void> {
+  const key = lockoutKey(user.id, '');
+  const attempt = await beginAttempt(db, key);
+  if (!(await verifyPassword(user.password_digest, password))) {
+    await failAttempt(db, key, attempt);
+    throw invalid(TRANSFER_ERRORS.passwordInvalid);
+  }
+  await releaseAttempt(db, key);
+}
+
+/**
+ * The active user named by `recipient`: by email (any case), by a confirmed phone number (its digits, however
+ * spelt), or by a deposit address on one of the currency's networks (that network then keeps the records).
+ * Null when there is none, or when a phone number is confirmed on more than one account.
+ */
+async function findRecipient(
+  deps: WithdrawDeps,
+  recipient: string,
+  networks: CurrencyNetwork[],
+): Promise<Recipient | null> {
+  const { db } = deps;
+  const kind = recipientKind(recipient);
+  // Email and phone transfers keep their records under the currency's first network that is open.
+  const open = networks.find((n) => n.withdraw_enabled) ?? (networks[0] as CurrencyNetwork);
+  if (kind === 'email') {
+    const email = recipient.toLowerCase();
+    const row = (await db.query(`select id from users where lower(email) = $1 and state = 'active'`, [email]))
+      .rows[0];
+    return row ? { userId: Number(row.id), network: open, label: email } : null;
+  }
+  if (kind === 'phone') {
+    const digits = recipient.replace(/\D/g, '');
+    const rows = (
+      await db.query(
+        `select distinct p.user_id from phones p join users u on u.id = p.user_id
+         where regexp_replace(p.number, '\\D', '', 'g') = $1 and p.validated_at is not null and u.state = 'active'`,
+        [digits],
+      )
+    ).rows;
+    return rows.length === 1 ? { userId: Number(rows[0].user_id), network: open, label: `+${digits}` } : null;
+  }
+  for (const network of networks) {
+    const address = deps.chains.get(network.blockchain_key)?.chain.normalizeAddress(recipient);
+    if (!address) continue;
+    const owner = await addressOwner(db, network.blockchain_key, address);
+    if (owner === null) continue;
+    const active = (await db.query(`select 1 from users where id = $1 and state = 'active'`, [owner]))
+      .rowCount;
+    return active ? { userId: owner, network, label: address } : null;
+  }
+  return null;
+}
