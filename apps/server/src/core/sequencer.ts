@@ -478,7 +478,9 @@ export class Sequencer {
     };
     const url = (this.db as { options?: { connectionString?: string } }).options?.connectionString;
     let projector: TablesProjector;
-    if (this.options.projector === 'thread' && url) {
+    // Write-through writes the tables itself, with each journal batch: it needs no projector thread (and takes no
+    // snapshots: it is the comparison path of the bench, and a fallback).
+    if (this.options.projector === 'thread' && url && !this.options.writeThrough) {
       const first = loaded.tail[0];
       const thread = new ProjectorThread(
         {
