@@ -5,6 +5,7 @@ import {
   cardCodeText,
   cardErrorCode,
   cardErrorText,
+  cardNumberInput,
   cardStatusKey,
   coversFee,
   feeDue,
@@ -71,5 +72,13 @@ describe('card error messages (spec §5, §8)', () => {
     );
     expect(cardErrorText(t, new Error('boom'))).toBe('Server error');
     expect(cardErrorText(t, new ApiError(422, ['no.such.code'], ''))).toBe('Server error');
+  });
+});
+
+describe('card activation field (issue 32, accounts item 6)', () => {
+  it('strips what is not a digit, space or dash first, then cuts to 19 characters', () => {
+    expect(cardNumberInput('4111ab1111cd1111ef1111')).toBe('4111111111111111');
+    expect(cardNumberInput('4111 1111 1111 1111 99')).toBe('4111 1111 1111 1111');
+    expect(cardNumberInput('4111-1111-1111-1111')).toBe('4111-1111-1111-1111');
   });
 });

@@ -96,7 +96,6 @@ export function VerifyAccountPage() {
                 label={t('identity.verify.phoneCode', { phone: maskPhone(phone) })}
                 inputMode="numeric"
                 autoComplete="one-time-code"
-                maxLength={6}
                 value={codes.phone_otp}
                 onChange={(e) => setCode('phone_otp', e.currentTarget.value)}
                 error={error('phone_otp')}
@@ -118,7 +117,6 @@ export function VerifyAccountPage() {
               <TextInput
                 label={t('identity.verify.emailCode', { email: maskEmail(email) })}
                 inputMode="numeric"
-                maxLength={6}
                 value={codes.email_otp}
                 onChange={(e) => setCode('email_otp', e.currentTarget.value)}
                 error={error('email_otp')}

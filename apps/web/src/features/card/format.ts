@@ -29,6 +29,17 @@ export function groupCardNumber(number: string): string {
   return /^\d+$/.test(digits) ? (digits.match(/.{1,4}/g) ?? []).join(' ') : number;
 }
 
+/** Longest card number as typed: 16 digits in groups of four with a space or dash between them. */
+export const CARD_NUMBER_INPUT_MAX = 19;
+
+/**
+ * The activation field as typed (spec §5, 16 digits): characters that are not digits, spaces or dashes are
+ * dropped first, then the rest is cut, so letters typed in between never count against the length.
+ */
+export function cardNumberInput(typed: string): string {
+  return typed.replace(/[^\d\s-]/g, '').slice(0, CARD_NUMBER_INPUT_MAX);
+}
+
 /** What ordering a card costs now: activation fee plus the first annual fee (spec §5), exact. */
 export function feeDue(fee: Pick<CardFee, 'activation_fee' | 'annual_fee'>): string {
   return formatUnits(units(fee.activation_fee) + units(fee.annual_fee), SCALE);
