@@ -14,6 +14,7 @@ const spec = browserAndDatabase();
 
 let context: BrowserContext;
 let page: Page;
+let masked = '';
 let email = '';
 
 beforeAll(async () => {
@@ -21,7 +22,7 @@ beforeAll(async () => {
   ({ context, page } = await openPage(spec.browser));
   await apiLogin(page, email);
   await spec.db.query('update users set level = 3 where email = $1', [email]);
-  await orderedCard(page, email);
+  masked = await orderedCard(page, email);
   await page.goto('/card');
   await page.getByTestId('card-dashboard').waitFor(POLL);
 }, 180_000);
@@ -45,5 +46,49 @@ describe('card dialogs', () => {
     await field.fill(full);
     await page.getByTestId('card-activate').click();
     await expect.poll(status, POLL).toBe('Active');
+  });
+
+  it('Block/Report Lost Card starts with the card on screen and shows what will happen (item 1)', async () => {
+    await page.getByTestId('card-actions').click();
+    await page.getByTestId('card-action-block').click();
+    const modal = page.getByTestId('card-action-modal-block');
+    await modal.waitFor();
+    expect(await modal.getByTestId('card-action-card').inputValue()).toBe(masked);
+    expect(await modal.getByTestId('card-action-preview-card').textContent()).toBe(masked);
+    expect(await modal.getByTestId('card-action-preview-now').textContent()).toBe('Active');
+    expect(await modal.getByTestId('card-action-preview-after').textContent()).toBe('Blocked');
+    expect(await modal.getByTestId('card-action-preview-fee').textContent()).toBe('No fee');
+    // Confirm straight away: no "Please select card no.".
+    await modal.getByTestId('card-action-confirm').click();
+    await modal.waitFor({ state: 'detached' });
+    expect(await page.getByText('Please select card no.').count()).toBe(0);
+    await expect.poll(status, POLL).toBe('Blocked');
+
+    // Unblock the same way; choosing no card still asks for one.
+    await page.getByTestId('card-actions').click();
+    await page.getByTestId('card-action-unblock').click();
+    const unblock = page.getByTestId('card-action-modal-unblock');
+    await unblock.waitFor();
+    expect(await unblock.getByTestId('card-action-preview-now').textContent()).toBe('Blocked');
+    expect(await unblock.getByTestId('card-action-preview-after').textContent()).toBe('Active');
+    await unblock.getByTestId('card-action-card').selectOption('');
+    expect(await unblock.getByTestId('card-action-preview').count()).toBe(0);
+    await unblock.getByTestId('card-action-confirm').click();
+    await unblock.getByText('Please select card no.').waitFor();
+    await unblock.getByTestId('card-action-card').selectOption(masked);
+    await unblock.getByTestId('card-action-confirm').click();
+    await unblock.waitFor({ state: 'detached' });
+    await expect.poll(status, POLL).toBe('Active');
+
+    // Replace Card starts with the card on screen too, and says what becomes of it.
+    await page.getByTestId('card-actions').click();
+    await page.getByTestId('card-action-replace').click();
+    const replace = page.getByTestId('card-action-modal-replace');
+    expect(await replace.getByTestId('card-action-card').inputValue()).toBe(masked);
+    expect(await replace.getByTestId('card-action-preview-after').textContent()).toBe(
+      'Card replacement processing',
+    );
+    await page.keyboard.press('Escape');
+    await replace.waitFor({ state: 'detached' });
   });
 });

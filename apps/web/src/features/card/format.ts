@@ -1,4 +1,11 @@
-import { CARD_ERRORS, type CardFee, type CardStatus, formatUnits, type IdType } from '@exchange/shared';
+import {
+  CARD_ERRORS,
+  type CardFee,
+  type CardListItem,
+  type CardStatus,
+  formatUnits,
+  type IdType,
+} from '@exchange/shared';
 import type { TFunction } from 'i18next';
 import { ApiError } from '../../api/client.ts';
 import { SCALE, units } from '../../components/format.tsx';
@@ -27,6 +34,15 @@ export function cardStatusColor(status: CardStatus | string): string {
 export function groupCardNumber(number: string): string {
   const digits = number.replace(/\s/g, '');
   return /^\d+$/.test(digits) ? (digits.match(/.{1,4}/g) ?? []).join(' ') : number;
+}
+
+/**
+ * The card a card action's dialog starts with: the one on screen when it is among the user's cards, else the only
+ * card there is, else none (the dialog then asks "Please select card no.").
+ */
+export function preselectedCard(cards: readonly CardListItem[], shown: CardListItem | undefined): string {
+  if (shown && cards.some((c) => c.card_number === shown.card_number)) return shown.card_number;
+  return cards.length === 1 ? (cards[0]?.card_number ?? '') : '';
 }
 
 /** Longest card number as typed: 16 digits in groups of four with a space or dash between them. */
