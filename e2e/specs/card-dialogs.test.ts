@@ -1,8 +1,10 @@
+import { formatUnits, largestTopupFor, quickTopup, topupFee, toUnits } from '@exchange/shared';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeAccount, apiLogin } from '../support/accounts.ts';
+import { activeAccount, apiLogin, postFromPage } from '../support/accounts.ts';
 import { browserAndDatabase, openPage } from '../support/browser.ts';
 import { orderedCard } from '../support/card.ts';
+import { getFromPage } from '../support/wallet.ts';
 
 /**
  * The card dashboard's dialogs as a cardholder meets them (issue 32, accounts and cards items): one level-3 user
@@ -10,6 +12,7 @@ import { orderedCard } from '../support/card.ts';
  */
 
 const POLL = { timeout: 20_000 };
+const USDT_BALANCE = '/api/v2/peatio/account/balances/usdt';
 const spec = browserAndDatabase();
 
 let context: BrowserContext;
@@ -90,5 +93,58 @@ describe('card dialogs', () => {
     );
     await page.keyboard.press('Escape');
     await replace.waitFor({ state: 'detached' });
+  });
+
+  it('Top up is disabled on a blocked card and says why beside it (item 9)', async () => {
+    const blocked = await postFromPage(page, '/api/v2/peatio/account/report/card_loss', {
+      card_number: masked,
+      type: 'Block',
+    });
+    expect(blocked.status).toBe(201);
+    await page.reload();
+    await expect.poll(status, POLL).toBe('Blocked');
+    const open = page.getByTestId('card-topup-open');
+    await expect.poll(() => open.isDisabled(), POLL).toBe(true);
+    expect(await page.getByTestId('card-topup-blocked-note').textContent()).toBe('Your card is blocked');
+    expect(await open.getAttribute('aria-describedby')).toBe(
+      await page.getByTestId('card-topup-blocked-note').getAttribute('id'),
+    );
+
+    const unblocked = await postFromPage(page, '/api/v2/peatio/account/remove/card_loss', {
+      card_number: masked,
+      type: 'Unblock',
+    });
+    expect(unblocked.status).toBe(201);
+    await page.reload();
+    await expect.poll(status, POLL).toBe('Active');
+    await expect.poll(() => open.isEnabled(), POLL).toBe(true);
+    expect(await page.getByTestId('card-topup-blocked-note').count()).toBe(0);
+  });
+
+  it('the quick buttons offer what can be loaded: 100 % is the balance less the 1 % fee, and it loads (item 2)', async () => {
+    const spot = toUnits((await getFromPage<{ balance: string }>(page, USDT_BALANCE)).balance, 6);
+    const fee = await getFromPage<{ topup_fee: string; topup_limit: string }>(
+      page,
+      '/api/v2/peatio/account/card_fee',
+    );
+    const expected = largestTopupFor(spot, fee.topup_fee);
+    // (The 1 % fee is what binds here: the limits are far above the balance.)
+    expect(expected).toBeLessThan(toUnits(fee.topup_limit, 6));
+    await page.getByTestId('card-topup-open').click();
+    const modal = page.getByTestId('card-topup-modal');
+    await modal.waitFor();
+    const amount = page.getByTestId('card-topup-amount');
+    await expect.poll(() => page.getByTestId('card-topup-percent-100').isEnabled(), POLL).toBe(true);
+    await page.getByTestId('card-topup-percent-25').click();
+    expect(await amount.inputValue()).toBe(formatUnits(quickTopup(expected, 25), 6));
+    await page.getByTestId('card-topup-percent-100').click();
+    expect(await amount.inputValue()).toBe(formatUnits(expected, 6));
+    await page.getByTestId('card-topup-submit').click();
+    await modal.waitFor({ state: 'detached' });
+    await page.getByText('Top up submitted. It takes at least 30 minutes to reflect on your card.').waitFor();
+    // What is left of the spot balance is less than a unit plus its fee.
+    const left = toUnits((await getFromPage<{ balance: string }>(page, USDT_BALANCE)).balance, 6);
+    expect(left).toBe(spot - expected - topupFee(expected, fee.topup_fee));
+    expect(largestTopupFor(left, fee.topup_fee)).toBe(0n);
   });
 });

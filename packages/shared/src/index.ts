@@ -1,4 +1,5 @@
 export * from './addresses.ts';
+export * from './card-topup.ts';
 export * from './constants.ts';
 export * from './errors.ts';
 export * from './money.ts';

@@ -247,10 +247,15 @@ export class CardTopups {
     return { items: rows.map(topupItem), totalItem: total };
   }
 
-  /** The card's balance (USDT units), today's top-ups, and the balance in EUR cents at the current rate. */
-  async wallet(card: Pick<CardRow, 'id'>): Promise<{ balance: bigint; today: bigint; eurCents: bigint }> {
+  /**
+   * The card's balance (USDT units), its top-ups on their way, today's top-ups, and the balance in EUR cents at
+   * the current rate.
+   */
+  async wallet(
+    card: Pick<CardRow, 'id'>,
+  ): Promise<{ balance: bigint; pending: bigint; today: bigint; eurCents: bigint }> {
     const sums = await cardSums(this.ctx.db, card.id);
-    return { balance: sums.balance, today: sums.today, eurCents: usdtToEurCents(sums.balance, this.rate) };
+    return { ...sums, eurCents: usdtToEurCents(sums.balance, this.rate) };
   }
 
   /** `GET /account/price/conversion`: exact, rounded down once at the end. */
