@@ -19,6 +19,8 @@ let context: BrowserContext;
 let page: Page;
 let masked = '';
 let email = '';
+/** The top-up the quick-button test made, and its fee, in USDT units. */
+let loaded = { amount: 0n, fee: 0n };
 
 beforeAll(async () => {
   ({ email } = await activeAccount('cdlg'));
@@ -146,5 +148,29 @@ describe('card dialogs', () => {
     const left = toUnits((await getFromPage<{ balance: string }>(page, USDT_BALANCE)).balance, 6);
     expect(left).toBe(spot - expected - topupFee(expected, fee.topup_fee));
     expect(largestTopupFor(left, fee.topup_fee)).toBe(0n);
+    loaded = { amount: expected, fee: topupFee(expected, fee.topup_fee) };
+  });
+
+  it("the statement's Fee column shows what the top-up cost (item 8)", async () => {
+    expect(loaded.fee).toBeGreaterThan(0n);
+    await page.goto('/view_statement');
+    await page.getByTestId('statement-form').waitFor();
+    await expect.poll(() => page.getByTestId('statement-card').inputValue(), POLL).toBe(masked);
+    const topup = page.getByTestId('statement-row').filter({ hasText: 'Top-up' });
+    // The issuer settles the top-up a second after it was asked (CARD_TOPUP_SETTLE_SECONDS in this run); the
+    // page reads the statement as it opens.
+    await expect
+      .poll(async () => {
+        await page.reload();
+        await expect.poll(() => page.getByTestId('statement-card').inputValue(), POLL).toBe(masked);
+        await page.getByTestId('statement-submit').click();
+        await page.getByTestId('statement-table').waitFor();
+        return topup.count();
+      }, POLL)
+      .toBe(1);
+    // (Amounts longer than 8 characters are cut with an ellipsis, spec §9.)
+    const amount = (await topup.getByTestId('statement-row-amount').textContent()) ?? '';
+    expect(formatUnits(loaded.amount, 6).startsWith(amount.replace('…', ''))).toBe(true);
+    expect(await topup.getByTestId('statement-row-fee').textContent()).toBe(formatUnits(loaded.fee, 6));
   });
 });
