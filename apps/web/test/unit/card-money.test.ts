@@ -13,6 +13,7 @@ import {
   topupErrorText,
   topupProblemText,
   topupStatusKey,
+  topupStatusNote,
   tradeTypeLabel,
   truncateRemark,
   validateStatement,
@@ -158,7 +159,15 @@ describe('top-up history status (spec §4)', () => {
     expect(t(topupStatusKey({ aasm_state: 'failed', topup_status: 'refunded' }))).toBe('Processing');
     expect(t(topupStatusKey({ aasm_state: 'submitted', topup_status: 'processing' }))).toBe('Processing');
     expect(t(topupStatusKey({ aasm_state: 'settled', topup_status: 'success' }))).toBe('Success');
-    expect(t(topupStatusKey({ aasm_state: 'refunded', topup_status: 'refunded' }))).toBe('Refunded');
+  });
+
+  it('notes under a declined top-up once its amount is back in the spot wallet (issue 32, item 13)', () => {
+    const note = topupStatusNote({ aasm_state: 'failed', topup_status: 'refunded' });
+    expect(note && t(note)).toBe(
+      'Declined by the card issuer; the amount is back in your spot wallet (the fee is kept).',
+    );
+    expect(topupStatusNote({ aasm_state: 'failed', topup_status: 'processing' })).toBeUndefined();
+    expect(topupStatusNote({ aasm_state: 'settled', topup_status: 'success' })).toBeUndefined();
   });
 });
 

@@ -116,6 +116,16 @@ export function topupStatusKey(item: Pick<TopupItem, 'aasm_state' | 'topup_statu
   return `card.topup.status.${item.topup_status}`;
 }
 
+/**
+ * The note under a declined top-up's Processing (issue 32): once its amount is back in the spot wallet
+ * (`topup_status` refunded) the history says so; otherwise none.
+ */
+export function topupStatusNote(item: Pick<TopupItem, 'aasm_state' | 'topup_status'>): string | undefined {
+  return item.aasm_state === 'failed' && item.topup_status === 'refunded'
+    ? 'card.topup.status.refundedNote'
+    : undefined;
+}
+
 export function topupStatusColor(item: Pick<TopupItem, 'aasm_state' | 'topup_status'>): string {
   if (item.aasm_state === 'failed' || item.topup_status === 'processing') return 'yellow';
   return item.topup_status === 'success' ? 'teal' : 'gray';
