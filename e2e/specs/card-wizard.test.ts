@@ -4,15 +4,35 @@ import { browserAndDatabase, openPage } from '../support/browser.ts';
 import { documentImage } from '../support/card.ts';
 
 /**
- * The card wizard's KYC step (issue 32, cards item 4): "Please upload your document" and "Please upload your
- * selfie" leave the screen as soon as what they ask for is uploaded, instead of staying beside UPLOADED.
+ * The way into the card wizard (issue 32, cards items 4 and 7): a user below level 3 is sent to settings with the
+ * verification prompt; in the KYC step, "Please upload your document" and "Please upload your selfie" leave the
+ * screen as soon as what they ask for is uploaded, instead of staying beside UPLOADED.
  */
 
 const POLL = { timeout: 20_000 };
 // The selfie is taken with the camera: Chromium's fake device grants it without a prompt.
 const spec = browserAndDatabase(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream']);
 
-describe('card KYC step', () => {
+describe('card wizard', () => {
+  it('sends a level-2 user from /card to settings with the verification prompt (item 7)', async () => {
+    const { email } = await activeAccount('cgate');
+    const { context, page } = await openPage(spec.browser);
+    await apiLogin(page, email);
+    expect((await spec.db.query('select level from users where email = $1', [email])).rows[0].level).toBe(2);
+    await page.goto('/card');
+    await page.waitForURL((url) => url.pathname === '/settings', POLL);
+    // The user has no profile yet: the prompt asks for it first (trading spec §2 verification-required modal).
+    await page.getByTestId('kyc-required').waitFor(POLL);
+    expect(await page.getByTestId('card-get-started').count()).toBe(0);
+    await page.getByTestId('kyc-required-profile').click();
+    await page.getByTestId('kyc-required').waitFor({ state: 'detached' });
+    // The prompt was for that visit: a reload of settings does not show it again.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Settings', exact: true }).waitFor();
+    expect(await page.getByTestId('kyc-required').count()).toBe(0);
+    await context.close();
+  });
+
   it('drops a missing-upload message once the upload it asks for is there', async () => {
     const { email } = await activeAccount('ckyc');
     const { context, page } = await openPage(spec.browser);
