@@ -17,6 +17,22 @@ beforeAll(async () => {
 afterAll(() => browser.close());
 
 describe('identity inputs: strip first, then cut', () => {
+  it('the login field takes 12 digits in phone mode (item 5) and still takes an email that starts with digits', async () => {
+    const { context, page } = await openPage(browser);
+    await page.goto('/login');
+    const field = page.getByLabel('Email or phone number');
+    await field.fill('1234567890123456');
+    expect(await field.inputValue()).toBe('123456789012');
+    await field.fill('');
+    await field.pressSequentially('1234567890123456');
+    expect(await field.inputValue()).toBe('123456789012');
+    await page.getByRole('textbox', { name: 'Country code' }).waitFor();
+    // An email whose name is digits is typed through phone mode: the @ leaves it.
+    await field.pressSequentially('@example.com');
+    expect(await field.inputValue()).toBe('123456789012@example.com');
+    await context.close();
+  });
+
   it('the register phone keeps 14 digits of a value typed with letters', async () => {
     const { context, page } = await openPage(browser);
     await page.goto('/register');

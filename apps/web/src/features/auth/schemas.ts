@@ -39,6 +39,15 @@ export const isPhoneIdentifier = (identifier: string): boolean =>
   /^\d/.test(identifier) && !identifier.includes('@');
 
 /**
+ * The identifier field as typed (accounts spec §5, §9): in phone mode a number of digits only is cut to 12
+ * (the login phone's length); anything else, an email or a number with other characters, is left to the
+ * field's 40 and to the checks on submit. An email whose name is digits still gets its @ after the 12th digit.
+ */
+export function loginIdentifierInput(typed: string): string {
+  return isPhoneIdentifier(typed) && /^\d+$/.test(typed) ? typed.slice(0, LOGIN_LIMITS.phoneMax) : typed;
+}
+
+/**
  * The login form: the shared login schema plus the screen's single identifier field and dial code, with the
  * spec's per-mode rules (email: valid, max 40; phone: numeric, max 12, a country code; password max 40).
  */
