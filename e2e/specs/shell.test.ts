@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeAccount, apiLogin } from '../support/accounts.ts';
+import { activeAccount, apiLogin, barong, latestCode, PASSWORD, unique } from '../support/accounts.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
-import { captchaWidget, solveCaptcha } from '../support/captcha.ts';
+import { captchaResponse, captchaWidget, solveCaptcha } from '../support/captcha.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -88,7 +88,7 @@ const textLeft = (page: Page, testIdOrText: { testId?: string; text?: string }, 
   );
 
 describe('privacy consent and header', () => {
-  it('asks a first-time visitor to accept the privacy policy once, and remembers it across logout', async () => {
+  it('asks a first-time visitor to accept the privacy policy once; logout clears it, so the next visitor is asked (item 10)', async () => {
     const { email } = await activeAccount('consent');
     const { context, page } = await openPage(browser, { privacyConsent: false });
     await page.goto('/');
@@ -108,10 +108,52 @@ describe('privacy consent and header', () => {
     await page.getByTestId('user-menu').click();
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     await page.waitForURL((url) => url.pathname === '/');
-    await page.locator('header').getByText('Register', { exact: true }).first().waitFor();
+    // Logout clears local storage as the spec says (accounts spec §4), the consent with it: asked at once.
+    await dialog.getByRole('button', { name: 'I agree' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('privacyConsent'))).toBeNull();
+    await page.reload();
+    await dialog.getByRole('button', { name: 'I agree' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => localStorage.getItem('privacyConsent'))).toBe('accepted');
+    await context.close();
+  });
+
+  it('keeps the consent across account verification: no pop-up over the login form (item 3)', async () => {
+    const email = `cver${unique()}@example.com`;
+    const registered = await fetch(barong('/identity/users'), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        first_name: 'Jun',
+        last_name: 'Park',
+        email,
+        country: 'KR',
+        country_code: '82',
+        phone_number: `10${unique().slice(-8)}`,
+        password: PASSWORD,
+        captcha_response: await captchaResponse(),
+      }),
+    });
+    expect(registered.status).toBe(201);
+    const { phone_number: phone } = (await registered.json()) as { phone_number: string };
+    const { context, page } = await openPage(browser, { privacyConsent: false });
+    await page.goto('/login');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'I agree' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByLabel('Email or phone number').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await solveCaptcha(page);
+    await page.locator('form').getByRole('button', { name: 'Login' }).click();
+    await page.waitForURL((url) => url.pathname === '/verify-account');
+    await page.getByTestId('verify-phone-code').fill(await latestCode(phone));
+    await page.getByTestId('verify-email-code').fill(await latestCode(email));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    // Verification cleared the storage (accounts spec §4) but not the consent: none now, none after a reload.
     expect(await page.evaluate(() => localStorage.getItem('privacyConsent'))).toBe('accepted');
     await page.reload();
-    await page.locator('header').getByText('Register', { exact: true }).first().waitFor();
+    await page.getByLabel('Email or phone number').waitFor();
     expect(await page.getByRole('dialog').count()).toBe(0);
     await context.close();
   });
