@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeAccount, apiLogin, barong, latestCode, PASSWORD, unique } from '../support/accounts.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
 import { captchaResponse, captchaWidget, solveCaptcha } from '../support/captcha.ts';
+import { loginWithEmailCode } from '../support/login.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -155,6 +156,31 @@ describe('privacy consent and header', () => {
     await page.reload();
     await page.getByLabel('Email or phone number').waitFor();
     expect(await page.getByRole('dialog').count()).toBe(0);
+    await context.close();
+  });
+
+  it('shows toasts below the header, never over its login, user menu or theme switch (item 14)', async () => {
+    const { email } = await activeAccount('toast');
+    const { context, page } = await openPage(browser);
+    const toastBelowHeader = async (text: string) => {
+      const toast = page.locator('.mantine-Notification-root').filter({ hasText: text });
+      await toast.waitFor();
+      const box = (await toast.boundingBox())!;
+      const header = (await page.locator('header', { has: page.getByTestId('theme-toggle') }).boundingBox())!;
+      expect(
+        box.y,
+        `${text}: toast top ${box.y}, header bottom ${header.y + header.height}`,
+      ).toBeGreaterThanOrEqual(header.y + header.height);
+    };
+    // A phone: the header holds the logo, the theme switch and the menu toggle.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await loginWithEmailCode(page, email);
+    await toastBelowHeader('Logged in successfully');
+    // A desktop: the user menu and the theme switch on the right; after logout, Login and Register there.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await toastBelowHeader('Logged out successfully');
     await context.close();
   });
 
