@@ -3,6 +3,7 @@ export * from './card-topup.ts';
 export * from './constants.ts';
 export * from './errors.ts';
 export * from './money.ts';
+export * from './phone.ts';
 export * from './schemas/account-security.ts';
 export * from './schemas/admin.ts';
 export * from './schemas/admin-custody.ts';
