@@ -179,7 +179,18 @@ describe('privacy consent and header', () => {
     // A desktop: the user menu and the theme switch on the right; after logout, Login and Register there.
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.getByTestId('user-menu').click();
+    // The user menu opens below the header, where a toast may be: the menu lies above the toasts (which lie above
+    // dialogs), so a toast never takes its click.
+    const zIndex = (selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((e) => Number(getComputedStyle(e).zIndex));
+    const toasts = await zIndex('.mantine-Notifications-root[data-position="top-right"]');
+    expect(await zIndex('.mantine-Menu-dropdown')).toBeGreaterThan(toasts);
+    expect(toasts).toBeGreaterThan(200);
     await page.getByRole('menuitem', { name: 'Logout' }).click();
+    // The pointer stays where Logout was, over the toasts: it does not hold the toast there past its time.
     await toastBelowHeader('Logged out successfully');
     await context.close();
   });
