@@ -7,7 +7,7 @@ import { operator } from '../support/cli.ts';
 import { enableTwoFactorFromPage } from '../support/wallet.ts';
 
 /** Alice, the demo user whose identity is verified (level 3, Vienna), and her verified phone. */
-const ALICE = { email: 'alice@example.com', phone: '431234567890' };
+const ALICE = { email: 'alice@example.com', phone: '436641234567' };
 const POLL = { timeout: 20_000 };
 const POSTCODE_MESSAGE = 'Postcode: letters, digits and underscore only, at most 6 characters';
 

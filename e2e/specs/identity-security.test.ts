@@ -157,7 +157,8 @@ describe('passwords and phone', () => {
     await page.waitForURL((url) => url.pathname === '/update-number/phone');
     await page.getByRole('textbox', { name: 'Country' }).fill('India');
     await page.getByRole('option', { name: 'India (+91)' }).click();
-    const national = `7${unique().slice(-9)}`;
+    // An Indian mobile number (98 and eight digits).
+    const national = `98${unique().slice(-8)}`;
     await page.getByLabel('New phone number').fill(`${national.slice(0, 4)}-${national.slice(4)}`);
     expect(await page.getByLabel('New phone number').inputValue()).toBe(national);
     await page.getByRole('button', { name: 'Send code' }).click();

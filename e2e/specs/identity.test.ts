@@ -169,7 +169,7 @@ describe('registration and login', () => {
         email,
         country: 'KR',
         country_code: '82',
-        phone_number: `10${unique().slice(-8)}`,
+        phone_number: `102${unique().slice(-7)}`,
         password: PASSWORD,
         captcha_response: await captchaResponse(),
       }),

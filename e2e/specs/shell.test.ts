@@ -1,8 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeAccount, apiLogin } from '../support/accounts.ts';
+import { activeAccount, apiLogin, barong, latestCode, PASSWORD, unique } from '../support/accounts.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
-import { captchaWidget, solveCaptcha } from '../support/captcha.ts';
+import { captchaResponse, captchaWidget, solveCaptcha } from '../support/captcha.ts';
+import { loginWithEmailCode } from '../support/login.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -88,7 +89,7 @@ const textLeft = (page: Page, testIdOrText: { testId?: string; text?: string }, 
   );
 
 describe('privacy consent and header', () => {
-  it('asks a first-time visitor to accept the privacy policy once, and remembers it across logout', async () => {
+  it('asks a first-time visitor to accept the privacy policy once; logout clears it, so the next visitor is asked (item 10)', async () => {
     const { email } = await activeAccount('consent');
     const { context, page } = await openPage(browser, { privacyConsent: false });
     await page.goto('/');
@@ -108,11 +109,89 @@ describe('privacy consent and header', () => {
     await page.getByTestId('user-menu').click();
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     await page.waitForURL((url) => url.pathname === '/');
-    await page.locator('header').getByText('Register', { exact: true }).first().waitFor();
+    // Logout clears local storage as the spec says (accounts spec §4), the consent with it: asked at once.
+    await dialog.getByRole('button', { name: 'I agree' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('privacyConsent'))).toBeNull();
+    await page.reload();
+    await dialog.getByRole('button', { name: 'I agree' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => localStorage.getItem('privacyConsent'))).toBe('accepted');
+    await context.close();
+  });
+
+  it('keeps the consent across account verification: no pop-up over the login form (item 3)', async () => {
+    const email = `cver${unique()}@example.com`;
+    const registered = await fetch(barong('/identity/users'), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        first_name: 'Jun',
+        last_name: 'Park',
+        email,
+        country: 'KR',
+        country_code: '82',
+        phone_number: `102${unique().slice(-7)}`,
+        password: PASSWORD,
+        captcha_response: await captchaResponse(),
+      }),
+    });
+    expect(registered.status).toBe(201);
+    const { phone_number: phone } = (await registered.json()) as { phone_number: string };
+    const { context, page } = await openPage(browser, { privacyConsent: false });
+    await page.goto('/login');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'I agree' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByLabel('Email or phone number').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await solveCaptcha(page);
+    await page.locator('form').getByRole('button', { name: 'Login' }).click();
+    await page.waitForURL((url) => url.pathname === '/verify-account');
+    await page.getByTestId('verify-phone-code').fill(await latestCode(phone));
+    await page.getByTestId('verify-email-code').fill(await latestCode(email));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    // Verification cleared the storage (accounts spec §4) but not the consent: none now, none after a reload.
     expect(await page.evaluate(() => localStorage.getItem('privacyConsent'))).toBe('accepted');
     await page.reload();
-    await page.locator('header').getByText('Register', { exact: true }).first().waitFor();
+    await page.getByLabel('Email or phone number').waitFor();
     expect(await page.getByRole('dialog').count()).toBe(0);
+    await context.close();
+  });
+
+  it('shows toasts below the header, never over its login, user menu or theme switch (item 14)', async () => {
+    const { email } = await activeAccount('toast');
+    const { context, page } = await openPage(browser);
+    const toastBelowHeader = async (text: string) => {
+      const toast = page.locator('.mantine-Notification-root').filter({ hasText: text });
+      await toast.waitFor();
+      const box = (await toast.boundingBox())!;
+      const header = (await page.locator('header', { has: page.getByTestId('theme-toggle') }).boundingBox())!;
+      expect(
+        box.y,
+        `${text}: toast top ${box.y}, header bottom ${header.y + header.height}`,
+      ).toBeGreaterThanOrEqual(header.y + header.height);
+    };
+    // A phone: the header holds the logo, the theme switch and the menu toggle.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await loginWithEmailCode(page, email);
+    await toastBelowHeader('Logged in successfully');
+    // A desktop: the user menu and the theme switch on the right; after logout, Login and Register there.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByTestId('user-menu').click();
+    // The user menu opens below the header, where a toast may be: the menu lies above the toasts (which lie above
+    // dialogs), so a toast never takes its click.
+    const zIndex = (selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((e) => Number(getComputedStyle(e).zIndex));
+    const toasts = await zIndex('.mantine-Notifications-root[data-position="top-right"]');
+    expect(await zIndex('.mantine-Menu-dropdown')).toBeGreaterThan(toasts);
+    expect(toasts).toBeGreaterThan(200);
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    // The pointer stays where Logout was, over the toasts: it does not hold the toast there past its time.
+    await toastBelowHeader('Logged out successfully');
     await context.close();
   });
 

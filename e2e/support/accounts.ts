@@ -40,7 +40,8 @@ export async function activeAccount(prefix = 'id'): Promise<{ email: string; pho
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
     });
-  const phone_number = `9${unique().slice(-9)}`;
+  // A Japanese mobile number (090, then a digit from 1 to 9 and seven more): the app takes mobile numbers only.
+  const phone_number = `909${unique().slice(-7)}`;
   const register = async () =>
     post('/identity/users', {
       first_name: 'Mina',

@@ -4,6 +4,8 @@ export const LIMITS = {
   otpResendCountdownSeconds: 60,
   resendLimitDisableSeconds: 5,
   toastDurationMs: 2000,
+  /** How long an account stays blocked after too many failed login checks (its message says so). */
+  loginLockMinutes: 15,
   themeTransitionMs: 1000,
   profileReloadDelayMs: 2000,
   tablePageLimit: 10,
@@ -16,7 +18,7 @@ export const STORAGE_KEYS = {
   theme: 'ThemeMode',
   favouriteMarkets: 'favMarketsId',
   csrfToken: 'csrfToken',
-  /** The visitor accepted the privacy policy (the consent pop-up); kept across logout. */
+  /** The visitor accepted the privacy policy (the consent pop-up); kept by account verification, not by logout. */
   privacyConsent: 'privacyConsent',
 } as const;
 

@@ -6,8 +6,16 @@ import { grantAppPrivileges } from './privileges.ts';
 const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 
 /**
- * Applies every `migrations/NNNN_name.sql` not yet recorded in `schema_migrations`, in order, each in its own
- * transaction, under an advisory lock so that several processes starting at once migrate only once. Runs as the
+ * A migration written in TypeScript (`migrations/NNNN_name.ts`), for a change SQL cannot make alone (phone numbers
+ * normalised by libphonenumber-js): `up` runs in the migration's transaction, on the owner's connection.
+ */
+export interface CodeMigration {
+  up(client: pg.PoolClient): Promise<void>;
+}
+
+/**
+ * Applies every `migrations/NNNN_name.sql` (or `.ts`, a {@link CodeMigration}) not yet recorded in
+ * `schema_migrations`, in order, each in its own transaction, under an advisory lock so that several processes starting at once migrate only once. Runs as the
  * owner of the schema; with `appRole`, then grants that role what the app needs ({@link grantAppPrivileges}),
  * still under the lock.
  * @returns the names of the migrations applied by this call.
@@ -21,10 +29,12 @@ export async function migrate(pool: pg.Pool, options: { appRole?: string } = {})
     const done = new Set((await client.query('select name from schema_migrations')).rows.map((r) => r.name));
     for (const file of await migrationFiles()) {
       if (done.has(file)) continue;
-      const sql = await readFile(new URL(file, MIGRATIONS_DIR), 'utf8');
       await client.query('begin');
       try {
-        await client.query(sql);
+        if (file.endsWith('.ts')) {
+          const migration = (await import(new URL(file, MIGRATIONS_DIR).href)) as CodeMigration;
+          await migration.up(client);
+        } else await client.query(await readFile(new URL(file, MIGRATIONS_DIR), 'utf8'));
         await client.query('insert into schema_migrations (name) values ($1)', [file]);
         await client.query('commit');
         applied.push(file);
@@ -53,5 +63,5 @@ export async function pendingMigrations(pool: pg.Pool): Promise<string[]> {
 }
 
 async function migrationFiles(): Promise<string[]> {
-  return (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{4}_.*\.sql$/.test(f)).sort();
+  return (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{4}_.*\.(sql|ts)$/.test(f)).sort();
 }

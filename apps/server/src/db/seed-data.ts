@@ -106,8 +106,8 @@ export const DEMO_USERS: readonly {
   phone: string;
   identityVerified: boolean;
 }[] = [
-  { email: 'alice@example.com', first: 'Alice', last: 'Demo', phone: '431234567890', identityVerified: true },
-  { email: 'bob@example.com', first: 'Bob', last: 'Demo', phone: '431234567891', identityVerified: false },
+  { email: 'alice@example.com', first: 'Alice', last: 'Demo', phone: '436641234567', identityVerified: true },
+  { email: 'bob@example.com', first: 'Bob', last: 'Demo', phone: '436641234568', identityVerified: false },
 ];
 
 /** The profile of a demo user whose identity is verified (Vienna, Austria). */

@@ -68,8 +68,19 @@ describe('card network and statement', () => {
       exchangeRate: '0.92',
       cardNo: card,
     });
+    // The top-up's row shows the 1 % fee it cost (issue 32, cards item 8); the others cost none.
+    expect(all.items.find((t: { tradeType: number }) => t.tradeType === 100)).toMatchObject({
+      amount: '100',
+      fee: '1',
+    });
+    expect(
+      all.items.filter((t: { tradeType: number; fee: string }) => t.tradeType !== 100 && t.fee !== '0'),
+    ).toEqual([]);
     const eur = (await statement(who, card, { currency: 'EUR' })).json();
-    expect(eur.items.find((t: { tradeType: number }) => t.tradeType === 100).amount).toBe('92.00');
+    expect(eur.items.find((t: { tradeType: number }) => t.tradeType === 100)).toMatchObject({
+      amount: '92.00',
+      fee: '0.92',
+    });
     const page = (await statement(who, card, { size: 3, start: 3 })).json();
     expect(page.items.map((t: { tradeId: string }) => t.tradeId)).toEqual(
       all.items.slice(3, 6).map((t: { tradeId: string }) => t.tradeId),

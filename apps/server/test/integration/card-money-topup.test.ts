@@ -45,7 +45,7 @@ describe('card top-up', () => {
     let details = (
       await s.call(who, 'GET', `/account/card_details?card_number=${encodeURIComponent(card)}`)
     ).json();
-    expect(details).toMatchObject({ usdt_balance: '0', total_24h: '100' });
+    expect(details).toMatchObject({ usdt_balance: '0', total_24h: '100', pending_topups: '100' });
 
     await s.settleTopups();
     expect(await s.topupStates(who)).toEqual({ settled: 1 });
@@ -57,6 +57,7 @@ describe('card top-up', () => {
       usdt_balance: '100',
       eur_balance: '92.00',
       total_24h: '100',
+      pending_topups: '0',
     });
     expect((await s.call(who, 'GET', '/account/cards')).json()[0].balance).toBe('100');
     const sim = await s.db.query(

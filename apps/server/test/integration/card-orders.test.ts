@@ -148,6 +148,7 @@ describe('ordering', () => {
       usdt_balance: '0',
       eur_balance: '0.00',
       total_24h: '0',
+      pending_topups: '0',
       expiry_date: card.expiry_date,
       status: 'unverified',
     });

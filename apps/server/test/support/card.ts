@@ -8,6 +8,11 @@ import { createTestApp, type TestApp } from './app.ts';
 import { JPEG, PNG } from './kyc.ts';
 import { type Member, member, peatio } from './wallet.ts';
 
+let memberPhones = 0;
+/** A distinct Austrian mobile number per member: a verified number names one account (issue 32). */
+const nextMemberPhone = () =>
+  `43660${String(++memberPhones).padStart(4, '0')}${String(Date.now() % 10_000).padStart(4, '0')}`;
+
 export { JPEG, PNG };
 
 /** One USDT in units (precision 6). */
@@ -74,7 +79,7 @@ export class CardSuite {
   }
 
   /** A level-3 member with a profile (the holder's names) and a verified phone (for PINs). */
-  member = async (email: string, level = 3, phone: string | null = '4366012345678'): Promise<Member> => {
+  member = async (email: string, level = 3, phone: string | null = nextMemberPhone()): Promise<Member> => {
     const who = await member(this.t, email, level);
     await this.db.query(
       `insert into profiles (user_id, first_name, last_name, country) values ($1, 'Carla', 'Holder', 'AT')`,

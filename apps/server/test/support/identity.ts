@@ -15,7 +15,8 @@ export function registration(email: string, overrides: Record<string, unknown> =
     email,
     country: 'IN',
     country_code: '91',
-    phone_number: `0${String(Math.floor(Math.random() * 1e9)).padStart(9, '7')}`,
+    // An Indian mobile number (10 digits from 9), typed with its trunk 0: the app takes mobile numbers only.
+    phone_number: `09${String(Math.floor(Math.random() * 1e9)).padStart(9, '7')}`,
     password: 'Tr4ding-Desk#Nova',
     ...overrides,
   };

@@ -1,7 +1,7 @@
-import { STORAGE_KEYS } from '@exchange/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api, whileEndingSession } from './client.ts';
+import { clearBrowserStorage, KEPT_AFTER_LOGOUT } from './storage.ts';
 
 /** The signed-in user as Barong returns it (DESIGN.md §6 user entity). */
 export interface User {
@@ -85,14 +85,7 @@ export function useLogout() {
       await api('barong', '/identity/sessions', { method: 'DELETE' });
       // Leave a protected page before the user is cleared: its guard would otherwise see no user and go to /login.
       await navigate(to, { replace: true });
-      const theme = localStorage.getItem(STORAGE_KEYS.theme);
-      const favourites = localStorage.getItem(STORAGE_KEYS.favouriteMarkets);
-      const consent = localStorage.getItem(STORAGE_KEYS.privacyConsent);
-      localStorage.clear();
-      sessionStorage.clear();
-      if (theme) localStorage.setItem(STORAGE_KEYS.theme, theme);
-      if (favourites) localStorage.setItem(STORAGE_KEYS.favouriteMarkets, favourites);
-      if (consent) localStorage.setItem(STORAGE_KEYS.privacyConsent, consent);
+      clearBrowserStorage(KEPT_AFTER_LOGOUT);
       loggedOutByUser = true;
       client.setQueryData(CURRENT_USER_KEY, null);
       client.removeQueries(others);

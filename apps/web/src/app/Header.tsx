@@ -1,6 +1,6 @@
 import { ActionIcon, Anchor, Box, Burger, Button, Group, Menu, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import type { ReactNode } from 'react';
+import { type ReactNode, type RefObject, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { isLoggedIn, useCurrentUser, useLogout } from '../api/user.ts';
@@ -126,12 +126,51 @@ function NavLinks({ onNavigate, vertical }: { onNavigate: () => void; vertical: 
   );
 }
 
+/** Gap between the header's bottom edge and the toasts. */
+const TOAST_GAP_PX = 8;
+
+/**
+ * Keeps `--app-toast-top` (global.css) just under the header's bottom edge as seen in the window: as the header
+ * grows (the mobile menu, a wrap) and as the page scrolls it away, so the toasts never cover it.
+ */
+function useToastsBelow(header: RefObject<HTMLElement | null>): void {
+  useEffect(() => {
+    const element = header.current;
+    if (!element) return;
+    const root = document.documentElement;
+    let frame = 0;
+    const place = () => {
+      frame = 0;
+      const bottom = Math.max(0, element.getBoundingClientRect().bottom);
+      root.style.setProperty('--app-toast-top', `${Math.round(bottom) + TOAST_GAP_PX}px`);
+    };
+    const schedule = () => {
+      if (frame === 0) frame = requestAnimationFrame(place);
+    };
+    place();
+    const resized = new ResizeObserver(schedule);
+    resized.observe(element);
+    window.addEventListener('scroll', schedule, { passive: true });
+    window.addEventListener('resize', schedule);
+    return () => {
+      resized.disconnect();
+      window.removeEventListener('scroll', schedule);
+      window.removeEventListener('resize', schedule);
+      if (frame !== 0) cancelAnimationFrame(frame);
+      root.style.removeProperty('--app-toast-top');
+    };
+  }, [header]);
+}
+
 /** Site header: logo, navigation for visitors or users, theme switch, and a mobile menu toggle. */
 export function Header() {
   const { t } = useTranslation();
   const [open, { toggle, close }] = useDisclosure(false);
+  const ref = useRef<HTMLElement>(null);
+  useToastsBelow(ref);
   return (
     <Box
+      ref={ref}
       component="header"
       px="md"
       py="sm"

@@ -1,7 +1,8 @@
 import { STORAGE_KEYS } from '@exchange/shared';
 import { Anchor, Button, Group, Modal, Text } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { STORAGE_CLEARED_EVENT } from '../api/storage.ts';
 
 const accepted = () => {
   try {
@@ -12,12 +13,18 @@ const accepted = () => {
 };
 
 /**
- * The privacy consent pop-up (trading-and-money spec §1): on a first visit the visitor confirms having read the
- * privacy policy and agreeing to be bound by it. The answer is kept in local storage (also across logout).
+ * The privacy consent pop-up (trading-and-money spec §1): a visitor who has not agreed yet confirms having read
+ * the privacy policy and agreeing to be bound by it. The answer is kept in local storage; account verification
+ * keeps it, logout clears it (`api/storage.ts` says why), and the pop-up then asks whoever comes next.
  */
 export function PrivacyConsent() {
   const { t } = useTranslation();
   const [open, setOpen] = useState(() => !accepted());
+  useEffect(() => {
+    const reread = () => setOpen(!accepted());
+    window.addEventListener(STORAGE_CLEARED_EVENT, reread);
+    return () => window.removeEventListener(STORAGE_CLEARED_EVENT, reread);
+  }, []);
   const accept = () => {
     localStorage.setItem(STORAGE_KEYS.privacyConsent, 'accepted');
     setOpen(false);

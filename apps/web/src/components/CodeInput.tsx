@@ -28,7 +28,6 @@ export function CodeInput({ label, length, value, onChange, error, testId, autoF
       label={label}
       inputMode="numeric"
       autoComplete="one-time-code"
-      maxLength={length}
       value={value}
       onChange={(e) => onChange(e.currentTarget.value.replace(/\D/g, '').slice(0, length))}
       error={error}

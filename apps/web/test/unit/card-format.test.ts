@@ -1,14 +1,16 @@
-import { CARD_ERRORS } from '@exchange/shared';
+import { CARD_ERRORS, type CardListItem } from '@exchange/shared';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/client.ts';
 import {
   cardCodeText,
   cardErrorCode,
   cardErrorText,
+  cardNumberInput,
   cardStatusKey,
   coversFee,
   feeDue,
   groupCardNumber,
+  preselectedCard,
 } from '../../src/features/card/format.ts';
 import { t } from '../../src/i18n/index.ts';
 
@@ -71,5 +73,35 @@ describe('card error messages (spec §5, §8)', () => {
     );
     expect(cardErrorText(t, new Error('boom'))).toBe('Server error');
     expect(cardErrorText(t, new ApiError(422, ['no.such.code'], ''))).toBe('Server error');
+  });
+});
+
+describe('card activation field (issue 32, accounts item 6)', () => {
+  it('strips what is not a digit, space or dash first, then cuts to 19 characters', () => {
+    expect(cardNumberInput('4111ab1111cd1111ef1111')).toBe('4111111111111111');
+    expect(cardNumberInput('4111 1111 1111 1111 99')).toBe('4111 1111 1111 1111');
+    expect(cardNumberInput('4111-1111-1111-1111')).toBe('4111-1111-1111-1111');
+  });
+});
+
+describe('card action dialogs start with a card (issue 32, accounts item 1)', () => {
+  const card = (card_number: string): CardListItem => ({
+    id: 1,
+    card_number,
+    balance: '0',
+    status: 'normal',
+    next_charge_on: '2027-01-01',
+    expiry_date: '01/30',
+    fulfillment_status: 'delivered',
+    created_at: '2026-01-01T00:00:00Z',
+  });
+  const one = card('4111 **** **** 1111');
+  const two = card('4111 **** **** 2222');
+  it('chooses the card on screen, else the only card, else none', () => {
+    expect(preselectedCard([one, two], two)).toBe(two.card_number);
+    expect(preselectedCard([one], undefined)).toBe(one.card_number);
+    expect(preselectedCard([one, two], undefined)).toBe('');
+    expect(preselectedCard([one], two)).toBe(one.card_number);
+    expect(preselectedCard([], undefined)).toBe('');
   });
 });

@@ -1,4 +1,4 @@
-import { CARD_ERRORS, CARD_MONEY_ERRORS, STATEMENT_MAX_DAYS } from '@exchange/shared';
+import { CARD_ERRORS, CARD_MONEY_ERRORS, formatUnits, STATEMENT_MAX_DAYS, toUnits } from '@exchange/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/api/client.ts';
 import {
@@ -8,11 +8,12 @@ import {
   debounce,
   defaultStatementRange,
   pageStart,
-  percentOfBalance,
+  percentOfLoadable,
   type TopupContext,
   topupErrorText,
   topupProblemText,
   topupStatusKey,
+  topupStatusNote,
   tradeTypeLabel,
   truncateRemark,
   validateStatement,
@@ -20,25 +21,49 @@ import {
 import { readOutcome } from '../../src/features/dev/devApi.ts';
 import { t } from '../../src/i18n/index.ts';
 
-describe('top-up quick buttons (spec §5): percent of the spot USDT balance, exact', () => {
-  it('gives 25/50/75/100 % floored to 6 decimals', () => {
-    expect(percentOfBalance('100.5', 25)).toBe('25.125');
-    expect(percentOfBalance('100.5', 50)).toBe('50.25');
-    expect(percentOfBalance('100.5', 75)).toBe('75.375');
-    expect(percentOfBalance('0.000003', 50)).toBe('0.000001');
+describe('top-up quick buttons (spec §5, issue 32): percent of what can actually be loaded, exact', () => {
+  // The audit's case: a 97,706.125 USDT spot balance, the default 1 % fee, 5,000 a day and 10,000 on the card.
+  const room: TopupContext = {
+    usdtBalance: '97706.125',
+    feePercent: '1',
+    cardBalance: '0',
+    pending: '0',
+    today: '0',
+    loadLimit: '10000',
+    dailyLimit: '5000',
+    status: 'normal',
+  };
+
+  it('takes the smallest of balance less fee, the day left and the room under the load limit', () => {
+    // The day's limit binds: 100 % is 5000, 25 % is 1250 (25 % of the balance was 24426.53, over both limits).
+    expect(percentOfLoadable(room, '1', 100)).toBe('5000');
+    expect(percentOfLoadable(room, '1', 25)).toBe('1250');
+    // 4,000 loaded today: 1,000 left of the day.
+    expect(percentOfLoadable({ ...room, today: '4000' }, '1', 100)).toBe('1000');
+    // 9,500 on the card and 300 on its way: 200 under the load limit.
+    expect(percentOfLoadable({ ...room, cardBalance: '9500', pending: '300' }, '1', 50)).toBe('100');
+    // A small balance binds: 101 USDT pays 100 and its 1 USDT fee.
+    expect(percentOfLoadable({ ...room, usdtBalance: '101' }, '1', 100)).toBe('100');
   });
 
-  it('makes 100 % exactly the available balance, minus nothing', () => {
-    expect(percentOfBalance('1234.56', 100)).toBe('1234.56');
-    expect(percentOfBalance('0.1', 100)).toBe('0.1');
-    // Far beyond 2^53: a JS number would lose digits here.
-    expect(percentOfBalance('98765432109876.543211', 100)).toBe('98765432109876.543211');
-    expect(percentOfBalance('98765432109876.543211', 75)).toBe('74074074082407.407408');
+  it('makes 100 % an amount every client check lets through, fee included, to the last unit', () => {
+    for (const usdtBalance of ['101', '100.999999', '55.5', '1.01', '1234.567891']) {
+      const ctx = { ...room, usdtBalance };
+      const amount = percentOfLoadable(ctx, '1', 100);
+      expect(checkTopup(amount, ctx), `${usdtBalance} → ${amount}`).toBeUndefined();
+      // One unit more would not be covered.
+      const more = formatUnits(toUnits(amount, 6) + 1n, 6);
+      expect(checkTopup(more, ctx)?.code, `${usdtBalance} → ${more}`).toBe(
+        CARD_MONEY_ERRORS.insufficientBalance,
+      );
+    }
   });
 
-  it('keeps at most 6 decimals of a more precise balance, never rounding up', () => {
-    expect(percentOfBalance('123.45678919', 100)).toBe('123.456789');
-    expect(percentOfBalance(undefined, 100)).toBe('0');
+  it('gives 0 when nothing can be loaded', () => {
+    expect(percentOfLoadable({ ...room, today: '5000' }, '1', 100)).toBe('0');
+    expect(percentOfLoadable({ ...room, cardBalance: '10000' }, '1', 100)).toBe('0');
+    expect(percentOfLoadable({ ...room, cardBalance: '10001' }, '1', 100)).toBe('0');
+    expect(percentOfLoadable({ ...room, usdtBalance: undefined }, '1', 100)).toBe('0');
   });
 });
 
@@ -56,6 +81,8 @@ describe('top-up amount as typed (spec §5: up to 6 decimals)', () => {
 describe('top-up client checks (spec §5)', () => {
   const ctx: TopupContext = {
     usdtBalance: '500.12345678',
+    feePercent: '0',
+    pending: '0',
     cardBalance: '900',
     today: '200',
     loadLimit: '1000',
@@ -88,6 +115,15 @@ describe('top-up client checks (spec §5)', () => {
     expect(checkTopup('500.123456', open)).toBeUndefined();
     expect(checkTopup('100', { ...ctx, today: '0' })).toBeUndefined();
     expect(checkTopup('50', { ...ctx, cardBalance: '0' })).toBeUndefined();
+  });
+
+  it('checks the fee on top of the amount, and top-ups on their way under the load limit', () => {
+    const withFee = { ...ctx, feePercent: '1', loadLimit: undefined, dailyLimit: undefined };
+    expect(text('500', withFee)).toBe('Insufficient balance');
+    expect(checkTopup('495', withFee)).toBeUndefined();
+    expect(text('60', { ...ctx, pending: '50', dailyLimit: undefined })).toBe(
+      'Maximum card balance limit is 1000 USDT.',
+    );
   });
 
   it('checks a blocked card first', () => {
@@ -123,7 +159,15 @@ describe('top-up history status (spec §4)', () => {
     expect(t(topupStatusKey({ aasm_state: 'failed', topup_status: 'refunded' }))).toBe('Processing');
     expect(t(topupStatusKey({ aasm_state: 'submitted', topup_status: 'processing' }))).toBe('Processing');
     expect(t(topupStatusKey({ aasm_state: 'settled', topup_status: 'success' }))).toBe('Success');
-    expect(t(topupStatusKey({ aasm_state: 'refunded', topup_status: 'refunded' }))).toBe('Refunded');
+  });
+
+  it('notes under a declined top-up once its amount is back in the spot wallet (issue 32, item 13)', () => {
+    const note = topupStatusNote({ aasm_state: 'failed', topup_status: 'refunded' });
+    expect(note && t(note)).toBe(
+      'Declined by the card issuer; the amount is back in your spot wallet (the fee is kept).',
+    );
+    expect(topupStatusNote({ aasm_state: 'failed', topup_status: 'processing' })).toBeUndefined();
+    expect(topupStatusNote({ aasm_state: 'settled', topup_status: 'success' })).toBeUndefined();
   });
 });
 

@@ -1,6 +1,8 @@
 import * as shared from '@exchange/shared';
 import { describe, expect, it } from 'vitest';
-import { en } from '../../src/i18n/index.ts';
+import { ApiError } from '../../src/api/client.ts';
+import { errorText } from '../../src/features/auth/components/errors.ts';
+import { en, t } from '../../src/i18n/index.ts';
 
 /** Codes answered to another service, never to the browser: they need no message. */
 const NOT_FOR_USERS = ['kyc.webhook.'];
@@ -55,5 +57,16 @@ describe('the message catalogue (DESIGN.md §6: the web app maps codes to messag
       'The difference between From and To date should not be more than 30 days',
     );
     expect(en['card.topup.serverInsufficient']).toBe('Unable to Top up, please contact customer care.');
+  });
+});
+
+describe('the login lockout (accounts spec §8; issue 32, accounts item 14)', () => {
+  it('says the account is blocked and for how long', () => {
+    const { ERRORS, LIMITS } = shared;
+    const blocked = new ApiError(401, [ERRORS.accountBlocked, ERRORS.tooManyAttempts], '');
+    expect(LIMITS.loginLockMinutes).toBe(15);
+    expect(errorText(t, blocked, 'login')).toBe(
+      'Your account has been blocked. Too many failed attempts. The block lasts 15 minutes.',
+    );
   });
 });

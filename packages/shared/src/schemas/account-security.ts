@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERRORS } from '../errors.ts';
+import { mobileFromInternational } from '../phone.ts';
 import { textField } from '../validation.ts';
 import { passwordField } from './identity.ts';
 
@@ -73,24 +74,43 @@ const phoneNumber = textField(ERRORS.phoneInvalid, [
   [(v) => /^\d{4,30}$/.test(v.replace(/\D/g, '')), ERRORS.phoneInvalid],
 ]);
 
+/**
+ * The new number of a phone change must be a mobile number (of the chosen country's numbering plan when one is
+ * given): the code goes to it by SMS, and it becomes a login (issue 32).
+ */
+function refuseNonMobile(
+  value: { phone_number: string; country?: string | undefined },
+  ctx: z.RefinementCtx,
+) {
+  if (
+    /^\d{4,30}$/.test(value.phone_number.replace(/\D/g, '')) &&
+    !mobileFromInternational(value.phone_number, value.country)
+  )
+    ctx.addIssue({ code: 'custom', path: ['phone_number'], message: ERRORS.phoneInvalid });
+}
+
 /** `POST /resource/phones`: start a phone change; `otp_code` is required when two-factor is on. */
-export const startPhoneChangeSchema = z.object({
-  phone_number: phoneNumber,
-  country: z.string().max(2).optional(),
-  otp_code: z.string().max(6).optional(),
-});
+export const startPhoneChangeSchema = z
+  .object({
+    phone_number: phoneNumber,
+    country: z.string().max(2).optional(),
+    otp_code: z.string().max(6).optional(),
+  })
+  .superRefine(refuseNonMobile);
 
 /** `POST /resource/phones/send_code`: resend the SMS code of a phone change. */
-export const resendPhoneCodeSchema = z.object({ phone_number: phoneNumber });
+export const resendPhoneCodeSchema = z.object({ phone_number: phoneNumber }).superRefine(refuseNonMobile);
 
 /** `POST /resource/phones/verify`: confirm the new number with its SMS code (and the country chosen for it). */
-export const verifyPhoneSchema = z.object({
-  phone_number: phoneNumber,
-  country: z.string().max(2).optional(),
-  verification_code: textField(ERRORS.phoneCodeInvalid, [
-    [(v) => /^\d{6}$/.test(v), ERRORS.phoneCodeInvalid],
-  ]),
-});
+export const verifyPhoneSchema = z
+  .object({
+    phone_number: phoneNumber,
+    country: z.string().max(2).optional(),
+    verification_code: textField(ERRORS.phoneCodeInvalid, [
+      [(v) => /^\d{6}$/.test(v), ERRORS.phoneCodeInvalid],
+    ]),
+  })
+  .superRefine(refuseNonMobile);
 
 /** `POST /resource/phones/verify_otp_code`: the two-factor step before a phone change. */
 export const verifyOtpCodeSchema = z.object({ otp_code: totpField });

@@ -35,6 +35,8 @@ export interface CardData {
   usdt_balance: string;
   eur_balance: string;
   total_24h: string;
+  /** USDT of top-ups on their way to the card (not settled yet): they count under the load limit too. */
+  pending_topups: string;
   expiry_date: string;
   status: CardStatus;
 }

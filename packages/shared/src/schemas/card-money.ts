@@ -127,9 +127,13 @@ export const topupListQuery = z.object({
 export interface TopupItem {
   order_no: string;
   created_at: string;
-  /** `processing` until the issuer settles it, then `success`, or `refunded` when the issuer refused it. */
+  /**
+   * `processing` until the issuer settles it, then `success`; `refunded` once the amount of a top-up the issuer
+   * refused is back in the spot wallet (until then `processing`).
+   */
   topup_status: 'processing' | 'success' | 'refunded';
-  aasm_state: 'submitted' | 'settled' | 'failed' | 'refunded';
+  /** `failed` for a top-up the issuer refused, also after its refund (the spec's state, shown as Processing). */
+  aasm_state: 'submitted' | 'settled' | 'failed';
   /** What reached the card, in USDT. */
   amount: string;
   currency: 'usdt';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERRORS } from '../errors.ts';
+import { mobileFromInternational, mobileFromNational } from '../phone.ts';
 import { maxLength, textField } from '../validation.ts';
 
 /** Special characters a password must include at least one of (accounts spec §5). */
@@ -64,9 +65,18 @@ export const registerSchema = z
   })
   .superRefine((value, ctx) => {
     const country = REGISTRATION_COUNTRIES.find((c) => c.code === value.country);
-    if (value.country && (!country || country.dial !== value.country_code.replace(/\D/g, ''))) {
+    const countryOk = country !== undefined && country.dial === value.country_code.replace(/\D/g, '');
+    if (value.country && !countryOk) {
       ctx.addIssue({ code: 'custom', path: ['country'], message: ERRORS.invalidCountry });
     }
+    // A number that cannot be a mobile of the chosen country is no number to send codes to (issue 32).
+    if (
+      country &&
+      countryOk &&
+      /^\d{1,14}$/.test(value.phone_number) &&
+      !mobileFromNational(value.phone_number, country.code)
+    )
+      ctx.addIssue({ code: 'custom', path: ['phone_number'], message: ERRORS.invalidPhone });
   });
 export type RegisterInput = z.infer<typeof registerSchema>;
 
@@ -129,13 +139,21 @@ export const registrationTokenField = z
  * step of verify-account). Barong took these as a GET query with no proof; a POST with the registration token
  * now, so nobody who merely knows an email can redirect its codes.
  */
-export const changePendingPhoneSchema = z.object({
-  email: z.string({ error: ERRORS.fieldRequired }).min(3, ERRORS.fieldRequired).max(254),
-  country_code: z.string({ error: ERRORS.invalidCountry }).regex(/^\+?\d{1,4}$/, ERRORS.invalidCountry),
-  phone_number: z.string({ error: ERRORS.invalidPhone }).regex(/^\d{1,15}$/, ERRORS.invalidPhone),
-  registration_token: registrationTokenField,
-  captcha_response: z.string().max(10_000).optional(),
-});
+export const changePendingPhoneSchema = z
+  .object({
+    email: z.string({ error: ERRORS.fieldRequired }).min(3, ERRORS.fieldRequired).max(254),
+    country_code: z.string({ error: ERRORS.invalidCountry }).regex(/^\+?\d{1,4}$/, ERRORS.invalidCountry),
+    phone_number: z.string({ error: ERRORS.invalidPhone }).regex(/^\d{1,15}$/, ERRORS.invalidPhone),
+    registration_token: registrationTokenField,
+    captcha_response: z.string().max(10_000).optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (
+      /^\d{1,15}$/.test(value.phone_number) &&
+      !mobileFromInternational(fullPhoneNumber(value.country_code, value.phone_number))
+    )
+      ctx.addIssue({ code: 'custom', path: ['phone_number'], message: ERRORS.invalidPhone });
+  });
 export type ChangePendingPhoneInput = z.infer<typeof changePendingPhoneSchema>;
 
 /** `POST /identity/users/send_otp/email` and `/phone`: resend a registration verification code. */

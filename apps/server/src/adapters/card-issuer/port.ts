@@ -62,6 +62,8 @@ export interface IssuerTransaction {
     network?: { original_amount: string; original_currency_code: string; conversion_rate: string };
   };
   preceding_related_transaction_token?: string | null;
+  /** A `gpa.credit` (a top-up): the funding order it settles, whose token is our top-up's. */
+  gpa_order?: { token: string } | null;
   created_time: string;
 }
 

@@ -6,17 +6,8 @@ export const RATE_DECIMALS = 8;
 /** EUR is shown in cents. */
 export const EUR_DECIMALS = 2;
 
-/** Ceiling division of non-negative bigints. */
-const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
-
-/**
- * The top-up fee of `amount` (USDT units): `percent` (a decimal string, e.g. CARD_TOPUP_FEE `1`) of it, exact,
- * rounded up to the unit so that rounding never creates money for the user (the remainder is the exchange's).
- */
-export function topupFee(amount: bigint, percent: string): bigint {
-  const pct = toUnits(percent, USDT_DECIMALS);
-  return ceilDiv(amount * pct, 100n * 10n ** BigInt(USDT_DECIMALS));
-}
+/** The top-up fee is shared with the web app, which offers amounts the fee leaves room for. */
+export { topupFee } from '@exchange/shared';
 
 /** The rate EUR per USDT in units of 10^-8, from its decimal string (CARD_EUR_PER_USDT). */
 export function rateUnits(eurPerUsdt: string): bigint {

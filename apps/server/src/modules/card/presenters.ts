@@ -36,7 +36,12 @@ export function cardListItem(card: CardRow): CardListItem {
 /** `GET /account/card_details`: the card wallet. */
 export function cardData(
   card: CardRow,
-  wallet: { balance: bigint; today: bigint; eurCents: bigint } = { balance: 0n, today: 0n, eurCents: 0n },
+  wallet: { balance: bigint; pending: bigint; today: bigint; eurCents: bigint } = {
+    balance: 0n,
+    pending: 0n,
+    today: 0n,
+    eurCents: 0n,
+  },
 ): CardData {
   return {
     card_number: maskedNumber(card),
@@ -44,6 +49,7 @@ export function cardData(
     usdt_balance: fmtUsdt(wallet.balance),
     eur_balance: fmtEur(wallet.eurCents),
     total_24h: fmtUsdt(wallet.today),
+    pending_topups: fmtUsdt(wallet.pending),
     expiry_date: expiryDate(card.expiry),
     status: card.status as CardStatus,
   };

@@ -1,7 +1,13 @@
-import type { CardTransactionInput, StatementPage, StatementTransaction } from '@exchange/shared';
+import {
+  type CardTransactionInput,
+  type StatementPage,
+  type StatementTransaction,
+  toUnits,
+} from '@exchange/shared';
 import type { IssuerTransaction } from '../../adapters/card-issuer/port.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
 import { type CardContext, viaIssuer } from './context.ts';
+import { fmtEur, fmtUsdt, rateUnits, USDT_DECIMALS, usdtToEurCents } from './money.ts';
 import { maskedNumber } from './presenters.ts';
 import type { CardRow } from './repository.ts';
 
@@ -31,11 +37,42 @@ export class CardStatement {
         count: q.size,
       }),
     );
-    return { items: page.data.map((t) => row(card, t, q.currency)), totalItem: page.total };
+    const fees = await this.topupFees(card, page.data);
+    return {
+      items: page.data.map((t) => row(card, t, q.currency, fees.get(t.gpa_order?.token ?? '') ?? 0n)),
+      totalItem: page.total,
+    };
+  }
+
+  /**
+   * The fee each top-up on the page cost (issue 32): charged by us from the spot wallet on top of the amount, so
+   * the issuer's `gpa.credit` does not carry it; found by the funding order's token, which is the top-up's.
+   */
+  private async topupFees(card: CardRow, transactions: IssuerTransaction[]): Promise<Map<string, bigint>> {
+    const tokens = transactions.flatMap((t) => (t.gpa_order?.token ? [t.gpa_order.token] : []));
+    if (tokens.length === 0) return new Map();
+    const rows = (
+      await this.ctx.db.query(
+        'select issuer_token, fee::text as fee from card_topups where card_id = $1 and issuer_token = any($2)',
+        [card.id, tokens],
+      )
+    ).rows as { issuer_token: string; fee: string }[];
+    return new Map(rows.map((r) => [r.issuer_token, toUnits(r.fee, USDT_DECIMALS)]));
   }
 }
 
-function row(card: CardRow, t: IssuerTransaction, currency: 'USDT' | 'EUR'): StatementTransaction {
+/** A fee in USDT units shown in the statement's currency: EUR at the row's own rate, rounded down. */
+function feeIn(currency: 'USDT' | 'EUR', fee: bigint, rate: string | undefined): string {
+  if (currency === 'USDT') return fmtUsdt(fee);
+  return fmtEur(rate ? usdtToEurCents(fee, rateUnits(rate)) : 0n);
+}
+
+function row(
+  card: CardRow,
+  t: IssuerTransaction,
+  currency: 'USDT' | 'EUR',
+  fee: bigint,
+): StatementTransaction {
   const network = t.currency_conversion?.network;
   const eur = network?.original_amount ?? '0';
   const reason = (t as { decline_reason?: string | null }).decline_reason;
@@ -45,7 +82,7 @@ function row(card: CardRow, t: IssuerTransaction, currency: 'USDT' | 'EUR'): Sta
     currency,
     businessDate: t.created_time,
     amount: currency === 'USDT' ? t.amount : eur,
-    fee: '0',
+    fee: fee === 0n ? '0' : feeIn(currency, fee, network?.conversion_rate),
     tradeStatus: STATUS[t.state] ?? t.state.toLowerCase(),
     tradeType: t.type_code,
     remark: [t.card_acceptor?.name, reason].filter(Boolean).join(': '),

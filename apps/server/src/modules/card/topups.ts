@@ -247,10 +247,15 @@ export class CardTopups {
     return { items: rows.map(topupItem), totalItem: total };
   }
 
-  /** The card's balance (USDT units), today's top-ups, and the balance in EUR cents at the current rate. */
-  async wallet(card: Pick<CardRow, 'id'>): Promise<{ balance: bigint; today: bigint; eurCents: bigint }> {
+  /**
+   * The card's balance (USDT units), its top-ups on their way, today's top-ups, and the balance in EUR cents at
+   * the current rate.
+   */
+  async wallet(
+    card: Pick<CardRow, 'id'>,
+  ): Promise<{ balance: bigint; pending: bigint; today: bigint; eurCents: bigint }> {
     const sums = await cardSums(this.ctx.db, card.id);
-    return { balance: sums.balance, today: sums.today, eurCents: usdtToEurCents(sums.balance, this.rate) };
+    return { ...sums, eurCents: usdtToEurCents(sums.balance, this.rate) };
   }
 
   /** `GET /account/price/conversion`: exact, rounded down once at the end. */
@@ -323,7 +328,8 @@ export function topupItem(row: TopupRow): TopupItem {
     order_no: row.issuer_token,
     created_at: row.created_at.toISOString(),
     topup_status: state === 'settled' ? 'success' : state === 'refunded' ? 'refunded' : 'processing',
-    aasm_state: state,
+    // The spec knows a refused top-up as failed (shown as Processing, trading spec §4), refunded or not yet.
+    aasm_state: state === 'refunded' ? 'failed' : state,
     amount: fmtUsdt(amount),
     currency: 'usdt',
     usdt_amount: fmtUsdt(amount + fee),

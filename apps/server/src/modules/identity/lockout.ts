@@ -1,4 +1,4 @@
-import { ERRORS } from '@exchange/shared';
+import { ERRORS, LIMITS } from '@exchange/shared';
 import type pg from 'pg';
 import { AppError } from '../../http/errors.ts';
 
@@ -8,7 +8,7 @@ import { AppError } from '../../http/errors.ts';
  */
 export const LOGIN_POLICY = {
   maxFailures: 5,
-  lockMinutes: 15,
+  lockMinutes: LIMITS.loginLockMinutes,
   attemptsPerWindow: 20,
   windowMinutes: 10,
 } as const;

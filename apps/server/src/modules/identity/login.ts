@@ -1,4 +1,10 @@
-import { CODE_LENGTH, ERRORS, type LoginInput, type ResendLoginCodeInput } from '@exchange/shared';
+import {
+  CODE_LENGTH,
+  ERRORS,
+  type LoginInput,
+  phoneLookupKey,
+  type ResendLoginCodeInput,
+} from '@exchange/shared';
 import type pg from 'pg';
 import { AppError } from '../../http/errors.ts';
 import { checkCodes, issueCode } from './codes.ts';
@@ -33,14 +39,14 @@ import {
 const accountLimiter = (deps: IdentityDeps) =>
   windowLimiter(deps, 'login', LOGIN_POLICY.attemptsPerWindow, LOGIN_POLICY.windowMinutes * 60_000);
 
-/** Normalised identifier: lower-case email, or the phone's digits. */
+/** Normalised identifier: lower-case email, or the phone as its E.164 digits (any spelling of one mobile). */
 function identifierOf(input: {
   session_type: 'email' | 'phone';
   email?: string;
   phone_number?: string;
 }): string {
   return input.session_type === 'phone'
-    ? `phone:${(input.phone_number ?? '').replace(/\D/g, '')}`
+    ? `phone:${phoneLookupKey(input.phone_number ?? '')}`
     : `email:${(input.email ?? '').trim().toLowerCase()}`;
 }
 

@@ -1,4 +1,4 @@
-import { ERRORS, fullPhoneNumber, REGISTRATION_COUNTRIES } from '@exchange/shared';
+import { ERRORS, fullPhoneNumber, mobileFromInternational, REGISTRATION_COUNTRIES } from '@exchange/shared';
 import { AppError, invalid } from '../../http/errors.ts';
 import { windowLimiter } from './limiter.ts';
 import type { IdentityDeps } from './registration.ts';
@@ -35,8 +35,9 @@ export async function changePendingPhone(
   if (!user || !registrationTokenValid(deps.keys, user.id, input.registration_token))
     throw invalid(ERRORS.registrationTokenInvalid);
   if (user.state !== 'pending') throw invalid(ERRORS.alreadyVerified);
-  const phone = fullPhoneNumber(input.country_code, input.phone_number);
-  if (!/^\d{4,15}$/.test(phone)) throw invalid(ERRORS.invalidPhone);
+  // E.164 digits of a mobile number (issue 32), or refused as the shared schema refuses it.
+  const phone = mobileFromInternational(fullPhoneNumber(input.country_code, input.phone_number));
+  if (!phone) throw invalid(ERRORS.invalidPhone);
   await deps.db.query(
     'update phones set number = $2, country = coalesce($3, country) where id = (select max(id) from phones where user_id = $1)',
     [

@@ -1,18 +1,23 @@
-import { ERRORS } from '@exchange/shared';
+import { ERRORS, mobileFromInternational } from '@exchange/shared';
 import { withTransaction } from '../../db/pool.ts';
 import { invalid } from '../../http/errors.ts';
 import { checkCodes, issueCode } from './codes.ts';
 import { decrypt } from './crypto.ts';
 import { mailSecurityNotice, smsCode } from './notify.ts';
 import { requireTotp } from './otp.ts';
-import type { IdentityDeps, RequestOrigin } from './registration.ts';
+import { type IdentityDeps, phoneTaken, type RequestOrigin } from './registration.ts';
 import { consumeTotp, type TotpCheck } from './totp.ts';
 import { recordActivity, setLabel, type UserRecord } from './users-repository.ts';
 
 /** After a passed two-factor step, a phone change may be started within this many minutes. */
 const SECOND_FACTOR_GRACE_MINUTES = 5;
 
-const digits = (phone: string) => phone.replace(/\D/g, '');
+/** The E.164 digits of a phone change's number (issue 32), or refused as the shared schemas refuse it. */
+function mobile(phone: string, country?: string): string {
+  const number = mobileFromInternational(phone, country);
+  if (!number) throw invalid(ERRORS.phoneInvalid);
+  return number;
+}
 
 /** The two-factor step of a phone change: a valid code marks this session as checked for a few minutes. */
 export async function verifyPhoneChangeOtp(
@@ -50,19 +55,15 @@ export async function startPhoneChange(
   deps: IdentityDeps,
   user: UserRecord,
   sessionId: string | undefined,
-  input: { phone_number: string; otp_code?: string },
+  input: { phone_number: string; country?: string | undefined; otp_code?: string | undefined },
 ) {
   const check = await secondFactorPassed(deps, user, sessionId, input.otp_code);
   if (check !== 'ok') {
     if (!input.otp_code) throw invalid(ERRORS.totpRequired);
     throw invalid(check === 'used' ? ERRORS.totpUsed : ERRORS.totpInvalid);
   }
-  const number = digits(input.phone_number);
-  const taken = await deps.db.query(
-    'select 1 from phones where number = $1 and user_id <> $2 and validated_at is not null',
-    [number, user.id],
-  );
-  if (taken.rowCount) throw invalid(ERRORS.phoneExists);
+  const number = mobile(input.phone_number, input.country);
+  if (await phoneTaken(deps.db, number, user.id)) throw invalid(ERRORS.phoneExists);
   const code = await issueCode(deps.db, deps.keys, {
     purpose: 'phone_change',
     channel: 'sms',
@@ -75,7 +76,7 @@ export async function startPhoneChange(
 
 /** Sends the phone-change code again (once a minute), only for a change this user started. */
 export async function resendPhoneChangeCode(deps: IdentityDeps, user: UserRecord, phone: string) {
-  const number = digits(phone);
+  const number = mobile(phone);
   const started = await deps.db.query(
     `select 1 from one_time_codes where purpose = 'phone_change' and destination = $1 and user_id = $2 limit 1`,
     [number, user.id],
@@ -101,7 +102,7 @@ export async function confirmPhoneChange(
   input: { phone_number: string; verification_code: string; country?: string },
   origin: RequestOrigin,
 ) {
-  const number = digits(input.phone_number);
+  const number = mobile(input.phone_number, input.country);
   const started = await deps.db.query(
     `select 1 from one_time_codes where purpose = 'phone_change' and destination = $1 and user_id = $2 and consumed_at is null`,
     [number, user.id],
@@ -113,6 +114,8 @@ export async function confirmPhoneChange(
     : [false];
   if (!ok) throw invalid(ERRORS.phoneCodeInvalid);
   await withTransaction(deps.db, async (tx) => {
+    // Verified by another account since the change started: one number names one account.
+    if (await phoneTaken(tx, number, user.id)) throw invalid(ERRORS.phoneExists);
     const previous = (
       await tx.query('select country from phones where user_id = $1 order by id desc limit 1', [user.id])
     ).rows[0];

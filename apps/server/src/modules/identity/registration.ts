@@ -1,8 +1,7 @@
 import {
   CODE_LENGTH,
   ERRORS,
-  fullPhoneNumber,
-  REGISTRATION_COUNTRIES,
+  mobileFromNational,
   type RegisterInput,
   type VerifyAccountInput,
 } from '@exchange/shared';
@@ -38,8 +37,10 @@ export interface RequestOrigin {
  */
 export async function register(deps: IdentityDeps, input: RegisterInput, origin: RequestOrigin) {
   if (isBreachedPassword(input.password, input.email)) throw invalid(ERRORS.passwordWeak);
-  const country = REGISTRATION_COUNTRIES.find((c) => c.code === input.country);
-  const phone = fullPhoneNumber(country?.dial ?? input.country_code, input.phone_number);
+  // E.164 digits (issue 32); the shared schema has refused a number that cannot be a mobile of the country.
+  const phone = mobileFromNational(input.phone_number, input.country);
+  if (!phone) throw invalid(ERRORS.invalidPhone);
+  if (await phoneTaken(deps.db, phone)) throw invalid(ERRORS.phoneExists);
   const digest = await hashPassword(input.password);
   const userId = await withTransaction(deps.db, async (tx) => {
     const inserted = await tx.query(
@@ -73,6 +74,22 @@ export async function register(deps: IdentityDeps, input: RegisterInput, origin:
     phone_number: phone,
     registration_token: registrationToken(deps.keys, userId),
   };
+}
+
+/**
+ * True when `number` (E.164 digits) is the verified phone of an account other than `userId`: a number names one
+ * account (a unique index on verified numbers holds it), so a second account cannot verify it.
+ */
+export async function phoneTaken(
+  db: pg.Pool | pg.PoolClient,
+  number: string,
+  userId?: string,
+): Promise<boolean> {
+  const taken = await db.query(
+    'select 1 from phones where number = $1 and validated_at is not null and user_id is distinct from $2::bigint',
+    [number, userId ?? null],
+  );
+  return (taken.rowCount ?? 0) > 0;
 }
 
 /** Issues and sends the registration codes on one or both channels. */
@@ -132,6 +149,8 @@ export async function verifyAccount(deps: IdentityDeps, input: VerifyAccountInpu
     );
   }
   await withTransaction(deps.db, async (tx) => {
+    // Another account verified this number meanwhile: one number names one account (issue 32).
+    if (await phoneTaken(tx, phone.number, user.id)) throw invalid(ERRORS.phoneExists);
     await setLabel(tx, user.id, 'email', 'verified');
     await setLabel(tx, user.id, 'phone', 'verified');
     await tx.query(

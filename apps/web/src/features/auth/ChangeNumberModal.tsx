@@ -80,7 +80,6 @@ export function ChangeNumberModal({ email, registrationToken, onClose, onChanged
             <TextInput
               label={t('identity.changeNumber.phone')}
               inputMode="numeric"
-              maxLength={15}
               value={phone}
               onChange={(e) => {
                 setPhone(digitsOnly(e.currentTarget.value, 15));

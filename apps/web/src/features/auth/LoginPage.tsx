@@ -30,7 +30,7 @@ import {
 import { codeText, errorText } from './components/errors.ts';
 import { countryByIso, DEFAULT_PHONE_COUNTRY, DIAL_CODE_OPTIONS } from './countries.ts';
 import { LoginSecondStep } from './LoginSecondStep.tsx';
-import { isPhoneIdentifier, LOGIN_LIMITS, loginFormSchema } from './schemas.ts';
+import { isPhoneIdentifier, LOGIN_LIMITS, loginFormSchema, loginIdentifierInput } from './schemas.ts';
 import type { VerifyState } from './VerifyAccountPage.tsx';
 
 interface Values {
@@ -148,7 +148,7 @@ export function LoginPage() {
                 autoComplete="username"
                 maxLength={LOGIN_LIMITS.identifierMax}
                 value={values.identifier}
-                onChange={(e) => set('identifier', e.currentTarget.value)}
+                onChange={(e) => set('identifier', loginIdentifierInput(e.currentTarget.value))}
                 error={error('identifier')}
                 style={{ flex: 1 }}
               />

@@ -81,7 +81,6 @@ export function LoginSecondStep({ credentials, otp, onClose, onDone }: Props) {
             label={t(otp ? 'identity.login.totpLabel' : 'identity.login.codeLabel')}
             inputMode="numeric"
             autoComplete="one-time-code"
-            maxLength={length}
             value={code}
             onChange={(e) => {
               setCode(digitsOnly(e.currentTarget.value, length));

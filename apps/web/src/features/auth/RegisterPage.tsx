@@ -116,21 +116,18 @@ export function RegisterPage() {
           value={v.first_name}
           onChange={(e) => form.set('first_name', nameOnly(e.currentTarget.value))}
           error={error('first_name')}
-          maxLength={40}
         />
         <TextInput
           label={t('identity.register.middleName')}
           value={v.middle_name}
           onChange={(e) => form.set('middle_name', nameOnly(e.currentTarget.value))}
           error={error('middle_name')}
-          maxLength={40}
         />
         <TextInput
           label={t('identity.register.lastName')}
           value={v.last_name}
           onChange={(e) => form.set('last_name', nameOnly(e.currentTarget.value))}
           error={error('last_name')}
-          maxLength={40}
         />
       </SimpleGrid>
       <TextInput
@@ -170,7 +167,6 @@ export function RegisterPage() {
           label={t('identity.register.phone')}
           inputMode="numeric"
           autoComplete="tel-national"
-          maxLength={14}
           value={v.phone_number}
           onChange={(e) => form.set('phone_number', digitsOnly(e.currentTarget.value, 14))}
           error={error('phone_number')}

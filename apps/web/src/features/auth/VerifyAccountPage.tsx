@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { api } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
-import { clearStorageKeepTheme } from './api.ts';
+import { clearStorageAfterVerification } from './api.ts';
 import { ChangeNumberModal } from './ChangeNumberModal.tsx';
 import { codeText, errorCodes, errorText } from './components/errors.ts';
 import { maskEmail, maskPhone } from './components/mask.ts';
@@ -59,7 +59,7 @@ export function VerifyAccountPage() {
     setBusy(true);
     try {
       await api('barong', '/identity/users/verify_account', { method: 'POST', body: parsed.data });
-      clearStorageKeepTheme();
+      clearStorageAfterVerification();
       toast.success(t('identity.verify.success'));
       navigate('/login', { replace: true });
     } catch (err) {
@@ -96,7 +96,6 @@ export function VerifyAccountPage() {
                 label={t('identity.verify.phoneCode', { phone: maskPhone(phone) })}
                 inputMode="numeric"
                 autoComplete="one-time-code"
-                maxLength={6}
                 value={codes.phone_otp}
                 onChange={(e) => setCode('phone_otp', e.currentTarget.value)}
                 error={error('phone_otp')}
@@ -118,7 +117,6 @@ export function VerifyAccountPage() {
               <TextInput
                 label={t('identity.verify.emailCode', { email: maskEmail(email) })}
                 inputMode="numeric"
-                maxLength={6}
                 value={codes.email_otp}
                 onChange={(e) => setCode('email_otp', e.currentTarget.value)}
                 error={error('email_otp')}

@@ -1,6 +1,7 @@
 import { STORAGE_KEYS } from '@exchange/shared';
 import type { QueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
+import { clearBrowserStorage, KEPT_AFTER_VERIFICATION } from '../../api/storage.ts';
 import { CURRENT_USER_KEY, markSignedIn, type User } from '../../api/user.ts';
 
 /** Where a login identifier points: the session type and the email or full phone number. */
@@ -69,10 +70,7 @@ export function forgetSession(client: QueryClient): void {
   client.removeQueries({ predicate: (q) => q.queryKey[0] !== CURRENT_USER_KEY[0] });
 }
 
-/** Clears local and session storage except the theme choice (after account verification). */
-export function clearStorageKeepTheme(): void {
-  const theme = localStorage.getItem(STORAGE_KEYS.theme);
-  localStorage.clear();
-  sessionStorage.clear();
-  if (theme) localStorage.setItem(STORAGE_KEYS.theme, theme);
+/** Clears local and session storage after account verification (accounts spec §4), keeping the theme and consent. */
+export function clearStorageAfterVerification(): void {
+  clearBrowserStorage(KEPT_AFTER_VERIFICATION);
 }

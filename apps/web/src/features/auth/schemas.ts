@@ -3,6 +3,7 @@ import {
   codeField,
   ERRORS,
   loginSchema,
+  mobileFromNational,
   registerSchema,
   resetPasswordSchema,
   verifyAccountSchema,
@@ -37,6 +38,15 @@ const issue = (ctx: z.RefinementCtx, path: string, message: string) =>
 /** Phone mode: the identifier starts with a digit and has no @ (accounts spec §2). */
 export const isPhoneIdentifier = (identifier: string): boolean =>
   /^\d/.test(identifier) && !identifier.includes('@');
+
+/**
+ * The identifier field as typed (accounts spec §5, §9): in phone mode a number of digits only is cut to 12
+ * (the login phone's length); anything else, an email or a number with other characters, is left to the
+ * field's 40 and to the checks on submit. An email whose name is digits still gets its @ after the 12th digit.
+ */
+export function loginIdentifierInput(typed: string): string {
+  return isPhoneIdentifier(typed) && /^\d+$/.test(typed) ? typed.slice(0, LOGIN_LIMITS.phoneMax) : typed;
+}
 
 /**
  * The login form: the shared login schema plus the screen's single identifier field and dial code, with the
@@ -81,17 +91,29 @@ export const verifyFormSchema = verifyAccountSchema;
 /** Reset password form: the shared body; the confirmation must equal the password. */
 export const resetFormSchema = resetPasswordSchema;
 
-/** Change-number modal (verify account): dial code and number, max 15 digits. */
-export const changeNumberSchema = z.object({
-  country: z
-    .string({ error: CLIENT_CODES.changeNumberMissingCountryCode })
-    .min(1, CLIENT_CODES.changeNumberMissingCountryCode),
-  phone_number: z.string().superRefine((v, ctx) => {
-    if (!v) ctx.addIssue({ code: 'custom', message: CLIENT_CODES.changeNumberMissingPhone });
-    else if (!/^\d{1,15}$/.test(v))
-      ctx.addIssue({ code: 'custom', message: CLIENT_CODES.changeNumberInvalidPhone });
-  }),
-});
+/**
+ * Change-number modal (verify account): dial code and number, max 15 digits, a mobile number of the country
+ * chosen (the shared rule the server's `changePendingPhoneSchema` applies, issue 32).
+ */
+export const changeNumberSchema = z
+  .object({
+    country: z
+      .string({ error: CLIENT_CODES.changeNumberMissingCountryCode })
+      .min(1, CLIENT_CODES.changeNumberMissingCountryCode),
+    phone_number: z.string().superRefine((v, ctx) => {
+      if (!v) ctx.addIssue({ code: 'custom', message: CLIENT_CODES.changeNumberMissingPhone });
+      else if (!/^\d{1,15}$/.test(v))
+        ctx.addIssue({ code: 'custom', message: CLIENT_CODES.changeNumberInvalidPhone });
+    }),
+  })
+  .superRefine((value, ctx) => {
+    if (
+      value.country &&
+      /^\d{1,15}$/.test(value.phone_number) &&
+      !mobileFromNational(value.phone_number, value.country)
+    )
+      issue(ctx, 'phone_number', CLIENT_CODES.changeNumberInvalidPhone);
+  });
 
 /** Digits only, at most `max` of them: the filter for code and phone inputs. */
 export const digitsOnly = (value: string, max: number): string => value.replace(/\D/g, '').slice(0, max);

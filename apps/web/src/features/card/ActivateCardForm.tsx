@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from '../../app/toast.ts';
 import { useSubmitForm } from '../../components/useSchemaForm.ts';
 import { cardCalls, useRefreshCards } from './api.ts';
-import { cardCodeText, cardErrorCode } from './format.ts';
+import { cardCodeText, cardErrorCode, cardNumberInput } from './format.ts';
 
 /** Activation of a paid card (spec §5): the 16-digit number printed on it, else "Please fill correct account no.". */
 export function ActivateCardForm() {
@@ -37,11 +37,10 @@ export function ActivateCardForm() {
             <TextInput
               label={t('card.activate.number')}
               value={form.values.card_number}
-              onChange={(e) => form.set('card_number', e.currentTarget.value.replace(/[^\d\s-]/g, ''))}
+              onChange={(e) => form.set('card_number', cardNumberInput(e.currentTarget.value))}
               error={form.errors.card_number && cardCodeText(t, form.errors.card_number)}
               inputMode="numeric"
               autoComplete="off"
-              maxLength={19}
               style={{ flex: 1 }}
               data-testid="card-activate-number"
             />

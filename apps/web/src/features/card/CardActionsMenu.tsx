@@ -12,8 +12,17 @@ type Open = { kind: MenuKind } | { limits: LimitsKind } | undefined;
 
 const ACTIONS: MenuKind[] = ['replace', 'retrieval', 'block', 'unblock'];
 
-/** The card actions menu (spec §2): Replace Card, Password Retrieval, Block/Report Lost Card, Unblock Card, Card Limits, ATM Limits. */
-export function CardActionsMenu({ cards }: { cards: CardListItem[] }) {
+/**
+ * The card actions menu (spec §2): Replace Card, Password Retrieval, Block/Report Lost Card, Unblock Card, Card
+ * Limits, ATM Limits. Each card dialog starts with `shown`, the card on screen.
+ */
+export function CardActionsMenu({
+  cards,
+  shown,
+}: {
+  cards: CardListItem[];
+  shown: CardListItem | undefined;
+}) {
   const { t } = useTranslation();
   const [open, setOpen] = useState<Open>();
   return (
@@ -40,10 +49,10 @@ export function CardActionsMenu({ cards }: { cards: CardListItem[] }) {
         </Menu.Dropdown>
       </Menu>
       {open && 'kind' in open && open.kind === 'retrieval' && (
-        <CardPinModal cards={cards} onClose={() => setOpen(undefined)} />
+        <CardPinModal cards={cards} shown={shown} onClose={() => setOpen(undefined)} />
       )}
       {open && 'kind' in open && open.kind !== 'retrieval' && (
-        <CardActionModal kind={open.kind} cards={cards} onClose={() => setOpen(undefined)} />
+        <CardActionModal kind={open.kind} cards={cards} shown={shown} onClose={() => setOpen(undefined)} />
       )}
       {open && 'limits' in open && <CardLimitsModal kind={open.limits} onClose={() => setOpen(undefined)} />}
     </>

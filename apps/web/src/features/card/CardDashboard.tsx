@@ -64,7 +64,7 @@ export function CardDashboard({
           <Button component={Link} to="/view_statement" variant="default" data-testid="card-statement-link">
             {t('card.statement.link')}
           </Button>
-          <CardActionsMenu cards={cards} />
+          <CardActionsMenu cards={cards} shown={card} />
         </Group>
       </Group>
       {cards.length < MAX_CARDS_PER_USER && !bannerClosed && (

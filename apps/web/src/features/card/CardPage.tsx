@@ -3,7 +3,9 @@ import { Alert, Button, Container, Loader, Stack, Text, Title } from '@mantine/c
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Navigate } from 'react-router';
 import { useCurrentUser } from '../../api/user.ts';
+import { VERIFICATION_PROMPT } from '../kyc/VerificationRequiredModal.tsx';
 import { WALLET_KEYS } from '../wallet/api.ts';
 import { CARD_KEYS, useCardholder, useCards } from './api.ts';
 import { CardDashboard } from './CardDashboard.tsx';
@@ -16,8 +18,9 @@ import { cardErrorCode, cardErrorText } from './format.ts';
 export const CARD_LEVEL = 3;
 
 /**
- * `/card` (spec §2): with cards, the dashboard; with a card holder (or after Get started), the four-step
- * wizard at the step its state calls for; otherwise the landing. After a payment the "card on the way" dialog
+ * `/card` (spec §2): a user below level 3 is sent to settings with the verification prompt (spec §6); with
+ * cards, the dashboard; with a card holder (or after Get started), the four-step wizard at the step its state
+ * calls for; otherwise the landing. After a payment the "card on the way" dialog
  * shows for 5 seconds, whichever screen is behind it; on close the page's heading takes the focus (the Pay button
  * that opened it has usually gone with the wizard).
  */
@@ -42,6 +45,8 @@ export function CardPage() {
   const failure = [cards.error, holder.error].find(
     (err) => err && cardErrorCode(err) !== CARD_ERRORS.levelRequired,
   );
+  // Spec §6: lower levels are redirected to settings and prompted there (not shown Get started first).
+  if (user && !verified) return <Navigate to="/settings" replace state={VERIFICATION_PROMPT} />;
   let content: React.ReactNode;
   if (!user) content = null;
   else if (verified && (cards.isPending || holder.isPending))

@@ -6,7 +6,7 @@ import { useCurrentUser } from '../../api/user.ts';
 import { CodeInput } from '../../components/CodeInput.tsx';
 import { TwoFactorModal } from '../settings/TwoFactorModal.tsx';
 import { cardCalls } from './api.ts';
-import { cardCodeText, cardErrorCode, cardStatusKey } from './format.ts';
+import { cardCodeText, cardErrorCode, cardStatusKey, preselectedCard } from './format.ts';
 
 /** A revealed PIN and when it leaves the screen. */
 interface Shown {
@@ -44,14 +44,23 @@ function PinDisplay({ shown, onExpired }: { shown: Shown; onExpired: () => void 
 }
 
 /**
- * Password Retrieval (spec §2), as issuers do it: choose the card, type a fresh authenticator code, and the PIN
+ * Password Retrieval (spec §2), as issuers do it: choose the card (the one on screen is chosen already), type a fresh authenticator code, and the PIN
  * shows here for the seconds the answer's `expires_in` gives (CARD_PIN_SHOW_SECONDS), then is gone: it lives in
  * this dialog's state only, is never cached, sent or stored. Without two-factor the dialog offers to turn it on.
  */
-export function CardPinModal({ cards, onClose }: { cards: CardListItem[]; onClose: () => void }) {
+export function CardPinModal({
+  cards,
+  shown: onScreen,
+  onClose,
+}: {
+  cards: CardListItem[];
+  /** The card on screen (the carousel's), chosen when the dialog opens. */
+  shown: CardListItem | undefined;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const { data: user } = useCurrentUser();
-  const [cardNumber, setCardNumber] = useState('');
+  const [cardNumber, setCardNumber] = useState(() => preselectedCard(cards, onScreen));
   const [otp, setOtp] = useState('');
   const [errors, setErrors] = useState<Partial<Record<'card_number' | 'otp' | 'form', string>>>({});
   const [busy, setBusy] = useState(false);

@@ -1,16 +1,17 @@
-import type { CardListItem } from '@exchange/shared';
+import { CARD_ERRORS, type CardListItem } from '@exchange/shared';
 import { Button, Group, Loader, Paper, SimpleGrid, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Amount } from '../../components/format.tsx';
 import { useCardDetails } from './api.ts';
-import { cardErrorText, cardStatusColor, cardStatusKey } from './format.ts';
+import { cardCodeText, cardErrorText, cardStatusColor, cardStatusKey } from './format.ts';
 import { LabelledValue } from './LabelledValue.tsx';
 import { TopupModal } from './TopupModal.tsx';
 
 /**
  * The card wallet from card_details (spec §3): balances, today's top-ups, expiry and status; the Top up button of
- * a paid, activated card (a blocked one answers "Your card is blocked" in the form, spec §5).
+ * a paid, activated card. On a blocked card the button is disabled and says why beside it ("Your card is
+ * blocked", spec §5), instead of refusing only inside the dialog.
  */
 export function CardWallet({ card }: { card: CardListItem }) {
   const { t } = useTranslation();
@@ -18,14 +19,33 @@ export function CardWallet({ card }: { card: CardListItem }) {
   const [topup, setTopup] = useState(false);
   const data = details.data;
   const canTopup = card.next_charge_on !== null && (card.status === 'normal' || card.status === 'loss');
+  const blocked = (data?.status ?? card.status) === 'loss';
   return (
     <Paper withBorder p="md" radius="md" data-testid="card-wallet">
       <Group justify="space-between" mb="sm">
         <Title order={4}>{t('card.wallet.title')}</Title>
         {canTopup && (
-          <Button size="xs" onClick={() => setTopup(true)} data-testid="card-topup-open">
-            {t('card.topup.open')}
-          </Button>
+          <Group gap="xs">
+            {blocked && (
+              <Text
+                size="xs"
+                c="red"
+                id={`card-topup-blocked-${card.id}`}
+                data-testid="card-topup-blocked-note"
+              >
+                {cardCodeText(t, CARD_ERRORS.cardBlocked)}
+              </Text>
+            )}
+            <Button
+              size="xs"
+              disabled={blocked}
+              aria-describedby={blocked ? `card-topup-blocked-${card.id}` : undefined}
+              onClick={() => setTopup(true)}
+              data-testid="card-topup-open"
+            >
+              {t('card.topup.open')}
+            </Button>
+          </Group>
         )}
       </Group>
       {topup && <TopupModal card={card} onClose={() => setTopup(false)} />}

@@ -10,21 +10,41 @@ import { cardCodeText, cardErrorCode } from './format.ts';
 import { SelfieCapture } from './SelfieCapture.tsx';
 import { holderIdType, missingUploads } from './wizard.ts';
 
+/** What Submit for review found wrong: a code, and its message. */
+interface Problem {
+  code: string;
+  text: string;
+}
+
+/**
+ * Whether a problem still holds for the holder as it is now: "Please upload your document" goes once every
+ * document image is uploaded, "Please upload your selfie" once the selfie is (issue 32: they stayed on screen).
+ */
+export function problemHolds(problem: Problem, missing: readonly string[]): boolean {
+  if (problem.code === CARD_ERRORS.documentRequired) return missing.some((doc) => doc !== 'selfie');
+  if (problem.code === CARD_ERRORS.selfieRequired) return missing.includes('selfie');
+  return true;
+}
+
 /**
  * Step 2, KYC verification (spec §4, §5): ID front and back (ID card) or the passport page, then the selfie;
- * "Submit for review" needs them all ("Please upload your document", "Please upload your selfie").
+ * "Submit for review" needs them all ("Please upload your document", "Please upload your selfie"), and each of
+ * those leaves as soon as what it asks for is uploaded.
  */
 export function KycStep({ holder, onSubmitted }: { holder: CardHolderState; onSubmitted: () => void }) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const [problem, setProblem] = useState<Problem>();
   const idType = holderIdType(holder);
+  const missing = missingUploads(holder);
+  const shown = problem && problemHolds(problem, missing) ? problem.text : undefined;
+  const setError = (code: string | undefined) =>
+    setProblem(code === undefined ? undefined : { code, text: cardCodeText(t, code, idType) });
 
   const submit = async () => {
-    const missing = missingUploads(holder);
-    if (missing.some((doc) => doc !== 'selfie')) return setError(t(CARD_ERRORS.documentRequired));
-    if (missing.length > 0) return setError(t(CARD_ERRORS.selfieRequired));
+    if (missing.some((doc) => doc !== 'selfie')) return setError(CARD_ERRORS.documentRequired);
+    if (missing.length > 0) return setError(CARD_ERRORS.selfieRequired);
     setError(undefined);
     setBusy(true);
     try {
@@ -37,8 +57,7 @@ export function KycStep({ holder, onSubmitted }: { holder: CardHolderState; onSu
     } catch (err) {
       // A refused submission stays on the documents, with the holder's state read again.
       const code = cardErrorCode(err);
-      if (code === CARD_ERRORS.documentRequired || code === CARD_ERRORS.selfieRequired)
-        setError(cardCodeText(t, code, idType));
+      if (code === CARD_ERRORS.documentRequired || code === CARD_ERRORS.selfieRequired) setError(code);
       else toast.error(cardCodeText(t, code, idType));
       await client.invalidateQueries({ queryKey: CARD_KEYS.holder });
     } finally {
@@ -57,9 +76,9 @@ export function KycStep({ holder, onSubmitted }: { holder: CardHolderState; onSu
         ))}
         <SelfieCapture uploaded={holder.selfie} />
       </SimpleGrid>
-      {error && (
+      {shown && (
         <Alert color="red" role="alert" data-testid="card-kyc-error">
-          {error}
+          {shown}
         </Alert>
       )}
       <Group justify="flex-end">

@@ -224,7 +224,7 @@ export function StatementPage() {
                       <Table.Td data-testid="statement-row-amount">
                         <Amount value={row.amount} />
                       </Table.Td>
-                      <Table.Td>
+                      <Table.Td data-testid="statement-row-fee">
                         <Amount value={row.fee} />
                       </Table.Td>
                       <Table.Td data-testid="statement-row-type">{tradeTypeLabel(row.tradeType)}</Table.Td>

@@ -6,11 +6,11 @@ import { NoRecords, TableHead } from '../../components/TableHead.tsx';
 import { Pager } from '../wallet/HistoryTable.tsx';
 import { TOPUPS_PAGE_LIMIT, useTopups } from './api.ts';
 import { cardErrorText } from './format.ts';
-import { topupStatusColor, topupStatusKey } from './money.ts';
+import { topupStatusColor, topupStatusKey, topupStatusNote } from './money.ts';
 
 /**
  * A card's top-ups (spec §3, §4): order no., date, amount, currency, USDT amount, status (aasm_state `failed`
- * shows as Processing); 10 a page, pages only beyond one page; "No record found" when empty.
+ * shows as Processing, with a note once a declined top-up's amount is back in the spot wallet); 10 a page, pages only beyond one page; "No record found" when empty.
  */
 export function TopupHistoryTable({ cardNumber }: { cardNumber: string }) {
   const { t } = useTranslation();
@@ -49,6 +49,11 @@ export function TopupHistoryTable({ cardNumber }: { cardNumber: string }) {
                   <Badge variant="light" color={topupStatusColor(item)} data-testid="card-topup-row-status">
                     {t(topupStatusKey(item))}
                   </Badge>
+                  {topupStatusNote(item) && (
+                    <Text size="xs" c="dimmed" data-testid="card-topup-row-note">
+                      {t(topupStatusNote(item) ?? '')}
+                    </Text>
+                  )}
                 </Table.Td>
               </Table.Tr>
             ))}

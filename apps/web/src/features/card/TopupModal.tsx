@@ -18,7 +18,8 @@ import { cardCodeText, cardErrorText } from './format.ts';
 import {
   acceptTopupInput,
   checkTopup,
-  percentOfBalance,
+  percentOfLoadable,
+  type TopupContext,
   type TopupProblem,
   topupErrorText,
   topupProblemText,
@@ -34,7 +35,8 @@ function normalised(amount: string): string | undefined {
 
 /**
  * Top up a card from the spot USDT wallet (spec §5, §9): the amount (at most 6 decimals as typed), quick buttons
- * of 25/50/75/100 % of the spot balance, the EUR worth 500 ms after the last key, the fee, the client checks with
+ * of 25/50/75/100 % of what can be loaded now (the spot balance less the fee, the day's remaining limit and the
+ * room under the load limit, whichever is least), the EUR worth 500 ms after the last key, the fee, the client checks with
  * the spec's messages, the 30-minute note; on success a toast and balances, cards and top-ups are read again.
  */
 export function TopupModal({ card, onClose }: { card: CardListItem; onClose: () => void }) {
@@ -52,6 +54,19 @@ export function TopupModal({ card, onClose }: { card: CardListItem; onClose: () 
   const conversion = useConversion(settled);
   const current = normalised(amount) === settled ? conversion.data : undefined;
   const limits = { load: fee.data?.load_limit, daily: fee.data?.topup_limit };
+  const ctx: TopupContext = {
+    usdtBalance: usdt,
+    feePercent: fee.data?.topup_fee,
+    cardBalance: details.data?.usdt_balance ?? card.balance,
+    pending: details.data?.pending_topups,
+    today: details.data?.total_24h,
+    loadLimit: limits.load,
+    dailyLimit: limits.daily,
+    status: details.data?.status ?? card.status,
+  };
+  // The quick buttons wait for everything that bounds a top-up: the balance, the fee and limits, the card's sums.
+  const feePercent = fee.data?.topup_fee;
+  const roomKnown = usdt !== undefined && feePercent !== undefined && details.data !== undefined;
 
   const edit = (next: string) => {
     setAmount((previous) => acceptTopupInput(next, previous));
@@ -60,14 +75,7 @@ export function TopupModal({ card, onClose }: { card: CardListItem; onClose: () 
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
-    const found = checkTopup(amount, {
-      usdtBalance: usdt,
-      cardBalance: details.data?.usdt_balance ?? card.balance,
-      today: details.data?.total_24h,
-      loadLimit: limits.load,
-      dailyLimit: limits.daily,
-      status: details.data?.status ?? card.status,
-    });
+    const found = checkTopup(amount, ctx);
     if (found) return setProblem(found);
     const parsed = cardTopupSchema.safeParse({
       card_number: card.card_number,
@@ -127,9 +135,10 @@ export function TopupModal({ card, onClose }: { card: CardListItem; onClose: () 
                 key={percent}
                 variant="light"
                 size="xs"
-                disabled={usdt === undefined}
+                disabled={!roomKnown}
                 onClick={() => {
-                  setAmount(percentOfBalance(usdt, percent));
+                  if (feePercent === undefined) return;
+                  setAmount(percentOfLoadable(ctx, feePercent, percent));
                   setProblem(undefined);
                 }}
                 data-testid={`card-topup-percent-${percent}`}

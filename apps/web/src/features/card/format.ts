@@ -1,4 +1,11 @@
-import { CARD_ERRORS, type CardFee, type CardStatus, formatUnits, type IdType } from '@exchange/shared';
+import {
+  CARD_ERRORS,
+  type CardFee,
+  type CardListItem,
+  type CardStatus,
+  formatUnits,
+  type IdType,
+} from '@exchange/shared';
 import type { TFunction } from 'i18next';
 import { ApiError } from '../../api/client.ts';
 import { SCALE, units } from '../../components/format.tsx';
@@ -27,6 +34,26 @@ export function cardStatusColor(status: CardStatus | string): string {
 export function groupCardNumber(number: string): string {
   const digits = number.replace(/\s/g, '');
   return /^\d+$/.test(digits) ? (digits.match(/.{1,4}/g) ?? []).join(' ') : number;
+}
+
+/**
+ * The card a card action's dialog starts with: the one on screen when it is among the user's cards, else the only
+ * card there is, else none (the dialog then asks "Please select card no.").
+ */
+export function preselectedCard(cards: readonly CardListItem[], shown: CardListItem | undefined): string {
+  if (shown && cards.some((c) => c.card_number === shown.card_number)) return shown.card_number;
+  return cards.length === 1 ? (cards[0]?.card_number ?? '') : '';
+}
+
+/** Longest card number as typed: 16 digits in groups of four with a space or dash between them. */
+export const CARD_NUMBER_INPUT_MAX = 19;
+
+/**
+ * The activation field as typed (spec §5, 16 digits): characters that are not digits, spaces or dashes are
+ * dropped first, then the rest is cut, so letters typed in between never count against the length.
+ */
+export function cardNumberInput(typed: string): string {
+  return typed.replace(/[^\d\s-]/g, '').slice(0, CARD_NUMBER_INPUT_MAX);
 }
 
 /** What ordering a card costs now: activation fee plus the first annual fee (spec §5), exact. */

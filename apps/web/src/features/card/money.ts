@@ -6,10 +6,13 @@ import {
   cardTransactionSchema,
   fieldErrors,
   formatUnits,
+  loadableTopup,
+  quickTopup,
   STATEMENT_MAX_DAYS,
   TOPUP_DECIMALS,
   TOPUP_MINIMUM,
   type TopupItem,
+  topupFee,
 } from '@exchange/shared';
 import type { TFunction } from 'i18next';
 import { ApiError } from '../../api/client.ts';
@@ -25,12 +28,21 @@ import { cardCodeText, cardErrorCode } from './format.ts';
 export const topupUnits = (text: string | null | undefined): bigint => units(text, TOPUP_DECIMALS);
 
 /**
- * `percent` % of the spot USDT balance, floored to 6 decimals (spec §5 quick buttons). 100 % is the whole
- * available balance (at most 6 decimals of it: the form takes no more), minus nothing.
+ * A quick button's amount (spec §5, issue 32): `percent` % of what can actually be loaded now, the smallest of
+ * the spot USDT balance less the fee, the day's remaining limit and the room under the load limit (card balance
+ * and top-ups on their way), floored to 6 decimals. 100 % passes every check of {@link checkTopup}.
  */
-export function percentOfBalance(balance: string | null | undefined, percent: number): string {
-  const whole = topupUnits(balance);
-  return formatUnits((whole * BigInt(percent)) / 100n, TOPUP_DECIMALS);
+export function percentOfLoadable(ctx: TopupContext, feePercent: string, percent: number): string {
+  const loadable = loadableTopup({
+    spot: topupUnits(ctx.usdtBalance),
+    feePercent,
+    cardBalance: topupUnits(ctx.cardBalance),
+    pending: topupUnits(ctx.pending),
+    today: topupUnits(ctx.today),
+    dailyLimit: topupUnits(ctx.dailyLimit),
+    loadLimit: topupUnits(ctx.loadLimit),
+  });
+  return formatUnits(quickTopup(loadable, percent), TOPUP_DECIMALS);
 }
 
 /**
@@ -51,6 +63,10 @@ export interface TopupContext {
   usdtBalance: string | undefined;
   /** The card's current balance, in USDT. */
   cardBalance: string | undefined;
+  /** USDT of top-ups on their way to the card (`pending_topups`): under the load limit too. */
+  pending: string | undefined;
+  /** The top-up fee in percent (`topup_fee`), charged on top of the amount. */
+  feePercent: string | undefined;
   /** Today's top-ups of the card, in USDT (`total_24h`). */
   today: string | undefined;
   /** Maximum card balance (`load_limit`). */
@@ -69,7 +85,8 @@ export interface TopupProblem {
 
 /**
  * The client checks of a top up (spec §5), in this order: blocked card, amount missing or malformed, minimum
- * 1 USDT, spot balance, maximum card balance, daily limit. Undefined when the amount may be sent.
+ * 1 USDT, spot balance (the amount and its fee, as the server checks), maximum card balance (with top-ups on
+ * their way), daily limit. Undefined when the amount may be sent.
  */
 export function checkTopup(amount: string, ctx: TopupContext): TopupProblem | undefined {
   if (ctx.status === 'loss') return { code: CARD_ERRORS.cardBlocked };
@@ -79,9 +96,14 @@ export function checkTopup(amount: string, ctx: TopupContext): TopupProblem | un
   const value = topupUnits(text);
   if (value <= 0n) return { code: CARD_MONEY_ERRORS.topupAmountInvalid };
   if (value < topupUnits(TOPUP_MINIMUM)) return { code: CARD_MONEY_ERRORS.topupBelowMinimum };
-  if (ctx.usdtBalance !== undefined && value * 10n ** BigInt(SCALE - TOPUP_DECIMALS) > units(ctx.usdtBalance))
+  const fee = ctx.feePercent === undefined ? 0n : topupFee(value, ctx.feePercent);
+  if (
+    ctx.usdtBalance !== undefined &&
+    (value + fee) * 10n ** BigInt(SCALE - TOPUP_DECIMALS) > units(ctx.usdtBalance)
+  )
     return { code: CARD_MONEY_ERRORS.insufficientBalance };
-  if (ctx.loadLimit !== undefined && topupUnits(ctx.cardBalance) + value > topupUnits(ctx.loadLimit))
+  const onCard = topupUnits(ctx.cardBalance) + topupUnits(ctx.pending);
+  if (ctx.loadLimit !== undefined && onCard + value > topupUnits(ctx.loadLimit))
     return { code: CARD_MONEY_ERRORS.loadLimitExceeded, limit: ctx.loadLimit };
   if (ctx.dailyLimit !== undefined && topupUnits(ctx.today) + value > topupUnits(ctx.dailyLimit))
     return { code: CARD_MONEY_ERRORS.dailyLimitExceeded, limit: ctx.dailyLimit };
@@ -92,6 +114,16 @@ export function checkTopup(amount: string, ctx: TopupContext): TopupProblem | un
 export function topupStatusKey(item: Pick<TopupItem, 'aasm_state' | 'topup_status'>): string {
   if (item.aasm_state === 'failed') return 'card.topup.status.processing';
   return `card.topup.status.${item.topup_status}`;
+}
+
+/**
+ * The note under a declined top-up's Processing (issue 32): once its amount is back in the spot wallet
+ * (`topup_status` refunded) the history says so; otherwise none.
+ */
+export function topupStatusNote(item: Pick<TopupItem, 'aasm_state' | 'topup_status'>): string | undefined {
+  return item.aasm_state === 'failed' && item.topup_status === 'refunded'
+    ? 'card.topup.status.refundedNote'
+    : undefined;
 }
 
 export function topupStatusColor(item: Pick<TopupItem, 'aasm_state' | 'topup_status'>): string {

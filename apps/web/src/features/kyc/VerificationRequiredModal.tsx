@@ -6,6 +6,18 @@ import { useNavigate } from 'react-router';
 import { type User, useCurrentUser } from '../../api/user.ts';
 import { kycStatus } from '../settings/kyc.ts';
 
+/** Router state that asks the page it leads to (settings) to show the verification-required modal. */
+export const VERIFICATION_PROMPT = { prompt: 'verification' } as const;
+
+/** True when the router state carries {@link VERIFICATION_PROMPT}. */
+export function asksForVerification(state: unknown): boolean {
+  return (
+    typeof state === 'object' &&
+    state !== null &&
+    (state as { prompt?: unknown }).prompt === VERIFICATION_PROMPT.prompt
+  );
+}
+
 /**
  * The verification-required modal (trading spec §2): a button to the KYC flow, or to the profile page when
  * the profile lacks gender, dob, address, postcode, city or country.

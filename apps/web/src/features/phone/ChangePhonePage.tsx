@@ -184,7 +184,6 @@ export function ChangePhonePage() {
                   label={t('identity.phone.number')}
                   inputMode="numeric"
                   autoComplete="tel-national"
-                  maxLength={PHONE_MAX}
                   value={number}
                   onChange={(e) => {
                     setNumber(digitsOnly(e.currentTarget.value, PHONE_MAX));

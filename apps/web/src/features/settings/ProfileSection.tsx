@@ -182,10 +182,11 @@ export function ProfileSection({ user }: { user: User }) {
           <TextInput
             label={t('identity.profile.postcode')}
             value={form.values.postcode}
-            onChange={(e) => form.set('postcode', e.currentTarget.value.replace(/[^A-Za-z0-9]/g, ''))}
+            onChange={(e) =>
+              form.set('postcode', e.currentTarget.value.replace(/[^A-Za-z0-9]/g, '').slice(0, 10))
+            }
             error={error('postcode')}
             disabled={!editable}
-            maxLength={10}
           />
         </SimpleGrid>
         {error('country') && (

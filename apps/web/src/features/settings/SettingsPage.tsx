@@ -1,14 +1,23 @@
 import { Container, Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
 import { useCurrentUser } from '../../api/user.ts';
+import { asksForVerification, VerificationRequiredModal } from '../kyc/VerificationRequiredModal.tsx';
 import { ProfileSection } from './ProfileSection.tsx';
 import { SecuritySection } from './SecuritySection.tsx';
 
-/** Settings (`/settings`, accounts spec §2): Profile and Security Settings. */
+/**
+ * Settings (`/settings`, accounts spec §2): Profile and Security Settings. A page that sent a user below level 3
+ * here (the card, trading spec §6) asks for the verification-required prompt in the router state; closing it
+ * clears that state, so a reload does not show it again.
+ */
 export function SettingsPage() {
   const { t } = useTranslation();
   const { data: user } = useCurrentUser();
+  const location = useLocation();
+  const navigate = useNavigate();
   if (!user) return null;
+  const prompted = asksForVerification(location.state);
   return (
     <Container size="lg" py="xl">
       <Stack>
@@ -16,6 +25,11 @@ export function SettingsPage() {
         <ProfileSection key={user.updated_at ?? user.uid} user={user} />
         <SecuritySection user={user} />
       </Stack>
+      <VerificationRequiredModal
+        user={user}
+        opened={prompted}
+        onClose={() => navigate(location.pathname, { replace: true, state: null })}
+      />
     </Container>
   );
 }

@@ -49,6 +49,8 @@ export const cardMoney = {
   'card.topup.status.processing': 'Processing',
   'card.topup.status.success': 'Success',
   'card.topup.status.refunded': 'Refunded',
+  'card.topup.status.refundedNote':
+    'Declined by the card issuer; the amount is back in your spot wallet (the fee is kept).',
 
   // ── Statement (spec §2, §5, §9) ───────────────────────────────────────────
   'nav.statement': 'Card statement',

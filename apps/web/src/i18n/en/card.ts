@@ -207,6 +207,10 @@ export const card = {
   'card.actions.selectCard': 'Select card',
   'card.actions.confirm': 'Confirm',
   'card.actions.cancel': 'Cancel',
+  'card.actions.stateNow': 'Status now',
+  'card.actions.stateAfter': 'Status after',
+  'card.actions.fee': 'Fee',
+  'card.actions.noFee': 'No fee',
   'card.actions.replace.body':
     'A new card will be issued and sent to you. The balance of the old card moves to the new one within 24 hours.',
   'card.actions.retrieval.body':

@@ -1,3 +1,5 @@
+import { LIMITS } from '@exchange/shared';
+
 /**
  * Account and security screens (accounts spec §2, §4, §5, §8): labels, notices, and the message of every
  * server and client error code these screens can receive. A key `scope/code` gives one form its own wording
@@ -22,7 +24,7 @@ export const identity = {
     'Incorrect password. You have {{left}} more chances to input the correct password.',
   'identity.session.account_blocked': 'Your account has been blocked.',
   'identity.login.attemptsLeft': 'You have {{left}} attempts left.',
-  'identity.session.too_many_attempts': 'Too many failed attempts. Please try again later.',
+  'identity.session.too_many_attempts': `Too many failed attempts. The block lasts ${LIMITS.loginLockMinutes} minutes.`,
   /** Silent: the login asks for the second step instead of showing it. */
   'identity.session.missing_otp': '',
   'identity.session.invalid_otp': 'Invalid 2FA Code',

@@ -256,6 +256,10 @@ export async function listSimTransactions(
         },
       },
       preceding_related_transaction_token: r.related_token,
+      // As Marqeta's: a GPA credit names its funding order (settleDueGpaOrders names the transaction after it).
+      ...(r.type_code === 100 && r.token.startsWith('txn_')
+        ? { gpa_order: { token: r.token.slice(4) } }
+        : {}),
       decline_reason: r.decline_reason,
       created_time: (r.created_time as Date).toISOString(),
     })),

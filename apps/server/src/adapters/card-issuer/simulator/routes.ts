@@ -180,6 +180,8 @@ export async function cardSimulatorRoutes(app: FastifyInstance, deps: CardSimula
     );
     if (order === 'unknown_card') return fail(reply, 400, 'Unknown card_token for this user_token');
     if (order === 'token_taken') return fail(reply, 409, 'The token is already used');
+    // The settlement falls due in topupSettleSeconds: the outgoing side recomputes when it next wakes.
+    deps.kick();
     return reply.status(201).send(gpaOrderView(order));
   });
 
