@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { up as normalisePhones } from '../../src/db/migrations/0033_phones_e164.ts';
+import { up as normalisePhones } from '../../src/db/migrations/0034_phones_e164.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import {
   barongCall,
