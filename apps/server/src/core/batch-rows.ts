@@ -1,29 +1,26 @@
 import { hash } from 'node:crypto';
 import type { OrderView, Trade } from '@exchange/engine';
-import { formatUnits } from '@exchange/shared';
+import { type Cell, decimal, literals, num, time, word } from './array-literals.ts';
 import { orderUuid } from './order-uuid.ts';
 import type { Statement, Units } from './persistence.ts';
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * The columns an order's later changes touch (id, owner, market, prices, volume and fees never change; `seq`, its
  * place in the queue, changes when a stop order is triggered).
  */
-function changingColumns(units: Units, orders: OrderView[]): unknown[][] {
-  const col = <T>(f: (o: OrderView) => T) => orders.map(f);
-  const volume = (o: OrderView, v: bigint) => formatUnits(v, units.market(o.market).amountPrecision);
+function changingCells(units: Units): Cell<OrderView>[] {
+  const volume = (o: OrderView, v: bigint) => decimal(v, units.market(o.market).amountPrecision);
   return [
-    col((o) => volume(o, o.remainingVolume)),
-    col((o) => volume(o, o.executedVolume)),
-    col((o) => formatUnits(o.locked, units.precision(units.spendCurrency(o)))),
-    col((o) => formatUnits(o.fundsReceived, units.precision(units.receiveCurrency(o)))),
-    col((o) => formatUnits(o.fundsSpent, units.precision(units.spendCurrency(o)))),
-    col((o) => o.tradesCount),
-    col((o) => o.state),
-    col((o) => (o.triggeredAt === null ? null : iso(o.triggeredAt))),
-    col((o) => iso(o.updatedAt)),
-    col((o) => o.seq),
+    (o) => volume(o, o.remainingVolume),
+    (o) => volume(o, o.executedVolume),
+    (o) => decimal(o.locked, units.precision(units.spendCurrency(o))),
+    (o) => decimal(o.fundsReceived, units.precision(units.receiveCurrency(o))),
+    (o) => decimal(o.fundsSpent, units.precision(units.spendCurrency(o))),
+    (o) => num(o.tradesCount),
+    (o) => word(o.state),
+    (o) => time(o.triggeredAt),
+    (o) => time(o.updatedAt),
+    (o) => num(o.seq),
   ];
 }
 
@@ -32,9 +29,8 @@ function changingColumns(units: Units, orders: OrderView[]): unknown[][] {
  * already, the primary key refuses it and the batch fails (the core stops) rather than overwrite it.
  */
 export function insertOrders(units: Units, orders: OrderView[]): Statement {
-  const col = <T>(f: (o: OrderView) => T) => orders.map(f);
   const price = (o: OrderView, v: bigint | null) =>
-    v === null ? null : formatUnits(v, units.market(o.market).pricePrecision);
+    v === null ? 'NULL' : decimal(v, units.market(o.market).pricePrecision);
   return {
     text: `insert into orders (id, uuid, user_id, market_id, side, ord_type, price, stop_price, origin_volume, maker_fee,
        taker_fee, created_at, remaining_volume, executed_volume, locked, funds_received, funds_spent,
@@ -43,21 +39,21 @@ export function insertOrders(units: Units, orders: OrderView[]): Statement {
        $8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::timestamptz[],
        $13::numeric[], $14::numeric[], $15::numeric[], $16::numeric[], $17::numeric[], $18::int[], $19::text[],
        $20::timestamptz[], $21::timestamptz[], $22::bigint[])`,
-    values: [
-      col((o) => o.id),
-      col((o) => orderUuid(o.id)),
-      col((o) => o.user),
-      col((o) => o.market),
-      col((o) => o.side),
-      col((o) => o.ordType),
-      col((o) => price(o, o.price)),
-      col((o) => price(o, o.stopPrice)),
-      col((o) => formatUnits(o.originVolume, units.market(o.market).amountPrecision)),
-      col((o) => formatUnits(o.makerFee, 6)),
-      col((o) => formatUnits(o.takerFee, 6)),
-      col((o) => iso(o.createdAt)),
-      ...changingColumns(units, orders),
-    ],
+    values: literals(orders, [
+      (o) => num(o.id),
+      (o) => word(orderUuid(o.id)),
+      (o) => num(o.user),
+      (o) => word(o.market),
+      (o) => word(o.side),
+      (o) => word(o.ordType),
+      (o) => price(o, o.price),
+      (o) => price(o, o.stopPrice),
+      (o) => decimal(o.originVolume, units.market(o.market).amountPrecision),
+      (o) => decimal(o.makerFee, 6),
+      (o) => decimal(o.takerFee, 6),
+      (o) => time(o.createdAt),
+      ...changingCells(units),
+    ]),
     rows: orders.length,
   };
 }
@@ -74,14 +70,13 @@ export function updateOrders(units: Units, orders: OrderView[]): Statement {
      from unnest($1::bigint[], $2::numeric[], $3::numeric[], $4::numeric[], $5::numeric[], $6::numeric[], $7::int[],
        $8::text[], $9::timestamptz[], $10::timestamptz[], $11::bigint[]) as t(id, rv, ev, l, fr, fs, tc, s, ta, ua, sq)
      where orders.id = t.id and orders.id = any($1)`,
-    values: [orders.map((o) => o.id), ...changingColumns(units, orders)],
+    values: literals(orders, [(o) => num(o.id), ...changingCells(units)]),
     rows: orders.length,
   };
 }
 
 /** Trades of the batch: a plain multi-row insert. */
 export function insertTrades(units: Units, trades: Trade[]): Statement {
-  const col = <T>(f: (t: Trade) => T) => trades.map(f);
   const m = (t: Trade) => units.market(t.market);
   // The maker receives quote when the taker buys, base when the taker sells; fees are in what each receives.
   const makerFeeCurrency = (t: Trade) => (t.takerSide === 'buy' ? m(t).quote : m(t).base);
@@ -91,21 +86,21 @@ export function insertTrades(units: Units, trades: Trade[]): Statement {
        taker_type, maker_fee, taker_fee, created_at)
      select * from unnest($1::bigint[], $2::text[], $3::numeric[], $4::numeric[], $5::numeric[], $6::bigint[],
        $7::bigint[], $8::bigint[], $9::bigint[], $10::text[], $11::numeric[], $12::numeric[], $13::timestamptz[])`,
-    values: [
-      col((t) => t.id),
-      col((t) => t.market),
-      col((t) => formatUnits(t.price, m(t).pricePrecision)),
-      col((t) => formatUnits(t.volume, m(t).amountPrecision)),
-      col((t) => formatUnits(t.total, units.precision(m(t).quote))),
-      col((t) => t.makerOrderId),
-      col((t) => t.takerOrderId),
-      col((t) => t.makerUser),
-      col((t) => t.takerUser),
-      col((t) => t.takerSide),
-      col((t) => formatUnits(t.makerFee, units.precision(makerFeeCurrency(t)))),
-      col((t) => formatUnits(t.takerFee, units.precision(takerFeeCurrency(t)))),
-      col((t) => iso(t.at)),
-    ],
+    values: literals(trades, [
+      (t) => num(t.id),
+      (t) => word(t.market),
+      (t) => decimal(t.price, m(t).pricePrecision),
+      (t) => decimal(t.volume, m(t).amountPrecision),
+      (t) => decimal(t.total, units.precision(m(t).quote)),
+      (t) => num(t.makerOrderId),
+      (t) => num(t.takerOrderId),
+      (t) => num(t.makerUser),
+      (t) => num(t.takerUser),
+      (t) => word(t.takerSide),
+      (t) => decimal(t.makerFee, units.precision(makerFeeCurrency(t))),
+      (t) => decimal(t.takerFee, units.precision(takerFeeCurrency(t))),
+      (t) => time(t.at),
+    ]),
   };
 }
 

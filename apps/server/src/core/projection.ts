@@ -1,5 +1,6 @@
 import type { Command, CommandResult, OrderView, Posting, Trade } from '@exchange/engine';
 import { formatUnits } from '@exchange/shared';
+import { bool, decimal, literals, num, text, time, word } from './array-literals.ts';
 import { combine, encodeArrays, insertOrders, insertTrades, updateOrders } from './batch-rows.ts';
 import { changesMarkets, marketStatements } from './market-rows.ts';
 import type { Statement, Units } from './persistence.ts';
@@ -90,12 +91,12 @@ function upsertBalances(
     text: `insert into balances (user_id, currency_id, balance, locked, updated_at)
        select u, c, b, l, now() from unnest($1::bigint[], $2::text[], $3::numeric[], $4::numeric[]) as t(u, c, b, l)
        on conflict (user_id, currency_id) do update set balance = excluded.balance, locked = excluded.locked, updated_at = now()`,
-    values: [
-      rows.map((r) => r.user),
-      rows.map((r) => r.currency),
-      rows.map((r) => formatUnits(r.balance, units.precision(r.currency))),
-      rows.map((r) => formatUnits(r.locked, units.precision(r.currency))),
-    ],
+    values: literals(rows, [
+      (r) => num(r.user),
+      (r) => word(r.currency),
+      (r) => decimal(r.balance, units.precision(r.currency)),
+      (r) => decimal(r.locked, units.precision(r.currency)),
+    ]),
   };
 }
 
@@ -104,46 +105,55 @@ function insertClientCommands(refs: { ref: string; seq: number; result: CommandR
     text: `insert into client_commands (ref, batch_seq, ok, code, order_id)
        select r, s, o, c, i from unnest($1::text[], $2::bigint[], $3::boolean[], $4::text[], $5::bigint[])
          as t(r, s, o, c, i)`,
-    values: [
-      refs.map((r) => r.ref),
-      refs.map((r) => r.seq),
-      refs.map((r) => r.result.ok),
-      refs.map((r) => r.result.code),
-      refs.map((r) => r.result.orderId),
-    ],
+    values: literals(refs, [
+      (r) => text(r.ref),
+      (r) => num(r.seq),
+      (r) => bool(r.result.ok),
+      (r) => word(r.result.code),
+      (r) => num(r.result.orderId),
+    ]),
   };
 }
 
 /**
  * The ledger rows of the projected commands: one row per command, cause and account (a command's postings of one
- * cause on one account are summed), each naming the command (`command_seq`), its cause (`kind`) and what the cause
- * refers to (`ref`: `order:<id>`, `trade:<id>`, else the command's client id), dated with the command's time. The
- * system accounts' totals move by the same amounts.
+ * cause on one account and currency, which the engine writes one after the other, are summed), each naming the
+ * command (`command_seq`), its cause (`kind`) and what the cause refers to (`ref`: `order:<id>`, `trade:<id>`,
+ * else the command's client id), dated with the command's time. The system accounts' totals move by the same
+ * amounts.
  */
 class LedgerRows {
-  private readonly rows = new Map<string, LedgerRow>();
+  private readonly rows: LedgerRow[] = [];
   private readonly system = new Map<string, bigint>();
 
   constructor(private readonly units: Units) {}
 
   add(batchSeq: number, commandSeq: number, command: Command, postings: Posting[]): void {
+    let last: LedgerRow | undefined;
     for (const p of postings) {
-      const ref = causeRef(p, command);
-      const key = `${commandSeq}\n${p.cause}\n${ref}\n${p.account}\n${p.currency}`;
-      const row = this.rows.get(key);
-      if (row) row.amount += p.amount;
-      else
-        this.rows.set(key, {
+      if (
+        last !== undefined &&
+        last.account === p.account &&
+        last.currency === p.currency &&
+        last.kind === p.cause &&
+        last.causeId === p.causeId
+      )
+        last.amount += p.amount;
+      else {
+        last = {
           batchSeq,
           commandSeq,
           account: p.account,
           currency: p.currency,
           amount: p.amount,
           kind: p.cause,
-          ref,
+          causeId: p.causeId,
+          ref: causeRef(p, command),
           at: command.at,
-        });
-      if (!p.account.startsWith('u:')) {
+        };
+        this.rows.push(last);
+      }
+      if (p.account.charCodeAt(0) !== 117 /* u */) {
         const sys = `${p.account}\n${p.currency}`;
         this.system.set(sys, (this.system.get(sys) ?? 0n) + p.amount);
       }
@@ -151,37 +161,40 @@ class LedgerRows {
   }
 
   statements(): Statement[] {
-    const rows = [...this.rows.values()].filter((r) => r.amount !== 0n);
+    const rows = this.rows.filter((r) => r.amount !== 0n);
     const out: Statement[] = [];
     if (rows.length > 0) {
-      const col = <T>(f: (r: LedgerRow) => T) => rows.map(f);
       out.push({
         text: `insert into ledger_postings (batch_seq, command_seq, account, currency_id, amount, kind, ref, created_at)
          select * from unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::numeric[], $6::text[], $7::text[],
            $8::timestamptz[])`,
-        values: [
-          col((r) => r.batchSeq),
-          col((r) => r.commandSeq),
-          col((r) => r.account),
-          col((r) => r.currency),
-          col((r) => formatUnits(r.amount, this.units.precision(r.currency))),
-          col((r) => r.kind),
-          col((r) => r.ref),
-          col((r) => new Date(r.at).toISOString()),
-        ],
+        values: literals(rows, [
+          (r) => num(r.batchSeq),
+          (r) => num(r.commandSeq),
+          (r) => word(r.account),
+          (r) => word(r.currency),
+          (r) => decimal(r.amount, this.units.precision(r.currency)),
+          (r) => word(r.kind),
+          (r) => text(r.ref),
+          (r) => time(r.at),
+        ]),
       });
     }
     const system = [...this.system.entries()].filter(([, amount]) => amount !== 0n);
     if (system.length > 0) {
       const split = system.map(([key, amount]) => {
         const [account = '', currency = ''] = key.split('\n');
-        return { account, currency, amount: formatUnits(amount, this.units.precision(currency)) };
+        return { account, currency, amount };
       });
       out.push({
         text: `insert into system_balances (account, currency_id, amount)
          select a, c, x from unnest($1::text[], $2::text[], $3::numeric[]) as t(a, c, x)
          on conflict (account, currency_id) do update set amount = system_balances.amount + excluded.amount`,
-        values: [split.map((s) => s.account), split.map((s) => s.currency), split.map((s) => s.amount)],
+        values: literals(split, [
+          (r) => word(r.account),
+          (r) => word(r.currency),
+          (r) => decimal(r.amount, this.units.precision(r.currency)),
+        ]),
       });
     }
     return out;
@@ -195,6 +208,7 @@ interface LedgerRow {
   currency: string;
   amount: bigint;
   kind: string;
+  causeId: number;
   ref: string | null;
   at: number;
 }

@@ -1,5 +1,5 @@
 import { type Command, type CommandResult, Engine, type Posting } from '@exchange/engine';
-import { formatUnits } from '@exchange/shared';
+import { formatUnits, toUnits } from '@exchange/shared';
 import type pg from 'pg';
 import { loadEngineConfig } from '../engine-config.ts';
 import { loadEngineState, readPosition, Units } from '../persistence.ts';
@@ -115,9 +115,9 @@ export async function verifyJournal(db: pg.Pool, options: { afterSeq?: number } 
   }
 }
 
-/** The ledger rows a command's postings make: one per cause, reference, account and currency (as projected). */
-function expectedRows(units: Units, command: Command, postings: Posting[]): Map<string, string> {
-  const sums = new Map<string, { currency: string; amount: bigint }>();
+/** The ledger rows a command's postings make, summed per cause, reference, account and currency (zeros left out). */
+function expectedRows(command: Command, postings: Posting[]): Map<string, bigint> {
+  const sums = new Map<string, bigint>();
   for (const p of postings) {
     const ref =
       p.cause === 'order'
@@ -126,14 +126,14 @@ function expectedRows(units: Units, command: Command, postings: Posting[]): Map<
           ? `trade:${p.causeId}`
           : (command.ref ?? '');
     const key = `${p.cause}|${ref}|${p.account}|${p.currency}`;
-    const sum = sums.get(key);
-    if (sum) sum.amount += p.amount;
-    else sums.set(key, { currency: p.currency, amount: p.amount });
+    sums.set(key, (sums.get(key) ?? 0n) + p.amount);
   }
-  const out = new Map<string, string>();
-  for (const [key, { currency, amount }] of sums)
-    if (amount !== 0n) out.set(key, formatUnits(amount, units.precision(currency)));
-  return out;
+  return nonZero(sums);
+}
+
+function nonZero(sums: Map<string, bigint>): Map<string, bigint> {
+  for (const [key, amount] of sums) if (amount === 0n) sums.delete(key);
+  return sums;
 }
 
 async function compareLedger(
@@ -145,38 +145,40 @@ async function compareLedger(
   const numbers = [...replayed.keys()];
   if (numbers.length === 0) return;
   const rows = await db.query(
-    `select command_seq, kind, coalesce(ref, '') as ref, account, currency_id, trim_scale(amount)::text as amount
+    `select command_seq, kind, coalesce(ref, '') as ref, account, currency_id, amount::text as amount
      from ledger_postings where command_seq between $1 and $2`,
     [Math.min(...numbers), Math.max(...numbers)],
   );
-  const stored = new Map<number, Map<string, string>>();
+  // A command may have several rows of one key (a hold and its release): they are summed, as the replay's are.
+  const stored = new Map<number, Map<string, bigint>>();
   for (const r of rows.rows) {
     const n = Number(r.command_seq);
-    const m = stored.get(n) ?? new Map<string, string>();
+    const m = stored.get(n) ?? new Map<string, bigint>();
     stored.set(n, m);
-    m.set(`${r.kind}|${r.ref}|${r.account}|${r.currency_id}`, r.amount);
+    const key = `${r.kind}|${r.ref}|${r.account}|${r.currency_id}`;
+    m.set(key, (m.get(key) ?? 0n) + toUnits(r.amount, units.precision(r.currency_id)));
   }
   for (const [n, { command, result }] of replayed) {
     out.commands++;
-    const expected = expectedRows(units, command, result.ok ? result.postings : []);
-    const actual = stored.get(n) ?? new Map<string, string>();
+    const expected = expectedRows(command, result.ok ? result.postings : []);
+    const actual = nonZero(stored.get(n) ?? new Map<string, bigint>());
     const same =
-      expected.size === actual.size &&
-      [...expected].every(([key, amount]) => actual.get(key) === trimDecimal(amount));
+      expected.size === actual.size && [...expected].every(([key, amount]) => actual.get(key) === amount);
     if (!same && out.mismatched.length < 20)
       out.mismatched.push(
-        `command ${n} (${command.type}): ledger ${describe(actual)}, replay ${describe(expected)}`,
+        `command ${n} (${command.type}): ledger ${describe(units, actual)}, replay ${describe(units, expected)}`,
       );
   }
 }
 
-/** A decimal as PostgreSQL's trim_scale prints it. */
-function trimDecimal(text: string): string {
-  return text.includes('.') ? text.replace(/\.?0+$/, '') : text;
-}
-
-function describe(rows: Map<string, string>): string {
-  return rows.size === 0 ? 'none' : [...rows].map(([k, v]) => `${k}=${v}`).join(', ');
+function describe(units: Units, rows: Map<string, bigint>): string {
+  if (rows.size === 0) return 'none';
+  return [...rows]
+    .map(
+      ([key, amount]) =>
+        `${key}=${formatUnits(amount, units.precision(key.slice(key.lastIndexOf('|') + 1)))}`,
+    )
+    .join(', ');
 }
 
 /** What a report found wrong, one line each (empty when the journal proved itself). */
