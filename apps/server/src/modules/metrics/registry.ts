@@ -125,6 +125,37 @@ export function createMetrics(sources: MetricsSources): Registry {
         this.set(sequencer.queueDepth);
       },
     });
+    new Gauge({
+      name: 'exchange_core_projection_lag_commands',
+      help: 'Commands in the journal that the tables (orders, trades, balances, ledger) do not hold yet',
+      registers: [registry],
+      collect() {
+        this.set(sequencer.tables.lagCommands);
+      },
+    });
+    new Gauge({
+      name: 'exchange_core_projected_batch',
+      help: 'The last journal batch the tables hold',
+      registers: [registry],
+      collect() {
+        this.set(sequencer.projectedSeq);
+      },
+    });
+    const projection = new Histogram({
+      name: 'exchange_core_projection_seconds',
+      help: 'One write of the projector (the batches committed since its last write)',
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
+      registers: [registry],
+    });
+    sequencer.onProjector((projector) => projector.onTimed(({ writeMs }) => projection.observe(writeMs / 1000)));
+    new Gauge({
+      name: 'exchange_core_replay_mismatches',
+      help: 'Starts whose replay from a snapshot did not give the tables state (the core continued from the tables)',
+      registers: [registry],
+      collect() {
+        this.set(sequencer.replayMismatches);
+      },
+    });
   }
   new Gauge({
     name: 'exchange_core_term',
