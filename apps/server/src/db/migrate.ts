@@ -20,7 +20,11 @@ export interface CodeMigration {
  * still under the lock.
  * @returns the names of the migrations applied by this call.
  */
-export async function migrate(pool: pg.Pool, options: { appRole?: string } = {}): Promise<string[]> {
+export async function migrate(
+  pool: pg.Pool,
+  /** `before`: apply only the migrations whose name sorts before it (a database of an earlier version, for tests). */
+  options: { appRole?: string; before?: string } = {},
+): Promise<string[]> {
   const applied: string[] = [];
   await withLock(pool, LOCKS.migration, async (client) => {
     await client.query(
@@ -29,6 +33,7 @@ export async function migrate(pool: pg.Pool, options: { appRole?: string } = {})
     const done = new Set((await client.query('select name from schema_migrations')).rows.map((r) => r.name));
     for (const file of await migrationFiles()) {
       if (done.has(file)) continue;
+      if (options.before !== undefined && file >= options.before) break;
       await client.query('begin');
       try {
         if (file.endsWith('.ts')) {
