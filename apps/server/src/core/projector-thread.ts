@@ -12,11 +12,13 @@ export interface ThreadBatch {
 }
 
 /** Messages to the projector's thread. */
-export type ProjectorRequest = ({ type: 'batch' } & ThreadBatch) | { type: 'stop' };
+export type ProjectorRequest = { type: 'batches'; batches: ThreadBatch[] } | { type: 'stop' };
 
 /** Messages from the projector's thread. */
 export type ProjectorUpdate =
   | { type: 'ready'; hash: string }
+  /** The batches of the last message are applied: the next may be sent. */
+  | { type: 'took' }
   | ({ type: 'projected'; seq: number } & ProjectionTiming)
   | { type: 'failed'; message: string; unavailable: boolean }
   | { type: 'snapshot'; seq: number; hash: string; ms: number }
@@ -61,6 +63,9 @@ export class ProjectorThread implements TablesProjector {
   private readonly timings: ((timing: ProjectionTiming) => void)[] = [];
   private readonly snapshots: ((info: { seq: number; hash: string; ms: number }) => void)[] = [];
   private readonly stopped: Promise<void>;
+  /** Batches not sent yet: while the thread works on a message, the next ones wait here and go as one. */
+  private outbox: ThreadBatch[] = [];
+  private sending = false;
   /** The hash of the tables' state as the thread loaded it (at `projectedSeq` when it started). */
   readonly ready: Promise<string>;
 
@@ -88,7 +93,10 @@ export class ProjectorThread implements TablesProjector {
     });
     this.worker.on('message', (update: ProjectorUpdate) => {
       if (update.type === 'ready') ready(update.hash);
-      else if (update.type === 'projected') this.advance(update);
+      else if (update.type === 'took') {
+        this.sending = false;
+        this.flush();
+      } else if (update.type === 'projected') this.advance(update);
       else if (update.type === 'snapshot') for (const listener of this.snapshots) listener(update);
       else if (update.type === 'snapshot-failed')
         this.log.warn(`core: the snapshot after batch ${update.seq} was not stored: ${update.message}`);
@@ -143,7 +151,21 @@ export class ProjectorThread implements TablesProjector {
     if (batch.written) {
       this.advance({ seq: batch.seq, batches: 1, commands: 0, writeMs: 0 });
     } else this.pendingCommands += commands;
-    this.worker.postMessage({ type: 'batch', ...batch } satisfies ProjectorRequest);
+    this.outbox.push(batch);
+    this.flush();
+  }
+
+  /**
+   * Sends what waits in one message, unless the thread has one in hand: under load, a message carries every batch
+   * committed while the thread applied the last, so the core's thread wakes the other about once per projection
+   * instead of once per batch.
+   */
+  private flush(): void {
+    if (this.sending || this.outbox.length === 0 || this.failure) return;
+    const batches = this.outbox;
+    this.outbox = [];
+    this.sending = true;
+    this.worker.postMessage({ type: 'batches', batches } satisfies ProjectorRequest);
   }
 
   /** Resolves once the tables hold batch `seq` (at once if they do); rejects if the projector fails first. */

@@ -13,7 +13,12 @@ import { decodeBatch } from './journal/codec.ts';
 import { engineHash, writeSnapshot } from './journal/snapshots.ts';
 import { loadEngineState, Units } from './persistence.ts';
 import { Projector } from './projector.ts';
-import type { ProjectorRequest, ProjectorUpdate, ProjectorWorkerData } from './projector-thread.ts';
+import type {
+  ProjectorRequest,
+  ProjectorUpdate,
+  ProjectorWorkerData,
+  ThreadBatch,
+} from './projector-thread.ts';
 import { applyAll } from './recovery.ts';
 
 const port = parentPort;
@@ -64,7 +69,7 @@ async function load(): Promise<void> {
 }
 
 /** Applies one journal batch to the replica and hands its results to the projector. */
-function apply(message: Extract<ProjectorRequest, { type: 'batch' }>): void {
+function apply(message: ThreadBatch): void {
   const current = engine as Engine;
   if (message.seq !== applied + 1) throw new Error(`batch ${message.seq} arrived after batch ${applied}`);
   const { commands } = decodeBatch(message.body);
@@ -103,8 +108,10 @@ port.on('message', (message: ProjectorRequest) => {
   chain = chain.then(async () => {
     if (failed && message.type !== 'stop') return;
     try {
-      if (message.type === 'batch') apply(message);
-      else if (message.type === 'stop') {
+      if (message.type === 'batches') {
+        for (const batch of message.batches) apply(batch);
+        post({ type: 'took' });
+      } else if (message.type === 'stop') {
         await projector.stop(new Error('stopped'));
         await snapshotting;
         await pool.end().catch(() => {});

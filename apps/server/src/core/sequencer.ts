@@ -23,6 +23,8 @@ export interface CommittedBatch {
   results: CommandResult[];
   /** The commands as applied (stamped with their time), for replicas that apply them again. */
   commands: Command[];
+  /** The same commands as the journal holds them (see journal/codec.ts), when the active core committed them. */
+  body?: string;
 }
 
 /**
@@ -468,7 +470,7 @@ export class Sequencer {
       }
     }
     for (const listener of this.listeners)
-      listener({ seq, results: journal.results, commands: journal.commands });
+      listener({ seq, results: journal.results, commands: journal.commands, body: journal.body });
   }
 
   private startProjector(loaded: LoadedCore): TablesProjector {

@@ -21,7 +21,11 @@ export function encodeBatch(commands: readonly Command[], batchAt: number): stri
 
 /** The commands of a batch written by {@link encodeBatch}, and the batch's time. */
 export function decodeBatch(body: string): { at: number; commands: Command[] } {
-  const parsed: unknown = JSON.parse(body);
+  return decodeParsedBatch(JSON.parse(body));
+}
+
+/** {@link decodeBatch} of a batch already parsed from JSON (one embedded in a larger message). */
+export function decodeParsedBatch(parsed: unknown): { at: number; commands: Command[] } {
   if (!Array.isArray(parsed) || typeof parsed[0] !== 'number') throw new JournalFormatError('not a batch');
   const at = parsed[0];
   const commands: Command[] = [];

@@ -1,6 +1,5 @@
 import { type NatsConnection, nanos, RetentionPolicy, StorageType, type Subscription } from 'nats';
 import type { Sequencer, Submitted } from '../sequencer.ts';
-import { decode, encode } from './codec.ts';
 import {
   BATCH_MAX_AGE_MS,
   BATCH_STREAM,
@@ -14,6 +13,7 @@ import {
   PROJECTED_SUBJECT,
   type PublishedBatch,
 } from './subjects.ts';
+import { decodeRequests, encodePublished, encodeReply, slimReply } from './wire.ts';
 
 interface Log {
   warn(message: string): void;
@@ -27,8 +27,8 @@ function encodeReplies(replies: CommandReply[]): Uint8Array {
   const parts: Uint8Array[] = [];
   let size = 2;
   for (const reply of replies) {
-    let part = encode(reply);
-    if (size + part.length + 1 > MAX_BATCH_BYTES) part = encode({ unavailable: 'answer too large' });
+    let part = encodeReply(reply);
+    if (size + part.length + 1 > MAX_BATCH_BYTES) part = encodeReply({ unavailable: 'answer too large' });
     size += part.length + 1;
     parts.push(part);
   }
@@ -81,7 +81,12 @@ export class CoreServer {
     const subscription = nc.subscribe(COMMAND_SUBJECT, { queue: COMMAND_QUEUE });
     const server = new CoreServer(nc, sequencer, subscription, log);
     sequencer.onCommitted((batch) =>
-      server.publish({ seq: batch.seq, term: sequencer.coreTerm, commands: batch.commands }),
+      server.publish({
+        seq: batch.seq,
+        term: sequencer.coreTerm,
+        commands: [],
+        ...(batch.body === undefined ? {} : { body: batch.body }),
+      }),
     );
     // Readers on api processes wait for the tables (ProjectionWatch): each projector write is announced.
     sequencer.onProjector((projector) =>
@@ -107,15 +112,11 @@ export class CoreServer {
 
   private async serve(): Promise<void> {
     for await (const message of this.subscription) {
-      let requests: CommandRequest | CommandRequest[];
+      let requests: CommandRequest[];
       try {
-        requests = decode<CommandRequest | CommandRequest[]>(message.data);
+        requests = decodeRequests(message.data);
       } catch {
-        message.respond(encode({ unavailable: 'unreadable command' } satisfies CommandReply));
-        continue;
-      }
-      if (!Array.isArray(requests)) {
-        void this.answer(requests).then((reply) => message.respond(encode(reply)));
+        message.respond(encodeReply({ unavailable: 'unreadable command' } satisfies CommandReply));
         continue;
       }
       // A list from one sender: its commands join the same batch, and one message answers them all.
@@ -131,12 +132,7 @@ export class CoreServer {
         firstSend: request.fresh === true,
         ...(request.ack === 'journal' ? { ack: 'journal' as const } : {}),
       })
-      .then(
-        // The postings stay here: no caller of the core reads them (the ledger is the core's own), and they
-        // were the bulk of each answer to encode, send and decode.
-        (result): CommandReply => ({ result: { ...result, postings: [] } }),
-        (err: Error): CommandReply => ({ unavailable: err.message }),
-      );
+      .then(slimReply, (err: Error): CommandReply => ({ unavailable: err.message }));
   }
 
   private publish(batch: PublishedBatch): void {
@@ -144,8 +140,8 @@ export class CoreServer {
     this.publishing = this.publishing.then(async () => {
       if (this.nc.isClosed()) return;
       try {
-        let data = encode(batch);
-        if (data.length > MAX_BATCH_BYTES) data = encode({ ...batch, commands: [], resync: true });
+        let data = encodePublished(batch);
+        if (data.length > MAX_BATCH_BYTES) data = encodePublished({ ...batch, resync: true });
         const msgID = batch.resync ? `resync:${batch.term}:${batch.seq}` : String(batch.seq);
         await js.publish(BATCH_SUBJECT, data, { msgID });
       } catch (err) {

@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import type { Command } from '@exchange/engine';
 import type { NatsConnection } from 'nats';
 import { DatabaseUnavailableError } from '../../db/errors.ts';
+import { unjournalable } from '../journal/codec.ts';
 import type { Acknowledgement, CommittedResult, Submitted } from '../sequencer.ts';
-import { decode, encode } from './codec.ts';
+import { decode } from './codec.ts';
 import {
   COMMAND_SUBJECT,
   type CommandReply,
   type CommandRequest,
   MAX_REQUESTS_PER_MESSAGE,
 } from './subjects.ts';
+import { encodeRequests } from './wire.ts';
 
 /** How long one request waits for the core's answer before it is sent again (same id, so at most once). */
 const REQUEST_TIMEOUT_MS = 2_000;
@@ -58,6 +61,9 @@ export class RemoteSequencer {
   /** Submits a command and resolves with its committed result (see `Acknowledgement` for `ack`). */
   submit(command: Submitted, ref?: string, ack?: Acknowledgement): Promise<CommittedResult> {
     if (!this.available) return Promise.reject(this.unavailable('no connection to NATS'));
+    // As the core's own sequencer does: what the journal cannot hold exactly never leaves this process.
+    const unwritable = unjournalable({ ...command, at: 0 } as Command);
+    if (unwritable) return Promise.reject(new Error(`refused before the engine: ${unwritable}`));
     const request: CommandRequest = {
       command,
       ref: ref ?? `auto:${randomUUID()}`,
@@ -124,7 +130,7 @@ export class RemoteSequencer {
     let replies: CommandReply[] | undefined;
     let failure = '';
     try {
-      const message = await this.nc.request(COMMAND_SUBJECT, encode(batch.map((w) => w.request)), {
+      const message = await this.nc.request(COMMAND_SUBJECT, encodeRequests(batch.map((w) => w.request)), {
         timeout: REQUEST_TIMEOUT_MS,
       });
       const decoded = decode<CommandReply | CommandReply[]>(message.data);

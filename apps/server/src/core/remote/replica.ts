@@ -13,11 +13,11 @@ import type {
   SubmitOptions,
   Submitted,
 } from '../sequencer.ts';
-import { decode } from './codec.ts';
 import { ensureBatchStream } from './core-server.ts';
 import { ProjectionWatch } from './projection-watch.ts';
 import type { RemoteSequencer } from './remote-sequencer.ts';
 import { BATCH_STREAM, type PublishedBatch } from './subjects.ts';
+import { decodePublished } from './wire.ts';
 
 interface Log {
   warn(message: string): void;
@@ -143,7 +143,7 @@ export class ReplicaSequencer implements CoreSequencer {
     for await (const message of messages) {
       let batch: PublishedBatch;
       try {
-        batch = decode<PublishedBatch>(message.data);
+        batch = decodePublished(message.data);
       } catch {
         this.log.warn('replica: an unreadable batch on the stream; reloading');
         await this.reload();

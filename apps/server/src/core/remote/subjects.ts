@@ -40,6 +40,8 @@ export interface PublishedBatch {
   seq: number;
   term: number;
   commands: unknown[];
+  /** The commands as the journal holds them (see wire.ts): sent instead of `commands`. */
+  body?: string;
   resync?: boolean;
 }
 
