@@ -2,7 +2,7 @@ import { type Command, type CommandResult, Engine, type Posting } from '@exchang
 import { formatUnits, toUnits } from '@exchange/shared';
 import type pg from 'pg';
 import { loadEngineConfig } from '../engine-config.ts';
-import { loadEngineState, readPosition, Units } from '../persistence.ts';
+import { loadEngineState, Units } from '../persistence.ts';
 import { applyAll } from '../recovery.ts';
 import { decodeBatch } from './codec.ts';
 import { readJournal } from './journal.ts';

@@ -147,7 +147,9 @@ export function createMetrics(sources: MetricsSources): Registry {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
       registers: [registry],
     });
-    sequencer.onProjector((projector) => projector.onTimed(({ writeMs }) => projection.observe(writeMs / 1000)));
+    sequencer.onProjector((projector) =>
+      projector.onTimed(({ writeMs }) => projection.observe(writeMs / 1000)),
+    );
     new Gauge({
       name: 'exchange_core_replay_mismatches',
       help: 'Starts whose replay from a snapshot did not give the tables state (the core continued from the tables)',
