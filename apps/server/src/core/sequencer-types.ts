@@ -54,7 +54,6 @@ export interface SequencerOptions {
   log: { warn(message: string): void; error(message: string): void };
 }
 
-
 /** How one batch went, for metrics: its size and the time from the start of its write to its durable commit. */
 export interface BatchTiming {
   commands: number;
@@ -81,4 +80,3 @@ export type EngineLoader = (options?: { snapshots?: boolean }) => Promise<Loaded
  * answer was lost with the connection (it was never published). The core waits for a returned promise.
  */
 export type RecoveredListener = (info: { seq: number; missed: boolean }) => void | Promise<void>;
-

@@ -5,11 +5,37 @@ import type { Tx } from '../db/pool.ts';
 import { encodeBatch, unjournalable } from './journal/codec.ts';
 import { journalStatement } from './journal/journal.ts';
 import { changesMarkets, followMarkets, unstorableMarketCommand } from './market-rows.ts';
-import { type CorePosition, executeBatch, type Statement, type Units } from './persistence.ts';
+import { executeBatch, type Statement, type Units } from './persistence.ts';
 import { type JournalBatch, projectionStatements } from './projection.ts';
-import { Projector, type TablesProjector } from './projector.ts';
+import type { TablesProjector } from './projector.ts';
+import { startProjector } from './projector-start.ts';
 import { ProjectorThread } from './projector-thread.ts';
 import { RecentRefs } from './recent-refs.ts';
+import type {
+  Acknowledgement,
+  BatchTiming,
+  CommittedBatch,
+  CommittedResult,
+  EngineLoader,
+  LoadedCore,
+  RecoveredListener,
+  SequencerOptions,
+  SubmitOptions,
+  Submitted,
+} from './sequencer-types.ts';
+
+export type {
+  Acknowledgement,
+  BatchTiming,
+  CommittedBatch,
+  CommittedResult,
+  EngineLoader,
+  LoadedCore,
+  RecoveredListener,
+  SequencerOptions,
+  SubmitOptions,
+  Submitted,
+} from './sequencer-types.ts';
 
 interface PreparedBatch {
   seq: number;
@@ -397,62 +423,28 @@ export class Sequencer {
   }
 
   private startProjector(loaded: LoadedCore): TablesProjector {
-    const onFailure = (err: Error) => {
-      this.fail(err, []);
-      return this.failure ?? err;
-    };
-    const url = (this.db as { options?: { connectionString?: string } }).options?.connectionString;
-    let projector: TablesProjector;
-    // Write-through writes the tables itself, with each journal batch: it needs no projector thread (and takes no
-    // snapshots: it is the comparison path of the bench, and a fallback).
-    if (this.options.projector === 'thread' && url && !this.options.writeThrough) {
-      const first = loaded.tail[0];
-      const thread = new ProjectorThread(
-        {
-          url,
-          projectedSeq: loaded.position.projectedSeq,
-          nextCommand: first ? first.firstCommand : loaded.position.nextCommand,
-          term: loaded.position.term,
-          snapshotOnStart: loaded.snapshotSeq !== loaded.position.projectedSeq,
-          snapshotEvery: this.options.snapshotEvery,
-        },
-        onFailure,
-        this.options.log,
-      );
-      this.feed = (batch, written) =>
-        thread.add(
-          {
-            seq: batch.seq,
-            firstCommand: batch.firstCommand,
-            body: batch.body ?? encodeBatch(batch.commands, batch.commands[0]?.at ?? 0),
-            ...(written ? { written } : {}),
-          },
-          batch.commands.length,
-        );
-      projector = thread;
-    } else {
-      const inline = new Projector(
-        this.db,
-        this.units,
-        () => this.term,
-        loaded.position.projectedSeq,
-        onFailure,
-      );
-      this.feed = (batch, written) => (written ? inline.skip(batch.seq) : inline.add(batch));
-      projector = inline;
-    }
-    projector.onProgress((seq) => this.recent.projected(seq));
-    // What the journal holds beyond the tables (a crash, a takeover) is written first.
+    // The ids of the journal beyond the tables first: the projector writes them next.
     this.recent.clear();
-    this.projector = projector;
-    for (const batch of loaded.tail) {
+    for (const batch of loaded.tail)
       this.recent.add(
         batch.seq,
         batch.commands.map((command) => ({ ref: command.ref })),
         batch.results,
       );
-      this.feed(batch, false);
-    }
+    const { projector, feed } = startProjector(
+      this.db,
+      this.units,
+      this.options,
+      loaded,
+      () => this.term,
+      (err) => {
+        this.fail(err, []);
+        return this.failure ?? err;
+      },
+    );
+    this.feed = feed;
+    this.projector = projector;
+    projector.onProgress((seq) => this.recent.projected(seq));
     for (const listener of this.projectorListeners ?? []) listener(projector);
     return projector;
   }
