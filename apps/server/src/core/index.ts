@@ -65,10 +65,10 @@ export async function startCore(
   // Balances and orders, and also markets and fees (staff change them through the core, and each change is
   // projected with its batch): a reload reads them all again.
   // The tables, then the journal after them: the engine continues from exactly what was committed.
-  const load = async (loadOptions: { snapshots?: boolean } = {}) => {
+  const load = async () => {
     await lease?.confirm();
     await claimProjection(db);
-    const loaded = await loadCore(db, units, loadOptions);
+    const loaded = await loadCore(db, units, { check: true });
     const { term } = loaded.position;
     if (lease && term !== lease.term)
       throw new DeposedError(`exchange core term ${lease.term} was superseded by term ${term}`);

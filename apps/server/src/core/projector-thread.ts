@@ -16,7 +16,7 @@ export type ProjectorRequest = { type: 'batches'; batches: ThreadBatch[] } | { t
 
 /** Messages from the projector's thread. */
 export type ProjectorUpdate =
-  | { type: 'ready'; hash: string }
+  | { type: 'ready' }
   /** The batches of the last message are applied: the next may be sent. */
   | { type: 'took' }
   | ({ type: 'projected'; seq: number } & ProjectionTiming)
@@ -66,8 +66,8 @@ export class ProjectorThread implements TablesProjector {
   /** Batches not sent yet: while the thread works on a message, the next ones wait here and go as one. */
   private outbox: ThreadBatch[] = [];
   private sending = false;
-  /** The hash of the tables' state as the thread loaded it (at `projectedSeq` when it started). */
-  readonly ready: Promise<string>;
+  /** Resolves once the thread has loaded the tables (it then takes batches). */
+  readonly ready: Promise<void>;
 
   constructor(
     data: ProjectorWorkerData,
@@ -80,7 +80,7 @@ export class ProjectorThread implements TablesProjector {
     this.worker = new Worker(BOOT, { workerData: { ...data, entry: ENTRY } });
     // The core's lifetime, not the thread's, keeps the process up.
     this.worker.unref();
-    let ready!: (hash: string) => void;
+    let ready!: () => void;
     let notReady!: (err: Error) => void;
     this.ready = new Promise((resolve, reject) => {
       ready = resolve;
@@ -92,7 +92,7 @@ export class ProjectorThread implements TablesProjector {
       stopped = resolve;
     });
     this.worker.on('message', (update: ProjectorUpdate) => {
-      if (update.type === 'ready') ready(update.hash);
+      if (update.type === 'ready') ready();
       else if (update.type === 'took') {
         this.sending = false;
         this.flush();

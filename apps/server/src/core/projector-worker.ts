@@ -46,7 +46,7 @@ const fail = (err: unknown) => {
 const projector = new Projector(pool, units, () => data.term, data.projectedSeq, fail);
 projector.onTimed((t) => post({ type: 'projected', seq: projector.projectedSeq, ...t }));
 
-/** The replica, as the tables hold it; its hash is told to the core, which checks its own against it. */
+/** The replica, as the tables hold it. */
 async function load(): Promise<void> {
   const client = await pool.connect();
   try {
@@ -59,10 +59,10 @@ async function load(): Promise<void> {
       throw new Error(`the tables are at batch ${position.projectedSeq}, not ${data.projectedSeq}`);
     engine = new Engine(config, state);
     nextCommand = data.nextCommand;
-    const taken = engineHash(engine);
-    post({ type: 'ready', hash: taken.hash });
-    // The first snapshot of a database (a new one, or one from before the journal) is the tables' state.
-    if (data.snapshotOnStart) await writeSnapshot(pool, applied, nextCommand, taken);
+    post({ type: 'ready' });
+    // The first snapshot of a database (a new one, or one from before the journal), and one at every start with
+    // commands since the last: the tables' state.
+    if (data.snapshotOnStart) await writeSnapshot(pool, applied, nextCommand, engineHash(engine));
   } finally {
     client.release();
   }

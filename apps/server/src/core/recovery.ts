@@ -27,25 +27,36 @@ const PAGE = 2_000;
 /**
  * The engine as the database holds it: the newest snapshot no later than the tables (else the tables themselves,
  * as of `projected_seq`), then every journal batch after it replayed in order, so the engine stands at the
- * journal's newest batch. The batches after the tables are returned with their results for the projector. Read it in one snapshot (a repeatable-read transaction), or while no
- * one writes (the active core, with its projector stopped).
+ * journal's newest batch. The batches after the tables are returned with their results for the projector. Read it
+ * in one snapshot (a repeatable-read transaction), or while no one writes (the active core, its projector stopped).
+ *
+ * `check`: the replay from the snapshot is compared with the tables at their batch (state hashes); on a difference
+ * the engine continues from the tables (what every reader has been served) and the difference is returned.
  */
 export async function loadCore(
   db: pg.Pool | pg.PoolClient,
   units: Units,
-  options: { snapshots?: boolean } = {},
+  options: { snapshots?: boolean; check?: boolean } = {},
 ): Promise<LoadedCore> {
   const { config, markets } = await loadEngineConfig(db);
   units.replace(markets, config.currencies);
   const position = await readPosition(db);
   const snapshot = options.snapshots === false ? undefined : await newestSnapshot(db, position.projectedSeq);
+  const fromTables = async () => new Engine(config, (await loadEngineState(db, units)).state);
   let engine: Engine;
+  let mismatch: LoadedCore['mismatch'];
   if (snapshot) {
     engine = engineFromSnapshot(snapshot.state);
     await replayJournal(db, engine, units, snapshot.seq, position.projectedSeq, false);
-  } else engine = new Engine(config, (await loadEngineState(db, units)).state);
-  // With a snapshot, the state at the tables' batch is the replay's: its hash is checked against the tables'.
-  const hashAtTables = snapshot ? engineHash(engine).hash : undefined;
+    if (options.check) {
+      const tables = await fromTables();
+      const [replayed, held] = [engineHash(engine).hash, engineHash(tables).hash];
+      if (replayed !== held) {
+        mismatch = { snapshotSeq: snapshot.seq, replayed, tables: held };
+        engine = tables;
+      }
+    }
+  } else engine = await fromTables();
   const tail = await replayJournal(db, engine, units, position.projectedSeq, position.journalSeq);
   const last = tail[tail.length - 1];
   if (last && last.firstCommand + last.commands.length !== position.nextCommand)
@@ -56,7 +67,8 @@ export async function loadCore(
     engine,
     position,
     tail,
-    ...(snapshot ? { snapshotSeq: snapshot.seq, hashAtTables } : {}),
+    ...(snapshot ? { snapshotSeq: snapshot.seq } : {}),
+    ...(mismatch ? { mismatch } : {}),
   };
 }
 

@@ -68,12 +68,12 @@ export interface LoadedCore {
   tail: JournalBatch[];
   /** The snapshot the engine was rebuilt from, if any (else the tables). */
   snapshotSeq?: number;
-  /** With a snapshot: the hash of the replayed state at the tables' batch, which the tables' must equal. */
-  hashAtTables?: string;
+  /** The replay from the snapshot differed from the tables at their batch: the engine is the tables'. */
+  mismatch?: { snapshotSeq: number; replayed: string; tables: string };
 }
 
-/** Reads the engine back from the database, as a fresh start does (`snapshots: false`: from the tables). */
-export type EngineLoader = (options?: { snapshots?: boolean }) => Promise<LoadedCore>;
+/** Reads the engine back from the database, as a fresh start does. */
+export type EngineLoader = () => Promise<LoadedCore>;
 
 /**
  * Told when the core has reloaded itself, before it takes commands again; `missed` when a batch committed whose

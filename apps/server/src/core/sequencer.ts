@@ -9,7 +9,6 @@ import { executeBatch, type Statement, type Units } from './persistence.ts';
 import { type JournalBatch, projectionStatements } from './projection.ts';
 import type { TablesProjector } from './projector.ts';
 import { startProjector } from './projector-start.ts';
-import { ProjectorThread } from './projector-thread.ts';
 import { RecentRefs } from './recent-refs.ts';
 import type {
   Acknowledgement,
@@ -136,21 +135,16 @@ export class Sequencer {
   }
 
   /**
-   * Resolves when the core may take commands: the tables hold everything in the journal, and, when the engine was
-   * rebuilt from a snapshot, the replay was checked against the tables (same state hash at the tables' batch). On
-   * a difference the engine is rebuilt from the tables instead (they are what everyone reads), and it is logged.
+   * Resolves when the core may take commands: the tables hold everything in the journal. A start whose replay
+   * from a snapshot differed from the tables (see loadCore) is logged and counted here.
    */
   async ready(): Promise<void> {
-    const loaded = this.loaded;
-    if (this.projector instanceof ProjectorThread && loaded.hashAtTables !== undefined && this.reload) {
-      const tables = await this.projector.ready;
-      if (tables !== loaded.hashAtTables) {
-        this.replayMismatches++;
-        this.options.log.error(
-          `core: the engine replayed from snapshot ${loaded.snapshotSeq} and the journal differs from the tables at batch ${loaded.position.projectedSeq} (hash ${loaded.hashAtTables} against ${tables}); continuing from the tables`,
-        );
-        this.engine = (await this.reload({ snapshots: false })).engine;
-      }
+    const { mismatch, position } = this.loaded;
+    if (mismatch) {
+      this.replayMismatches++;
+      this.options.log.error(
+        `core: the engine replayed from snapshot ${mismatch.snapshotSeq} and the journal differs from the tables at batch ${position.projectedSeq} (hash ${mismatch.replayed} against ${mismatch.tables}); continuing from the tables`,
+      );
     }
     await this.settled();
   }
