@@ -113,6 +113,8 @@ port.on('message', (message: ProjectorRequest) => {
         post({ type: 'took' });
       } else if (message.type === 'stop') {
         await projector.stop(new Error('stopped'));
+        // A stop with the tables complete leaves a snapshot of them: the next start replays nothing before it.
+        if (engine && sinceSnapshot > 0 && projector.projectedSeq === applied && !failed) snapshot(engine);
         await snapshotting;
         await pool.end().catch(() => {});
         post({ type: 'stopped' });

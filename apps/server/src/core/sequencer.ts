@@ -522,6 +522,15 @@ export class Sequencer {
     }
     if (!this.failure) await this.settled().catch(() => {});
   }
+
+  /**
+   * Stops the core for a shutdown: everything submitted is committed and projected, then the projector stops (its
+   * thread leaving a snapshot of the tables, so that the next start has nothing to replay).
+   */
+  async close(): Promise<void> {
+    await this.drain();
+    await this.projector.stop(new Error('the exchange core stopped'));
+  }
 }
 
 /** A committed outcome as a repeat of its client command id gets it: no events, postings or orders. */

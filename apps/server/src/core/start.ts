@@ -87,7 +87,7 @@ export async function startProcessCore(
     ...(standby ? { recovering: standby } : {}),
     async stop() {
       await server?.stop();
-      await active.sequencer.drain();
+      await active.sequencer.close();
       await lease.release();
       await nats?.close();
     },
