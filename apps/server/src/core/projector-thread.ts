@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { DatabaseUnavailableError } from '../db/errors.ts';
+import { BatchWaiters } from './batch-waiters.ts';
 import type { ProjectionTiming, TablesProjector } from './projector.ts';
 
 /** The journal batch as the projector's thread gets it: its text, which its own engine applies. */
@@ -38,12 +39,6 @@ export interface ProjectorWorkerData {
   snapshotEvery: { commands: number; ms: number };
 }
 
-interface Waiter {
-  promise: Promise<void>;
-  resolve(): void;
-  reject(err: Error): void;
-}
-
 const BOOT = new URL('./worker-boot.mjs', import.meta.url);
 const ENTRY = new URL('./projector-worker.ts', import.meta.url).href;
 
@@ -54,11 +49,10 @@ const ENTRY = new URL('./projector-worker.ts', import.meta.url).href;
  */
 export class ProjectorThread implements TablesProjector {
   private readonly worker: Worker;
-  private projected: number;
   private added: number;
   private pendingCommands = 0;
   private failure: Error | undefined;
-  private readonly waiters = new Map<number, Waiter>();
+  private readonly waiters: BatchWaiters;
   private readonly progress: ((seq: number) => void)[] = [];
   private readonly timings: ((timing: ProjectionTiming) => void)[] = [];
   private readonly snapshots: ((info: { seq: number; hash: string; ms: number }) => void)[] = [];
@@ -75,7 +69,7 @@ export class ProjectorThread implements TablesProjector {
     private readonly onFailure: (err: Error) => Error,
     private readonly log: { warn(message: string): void } = console,
   ) {
-    this.projected = data.projectedSeq;
+    this.waiters = new BatchWaiters(data.projectedSeq);
     this.added = data.projectedSeq;
     this.worker = new Worker(BOOT, { workerData: { ...data, entry: ENTRY } });
     // The core's lifetime, not the thread's, keeps the process up.
@@ -118,12 +112,12 @@ export class ProjectorThread implements TablesProjector {
 
   /** The last batch the tables hold. */
   get projectedSeq(): number {
-    return this.projected;
+    return this.waiters.position;
   }
 
   /** Batches committed to the journal and not yet in the tables. */
   get lagBatches(): number {
-    return this.added - this.projected;
+    return this.added - this.waiters.position;
   }
 
   /** Commands committed to the journal and not yet in the tables. */
@@ -170,21 +164,7 @@ export class ProjectorThread implements TablesProjector {
 
   /** Resolves once the tables hold batch `seq` (at once if they do); rejects if the projector fails first. */
   whenProjected(seq: number): Promise<void> {
-    if (seq <= this.projected) return Promise.resolve();
-    if (this.failure) return Promise.reject(this.failure);
-    let waiter = this.waiters.get(seq);
-    if (!waiter) {
-      let resolve!: () => void;
-      let reject!: (err: Error) => void;
-      const promise = new Promise<void>((res, rej) => {
-        resolve = res;
-        reject = rej;
-      });
-      promise.catch(() => {});
-      waiter = { promise, resolve, reject };
-      this.waiters.set(seq, waiter);
-    }
-    return waiter.promise;
+    return this.waiters.until(seq);
   }
 
   /** Stops the thread after the write in flight; resolves once it has ended. */
@@ -199,17 +179,9 @@ export class ProjectorThread implements TablesProjector {
   }
 
   private advance(update: { seq: number } & ProjectionTiming): void {
-    if (update.seq <= this.projected) return;
-    const from = this.projected;
-    this.projected = update.seq;
+    if (update.seq <= this.waiters.position) return;
     this.pendingCommands = Math.max(0, this.pendingCommands - update.commands);
-    for (let seq = from + 1; seq <= update.seq; seq++) {
-      const waiter = this.waiters.get(seq);
-      if (waiter) {
-        this.waiters.delete(seq);
-        waiter.resolve();
-      }
-    }
+    this.waiters.reach(update.seq);
     for (const listener of this.timings) listener(update);
     for (const listener of this.progress) listener(update.seq);
   }
@@ -217,7 +189,6 @@ export class ProjectorThread implements TablesProjector {
   private fail(err: Error, report: boolean): void {
     if (this.failure) return;
     this.failure = report ? this.onFailure(err) : err;
-    for (const waiter of this.waiters.values()) waiter.reject(this.failure);
-    this.waiters.clear();
+    this.waiters.fail(this.failure);
   }
 }

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Tx } from '../db/pool.ts';
+import { BatchWaiters } from './batch-waiters.ts';
 import { executeBatch, type Units } from './persistence.ts';
 import { type JournalBatch, projectionStatements } from './projection.ts';
 
@@ -8,12 +9,6 @@ export interface ProjectionTiming {
   batches: number;
   commands: number;
   writeMs: number;
-}
-
-interface Waiter {
-  promise: Promise<void>;
-  resolve(): void;
-  reject(err: Error): void;
 }
 
 /** What the core needs of its projector, on its own thread ({@link ProjectorThread}) or on the core's. */
@@ -44,9 +39,8 @@ const MAX_COMMANDS = 20_000;
 export class Projector implements TablesProjector {
   private pending: JournalBatch[] = [];
   private writing = false;
-  private projected: number;
+  private readonly waiters: BatchWaiters;
   private failure: Error | undefined;
-  private readonly waiters = new Map<number, Waiter>();
   private readonly progress: ((seq: number) => void)[] = [];
   private readonly timings: ((timing: ProjectionTiming) => void)[] = [];
   private idle: Promise<void> = Promise.resolve();
@@ -63,12 +57,12 @@ export class Projector implements TablesProjector {
      */
     private readonly onFailure: (err: Error) => Error,
   ) {
-    this.projected = projectedSeq;
+    this.waiters = new BatchWaiters(projectedSeq);
   }
 
   /** The last batch the tables hold. */
   get projectedSeq(): number {
-    return this.projected;
+    return this.waiters.position;
   }
 
   /** Batches committed to the journal and not yet in the tables. */
@@ -113,22 +107,7 @@ export class Projector implements TablesProjector {
 
   /** Resolves once the tables hold batch `seq` (at once if they do); rejects if the projector fails first. */
   whenProjected(seq: number): Promise<void> {
-    if (seq <= this.projected) return Promise.resolve();
-    if (this.failure) return Promise.reject(this.failure);
-    let waiter = this.waiters.get(seq);
-    if (!waiter) {
-      let resolve!: () => void;
-      let reject!: (err: Error) => void;
-      const promise = new Promise<void>((res, rej) => {
-        resolve = res;
-        reject = rej;
-      });
-      // A caller may drop its promise; the rejection must not go unhandled then.
-      promise.catch(() => {});
-      waiter = { promise, resolve, reject };
-      this.waiters.set(seq, waiter);
-    }
-    return waiter.promise;
+    return this.waiters.until(seq);
   }
 
   /** Stops: nothing more is written; resolves once the write in flight (if any) has settled. */
@@ -159,7 +138,7 @@ export class Projector implements TablesProjector {
       const started = performance.now();
       try {
         const statements = projectionStatements(this.units, batches, {
-          from: this.projected,
+          from: this.waiters.position,
           to,
           term: this.term(),
         });
@@ -180,15 +159,7 @@ export class Projector implements TablesProjector {
 
   /** The tables hold everything up to `to` now: its waiters are answered. */
   private advance(to: number): void {
-    const from = this.projected;
-    this.projected = to;
-    for (let seq = from + 1; seq <= to; seq++) {
-      const waiter = this.waiters.get(seq);
-      if (waiter) {
-        this.waiters.delete(seq);
-        waiter.resolve();
-      }
-    }
+    this.waiters.reach(to);
   }
 
   private async write(statements: ReturnType<typeof projectionStatements>): Promise<void> {
@@ -215,7 +186,6 @@ export class Projector implements TablesProjector {
     this.failure = err;
     this.pending = [];
     if (report) this.failure = this.onFailure(err);
-    for (const waiter of this.waiters.values()) waiter.reject(this.failure);
-    this.waiters.clear();
+    this.waiters.fail(this.failure);
   }
 }

@@ -23,18 +23,8 @@ import type {
   Submitted,
 } from './sequencer-types.ts';
 
-export type {
-  Acknowledgement,
-  BatchTiming,
-  CommittedBatch,
-  CommittedResult,
-  EngineLoader,
-  LoadedCore,
-  RecoveredListener,
-  SequencerOptions,
-  SubmitOptions,
-  Submitted,
-} from './sequencer-types.ts';
+// Callers import the sequencer's types from here as well.
+export type * from './sequencer-types.ts';
 
 interface PreparedBatch {
   seq: number;

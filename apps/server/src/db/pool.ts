@@ -30,3 +30,22 @@ export async function withTransaction<T>(pool: pg.Pool, work: (tx: Tx) => Promis
     client.release();
   }
 }
+
+/**
+ * Runs `work` in one read-only repeatable-read transaction: everything it reads is one snapshot of the database
+ * (totals and the audit of them, a statement and its running balances, an engine and the journal after it).
+ */
+export async function withReadSnapshot<T>(pool: pg.Pool, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin isolation level repeatable read read only');
+    const result = await work(client);
+    await client.query('commit');
+    return result;
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}

@@ -1,6 +1,7 @@
 import type { Command, CommandResult, Engine } from '@exchange/engine';
 import { type Consumer, type ConsumerMessages, DeliverPolicy, type NatsConnection } from 'nats';
 import type pg from 'pg';
+import { withReadSnapshot } from '../../db/pool.ts';
 import type { Core, CoreSequencer } from '../index.ts';
 import { changesMarkets, followMarkets } from '../market-rows.ts';
 import { Units } from '../persistence.ts';
@@ -199,17 +200,6 @@ export class ReplicaSequencer implements CoreSequencer {
  * The engine as of one committed batch: the tables and the journal after them read in one repeatable-read
  * transaction, the markets and fees too (staff change them through the core, projected with their batch).
  */
-async function consistentSnapshot(db: pg.Pool, units: Units): Promise<LoadedCore> {
-  const client = await db.connect();
-  try {
-    await client.query('begin isolation level repeatable read read only');
-    const loaded = await loadCore(client, units);
-    await client.query('commit');
-    return loaded;
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+function consistentSnapshot(db: pg.Pool, units: Units): Promise<LoadedCore> {
+  return withReadSnapshot(db, (client) => loadCore(client, units));
 }

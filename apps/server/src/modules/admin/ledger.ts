@@ -1,6 +1,7 @@
 import type { LedgerTotalsEntity, LedgerViewEntity } from '@exchange/shared';
 import type pg from 'pg';
 import { auditLedger } from '../../core/audit.ts';
+import { withReadSnapshot } from '../../db/pool.ts';
 
 /** Per currency: users' balances and holds, each system account, and their sum (0 when money is conserved). */
 const TOTALS = `with u as (select currency_id, sum(balance) as balance, sum(locked) as locked from balances group by 1),
@@ -23,21 +24,13 @@ const TOTALS = `with u as (select currency_id, sum(balance) as balance, sum(lock
  * The ledger as accountants see it: totals per currency and system account, and the audit of `npm run audit`,
  * both read in one repeatable-read snapshot so the totals shown are the ones the audit checked.
  */
-export async function ledgerView(db: pg.Pool): Promise<LedgerViewEntity> {
-  const client = await db.connect();
-  try {
-    await client.query('begin isolation level repeatable read read only');
+export function ledgerView(db: pg.Pool): Promise<LedgerViewEntity> {
+  return withReadSnapshot(db, async (client) => {
     const totals = (await client.query<LedgerTotalsEntity>(TOTALS)).rows;
     const failures = await auditLedger(client);
     const at = (await client.query('select now() as at')).rows[0].at as Date;
-    await client.query('commit');
     return { totals, audit: { clean: failures.length === 0, failures }, at: at.toISOString() };
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** The columns of the ledger CSV, in order (one row per currency). */

@@ -1,5 +1,6 @@
 import type { StatementEntity, StatementQuery, StatementRowEntity } from '@exchange/shared';
 import type pg from 'pg';
+import { withReadSnapshot } from '../../db/pool.ts';
 import { csvField } from './ledger.ts';
 
 /**
@@ -65,9 +66,7 @@ export async function accountStatement(
   user: { id: string; uid: string },
   q: StatementQuery,
 ): Promise<StatementEntity> {
-  const client = await db.connect();
-  try {
-    await client.query('begin isolation level repeatable read read only');
+  return withReadSnapshot(db, async (client) => {
     const args = [`u:${user.id}`, q.currency, q.from ?? null, q.to ?? null];
     const [rows, counted, opening] = await Promise.all([
       client.query<MovementRow>(`${MOVEMENTS} ${ROW} order by command_seq, rank, ref limit $5 offset $6`, [
@@ -84,7 +83,6 @@ export async function accountStatement(
         args.slice(0, 2),
       ),
     ]);
-    await client.query('commit');
     return {
       uid: user.uid,
       currency: q.currency,
@@ -92,12 +90,7 @@ export async function accountStatement(
       rows: rows.rows.map(entity),
       total: counted.rows[0].n,
     };
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** The columns of the statement CSV, in order. */

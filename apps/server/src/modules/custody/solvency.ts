@@ -7,6 +7,7 @@ import {
   type SolvencyTier,
 } from '@exchange/shared';
 import type pg from 'pg';
+import { withReadSnapshot } from '../../db/pool.ts';
 import { csvField } from '../admin/ledger.ts';
 import type { Network } from '../wallet/chains.ts';
 import { type CurrencyLiabilities, liabilitiesByCurrency, liabilitiesEntity } from './liabilities.ts';
@@ -51,20 +52,12 @@ export async function solvencyReport(
   return { currencies, at, snapshot: await latestSnapshot(db) };
 }
 
-async function readLedger(db: pg.Pool): Promise<{ liabilities: CurrencyLiabilities[]; at: string }> {
-  const client = await db.connect();
-  try {
-    await client.query('begin isolation level repeatable read read only');
+function readLedger(db: pg.Pool): Promise<{ liabilities: CurrencyLiabilities[]; at: string }> {
+  return withReadSnapshot(db, async (client) => {
     const liabilities = await liabilitiesByCurrency(client);
     const at = (await client.query('select now() as at')).rows[0].at as Date;
-    await client.query('commit');
     return { liabilities, at: at.toISOString() };
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /**
