@@ -143,6 +143,23 @@ describe('the journal codec', () => {
     );
   });
 
+  it('writes a command with a field its short form does not know the generic way, so nothing is dropped', () => {
+    const order = {
+      type: 'PlaceOrder' as const,
+      at: AT,
+      user: 7,
+      market: 'ethbtc',
+      side: 'buy' as const,
+      ordType: 'limit' as const,
+      volume: 1n,
+      price: 2n,
+      timeInForce: 'ioc',
+    } as Command;
+    const body = encodeBatch([order], AT);
+    expect(body).toContain('["X"');
+    expect(decodeBatch(body).commands).toEqual([order]);
+  });
+
   it('refuses what JSON cannot carry exactly (NaN, infinity, functions) before the engine sees it', () => {
     const order = {
       type: 'PlaceOrder' as const,

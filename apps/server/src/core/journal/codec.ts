@@ -81,8 +81,35 @@ const isNumber = (v: unknown) => typeof v === 'number';
 const isOptional = (v: unknown, is: (v: unknown) => boolean) => v === undefined || is(v);
 const isBig = (v: unknown) => typeof v === 'bigint';
 
+/** The fields each short form carries: a command with any other field goes the generic way, whole. */
+const SHORT_FIELDS = {
+  PlaceOrder: new Set([
+    'type',
+    'at',
+    'ref',
+    'user',
+    'market',
+    'side',
+    'ordType',
+    'volume',
+    'price',
+    'stopPrice',
+  ]),
+  CancelOrder: new Set(['type', 'at', 'ref', 'user', 'orderId']),
+  CancelAll: new Set(['type', 'at', 'ref', 'user', 'market', 'side']),
+} as const;
+
+/** Only the fields the short form of `c`'s type writes (a field added to a command later is never dropped). */
+function onlyShortFields(c: Command): boolean {
+  const fields = SHORT_FIELDS[c.type as keyof typeof SHORT_FIELDS];
+  for (const key in c) if (!fields.has(key as never)) return false;
+  return true;
+}
+
 /** The short form fits: every field of the type it is written as (anything else goes the generic way). */
 function short(c: Command): 'P' | 'C' | 'A' | null {
+  if (c.type !== 'PlaceOrder' && c.type !== 'CancelOrder' && c.type !== 'CancelAll') return null;
+  if (!onlyShortFields(c)) return null;
   if (c.type === 'PlaceOrder')
     return isNumber(c.user) &&
       isText(c.market) &&
