@@ -38,7 +38,7 @@ interface Pending {
   ref: string | undefined;
   ack: Acknowledgement;
   /** The time to stamp instead of the batch's (a dated history being replayed). */
-  at?: number;
+  at: number | undefined;
   resolve(result: CommittedResult): void;
   reject(err: Error): void;
 }
@@ -262,18 +262,12 @@ export class Sequencer {
       ? unstorableMarketCommand(command as Command)
       : null;
     if (unstorable) return Promise.reject(new Error(`refused before the engine: ${unstorable}`));
-    const stamped = { ...command, at: 0, ...(ref ? { ref } : {}) } as Command;
+    const stamped = { ...command, at: 0 } as Command;
+    if (ref) stamped.ref = ref;
     const unwritable = unjournalable(stamped);
     if (unwritable) return Promise.reject(new Error(`refused before the engine: ${unwritable}`));
     return new Promise((resolve, reject) => {
-      this.queue.push({
-        command: stamped,
-        ref,
-        ack,
-        ...(at === undefined ? {} : { at }),
-        resolve,
-        reject,
-      });
+      this.queue.push({ command: stamped, ref, ack, at, resolve, reject });
       this.schedule();
     });
   }
@@ -392,7 +386,9 @@ export class Sequencer {
     this.feed(journal, this.options.writeThrough);
     let projected: Promise<void> | undefined;
     for (const [i, pending] of next.batch.entries()) {
-      const result: CommittedResult = { ...(journal.results[i] as CommandResult), seq };
+      // The batch is marked on the engine's own result object (no copy per command).
+      const result = journal.results[i] as CommittedResult;
+      result.seq = seq;
       if (pending.ack === 'journal') pending.resolve(result);
       else {
         projected ??= this.projector.whenProjected(seq);

@@ -73,7 +73,10 @@ function badValue(v: unknown, depth: number): string | null {
   }
 }
 
-const str = (v: string | undefined | null) => (v === undefined || v === null ? 'null' : JSON.stringify(v));
+/** Text that JSON carries as it is (no quote, backslash or control character): quoted without JSON.stringify. */
+const PLAIN = /^[\w .:@+-]*$/;
+const str = (v: string | undefined | null) =>
+  v === undefined || v === null ? 'null' : PLAIN.test(v) ? `"${v}"` : JSON.stringify(v);
 const big = (v: bigint | undefined) => (v === undefined ? 'null' : `"${v}"`);
 
 const isText = (v: unknown) => typeof v === 'string';
