@@ -35,6 +35,8 @@ export const SCREENS: readonly Screen[] = [
   { path: '/password-reset/an-example-token', access: 'public', ready: 'main form' },
   // Without a login waiting for verification it sends visitors to /login, and so signed-in users to /settings.
   { path: '/verify-account', access: 'public', ready: 'main h2' },
+  // Posts the link's token (a made-up one here: refused) and sends everyone on to /login (a user on to /settings).
+  { path: '/accounts/confirmation?confirmation_token=1.1.0', access: 'public', ready: 'main h2' },
   { path: '/success', access: 'public', ready: 'main h2' },
   { path: '/terms', access: 'public', ready: 'main h1' },
   { path: '/privacy', access: 'public', ready: 'main h1' },

@@ -37,6 +37,7 @@ import { allowedMethods, frameworkErrorHandler, installErrorHandling, isApiPath 
 import { acceptFormBodies, parseFormBody } from './http/form-body.ts';
 import { lazyChildLogger } from './http/lazy-logger.ts';
 import { collectRoutes } from './http/openapi.ts';
+import { type RecordedResponse, recordResponses } from './http/response-recorder.ts';
 import { memoryRateLimitStore, sharedRateLimitStore } from './http/shared-limits.ts';
 import type { ModuleLogger } from './log.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
@@ -49,7 +50,9 @@ import { cardRoutes, cardWebhookRoutes } from './modules/card/routes.ts';
 import { contactRoutes } from './modules/contact/routes.ts';
 import { accountSolvencyRoutes } from './modules/custody/solvency-routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
+import { authRoutes } from './modules/identity/auth-routes.ts';
 import type { ServerKeys } from './modules/identity/crypto.ts';
+import type { JwtIssuer } from './modules/identity/jwt.ts';
 import { userResourceRoutes } from './modules/identity/resource-routes.ts';
 import { identityRoutes } from './modules/identity/routes.ts';
 import type { SessionStore } from './modules/identity/sessions.ts';
@@ -67,6 +70,7 @@ import { rangerRoutes } from './modules/ranger/routes.ts';
 import { tradingRoutes } from './modules/trading/routes.ts';
 import { walletDevRoutes } from './modules/wallet/dev-routes.ts';
 import type { Wallet } from './modules/wallet/index.ts';
+import { beneficiaryRemovalRoutes } from './modules/wallet/removal-routes.ts';
 import { walletRoutes } from './modules/wallet/routes.ts';
 import { fastifyTrustProxy } from './net/trust-proxy.ts';
 
@@ -88,6 +92,8 @@ export interface AppDeps {
   /** Users as requests see them, cached while the change feed is heard. */
   users: UserDirectory;
   apiKeys: ApiKeyAuthenticator;
+  /** Barong's session JWTs (RS256): issued by `/api/v2/barong/auth/*`, taken by the Ranger gateway. */
+  jwt: JwtIssuer;
   bodyKey: BodyKey;
   /** The exchange core: the only way balances and orders change. */
   core: Core;
@@ -124,6 +130,8 @@ export interface AppDeps {
   diskGuard: DiskGuard;
   /** Resolves the session's user for routes that work with or without one (e.g. contact). */
   currentUser(request: FastifyRequest): Promise<RequestUser | null>;
+  /** Tests only: sees every answer as sent (the contract tests check them against the API documents). */
+  responseRecorder?: (answer: RecordedResponse) => void;
 }
 
 /** The content security policy; with the real Sumsub provider its WebSDK script, frames and calls are allowed. */
@@ -214,6 +222,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Every route from here on, with the docs it declares: the OpenAPI documents are built from them.
   const routes = collectRoutes(app);
+  if (deps.responseRecorder) recordResponses(app, deps.responseRecorder);
   // The entry (and its redaction) is built only when it is written: at the default level only failures are.
   const logsEveryRequest = deps.config.logLevel === 'debug' || deps.config.logLevel === 'trace';
   app.addHook('onResponse', (request, reply, done) => {
@@ -287,6 +296,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         await barongPublicRoutes(barong, deps);
         await contactRoutes(barong, deps);
         await identityRoutes(barong, deps);
+        await barong.register((auth) => authRoutes(auth, deps));
         await barong.register(async (resource) => {
           await userResourceRoutes(resource, deps);
           await apiKeyRoutes(resource, deps);
@@ -306,6 +316,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await peatio.register((account) => memberRoutes(account, deps));
       await peatio.register((trading) => tradingRoutes(trading, deps));
       await peatio.register((account) => walletRoutes(account, deps));
+      if (deps.config.baseAppCompat)
+        await peatio.register((removal) => beneficiaryRemovalRoutes(removal, deps));
       await peatio.register((card) => cardRoutes(card, deps));
       await peatio.register((account) => accountSolvencyRoutes(account, deps));
       await peatio.register((webhooks) => cardWebhookRoutes(webhooks, deps));

@@ -34,6 +34,7 @@ import { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
 import { Cards } from './modules/card/index.ts';
 import { CARD_WEBHOOK_PATH } from './modules/card/routes.ts';
 import { loadServerKeys, type ServerKeys } from './modules/identity/crypto.ts';
+import { JwtIssuer } from './modules/identity/jwt.ts';
 import { DEFAULT_SESSION_POLICY, SessionStore } from './modules/identity/sessions.ts';
 import { UserDirectory } from './modules/identity/user-directory.ts';
 import { KYC_WEBHOOK_PATH } from './modules/kyc/routes.ts';
@@ -165,6 +166,7 @@ export async function composeApp(
     sessions,
     users,
     apiKeys: new ApiKeyAuthenticator(db, keys, Date.now, config.split, users, feed),
+    jwt: new JwtIssuer(db, keys),
     bodyKey: await loadBodyKey(db, keys),
     core,
     marketData: overrides.marketData ?? (await MarketData.start(db, core, hub)),

@@ -73,6 +73,7 @@ const envSchema = z.object({
   DEMO_PASSWORD: z.string().min(8).default('Demo-pass-2026!'),
   TRUST_PROXY: trustProxySchema,
   RATE_LIMITS: bool.default(true),
+  BASEAPP_COMPAT: bool.default(false),
   PUBLIC_URL: z.url().optional(),
   RECAPTCHA_SITE_KEY: z.string().min(10).optional(),
   RECAPTCHA_SECRET: z.string().min(10).optional(),
@@ -210,6 +211,12 @@ export interface Config {
   secretKey: string | undefined;
   /** The card program: the issuer, its simulator's demo settings, the fees and limits. */
   card: CardConfig;
+  /**
+   * BASEAPP_COMPAT: serve BaseApp 2.6's flows besides the spec's (registration with email and password, account
+   * confirmation by a mailed link's token, a 6-digit emailed login code sent by itself, beneficiary removal
+   * confirmed by mail instead of an authenticator code). Off by default; SECURITY.md says what each part weakens.
+   */
+  baseAppCompat: boolean;
 }
 
 /** A configuration value that failed validation; its message is one line naming the variable. */
@@ -333,6 +340,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demoPassword: e.DEMO_PASSWORD,
     trustProxy: e.TRUST_PROXY,
     rateLimits: e.RATE_LIMITS,
+    baseAppCompat: e.BASEAPP_COMPAT,
     secretKey: e.SECRET_KEY,
     kyc: {
       provider: e.KYC_PROVIDER,

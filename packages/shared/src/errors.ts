@@ -163,24 +163,45 @@ export const ERRORS = {
   invalidCodeFormat: 'identity.code.invalid_format',
   /** Password reset: the link's token is unknown, used or expired. */
   invalidResetToken: 'identity.user.invalid_reset_token',
-  /** Password change: the old password is wrong. */
-  wrongOldPassword: 'identity.user.wrong_old_password',
-  /** Password change: the new password equals the old one. */
-  samePassword: 'identity.user.same_password',
+  /** BASEAPP_COMPAT: the account confirmation link's token is malformed, forged or expired (422). */
+  invalidConfirmationToken: 'identity.user.invalid_token',
+  /** BASEAPP_COMPAT: the confirmation link names an account that is active already or gone (Barong's, 422). */
+  activeOrDoesntExist: 'identity.user.active_or_doesnt_exist',
+  /** Password change: the old password is wrong (400, as Barong). */
+  wrongOldPassword: 'resource.password.prev_pass_not_correct',
+  /** Password change: the new password equals the old one (400, as Barong). */
+  samePassword: 'resource.password.no_change_provided',
+  /** Password change: the confirmation differs from the new password (422, as Barong). */
+  passwordChangeMismatch: 'resource.password.doesnt_match',
   /** A 6-digit TOTP code is required for this action ("Code is required"). */
   totpRequired: 'resource.otp.missing_code',
   /** The TOTP code is wrong ("Invalid 2FA Code"). */
   totpInvalid: 'resource.otp.invalid_code',
   /** The TOTP code is right but was already used (same 30 s step): wait for the next one. */
   totpUsed: 'resource.otp.code_used',
-  /** Two-factor authentication is already on. */
+  /** Two-factor set-up: the code is wrong or malformed (422, Barong's `resource.otp.invalid`). */
+  otpInvalid: 'resource.otp.invalid',
+  /** Two-factor authentication is already on (400 on the set-up routes, as Barong). */
   otpAlreadyEnabled: 'resource.otp.already_enabled',
-  /** Two-factor authentication is off, but the action needs it (API keys, withdrawals). */
+  /**
+   * Two-factor authentication is off, but the action needs it (withdrawals, card pin: 403; turning it off: 400,
+   * as Barong).
+   */
   otpNotEnabled: 'resource.otp.not_enabled',
   /** No QR code was generated before enabling two-factor authentication. */
   otpNotGenerated: 'resource.otp.not_generated',
   /** API key: the algorithm is not HS256. */
   apiKeyInvalidAlgorithm: 'resource.api_key.invalid_algorithm',
+  /** API keys: creating, changing or deleting one needs two-factor on (400, as Barong). */
+  apiKey2faDisabled: 'resource.api_key.2fa_disabled',
+  /** API keys: `totp_code` is missing (422, as Barong). */
+  apiKeyMissingTotp: 'resource.api_key.missing_totp',
+  /** API keys: `totp_code` is wrong, malformed or already used (422, as Barong). */
+  apiKeyInvalidTotp: 'resource.api_key.invalid_totp',
+  /** API key list: `ordering` is neither asc nor desc (422, as Barong). */
+  apiKeyInvalidOrdering: 'resource.api_key.invalid_ordering',
+  /** API key list: `order_by` names no field of a key (422, as Barong). */
+  apiKeyInvalidAttribute: 'resource.api_key.invalid_attribute',
   /** `PUT /resource/users/me`: `data` is missing, longer than 1 KiB or not a JSON text (422). */
   userDataInvalid: 'resource.user.invalid_data',
   /** API key: the state is neither active nor inactive (nor Barong's `disabled`, read as inactive). */

@@ -1,11 +1,56 @@
 /** Demo reference data: currencies, chains, networks, markets and fees (amounts as decimal strings). */
 
 export const SEED_CURRENCIES = [
-  { id: 'btc', name: 'Bitcoin', type: 'coin', precision: 8, position: 1, swapFee: '0.002' },
-  { id: 'eth', name: 'Ethereum', type: 'coin', precision: 18, position: 2, swapFee: '0.002' },
-  { id: 'usdt', name: 'Tether USD', type: 'coin', precision: 6, position: 3, swapFee: '0.001' },
-  { id: 'trx', name: 'TRON', type: 'coin', precision: 6, position: 4, swapFee: '0.002' },
-  { id: 'eur', name: 'Euro', type: 'fiat', precision: 2, position: 5, swapFee: '0.002' },
+  {
+    id: 'btc',
+    name: 'Bitcoin',
+    type: 'coin',
+    precision: 8,
+    position: 1,
+    swapFee: '0.002',
+    description: 'The first decentralised digital currency, secured by proof of work.',
+    homepage: 'https://bitcoin.org',
+  },
+  {
+    id: 'eth',
+    name: 'Ethereum',
+    type: 'coin',
+    precision: 18,
+    position: 2,
+    swapFee: '0.002',
+    description: 'The native coin of the Ethereum smart-contract network.',
+    homepage: 'https://ethereum.org',
+  },
+  {
+    id: 'usdt',
+    name: 'Tether USD',
+    type: 'coin',
+    precision: 6,
+    position: 3,
+    swapFee: '0.001',
+    description: 'A stablecoin that tracks the US dollar, on Ethereum (ERC-20) and TRON (TRC-20).',
+    homepage: 'https://tether.to',
+  },
+  {
+    id: 'trx',
+    name: 'TRON',
+    type: 'coin',
+    precision: 6,
+    position: 4,
+    swapFee: '0.002',
+    description: 'The native coin of the TRON network.',
+    homepage: 'https://tron.network',
+  },
+  {
+    id: 'eur',
+    name: 'Euro',
+    type: 'fiat',
+    precision: 2,
+    position: 5,
+    swapFee: '0.002',
+    description: 'The currency of the euro area, paid out by SEPA transfer.',
+    homepage: 'https://www.ecb.europa.eu',
+  },
 ] as const;
 
 /**

@@ -36,11 +36,13 @@ export async function seedReferenceData(pool: pg.Pool): Promise<void> {
          on conflict (id) do nothing`,
         [c.id, c.name, c.type, c.precision, c.position, c.swapFee],
       );
-      // The app's own icon (spec §9: icons by ticker), also for a database seeded before there were icons.
-      await db.query('update currencies set icon_url = $2 where id = $1 and icon_url is null', [
-        c.id,
-        coinIconPath(c.id),
-      ]);
+      // The app's own icon (spec §9: icons by ticker), also for a database seeded before there were icons; the
+      // description and homepage likewise, where an operator has set none.
+      await db.query(
+        `update currencies set icon_url = coalesce(icon_url, $2), description = coalesce(description, $3),
+           homepage = coalesce(homepage, $4) where id = $1`,
+        [c.id, coinIconPath(c.id), c.description, c.homepage],
+      );
     }
     for (const b of SEED_BLOCKCHAINS) {
       await db.query(

@@ -6,7 +6,7 @@ import {
   type KeyObject,
   privateDecrypt,
 } from 'node:crypto';
-import { ERRORS } from '@exchange/shared';
+import { ERRORS, encryptionKeyResponse } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { decrypt, encrypt, type ServerKeys } from '../modules/identity/crypto.ts';
@@ -74,10 +74,14 @@ export function openEnvelope(bodyKey: BodyKey, envelope: { data: string; iv: str
  * Must run before the route plugins are registered: they inherit the parser.
  */
 export function installBodyEncryption(app: FastifyInstance, bodyKey: BodyKey, prefix: string): void {
-  app.get(`${prefix}/identity/encryption_key`, docs('Public key for encrypted request bodies'), async () => ({
-    public_key: bodyKey.publicKeyPem,
-    algorithm: 'RSA-OAEP-256+A256GCM',
-  }));
+  app.get(
+    `${prefix}/identity/encryption_key`,
+    docs('Public key for encrypted request bodies', { response: encryptionKeyResponse }),
+    async () => ({
+      public_key: bodyKey.publicKeyPem,
+      algorithm: 'RSA-OAEP-256+A256GCM',
+    }),
+  );
   const parseJson = app.getDefaultJsonParser('error', 'error') as (
     request: FastifyRequest,
     body: string,

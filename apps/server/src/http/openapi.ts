@@ -1,9 +1,26 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
+
+/** Who may call a route, as its API document says (see openapi-document.ts for the schemes). */
+export type RouteSecurity =
+  /** Anyone. */
+  | 'none'
+  /** A browser session (with its CSRF token for a change). */
+  | 'session'
+  /** A browser session without the CSRF token (logout). */
+  | 'sessionNoCsrf'
+  /** A browser session or a signed API key. */
+  | 'sessionOrKey'
+  /** Ranger's `/private`: a session, an API key, a bearer JWT (or a first `jwt` message). */
+  | 'stream';
+
+/** What the success answer of a route carries. */
+export type RouteContent = 'json' | 'csv' | 'html' | 'text' | 'file' | 'none' | 'websocket';
 
 /**
  * What a route tells the API documents about itself: a summary and the very zod schemas its handler parses
- * (`body`, `query`, `params`), so the documents are generated from the code that validates requests.
+ * (`body`, `query`, `params`) and answers with (`response`), so the documents are generated from the code that
+ * validates requests and responses.
  */
 export interface RouteDocs {
   summary: string;
@@ -11,10 +28,28 @@ export interface RouteDocs {
   query?: z.ZodType;
   params?: z.ZodType;
   /**
-   * `multipart` for uploads; `json` for JSON only (login); unset: JSON, and forms too on the Barong and Peatio
-   * APIs.
+   * `multipart` for uploads; `json` for JSON only (login); `raw` for signed webhooks (any bytes); unset: JSON, and
+   * forms too on the Barong and Peatio APIs.
    */
-  bodyType?: 'json' | 'multipart';
+  bodyType?: 'json' | 'multipart' | 'raw';
+  /** The zod schema of the success answer's JSON body. */
+  response?: z.ZodType;
+  /** The success status: 200 unless given (201 for a creation, 202, 204 without a body, 101 for a socket). */
+  status?: number;
+  /** The success answer's content: JSON (the default), CSV, a page, a file, nothing or a websocket. */
+  content?: RouteContent;
+  /** Who may call it; unset: what its path says (see `defaultSecurity` in openapi-document.ts). */
+  security?: RouteSecurity;
+  /** Error statuses it may answer besides the ones every route of its kind may. */
+  errors?: number[];
+  /** Longer text for the document. */
+  description?: string;
+  /** The route is Peatio's (or Barong's) paged list: it answers `Total`, `Page` and `Per-Page` headers. */
+  paged?: boolean;
+  /** Its refusals are pages (`text/html`), not the JSON envelope: a link opened in a browser. */
+  htmlErrors?: boolean;
+  /** Other success answers it may give (another status, with or without a JSON body). */
+  more?: { status: number; description: string; response?: z.ZodType }[];
 }
 
 declare module 'fastify' {
@@ -26,7 +61,7 @@ declare module 'fastify' {
 
 /**
  * Route options with the route's {@link RouteDocs} added to `options.config.docs` (other options kept):
- * `app.get('/public/markets/:id/depth', docs('Depth of a market', { params, query }), handler)`.
+ * `app.get('/public/markets/:id/depth', docs('Depth of a market', { params, query, response }), handler)`.
  */
 export function docs<const T extends object = Record<never, never>>(
   summary: string,
@@ -43,6 +78,8 @@ export interface CollectedRoute {
   method: string;
   url: string;
   docs?: RouteDocs;
+  /** The route is session-only (`sessionOnly`, `writesSessionOnly`): API keys are refused. */
+  sessionOnly: boolean;
 }
 
 const collected = new WeakMap<FastifyInstance, CollectedRoute[]>();
@@ -54,103 +91,28 @@ export function routesOf(app: FastifyInstance): readonly CollectedRoute[] {
 
 /**
  * Collects every route Fastify registers from now on (its `onRoute` hook); call it on the root instance before
- * any route is added. HEAD routes Fastify adds for GET are left out.
+ * any route is added. HEAD routes Fastify adds for GET are left out. A route's config is read when asked for: a
+ * scope's own hook (`writesSessionOnly`) may still change it after this one ran.
  */
 export function collectRoutes(app: FastifyInstance): CollectedRoute[] {
   const routes: CollectedRoute[] = [];
   collected.set(app, routes);
   app.addHook('onRoute', (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const config = () => route.config as { docs?: RouteDocs; sessionOnly?: boolean } | undefined;
     for (const method of methods) {
       if (method === 'HEAD') continue;
-      const docs = (route.config as { docs?: RouteDocs } | undefined)?.docs;
-      routes.push({ method, url: route.url, ...(docs ? { docs } : {}) });
+      routes.push({
+        method,
+        url: route.url,
+        get docs() {
+          return config()?.docs;
+        },
+        get sessionOnly() {
+          return config()?.sessionOnly === true;
+        },
+      });
     }
   });
   return routes;
-}
-
-/** JSON Schema of a zod schema as a client sends it (input side; refinements and transforms are not shown). */
-function jsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, {
-    io: 'input',
-    unrepresentable: 'any',
-  }) as Record<string, unknown>;
-  return rest;
-}
-
-/** The parameters of an object schema, one per property, in `location`. */
-function parameters(schema: z.ZodType | undefined, location: 'query' | 'path', pathNames: string[]) {
-  const names = new Set(pathNames);
-  const out: Record<string, unknown>[] = [];
-  if (schema) {
-    const json = jsonSchema(schema) as { properties?: Record<string, unknown>; required?: string[] };
-    for (const [name, property] of Object.entries(json.properties ?? {})) {
-      names.delete(name);
-      const required = location === 'path' || (json.required ?? []).includes(name);
-      out.push({ name, in: location, required, schema: property });
-    }
-  }
-  // Path parameters a route reads without a schema are still listed.
-  if (location === 'path')
-    for (const name of names) out.push({ name, in: 'path', required: true, schema: { type: 'string' } });
-  return out;
-}
-
-/** `:id` segments as OpenAPI writes them (`{id}`), and their names. */
-function openApiPath(url: string): { path: string; names: string[] } {
-  const names: string[] = [];
-  const path = url.replace(/:([A-Za-z_]\w*)/g, (_m, name: string) => {
-    names.push(name);
-    return `{${name}}`;
-  });
-  return { path, names };
-}
-
-/** The error envelope every failure answers with. */
-const ERROR_ENVELOPE = {
-  type: 'object',
-  required: ['errors'],
-  properties: { errors: { type: 'array', items: { type: 'string', description: 'A dotted error code' } } },
-};
-
-/**
- * An OpenAPI 3.1 document of the routes under `prefix`, built from the routes' own {@link RouteDocs}: paths are
- * relative to the prefix (the server URL), bodies and parameters are the JSON Schemas of the zod schemas the
- * handlers parse. Routes without docs are left out (the route test lists them).
- */
-export function openApiDocument(
-  routes: readonly CollectedRoute[],
-  prefix: string,
-  info: { title: string; description: string },
-): Record<string, unknown> {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of routes) {
-    if (!route.docs || !(route.url === prefix || route.url.startsWith(`${prefix}/`))) continue;
-    const { path, names } = openApiPath(route.url.slice(prefix.length) || '/');
-    const { docs } = route;
-    const operation: Record<string, unknown> = {
-      summary: docs.summary,
-      parameters: [...parameters(docs.params, 'path', names), ...parameters(docs.query, 'query', [])],
-      responses: {
-        default: {
-          description: 'Success (2xx) with the entity, or a failure with the error envelope',
-          content: { 'application/json': { schema: ERROR_ENVELOPE } },
-        },
-      },
-    };
-    if (docs.body) {
-      const schema = jsonSchema(docs.body);
-      operation.requestBody = {
-        content:
-          docs.bodyType === 'multipart'
-            ? { 'multipart/form-data': { schema } }
-            : docs.bodyType === 'json'
-              ? { 'application/json': { schema } }
-              : { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } },
-      };
-    }
-    paths[path] = { ...(paths[path] ?? {}), [route.method.toLowerCase()]: operation };
-  }
-  return { openapi: '3.1.0', info: { version: '2', ...info }, servers: [{ url: prefix }], paths };
 }

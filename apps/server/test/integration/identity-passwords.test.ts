@@ -42,13 +42,23 @@ describe('passwords', () => {
       new_password: 'Brand-New#Pass2',
       confirm_password: 'Brand-New#Pass2',
     });
-    expect(wrong.json()).toEqual({ errors: ['identity.user.wrong_old_password'] });
+    // Barong 2.6.49's codes and statuses (issue 30).
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toEqual({ errors: ['resource.password.prev_pass_not_correct'] });
     const mismatch = await call('PUT', '/resource/users/password', session, {
       old_password: password,
       new_password: 'Brand-New#Pass2',
       confirm_password: 'Brand-New#Pass3',
     });
-    expect(mismatch.json()).toEqual({ errors: ['password.mismatch'] });
+    expect(mismatch.statusCode).toBe(422);
+    expect(mismatch.json()).toEqual({ errors: ['resource.password.doesnt_match'] });
+    const same = await call('PUT', '/resource/users/password', session, {
+      old_password: password,
+      new_password: password,
+      confirm_password: password,
+    });
+    expect(same.statusCode).toBe(400);
+    expect(same.json()).toEqual({ errors: ['resource.password.no_change_provided'] });
     const ok = await call('PUT', '/resource/users/password', session, {
       old_password: password,
       new_password: 'Brand-New#Pass2',
@@ -76,7 +86,7 @@ describe('passwords', () => {
       });
     for (let i = 0; i < 4; i++) {
       expect((await change(`Guess#${i}-Password`)).json().errors).toEqual([
-        'identity.user.wrong_old_password',
+        'resource.password.prev_pass_not_correct',
       ]);
     }
     const blocked = ['identity.session.account_blocked', 'identity.session.too_many_attempts'];

@@ -40,8 +40,16 @@ describe('two-factor authentication', () => {
     const secret = url.searchParams.get('secret') ?? '';
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
 
+    // Barong 2.6.49's codes and statuses (issue 30): a wrong or malformed code is `resource.otp.invalid` (422).
     const wrong = await call('POST', '/resource/otp/enable', session, { code: oathtoolCode(secret, 300) });
-    expect(wrong.json()).toEqual({ errors: ['resource.otp.invalid_code'] });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json()).toEqual({ errors: ['resource.otp.invalid'] });
+    const malformed = await call('POST', '/resource/otp/enable', session, { code: '12ab56' });
+    expect(malformed.json()).toEqual({ errors: ['resource.otp.invalid'] });
+    // Checking a code before two-factor is on: 400 not_enabled.
+    const early = await call('POST', '/resource/otp/verify', session, { code: oathtoolCode(secret) });
+    expect(early.statusCode).toBe(400);
+    expect(early.json()).toEqual({ errors: ['resource.otp.not_enabled'] });
     expect(await call('POST', '/resource/otp/enable', session, { code: '' }).then((r) => r.json())).toEqual({
       errors: ['resource.otp.missing_code'],
     });
@@ -51,6 +59,12 @@ describe('two-factor authentication', () => {
       .rows[0];
     expect(stored.otp).toBe(true);
     expect(stored.otp_secret_enc).not.toContain(secret);
+    // Once on: a new QR code or enabling again is 400 already_enabled.
+    for (const path of ['/resource/otp/generate_qrcode', '/resource/otp/enable']) {
+      const twice = await call('POST', path, session, { code: oathtoolCode(secret, 30) });
+      expect(twice.statusCode, path).toBe(400);
+      expect(twice.json(), path).toEqual({ errors: ['resource.otp.already_enabled'] });
+    }
 
     const first = await call('POST', '/identity/sessions', undefined, { email, password });
     expect(first.json()).toMatchObject({ errors: ['identity.session.missing_otp'], otp: true });
@@ -68,7 +82,16 @@ describe('two-factor authentication', () => {
     const used = await call('POST', '/resource/otp/disable', session2, { code: next });
     expect(used.json()).toEqual({ errors: ['resource.otp.code_used'] });
     const bad = await call('POST', '/resource/otp/disable', session2, { code: oathtoolCode(secret, 300) });
-    expect(bad.json()).toEqual({ errors: ['resource.otp.invalid_code'] });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json()).toEqual({ errors: ['resource.otp.invalid'] });
+    // Barong's verify checks a code and changes nothing.
+    await forgetUsedTotp(t, email);
+    const verified = await call('POST', '/resource/otp/verify', session2, { code: oathtoolCode(secret) });
+    expect(verified.statusCode).toBe(201);
+    const wrongVerify = await call('POST', '/resource/otp/verify', session2, {
+      code: oathtoolCode(secret, 300),
+    });
+    expect(wrongVerify.json()).toEqual({ errors: ['resource.otp.invalid'] });
   });
 
   it('refuses codes outside one step of drift', async () => {
@@ -95,6 +118,10 @@ describe('two-factor authentication', () => {
     expect((await t.db.pool.query('select otp from users where email = $1', [email])).rows[0].otp).toBe(
       false,
     );
+    // Off already: Barong's 400 not_enabled.
+    const again = await call('POST', '/resource/otp/disable', session, { code: oathtoolCode(secret, 30) });
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toEqual({ errors: ['resource.otp.not_enabled'] });
   });
 });
 
@@ -115,8 +142,11 @@ describe('API keys', () => {
       algorithm: 'HS256',
       totp_code: '123456',
     });
-    expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual({ errors: ['resource.otp.not_enabled'] });
+    // Barong 2.6.49: 2FA is checked first, whatever the code (400 resource.api_key.2fa_disabled).
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ errors: ['resource.api_key.2fa_disabled'] });
+    const noCodeNo2fa = await call('POST', '/resource/api_keys', session, { algorithm: 'HS256' });
+    expect(noCodeNo2fa.json()).toEqual({ errors: ['resource.api_key.2fa_disabled'] });
 
     const secret2fa = await enableTwoFactor(t, session, email);
     const created = await call('POST', '/resource/api_keys', session, {
@@ -194,10 +224,20 @@ describe('API keys', () => {
     );
 
     await forgetUsedTotp(t, owner.email);
+    // Barong 2.6.49's codes (422).
     const noCode = await call('DELETE', `/resource/api_keys/${kid}`, owner.session);
-    expect(noCode.json()).toEqual({ errors: ['resource.otp.missing_code'] });
+    expect(noCode.statusCode).toBe(422);
+    expect(noCode.json()).toEqual({ errors: ['resource.api_key.missing_totp'] });
     const badCode = await call('DELETE', `/resource/api_keys/${kid}?totp_code=000000`, owner.session);
-    expect(badCode.json()).toEqual({ errors: ['resource.otp.invalid_code'] });
+    expect(badCode.statusCode).toBe(422);
+    expect(badCode.json()).toEqual({ errors: ['resource.api_key.invalid_totp'] });
+    const malformed = await call('PATCH', `/resource/api_keys/${kid}`, owner.session, {
+      state: 'inactive',
+      totp_code: '12',
+    });
+    expect(malformed.json()).toEqual({ errors: ['resource.api_key.invalid_totp'] });
+    const created = await call('POST', '/resource/api_keys', owner.session, { algorithm: 'HS256' });
+    expect(created.json()).toEqual({ errors: ['resource.api_key.missing_totp'] });
     const gone = await call(
       'DELETE',
       `/resource/api_keys/${kid}?totp_code=${oathtoolCode(ownerSecret)}`,

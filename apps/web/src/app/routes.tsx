@@ -18,6 +18,10 @@ const LoginPage = page(() => import('../features/auth/LoginPage.tsx'), 'LoginPag
 const RegisterPage = page(() => import('../features/auth/RegisterPage.tsx'), 'RegisterPage');
 const ResetPasswordPage = page(() => import('../features/auth/ResetPasswordPage.tsx'), 'ResetPasswordPage');
 const VerifyAccountPage = page(() => import('../features/auth/VerifyAccountPage.tsx'), 'VerifyAccountPage');
+const AccountConfirmationPage = page(
+  () => import('../features/auth/AccountConfirmationPage.tsx'),
+  'AccountConfirmationPage',
+);
 const CardPage = page(() => import('../features/card/CardPage.tsx'), 'CardPage');
 const StatementPage = page(() => import('../features/card/StatementPage.tsx'), 'StatementPage');
 const KycPage = page(() => import('../features/kyc/KycPage.tsx'), 'KycPage');
@@ -66,6 +70,8 @@ export const routes: RouteObject[] = [
       { path: '/forgot-password', element: guest(<ForgotPasswordPage />) },
       { path: '/password-reset/:token', element: <ResetPasswordPage /> },
       { path: '/verify-account', element: <VerifyAccountPage /> },
+      // The confirmation link of an email-and-password sign-up (BASEAPP_COMPAT).
+      { path: '/accounts/confirmation', element: <AccountConfirmationPage /> },
       { path: '/success', element: <SuccessPage /> },
       { path: '/terms', element: <TermsPage /> },
       { path: '/privacy', element: <PrivacyPage /> },

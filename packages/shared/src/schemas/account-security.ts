@@ -10,10 +10,13 @@ export const totpField = textField(ERRORS.totpRequired, [
   [(v) => /^\d{6}$/.test(v), ERRORS.totpInvalid],
 ]);
 
-const confirmed = <T extends { confirm_password: string }>(key: keyof T & string) =>
+const confirmed = <T extends { confirm_password: string }>(
+  key: keyof T & string,
+  code: string = ERRORS.passwordMismatch,
+) =>
   ((value: T, ctx: z.RefinementCtx) => {
     if (value.confirm_password !== value[key]) {
-      ctx.addIssue({ code: 'custom', path: ['confirm_password'], message: ERRORS.passwordMismatch });
+      ctx.addIssue({ code: 'custom', path: ['confirm_password'], message: code });
     }
   }) as (value: T, ctx: z.RefinementCtx) => void;
 
@@ -46,15 +49,41 @@ export const changePasswordSchema = z
     new_password: passwordField,
     confirm_password: z.string({ error: ERRORS.passwordRequired }),
   })
-  .superRefine(confirmed('new_password'));
+  .superRefine(confirmed('new_password', ERRORS.passwordChangeMismatch));
 
-/** `POST /resource/otp/enable` and `/disable`. */
-export const otpCodeSchema = z.object({ code: totpField });
+/**
+ * `POST /resource/otp/enable`, `/disable` and `/verify`: a 6-digit code; a malformed one is refused as a wrong one,
+ * with Barong's `resource.otp.invalid`.
+ */
+export const otpCodeSchema = z.object({
+  code: textField(ERRORS.totpRequired, [
+    [(v) => v.length > 0, ERRORS.totpRequired],
+    [(v) => /^\d{6}$/.test(v), ERRORS.otpInvalid],
+  ]),
+});
+
+/** The authenticator code of an API key change, refused with Barong's `resource.api_key.*` codes. */
+const apiKeyTotpField = textField(ERRORS.apiKeyMissingTotp, [
+  [(v) => v.length > 0, ERRORS.apiKeyMissingTotp],
+  [(v) => /^\d{6}$/.test(v), ERRORS.apiKeyInvalidTotp],
+]);
 
 /** `POST /resource/api_keys`. */
 export const createApiKeySchema = z.object({
   algorithm: z.literal('HS256', { error: ERRORS.apiKeyInvalidAlgorithm }).default('HS256'),
-  totp_code: totpField,
+  totp_code: apiKeyTotpField,
+});
+
+/** `GET /resource/api_keys`: Barong's paging and ordering. */
+export const apiKeyListQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(1000).default(10),
+  ordering: z.enum(['asc', 'desc'], { error: ERRORS.apiKeyInvalidOrdering }).default('asc'),
+  order_by: z
+    .enum(['id', 'kid', 'algorithm', 'state', 'created_at', 'updated_at'], {
+      error: ERRORS.apiKeyInvalidAttribute,
+    })
+    .default('id'),
 });
 
 /** `PATCH /resource/api_keys/{kid}`. Barong's `disabled` is taken as `inactive` (the state this app shows). */
@@ -62,13 +91,13 @@ export const updateApiKeySchema = z.object({
   state: z
     .enum(['active', 'inactive', 'disabled'], { error: ERRORS.apiKeyInvalidState })
     .transform((state) => (state === 'disabled' ? 'inactive' : state)),
-  totp_code: totpField,
+  totp_code: apiKeyTotpField,
   algorithm: z.string().optional(),
   kid: z.string().optional(),
 });
 
 /** `DELETE /resource/api_keys/{kid}?totp_code=`. */
-export const deleteApiKeySchema = z.object({ totp_code: totpField });
+export const deleteApiKeySchema = z.object({ totp_code: apiKeyTotpField });
 
 const phoneNumber = textField(ERRORS.phoneInvalid, [
   [(v) => /^\d{4,30}$/.test(v.replace(/\D/g, '')), ERRORS.phoneInvalid],
@@ -149,3 +178,12 @@ export const profileSchema = z.object({
   btnName: z.enum(['saveBtn', 'proceedBtn']).default('saveBtn'),
 });
 export type ProfileInput = z.infer<typeof profileSchema>;
+
+/**
+ * `POST`/`PUT /resource/profiles` with BASEAPP_COMPAT: BaseApp 2.6 sends no gender (and its `confirm` and
+ * `metadata`, dropped); everything else as {@link profileSchema}.
+ */
+export const compatProfileSchema = profileSchema.extend({
+  gender: z.enum(['male', 'female', 'other'], { error: ERRORS.fieldRequired }).optional(),
+});
+export type CompatProfileInput = z.infer<typeof compatProfileSchema>;

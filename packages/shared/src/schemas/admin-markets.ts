@@ -97,33 +97,3 @@ export const updateNetworkSchema = z
   })
   .refine((v) => Object.values(v).some((x) => x !== undefined), E.nothingToChange);
 export type UpdateNetworkInput = z.infer<typeof updateNetworkSchema>;
-
-/** A market as the console lists it (decimals as strings; fees as rates, 0.001 = 0.1%). */
-export interface AdminMarketEntity {
-  id: string;
-  base_unit: string;
-  quote_unit: string;
-  amount_precision: number;
-  price_precision: number;
-  min_price: string;
-  /** `0`: no upper bound. */
-  max_price: string;
-  min_amount: string;
-  state: string;
-  /** The market's own fee rule (any level), else the exchange's default. */
-  maker_fee: string;
-  taker_fee: string;
-}
-
-/** A currency's network as the console lists it. */
-export interface AdminNetworkEntity {
-  currency: string;
-  blockchain_key: string;
-  precision: number;
-  deposit_enabled: boolean;
-  withdraw_enabled: boolean;
-  withdraw_fee: string;
-  deposit_fee: string;
-  min_withdraw_amount: string;
-  min_deposit_amount: string;
-}

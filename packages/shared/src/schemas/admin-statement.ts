@@ -36,31 +36,3 @@ export const statementQuery = z.object({
   to: z.iso.datetime({ offset: true }).optional(),
 });
 export type StatementQuery = z.infer<typeof statementQuery>;
-
-/** One movement: decimals as strings, signed changes, and the balances after it. */
-export interface StatementRowEntity {
-  /** The sequence number of the core command that made it. */
-  command: number;
-  /** When (ISO 8601 UTC): the command's time. */
-  at: string;
-  cause: (typeof STATEMENT_CAUSES)[number];
-  /** `order:<id>`, `trade:<id>`, or the command's own reference (`deposit:<id>`, `withdraw-settle:<id>` ...). */
-  ref: string | null;
-  /** Change of the available balance. */
-  balance_change: string;
-  /** Change of the held (locked) balance. */
-  locked_change: string;
-  /** Available and held balances after this movement. */
-  balance: string;
-  locked: string;
-}
-
-/** `GET .../statement`: the page of movements, and the balances carried over from before the journal. */
-export interface StatementEntity {
-  uid: string;
-  currency: string;
-  /** What the ledger held before its postings named their commands (databases older than the journal). */
-  opening: { balance: string; locked: string };
-  rows: StatementRowEntity[];
-  total: number;
-}

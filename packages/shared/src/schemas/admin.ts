@@ -138,20 +138,6 @@ export const cardHolderReviewSchema = z.object({
   reason: staffReason,
 });
 
-/** One line of the staff trail as `GET /actions` answers it (times in ISO 8601 UTC). */
-export interface StaffActionEntity {
-  id: number;
-  /** The staff member's email. */
-  staff: string;
-  role: string;
-  action: string;
-  target: string | null;
-  before: unknown;
-  after: unknown;
-  ip: string | null;
-  created_at: string;
-}
-
 /** `GET /actions`: the staff trail, filtered. */
 export const adminActionsQuery = z.object({
   staff: z.string().max(100).optional(),

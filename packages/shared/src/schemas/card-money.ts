@@ -104,49 +104,12 @@ export const priceConversionQuery = z.object({
     .regex(/^(0|[1-9]\d{0,11})(\.\d{1,6})?$/, CARD_MONEY_ERRORS.conversionAmountInvalid),
 });
 
-/** Answer of `price/conversion`: both sides exact, the rate (EUR per USDT) and the conversion fee in USDT. */
-export interface PriceConversion {
-  currency: 'usdt' | 'euro';
-  amount: string;
-  usdt_amount: string;
-  eur_amount: string;
-  /** EUR per 1 USDT. */
-  rate: string;
-  /** The card's conversion fee, in USDT. */
-  fee: string;
-}
-
 /** `GET /account/list/topup_transactions`: one card's top-ups, paged. */
 export const topupListQuery = z.object({
   card_number: cardReference,
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(10),
 });
-
-/** A top-up in the history (spec §3); `aasm_state` `failed` is shown as Processing (spec §4). */
-export interface TopupItem {
-  order_no: string;
-  created_at: string;
-  /**
-   * `processing` until the issuer settles it, then `success`; `refunded` once the amount of a top-up the issuer
-   * refused is back in the spot wallet (until then `processing`).
-   */
-  topup_status: 'processing' | 'success' | 'refunded';
-  /** `failed` for a top-up the issuer refused, also after its refund (the spec's state, shown as Processing). */
-  aasm_state: 'submitted' | 'settled' | 'failed';
-  /** What reached the card, in USDT. */
-  amount: string;
-  currency: 'usdt';
-  /** What left the spot wallet: amount plus the top-up fee. */
-  usdt_amount: string;
-  fee: string;
-}
-
-/** Answer of `list/topup_transactions` (spec §3 `totalItem`). */
-export interface TopupList {
-  items: TopupItem[];
-  totalItem: number;
-}
 
 const isoDate = z
   .string({ error: CARD_MONEY_ERRORS.statementDateInvalid })
@@ -180,35 +143,3 @@ export function cardTransactionSchema(today: string) {
     });
 }
 export type CardTransactionInput = z.infer<ReturnType<typeof cardTransactionSchema>>;
-
-/** A statement row (spec §3 statement transaction), with what the detail dialog shows (spec §2). */
-export interface StatementTransaction {
-  tradeId: string;
-  /** Masked. */
-  cardNo: string;
-  /** The statement's currency: USDT or EUR. */
-  currency: 'USDT' | 'EUR';
-  /** ISO 8601. */
-  businessDate: string;
-  /** In the statement's currency; negative for money leaving the card. */
-  amount: string;
-  fee: string;
-  /** settled, pending, declined, reversed. */
-  tradeStatus: string;
-  /** One of the spec's transaction type codes. */
-  tradeType: number;
-  /** Merchant or reason. */
-  remark: string;
-  /** The transaction's own currency and amount (e.g. EUR at the merchant). */
-  currencyTxn: string;
-  txnAmount: string;
-  /** What the card was billed, in USDT, and the rate used (EUR per USDT). */
-  billAmount: string;
-  exchangeRate: string;
-}
-
-/** Answer of `card_transaction` (spec §3 `totalItem`). */
-export interface StatementPage {
-  items: StatementTransaction[];
-  totalItem: number;
-}

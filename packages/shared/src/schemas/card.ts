@@ -211,13 +211,6 @@ const countryCode = z
 /** `GET /account/cardholder/check_document`: which documents the country allows. */
 export const checkDocumentQuery = z.object({ country: countryCode });
 
-/** Answer of `check_document`: `allowed` false for a blocked country, then `id_types` is empty. */
-export interface CheckDocumentResult {
-  country: string;
-  allowed: boolean;
-  id_types: IdType[];
-}
-
 /** Most characters of a document number per id type (spec §5). */
 export const ID_NUMBER_MAX: Record<IdType, number> = { id_card: 32, passport: 12 };
 /** Fewest characters of a document number (spec §5). */

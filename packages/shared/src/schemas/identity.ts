@@ -18,8 +18,11 @@ export const REGISTRATION_COUNTRIES = [
   { code: 'JP', iso3: 'JPN', name: 'Japan', dial: '81' },
 ] as const;
 
-/** Length of the one-time codes: 6 digits for verification, 5 for the login second step. */
-export const CODE_LENGTH = { verification: 6, login: 5, totp: 6 } as const;
+/**
+ * Length of the one-time codes: 6 digits for verification, 5 for the login second step (`compatLogin`: 6, the
+ * emailed login code with BASEAPP_COMPAT on, which BaseApp's two-factor box takes).
+ */
+export const CODE_LENGTH = { verification: 6, login: 5, compatLogin: 6, totp: 6 } as const;
 
 /** A password meeting the policy: 8-64 characters, upper and lower case, one of #?!@$%^&*-. */
 export const passwordField = textField(ERRORS.passwordRequired, [
@@ -79,6 +82,40 @@ export const registerSchema = z
       ctx.addIssue({ code: 'custom', path: ['phone_number'], message: ERRORS.invalidPhone });
   });
 export type RegisterInput = z.infer<typeof registerSchema>;
+
+/**
+ * `POST /identity/users` as BaseApp 2.6 and Barong clients send it (BASEAPP_COMPAT only): email and password; the
+ * names, country and phone are asked before level 2. `refid` and `data` are Barong's and accepted, not used.
+ */
+export const compatRegisterSchema = z.object({
+  email: textField(ERRORS.fieldRequired, [
+    [(v) => v.length > 0, ERRORS.fieldRequired],
+    [(v) => REGISTRATION_EMAIL.test(v) && v.length <= 40, ERRORS.invalidEmail],
+  ]),
+  password: passwordField,
+  captcha_response: z.string().max(10_000).optional(),
+  refid: z.string().max(40).optional(),
+  data: z.string().max(1024).optional(),
+});
+export type CompatRegisterInput = z.infer<typeof compatRegisterSchema>;
+
+/**
+ * The token of a mailed link (BASEAPP_COMPAT: account confirmation, beneficiary removal):
+ * `<subject id>.<expiry in Unix seconds>.<keyed hash>`, refused with `code` when malformed.
+ */
+export const mailedTokenField = (code: string) =>
+  z.string({ error: code }).regex(/^\d{1,18}\.\d{1,12}\.[0-9a-f]{64}$/, code);
+
+/** `POST /identity/users/email/confirm_code` as the spec has it: the 6-digit emailed code (level 1). */
+export const confirmEmailCodeSchema = z.object({
+  email: z.string({ error: ERRORS.fieldRequired }).min(3, ERRORS.fieldRequired).max(254),
+  code: z.string({ error: ERRORS.missingEmailCode }).regex(/^\d{6}$/, ERRORS.invalidCodeFormat),
+});
+
+/** `POST /identity/users/email/confirm_code` as Barong has it (BASEAPP_COMPAT): the mailed link's token. */
+export const confirmEmailTokenSchema = z.object({
+  token: mailedTokenField(ERRORS.invalidConfirmationToken),
+});
 
 /** `POST /identity/users/verify_account`. */
 export const verifyAccountSchema = z.object({

@@ -88,23 +88,3 @@ export const scanRefSchema = z.object({
     .min(1, ERRORS.kycMissingScanRef)
     .max(100, ERRORS.kycMissingScanRef),
 });
-
-/** `GET /resource/sumsub/token`: what the web app needs to show the provider's widget. */
-export interface KycTokenResponse {
-  token: string;
-  userId: string;
-  applicant_id: string;
-  level_name: string;
-  /** `simulator`: show `widget_url` in a frame; `sumsub`: load `sdk_url` (the Sumsub WebSDK). */
-  provider: 'simulator' | 'sumsub';
-  widget_url?: string;
-  sdk_url?: string;
-}
-
-/** `GET /resource/kyc/review`: where the user's check stands, and the reviewer's words on a rejection or a retry. */
-export interface KycReviewResponse {
-  /** The `basic-kyc-level` label's value (`pending` when there is none). */
-  kyc_status: string;
-  /** What the reviewer told the user when asking for a retry or rejecting, or null. */
-  comment: string | null;
-}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseUnits } from '../money.ts';
+import { peatioPaging } from './paging.ts';
 
 /** Order types with the Peatio seed names. */
 export const ORD_TYPES = [
@@ -57,6 +58,12 @@ export const MARKET_DATA_ERRORS = {
   invalidPeriod: 'public.k_line.invalid_period',
   /** `GET /public/currencies/{id}`: the currency is unknown or not visible (422, as Peatio 2.6's `values` check). */
   currencyNotFound: 'public.currency.doesnt_exist',
+  /** `GET /public/currencies`: `type` is neither coin nor fiat (422, as Peatio). */
+  currencyTypeInvalid: 'public.currency.invalid_type',
+  /** `GET /public/currencies`: `search` is neither `search[code]`/`search[name]` nor a JSON object of them (422). */
+  currencySearchInvalid: 'public.currency.invalid_search',
+  /** `GET /public/withdraw_limits`: `ordering` is neither asc nor desc (422, as Peatio). */
+  invalidOrdering: 'pagination.invalid_ordering',
 } as const;
 
 /** Order types that carry a limit `price`. */
@@ -113,11 +120,43 @@ export const listOrdersQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
 
-/** Peatio's paging of a list: `page` from 1, `limit` up to 1000 (100 when not given). */
-const paging = {
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-};
+const paging = peatioPaging;
+
+const searchText = z.string().max(40).optional();
+/** `search` as a query gives it: `search[code]=bt` (an object) or Peatio's JSON text `{"code":"bt"}`. */
+const currencySearch = z.preprocess(
+  (value) => {
+    if (typeof value !== 'string') return value;
+    try {
+      return JSON.parse(value);
+    } catch {
+      return value;
+    }
+  },
+  z.object({ code: searchText, name: searchText }, { error: MARKET_DATA_ERRORS.currencySearchInvalid }),
+);
+
+/**
+ * `GET /public/currencies`: Peatio's paging, `type` (coin or fiat) and `search` (code or name containing the
+ * text, either matching).
+ */
+export const currencyListQuery = z.object({
+  ...peatioPaging,
+  type: z.enum(['coin', 'fiat'], { error: MARKET_DATA_ERRORS.currencyTypeInvalid }).optional(),
+  search: currencySearch.optional(),
+});
+export type CurrencyListQuery = z.infer<typeof currencyListQuery>;
+
+/** `GET /public/withdraw_limits`: Peatio's filters, paging and ordering. */
+export const withdrawLimitListQuery = z.object({
+  ...peatioPaging,
+  group: z.string().max(32).trim().toLowerCase().optional(),
+  kyc_level: z.coerce.number().int().min(0).max(3).optional(),
+  currency: z.string().max(10).toLowerCase().optional(),
+  ordering: z.enum(['asc', 'desc'], { error: MARKET_DATA_ERRORS.invalidOrdering }).default('asc'),
+  order_by: z.enum(['id', 'kyc_level', 'currency', 'updated_at']).default('id'),
+});
+export type WithdrawLimitListQuery = z.infer<typeof withdrawLimitListQuery>;
 
 /** `GET /public/markets`: Peatio's paging and its filters by base and quote currency. */
 export const publicMarketsQuery = z.object({

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { ERRORS } from '../errors.ts';
 import { formatUnits, parseUnits } from '../money.ts';
 import { textField } from '../validation.ts';
+import { mailedTokenField } from './identity.ts';
+import { peatioPaging } from './paging.ts';
 
 /**
  * Wallet error codes (Peatio `account.*`). The web app maps each to the trading spec's message (§5, §8).
@@ -57,6 +59,11 @@ export const WALLET_ERRORS = {
   beneficiaryStateInvalid: 'account.beneficiary.invalid_state',
   /** `GET /account/beneficiaries/{id}`: the id is not an integer (422, as Peatio). */
   beneficiaryIdInvalid: 'account.beneficiary.non_integer_id',
+  /**
+   * BASEAPP_COMPAT: the removal link's token is malformed, forged or expired, or its address is already gone
+   * (422).
+   */
+  beneficiaryRemovalTokenInvalid: 'account.beneficiary.invalid_removal_token',
   /** Swap: the pair cannot be swapped (422). */
   swapPairInvalid: 'account.swap.invalid_pair',
   /** Swap: the amount is not a positive decimal within the currency's precision (422). */
@@ -192,6 +199,7 @@ export const activateBeneficiarySchema = z.object({
  * server), the raw `currency_id` (filters unchecked; `currency` wins when both are given) and `state`.
  */
 export const beneficiaryListQuery = z.object({
+  ...peatioPaging,
   currency: z.string().max(10).toLowerCase().optional(),
   currency_id: z.string().max(10).toLowerCase().optional(),
   blockchain_key: z.string().max(64).optional(),
@@ -202,6 +210,14 @@ export type BeneficiaryListQuery = z.infer<typeof beneficiaryListQuery>;
 /** `GET /account/beneficiaries/{id}`. */
 export const beneficiaryIdParam = z.object({
   id: z.coerce.number({ error: WALLET_ERRORS.beneficiaryIdInvalid }).int(WALLET_ERRORS.beneficiaryIdInvalid),
+});
+
+/**
+ * BASEAPP_COMPAT: confirming a beneficiary removal with the mailed link's token (`GET` shows what it removes,
+ * `POST` removes it).
+ */
+export const beneficiaryRemovalSchema = z.object({
+  token: mailedTokenField(WALLET_ERRORS.beneficiaryRemovalTokenInvalid),
 });
 
 /** `DELETE /account/beneficiaries/{id}` with an authenticator code. */
@@ -283,69 +299,4 @@ export function formatAmount(units: bigint, precision: number): string {
 function unitsOf(text: string, precision: number): bigint {
   const parsed = parseUnits(text, precision);
   return parsed.ok ? parsed.units : 0n;
-}
-
-/** A deposit, withdrawal or adjustment as the account history lists return it (spec §3). */
-export interface WalletHistoryItem {
-  id: number;
-  currency: string;
-  blockchain_key: string | null;
-  amount: string;
-  fee: string;
-  state: string;
-  /** Chain transaction id; null for internal transfers and adjustments. */
-  txid: string | null;
-  blockchain_txid: string | null;
-  /** Recipient address (withdrawals) or deposit address (deposits). */
-  rid: string | null;
-  tid: string;
-  /** 'internal' for transfers between users of this exchange, 'external' otherwise; 'adjustment' for adjustments. */
-  transaction_type: 'internal' | 'external' | 'adjustment';
-  confirmations?: number;
-  /** Withdrawals: what staff told the user (the reason of a rejection after review), or null. */
-  note?: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-/** A saved withdrawal address (spec §3 Beneficiary). */
-export interface BeneficiaryItem {
-  id: number;
-  name: string;
-  description: string;
-  currency: string;
-  blockchain_key: string;
-  state: 'pending' | 'active';
-  data: { address: string; memo?: string };
-  created_at: string;
-  /** The address is another user's deposit address here: a withdrawal to it is internal (no fee, spec §5). */
-  internal: boolean;
-}
-
-/** `GET /account/amount_quote`. */
-export interface AmountQuote {
-  quote_id: string;
-  from_currency: string;
-  to_currency: string;
-  amount: string;
-  /** Units of `to_currency` per 1 `from_currency`. */
-  price: string;
-  fee: string;
-  /** What the user receives after the fee. */
-  total: string;
-  expires_at: string;
-}
-
-/** A swap in the swap history (spec §3 Swap item). */
-export interface SwapItem {
-  id: number;
-  created_at: string;
-  /** Amount swapped, in `ask_currency`. */
-  price: string;
-  ask_currency: string;
-  /** Amount received, in `currency`. */
-  total: string;
-  currency: string;
-  fee: string;
-  state: 'completed' | 'rejected';
 }

@@ -5,6 +5,10 @@
 export type MessageTemplate =
   | `code.${string}`
   | 'password_reset'
+  /** BASEAPP_COMPAT: the account confirmation link. */
+  | 'account_confirmation'
+  /** BASEAPP_COMPAT: the link that confirms removing a saved withdrawal address. */
+  | 'beneficiary_removal'
   | 'beneficiary_pin'
   | 'security_notice'
   | 'card_approved'

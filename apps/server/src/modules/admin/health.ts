@@ -1,12 +1,7 @@
+import type { ComponentHealth } from '@exchange/shared';
 import type { AppDeps } from '../../app.ts';
 
-/** One component's health as the console's home shows it. */
-export interface ComponentHealth {
-  component: string;
-  /** `ok`; `degraded` when it works but needs an operator's eye; `down` when it does not answer. */
-  status: 'ok' | 'degraded' | 'down';
-  detail: string;
-}
+export type { ComponentHealth };
 
 /**
  * The health of each part, checked now: the database (a round trip), the core (its term and queue), each chain

@@ -1,3 +1,4 @@
+import { ledgerViewResponse } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app.ts';
 import { docs } from '../../http/openapi.ts';
@@ -11,7 +12,7 @@ import { ledgerCsv, ledgerView } from './ledger.ts';
 export async function adminLedgerRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.get(
     '/ledger',
-    docs('Totals per currency and system account, and the ledger audit'),
+    docs('Totals per currency and system account, and the ledger audit', { response: ledgerViewResponse }),
     async (request, reply) => {
       await requireStaff(deps.db, request, 'ledger.read');
       // What the exchange holds: for this staff member's eyes only, never kept by a browser or a proxy.
@@ -20,14 +21,18 @@ export async function adminLedgerRoutes(app: FastifyInstance, deps: AppDeps): Pr
     },
   );
 
-  app.get('/ledger.csv', docs('The ledger totals as CSV (a download)'), async (request, reply) => {
-    await requireStaff(deps.db, request, 'ledger.read');
-    const view = await ledgerView(deps.db);
-    const day = view.at.slice(0, 10);
-    return reply
-      .header('cache-control', 'no-store, private')
-      .header('content-disposition', `attachment; filename="ledger-${day}.csv"`)
-      .type('text/csv; charset=utf-8')
-      .send(ledgerCsv(view.totals));
-  });
+  app.get(
+    '/ledger.csv',
+    docs('The ledger totals as CSV (a download)', { content: 'csv' }),
+    async (request, reply) => {
+      await requireStaff(deps.db, request, 'ledger.read');
+      const view = await ledgerView(deps.db);
+      const day = view.at.slice(0, 10);
+      return reply
+        .header('cache-control', 'no-store, private')
+        .header('content-disposition', `attachment; filename="ledger-${day}.csv"`)
+        .type('text/csv; charset=utf-8')
+        .send(ledgerCsv(view.totals));
+    },
+  );
 }

@@ -1,6 +1,8 @@
 import {
   ADMIN_MARKET_ERRORS,
   addMarketSchema,
+  adminMarketResponse,
+  adminNetworkResponse,
   updateMarketSchema,
   updateNetworkSchema,
 } from '@exchange/shared';
@@ -27,14 +29,22 @@ export async function adminMarketRoutes(app: FastifyInstance, deps: AppDeps): Pr
   const staff = (request: Parameters<typeof requireStaff>[1]) =>
     requireStaff(deps.db, request, 'markets.manage');
 
-  app.get('/markets', docs('Markets with their state, bounds and fees'), async (request) => {
-    await staff(request);
-    return listMarkets(deps.db);
-  });
+  app.get(
+    '/markets',
+    docs('Markets with their state, bounds and fees', { response: z.array(adminMarketResponse) }),
+    async (request) => {
+      await staff(request);
+      return listMarkets(deps.db);
+    },
+  );
 
   app.post(
     '/markets',
-    docs('Add a market through the exchange core (tradable at once when enabled)', { body: addMarketSchema }),
+    docs('Add a market through the exchange core (tradable at once when enabled)', {
+      body: addMarketSchema,
+      response: adminMarketResponse,
+      status: 201,
+    }),
     async (request, reply) => {
       const who = await staff(request);
       const input = addMarketSchema.parse(request.body ?? {});
@@ -47,6 +57,7 @@ export async function adminMarketRoutes(app: FastifyInstance, deps: AppDeps): Pr
     docs("Change a market's state, bounds or fees through the exchange core", {
       params: marketParam,
       body: updateMarketSchema,
+      response: adminMarketResponse,
     }),
     async (request) => {
       const who = await staff(request);
@@ -55,16 +66,23 @@ export async function adminMarketRoutes(app: FastifyInstance, deps: AppDeps): Pr
     },
   );
 
-  app.get('/networks', docs("Every currency's networks: switches, fees and minimums"), async (request) => {
-    await staff(request);
-    return listNetworks(deps.db);
-  });
+  app.get(
+    '/networks',
+    docs("Every currency's networks: switches, fees and minimums", {
+      response: z.array(adminNetworkResponse),
+    }),
+    async (request) => {
+      await staff(request);
+      return listNetworks(deps.db);
+    },
+  );
 
   app.post(
     '/networks/:currency/:blockchain_key',
     docs('Switch deposits or withdrawals of a network, change its fees and minimums', {
       params: networkParams,
       body: updateNetworkSchema,
+      response: adminNetworkResponse,
     }),
     async (request) => {
       const who = await staff(request);

@@ -1,16 +1,30 @@
 import {
   ADMIN_ERRORS,
+  adjustmentResponse,
   adminActionsQuery,
   adminUserActionSchema,
+  adminUserDetailResponse,
   adminUserQuery,
+  adminUserRowResponse,
+  cardHolderDecisionResponse,
+  cardHolderQueueItemResponse,
   cardHolderReviewSchema,
+  componentHealthResponse,
   decideAdjustmentSchema,
+  kycDecisionResponse,
+  kycQueueItemResponse,
   kycReviewSchema,
   proposeAdjustmentSchema,
   STAFF_PERMISSIONS,
   type StaffPermission,
+  sessionsEndedResponse,
+  staffActionResponse,
   staffMay,
+  staffMeResponse,
+  stepUpResponse,
   stepUpSchema,
+  twoFactorResetResponse,
+  userStateResponse,
 } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -62,23 +76,30 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     stepUp = true,
   ) => requireStaff(deps.db, request, permission, stepUp);
 
-  app.get('/me', docs('The signed-in staff member, role, permissions and step-up'), async (request) => {
-    const who = await staff(request, null, false);
-    const permissions = (Object.keys(STAFF_PERMISSIONS) as StaffPermission[]).filter((p) =>
-      staffMay(who.user.role, p),
-    );
-    return {
-      uid: who.user.uid,
-      email: who.user.email,
-      role: who.user.role,
-      permissions,
-      step_up_until: await stepUpUntil(deps.db, who.sessionId),
-    };
-  });
+  app.get(
+    '/me',
+    docs('The signed-in staff member, role, permissions and step-up', { response: staffMeResponse }),
+    async (request) => {
+      const who = await staff(request, null, false);
+      const permissions = (Object.keys(STAFF_PERMISSIONS) as StaffPermission[]).filter((p) =>
+        staffMay(who.user.role, p),
+      );
+      return {
+        uid: who.user.uid,
+        email: who.user.email,
+        role: who.user.role,
+        permissions,
+        step_up_until: await stepUpUntil(deps.db, who.sessionId),
+      };
+    },
+  );
 
   app.post(
     '/step_up',
-    docs('Step up with an authenticator code (valid 5 minutes)', { body: stepUpSchema }),
+    docs('Step up with an authenticator code (valid 5 minutes)', {
+      body: stepUpSchema,
+      response: stepUpResponse,
+    }),
     async (request) => {
       const who = await staff(request, null, false);
       const { otp_code } = stepUpSchema.parse(request.body ?? {});
@@ -98,7 +119,11 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
 
   app.get(
     '/users',
-    docs('Search users by email, phone or uid', { query: adminUserQuery }),
+    docs('Search users by email, phone or uid', {
+      query: adminUserQuery,
+      response: z.array(adminUserRowResponse),
+      paged: true,
+    }),
     async (request, reply) => {
       await staff(request, 'users.read');
       const q = adminUserQuery.parse(request.query);
@@ -108,10 +133,14 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     },
   );
 
-  app.get('/users/:uid', docs('One user, as support sees them', { params: uidParam }), async (request) => {
-    await staff(request, 'users.read');
-    return userDetail(deps.db, uidParam.parse(request.params).uid);
-  });
+  app.get(
+    '/users/:uid',
+    docs('One user, as support sees them', { params: uidParam, response: adminUserDetailResponse }),
+    async (request) => {
+      await staff(request, 'users.read');
+      return userDetail(deps.db, uidParam.parse(request.params).uid);
+    },
+  );
 
   for (const lock of [true, false]) {
     app.post(
@@ -119,6 +148,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
       docs(lock ? 'Lock an account (its sessions end)' : 'Unlock an account', {
         params: uidParam,
         body: adminUserActionSchema,
+        response: userStateResponse,
       }),
       async (request) => {
         const who = await staff(request, 'users.manage');
@@ -133,6 +163,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     docs("Turn a user's two-factor off after an identity check (starts the withdrawal hold)", {
       params: uidParam,
       body: adminUserActionSchema,
+      response: twoFactorResetResponse,
     }),
     async (request) => {
       const who = await staff(request, 'users.manage');
@@ -151,21 +182,25 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
 
   app.delete(
     '/users/:uid/sessions',
-    docs("End all of a user's sessions", { params: uidParam }),
+    docs("End all of a user's sessions", { params: uidParam, response: sessionsEndedResponse }),
     async (request) => {
       const who = await staff(request, 'users.manage');
       return endUserSessions(deps.db, deps.sessions, who, uidParam.parse(request.params).uid);
     },
   );
 
-  app.get('/kyc', docs('Applicants waiting for an identity review'), async (request) => {
-    await staff(request, 'kyc.review');
-    return kycQueue(deps.db);
-  });
+  app.get(
+    '/kyc',
+    docs('Applicants waiting for an identity review', { response: z.array(kycQueueItemResponse) }),
+    async (request) => {
+      await staff(request, 'kyc.review');
+      return kycQueue(deps.db);
+    },
+  );
 
   app.get(
     '/kyc/:uid/documents/:id',
-    docs("An applicant's document image", { params: documentParams }),
+    docs("An applicant's document image", { params: documentParams, content: 'file' }),
     async (request, reply) => {
       await staff(request, 'kyc.review');
       const { uid, id } = documentParams.parse(request.params);
@@ -178,7 +213,11 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
 
   app.post(
     '/kyc/:uid/review',
-    docs('Approve, reject or ask to retry an applicant', { params: uidParam, body: kycReviewSchema }),
+    docs('Approve, reject or ask to retry an applicant', {
+      params: uidParam,
+      body: kycReviewSchema,
+      response: kycDecisionResponse,
+    }),
     async (request) => {
       const who = await staff(request, 'kyc.review');
       if (deps.config.kyc.provider !== 'simulator') throw new AppError(422, [ADMIN_ERRORS.kycNotReviewable]);
@@ -187,14 +226,18 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     },
   );
 
-  app.get('/card_holders', docs('Card holders waiting for the issuer review'), async (request) => {
-    await staff(request, 'kyc.review');
-    return cardHolderQueue(deps.db);
-  });
+  app.get(
+    '/card_holders',
+    docs('Card holders waiting for the issuer review', { response: z.array(cardHolderQueueItemResponse) }),
+    async (request) => {
+      await staff(request, 'kyc.review');
+      return cardHolderQueue(deps.db);
+    },
+  );
 
   app.get(
     '/card_holders/:uid/documents/:id',
-    docs("A card holder's document image", { params: documentParams }),
+    docs("A card holder's document image", { params: documentParams, content: 'file' }),
     async (request, reply) => {
       await staff(request, 'kyc.review');
       const { uid, id } = documentParams.parse(request.params);
@@ -209,6 +252,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     docs('Approve a card holder, reject them, or ask for new documents', {
       params: uidParam,
       body: cardHolderReviewSchema,
+      response: cardHolderDecisionResponse,
     }),
     async (request) => {
       const who = await staff(request, 'kyc.review');
@@ -221,7 +265,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
 
   app.get(
     '/adjustments',
-    docs('Adjustments proposed by staff', { query: adjustmentsQuery }),
+    docs('Adjustments proposed by staff', { query: adjustmentsQuery, response: z.array(adjustmentResponse) }),
     async (request) => {
       await staff(request, 'adjustments.propose');
       return listAdjustments(deps.db, adjustmentsQuery.parse(request.query).state);
@@ -230,7 +274,11 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
 
   app.post(
     '/adjustments',
-    docs('Propose a credit or debit (four eyes)', { body: proposeAdjustmentSchema }),
+    docs('Propose a credit or debit (four eyes)', {
+      body: proposeAdjustmentSchema,
+      response: adjustmentResponse,
+      status: 201,
+    }),
     async (request, reply) => {
       const who = await staff(request, 'adjustments.propose');
       return reply
@@ -245,6 +293,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
       docs(approve ? "Approve another staff member's proposal" : 'Reject a proposal', {
         params: idParam,
         body: decideAdjustmentSchema,
+        response: adjustmentResponse,
       }),
       async (request) => {
         const who = await staff(request, 'adjustments.approve');
@@ -256,15 +305,23 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
 
   adminWithdrawalRoutes(app, deps, (request, permission) => staff(request, permission));
 
-  app.get('/health', docs('The health of each component, checked now'), async (request) => {
-    await staff(request, 'metrics.read');
-    return componentHealth(deps);
-  });
+  app.get(
+    '/health',
+    docs('The health of each component, checked now', { response: z.array(componentHealthResponse) }),
+    async (request) => {
+      await staff(request, 'metrics.read');
+      return componentHealth(deps);
+    },
+  );
 
-  app.get('/metrics', docs('Prometheus metrics of this process (text format)'), async (request, reply) => {
-    await staff(request, 'metrics.read');
-    return reply.type(app.metrics.contentType).send(await app.metrics.metrics());
-  });
+  app.get(
+    '/metrics',
+    docs('Prometheus metrics of this process (text format)', { content: 'text' }),
+    async (request, reply) => {
+      await staff(request, 'metrics.read');
+      return reply.type(app.metrics.contentType).send(await app.metrics.metrics());
+    },
+  );
 
   await adminMarketRoutes(app, deps);
   await adminLedgerRoutes(app, deps);
@@ -272,11 +329,19 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
   await adminSolvencyRoutes(app, deps);
   await adminCustodyRoutes(app, deps);
 
-  app.get('/actions', docs('The staff trail', { query: adminActionsQuery }), async (request, reply) => {
-    await staff(request, 'trail.read');
-    const q = adminActionsQuery.parse(request.query);
-    const { items, total } = await listStaffActions(deps.db, q);
-    paged(reply, total, q.page, q.limit);
-    return items;
-  });
+  app.get(
+    '/actions',
+    docs('The staff trail', {
+      query: adminActionsQuery,
+      response: z.array(staffActionResponse),
+      paged: true,
+    }),
+    async (request, reply) => {
+      await staff(request, 'trail.read');
+      const q = adminActionsQuery.parse(request.query);
+      const { items, total } = await listStaffActions(deps.db, q);
+      paged(reply, total, q.page, q.limit);
+      return items;
+    },
+  );
 }

@@ -1,4 +1,4 @@
-import { ADMIN_ERRORS, statementQuery } from '@exchange/shared';
+import { ADMIN_ERRORS, statementQuery, statementResponse } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
@@ -30,6 +30,8 @@ export async function adminStatementRoutes(app: FastifyInstance, deps: AppDeps):
     docs("A customer's movements in one currency, with causes and running balances", {
       params: uidParam,
       query: statementQuery,
+      response: statementResponse,
+      paged: true,
     }),
     async (request, reply) => {
       await requireStaff(deps.db, request, 'statements.read');
@@ -43,7 +45,7 @@ export async function adminStatementRoutes(app: FastifyInstance, deps: AppDeps):
 
   app.get(
     '/users/:uid/statement.csv',
-    docs('The statement as CSV (a download)', { params: uidParam, query: statementQuery }),
+    docs('The statement as CSV (a download)', { params: uidParam, query: statementQuery, content: 'csv' }),
     async (request, reply) => {
       await requireStaff(deps.db, request, 'statements.read');
       const q = statementQuery.parse(request.query);

@@ -1,9 +1,11 @@
 import {
+  adminWithdrawalResponse,
   adminWithdrawalsQuery,
   approveWithdrawalSchema,
   rejectWithdrawalSchema,
   resolveWithdrawalSchema,
   type StaffPermission,
+  withdrawLimitEntityResponse,
   withdrawLimitSchema,
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -28,7 +30,11 @@ export function adminWithdrawalRoutes(
 ): void {
   app.get(
     '/withdrawals',
-    docs('Withdrawals waiting for review (default), errored, or all', { query: adminWithdrawalsQuery }),
+    docs('Withdrawals waiting for review (default), errored, or all', {
+      query: adminWithdrawalsQuery,
+      response: z.array(adminWithdrawalResponse),
+      paged: true,
+    }),
     async (request, reply) => {
       await staff(request, 'withdrawals.review');
       const q = adminWithdrawalsQuery.parse(request.query);
@@ -46,7 +52,7 @@ export function adminWithdrawalRoutes(
         approve
           ? 'Approve a withdrawal waiting for review (it is then broadcast once)'
           : 'Reject a withdrawal waiting for review (its funds go back once; the user sees the reason)',
-        { params: idParam, body },
+        { params: idParam, body, response: adminWithdrawalResponse },
       ),
       async (request) => {
         const who = await staff(request, 'withdrawals.review');
@@ -62,6 +68,7 @@ export function adminWithdrawalRoutes(
     docs('Resolve an errored withdrawal: sent (with its txid) or failed (funds back)', {
       params: idParam,
       body: resolveWithdrawalSchema,
+      response: adminWithdrawalResponse,
     }),
     async (request) => {
       const who = await staff(request, 'withdrawals.review');
@@ -70,14 +77,21 @@ export function adminWithdrawalRoutes(
     },
   );
 
-  app.get('/withdraw_limits', docs('Withdrawal limits per user level and currency'), async (request) => {
-    await staff(request, 'withdrawals.limits');
-    return listWithdrawLimits(deps.db);
-  });
+  app.get(
+    '/withdraw_limits',
+    docs('Withdrawal limits per user level and currency', { response: z.array(withdrawLimitEntityResponse) }),
+    async (request) => {
+      await staff(request, 'withdrawals.limits');
+      return listWithdrawLimits(deps.db);
+    },
+  );
 
   app.put(
     '/withdraw_limits',
-    docs('Set the limits of a level and currency (both null removes them)', { body: withdrawLimitSchema }),
+    docs('Set the limits of a level and currency (both null removes them)', {
+      body: withdrawLimitSchema,
+      response: withdrawLimitEntityResponse.nullable(),
+    }),
     async (request) => {
       const who = await staff(request, 'withdrawals.limits');
       return setWithdrawLimit(deps.db, who, withdrawLimitSchema.parse(request.body ?? {}));

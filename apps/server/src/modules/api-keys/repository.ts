@@ -23,13 +23,29 @@ export function publicKey(k: ApiKeyRecord) {
   };
 }
 
-export async function listKeys(db: pg.Pool, userId: string, limit: number, offset: number) {
+/** The columns a key list may be ordered by (Barong's attribute names; `algorithm` is HS256 for every key). */
+const KEY_ORDER = {
+  id: 'id',
+  kid: 'kid',
+  algorithm: 'id',
+  state: 'state',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+};
+
+/** One page of the user's keys in Barong's order (`order_by`, `ordering`; ties by id), and how many there are. */
+export async function listKeys(
+  db: pg.Pool,
+  userId: string,
+  page: { limit: number; offset: number; orderBy: keyof typeof KEY_ORDER; ordering: 'asc' | 'desc' },
+) {
+  const direction = page.ordering === 'desc' ? 'desc' : 'asc';
   const [rows, total] = await Promise.all([
-    db.query('select * from api_keys where user_id = $1 order by id desc limit $2 offset $3', [
-      userId,
-      limit,
-      offset,
-    ]),
+    db.query(
+      `select * from api_keys where user_id = $1 order by ${KEY_ORDER[page.orderBy]} ${direction}, id ${direction}
+       limit $2 offset $3`,
+      [userId, page.limit, page.offset],
+    ),
     db.query('select count(*)::int as n from api_keys where user_id = $1', [userId]),
   ]);
   return { items: (rows.rows as ApiKeyRecord[]).map(publicKey), total: total.rows[0].n as number };

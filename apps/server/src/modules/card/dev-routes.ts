@@ -1,4 +1,4 @@
-import { ERRORS, toUnits } from '@exchange/shared';
+import { cardNetworkOutcomeResponse, ERRORS, toUnits } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { SIM_RATE_DECIMALS } from '../../adapters/card-issuer/simulator/money.ts';
@@ -45,7 +45,12 @@ export async function cardDevRoutes(app: FastifyInstance, deps: AppDeps): Promis
   app.addHook('onRequest', requireAuth(deps.users, deps.sessions, deps.apiKeys));
   app.post(
     '/card/spend',
-    docs('Dev: a card purchase on the simulated network', { body: spendSchema }),
+    docs('Dev: a card purchase on the simulated network', {
+      body: spendSchema,
+      response: cardNetworkOutcomeResponse,
+      status: 201,
+      security: 'sessionOrKey',
+    }),
     async (request, reply) => {
       const input = spendSchema.parse(request.body ?? {});
       const card = await deps.cards.cards.resolve(authUser(request), input.card_number);
@@ -64,7 +69,12 @@ export async function cardDevRoutes(app: FastifyInstance, deps: AppDeps): Promis
 
   app.post(
     '/card/refund',
-    docs('Dev: refund a card purchase', { body: refundSchema }),
+    docs('Dev: refund a card purchase', {
+      body: refundSchema,
+      response: cardNetworkOutcomeResponse,
+      status: 201,
+      security: 'sessionOrKey',
+    }),
     async (request, reply) => {
       const input = refundSchema.parse(request.body ?? {});
       const trade = (

@@ -3,18 +3,33 @@ import {
   CARD_IMAGE_MAX_BYTES,
   cardActionSchema,
   cardActivateSchema,
+  cardAuditResponse,
+  cardChargeResponse,
   cardChargesQuery,
   cardCostSchema,
+  cardDataResponse,
+  cardFeeResponse,
+  cardHolderStateResponse,
+  cardListItemResponse,
+  cardPinRevealResponse,
   cardPinRevealSchema,
+  cardRevealResponse,
   cardTopupSchema,
   cardTransactionSchema,
+  cardWebhookResultResponse,
   checkDocumentQuery,
+  checkDocumentResponse,
   createCardholderSchema,
   priceConversionQuery,
+  priceConversionResponse,
+  statementPageResponse,
+  topupItemResponse,
   topupListQuery,
+  topupListResponse,
   uploadDocumentFields,
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
 import { AppError, invalid } from '../../http/errors.ts';
@@ -58,12 +73,19 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
 
   app.get(
     '/account/cardholder/check_document',
-    docs('Card: documents accepted for a country', { query: checkDocumentQuery }),
+    docs('Card: documents accepted for a country', {
+      query: checkDocumentQuery,
+      response: checkDocumentResponse,
+    }),
     async (request) => holders.checkDocument(checkDocumentQuery.parse(request.query).country),
   );
   app.post(
     '/account/cardholder',
-    docs('Card: apply as a card holder', { body: createCardholderSchema }, sessionOnly(perAccount(20))),
+    docs(
+      'Card: apply as a card holder',
+      { body: createCardholderSchema, response: cardHolderStateResponse, status: 201, errors: [502, 504] },
+      sessionOnly(perAccount(20)),
+    ),
     async (request, reply) => {
       const input = createCardholderSchema.parse(request.body ?? {});
       return reply.status(201).send(await holders.create(authUser(request), input));
@@ -71,7 +93,11 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   );
   app.post(
     '/account/upload_document',
-    docs('Card: upload a holder document', { bodyType: 'multipart' }, sessionOnly(perAccount(30))),
+    docs(
+      'Card: upload a holder document (doc_type, file document_data)',
+      { bodyType: 'multipart', response: cardHolderStateResponse, status: 201 },
+      sessionOnly(perAccount(30)),
+    ),
     async (request, reply) => {
       // "Under 10 MB": a file of CARD_IMAGE_MAX_BYTES is one byte too many.
       const form = await readMultipart(request, reply, {
@@ -87,18 +113,30 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   );
   app.post(
     '/account/cardholder_document',
-    docs('Card: submit the holder documents', { bodyType: 'multipart' }, sessionOnly(perAccount(10))),
+    docs(
+      'Card: submit the holder documents',
+      { bodyType: 'multipart', response: cardHolderStateResponse, status: 201, errors: [502, 504] },
+      sessionOnly(perAccount(10)),
+    ),
     async (request, reply) => reply.status(201).send(await holders.submit(authUser(request))),
   );
-  app.get('/account/card_audit', docs('Card: the holder review state'), async (request) =>
-    holders.audit(authUser(request)),
+  app.get(
+    '/account/card_audit',
+    docs('Card: the holder review state', { response: cardAuditResponse }),
+    async (request) => holders.audit(authUser(request)),
   );
-  app.get('/account/cardholder_details', docs("Card: the holder's details"), async (request) =>
-    holders.details(authUser(request)),
+  app.get(
+    '/account/cardholder_details',
+    docs("Card: the holder's details", { response: cardHolderStateResponse }),
+    async (request) => holders.details(authUser(request)),
   );
   app.get(
     '/account/cardholder/documents/:doc_type',
-    docs('Card: one uploaded holder document', { params: uploadDocumentFields }, sessionOnly()),
+    docs(
+      'Card: one uploaded holder document (the image)',
+      { params: uploadDocumentFields, content: 'file' },
+      sessionOnly(),
+    ),
     async (request, reply) => {
       const { doc_type } = uploadDocumentFields.parse(request.params);
       const image = await holders.image(authUser(request), doc_type);
@@ -110,22 +148,38 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     },
   );
 
-  app.get('/account/card_fee', docs('Card: fees and limits'), async () => deps.cards.fee());
+  app.get('/account/card_fee', docs('Card: fees and limits', { response: cardFeeResponse }), async () =>
+    deps.cards.fee(),
+  );
   app.post(
     '/account/card_cost',
-    docs('Card: order (or pay for) a card', { body: cardCostSchema }, perAccount(20)),
+    docs(
+      'Card: order (or pay for) a card',
+      { body: cardCostSchema, response: cardListItemResponse, status: 201, errors: [502, 504] },
+      perAccount(20),
+    ),
     async (request, reply) => {
       const input = cardCostSchema.parse(request.body ?? {});
       return reply.status(201).send(await cards.cost(authUser(request), input));
     },
   );
-  app.get('/account/cards', docs("Card: the user's cards"), async (request) => cards.list(authUser(request)));
-  app.get('/account/card_details', docs('Card: one card'), async (request) =>
-    cards.details(authUser(request), card(request)),
+  app.get(
+    '/account/cards',
+    docs("Card: the user's cards", { response: z.array(cardListItemResponse) }),
+    async (request) => cards.list(authUser(request)),
+  );
+  app.get(
+    '/account/card_details',
+    docs('Card: one card', { query: cardQuery, response: cardDataResponse }),
+    async (request) => cards.details(authUser(request), card(request)),
   );
   app.get(
     '/account/cards/reveal',
-    docs('Card: reveal the card number', {}, sessionOnly(perAccount(10))),
+    docs(
+      'Card: reveal the card number',
+      { query: cardQuery, response: cardRevealResponse, errors: [502, 504] },
+      sessionOnly(perAccount(10)),
+    ),
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return cards.reveal(authUser(request), card(request), meta(request));
@@ -133,26 +187,50 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   );
   app.post(
     '/account/card_activate',
-    docs('Card: activate with its number', { body: cardActivateSchema }, perAccount(10)),
+    docs(
+      'Card: activate with its number',
+      { body: cardActivateSchema, response: cardListItemResponse, status: 201, errors: [502, 504] },
+      perAccount(10),
+    ),
     async (request, reply) => {
       const { card_number } = cardActivateSchema.parse(request.body ?? {});
       return reply.status(201).send(await cards.activate(authUser(request), card_number));
     },
   );
-  app.post('/account/report/card_loss', docs('Card: block', {}, perAccount(20)), async (request, reply) =>
-    reply.status(201).send(await actions.block(authUser(request), action(request))),
+  app.post(
+    '/account/report/card_loss',
+    docs(
+      'Card: block',
+      { body: cardActionSchema, response: cardListItemResponse, status: 201, errors: [502, 504] },
+      perAccount(20),
+    ),
+    async (request, reply) => reply.status(201).send(await actions.block(authUser(request), action(request))),
   );
-  app.post('/account/remove/card_loss', docs('Card: unblock', {}, perAccount(20)), async (request, reply) =>
-    reply.status(201).send(await actions.unblock(authUser(request), action(request))),
+  app.post(
+    '/account/remove/card_loss',
+    docs(
+      'Card: unblock',
+      { body: cardActionSchema, response: cardListItemResponse, status: 201, errors: [502, 504] },
+      perAccount(20),
+    ),
+    async (request, reply) =>
+      reply.status(201).send(await actions.unblock(authUser(request), action(request))),
   );
-  app.post('/account/replace_card', docs('Card: replace', {}, perAccount(10)), async (request, reply) =>
-    reply.status(201).send(await actions.replace(authUser(request), action(request))),
+  app.post(
+    '/account/replace_card',
+    docs(
+      'Card: replace',
+      { body: cardActionSchema, response: cardListItemResponse, status: 201, errors: [502, 504] },
+      perAccount(10),
+    ),
+    async (request, reply) =>
+      reply.status(201).send(await actions.replace(authUser(request), action(request))),
   );
   app.post(
     '/account/password/retrieval',
     docs(
       'Card: show the PIN (a browser session and a fresh authenticator code; never sent or stored)',
-      { body: cardPinRevealSchema },
+      { body: cardPinRevealSchema, response: cardPinRevealResponse, errors: [502, 504] },
       // Wrong codes are also counted per account in the database (PIN_REVEAL_POLICY). A PIN is for the
       // cardholder's eyes: a program signing with an API key never gets one.
       sessionOnly(perAccount(10)),
@@ -165,7 +243,11 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   );
   app.post(
     '/account/card_topup',
-    docs('Card: top up from the USDT balance', { body: cardTopupSchema }, perAccount(30)),
+    docs(
+      'Card: top up from the USDT balance',
+      { body: cardTopupSchema, response: topupItemResponse, status: 201 },
+      perAccount(30),
+    ),
     async (request, reply) => {
       const input = cardTopupSchema.parse(request.body ?? {});
       return reply.status(201).send(await deps.cards.topups.topup(authUser(request), input));
@@ -173,24 +255,28 @@ export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   );
   app.get(
     '/account/list/topup_transactions',
-    docs('Card: top-ups, paged', { query: topupListQuery }),
+    docs('Card: top-ups, paged', { query: topupListQuery, response: topupListResponse }),
     async (request) => {
       const q = topupListQuery.parse(request.query);
       return deps.cards.topups.list(authUser(request), q.card_number, q.page, q.limit);
     },
   );
-  app.post('/account/card_transaction', docs('Card: the statement'), async (request) => {
-    const input = cardTransactionSchema(utcToday()).parse(request.body ?? {});
-    return deps.cards.statement.page(authUser(request), input);
-  });
+  app.post(
+    '/account/card_transaction',
+    docs('Card: the statement', { body: cardTransactionSchema(utcToday()), response: statementPageResponse }),
+    async (request) => {
+      const input = cardTransactionSchema(utcToday()).parse(request.body ?? {});
+      return deps.cards.statement.page(authUser(request), input);
+    },
+  );
   app.get(
     '/account/price/conversion',
-    docs('Card: USDT/EUR conversion', { query: priceConversionQuery }),
+    docs('Card: USDT/EUR conversion', { query: priceConversionQuery, response: priceConversionResponse }),
     async (request) => deps.cards.topups.conversion(priceConversionQuery.parse(request.query)),
   );
   app.get(
     '/account/card_charges',
-    docs('Card: charges', { query: cardChargesQuery }),
+    docs('Card: charges', { query: cardChargesQuery, response: z.array(cardChargeResponse), paged: true }),
     async (request, reply) => {
       const q = cardChargesQuery.parse(request.query);
       const page = await cards.charges(authUser(request), q.card_number, q.page, q.limit);
@@ -223,7 +309,11 @@ export async function cardWebhookRoutes(app: FastifyInstance, deps: AppDeps): Pr
   app.post(
     CARD_WEBHOOK_PATH,
     {
-      ...docs('Card issuer webhooks (signed)', {}, WEBHOOK_RATE),
+      ...docs(
+        'Card issuer webhooks (Basic credentials and X-Marqeta-Signature)',
+        { bodyType: 'raw', response: cardWebhookResultResponse, errors: [400, 401] },
+        WEBHOOK_RATE,
+      ),
       preParsing: async (request) => {
         if (!deps.cards.webhooks.authorizes(request.headers))
           throw new AppError(401, [WEBHOOK_ERRORS.unauthorized]);

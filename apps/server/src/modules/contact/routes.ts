@@ -1,4 +1,4 @@
-import { contactSchema } from '@exchange/shared';
+import { contactSchema, messageResponse } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app.ts';
 import { docs } from '../../http/openapi.ts';
@@ -10,7 +10,7 @@ export async function contactRoutes(app: FastifyInstance, deps: AppDeps): Promis
     '/identity/inquiry',
     docs(
       'Contact message',
-      { body: contactSchema },
+      { body: contactSchema, response: messageResponse, status: 201 },
       { config: { rateLimit: { max: 5, timeWindow: '1 minute' } } },
     ),
     async (request, reply) => {

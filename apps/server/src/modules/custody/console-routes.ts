@@ -1,4 +1,11 @@
-import { ADMIN_CUSTODY_ERRORS, ADMIN_ERRORS, custodyLimitsSchema, staffMay } from '@exchange/shared';
+import {
+  ADMIN_CUSTODY_ERRORS,
+  ADMIN_ERRORS,
+  custodyLimitsResponse,
+  custodyLimitsSchema,
+  custodyViewResponse,
+  staffMay,
+} from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
@@ -41,6 +48,7 @@ export async function adminCustodyRoutes(
     '/custody',
     docs(
       "Each network's hot wallet against its bounds, the cold address, open alerts, transfers and refusals",
+      { response: custodyViewResponse },
     ),
     async (request, reply) => {
       await reader(request);
@@ -53,6 +61,7 @@ export async function adminCustodyRoutes(
     '/custody/limits',
     docs("Set the hot wallet's minimum and maximum of a currency on a network (null: none)", {
       body: custodyLimitsSchema,
+      response: custodyLimitsResponse.nullable(),
     }),
     async (request) => {
       const staff = await writer(request);
@@ -62,7 +71,10 @@ export async function adminCustodyRoutes(
 
   app.post(
     '/custody/alerts/:id/resolve',
-    docs('Mark an open chain alert resolved', { params: alertParam }),
+    docs('Mark an open chain alert resolved', {
+      params: alertParam,
+      response: z.object({ resolved: z.literal(true) }),
+    }),
     async (request) => {
       const staff = await writer(request);
       await resolveCustodyAlert(deps.db, staff, alertParam.parse(request.params).id);

@@ -1,4 +1,10 @@
-import { SOLVENCY_ERRORS, solvencyProofQuery } from '@exchange/shared';
+import {
+  SOLVENCY_ERRORS,
+  solvencyProofQuery,
+  solvencyProofResponse,
+  solvencyReportResponse,
+  solvencySnapshotResponse,
+} from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
@@ -25,7 +31,10 @@ export async function adminSolvencyRoutes(
 ): Promise<void> {
   app.get(
     '/solvency',
-    docs('On-chain holdings against customer liabilities per currency, and the newest Merkle root'),
+    docs('On-chain holdings against customer liabilities per currency, and the newest Merkle root', {
+      response: solvencyReportResponse,
+      security: 'session',
+    }),
     async (request, reply) => {
       await requireStaff(deps.db, request, 'ledger.read');
       // What the exchange holds: for this staff member's eyes only, never kept by a browser or a proxy.
@@ -34,19 +43,27 @@ export async function adminSolvencyRoutes(
     },
   );
 
-  app.get('/solvency.csv', docs('The solvency report as CSV (a download)'), async (request, reply) => {
-    await requireStaff(deps.db, request, 'ledger.read');
-    const report = await solvencyReport(deps.db, networks());
-    return reply
-      .header('cache-control', 'no-store, private')
-      .header('content-disposition', `attachment; filename="solvency-${report.at.slice(0, 10)}.csv"`)
-      .type('text/csv; charset=utf-8')
-      .send(solvencyCsv(report));
-  });
+  app.get(
+    '/solvency.csv',
+    docs('The solvency report as CSV (a download)', { content: 'csv', security: 'session' }),
+    async (request, reply) => {
+      await requireStaff(deps.db, request, 'ledger.read');
+      const report = await solvencyReport(deps.db, networks());
+      return reply
+        .header('cache-control', 'no-store, private')
+        .header('content-disposition', `attachment; filename="solvency-${report.at.slice(0, 10)}.csv"`)
+        .type('text/csv; charset=utf-8')
+        .send(solvencyCsv(report));
+    },
+  );
 
   app.post(
     '/solvency/snapshots',
-    docs('Publish a Merkle snapshot of customer liabilities; returns its root'),
+    docs('Publish a Merkle snapshot of customer liabilities; returns its root', {
+      response: solvencySnapshotResponse,
+      status: 201,
+      security: 'session',
+    }),
     async (request, reply) => {
       const staff = await requireStaff(deps.db, request, 'ledger.read');
       const snapshot = await makeSnapshot(deps.db, deps.keys, staff.user.id, (tx, s) =>
@@ -69,6 +86,7 @@ export async function accountSolvencyRoutes(app: FastifyInstance, deps: AppDeps)
     '/account/solvency/proof',
     docs('My Merkle proof of liabilities in the newest (or a given) published snapshot', {
       query: solvencyProofQuery,
+      response: solvencyProofResponse,
     }),
     async (request, reply) => {
       const { snapshot_id } = solvencyProofQuery.parse(request.query);

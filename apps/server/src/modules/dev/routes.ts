@@ -1,3 +1,4 @@
+import { outboxMessageResponse } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { readOutbox } from '../../adapters/mail/outbox.ts';
@@ -21,7 +22,7 @@ export async function devRoutes(app: FastifyInstance, deps: AppDeps): Promise<vo
     '/dev/outbox',
     docs(
       'Development mail and SMS outbox (each secret shown once)',
-      { query: outboxQuery },
+      { query: outboxQuery, response: z.array(outboxMessageResponse), errors: [403] },
       {
         onRequest: loopbackOnly,
       },

@@ -8,6 +8,7 @@ import {
 import type pg from 'pg';
 import { AppError } from '../../http/errors.ts';
 import { checkCodes, issueCode } from './codes.ts';
+import { mailConfirmationLink } from './compat.ts';
 import { decrypt } from './crypto.ts';
 import { windowLimiter } from './limiter.ts';
 import {
@@ -158,18 +159,28 @@ export type LoginResult =
 /** The path that sends the emailed or SMS login code (named in a `missing_otp` answer). */
 export const LOGIN_CODE_PATH = '/api/v2/barong/identity/sessions/resent_otp';
 
+/** Digits of the emailed or SMS login code: the spec's 5, or 6 with BASEAPP_COMPAT (BaseApp's 2FA box). */
+export const loginCodeLength = (deps: IdentityDeps): number =>
+  deps.config.baseAppCompat ? CODE_LENGTH.compatLogin : CODE_LENGTH.login;
+
 /**
  * What a `identity.session.missing_otp` answer tells a client about the second step it lacks, next to the code:
  * `otp` (true: an authenticator code), `second_step` (`totp`, `email` or `sms`), `code_length`, and for a sent
- * code `send_code` (the path that sends it). The code itself goes in `otp_code` (or `code`) of the next login.
+ * code `send_code` (the path that sends it) and `code_sent` (true: this answer's login sent it already, as
+ * BASEAPP_COMPAT does). The code itself goes in `otp_code` (or `code`) of the next login.
  */
-export function missingOtpDetails(user: UserRecord, sessionType: 'email' | 'phone') {
+export function missingOtpDetails(
+  user: UserRecord,
+  sessionType: 'email' | 'phone',
+  codeLength: number = CODE_LENGTH.login,
+  codeSent = false,
+) {
   const totp = Boolean(user.otp && user.otp_secret_enc);
   return {
     otp: totp,
     second_step: totp ? 'totp' : sessionType === 'phone' ? 'sms' : 'email',
-    code_length: totp ? CODE_LENGTH.totp : CODE_LENGTH.login,
-    ...(totp ? {} : { send_code: LOGIN_CODE_PATH }),
+    code_length: totp ? CODE_LENGTH.totp : codeLength,
+    ...(totp ? {} : { send_code: LOGIN_CODE_PATH, code_sent: codeSent }),
     level: user.level,
     state: user.state,
   };
@@ -201,6 +212,8 @@ export async function login(
   if (user.state === 'pending') {
     const phone = await latestPhone(deps.db, user.id);
     if (phone) await sendVerificationCodes(deps, user, phone.number, 'both').catch(() => {});
+    else if (deps.config.baseAppCompat && deps.config.publicUrl)
+      await mailConfirmationLink(deps, user, deps.config.publicUrl).catch(() => {});
     return {
       kind: 'pending',
       body: {
@@ -214,8 +227,14 @@ export async function login(
   }
   if (user.state !== 'active') throw new AppError(401, [ERRORS.userNotActive]);
 
-  if (!secondFactor)
-    throw new AppError(401, [ERRORS.missingOtp], missingOtpDetails(user, input.session_type));
+  if (!secondFactor) {
+    // BaseApp never asks for the emailed code: with BASEAPP_COMPAT the login sends it (one a minute at most;
+    // within the minute the code already sent stands).
+    const sent =
+      !totpSecret && deps.config.baseAppCompat && (await sendCodeOnce(deps, user, input.session_type));
+    const details = missingOtpDetails(user, input.session_type, loginCodeLength(deps), Boolean(sent));
+    throw new AppError(401, [ERRORS.missingOtp], details);
+  }
   if (totpSecret) {
     const check = await consumeTotp(deps.db, user.id, decrypt(deps.keys, totpSecret), secondFactor);
     if (check !== 'ok') {
@@ -252,8 +271,8 @@ async function loginCodeDestination(
 }
 
 /**
- * Sends the 5-digit login code to the account's email or phone. The password is checked first (with the same
- * failure counting as login), so codes cannot be sprayed at other people's accounts.
+ * Sends the login code (5 digits; 6 with BASEAPP_COMPAT) to the account's email or phone. The password is checked
+ * first (with the same failure counting as login), so codes cannot be sprayed at other people's accounts.
  */
 export async function sendLoginCode(
   deps: IdentityDeps,
@@ -262,15 +281,33 @@ export async function sendLoginCode(
 ): Promise<void> {
   const { user } = await checkCredentials(deps, input, origin, () => true);
   if (user.state !== 'active') throw new AppError(401, [ERRORS.userNotActive]);
-  const channel = input.session_type === 'phone' ? 'sms' : 'email';
-  const destination = await loginCodeDestination(deps.db, user, input.session_type);
+  await issueLoginCode(deps, user, input.session_type);
+}
+
+async function issueLoginCode(deps: IdentityDeps, user: UserRecord, sessionType: 'email' | 'phone') {
+  const channel = sessionType === 'phone' ? 'sms' : 'email';
+  const destination = await loginCodeDestination(deps.db, user, sessionType);
   const code = await issueCode(deps.db, deps.keys, {
     purpose: 'login',
     channel,
     destination,
     userId: user.id,
-    length: CODE_LENGTH.login,
+    length: loginCodeLength(deps),
   });
   if (channel === 'sms') await smsCode(deps, destination, 'login', code);
   else await mailCode(deps, destination, 'login', code, user.anti_phishing_phrase);
+}
+
+/**
+ * BASEAPP_COMPAT's automatic login code: sent unless one went out less than a minute ago (that one stands).
+ * @returns true when this call sent a code.
+ */
+async function sendCodeOnce(deps: IdentityDeps, user: UserRecord, sessionType: 'email' | 'phone') {
+  try {
+    await issueLoginCode(deps, user, sessionType);
+    return true;
+  } catch (err) {
+    if (err instanceof AppError && err.status === 429) return false;
+    throw err;
+  }
 }

@@ -14,7 +14,7 @@ import { recordActivity, type UserRecord } from './users-repository.ts';
  * `data:image/png;base64,` prefix themselves.
  */
 export async function generateOtpQr(deps: IdentityDeps, user: UserRecord) {
-  if (user.otp) throw invalid(ERRORS.otpAlreadyEnabled);
+  if (user.otp) throw new AppError(400, [ERRORS.otpAlreadyEnabled]);
   const secret = newTotpSecret();
   await deps.db.query('update users set otp_pending_secret_enc = $2 where id = $1', [
     user.id,
@@ -25,9 +25,12 @@ export async function generateOtpQr(deps: IdentityDeps, user: UserRecord) {
   return { data: { barcode: png.toString('base64'), url } };
 }
 
-/** Turns two-factor on when the code matches the secret from the QR code; the code's step is used up. */
+/**
+ * Turns two-factor on when the code matches the secret from the QR code; the code's step is used up. Refused as
+ * Barong refuses it: 400 `resource.otp.already_enabled`, 422 `resource.otp.invalid`.
+ */
 export async function enableOtp(deps: IdentityDeps, user: UserRecord, code: string, origin: RequestOrigin) {
-  if (user.otp) throw invalid(ERRORS.otpAlreadyEnabled);
+  if (user.otp) throw new AppError(400, [ERRORS.otpAlreadyEnabled]);
   if (!user.otp_pending_secret_enc) throw invalid(ERRORS.otpNotGenerated);
   const secret = decrypt(deps.keys, user.otp_pending_secret_enc);
   const step = matchTotpStep(secret, code);
@@ -47,7 +50,7 @@ export async function enableOtp(deps: IdentityDeps, user: UserRecord, code: stri
       topic: 'otp',
       ...origin,
     });
-    throw invalid(ERRORS.totpInvalid);
+    throw invalid(ERRORS.otpInvalid);
   }
   await endPasswordResets(deps.db, user.id);
   await recordActivity(deps.db, {
@@ -77,10 +80,24 @@ export async function requireTotp(
   if (check !== 'ok') throw invalid(check === 'used' ? ERRORS.totpUsed : ERRORS.totpInvalid);
 }
 
-/** Turns two-factor off with a valid code; API keys stop working until it is on again. */
+/**
+ * Barong's `POST /resource/otp/verify`: checks a code of an account with two-factor on and changes nothing (the
+ * code's step is used up, as every accepted code). 400 `resource.otp.not_enabled` without two-factor; 422
+ * `resource.otp.invalid` for a wrong code, `resource.otp.code_used` for one already used.
+ */
+export async function verifyOtp(deps: IdentityDeps, user: UserRecord, code: string): Promise<void> {
+  if (!user.otp || !user.otp_secret_enc) throw new AppError(400, [ERRORS.otpNotEnabled]);
+  const check = await consumeTotp(deps.db, user.id, decrypt(deps.keys, user.otp_secret_enc), code);
+  if (check !== 'ok') throw invalid(check === 'used' ? ERRORS.totpUsed : ERRORS.otpInvalid);
+}
+
+/**
+ * Turns two-factor off with a valid code; API keys stop working until it is on again. Refused as Barong refuses
+ * it: 400 `resource.otp.not_enabled`, 422 `resource.otp.invalid` (`resource.otp.code_used` for a code already used).
+ */
 export async function disableOtp(deps: IdentityDeps, user: UserRecord, code: string, origin: RequestOrigin) {
   try {
-    await requireTotp(deps, user, code);
+    await verifyOtp(deps, user, code);
   } catch (err) {
     await recordActivity(deps.db, {
       userId: user.id,

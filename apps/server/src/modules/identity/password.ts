@@ -2,7 +2,7 @@ import { ERRORS } from '@exchange/shared';
 import type pg from 'pg';
 import { SECRET, withSecret } from '../../adapters/mail/port.ts';
 import { withTransaction } from '../../db/pool.ts';
-import { invalid } from '../../http/errors.ts';
+import { AppError, invalid } from '../../http/errors.ts';
 import { randomToken, sha256 } from './crypto.ts';
 import { beginAttempt, clearFailures, failAttempt, lockoutKey, releaseAttempt } from './lockout.ts';
 import { mailSecurityNotice, phishingLine } from './notify.ts';
@@ -122,10 +122,10 @@ export async function changePassword(
       ...origin,
     });
     await failAttempt(deps.db, key, attempt);
-    throw invalid(ERRORS.wrongOldPassword);
+    throw new AppError(400, [ERRORS.wrongOldPassword]);
   }
   await releaseAttempt(deps.db, key);
-  if (input.old_password === input.new_password) throw invalid(ERRORS.samePassword);
+  if (input.old_password === input.new_password) throw new AppError(400, [ERRORS.samePassword]);
   await setPassword(deps, user, input.new_password, origin, 'password.change');
 }
 

@@ -1,4 +1,4 @@
-import { ERRORS, type ProfileInput } from '@exchange/shared';
+import { type CompatProfileInput, ERRORS } from '@exchange/shared';
 import { invalid } from '../../http/errors.ts';
 import type { IdentityDeps } from './registration.ts';
 import type { UserRecord } from './users-repository.ts';
@@ -16,14 +16,15 @@ export async function profileEditable(deps: IdentityDeps, userId: string): Promi
 }
 
 /**
- * Saves the profile (gender, dob, address, postcode, city, country). Refused with
+ * Saves the profile (gender, dob, address, postcode, city, country; gender may be missing with BASEAPP_COMPAT,
+ * whose schema the route picks). Refused with
  * `resource.profile.doesnt_exist_or_not_editable` once identity verification has moved past Pending.
  */
-export async function saveProfile(deps: IdentityDeps, user: UserRecord, input: ProfileInput) {
+export async function saveProfile(deps: IdentityDeps, user: UserRecord, input: CompatProfileInput) {
   if (!(await profileEditable(deps, user.id))) throw invalid(ERRORS.profileNotEditable);
   const values = [
     user.id,
-    input.gender,
+    input.gender ?? null,
     input.dob,
     input.address.trim(),
     input.postcode.toUpperCase(),

@@ -20,8 +20,11 @@ import { findUserByEmail, latestPhone, recordActivity, setLabel } from './users-
 export interface IdentityDeps extends Messengers {
   db: pg.Pool;
   keys: ServerKeys;
-  /** `rateLimits` off only for load tests on loopback. */
-  config: { rateLimits: boolean; split?: boolean };
+  /**
+   * `rateLimits` off only for load tests on loopback; `baseAppCompat` (BASEAPP_COMPAT) serves BaseApp's flows;
+   * `publicUrl` is where mailed links point.
+   */
+  config: { rateLimits: boolean; split?: boolean; baseAppCompat?: boolean; publicUrl?: string };
 }
 
 /** Where a request came from, for the security log. */

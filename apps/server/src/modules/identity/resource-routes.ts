@@ -1,11 +1,21 @@
 import {
+  activityResponse,
+  antiPhishingResponse,
   CODE_LENGTH,
   changePasswordSchema,
+  compatProfileSchema,
   ERRORS,
+  labelResponse,
+  messageResponse,
   otpCodeSchema,
+  otpQrResponse,
+  phoneResponse,
   profileSchema,
+  profileWithTimesResponse,
   resendPhoneCodeSchema,
+  savedProfileResponse,
   startPhoneChangeSchema,
+  userEntityResponse,
   verifyOtpCodeSchema,
   verifyPhoneSchema,
 } from '@exchange/shared';
@@ -19,8 +29,9 @@ import { paged } from '../../http/paging.ts';
 import { writesSessionOnly } from '../../http/session-only.ts';
 import { listActivities } from './activities.ts';
 import { issueCode } from './codes.ts';
+import { promoteWhenComplete } from './compat.ts';
 import { mailCode } from './notify.ts';
-import { disableOtp, enableOtp, generateOtpQr } from './otp.ts';
+import { disableOtp, enableOtp, generateOtpQr, verifyOtp } from './otp.ts';
 import { changePassword } from './password.ts';
 import {
   confirmPhoneChange,
@@ -29,7 +40,7 @@ import {
   verifyPhoneChangeOtp,
 } from './phone.ts';
 import { saveProfile } from './profile.ts';
-import { recordActivity, userEntity, userLabels } from './users-repository.ts';
+import { recordActivity, userEntity, userEntityExtras, userLabels } from './users-repository.ts';
 
 /** A phrase the user recognises, shown in every email (empty removes it); letters, digits and spaces. */
 const antiPhishingSchema = z.object({
@@ -75,15 +86,23 @@ export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): P
   // Programs may read here with an API key; every change (security settings, profile and user data, API keys,
   // identity documents, codes sent) needs the browser session, and its second factor where the route asks.
   writesSessionOnly(app);
+  const compat = deps.config.baseAppCompat;
 
-  app.get('/resource/users/me', docs('The signed-in user (Barong user entity)'), async (request, reply) =>
-    reply.type('application/json; charset=utf-8').send(await deps.users.entityJson(authUser(request))),
+  app.get(
+    '/resource/users/me',
+    docs('The signed-in user (Barong user entity)', { response: userEntityResponse }),
+    async (request, reply) =>
+      reply.type('application/json; charset=utf-8').send(await deps.users.entityJson(authUser(request))),
   );
 
   /** Barong `PUT /resource/users/me`: replaces the user's free-form `data` (a JSON text); answers the user. */
   app.put(
     '/resource/users/me',
-    docs("Replace the user's free-form data (a JSON text)", { body: userDataSchema }, limit(10)),
+    docs(
+      "Replace the user's free-form data (a JSON text)",
+      { body: userDataSchema, response: userEntityResponse },
+      limit(10),
+    ),
     async (request) => {
       const { data } = userDataSchema.parse(request.body ?? {});
       const user = authUser(request);
@@ -96,19 +115,38 @@ export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): P
     },
   );
 
-  app.get('/resource/labels', docs("The user's labels"), async (request) =>
-    userLabels(deps.db, authUser(request).id),
+  // Barong's reads of the phones and profiles (also inside the user entity).
+  app.get(
+    '/resource/phones',
+    docs("The user's phones", { response: z.array(phoneResponse) }),
+    async (request) => (await userEntityExtras(deps.db, authUser(request).id)).phones,
   );
-  app.get('/resource/labels/:key', docs("One of the user's labels, by key"), async (request) => {
-    const { key } = request.params as { key: string };
-    const label = (await userLabels(deps.db, authUser(request).id)).find((l) => l.key === key);
-    if (!label) throw notFound();
-    return label;
-  });
+  app.get(
+    '/resource/profiles/me',
+    docs("The user's profiles, oldest first", { response: z.array(profileWithTimesResponse) }),
+    async (request) => (await userEntityExtras(deps.db, authUser(request).id)).profiles,
+  );
+  app.get(
+    '/resource/labels',
+    docs("The user's labels", { response: z.array(labelResponse) }),
+    async (request) => userLabels(deps.db, authUser(request).id),
+  );
+  app.get(
+    '/resource/labels/:key',
+    docs("One of the user's labels, by key", { response: labelResponse }),
+    async (request) => {
+      const { key } = request.params as { key: string };
+      const label = (await userLabels(deps.db, authUser(request).id)).find((l) => l.key === key);
+      if (!label) throw notFound();
+      return label;
+    },
+  );
 
   app.get(
     '/resource/users/activity/:topic',
     docs("The user's security log (all, session, password, otp, account), paged", {
+      response: z.array(activityResponse),
+      paged: true,
       query: activityQuery,
       params: activityParams,
     }),
@@ -128,7 +166,7 @@ export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): P
    */
   app.post(
     '/resource/generate_code',
-    docs('Email a 6-digit code for a sensitive action', {}, limit(5)),
+    docs('Email a 6-digit code for a sensitive action', { response: messageResponse, status: 201 }, limit(5)),
     async (request, reply) => {
       const user = authUser(request);
       const code = await issueCode(deps.db, deps.keys, {
@@ -145,7 +183,11 @@ export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): P
 
   app.put(
     '/resource/users/password',
-    docs('Change the password', { body: changePasswordSchema }, limit(5)),
+    docs(
+      'Change the password',
+      { body: changePasswordSchema, response: messageResponse, status: 201, errors: [400] },
+      limit(5),
+    ),
     async (request, reply) => {
       const input = changePasswordSchema.parse(request.body ?? {});
       await changePassword(deps, authUser(request), input, origin(request));
@@ -155,14 +197,22 @@ export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): P
 
   app.post(
     '/resource/otp/generate_qrcode',
-    docs('Start two-factor: a secret and its QR code', {}, limit(10)),
+    docs(
+      'Start two-factor: a secret and its QR code',
+      { response: otpQrResponse, status: 201, errors: [400] },
+      limit(10),
+    ),
     async (request, reply) => {
       return reply.status(201).send(await generateOtpQr(deps, authUser(request)));
     },
   );
   app.post(
     '/resource/otp/enable',
-    docs('Enable two-factor with a code', { body: otpCodeSchema }, limit(10)),
+    docs(
+      'Enable two-factor with a code',
+      { body: otpCodeSchema, response: messageResponse, status: 201 },
+      limit(10),
+    ),
     async (request, reply) => {
       await enableOtp(deps, authUser(request), otpCodeSchema.parse(request.body ?? {}).code, origin(request));
       deps.apiKeys.forgetUser(authUser(request).id);
@@ -171,7 +221,11 @@ export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): P
   );
   app.post(
     '/resource/otp/disable',
-    docs('Disable two-factor with a code', { body: otpCodeSchema }, limit(10)),
+    docs(
+      'Disable two-factor with a code',
+      { body: otpCodeSchema, response: messageResponse, status: 201 },
+      limit(10),
+    ),
     async (request, reply) => {
       await disableOtp(
         deps,
@@ -186,8 +240,25 @@ export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): P
   );
 
   app.post(
+    '/resource/otp/verify',
+    docs(
+      'Check a two-factor code (Barong); changes nothing',
+      { body: otpCodeSchema, response: messageResponse, status: 201 },
+      limit(10),
+    ),
+    async (request, reply) => {
+      await verifyOtp(deps, authUser(request), otpCodeSchema.parse(request.body ?? {}).code);
+      return reply.status(201).send({ message: 'otp.verified' });
+    },
+  );
+
+  app.post(
     '/resource/phones/verify_otp_code',
-    docs('Phone change: confirm the authenticator code', { body: verifyOtpCodeSchema }, limit(10)),
+    docs(
+      'Phone change: confirm the authenticator code',
+      { body: verifyOtpCodeSchema, response: messageResponse, status: 201 },
+      limit(10),
+    ),
     async (request, reply) => {
       const { otp_code } = verifyOtpCodeSchema.parse(request.body ?? {});
       await verifyPhoneChangeOtp(deps, authUser(request), request.auth?.sessionId, otp_code);
@@ -196,7 +267,11 @@ export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): P
   );
   app.post(
     '/resource/phones',
-    docs('Phone change: send a code to the new number', { body: startPhoneChangeSchema }, limit(10)),
+    docs(
+      'Phone change: send a code to the new number',
+      { body: startPhoneChangeSchema, response: messageResponse, status: 201 },
+      limit(10),
+    ),
     async (request, reply) => {
       await startPhoneChange(
         deps,
@@ -209,7 +284,11 @@ export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): P
   );
   app.post(
     '/resource/phones/send_code',
-    docs('Phone change: send the code again', { body: resendPhoneCodeSchema }, limit(10)),
+    docs(
+      'Phone change: send the code again',
+      { body: resendPhoneCodeSchema, response: messageResponse, status: 201 },
+      limit(10),
+    ),
     async (request, reply) => {
       await resendPhoneChangeCode(
         deps,
@@ -221,17 +300,26 @@ export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): P
   );
   app.post(
     '/resource/phones/verify',
-    docs('Phone change: verify the new number', { body: verifyPhoneSchema }, limit(10)),
+    docs(
+      'Phone change: verify the new number',
+      { body: verifyPhoneSchema, response: messageResponse, status: 201 },
+      limit(10),
+    ),
     async (request, reply) => {
       const input = verifyPhoneSchema.parse(request.body ?? {});
       await confirmPhoneChange(deps, authUser(request), input, origin(request));
+      if (compat) await promoteWhenComplete(deps, authUser(request).id);
       return reply.status(201).send({ message: 'phone.changed' });
     },
   );
 
   app.put(
     '/resource/users/anti_phishing',
-    docs('Set or clear the anti-phishing phrase', { body: antiPhishingSchema }, limit(10)),
+    docs(
+      'Set or clear the anti-phishing phrase',
+      { body: antiPhishingSchema, response: antiPhishingResponse },
+      limit(10),
+    ),
     async (request) => {
       const { phrase } = antiPhishingSchema.parse(request.body ?? {});
       const user = authUser(request);
@@ -251,10 +339,21 @@ export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): P
     },
   );
 
-  const profile = async (request: FastifyRequest) =>
-    saveProfile(deps, authUser(request), profileSchema.parse(request.body ?? {}));
-  app.post('/resource/profiles', docs('Save the profile'), async (request, reply) =>
-    reply.status(201).send(await profile(request)),
+  const profileBody = compat ? compatProfileSchema : profileSchema;
+  const profile = async (request: FastifyRequest) => {
+    const user = authUser(request);
+    const saved = await saveProfile(deps, user, profileBody.parse(request.body ?? {}));
+    if (compat) await promoteWhenComplete(deps, user.id);
+    return saved;
+  };
+  app.post(
+    '/resource/profiles',
+    docs('Save the profile', { body: profileBody, response: savedProfileResponse, status: 201 }),
+    async (request, reply) => reply.status(201).send(await profile(request)),
   );
-  app.put('/resource/profiles', docs('Save the profile'), async (request) => profile(request));
+  app.put(
+    '/resource/profiles',
+    docs('Save the profile', { body: profileBody, response: savedProfileResponse }),
+    async (request) => profile(request),
+  );
 }

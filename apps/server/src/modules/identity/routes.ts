@@ -1,12 +1,25 @@
 import {
+  accessTokenValidResponse,
   changePendingPhoneSchema,
+  compatRegisterSchema,
+  confirmEmailCodeSchema,
+  confirmEmailResponse,
+  confirmEmailTokenSchema,
   ERRORS,
   forgotPasswordSchema,
+  identityStateResponse,
+  loginResponse,
   loginSchema,
+  messageResponse,
+  passwordEntropyResponse,
+  pendingPhoneResponse,
+  registerResponse,
   registerSchema,
+  registrationResponse,
   resendLoginCodeSchema,
   resetPasswordSchema,
   sendVerificationCodeSchema,
+  verifiedAccountResponse,
   verifyAccountSchema,
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -16,6 +29,7 @@ import { requireAuth } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
 import { jsonBodyOnly, refuseForeignPages } from '../../http/same-origin.ts';
+import { confirmByToken, registerByEmail, resendConfirmationLink } from './compat.ts';
 import { passwordEntropy } from './entropy.ts';
 import { identityState, login, sendLoginCode } from './login.ts';
 import { confirmPasswordReset, requestPasswordReset, resetTokenValid } from './password.ts';
@@ -24,10 +38,10 @@ import { confirmEmail, register, resendVerificationCode, verifyAccount } from '.
 import { SESSION_COOKIE } from './sessions.ts';
 import { recordActivity } from './users-repository.ts';
 
-const confirmEmailSchema = z.object({
-  email: z.string({ error: ERRORS.fieldRequired }).min(3, ERRORS.fieldRequired).max(254),
-  code: z.string({ error: ERRORS.missingEmailCode }).regex(/^\d{6}$/, ERRORS.invalidCodeFormat),
-});
+/** The fields of the spec's registration: a body with none of them is BaseApp's (BASEAPP_COMPAT). */
+const SPEC_REGISTRATION_FIELDS = ['first_name', 'last_name', 'country', 'country_code', 'phone_number'];
+const isObject = (body: unknown): body is Record<string, unknown> =>
+  typeof body === 'object' && body !== null && !Array.isArray(body);
 const accessTokenQuery = z.object({
   access_token: z.string({ error: ERRORS.invalidResetToken }).min(10, ERRORS.invalidResetToken).max(200),
 });
@@ -46,11 +60,29 @@ const limit = (max: number) => ({ config: { rateLimit: { max, timeWindow: '1 min
 export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const foreignPages = refuseForeignPages(deps.config.publicUrl);
   const open = (max: number) => ({ ...limit(max), onRequest: foreignPages });
+  const compat = deps.config.baseAppCompat;
   app.post(
     '/identity/users',
-    docs('Register an account', { body: registerSchema }, open(10)),
+    docs(
+      compat
+        ? "Register an account: the spec's form, or BaseApp's email and password (BASEAPP_COMPAT)"
+        : 'Register an account',
+      {
+        body: compat ? z.union([registerSchema, compatRegisterSchema]) : registerSchema,
+        response: compat ? registerResponse : registrationResponse,
+        status: 201,
+      },
+      open(10),
+    ),
     async (request, reply) => {
-      const input = registerSchema.parse(request.body ?? {});
+      const body = request.body ?? {};
+      if (compat && isObject(body) && !SPEC_REGISTRATION_FIELDS.some((f) => f in body)) {
+        const input = compatRegisterSchema.parse(body);
+        await deps.captcha.verify(input.captcha_response, request.ip);
+        const user = await registerByEmail(deps, input, origin(request), deps.config.publicUrl);
+        return reply.status(201).send(user);
+      }
+      const input = registerSchema.parse(body);
       await deps.captcha.verify(input.captcha_response, request.ip);
       return reply.status(201).send(await register(deps, input, origin(request)));
     },
@@ -58,7 +90,11 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
 
   app.post(
     '/identity/users/verify_account',
-    docs('Verify a new account with the email and phone codes', { body: verifyAccountSchema }, open(20)),
+    docs(
+      'Verify a new account with the email and phone codes',
+      { body: verifyAccountSchema, response: verifiedAccountResponse },
+      open(20),
+    ),
     async (request) => {
       return verifyAccount(deps, verifyAccountSchema.parse(request.body ?? {}), origin(request));
     },
@@ -67,7 +103,11 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
   for (const channel of ['email', 'phone'] as const) {
     app.post(
       `/identity/users/send_otp/${channel}`,
-      docs('Send a registration code again (email or phone)', { body: sendVerificationCodeSchema }, open(10)),
+      docs(
+        'Send a registration code again (email or phone)',
+        { body: sendVerificationCodeSchema, response: messageResponse, status: 201, errors: [429] },
+        open(10),
+      ),
       async (request, reply) => {
         const input = sendVerificationCodeSchema.parse(request.body ?? {});
         await resendVerificationCode(deps, input.email, channel);
@@ -82,7 +122,7 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
     '/identity/users/edit/phone_number',
     docs(
       'Change the phone number of a pending registration (registration token)',
-      { body: changePendingPhoneSchema },
+      { body: changePendingPhoneSchema, response: pendingPhoneResponse },
       open(5),
     ),
     async (request) => {
@@ -94,25 +134,52 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
 
   app.post(
     '/identity/users/email/generate_code',
-    docs('Send the email verification code again', { body: sendVerificationCodeSchema }, open(10)),
+    docs(
+      compat
+        ? 'Send the email verification code again (the confirmation link for BaseApp sign-ups)'
+        : 'Send the email verification code again',
+      { body: sendVerificationCodeSchema, response: messageResponse, status: 201 },
+      open(10),
+    ),
     async (request, reply) => {
-      await resendVerificationCode(deps, sendVerificationCodeSchema.parse(request.body ?? {}).email, 'email');
+      const { email } = sendVerificationCodeSchema.parse(request.body ?? {});
+      if (compat) await resendConfirmationLink(deps, email, deps.config.publicUrl);
+      await resendVerificationCode(deps, email, 'email');
       return reply.status(201).send({ message: 'identity.otp.sent' });
     },
   );
 
   app.post(
     '/identity/users/email/confirm_code',
-    docs('Confirm the email of a pending registration', { body: confirmEmailSchema }, open(20)),
+    docs(
+      compat
+        ? "Confirm an email: the emailed code, or the mailed link's token (BASEAPP_COMPAT)"
+        : 'Confirm the email of a pending registration',
+      {
+        body: compat ? z.union([confirmEmailCodeSchema, confirmEmailTokenSchema]) : confirmEmailCodeSchema,
+        response: confirmEmailResponse,
+        status: 201,
+      },
+      open(20),
+    ),
     async (request, reply) => {
-      const input = confirmEmailSchema.parse(request.body ?? {});
+      const body = request.body ?? {};
+      if (compat && isObject(body) && 'token' in body) {
+        const { token } = confirmEmailTokenSchema.parse(body);
+        return reply.status(201).send(await confirmByToken(deps, token, origin(request)));
+      }
+      const input = confirmEmailCodeSchema.parse(body);
       return reply.status(201).send(await confirmEmail(deps, input.email, input.code, origin(request)));
     },
   );
 
   app.get(
     '/identity/sessions/verify_access_token',
-    docs('Check a password reset token', { query: accessTokenQuery }, limit(20)),
+    docs(
+      'Check a password reset token',
+      { query: accessTokenQuery, response: accessTokenValidResponse },
+      limit(20),
+    ),
     async (request, reply) => {
       const { access_token } = accessTokenQuery.parse(request.query);
       if (!(await resetTokenValid(deps, access_token)))
@@ -125,7 +192,14 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
     '/identity/sessions',
     docs(
       'Log in: password, then the second step (otp_code or code); JSON only',
-      { body: loginSchema, bodyType: 'json' },
+      {
+        body: loginSchema,
+        bodyType: 'json',
+        response: loginResponse,
+        errors: [401, 403],
+        description:
+          'Without its second step the login answers 401 `identity.session.missing_otp` with `otp`, `second_step`, `code_length`, `send_code` and `code_sent` next to `errors`.',
+      },
       { ...limit(30), onRequest: [foreignPages, jsonBodyOnly] },
     ),
     async (request, reply) => {
@@ -143,7 +217,7 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
     '/identity',
     docs(
       'The account state behind a login (password checked first)',
-      { body: resendLoginCodeSchema },
+      { body: resendLoginCodeSchema, response: identityStateResponse, status: 201, errors: [401] },
       open(10),
     ),
     async (request, reply) => {
@@ -155,7 +229,11 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
 
   app.post(
     '/identity/sessions/resent_otp',
-    docs('Send the login code by email or SMS', { body: resendLoginCodeSchema }, open(10)),
+    docs(
+      'Send the login code by email or SMS',
+      { body: resendLoginCodeSchema, response: messageResponse, status: 201, errors: [401] },
+      open(10),
+    ),
     async (request, reply) => {
       const input = resendLoginCodeSchema.parse(request.body ?? {});
       await deps.captcha.verify(input.captcha_response, request.ip);
@@ -167,7 +245,11 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
   // Barong's password strength meter (BaseApp calls it as the user types): a score, nothing stored.
   app.post(
     '/identity/password/validate',
-    docs('Score a password (entropy in bits)', { body: passwordToScore }, limit(60)),
+    docs(
+      'Score a password (entropy in bits)',
+      { body: passwordToScore, response: passwordEntropyResponse, status: 201 },
+      limit(60),
+    ),
     async (request, reply) => {
       const { password } = passwordToScore.parse(request.body ?? {});
       return reply.status(201).send({ entropy: passwordEntropy(password) });
@@ -176,7 +258,11 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
 
   app.post(
     '/identity/users/password/generate_code',
-    docs('Email a password reset link', { body: forgotPasswordSchema }, open(5)),
+    docs(
+      'Email a password reset link',
+      { body: forgotPasswordSchema, response: messageResponse, status: 201 },
+      open(5),
+    ),
     async (request, reply) => {
       const input = forgotPasswordSchema.parse(request.body ?? {});
       await deps.captcha.verify(input.captcha_response, request.ip);
@@ -187,7 +273,11 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
 
   app.post(
     '/identity/users/password/confirm_code',
-    docs('Set a new password with a reset token', { body: resetPasswordSchema }, open(10)),
+    docs(
+      'Set a new password with a reset token',
+      { body: resetPasswordSchema, response: messageResponse, status: 201 },
+      open(10),
+    ),
     async (request, reply) => {
       const input = resetPasswordSchema.parse(request.body ?? {});
       await confirmPasswordReset(deps, input.reset_password_token, input.password, origin(request));
@@ -200,7 +290,7 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
     '/identity/sessions',
     docs(
       'Log out (the session cookie alone is enough)',
-      {},
+      { response: messageResponse, security: 'sessionNoCsrf' },
       { onRequest: requireAuth(deps.users, deps.sessions, undefined, { csrf: false }) },
     ),
     async (request, reply) => {

@@ -3,10 +3,17 @@ import {
   DOCUMENT_LIMITS,
   documentFieldsSchema,
   ERRORS,
+  kycDocumentResponse,
+  kycReviewResponse,
+  kycTokenResponse,
+  kycWebhookResultResponse,
   netVerifyInitiateSchema,
+  netVerifyStartResponse,
+  netVerifyStateResponse,
   scanRefSchema,
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { authUser } from '../../http/auth.ts';
 import { AppError, invalid } from '../../http/errors.ts';
@@ -33,32 +40,42 @@ export async function kycResourceRoutes(app: FastifyInstance, deps: AppDeps): Pr
   // An access token to the provider's upload: identity documents are the browser session's business only.
   app.get(
     '/resource/sumsub/token',
-    docs('KYC: provider access token', {}, sessionOnly(limit(30))),
+    docs('KYC: provider access token', { response: kycTokenResponse }, sessionOnly(limit(30))),
     async (request) => kyc.token(authUser(request)),
   );
 
   app.get(
     '/resource/kyc/review',
-    docs("KYC: the check's state and the reviewer's comment"),
+    docs("KYC: the check's state and the reviewer's comment", { response: kycReviewResponse }),
     async (request) => kyc.review(authUser(request)),
   );
 
   app.post(
     '/resource/sumsub/applicant_id',
-    docs('KYC: register the applicant', { body: applicantIdSchema }, limit(30)),
+    docs(
+      'KYC: register the applicant',
+      { body: applicantIdSchema, response: z.object({ applicant_id: z.string() }), status: 201 },
+      limit(30),
+    ),
     async (request, reply) => {
       const { applicant_id } = applicantIdSchema.parse(request.body ?? {});
       return reply.status(201).send(await kyc.saveApplicantId(authUser(request), applicant_id));
     },
   );
 
-  app.get('/resource/documents', docs('KYC: uploaded documents'), async (request) =>
-    (await kyc.listDocuments(authUser(request))).map(present),
+  app.get(
+    '/resource/documents',
+    docs('KYC: uploaded documents', { response: z.array(kycDocumentResponse) }),
+    async (request) => (await kyc.listDocuments(authUser(request))).map(present),
   );
 
   app.post(
     '/resource/documents',
-    docs('KYC: upload identity documents', { bodyType: 'multipart' }, limit(20)),
+    docs(
+      'KYC: upload identity documents',
+      { bodyType: 'multipart', response: z.array(kycDocumentResponse), status: 201 },
+      limit(20),
+    ),
     async (request, reply) => {
       const form = await readMultipart(request, reply, {
         maxFileBytes: DOCUMENT_LIMITS.maxBytes,
@@ -75,7 +92,11 @@ export async function kycResourceRoutes(app: FastifyInstance, deps: AppDeps): Pr
 
   app.post(
     '/resource/profiles/net_verify/initiate',
-    docs('KYC: start a verification', { body: netVerifyInitiateSchema }, limit(10)),
+    docs(
+      'KYC: start a verification',
+      { body: netVerifyInitiateSchema, response: netVerifyStartResponse, status: 201 },
+      limit(10),
+    ),
     async (request, reply) => {
       const { redirectUrl } = netVerifyInitiateSchema.parse(request.body ?? {});
       return reply.status(201).send(await kyc.netVerifyInitiate(authUser(request), redirectUrl));
@@ -85,14 +106,21 @@ export async function kycResourceRoutes(app: FastifyInstance, deps: AppDeps): Pr
     scanRefSchema.parse({ ...(request.query as object), ...((request.body as object) ?? {}) }).scan_ref;
   app.post(
     '/resource/profiles/net_verify/success',
-    docs('KYC: verification finished on the client'),
+    docs('KYC: verification finished on the client', {
+      body: scanRefSchema,
+      response: netVerifyStateResponse,
+    }),
     async (request) => kyc.netVerifySuccess(authUser(request), scanRef(request)),
   );
-  app.post('/resource/profiles/net_verify/kyc', docs('KYC: verification state of a scan'), async (request) =>
-    kyc.netVerifyKyc(authUser(request), scanRef(request)),
+  app.post(
+    '/resource/profiles/net_verify/kyc',
+    docs('KYC: verification state of a scan', { body: scanRefSchema, response: netVerifyStateResponse }),
+    async (request) => kyc.netVerifyKyc(authUser(request), scanRef(request)),
   );
-  app.get('/resource/profiles/net_verify/kyc', docs('KYC: verification state'), async (request) =>
-    kyc.netVerifyKyc(authUser(request), scanRef(request)),
+  app.get(
+    '/resource/profiles/net_verify/kyc',
+    docs('KYC: verification state', { query: scanRefSchema, response: netVerifyStateResponse }),
+    async (request) => kyc.netVerifyKyc(authUser(request), scanRef(request)),
   );
 }
 
@@ -116,7 +144,11 @@ export async function kycWebhookRoutes(app: FastifyInstance, deps: AppDeps): Pro
   app.post(
     KYC_WEBHOOK_PATH,
     {
-      ...docs('KYC provider webhooks (signed)', {}, WEBHOOK_RATE),
+      ...docs(
+        'KYC provider webhooks (signed with X-Payload-Digest)',
+        { bodyType: 'raw', response: kycWebhookResultResponse, errors: [400, 401] },
+        WEBHOOK_RATE,
+      ),
       preParsing: async (request) => {
         if (typeof request.headers['x-payload-digest'] !== 'string')
           throw new AppError(401, [ERRORS.kycWebhookInvalidDigest]);

@@ -1,4 +1,4 @@
-import { MARKET_DATA_ERRORS } from '@exchange/shared';
+import { type CurrencyListQuery, MARKET_DATA_ERRORS } from '@exchange/shared';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { invalid } from '../../http/errors.ts';
@@ -38,26 +38,50 @@ function defaultNetworkFields(n: NetworkRow | undefined) {
   };
 }
 
-/** The visible currencies with their networks, in display order; only `id` when given. */
-async function queryCurrencies(deps: Pick<AppDeps, 'db' | 'core'>, id: string | null) {
-  const [currencies, networks] = await Promise.all([
+/** What narrows a currency list: one `id`, a `type`, a `search` text in the code or name, a page. */
+interface CurrencyFilter {
+  id?: string;
+  type?: 'coin' | 'fiat';
+  search?: { code?: string | undefined; name?: string | undefined } | undefined;
+  page?: { limit: number; offset: number };
+}
+
+/** `%` and `_` of a user's search text match themselves (SQL LIKE). */
+const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The visible currencies with their networks, in display order, narrowed by `filter`, and how many match
+ * before paging. Peatio's search matches the code or the name (either, case-insensitive).
+ */
+async function queryCurrencies(deps: Pick<AppDeps, 'db' | 'core'>, filter: CurrencyFilter) {
+  const code = filter.search?.code ? likeText(filter.search.code) : null;
+  const name = filter.search?.name ? likeText(filter.search.name) : null;
+  const where = `visible and ($1::text is null or id = $1) and ($2::text is null or type = $2)
+    and (($3::text is null and $4::text is null) or id ilike $3 or name ilike $4)`;
+  const values = [filter.id ?? null, filter.type ?? null, code, name];
+  const [currencies, total] = await Promise.all([
     deps.db.query(
-      `select id, name, type, precision, icon_url, position, trim_scale(deposit_fee)::text as deposit_fee,
-         trim_scale(swap_fee)::text as swap_fee from currencies
-       where visible and ($1::text is null or id = $1) order by position`,
-      [id],
+      `select id, name, description, homepage, type, precision, icon_url, position,
+         trim_scale(deposit_fee)::text as deposit_fee, trim_scale(swap_fee)::text as swap_fee,
+         (select trim_scale(l.per_day)::text from withdraw_limits l where l.currency_id = currencies.id
+           order by l.level desc limit 1) as per_day
+       from currencies where ${where} order by position, id
+       limit $5 offset $6`,
+      [...values, filter.page?.limit ?? null, filter.page?.offset ?? 0],
     ),
-    deps.db.query(
-      `select n.currency_id, n.blockchain_key, n.protocol, b.explorer_transaction, b.explorer_address,
-         trim_scale(n.min_deposit_amount)::text as min_deposit_amount, trim_scale(n.min_withdraw_amount)::text as min_withdraw_amount,
-         trim_scale(n.withdraw_fee)::text as withdraw_fee, trim_scale(n.deposit_fee)::text as deposit_fee,
-         n.deposit_enabled, n.withdraw_enabled, b.min_confirmations
-       from currency_networks n join blockchains b on b.key = n.blockchain_key
-       where ($1::text is null or n.currency_id = $1) order by n.id`,
-      [id],
-    ),
+    deps.db.query(`select count(*)::int as n from currencies where ${where}`, values),
   ]);
-  return currencies.rows.map((c) => {
+  const ids = currencies.rows.map((c) => c.id as string);
+  const networks = await deps.db.query(
+    `select n.currency_id, n.blockchain_key, n.protocol, b.explorer_transaction, b.explorer_address,
+       trim_scale(n.min_deposit_amount)::text as min_deposit_amount, trim_scale(n.min_withdraw_amount)::text as min_withdraw_amount,
+       trim_scale(n.withdraw_fee)::text as withdraw_fee, trim_scale(n.deposit_fee)::text as deposit_fee,
+       n.deposit_enabled, n.withdraw_enabled, b.min_confirmations
+     from currency_networks n join blockchains b on b.key = n.blockchain_key
+     where n.currency_id = any($1::text[]) order by n.id`,
+    [ids],
+  );
+  const items = currencies.rows.map(({ per_day, ...c }) => {
     // Peatio 3 names inside `networks` (withdrawal_enabled) next to ours (withdraw_enabled).
     const own = networks.rows
       .filter((n) => n.currency_id === c.id)
@@ -65,16 +89,40 @@ async function queryCurrencies(deps: Pick<AppDeps, 'db' | 'core'>, id: string | 
     return {
       ...c,
       ...defaultNetworkFields(own[0]),
+      ...withdrawLimits(per_day),
+      base_factor: 10 ** c.precision,
       swap_fees: c.swap_fee,
       price: usdtPriceText(deps.core, c.id),
       networks: own,
     };
   });
+  return { items, total: total.rows[0].n as number };
 }
 
-/** `GET /public/currencies`: every visible currency with its networks. */
-export function listCurrencies(deps: Pick<AppDeps, 'db' | 'core'>) {
-  return queryCurrencies(deps, null);
+/**
+ * Peatio's `withdraw_limit_24h` and `withdraw_limit_72h` from this exchange's limit of the highest user level (the
+ * level that may withdraw): the daily limit, and three times it (the most three rolling days allow). "0" when
+ * the currency has no daily limit (Peatio's default, no limit).
+ */
+function withdrawLimits(perDay: string | null) {
+  if (!perDay) return { withdraw_limit_24h: '0', withdraw_limit_72h: '0' };
+  const [whole = '0', fraction = ''] = perDay.split('.');
+  const scale = 10n ** BigInt(fraction.length);
+  const tripled = (BigInt(whole) * scale + BigInt(fraction || '0')) * 3n;
+  // trim_scale left no trailing zero, and a last digit 1-9 times 3 ends in 1-9: the fraction stays as long.
+  const text = fraction.length
+    ? `${tripled / scale}.${String(tripled % scale).padStart(fraction.length, '0')}`
+    : String(tripled);
+  return { withdraw_limit_24h: perDay, withdraw_limit_72h: text };
+}
+
+/** `GET /public/currencies`: the visible currencies with their networks, filtered and paged as Peatio does. */
+export function listCurrencies(deps: Pick<AppDeps, 'db' | 'core'>, query: CurrencyListQuery) {
+  return queryCurrencies(deps, {
+    ...(query.type ? { type: query.type } : {}),
+    search: query.search,
+    page: { limit: query.limit, offset: (query.page - 1) * query.limit },
+  });
 }
 
 /**
@@ -82,7 +130,9 @@ export function listCurrencies(deps: Pick<AppDeps, 'db' | 'core'>) {
  * Peatio's 422 `public.currency.doesnt_exist`.
  */
 export async function findCurrency(deps: Pick<AppDeps, 'db' | 'core'>, id: string) {
-  const [currency] = await queryCurrencies(deps, id);
+  const {
+    items: [currency],
+  } = await queryCurrencies(deps, { id });
   if (!currency) throw invalid(MARKET_DATA_ERRORS.currencyNotFound);
   return currency;
 }

@@ -1,4 +1,20 @@
-import { MARKET_DATA_ERRORS, type PublicTrade, publicMarketsQuery } from '@exchange/shared';
+import {
+  currencyListQuery,
+  currencyResponse,
+  depthResponse,
+  klineResponse,
+  MARKET_DATA_ERRORS,
+  marketResponse,
+  orderBookResponse,
+  type PublicTrade,
+  publicMarketsQuery,
+  publicTradeResponse,
+  publicWithdrawLimitResponse,
+  tickerResponse,
+  tradingFeeResponse,
+  tradingLevelResponse,
+  withdrawLimitListQuery,
+} from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
@@ -8,6 +24,7 @@ import { paged } from '../../http/paging.ts';
 import { currencyParam, findCurrency, listCurrencies } from './currencies.ts';
 import { KLINE_PERIODS, queryKlines, trim, wireCandle } from './klines.ts';
 import { openOrderBook } from './order-book.ts';
+import { listPublicWithdrawLimits } from './withdraw-limits.ts';
 
 const marketParam = z.object({ id: z.string().max(20) });
 const depthQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(300) });
@@ -37,7 +54,11 @@ export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Pro
 
   app.get(
     '/public/markets',
-    docs('Markets, paged (Total, Page, Per-Page), by base or quote currency', { query: publicMarketsQuery }),
+    docs('Markets, paged (Total, Page, Per-Page), by base or quote currency', {
+      query: publicMarketsQuery,
+      response: z.array(marketResponse),
+      paged: true,
+    }),
     async (request, reply) => {
       const q = publicMarketsQuery.parse(request.query);
       const where = `state <> 'hidden' and ($1::text is null or base_unit = $1) and ($2::text is null or quote_unit = $2)`;
@@ -57,11 +78,15 @@ export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Pro
     },
   );
 
-  app.get('/public/markets/tickers', docs('Tickers of every market'), async () => deps.marketData.tickers());
+  app.get(
+    '/public/markets/tickers',
+    docs('Tickers of every market, by market id', { response: z.record(z.string(), tickerResponse) }),
+    async () => deps.marketData.tickers(),
+  );
 
   app.get(
     '/public/markets/:id/tickers',
-    docs('Ticker of a market', { params: marketParam }),
+    docs('Ticker of a market', { params: marketParam, response: tickerResponse }),
     async (request) => {
       const id = market(marketParam.parse(request.params).id);
       return (await deps.marketData.tickers())[id];
@@ -70,7 +95,11 @@ export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Pro
 
   app.get(
     '/public/markets/:id/depth',
-    docs('Depth: price levels, asks ascending, bids descending', { params: marketParam, query: depthQuery }),
+    docs('Depth: price levels, asks ascending, bids descending', {
+      params: marketParam,
+      query: depthQuery,
+      response: depthResponse,
+    }),
     async (request) => {
       const id = market(marketParam.parse(request.params).id);
       const depth = deps.marketData.depth(id, depthQuery.parse(request.query).limit);
@@ -80,7 +109,11 @@ export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Pro
 
   app.get(
     '/public/markets/:id/order-book',
-    docs('Resting orders per side, best first', { params: marketParam, query: orderBookQuery }),
+    docs('Resting orders per side, best first', {
+      params: marketParam,
+      query: orderBookQuery,
+      response: orderBookResponse,
+    }),
     async (request) => {
       const id = market(marketParam.parse(request.params).id);
       const q = orderBookQuery.parse(request.query);
@@ -92,7 +125,11 @@ export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Pro
 
   app.get(
     '/public/markets/:id/trades',
-    docs('Recent public trades', { params: marketParam, query: tradesQuery }),
+    docs('Recent public trades', {
+      params: marketParam,
+      query: tradesQuery,
+      response: z.array(publicTradeResponse),
+    }),
     async (request) => {
       const id = market(marketParam.parse(request.params).id);
       await deps.core.sequencer.settled();
@@ -116,7 +153,11 @@ export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Pro
 
   app.get(
     '/public/markets/:id/k-line',
-    docs('Candles [t, o, h, l, c, v] as numbers', { params: marketParam, query: klineQuery }),
+    docs('Candles [t, o, h, l, c, v] as numbers', {
+      params: marketParam,
+      query: klineQuery,
+      response: klineResponse,
+    }),
     async (request) => {
       const id = market(marketParam.parse(request.params).id);
       const q = klineQuery.parse(request.query);
@@ -125,28 +166,64 @@ export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Pro
     },
   );
 
-  app.get('/public/currencies', docs('Currencies with their networks'), async () => listCurrencies(deps));
+  app.get(
+    '/public/currencies',
+    docs('Currencies with their networks, paged (Total, Page, Per-Page), by type or search', {
+      query: currencyListQuery,
+      response: z.array(currencyResponse),
+      paged: true,
+    }),
+    async (request, reply) => {
+      const q = currencyListQuery.parse(request.query);
+      const { items, total } = await listCurrencies(deps, q);
+      paged(reply, total, q.page, q.limit);
+      return items;
+    },
+  );
+  app.get(
+    '/public/withdraw_limits',
+    docs('Withdrawal limits per user level and currency, paged (Peatio shape; group is always any)', {
+      query: withdrawLimitListQuery,
+      response: z.array(publicWithdrawLimitResponse),
+      paged: true,
+    }),
+    async (request, reply) => {
+      const q = withdrawLimitListQuery.parse(request.query);
+      const { items, total } = await listPublicWithdrawLimits(deps.db, q);
+      paged(reply, total, q.page, q.limit);
+      return items;
+    },
+  );
   app.get(
     '/public/currencies/:id',
     docs('One currency, as an item of /public/currencies (422 public.currency.doesnt_exist)', {
       params: currencyParam,
+      response: currencyResponse,
     }),
     async (request) => findCurrency(deps, currencyParam.parse(request.params).id),
   );
 
-  app.get('/public/trading_fees', docs('Trading fees'), async () => {
-    const rows = await deps.db.query(
-      `select id, "group", market_id, trim_scale(maker)::text as maker, trim_scale(taker)::text as taker, created_at
+  app.get(
+    '/public/trading_fees',
+    docs('Trading fees', { response: z.array(tradingFeeResponse) }),
+    async () => {
+      const rows = await deps.db.query(
+        `select id, "group", market_id, trim_scale(maker)::text as maker, trim_scale(taker)::text as taker, created_at
        from trading_fees order by id`,
-    );
-    return rows.rows.map((r) => ({ ...r, id: Number(r.id), maker: trim(r.maker), taker: trim(r.taker) }));
-  });
+      );
+      return rows.rows.map((r) => ({ ...r, id: Number(r.id), maker: trim(r.maker), taker: trim(r.taker) }));
+    },
+  );
 
-  app.get('/public/trading_level', docs('Fees per trading level'), async () => {
-    const rows = await deps.db.query(
-      `select "group" as level, trim_scale(maker)::text as maker, trim_scale(taker)::text as taker
+  app.get(
+    '/public/trading_level',
+    docs('Fees per trading level', { response: z.array(tradingLevelResponse) }),
+    async () => {
+      const rows = await deps.db.query(
+        `select "group" as level, trim_scale(maker)::text as maker, trim_scale(taker)::text as taker
        from trading_fees where market_id = 'any' order by "group"`,
-    );
-    return rows.rows;
-  });
+      );
+      return rows.rows;
+    },
+  );
 }

@@ -1,3 +1,4 @@
+import { memberResponse, portfolioResponse } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
@@ -19,7 +20,7 @@ export async function memberRoutes(app: FastifyInstance, deps: AppDeps): Promise
     ['/account/members/me', 'The member (Peatio)'],
     ['/account/me', 'The member with accounts'],
   ] as const) {
-    app.get(path, docs(summary), async (request) => {
+    app.get(path, docs(summary, { response: memberResponse }), async (request) => {
       const user = authUser(request);
       await deps.core.sequencer.settled();
       const accounts = (await listBalances(deps.db, Number(user.id))).map((b) => ({
@@ -43,8 +44,10 @@ export async function memberRoutes(app: FastifyInstance, deps: AppDeps): Promise
 
   // Nothing is cached: both compute the portfolio afresh from the committed balances at current prices.
   for (const path of ['/account/portfolio', '/account/update/portfolio']) {
-    app.get(path, docs('Portfolio per currency with USDT values'), async (request) =>
-      portfolio(deps.core, Number(authUser(request).id)),
+    app.get(
+      path,
+      docs('Portfolio per currency with USDT values', { response: portfolioResponse }),
+      async (request) => portfolio(deps.core, Number(authUser(request).id)),
     );
   }
 }

@@ -1,10 +1,12 @@
 import { ERRORS } from '@exchange/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
+import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
 import { sessionUser } from '../../http/auth.ts';
 import { docs } from '../../http/openapi.ts';
-import { SESSION_COOKIE } from '../identity/sessions.ts';
+import { userOfClaims } from '../identity/jwt.ts';
+import { DEFAULT_SESSION_POLICY, SESSION_COOKIE } from '../identity/sessions.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
 import { MAX_BUFFERED_BYTES, type StreamClient } from './hub.ts';
 import { clientStreamName, queryStreamNames, routeStreams } from './streams.ts';
@@ -19,6 +21,54 @@ const UNSUPPORTED = JSON.stringify({ error: { message: 'unsupported event' } });
 export const UNKNOWN_STREAM = 'unknown stream';
 /** The answer naming private streams asked for on `/public`: they are served on `/private` only. */
 export const PRIVATE_STREAM_ON_PUBLIC = 'private stream: connect to /private';
+
+/** The query of an upgrade: the streams to subscribe to at once (repeated, or comma lists). */
+const rangerStreamsQuery = z.object({
+  stream: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .describe('A stream name, or a comma list'),
+});
+
+/** How long `/private` without credentials waits for a `jwt` message before it refuses the connection. */
+export const JWT_MESSAGE_WAIT_MS = 3000;
+/** The one code every refused JWT gets (Peatio's and Barong's). */
+export const JWT_REFUSED = 'jwt.decode_and_verify';
+
+/** Who a connection is for: set on `/private` at once, on `/public` by a `jwt` message. */
+interface Identity {
+  userId?: string;
+}
+
+/** The token of `Bearer <jwt>` (header or message); a message may also give the bare token. */
+function bearerToken(value: unknown, bare: boolean): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const match = /^Bearer\s+(\S+)$/i.exec(value.trim());
+  if (match) return match[1];
+  return bare && /^\S+$/.test(value) ? value : undefined;
+}
+
+/**
+ * The token of a `jwt` message: Ranger's `{"event":"jwt","jwt":"Bearer <token>"}`, or the older
+ * `{"jwt":"Bearer <token>"}` without an event. Undefined for any other message.
+ */
+function jwtMessage(message: unknown): { token: string | undefined } | undefined {
+  if (typeof message !== 'object' || message === null || !('jwt' in message)) return undefined;
+  const { event, jwt } = message as { event?: unknown; jwt?: unknown };
+  if (event !== undefined && event !== 'jwt') return undefined;
+  return { token: bearerToken(jwt, true) };
+}
+
+/** The active user of a session JWT this server issued, while its session or API key stands; else undefined. */
+async function jwtUser(deps: AppDeps, token: string | undefined): Promise<UserRecord | undefined> {
+  if (!token) return undefined;
+  try {
+    const claims = await deps.jwt.verify(token);
+    return await userOfClaims(deps.db, claims, DEFAULT_SESSION_POLICY.idleMinutes);
+  } catch {
+    return undefined;
+  }
+}
 
 /** The names of `?stream=a&stream=b,c` (and `stream[]=`, which the query parser files under `stream`). */
 function requestedStreams(request: FastifyRequest): string[] {
@@ -38,12 +88,12 @@ function attach(
   socket: WebSocket,
   request: FastifyRequest,
   deps: AppDeps,
-  userId?: string,
+  identity: Identity = {},
   early: readonly RawData[] = [],
 ): void {
   // Names that are refused are answered with an error frame naming them, before the subscription answer.
   const route = (names: readonly unknown[]) => {
-    const routed = routeStreams(names, userId);
+    const routed = routeStreams(names, identity.userId);
     if (routed.unknown.length > 0)
       socket.send(JSON.stringify({ error: { message: UNKNOWN_STREAM, streams: routed.unknown } }));
     if (routed.privateOnly.length > 0)
@@ -91,6 +141,8 @@ function attach(
     }
     // `null`, a number or a list is valid JSON but no event (reading `.event` of null would throw here).
     if (typeof message !== 'object' || message === null) return socket.send(UNSUPPORTED);
+    const jwt = jwtMessage(message);
+    if (jwt) return void authenticate(jwt.token);
     const { event, streams } = message as { event?: unknown; streams?: unknown };
     if (event !== 'subscribe' && event !== 'unsubscribe') return socket.send(UNSUPPORTED);
     // As Ranger: an event without streams is refused, not answered with the unchanged list.
@@ -103,6 +155,18 @@ function attach(
       deps.hub.unsubscribe(client, names);
       answer('unsubscribed');
     }
+  };
+  /**
+   * A `jwt` message: the connection's user from then on (`/public` may then subscribe to private streams). A
+   * connection never changes user: a token of someone else is refused, as is a forged or expired one.
+   */
+  const authenticate = async (token: string | undefined) => {
+    const user = await jwtUser(deps, token);
+    if (socket.readyState !== socket.OPEN) return;
+    if (!user || (identity.userId !== undefined && identity.userId !== user.id))
+      return socket.send(JSON.stringify({ error: { message: JWT_REFUSED } }));
+    identity.userId = user.id;
+    socket.send(JSON.stringify({ success: { message: 'authenticated' } }));
   };
   socket.on('message', onMessage);
   socket.on('close', () => deps.hub.remove(client));
@@ -121,12 +185,70 @@ function crossOrigin(request: FastifyRequest, publicUrl: string): boolean {
   return !(host && (origin === `http://${host}` || origin === `https://${host}`));
 }
 
-/** The user of a `/private` connection: an API key's owner (programs), else the session cookie's user. */
+/** The users of `/private` upgrades whose `Authorization: Bearer` JWT was checked before the upgrade. */
+const bearerUsers = new WeakMap<FastifyRequest, UserRecord>();
+
+/**
+ * The user of a `/private` connection: a checked bearer JWT's, an API key's owner (programs), else the session
+ * cookie's user.
+ */
 async function privateUser(deps: AppDeps, request: FastifyRequest): Promise<UserRecord | undefined> {
+  const bearer = bearerUsers.get(request);
+  if (bearer) return bearer;
   if (request.headers['x-auth-apikey'] !== undefined && !request.cookies[SESSION_COOKIE]) {
     return deps.apiKeys.authenticate(request.headers, request.receivedAt || undefined);
   }
   return (await sessionUser(deps.users, deps.sessions, request))?.user;
+}
+
+/** True when an upgrade brings no credentials at all: it may still authenticate with a `jwt` message. */
+const withoutCredentials = (request: FastifyRequest) =>
+  !request.cookies[SESSION_COOKIE] &&
+  request.headers['x-auth-apikey'] === undefined &&
+  request.headers.authorization === undefined;
+
+/**
+ * The user of the first message of a connection that came without credentials, when it is a valid `jwt` message
+ * (waited for up to {@link JWT_MESSAGE_WAIT_MS}). `early` collects every message meanwhile; the `jwt` message is
+ * taken out of it, the others are handled once the connection is attached.
+ */
+async function jwtFromFirstMessage(
+  deps: AppDeps,
+  socket: WebSocket,
+  early: RawData[],
+): Promise<UserRecord | undefined> {
+  if (early.length === 0)
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, JWT_MESSAGE_WAIT_MS);
+      function done() {
+        clearTimeout(timer);
+        socket.off('message', done);
+        socket.off('close', done);
+        resolve();
+      }
+      socket.on('message', done);
+      socket.on('close', done);
+    });
+  const first = early[0];
+  if (!first) return undefined;
+  let message: unknown;
+  try {
+    message = JSON.parse(first.toString());
+  } catch {
+    return undefined;
+  }
+  const jwt = jwtMessage(message);
+  if (!jwt) return undefined;
+  early.shift();
+  const user = await jwtUser(deps, jwt.token);
+  if (socket.readyState !== socket.OPEN) return undefined;
+  if (!user) {
+    socket.send(JSON.stringify({ error: { message: JWT_REFUSED } }));
+    socket.close(4001, JWT_REFUSED);
+    return undefined;
+  }
+  socket.send(JSON.stringify({ success: { message: 'authenticated' } }));
+  return user;
 }
 
 /**
@@ -138,7 +260,11 @@ export async function rangerRoutes(app: FastifyInstance, deps: AppDeps): Promise
   for (const path of ['/public', '/public/']) {
     app.get(
       path,
-      docs('Public streams (websocket upgrade; stream query parameters)', {}, { websocket: true }),
+      docs(
+        'Public streams (websocket upgrade; stream query parameters)',
+        { query: rangerStreamsQuery, content: 'websocket' },
+        { websocket: true },
+      ),
       (socket, request) => attach(socket, request, deps),
     );
   }
@@ -146,13 +272,20 @@ export async function rangerRoutes(app: FastifyInstance, deps: AppDeps): Promise
     if (request.cookies[SESSION_COOKIE] && crossOrigin(request, deps.config.publicUrl)) {
       return reply.status(403).send({ errors: [ERRORS.originNotAllowed] });
     }
+    // Rango's `Authorization: Bearer <jwt>`: checked before the upgrade, a bad token gets no socket (401).
+    const authorization = request.headers.authorization;
+    if (authorization !== undefined) {
+      const user = await jwtUser(deps, bearerToken(authorization, false));
+      if (!user) return reply.status(401).send({ errors: [JWT_REFUSED] });
+      bearerUsers.set(request, user);
+    }
   };
   for (const path of ['/private', '/private/']) {
     app.get(
       path,
       docs(
-        'Private streams of the signed-in user (websocket upgrade)',
-        {},
+        'Private streams of the signed-in user (websocket upgrade): session cookie, API key, Authorization: Bearer <jwt>, or a first {"event":"jwt"} message',
+        { query: rangerStreamsQuery, content: 'websocket' },
         { websocket: true, preValidation: refuseForeignPages },
       ),
       async (socket, request) => {
@@ -161,7 +294,9 @@ export async function rangerRoutes(app: FastifyInstance, deps: AppDeps): Promise
         const early: RawData[] = [];
         const keep = (data: RawData) => early.push(data);
         socket.on('message', keep);
-        const user = await privateUser(deps, request).catch(() => undefined);
+        let user = await privateUser(deps, request).catch(() => undefined);
+        // No credentials at all: Ranger's clients may send a `jwt` message first.
+        if (!user && withoutCredentials(request)) user = await jwtFromFirstMessage(deps, socket, early);
         socket.off('message', keep);
         if (socket.readyState !== socket.OPEN) return;
         if (user?.state !== 'active') {
@@ -169,7 +304,7 @@ export async function rangerRoutes(app: FastifyInstance, deps: AppDeps): Promise
           socket.close(4001, ERRORS.invalidSession);
           return;
         }
-        attach(socket, request, deps, user.id, early);
+        attach(socket, request, deps, { userId: user.id }, early);
       },
     );
   }

@@ -1,31 +1,9 @@
 import type { OrderView } from '@exchange/engine';
-import { formatUnits, type OrderCurrencies, type StopLossType } from '@exchange/shared';
+import { formatUnits, type OrderEntity, type StopLossType } from '@exchange/shared';
 import { orderUuid } from '../../core/order-uuid.ts';
 import type { Units } from '../../core/persistence.ts';
 
-/** An order as Peatio returns it: decimals as strings, ISO timestamps. */
-export interface OrderEntity extends OrderCurrencies {
-  id: number;
-  uuid: string;
-  side: string;
-  ord_type: string;
-  price: string | null;
-  stop_price: string | null;
-  avg_price: string;
-  state: string;
-  market: string;
-  market_type: 'spot';
-  created_at: string;
-  updated_at: string;
-  origin_volume: string;
-  remaining_volume: string;
-  executed_volume: string;
-  maker_fee: string;
-  taker_fee: string;
-  trades_count: number;
-  /** Only in the answer to a placement the engine cancelled at once: why (spec: a self-trade is not "placed"). */
-  cancel_reason?: 'user' | 'self_trade' | 'unfilled' | 'budget';
-}
+export type { OrderEntity };
 
 /** The stop kind of an order type: stop-loss, take-profit, or `null` for orders without a stop. */
 export function stopLossType(ordType: string): StopLossType {

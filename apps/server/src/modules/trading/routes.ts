@@ -1,10 +1,14 @@
 import {
+  balanceResponse,
   balancesQuery,
   cancelAllSchema,
   ERRORS,
   listOrdersQuery,
   ORDER_ERRORS,
+  orderResponse,
+  orderWithTradesResponse,
   placeOrderSchema,
+  userTradeResponse,
 } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -64,7 +68,11 @@ export async function tradingRoutes(app: FastifyInstance, deps: AppDeps): Promis
 
   app.post(
     '/market/orders',
-    docs('Place an order', { body: placeOrderSchema }, limits),
+    docs(
+      'Place an order',
+      { body: placeOrderSchema, response: orderResponse, status: 201, errors: [409] },
+      limits,
+    ),
     async (request, reply) => {
       const user = userId(request);
       const order = await placeOrder(deps.core, user, placeOrderSchema.parse(request.body ?? {}), (id) =>
@@ -76,7 +84,11 @@ export async function tradingRoutes(app: FastifyInstance, deps: AppDeps): Promis
 
   app.get(
     '/market/orders',
-    docs("The user's orders, paged", { query: listOrdersQuery }),
+    docs("The user's orders, paged", {
+      query: listOrdersQuery,
+      response: z.array(orderResponse),
+      paged: true,
+    }),
     async (request, reply) => {
       const q = listOrdersQuery.parse(request.query);
       const { items, total } = await listOrders(deps.db, deps.core.units, userId(request), q);
@@ -85,32 +97,44 @@ export async function tradingRoutes(app: FastifyInstance, deps: AppDeps): Promis
     },
   );
 
-  app.get('/market/orders/:id', docs('One order (id or uuid)'), async (request) => {
-    const order = await findOwnOrder(
-      deps.db,
-      deps.core.units,
-      userId(request),
-      (request.params as { id: string }).id,
-    );
-    if (!order) throw new AppError(404, [ORDER_ERRORS.orderNotFound]);
-    return { ...order, trades: await orderTrades(deps.db, userId(request), order.id) };
-  });
+  app.get(
+    '/market/orders/:id',
+    docs('One order (id or uuid), with its trades', { response: orderWithTradesResponse }),
+    async (request) => {
+      const order = await findOwnOrder(
+        deps.db,
+        deps.core.units,
+        userId(request),
+        (request.params as { id: string }).id,
+      );
+      if (!order) throw new AppError(404, [ORDER_ERRORS.orderNotFound]);
+      return { ...order, trades: await orderTrades(deps.db, userId(request), order.id) };
+    },
+  );
 
-  app.post('/market/orders/:id/cancel', docs('Cancel an order', {}, limits), async (request, reply) => {
-    const id = (request.params as { id: string }).id;
-    // A uuid is looked up in the tables: they must hold the orders answered before this request.
-    const order = /^\d{1,15}$/.test(id)
-      ? { id: Number(id) }
-      : await deps.core.sequencer
-          .settled()
-          .then(() => findOwnOrder(deps.db, deps.core.units, userId(request), id));
-    if (!order) throw notFound();
-    return reply.status(201).send(await cancelOrder(deps.core, userId(request), order.id));
-  });
+  app.post(
+    '/market/orders/:id/cancel',
+    docs('Cancel an order', { response: orderResponse, status: 201 }, limits),
+    async (request, reply) => {
+      const id = (request.params as { id: string }).id;
+      // A uuid is looked up in the tables: they must hold the orders answered before this request.
+      const order = /^\d{1,15}$/.test(id)
+        ? { id: Number(id) }
+        : await deps.core.sequencer
+            .settled()
+            .then(() => findOwnOrder(deps.db, deps.core.units, userId(request), id));
+      if (!order) throw notFound();
+      return reply.status(201).send(await cancelOrder(deps.core, userId(request), order.id));
+    },
+  );
 
   app.post(
     '/market/orders/cancel',
-    docs('Cancel all orders (optionally one market or side)', { body: cancelAllSchema }, limits),
+    docs(
+      'Cancel all orders (optionally one market or side)',
+      { body: cancelAllSchema, response: z.array(orderResponse), status: 201 },
+      limits,
+    ),
     async (request, reply) => {
       return reply
         .status(201)
@@ -120,7 +144,7 @@ export async function tradingRoutes(app: FastifyInstance, deps: AppDeps): Promis
 
   app.get(
     '/market/trades',
-    docs("The user's trades, paged", { query: pageQuery }),
+    docs("The user's trades, paged", { query: pageQuery, response: z.array(userTradeResponse), paged: true }),
     async (request, reply) => {
       const q = pageQuery.parse(request.query);
       const { items, total } = await listUserTrades(deps.db, userId(request), q.market, q.limit, q.page);
@@ -131,7 +155,7 @@ export async function tradingRoutes(app: FastifyInstance, deps: AppDeps): Promis
 
   app.put(
     '/account/fav_market',
-    docs('Mark or unmark a favourite market', { body: favouriteSchema }),
+    docs('Mark or unmark a favourite market', { body: favouriteSchema, response: z.array(z.string()) }),
     async (request) => {
       const input = favouriteSchema.parse(request.body ?? {});
       if (!deps.core.markets.has(input.market_id)) throw new AppError(422, [ORDER_ERRORS.marketNotFound]);
@@ -143,8 +167,10 @@ export async function tradingRoutes(app: FastifyInstance, deps: AppDeps): Promis
     },
   );
 
-  app.get('/account/fav_market/list', docs('Favourite markets'), async (request) =>
-    listFavourites(deps.db, userId(request)),
+  app.get(
+    '/account/fav_market/list',
+    docs('Favourite markets', { response: z.array(z.string()) }),
+    async (request) => listFavourites(deps.db, userId(request)),
   );
 
   /**
@@ -166,6 +192,8 @@ export async function tradingRoutes(app: FastifyInstance, deps: AppDeps): Promis
     '/account/balances',
     docs('Balances, paged (Total, Page, Per-Page); nonzero leaves out empty accounts', {
       query: balancesQuery,
+      response: z.array(balanceResponse),
+      paged: true,
     }),
     async (request, reply) => {
       const q = balancesQuery.parse(request.query);
@@ -176,10 +204,14 @@ export async function tradingRoutes(app: FastifyInstance, deps: AppDeps): Promis
     },
   );
 
-  app.get('/account/balances/:currency', docs('Balance of a currency'), async (request) => {
-    const currency = (request.params as { currency: string }).currency;
-    const row = (await balances(userId(request))).find((b) => b.currency === currency);
-    if (!row) throw new AppError(404, [ERRORS.recordNotFound]);
-    return row;
-  });
+  app.get(
+    '/account/balances/:currency',
+    docs('Balance of a currency', { response: balanceResponse }),
+    async (request) => {
+      const currency = (request.params as { currency: string }).currency;
+      const row = (await balances(userId(request))).find((b) => b.currency === currency);
+      if (!row) throw new AppError(404, [ERRORS.recordNotFound]);
+      return row;
+    },
+  );
 }

@@ -37,13 +37,18 @@ interface BeneficiaryRow {
   memo: string | null;
   state: 'pending' | 'active';
   created_at: Date;
+  /** When the last activation pin was mailed. */
+  pin_sent_at: Date | null;
   /** A deposit address of another user of this exchange: a withdrawal there is an internal transfer. */
   internal?: boolean;
+  /** The owner's uid (Peatio's `uid`). */
+  uid?: string;
 }
 
 /** The `internal` column of a beneficiaries row: its address is another user's deposit address on its network. */
 const INTERNAL = `exists(select 1 from deposit_addresses d where d.blockchain_key = beneficiaries.blockchain_key
-  and d.address = beneficiaries.address and d.user_id <> beneficiaries.user_id) as internal`;
+  and d.address = beneficiaries.address and d.user_id <> beneficiaries.user_id) as internal,
+  (select u.uid from users u where u.id = beneficiaries.user_id) as uid`;
 
 /** The wire shape (spec §3 Beneficiary). */
 export function beneficiaryEntity(row: BeneficiaryRow): BeneficiaryItem {
@@ -57,34 +62,42 @@ export function beneficiaryEntity(row: BeneficiaryRow): BeneficiaryItem {
     data: row.memo ? { address: row.address, memo: row.memo } : { address: row.address },
     created_at: row.created_at.toISOString(),
     internal: row.internal === true,
+    uid: row.uid ?? '',
+    sent_at: row.pin_sent_at ? row.pin_sent_at.toISOString() : null,
   };
 }
 
 /**
  * The user's beneficiaries, newest first, filtered as Peatio 2.6 does: `currency` must be a visible currency
  * (else 422 `account.currency.doesnt_exist`), the raw `currency_id` filters unchecked (`currency` wins), and
- * `state` and `blockchain_key` narrow further.
+ * `state` and `blockchain_key` narrow further; one page of them, and how many match.
  */
 export async function listBeneficiaries(
   db: pg.Pool,
   userId: string,
   filter: BeneficiaryListQuery,
-): Promise<BeneficiaryItem[]> {
+): Promise<{ items: BeneficiaryItem[]; total: number }> {
   if (filter.currency !== undefined) {
     const known = await db.query('select 1 from currencies where id = $1 and visible', [filter.currency]);
     if (known.rowCount !== 1) throw invalid(WALLET_ERRORS.currencyNotFound);
   }
-  const rows = await db.query(
-    `select *, ${INTERNAL} from beneficiaries where user_id = $1 and ($2::text is null or currency_id = $2)
-       and ($3::text is null or blockchain_key = $3) and ($4::text is null or state = $4) order by id desc`,
-    [
-      userId,
-      filter.currency ?? filter.currency_id ?? null,
-      filter.blockchain_key ?? null,
-      filter.state ?? null,
-    ],
-  );
-  return rows.rows.map(beneficiaryEntity);
+  const where = `user_id = $1 and ($2::text is null or currency_id = $2)
+    and ($3::text is null or blockchain_key = $3) and ($4::text is null or state = $4)`;
+  const values = [
+    userId,
+    filter.currency ?? filter.currency_id ?? null,
+    filter.blockchain_key ?? null,
+    filter.state ?? null,
+  ];
+  const [rows, total] = await Promise.all([
+    db.query(`select *, ${INTERNAL} from beneficiaries where ${where} order by id desc limit $5 offset $6`, [
+      ...values,
+      filter.limit,
+      (filter.page - 1) * filter.limit,
+    ]),
+    db.query(`select count(*)::int as n from beneficiaries where ${where}`, values),
+  ]);
+  return { items: rows.rows.map(beneficiaryEntity), total: total.rows[0].n as number };
 }
 
 /** One of the user's beneficiaries in the list's shape; another user's, or an unknown id, is "not found" (404). */
@@ -123,8 +136,8 @@ export async function createBeneficiary(
   );
   if (inserted.rowCount !== 1) throw invalid(WALLET_ERRORS.beneficiaryDuplicate);
   const row = inserted.rows[0] as BeneficiaryRow;
-  await sendPin(deps, user, row, false);
-  return beneficiaryEntity(row);
+  const sentAt = await sendPin(deps, user, row, false);
+  return beneficiaryEntity({ ...row, pin_sent_at: sentAt });
 }
 
 /** Sends a new pin; refused within a minute of the previous one ("Please wait for one minute"). */
@@ -134,13 +147,20 @@ export async function resendPin(deps: BeneficiaryDeps, user: UserRecord, id: num
   await sendPin(deps, user, row, true);
 }
 
-async function sendPin(deps: BeneficiaryDeps, user: UserRecord, row: BeneficiaryRow, resend: boolean) {
+/** Mails a fresh pin; returns when it was sent. */
+async function sendPin(
+  deps: BeneficiaryDeps,
+  user: UserRecord,
+  row: BeneficiaryRow,
+  resend: boolean,
+): Promise<Date> {
   const pin = String(randomInt(0, 10 ** PIN_LENGTH)).padStart(PIN_LENGTH, '0');
   const updated = await deps.db.query(
     `update beneficiaries set pin_hash = $2, pin_sent_at = now(), pin_attempts = 0,
        pin_expires_at = now() + make_interval(mins => $3), updated_at = now()
      where id = $1 and state = 'pending'
-       and ($4 = false or pin_sent_at is null or pin_sent_at <= now() - make_interval(secs => $5))`,
+       and ($4 = false or pin_sent_at is null or pin_sent_at <= now() - make_interval(secs => $5))
+     returning pin_sent_at`,
     [row.id, pinHash(deps.keys, row.id, pin), PIN_POLICY.ttlMinutes, resend, PIN_POLICY.resendSeconds],
   );
   if (updated.rowCount !== 1) throw invalid(WALLET_ERRORS.pinTooSoon);
@@ -155,6 +175,7 @@ async function sendPin(deps: BeneficiaryDeps, user: UserRecord, row: Beneficiary
       phishingLine(user.anti_phishing_phrase),
     secret: pin,
   });
+  return updated.rows[0].pin_sent_at as Date;
 }
 
 const pinHash = (keys: ServerKeys, id: string, pin: string) => hashCode(keys, `beneficiary:${id}`, pin);

@@ -1,4 +1,4 @@
-import { DEV_ERRORS, parseUnits } from '@exchange/shared';
+import { DEV_ERRORS, faucetResponse, mineResponse, parseUnits } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.ts';
@@ -30,7 +30,11 @@ export async function walletDevRoutes(app: FastifyInstance, deps: AppDeps): Prom
 
   app.post(
     '/faucet',
-    docs('Dev: test coins to an address', { body: faucetSchema }, { onRequest: loopbackOnly }),
+    docs(
+      'Dev: test coins to an address',
+      { body: faucetSchema, response: faucetResponse, status: 201, errors: [403] },
+      { onRequest: loopbackOnly },
+    ),
     async (request, reply) => {
       const input = faucetSchema.parse(request.body ?? {});
       const n = network(input.blockchain_key);
@@ -47,7 +51,11 @@ export async function walletDevRoutes(app: FastifyInstance, deps: AppDeps): Prom
 
   app.post(
     '/mine',
-    docs('Dev: mine blocks', { body: mineSchema }, { onRequest: loopbackOnly }),
+    docs(
+      'Dev: mine blocks',
+      { body: mineSchema, response: mineResponse, errors: [403] },
+      { onRequest: loopbackOnly },
+    ),
     async (request) => {
       const input = mineSchema.parse(request.body ?? {});
       const height = await network(input.blockchain_key).dev.mine(input.blocks);

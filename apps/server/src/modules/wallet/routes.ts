@@ -1,17 +1,23 @@
 import {
-  activateBeneficiarySchema,
   amountQuoteQuery,
-  beneficiaryIdParam,
-  beneficiaryListQuery,
-  createBeneficiarySchema,
+  amountQuoteResponse,
   createSwapSchema,
-  deleteBeneficiarySchema,
+  depositAddressResponse,
+  fiatCallbackResponse,
   fiatCallbackSchema,
+  fiatWithdrawalResponse,
+  fiatWithdrawResponse,
   fiatWithdrawSchema,
   internalTransferSchema,
+  lineChartResponse,
+  pieChartResponse,
+  swapResponse,
+  transactionItemResponse,
   transactionsQuery,
   WALLET_ERRORS,
+  walletHistoryItemResponse,
   walletHistoryQuery,
+  withdrawPermissionResponse,
   withdrawSchema,
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -22,15 +28,8 @@ import { invalid, notFound } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
 import { currentDepositAddress } from './addresses.ts';
-import {
-  activateBeneficiary,
-  type BeneficiaryDeps,
-  createBeneficiary,
-  deleteBeneficiary,
-  getBeneficiary,
-  listBeneficiaries,
-  resendPin,
-} from './beneficiaries.ts';
+import type { BeneficiaryDeps } from './beneficiaries.ts';
+import { beneficiaryRoutes } from './beneficiary-routes.ts';
 import { createFiatWithdrawal, fiatCallback, findFiat, listFiat } from './fiat.ts';
 import { depositByTxid, historyItem, listHistory, listSwaps } from './history.ts';
 import { executeSwap, quoteSwap } from './swaps.ts';
@@ -39,7 +38,7 @@ import { createTransfer } from './transfers.ts';
 import { lineChart, pieChart } from './valuation.ts';
 import { createWithdrawal, withdrawPermission } from './withdrawals.ts';
 
-const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const _idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const addressQuery = z.object({ blockchain_key: z.string().max(64).optional() });
 /** Fiat currencies deposit as USDT (spec §7: "usd and eur use usdt"). */
 const DEPOSIT_ALIAS: Record<string, string> = { usd: 'usdt', eur: 'usdt' };
@@ -69,16 +68,23 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
     },
   };
 
-  app.get('/account/balances/pie_chart', docs('Balances by USDT value'), async (request) =>
-    pieChart(deps.core, Number(uid(request))),
+  app.get(
+    '/account/balances/pie_chart',
+    docs('Balances by USDT value', { response: pieChartResponse }),
+    async (request) => pieChart(deps.core, Number(uid(request))),
   );
-  app.get('/account/balances/line_chart', docs('Portfolio value over time'), async (request) =>
-    lineChart(deps.db, deps.core, Number(uid(request))),
+  app.get(
+    '/account/balances/line_chart',
+    docs('Portfolio value over time (the last 7 days)', { response: lineChartResponse }),
+    async (request) => lineChart(deps.db, deps.core, Number(uid(request))),
   );
 
   app.get(
     '/account/deposit_address/:currency',
-    docs('Deposit address of a currency (and network)', { query: addressQuery }),
+    docs('Deposit address of a currency (and network)', {
+      query: addressQuery,
+      response: depositAddressResponse,
+    }),
     async (request) => {
       const requested = z
         .string()
@@ -112,7 +118,11 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
   for (const [path, kind] of lists) {
     app.get(
       path,
-      docs('Deposits, withdrawals or adjustments, paged', { query: walletHistoryQuery }),
+      docs('Deposits, withdrawals or adjustments, paged', {
+        query: walletHistoryQuery,
+        response: z.array(walletHistoryItemResponse),
+        paged: true,
+      }),
       async (request, reply) => {
         const q = walletHistoryQuery.parse(request.query);
         const page = await listHistory(
@@ -131,7 +141,10 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
 
   app.get(
     '/account/deposits/:txid',
-    docs('One deposit of the user by its transaction id', { params: txidParams }),
+    docs('One deposit of the user by its transaction id', {
+      params: txidParams,
+      response: walletHistoryItemResponse,
+    }),
     async (request) => {
       const { txid } = txidParams.parse(request.params);
       const item = await depositByTxid(
@@ -148,7 +161,11 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
 
   app.get(
     '/account/transactions',
-    docs('Deposits and withdrawals together, paged', { query: transactionsQuery }),
+    docs('Deposits and withdrawals together, paged', {
+      query: transactionsQuery,
+      response: z.array(transactionItemResponse),
+      paged: true,
+    }),
     async (request, reply) => {
       const q = transactionsQuery.parse(request.query);
       const page = await listTransactions(
@@ -163,13 +180,19 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
     },
   );
 
-  app.get('/account/withdraw_permission', docs('Whether the user may withdraw now'), async (request) =>
-    withdrawPermission(deps.db, authUser(request), deps.config.withdrawHoldHours),
+  app.get(
+    '/account/withdraw_permission',
+    docs('Whether the user may withdraw now', { response: withdrawPermissionResponse }),
+    async (request) => withdrawPermission(deps.db, authUser(request), deps.config.withdrawHoldHours),
   );
 
   app.post(
     '/account/withdraws',
-    docs('Withdraw to an active beneficiary', { body: withdrawSchema }, strict),
+    docs(
+      'Withdraw to an active beneficiary',
+      { body: withdrawSchema, response: walletHistoryItemResponse, status: 201 },
+      strict,
+    ),
     async (request, reply) => {
       const input = withdrawSchema.parse(request.body ?? {});
       const id = await createWithdrawal(wallet.withdrawDeps(), authUser(request), input);
@@ -192,7 +215,7 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
     '/account/internal_transfers',
     docs(
       'Transfer to another user by email, phone number or address, with the account password',
-      { body: internalTransferSchema },
+      { body: internalTransferSchema, response: walletHistoryItemResponse, status: 201 },
       transfers,
     ),
     async (request, reply) => {
@@ -212,7 +235,11 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
   };
   app.get(
     '/account/fiat/transactions',
-    docs('Bank payouts, paged', { query: walletHistoryQuery }),
+    docs('Bank payouts, paged', {
+      query: walletHistoryQuery,
+      response: z.array(fiatWithdrawalResponse),
+      paged: true,
+    }),
     async (request, reply) => {
       const q = walletHistoryQuery.parse(request.query);
       const page = await listFiat(deps.db, uid(request), q.page, q.limit);
@@ -222,7 +249,11 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
   );
   app.post(
     '/account/fiats/withdraws',
-    docs('Pay out to a bank account', { body: fiatWithdrawSchema }, strict),
+    docs(
+      'Pay out to a bank account',
+      { body: fiatWithdrawSchema, response: fiatWithdrawResponse, status: 201 },
+      strict,
+    ),
     async (request, reply) => {
       const input = fiatWithdrawSchema.parse(request.body ?? {});
       const { returnType, id } = await createFiatWithdrawal(fiatDeps, authUser(request), input);
@@ -231,80 +262,37 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
   );
   app.post(
     '/account/fiats/withdraw/callback',
-    docs('Bank payout outcome', { body: fiatCallbackSchema }, strict),
+    docs('Bank payout outcome', { body: fiatCallbackSchema, response: fiatCallbackResponse }, strict),
     async (request) => {
       const { id } = fiatCallbackSchema.parse(request.body ?? {});
       return fiatCallback(fiatDeps, uid(request), id);
     },
   );
 
-  app.get(
-    '/account/beneficiaries',
-    docs('Beneficiaries (withdrawal addresses)', { query: beneficiaryListQuery }),
-    async (request) => listBeneficiaries(deps.db, uid(request), beneficiaryListQuery.parse(request.query)),
-  );
-  app.get(
-    '/account/beneficiaries/:id',
-    docs("One beneficiary (404 record.not_found for an unknown id or another user's)", {
-      params: beneficiaryIdParam,
-    }),
-    async (request) => getBeneficiary(deps.db, uid(request), beneficiaryIdParam.parse(request.params).id),
-  );
-  app.post(
-    '/account/beneficiaries',
-    docs('Add a beneficiary (data as an object or a JSON string)', { body: createBeneficiarySchema }, strict),
-    async (request, reply) => {
-      const input = createBeneficiarySchema.parse(request.body ?? {});
-      return reply.status(201).send(await createBeneficiary(beneficiaryDeps, authUser(request), input));
-    },
-  );
-  // PATCH as Peatio and BaseApp send it (200), POST as the spec's web app does (201).
-  app.post(
-    '/account/beneficiaries/:id/resend_pin',
-    docs('Send the activation pin again (201)', { params: idParam }, strict),
-    async (request, reply) => {
-      await resendPin(beneficiaryDeps, authUser(request), idParam.parse(request.params).id);
-      return reply.status(201).send({});
-    },
-  );
-  app.patch(
-    '/account/beneficiaries/:id/resend_pin',
-    docs('Send the activation pin again (Peatio, 200)', { params: idParam }, strict),
-    async (request) => {
-      await resendPin(beneficiaryDeps, authUser(request), idParam.parse(request.params).id);
-      return {};
-    },
-  );
-  app.patch(
-    '/account/beneficiaries/:id/activate',
-    docs('Activate a beneficiary with its pin', { body: activateBeneficiarySchema, params: idParam }, strict),
-    async (request) => {
-      const { pin } = activateBeneficiarySchema.parse(request.body ?? {});
-      return activateBeneficiary(beneficiaryDeps, uid(request), idParam.parse(request.params).id, pin);
-    },
-  );
-  app.delete(
-    '/account/beneficiaries/:id',
-    docs('Delete a beneficiary', { body: deleteBeneficiarySchema, params: idParam }, strict),
-    async (request, reply) => {
-      const { otp } = deleteBeneficiarySchema.parse(request.body ?? {});
-      await deleteBeneficiary(beneficiaryDeps, authUser(request), idParam.parse(request.params).id, otp);
-      return reply.status(204).send();
-    },
-  );
+  beneficiaryRoutes(app, deps, beneficiaryDeps, strict);
 
   const swapDeps = { db: deps.db, core: deps.core, keys: deps.keys };
-  app.get('/account/amount_quote', docs('Swap quote', { query: amountQuoteQuery }), async (request) =>
-    quoteSwap(swapDeps, uid(request), amountQuoteQuery.parse(request.query)),
+  app.get(
+    '/account/amount_quote',
+    docs('Swap quote', { query: amountQuoteQuery, response: amountQuoteResponse }),
+    async (request) => quoteSwap(swapDeps, uid(request), amountQuoteQuery.parse(request.query)),
   );
-  app.post('/account/swaps', docs('Swap', { body: createSwapSchema }, strict), async (request, reply) => {
-    const input = createSwapSchema.parse(request.body ?? {});
-    return reply.status(201).send(await executeSwap(swapDeps, uid(request), input));
-  });
-  app.get('/account/swaps', docs('Swaps, paged', { query: walletHistoryQuery }), async (request, reply) => {
-    const q = walletHistoryQuery.parse(request.query);
-    const page = await listSwaps(deps.db, uid(request), q);
-    paged(reply, page.total, q.page, q.limit);
-    return page.items;
-  });
+  app.post(
+    '/account/swaps',
+    docs('Swap', { body: createSwapSchema, response: swapResponse, status: 201 }, strict),
+    async (request, reply) => {
+      const input = createSwapSchema.parse(request.body ?? {});
+      return reply.status(201).send(await executeSwap(swapDeps, uid(request), input));
+    },
+  );
+  app.get(
+    '/account/swaps',
+    docs('Swaps, paged', { query: walletHistoryQuery, response: z.array(swapResponse), paged: true }),
+    async (request, reply) => {
+      const q = walletHistoryQuery.parse(request.query);
+      const page = await listSwaps(deps.db, uid(request), q);
+      paged(reply, page.total, q.page, q.limit);
+      return page.items;
+    },
+  );
 }

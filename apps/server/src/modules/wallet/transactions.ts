@@ -1,26 +1,6 @@
-import type { TransactionsQuery } from '@exchange/shared';
+import type { TransactionItem, TransactionsQuery } from '@exchange/shared';
 import type pg from 'pg';
 import { checkRange, depositConfirmations, type Page, statesFor } from './history.ts';
-
-/** One deposit or withdrawal as Peatio's Transactions entity shows it (`GET /account/transactions`). */
-export interface TransactionItem {
-  /** `Deposit` or `Withdraw`, as Peatio names the kinds. */
-  type: 'Deposit' | 'Withdraw';
-  id: number;
-  currency: string;
-  blockchain_key: string | null;
-  /** The deposit address that received it, or the withdrawal's destination. */
-  address: string | null;
-  amount: string;
-  fee: string;
-  txid: string | null;
-  state: string;
-  note: string | null;
-  /** Deposits seen on chain only (Peatio leaves it out when it has none). */
-  confirmations?: number;
-  created_at: string;
-  updated_at: string;
-}
 
 const COLUMNS = `blockchain_key, trim_scale(amount)::text as amount, trim_scale(fee)::text as fee, txid, state,
   created_at, updated_at, currency_id as currency, id`;

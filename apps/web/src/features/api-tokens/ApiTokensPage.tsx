@@ -73,7 +73,10 @@ export function ApiTokensPage() {
   const list = useQuery({
     queryKey: [KEYS_QUERY, page],
     queryFn: () =>
-      apiPage<ApiKey>('barong', '/resource/api_keys', { query: { page, limit: LIMITS.tablePageLimit } }),
+      apiPage<ApiKey>('barong', '/resource/api_keys', {
+        // Newest first (the server's default order is Barong's, oldest first).
+        query: { page, limit: LIMITS.tablePageLimit, ordering: 'desc' },
+      }),
     enabled: Boolean(user?.otp),
     placeholderData: keepPreviousData,
   });

@@ -35,8 +35,8 @@ export function TotpModal({ title, onSubmit, onClose }: Props) {
       await onSubmit(parsed.data.totp_code);
     } catch (err) {
       const codes = errorCodes(err);
-      if (codes.includes(ERRORS.totpInvalid) || codes.includes(ERRORS.totpRequired))
-        setError(errorText(t, err, 'apiKey'));
+      const codeRefused = [ERRORS.apiKeyInvalidTotp, ERRORS.apiKeyMissingTotp, ERRORS.totpInvalid];
+      if (codeRefused.some((c) => codes.includes(c))) setError(errorText(t, err, 'apiKey'));
       else setError(errorText(t, err, 'apiKey') || t('server.error'));
     } finally {
       setBusy(false);

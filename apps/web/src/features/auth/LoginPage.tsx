@@ -48,7 +48,12 @@ export function LoginPage() {
   const [values, setValues] = useState<Values>(EMPTY);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [loading, setLoading] = useState(false);
-  const [step, setStep] = useState<{ otp: boolean; credentials: LoginCredentials } | null>(null);
+  const [step, setStep] = useState<{
+    otp: boolean;
+    credentials: LoginCredentials;
+    codeLength?: number;
+    codeSent: boolean;
+  } | null>(null);
   const captcha = useCaptchaField();
   // Closing the second step clears the form: the keyboard focus goes back to its first field (WCAG 2.4.3).
   const identifierRef = useRef<HTMLInputElement>(null);
@@ -101,7 +106,15 @@ export function LoginPage() {
     } catch (err) {
       if (err instanceof ApiError && err.errors.includes(ERRORS.missingOtp)) {
         // The second step re-sends the login; it brings its own captcha answers (each is accepted once).
-        setStep({ otp: err.details.otp === true, credentials });
+        // The server says how long the sent code is (5 digits; 6 when it serves BaseApp's flows) and whether it
+        // sent one already (then the Get OTP countdown starts at once).
+        const { code_length: codeLength, code_sent: codeSent } = err.details;
+        setStep({
+          otp: err.details.otp === true,
+          credentials,
+          ...(typeof codeLength === 'number' ? { codeLength } : {}),
+          codeSent: codeSent === true,
+        });
         return;
       }
       if (captcha.failed(err)) return;
@@ -182,7 +195,14 @@ export function LoginPage() {
         </form>
       </Paper>
       {step && (
-        <LoginSecondStep credentials={step.credentials} otp={step.otp} onClose={closeStep} onDone={finish} />
+        <LoginSecondStep
+          credentials={step.credentials}
+          otp={step.otp}
+          {...(step.codeLength ? { codeLength: step.codeLength } : {})}
+          codeSent={step.codeSent}
+          onClose={closeStep}
+          onDone={finish}
+        />
       )}
     </Container>
   );

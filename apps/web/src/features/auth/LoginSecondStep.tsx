@@ -15,6 +15,10 @@ interface Props {
   credentials: LoginCredentials;
   /** True: ask for the authenticator-app code; false: the code sent by email or SMS. */
   otp: boolean;
+  /** Digits of the sent code as the server named them (the spec's 5 unless it serves BaseApp's flows). */
+  codeLength?: number;
+  /** The login already sent the code: the Get OTP countdown runs from the start. */
+  codeSent?: boolean;
   onClose: () => void;
   onDone: (result: User | PendingLogin) => void;
 }
@@ -25,19 +29,19 @@ interface Props {
  * captcha on every login and code request and accepts each answer once, so the user's box from the first
  * step is not asked for again: each call here carries an answer solved in the background.
  */
-export function LoginSecondStep({ credentials, otp, onClose, onDone }: Props) {
+export function LoginSecondStep({ credentials, otp, codeLength, codeSent, onClose, onDone }: Props) {
   const { t } = useTranslation();
   const [code, setCode] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const captcha = useBackgroundCaptcha();
   const scope = otp ? 'login.totp' : 'login.code';
-  const length = otp ? CODE_LENGTH.totp : CODE_LENGTH.login;
+  const length = otp ? CODE_LENGTH.totp : (codeLength ?? CODE_LENGTH.login);
   const channel = t(credentials.session_type === 'phone' ? 'identity.otp.phone' : 'identity.otp.email');
 
   const verify = async (event: React.FormEvent) => {
     event.preventDefault();
-    const parsed = (otp ? loginTotpSchema : loginCodeSchema).safeParse({ code });
+    const parsed = (otp ? loginTotpSchema : loginCodeSchema(length)).safeParse({ code });
     if (!parsed.success) {
       const field = fieldErrors(parsed.error).code;
       setError(field ? codeText(t, field, scope) : undefined);
@@ -97,6 +101,7 @@ export function LoginSecondStep({ credentials, otp, onClose, onDone }: Props) {
                   await resendLoginCode(withCaptcha(credentials, await captcha()));
                 }}
                 successMessage={t('identity.otp.sent', { type: channel })}
+                {...(codeSent ? { startRunning: true } : {})}
                 testId="login-get-otp"
               />
             </Group>

@@ -70,10 +70,12 @@ export const loginFormSchema = loginSchema
 /** Login second step, two-factor code: required, 6 digits ("2FA Code Required" / "Invalid 2FA Code"). */
 export const loginTotpSchema = z.object({ code: codeField(CODE_LENGTH.totp, CLIENT_CODES.loginMissingTotp) });
 
-/** Login second step, emailed or SMS code: required, 5 digits ("OTP code Required" / "Invalid OTP code"). */
-export const loginCodeSchema = z.object({
-  code: codeField(CODE_LENGTH.login, CLIENT_CODES.loginMissingCode),
-});
+/**
+ * Login second step, emailed or SMS code: required, 5 digits ("OTP code Required" / "Invalid OTP code"); `length`
+ * is the server's `code_length` (6 when it serves BaseApp's flows).
+ */
+export const loginCodeSchema = (length: number = CODE_LENGTH.login) =>
+  z.object({ code: codeField(length, CLIENT_CODES.loginMissingCode) });
 
 /** The register form: the shared registration body plus the confirmation and the terms flag. */
 export const registerFormSchema = registerSchema

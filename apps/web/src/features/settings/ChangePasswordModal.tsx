@@ -32,6 +32,7 @@ const FIELD_OF: Record<string, Field> = {
   [ERRORS.passwordWeak]: 'new_password',
   [ERRORS.passwordPattern]: 'new_password',
   [ERRORS.passwordMismatch]: 'confirm_password',
+  [ERRORS.passwordChangeMismatch]: 'confirm_password',
 };
 
 /** Change password (accounts spec §2, §5): old, new, confirm; success ends every session, then /login. */

@@ -56,8 +56,8 @@ export function TwoFactorModal({ mode, onClose }: { mode: 'enable' | 'disable'; 
       onClose();
     } catch (err) {
       const codes = errorCodes(err);
-      if (codes.includes(ERRORS.totpInvalid) || codes.includes(ERRORS.totpRequired))
-        setError(errorText(t, err, scope));
+      const codeRefused = [ERRORS.otpInvalid, ERRORS.totpUsed, ERRORS.totpInvalid, ERRORS.totpRequired];
+      if (codeRefused.some((c) => codes.includes(c))) setError(errorText(t, err, scope));
       else toast.error(errorText(t, err, scope));
     } finally {
       setBusy(false);

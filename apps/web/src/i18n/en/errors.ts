@@ -61,6 +61,7 @@ export const errors = {
   'account.beneficiary.already_active': 'This address is already active',
   'account.beneficiary.invalid_state': 'Please choose an address state',
   'account.beneficiary.non_integer_id': 'Address not found',
+  'account.beneficiary.invalid_removal_token': 'This removal link is invalid or has expired',
   'account.fiat.invalid_currency': 'Only fiat balances can be sent to a bank account',
   'account.fiat.invalid_iban': 'Please enter a valid IBAN',
   'account.fiat.missing_holder': 'This field is required',

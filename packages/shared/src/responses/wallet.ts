@@ -1,0 +1,192 @@
+import { z } from 'zod';
+import { decimal, isoTime } from './common.ts';
+
+/** Peatio's wallet answers: deposit addresses, histories, withdrawals, beneficiaries, swaps and bank payouts. */
+
+/** `GET /account/deposit_address/{currency}`: Peatio's PaymentAddress. */
+export const depositAddressResponse = z
+  .object({
+    currency: z.string(),
+    currencies: z.array(z.string()),
+    blockchain_key: z.string(),
+    address: z.string(),
+    state: z.literal('active'),
+  })
+  .meta({ id: 'DepositAddress' });
+
+/** A deposit, withdrawal or adjustment as the account history lists return it (spec §3). */
+export const walletHistoryItemResponse = z
+  .object({
+    id: z.number().int(),
+    currency: z.string(),
+    blockchain_key: z.string().nullable(),
+    amount: decimal,
+    fee: decimal,
+    state: z.string(),
+    /** Chain transaction id; null for internal transfers and adjustments. */
+    txid: z.string().nullable(),
+    blockchain_txid: z.string().nullable(),
+    /** Recipient address (withdrawals) or deposit address (deposits). */
+    rid: z.string().nullable(),
+    tid: z.string(),
+    /** 'internal' for transfers between users of this exchange, 'external' otherwise; 'adjustment' for adjustments. */
+    transaction_type: z.enum(['internal', 'external', 'adjustment']),
+    confirmations: z.number().int().optional(),
+    /** Withdrawals: what staff told the user (the reason of a rejection after review), or null. */
+    note: z.string().nullable().optional(),
+    created_at: isoTime,
+    updated_at: isoTime,
+  })
+  .meta({
+    id: 'WalletHistoryItem',
+    examples: [
+      {
+        id: 7,
+        currency: 'btc',
+        blockchain_key: 'btc-sim',
+        amount: '0.5',
+        fee: '0',
+        state: 'collected',
+        txid: 'f4c1…',
+        blockchain_txid: 'f4c1…',
+        rid: 'bcrt1q…',
+        tid: 'D7',
+        transaction_type: 'external',
+        confirmations: 30,
+        created_at: '2026-05-01T09:30:00.123Z',
+        updated_at: '2026-05-01T09:40:00.456Z',
+      },
+    ],
+  });
+export type WalletHistoryItem = z.infer<typeof walletHistoryItemResponse>;
+
+/** One deposit or withdrawal as Peatio's Transactions entity shows it (`GET /account/transactions`). */
+export const transactionItemResponse = z
+  .object({
+    /** `Deposit` or `Withdraw`, as Peatio names the kinds. */
+    type: z.enum(['Deposit', 'Withdraw']),
+    id: z.number().int(),
+    currency: z.string(),
+    blockchain_key: z.string().nullable(),
+    /** The deposit address that received it, or the withdrawal's destination. */
+    address: z.string().nullable(),
+    amount: decimal,
+    fee: decimal,
+    txid: z.string().nullable(),
+    state: z.string(),
+    note: z.string().nullable(),
+    /** Deposits seen on chain only (Peatio leaves it out when it has none). */
+    confirmations: z.number().int().optional(),
+    created_at: isoTime,
+    updated_at: isoTime,
+  })
+  .meta({ id: 'Transaction' });
+export type TransactionItem = z.infer<typeof transactionItemResponse>;
+
+/** `GET /account/withdraw_permission`: whether the user may withdraw now, and why not. */
+export const withdrawPermissionResponse = z.object({
+  allowed: z.boolean(),
+  level: z.number().int(),
+  otp: z.boolean(),
+  hold_until: isoTime.nullable(),
+});
+
+/** A saved withdrawal address (spec §3 Beneficiary, with Peatio's `uid` and `sent_at`). */
+export const beneficiaryResponse = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    description: z.string(),
+    currency: z.string(),
+    blockchain_key: z.string(),
+    state: z.enum(['pending', 'active']),
+    data: z.object({ address: z.string(), memo: z.string().optional() }),
+    created_at: isoTime,
+    /** The address is another user's deposit address here: a withdrawal to it is internal (no fee, spec §5). */
+    internal: z.boolean(),
+    /** The owner's uid (Peatio's). */
+    uid: z.string(),
+    /** When the last activation pin was mailed (Peatio's), or null. */
+    sent_at: isoTime.nullable(),
+  })
+  .meta({
+    id: 'Beneficiary',
+    examples: [
+      {
+        id: 3,
+        name: 'Cold wallet',
+        description: '',
+        currency: 'btc',
+        blockchain_key: 'btc-sim',
+        state: 'active',
+        data: { address: 'bcrt1qxyz' },
+        created_at: '2026-05-01T09:30:00.123Z',
+        internal: false,
+        uid: 'ID1A2B3C4D5E',
+        sent_at: '2026-05-01T09:30:00.200Z',
+      },
+    ],
+  });
+export type BeneficiaryItem = z.infer<typeof beneficiaryResponse>;
+
+/** BASEAPP_COMPAT: `POST /public/beneficiaries/removal` by a program: the address removed. */
+export const beneficiaryRemovedResponse = z.object({ id: z.number().int(), removed: z.literal(true) });
+
+/** `GET /account/amount_quote`. */
+export const amountQuoteResponse = z
+  .object({
+    quote_id: z.string(),
+    from_currency: z.string(),
+    to_currency: z.string(),
+    amount: decimal,
+    /** Units of `to_currency` per 1 `from_currency`. */
+    price: decimal,
+    fee: decimal,
+    /** What the user receives after the fee. */
+    total: decimal,
+    expires_at: isoTime,
+  })
+  .meta({ id: 'AmountQuote' });
+export type AmountQuote = z.infer<typeof amountQuoteResponse>;
+
+/** A swap in the swap history (spec §3 Swap item). */
+export const swapResponse = z
+  .object({
+    id: z.number().int(),
+    created_at: isoTime,
+    /** Amount swapped, in `ask_currency`. */
+    price: decimal,
+    ask_currency: z.string(),
+    /** Amount received, in `currency`. */
+    total: decimal,
+    currency: z.string(),
+    fee: decimal,
+    state: z.enum(['completed', 'rejected']),
+  })
+  .meta({ id: 'Swap' });
+export type SwapItem = z.infer<typeof swapResponse>;
+
+/** A payout to a bank account. */
+export const fiatWithdrawalResponse = z
+  .object({
+    id: z.number().int(),
+    currency: z.string(),
+    amount: decimal,
+    fee: decimal,
+    iban: z.string(),
+    holder: z.string(),
+    state: z.enum(['prepared', 'processing', 'succeed', 'failed', 'rejected']),
+    bank_ref: z.string().nullable(),
+    created_at: isoTime,
+    updated_at: isoTime,
+  })
+  .meta({ id: 'FiatWithdrawal' });
+
+/** What became of a bank payout: finished, still with the bank, or failed (the amount released). */
+const returnType = z.enum(['FINISHED', 'PROCESSING', 'ERROR']);
+
+/** `POST /account/fiats/withdraws`. */
+export const fiatWithdrawResponse = z.object({ returnType, transaction: fiatWithdrawalResponse.nullable() });
+
+/** `POST /account/fiats/withdraw/callback`. */
+export const fiatCallbackResponse = z.object({ returnType });
