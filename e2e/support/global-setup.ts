@@ -38,6 +38,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     NODE_ENV: 'development',
     // The trading tests start from the demo users' seeded balances and empty books.
     DEMO_BOOKS: 'false',
+    // Each browser context stands for a customer behind a proxy, with an address of its own (support/browser.ts).
+    TRUST_PROXY: 'loopback',
     // The simulated card issuer ships a paid card after a second and delivers it a second later.
     CARD_SIM_SHIP_SECONDS: '1',
     // ...and settles a top-up on the card after a second (30 minutes by default, as the spec says).

@@ -85,7 +85,9 @@ describe.skipIf(!NATS_SERVER)('the core over NATS', () => {
     replica = await replicaCore();
     const byCore = new Map<number, string>();
     const byReplica = new Map<number, string>();
-    const text = (v: unknown) => Buffer.from(encode(v)).toString();
+    // The core marks each result with its batch for the caller (seq); the replica's results come from the batch.
+    const text = (results: readonly object[]) =>
+      Buffer.from(encode(results.map(({ seq: _seq, ...r }: { seq?: number }) => r))).toString();
     active.core.sequencer.onCommitted((b) => byCore.set(b.seq, text(b.results)));
     replica.sequencer.onCommitted((b) => byReplica.set(b.seq, text(b.results)));
 

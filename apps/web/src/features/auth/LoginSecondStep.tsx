@@ -85,6 +85,7 @@ export function LoginSecondStep({ credentials, otp, codeLength, codeSent, onClos
             label={t(otp ? 'identity.login.totpLabel' : 'identity.login.codeLabel')}
             inputMode="numeric"
             autoComplete="one-time-code"
+            maxLength={length}
             value={code}
             onChange={(e) => {
               setCode(digitsOnly(e.currentTarget.value, length));
