@@ -1,8 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { barong, PASSWORD, unique } from '../support/accounts.ts';
+import { PASSWORD, pendingAccount } from '../support/accounts.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
-import { captchaResponse, solveCaptcha } from '../support/captcha.ts';
+import { solveCaptcha } from '../support/captcha.ts';
 
 /**
  * The length limits of the identity screens as a person meets them (issue 32, accounts items 5 and 6): what is
@@ -47,22 +47,7 @@ describe('identity inputs: strip first, then cut', () => {
   });
 
   it('the verify-account codes keep 6 digits of a value typed with letters', async () => {
-    const email = `inp${unique()}@example.com`;
-    const registered = await fetch(barong('/identity/users'), {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        first_name: 'Jun',
-        last_name: 'Park',
-        email,
-        country: 'KR',
-        country_code: '82',
-        phone_number: `102${unique().slice(-7)}`,
-        password: PASSWORD,
-        captcha_response: await captchaResponse(),
-      }),
-    });
-    expect(registered.status).toBe(201);
+    const { email } = await pendingAccount('inp', 'KR');
     const { context, page } = await openPage(browser);
     await page.goto('/login');
     await page.getByLabel('Email or phone number').fill(email);

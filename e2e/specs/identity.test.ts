@@ -1,8 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeAccount, barong, latestCode, PASSWORD, unique } from '../support/accounts.ts';
+import { activeAccount, barong, latestCode, PASSWORD, pendingAccount, unique } from '../support/accounts.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
-import { captchaResponse, captchaWidget, solveCaptcha } from '../support/captcha.ts';
+import { captchaWidget, solveCaptcha } from '../support/captcha.ts';
 import { loginWithEmailCode } from '../support/login.ts';
 
 let browser: Browser;
@@ -159,22 +159,7 @@ describe('registration and login', () => {
   });
 
   it('sends a login of an unverified account to /verify-account with the notice', async () => {
-    const email = `pend${unique()}@example.com`;
-    const registered = await fetch(barong('/identity/users'), {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        first_name: 'Jun',
-        last_name: 'Park',
-        email,
-        country: 'KR',
-        country_code: '82',
-        phone_number: `102${unique().slice(-7)}`,
-        password: PASSWORD,
-        captcha_response: await captchaResponse(),
-      }),
-    });
-    expect(registered.status).toBe(201);
+    const { email } = await pendingAccount('pend', 'KR');
     const { context, page } = await openPage(browser);
     await page.goto('/login');
     await page.getByLabel('Email or phone number').fill(email);

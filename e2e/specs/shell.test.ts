@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeAccount, apiLogin, barong, latestCode, PASSWORD, unique } from '../support/accounts.ts';
+import { activeAccount, apiLogin, latestCode, PASSWORD, pendingAccount } from '../support/accounts.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
-import { captchaResponse, captchaWidget, solveCaptcha } from '../support/captcha.ts';
+import { captchaWidget, solveCaptcha } from '../support/captcha.ts';
 import { loginWithEmailCode } from '../support/login.ts';
 
 let browser: Browser;
@@ -120,23 +120,7 @@ describe('privacy consent and header', () => {
   });
 
   it('keeps the consent across account verification: no pop-up over the login form (item 3)', async () => {
-    const email = `cver${unique()}@example.com`;
-    const registered = await fetch(barong('/identity/users'), {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        first_name: 'Jun',
-        last_name: 'Park',
-        email,
-        country: 'KR',
-        country_code: '82',
-        phone_number: `102${unique().slice(-7)}`,
-        password: PASSWORD,
-        captcha_response: await captchaResponse(),
-      }),
-    });
-    expect(registered.status).toBe(201);
-    const { phone_number: phone } = (await registered.json()) as { phone_number: string };
+    const { email, phone } = await pendingAccount('cver', 'KR');
     const { context, page } = await openPage(browser, { privacyConsent: false });
     await page.goto('/login');
     const dialog = page.getByRole('dialog');

@@ -31,24 +31,42 @@ export async function latestCode(to: string): Promise<string> {
   return message.secret;
 }
 
-/** Registers and verifies an account through the API (Japan, +81); returns its email and full phone. */
-export async function activeAccount(prefix = 'id'): Promise<{ email: string; phone: string }> {
+/** Who registers in each country: names, calling code and a mobile number (the app takes mobiles only). */
+const PEOPLE = {
+  // 090, then a digit from 1 to 9 and seven more.
+  JP: {
+    first_name: 'Mina',
+    last_name: 'Kimura',
+    country_code: '81',
+    mobile: () => `909${unique().slice(-7)}`,
+  },
+  // 010, then eight digits.
+  KR: { first_name: 'Jun', last_name: 'Park', country_code: '82', mobile: () => `102${unique().slice(-7)}` },
+} as const;
+
+const postJson = (path: string, body: unknown) =>
+  fetch(barong(path), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+/**
+ * Registers an account through the API and leaves it pending (its codes sent, not verified); returns its email
+ * and full phone number as the server stored them.
+ */
+export async function pendingAccount(
+  prefix = 'id',
+  country: keyof typeof PEOPLE = 'JP',
+): Promise<{ email: string; phone: string }> {
   const email = `${prefix}${unique()}@example.com`;
-  const post = (path: string, body: unknown) =>
-    fetch(barong(path), {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-  // A Japanese mobile number (090, then a digit from 1 to 9 and seven more): the app takes mobile numbers only.
-  const phone_number = `909${unique().slice(-7)}`;
+  const { mobile, ...person } = PEOPLE[country];
+  const phone_number = mobile();
   const register = async () =>
-    post('/identity/users', {
-      first_name: 'Mina',
-      last_name: 'Kimura',
+    postJson('/identity/users', {
+      ...person,
       email,
-      country: 'JP',
-      country_code: '81',
+      country,
       phone_number,
       password: PASSWORD,
       captcha_response: await captchaResponse(),
@@ -63,7 +81,13 @@ export async function activeAccount(prefix = 'id'): Promise<{ email: string; pho
   if (registered.status !== 201)
     throw new Error(`registration failed: ${registered.status} ${await registered.text()}`);
   const { phone_number: phone } = (await registered.json()) as { phone_number: string };
-  const verified = await post('/identity/users/verify_account', {
+  return { email, phone };
+}
+
+/** Registers and verifies an account through the API (Japan, +81); returns its email and full phone. */
+export async function activeAccount(prefix = 'id'): Promise<{ email: string; phone: string }> {
+  const { email, phone } = await pendingAccount(prefix);
+  const verified = await postJson('/identity/users/verify_account', {
     email,
     phone_number: phone,
     email_otp: await latestCode(email),

@@ -32,10 +32,10 @@ export async function launchBrowser(extraArgs: readonly string[] = []): Promise<
 }
 
 /**
- * An address of its own for each browser context, as customers behind a proxy have (the suite's app trusts
- * the loopback proxy, TRUST_PROXY=loopback): the per-address limits (10 login codes a minute) then count each
- * simulated customer alone, not the whole suite as one address, whose logins waited the limit out (a minute
- * each) until tests with two logins ran past their time. From 198.18.0.0/15, the range kept for benchmarks.
+ * An address of its own for each browser context's identity calls, as customers behind a proxy have (the suite's
+ * app trusts the loopback proxy, TRUST_PROXY=loopback): the per-address limits (10 login codes a minute) then
+ * count each simulated customer alone, not the whole suite as one address, whose logins waited the limit out (a
+ * minute each) until tests with two logins ran past their time. From 198.18.0.0/15, kept for benchmarks.
  */
 function clientAddress(): string {
   return `198.${18 + randomInt(2)}.${randomInt(256)}.${1 + randomInt(254)}`;
@@ -53,8 +53,13 @@ export async function openPage(
   const context = await browser.newContext({
     baseURL: options.baseUrl ?? inject('baseUrl'),
     viewport: { width: 1280, height: 800 },
-    extraHTTPHeaders: { 'X-Forwarded-For': clientAddress() },
   });
+  // Identity calls (login, registration, codes) come from the context's own address; the developer tools
+  // (outbox, faucet, mining) refuse any forwarded request, so everything else stays a plain loopback call.
+  const address = clientAddress();
+  await context.route('**/api/v2/barong/identity/**', (route) =>
+    route.continue({ headers: { ...route.request().headers(), 'x-forwarded-for': address } }),
+  );
   if (options.privacyConsent !== false)
     await context.addInitScript(() => localStorage.setItem('privacyConsent', 'accepted'));
   const page = await context.newPage();

@@ -16,29 +16,22 @@ export function createPool(url: string, max = 10): pg.Pool {
 export type Tx = pg.PoolClient;
 
 /** Runs `work` in one transaction: commit on success, rollback and rethrow on failure. */
-export async function withTransaction<T>(pool: pg.Pool, work: (tx: Tx) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
-    const result = await work(client);
-    await client.query('commit');
-    return result;
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+export function withTransaction<T>(pool: pg.Pool, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return inTransaction(pool, 'begin', work);
 }
 
 /**
  * Runs `work` in one read-only repeatable-read transaction: everything it reads is one snapshot of the database
  * (totals and the audit of them, a statement and its running balances, an engine and the journal after it).
  */
-export async function withReadSnapshot<T>(pool: pg.Pool, work: (tx: Tx) => Promise<T>): Promise<T> {
+export function withReadSnapshot<T>(pool: pg.Pool, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return inTransaction(pool, 'begin isolation level repeatable read read only', work);
+}
+
+async function inTransaction<T>(pool: pg.Pool, begin: string, work: (tx: Tx) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('begin isolation level repeatable read read only');
+    await client.query(begin);
     const result = await work(client);
     await client.query('commit');
     return result;

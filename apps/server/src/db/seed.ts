@@ -27,21 +27,33 @@ export function newUid(): string {
   return `ID${randomBytes(5).toString('hex').toUpperCase()}`;
 }
 
-/** Inserts reference data that is missing; never changes what an operator has edited. */
+/** Inserts reference data that is missing and fills in later details; never changes what an operator has edited. */
 export async function seedReferenceData(pool: pg.Pool): Promise<void> {
+  await insertReferenceData(pool);
   await withTransaction(pool, async (db) => {
     for (const c of SEED_CURRENCIES) {
-      await db.query(
-        `insert into currencies (id, name, type, precision, position, swap_fee) values ($1, $2, $3, $4, $5, $6)
-         on conflict (id) do nothing`,
-        [c.id, c.name, c.type, c.precision, c.position, c.swapFee],
-      );
       // The app's own icon (spec §9: icons by ticker), also for a database seeded before there were icons; the
       // description and homepage likewise, where an operator has set none.
       await db.query(
         `update currencies set icon_url = coalesce(icon_url, $2), description = coalesce(description, $3),
            homepage = coalesce(homepage, $4) where id = $1`,
         [c.id, coinIconPath(c.id), c.description, c.homepage],
+      );
+    }
+  });
+}
+
+/**
+ * Inserts the reference rows that are missing (currencies, chains, networks, markets, the default fee) with the
+ * columns they have had since the first layout, so a test can also seed a database of an earlier version.
+ */
+export async function insertReferenceData(pool: pg.Pool): Promise<void> {
+  await withTransaction(pool, async (db) => {
+    for (const c of SEED_CURRENCIES) {
+      await db.query(
+        `insert into currencies (id, name, type, precision, position, swap_fee) values ($1, $2, $3, $4, $5, $6)
+         on conflict (id) do nothing`,
+        [c.id, c.name, c.type, c.precision, c.position, c.swapFee],
       );
     }
     for (const b of SEED_BLOCKCHAINS) {

@@ -2,22 +2,21 @@ import {
   ERRORS,
   formatUnits,
   internalTransferSchema,
-  parseUnits,
   TRANSFER_ERRORS,
   WALLET_ERRORS,
   withdrawMinimum,
 } from '@exchange/shared';
-import { Button, Group, PasswordInput, Slider, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
 import { useSubmitForm } from '../../components/useSchemaForm.ts';
+import { AmountWithSlider } from './AmountWithSlider.tsx';
 import { type Currency, type Network, WALLET_KEYS } from './api.ts';
-import { acceptAmount, sliderAmount, walletErrorText } from './format.ts';
+import { unitsOf, walletErrorText } from './format.ts';
 
-const STEPS = [0, 25, 50, 75, 100];
 type Field = 'recipient' | 'amount' | 'password';
 const FIELD_OF: Record<string, Field> = {
   [TRANSFER_ERRORS.recipientRequired]: 'recipient',
@@ -30,11 +29,6 @@ const FIELD_OF: Record<string, Field> = {
   [WALLET_ERRORS.amountInvalid]: 'amount',
   [WALLET_ERRORS.insufficientBalance]: 'amount',
   [WALLET_ERRORS.amountTooSmall]: 'amount',
-};
-
-const toUnits = (text: string, precision: number) => {
-  const parsed = parseUnits(text || '0', precision);
-  return parsed.ok ? parsed.units : 0n;
 };
 
 interface Props {
@@ -86,12 +80,12 @@ export function TransferPanel({ currency, network, available }: Props) {
     },
   );
   const message = (code: string | undefined) => code && t([code, 'server.error'], limits);
-  const amount = toUnits(String(form.values.amount), precision);
+  const amount = unitsOf(String(form.values.amount), precision);
 
   const onSubmit = (event: React.FormEvent) => {
     event.preventDefault();
     const parsed = internalTransferSchema.safeParse(form.values);
-    if (parsed.success && amount > toUnits(available, precision))
+    if (parsed.success && amount > unitsOf(available, precision))
       return form.setErrors({ amount: WALLET_ERRORS.insufficientBalance });
     if (parsed.success && amount < minimum) return form.setErrors({ amount: WALLET_ERRORS.amountTooSmall });
     void submit();
@@ -112,32 +106,17 @@ export function TransferPanel({ currency, network, available }: Props) {
           error={message(form.errors.recipient)}
           data-testid="transfer-recipient"
         />
-        <TextInput
-          label={t('wallet.withdraw.amount')}
-          inputMode="decimal"
-          autoComplete="off"
+        <AmountWithSlider
           value={String(form.values.amount)}
-          onChange={(e) => {
-            const next = acceptAmount(e.currentTarget.value, precision, String(form.values.amount));
-            if (next !== undefined) form.set('amount', next);
-          }}
-          rightSection={<Text size="xs">{unit}</Text>}
-          rightSectionWidth={56}
+          onChange={(amount) => form.set('amount', amount)}
+          percent={percent}
+          onPercent={setPercent}
+          available={available}
+          precision={precision}
+          unit={unit}
           error={message(form.errors.amount)}
           description={`${t('wallet.withdraw.available', { amount: available, coin: unit })} · ${t('wallet.transfer.minimum', { min: limits.min, coin: unit })}`}
-          data-testid="transfer-amount"
-        />
-        <Slider
-          value={percent}
-          onChange={(value) => {
-            setPercent(value);
-            form.set('amount', sliderAmount(available, precision, value));
-          }}
-          step={25}
-          marks={STEPS.map((s) => ({ value: s, label: `${s}%` }))}
-          label={(v) => `${v}%`}
-          thumbLabel={t('wallet.withdraw.percent')}
-          mb="md"
+          testId="transfer-amount"
         />
         <Group justify="space-between">
           <Text size="sm" c="dimmed">

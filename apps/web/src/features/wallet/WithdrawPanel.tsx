@@ -4,12 +4,11 @@ import {
   fieldErrors,
   formatUnits,
   PIN_LENGTH,
-  parseUnits,
   WALLET_ERRORS,
   withdrawMinimum,
   withdrawSchema,
 } from '@exchange/shared';
-import { Button, Group, Modal, Select, Slider, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,11 +16,11 @@ import { ApiError, api } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
 import { CodeInput } from '../../components/CodeInput.tsx';
 import { useSubmitForm } from '../../components/useSchemaForm.ts';
+import { AmountWithSlider } from './AmountWithSlider.tsx';
 import { type Currency, type Network, useBeneficiaries, WALLET_KEYS } from './api.ts';
 import { BeneficiaryModal } from './BeneficiaryModal.tsx';
-import { acceptAmount, sliderAmount, walletErrorText } from './format.ts';
+import { unitsOf, walletErrorText } from './format.ts';
 
-const STEPS = [0, 25, 50, 75, 100];
 const AMOUNT_CODES: readonly string[] = [
   WALLET_ERRORS.amountRequired,
   WALLET_ERRORS.amountInvalid,
@@ -41,11 +40,6 @@ function fieldOf(code: string): 'amount' | 'otp' | 'beneficiary_id' | undefined 
   if (BENEFICIARY_CODES.includes(code)) return 'beneficiary_id';
   return undefined;
 }
-
-const toUnits = (text: string, precision: number) => {
-  const parsed = parseUnits(text || '0', precision);
-  return parsed.ok ? parsed.units : 0n;
-};
 
 interface Props {
   currency: Currency;
@@ -102,18 +96,13 @@ export function WithdrawPanel({ currency, network, available }: Props) {
 
   // Another user's deposit address here: an internal transfer, with no fee (spec §5).
   const internal = active.find((b) => String(b.id) === String(form.values.beneficiary_id))?.internal === true;
-  const fee = internal ? 0n : toUnits(network.withdraw_fee, precision);
-  const amount = toUnits(String(form.values.amount), precision);
+  const fee = internal ? 0n : unitsOf(network.withdraw_fee, precision);
+  const amount = unitsOf(String(form.values.amount), precision);
   const willGet = formatUnits(amountReceived(amount, fee), precision);
   // The spec's two rules: minimum withdrawal + fee to an outside address, the minimum alone to a user here.
   const minimum = withdrawMinimum(network, precision, internal);
   const limits = { min: formatUnits(minimum, precision), currency: unit };
   const message = (code: string) => t([code, 'server.error'], limits);
-
-  const pick = (value: number) => {
-    setPercent(value);
-    form.set('amount', sliderAmount(available, precision, value));
-  };
 
   /** Everything but the code, with the minimum of the chosen address's kind, before the code is asked for. */
   const precheck = (): boolean => {
@@ -122,7 +111,7 @@ export function WithdrawPanel({ currency, network, available }: Props) {
       form.setErrors(fieldErrors(parsed.error));
       return false;
     }
-    if (amount > toUnits(available, precision)) {
+    if (amount > unitsOf(available, precision)) {
       form.setErrors({ amount: WALLET_ERRORS.insufficientBalance });
       return false;
     }
@@ -151,29 +140,17 @@ export function WithdrawPanel({ currency, network, available }: Props) {
           {t('wallet.withdraw.manage')}
         </Button>
       </Group>
-      <TextInput
-        label={t('wallet.withdraw.amount')}
-        inputMode="decimal"
-        autoComplete="off"
+      <AmountWithSlider
         value={String(form.values.amount)}
-        onChange={(e) => {
-          const next = acceptAmount(e.currentTarget.value, precision, String(form.values.amount));
-          if (next !== undefined) form.set('amount', next);
-        }}
-        rightSection={<Text size="xs">{unit}</Text>}
-        rightSectionWidth={56}
+        onChange={(amount) => form.set('amount', amount)}
+        percent={percent}
+        onPercent={setPercent}
+        available={available}
+        precision={precision}
+        unit={unit}
         error={form.errors.amount && message(form.errors.amount)}
         description={t('wallet.withdraw.available', { amount: available, coin: unit })}
-        data-testid="withdraw-amount"
-      />
-      <Slider
-        value={percent}
-        onChange={pick}
-        step={25}
-        marks={STEPS.map((s) => ({ value: s, label: `${s}%` }))}
-        label={(v) => `${v}%`}
-        thumbLabel={t('wallet.withdraw.percent')}
-        mb="md"
+        testId="withdraw-amount"
       />
       <Group justify="space-between">
         <Text size="sm" c="dimmed">

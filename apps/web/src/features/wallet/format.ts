@@ -49,6 +49,12 @@ export function acceptAmount(text: string, decimals: number, previous = ''): str
   return next.length < previous.length ? next : undefined;
 }
 
+/** A typed amount in the currency's smallest units; 0 while it is empty or not a number yet. */
+export function unitsOf(text: string, precision: number): bigint {
+  const parsed = parseUnits(text || '0', precision);
+  return parsed.ok ? parsed.units : 0n;
+}
+
 /**
  * The amount the slider puts in the field: `percent` of the available balance, exactly, rounded down to the
  * currency's precision. Not cut to the 10 characters of typing: 100 % is everything available.
