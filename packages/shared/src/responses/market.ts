@@ -172,8 +172,15 @@ export const orderResponse = z
     bid: z.string(),
     /** The market's base currency (what a sell gives). */
     ask: z.string(),
-    /** Only in the answer to a placement the engine cancelled at once: why. */
-    cancel_reason: z.enum(['user', 'self_trade', 'unfilled', 'budget']).optional(),
+    /**
+     * Only in the answer to a placement the engine cancelled at once: why (`self_trade`: it met the user's own
+     * order; `unfilled`: a market or ioc order's remainder; `budget`: a market buy's hold ran out; `fill_or_kill`: a
+     * fok order the book could not fill wholly, untouched; `post_only`: a post-only order that would have taken,
+     * untouched).
+     */
+    cancel_reason: z
+      .enum(['user', 'self_trade', 'unfilled', 'budget', 'fill_or_kill', 'post_only'])
+      .optional(),
   })
   .meta({
     id: 'Order',
