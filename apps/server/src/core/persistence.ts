@@ -113,9 +113,8 @@ export function orderViewFromRow(units: Units, o: Record<string, any>): OrderVie
     makerFee: toUnits(o.maker_fee, 6),
     takerFee: toUnits(o.taker_fee, 6),
     triggeredAt: o.triggered_at === null ? null : o.triggered_at.getTime(),
-    // Rows written before migration 0036 have neither column: gtc (ioc for market orders), not post-only.
-    timeInForce: o.time_in_force ?? (o.ord_type === 'market' ? 'ioc' : 'gtc'),
-    postOnly: o.post_only === true,
+    timeInForce: o.time_in_force,
+    postOnly: o.post_only,
     seq: Number(o.seq),
   };
 }

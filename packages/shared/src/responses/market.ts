@@ -168,6 +168,13 @@ export const orderResponse = z
     taker_fee: decimal,
     trades_count: z.number().int(),
     stop_loss_type: z.enum(['stop_loss', 'take_profit']).nullable(),
+    /**
+     * How long the order may wait: `gtc` (the rest rests in the book), `ioc` (the rest is cancelled at once; market
+     * orders are `ioc`), `fok` (all at once or nothing). Not a Peatio field: the common exchange name.
+     */
+    time_in_force: z.enum(['gtc', 'ioc', 'fok']),
+    /** Whether the order was placed post-only: it never takes liquidity. Not a Peatio field: the common name. */
+    post_only: z.boolean(),
     /** The market's quote currency (what a buy pays). */
     bid: z.string(),
     /** The market's base currency (what a sell gives). */
@@ -205,6 +212,8 @@ export const orderResponse = z
         taker_fee: '0.001',
         trades_count: 0,
         stop_loss_type: null,
+        time_in_force: 'gtc',
+        post_only: false,
         bid: 'btc',
         ask: 'eth',
       },
