@@ -47,6 +47,16 @@ export const trading = {
   'trading.form.placed': 'Order placed successfully',
   'trading.form.selfTrade': 'Order cancelled: it would have traded with your own order',
   'trading.form.unfilled': 'Order cancelled: there was nothing to fill it',
+  'trading.form.fillOrKill':
+    'Order cancelled: the book could not fill all of it at once, so nothing was traded',
+  'trading.form.postOnlyTaken':
+    'Order cancelled: it would have traded at once, and post only orders never do',
+  'trading.form.timeInForce': 'Time in force',
+  'trading.form.postOnly': 'Post only',
+  'trading.form.postOnlyHint': 'Only add to the book (maker fee); cancelled if it would trade at once',
+  'trading.tif.gtc': 'GTC · Good till cancelled',
+  'trading.tif.ioc': 'IOC · Immediate or cancel',
+  'trading.tif.fok': 'FOK · Fill or kill',
   'trading.type.limit': 'Limit',
   'trading.type.market': 'Market',
   'trading.type.stop_loss_limit': 'Stop-limit',
