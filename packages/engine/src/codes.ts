@@ -38,6 +38,18 @@ export const Rejection = {
   StopPriceOutOfRange: 'market.order.invalid_stop_price',
   /** PlaceOrder: `stopPrice` given on a `limit` or `market` order. */
   UnexpectedStopPrice: 'market.order.unexpected_stop_price',
+  /** PlaceOrder: `timeInForce` is not one of `gtc`, `ioc`, `fok`. */
+  InvalidTimeInForce: 'market.order.invalid_time_in_force',
+  /** PlaceOrder: a `market` order carries a `timeInForce` (it fills what the book has and cancels the rest). */
+  MarketOrderTimeInForce: 'market.order.market_order_time_in_force',
+  /** PlaceOrder: a stop order (`stop_loss_limit`, `take_profit_limit`, `stop_loss_order`) with `ioc` or `fok`. */
+  StopOrderTimeInForce: 'market.order.stop_order_time_in_force',
+  /** PlaceOrder: `postOnly` is not a boolean. */
+  InvalidPostOnly: 'market.order.invalid_post_only',
+  /** PlaceOrder: `postOnly` on an order that is not a `limit` order. */
+  PostOnlyNotLimit: 'market.order.post_only_not_limit',
+  /** PlaceOrder: `postOnly` with `ioc` or `fok` (a post-only order must be able to rest). */
+  PostOnlyTimeInForce: 'market.order.post_only_time_in_force',
   /** PlaceOrder: available balance is below the amount the order must lock. */
   InsufficientBalance: 'market.account.insufficient_balance',
   /** PlaceOrder: a market order finds nothing on the opposite side of the book. */

@@ -37,8 +37,16 @@ export interface Posting {
   causeId: number;
 }
 
-/** Why an order was cancelled. */
-export type CancelReason = 'user' | 'self_trade' | 'unfilled' | 'budget';
+/**
+ * Why an order was cancelled:
+ * - `user`: a CancelOrder or CancelAll;
+ * - `self_trade`: the taker met a resting order of its own user (its remainder is cancelled);
+ * - `unfilled`: a market or `ioc` order's remainder that the book could not fill at once;
+ * - `budget`: a market buy's hold cannot pay for one more step;
+ * - `fill_or_kill`: a `fok` order the book could not fill wholly at once (cancelled before any trade);
+ * - `post_only`: a post-only order that would have taken liquidity (cancelled before any trade).
+ */
+export type CancelReason = 'user' | 'self_trade' | 'unfilled' | 'budget' | 'fill_or_kill' | 'post_only';
 
 /** An order was accepted (its full, final state for this command is in {@link CommandResult.orders}). */
 export interface OrderOpened {

@@ -202,7 +202,8 @@ function settle(
 /**
  * Run a taker order (new, or a triggered stop) against the opposite side: price-time priority, trade at the
  * maker's price, self-trade prevention (the taker's remainder is cancelled when it meets its own user's
- * resting order). Afterwards the order is done, rests (limit-priced orders), or its remainder is cancelled.
+ * resting order). Afterwards the order is done, rests (limit-priced `gtc` orders), or its remainder is cancelled
+ * (`unfilled` for market and `ioc` orders).
  */
 export function runTaker(st: CoreState, tx: Tx, m: MarketRt, o: Order): void {
   const buy = o.side === 'buy';
@@ -223,6 +224,7 @@ export function runTaker(st: CoreState, tx: Tx, m: MarketRt, o: Order): void {
       }
       let v = maker.remainingVolume;
       if (o.remainingVolume < v) v = o.remainingVolume;
+      let spent = false;
       if (buy && limit === null) {
         // Market buys spend at most their hold.
         const unit = p * m.qm;
@@ -232,6 +234,8 @@ export function runTaker(st: CoreState, tx: Tx, m: MarketRt, o: Order): void {
             reason = 'budget';
             break outer;
           }
+          // What is left of the hold cannot pay for one more step at this price or any later one.
+          spent = true;
         }
       }
       const next: BookNode | null = node.next;
@@ -241,12 +245,16 @@ export function runTaker(st: CoreState, tx: Tx, m: MarketRt, o: Order): void {
         finishDone(st, tx, maker);
       }
       if (o.remainingVolume === 0n) break outer;
+      if (spent) {
+        reason = 'budget';
+        break outer;
+      }
       node = next;
     }
   }
   if (o.remainingVolume === 0n) {
     finishDone(st, tx, o);
-  } else if (reason === null && limit !== null) {
+  } else if (reason === null && limit !== null && o.timeInForce === 'gtc') {
     (buy ? m.book.bids : m.book.asks).append(o, limit);
     touchOrder(tx, o);
   } else {

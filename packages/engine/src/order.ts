@@ -1,7 +1,7 @@
 /** The internal order: also a node of a book level or stop set. Closed orders are recycled (see `reuse`). */
 import type { BookNode, Level } from './book.ts';
 import type { MarketRt, UserAccount } from './state.ts';
-import type { OrderState, OrderView, OrdType, Side } from './types.ts';
+import type { OrderState, OrderView, OrdType, Side, TimeInForce } from './types.ts';
 
 /** Internal order; also a node of a book level or stop set. */
 export class Order implements BookNode {
@@ -18,6 +18,9 @@ export class Order implements BookNode {
   state: OrderState = 'wait';
   updatedAt!: number;
   triggeredAt: number | null = null;
+  /** `ioc` for market orders, else `gtc` unless the PlaceOrder said otherwise (see `placeOrder`). */
+  timeInForce: TimeInForce = 'gtc';
+  postOnly = false;
   /** Last command stamp that put this order into a result's `orders`. */
   stamp = -1;
   id!: number;
@@ -67,6 +70,8 @@ export class Order implements BookNode {
     this.state = 'wait';
     this.updatedAt = createdAt;
     this.triggeredAt = null;
+    this.timeInForce = ordType === 'market' ? 'ioc' : 'gtc';
+    this.postOnly = false;
     this.stamp = -1;
     this.id = id;
     this.acct = acct;
@@ -129,6 +134,8 @@ export class Order implements BookNode {
       makerFee: this.makerFee,
       takerFee: this.takerFee,
       triggeredAt: this.triggeredAt,
+      timeInForce: this.timeInForce,
+      postOnly: this.postOnly,
       seq: this.seq,
     };
   }

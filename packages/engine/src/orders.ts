@@ -5,6 +5,7 @@ import { cause, hold } from './ledger.ts';
 import { cancelOpen, execute, touchOrder } from './matching.ts';
 import { Order } from './order.ts';
 import type { CoreState, MarketRt, Tx, UserAccount } from './state.ts';
+import { cancelBeforeMatching, optionsRejection } from './time-in-force.ts';
 import type { CancelAll, CancelOrder, OrdType, PlaceOrder, Side } from './types.ts';
 
 function validType(t: string): t is OrdType {
@@ -96,6 +97,8 @@ function validate(st: CoreState, tx: Tx, c: PlaceOrder): RejectionCode | null {
     const e = checkPrice(c.stopPrice, m, Rejection.NonPositiveStopPrice, Rejection.StopPriceOutOfRange);
     if (e !== null) return e;
   } else if (c.stopPrice !== undefined) return Rejection.UnexpectedStopPrice;
+  const options = optionsRejection(c, t);
+  if (options !== null) return options;
 
   let lock: bigint;
   const buy = side === 'buy';
@@ -203,9 +206,20 @@ export function placeOrder(st: CoreState, tx: Tx, c: PlaceOrder): RejectionCode 
   if (stop) {
     (triggersDown(c.ordType, c.side) ? m.stopsDown : m.stopsUp).append(o, o.stopPrice as bigint);
     execute(st, tx, m, null);
-  } else {
-    execute(st, tx, m, o);
+    return o.id;
   }
+  if (c.ordType === 'limit') {
+    if (c.timeInForce !== undefined) o.timeInForce = c.timeInForce;
+    if (c.postOnly === true) o.postOnly = true;
+    // A post-only order that would take, or a fok order the book cannot fill wholly, is cancelled untouched:
+    // nothing trades, so no stop can trigger.
+    const refusal = cancelBeforeMatching(m, o);
+    if (refusal !== null) {
+      cancelOpen(st, tx, o, refusal);
+      return o.id;
+    }
+  }
+  execute(st, tx, m, o);
   return o.id;
 }
 

@@ -102,6 +102,10 @@ function restoreOrder(st: CoreState, v: OrderView): Order {
   o.state = v.state;
   o.updatedAt = v.updatedAt;
   o.triggeredAt = v.triggeredAt;
+  // Snapshots written before these fields existed hold only gtc orders that are not post-only.
+  const tif = v.timeInForce ?? 'gtc';
+  if (tif !== 'gtc') fail(`order ${v.id}: an open order is ${tif}`);
+  o.postOnly = v.postOnly === true;
   return o;
 }
 

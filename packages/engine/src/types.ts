@@ -7,6 +7,17 @@ export type Side = 'buy' | 'sell';
 export type OrdType = 'limit' | 'market' | 'stop_loss_limit' | 'take_profit_limit' | 'stop_loss_order';
 /** Order states: `wait` = New (resting, nothing filled; also untriggered stops), `pending` = Partial. */
 export type OrderState = 'wait' | 'pending' | 'done' | 'cancel' | 'reject';
+/**
+ * How long a limit order may wait for a counterparty:
+ * - `gtc` (good till cancelled, the default): what does not fill at once rests in the book;
+ * - `ioc` (immediate or cancel): fills what crosses now, the rest is cancelled (reason `unfilled`); never rests;
+ * - `fok` (fill or kill): fills wholly at once or not at all; when the book cannot fill all of it (within the
+ *   limit price, before one of the user's own orders), the order is cancelled untouched (reason `fill_or_kill`):
+ *   no trade, its hold released whole.
+ * Stop orders wait, so they are `gtc` only. Market orders fill what the book has and cancel the rest: their
+ * view reports `ioc`, and a PlaceOrder of type `market` carries no `timeInForce`.
+ */
+export type TimeInForce = 'gtc' | 'ioc' | 'fok';
 /** Market state; a disabled market refuses new orders (open orders stay and can be cancelled). */
 export type MarketState = 'enabled' | 'disabled';
 
@@ -78,6 +89,13 @@ export interface PlaceOrder extends CommandBase {
   price?: bigint;
   stopPrice?: bigint;
   volume: bigint;
+  /** Limit orders only (stop orders accept `gtc`); absent means `gtc`. */
+  timeInForce?: TimeInForce;
+  /**
+   * Limit orders with `gtc` only: the order must add liquidity. If it would take on arrival (the best opposite
+   * price crosses its limit), it is cancelled untouched (reason `post_only`): no trade, its hold released whole.
+   */
+  postOnly?: boolean;
 }
 /** Cancel one open order of the user. */
 export interface CancelOrder extends CommandBase {
@@ -280,6 +298,10 @@ export interface OrderView {
   takerFee: bigint;
   /** When a stop order was triggered; null for untriggered stops and plain orders. */
   triggeredAt: number | null;
+  /** `gtc` for orders that may rest (limit and stop orders by default), `ioc` for market orders. */
+  timeInForce: TimeInForce;
+  /** Whether the order was placed post-only (it never takes liquidity). */
+  postOnly: boolean;
   /** FIFO priority within its price level (book) or stop price (untriggered stops); smaller goes first. */
   seq: number;
 }

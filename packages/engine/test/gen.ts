@@ -1,6 +1,6 @@
 /** Random command streams for the differential and snapshot tests. */
 import fc from 'fast-check';
-import type { Command, EngineConfig } from '../src/index.ts';
+import type { Command, EngineConfig, TimeInForce } from '../src/index.ts';
 
 /**
  * One market `ab`: aaa (precision 2) against bbb (precision 4), price precision 2, amount precision 1, so
@@ -47,12 +47,53 @@ const side = fc.constantFrom('buy' as const, 'sell' as const);
 const price = fc.integer({ min: 95, max: 105 }).map(BigInt);
 const at = fc.integer({ min: 1, max: 1_000_000 });
 
+/** A time in force, mostly absent (the default, gtc). */
+const timeInForce = fc.option(fc.constantFrom('gtc' as const, 'ioc' as const, 'fok' as const), {
+  nil: undefined,
+  freq: 2,
+});
+/** A post-only flag, mostly absent. */
+const postOnly = fc.option(fc.boolean(), { nil: undefined, freq: 3 });
+/** The order options as a PlaceOrder carries them (an absent option is no field at all). */
+const withOptions = (o: { timeInForce: TimeInForce | undefined; postOnly: boolean | undefined }) => ({
+  ...(o.timeInForce === undefined ? {} : { timeInForce: o.timeInForce }),
+  ...(o.postOnly === undefined ? {} : { postOnly: o.postOnly }),
+});
+/** Options on an order type that takes none: rarely, so that most such orders are accepted. */
+const rareOptions = fc.oneof(
+  { arbitrary: fc.constant({ timeInForce: undefined, postOnly: undefined }), weight: 12 },
+  { arbitrary: fc.record({ timeInForce, postOnly }), weight: 1 },
+);
+
 const limitArb = fc
-  .record({ user, side, price, volume: fc.integer({ min: 1, max: 20 }).map(BigInt), at })
-  .map((r): Command => ({ type: 'PlaceOrder', market: 'ab', ordType: 'limit', ...r }));
+  .record({
+    user,
+    side,
+    price,
+    volume: fc.integer({ min: 1, max: 20 }).map(BigInt),
+    at,
+    options: fc.record({ timeInForce, postOnly }),
+  })
+  .map(
+    ({ options, ...r }): Command => ({
+      type: 'PlaceOrder',
+      market: 'ab',
+      ordType: 'limit',
+      ...r,
+      ...withOptions(options),
+    }),
+  );
 const marketArb = fc
-  .record({ user, side, volume: fc.integer({ min: 1, max: 30 }).map(BigInt), at })
-  .map((r): Command => ({ type: 'PlaceOrder', market: 'ab', ordType: 'market', ...r }));
+  .record({ user, side, volume: fc.integer({ min: 1, max: 30 }).map(BigInt), at, options: rareOptions })
+  .map(
+    ({ options, ...r }): Command => ({
+      type: 'PlaceOrder',
+      market: 'ab',
+      ordType: 'market',
+      ...r,
+      ...withOptions(options),
+    }),
+  );
 const stopArb = fc
   .record({
     user,
@@ -66,13 +107,15 @@ const stopArb = fc
     price,
     volume: fc.integer({ min: 1, max: 10 }).map(BigInt),
     at,
+    options: rareOptions,
   })
   .map(
-    (r): Command => ({
+    ({ options, ...r }): Command => ({
       type: 'PlaceOrder',
       market: 'ab',
       ...r,
       price: r.ordType === 'stop_loss_order' ? undefined : r.price,
+      ...withOptions(options),
     }),
   );
 const cancelArb = fc

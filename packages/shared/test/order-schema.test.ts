@@ -73,6 +73,32 @@ describe('marketOrderSchema', () => {
     });
   });
 
+  it('takes a time in force and post-only on limit orders, and refuses them where they do not fit', () => {
+    const limit = { ord_type: 'limit', volume: '1', price: '0.2' };
+    for (const time_in_force of ['gtc', 'ioc', 'fok']) expect(check({ ...limit, time_in_force })).toBe('ok');
+    expect(check({ ...limit, post_only: true, time_in_force: 'gtc' })).toBe('ok');
+    expect(check({ ...limit, post_only: 'false', time_in_force: 'fok' })).toBe('ok');
+    expect(check({ ...limit, time_in_force: 'day' })).toEqual({
+      time_in_force: 'market.order.invalid_time_in_force',
+    });
+    expect(check({ ...limit, post_only: 'yes' })).toEqual({ post_only: 'market.order.invalid_post_only' });
+    expect(check({ ord_type: 'market', volume: '1', time_in_force: 'gtc' })).toEqual({
+      time_in_force: 'market.order.market_order_time_in_force',
+    });
+    const stop = { ord_type: 'stop_loss_limit', volume: '1', price: '0.2', stop_price: '0.2' };
+    expect(check({ ...stop, time_in_force: 'gtc' })).toBe('ok');
+    expect(check({ ...stop, time_in_force: 'ioc' })).toEqual({
+      time_in_force: 'market.order.stop_order_time_in_force',
+    });
+    expect(check({ ...stop, post_only: true })).toEqual({ post_only: 'market.order.post_only_not_limit' });
+    expect(check({ ord_type: 'market', volume: '1', post_only: true })).toEqual({
+      post_only: 'market.order.post_only_not_limit',
+    });
+    expect(check({ ...limit, post_only: true, time_in_force: 'ioc' })).toEqual({
+      post_only: 'market.order.post_only_time_in_force',
+    });
+  });
+
   it('reports every refused field at once', () => {
     expect(check({ ord_type: 'stop_loss_limit', volume: '0.5', price: '0.123456' })).toEqual({
       volume: 'market.order.invalid_volume',

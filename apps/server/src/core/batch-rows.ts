@@ -1,11 +1,12 @@
 import { hash } from 'node:crypto';
 import type { OrderView, Trade } from '@exchange/engine';
-import { type Cell, decimal, literals, num, time, word } from './array-literals.ts';
+import { bool, type Cell, decimal, literals, num, time, word } from './array-literals.ts';
 import { orderUuid } from './order-uuid.ts';
 import type { Statement, Units } from './persistence.ts';
 
 /**
- * The columns an order's later changes touch (id, owner, market, prices, volume and fees never change; `seq`, its
+ * The columns an order's later changes touch (id, owner, market, prices, volume, fees, time in force and post-only
+ * never change; `seq`, its
  * place in the queue, changes when a stop order is triggered).
  */
 function changingCells(units: Units): Cell<OrderView>[] {
@@ -33,12 +34,12 @@ export function insertOrders(units: Units, orders: OrderView[]): Statement {
     v === null ? 'NULL' : decimal(v, units.market(o.market).pricePrecision);
   return {
     text: `insert into orders (id, uuid, user_id, market_id, side, ord_type, price, stop_price, origin_volume, maker_fee,
-       taker_fee, created_at, remaining_volume, executed_volume, locked, funds_received, funds_spent,
-       trades_count, state, triggered_at, updated_at, seq)
+       taker_fee, created_at, time_in_force, post_only, remaining_volume, executed_volume, locked, funds_received,
+       funds_spent, trades_count, state, triggered_at, updated_at, seq)
      select * from unnest($1::bigint[], $2::uuid[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::numeric[],
-       $8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::timestamptz[],
-       $13::numeric[], $14::numeric[], $15::numeric[], $16::numeric[], $17::numeric[], $18::int[], $19::text[],
-       $20::timestamptz[], $21::timestamptz[], $22::bigint[])`,
+       $8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::timestamptz[], $13::text[], $14::boolean[],
+       $15::numeric[], $16::numeric[], $17::numeric[], $18::numeric[], $19::numeric[], $20::int[], $21::text[],
+       $22::timestamptz[], $23::timestamptz[], $24::bigint[])`,
     values: literals(orders, [
       (o) => num(o.id),
       (o) => word(orderUuid(o.id)),
@@ -52,6 +53,8 @@ export function insertOrders(units: Units, orders: OrderView[]): Statement {
       (o) => decimal(o.makerFee, 6),
       (o) => decimal(o.takerFee, 6),
       (o) => time(o.createdAt),
+      (o) => word(o.timeInForce),
+      (o) => bool(o.postOnly),
       ...changingCells(units),
     ]),
     rows: orders.length,

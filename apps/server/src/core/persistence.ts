@@ -113,6 +113,8 @@ export function orderViewFromRow(units: Units, o: Record<string, any>): OrderVie
     makerFee: toUnits(o.maker_fee, 6),
     takerFee: toUnits(o.taker_fee, 6),
     triggeredAt: o.triggered_at === null ? null : o.triggered_at.getTime(),
+    timeInForce: o.time_in_force,
+    postOnly: o.post_only,
     seq: Number(o.seq),
   };
 }

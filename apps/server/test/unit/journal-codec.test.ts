@@ -24,6 +24,8 @@ const command: fc.Arbitrary<Command> = fc.oneof(
       volume: amount,
       price: amount,
       stopPrice: amount,
+      timeInForce: fc.constantFrom('gtc' as const, 'ioc' as const, 'fok' as const),
+      postOnly: fc.boolean(),
     },
     { requiredKeys: ['type', 'at', 'user', 'market', 'side', 'ordType', 'volume'] },
   ),
@@ -143,6 +145,49 @@ describe('the journal codec', () => {
     );
   });
 
+  it('writes the order options in the short form, only when an order carries them', () => {
+    const order = {
+      type: 'PlaceOrder' as const,
+      at: AT,
+      user: 7,
+      market: 'ethbtc',
+      side: 'buy' as const,
+      ordType: 'limit' as const,
+      volume: 1n,
+      price: 2n,
+    };
+    const cases: [Command, string][] = [
+      [{ ...order, timeInForce: 'ioc' }, '"1","2",null,"ioc",null]'],
+      [{ ...order, postOnly: true }, '"1","2",null,null,true]'],
+      [{ ...order, timeInForce: 'gtc', postOnly: false }, '"1","2",null,"gtc",false]'],
+      [order, '"1","2",null]'],
+    ];
+    for (const [command, tail] of cases) {
+      const body = encodeBatch([command], AT);
+      expect(body).toBe(`[${AT},["P",0,null,7,"ethbtc","buy","limit",${tail}]`);
+      expect(decodeBatch(body).commands).toEqual([command]);
+    }
+  });
+
+  it('reads a PlaceOrder written before the order options as one without them (gtc, not post-only)', () => {
+    const [old] = decodeBatch(`[${AT},["P",0,null,7,"ethbtc","buy","limit","1","2",null]]`).commands;
+    expect(old).toEqual({
+      type: 'PlaceOrder',
+      at: AT,
+      user: 7,
+      market: 'ethbtc',
+      side: 'buy',
+      ordType: 'limit',
+      volume: 1n,
+      price: 2n,
+    });
+    expect(old && 'timeInForce' in old).toBe(false);
+    expect(old && 'postOnly' in old).toBe(false);
+    expect(() => decodeBatch(`[${AT},["P",0,null,7,"m","buy","limit","1","2",null,null,"yes"]]`)).toThrow(
+      'expected true or false',
+    );
+  });
+
   it('writes a command with a field its short form does not know the generic way, so nothing is dropped', () => {
     const order = {
       type: 'PlaceOrder' as const,
@@ -153,7 +198,7 @@ describe('the journal codec', () => {
       ordType: 'limit' as const,
       volume: 1n,
       price: 2n,
-      timeInForce: 'ioc',
+      icebergVolume: 1n,
     } as Command;
     const body = encodeBatch([order], AT);
     expect(body).toContain('["X"');

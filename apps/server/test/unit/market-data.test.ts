@@ -25,6 +25,8 @@ const order = (over: Partial<OrderView>): OrderView => ({
   makerFee: 1000n,
   takerFee: 2000n,
   triggeredAt: null,
+  timeInForce: 'gtc',
+  postOnly: false,
   seq: 1,
   ...over,
 });

@@ -168,12 +168,26 @@ export const orderResponse = z
     taker_fee: decimal,
     trades_count: z.number().int(),
     stop_loss_type: z.enum(['stop_loss', 'take_profit']).nullable(),
+    /**
+     * How long the order may wait: `gtc` (the rest rests in the book), `ioc` (the rest is cancelled at once; market
+     * orders are `ioc`), `fok` (all at once or nothing). Not a Peatio field: the common exchange name.
+     */
+    time_in_force: z.enum(['gtc', 'ioc', 'fok']),
+    /** Whether the order was placed post-only: it never takes liquidity. Not a Peatio field: the common name. */
+    post_only: z.boolean(),
     /** The market's quote currency (what a buy pays). */
     bid: z.string(),
     /** The market's base currency (what a sell gives). */
     ask: z.string(),
-    /** Only in the answer to a placement the engine cancelled at once: why. */
-    cancel_reason: z.enum(['user', 'self_trade', 'unfilled', 'budget']).optional(),
+    /**
+     * Only in the answer to a placement the engine cancelled at once: why (`self_trade`: it met the user's own
+     * order; `unfilled`: a market or ioc order's remainder; `budget`: a market buy's hold ran out; `fill_or_kill`: a
+     * fok order the book could not fill wholly, untouched; `post_only`: a post-only order that would have taken,
+     * untouched).
+     */
+    cancel_reason: z
+      .enum(['user', 'self_trade', 'unfilled', 'budget', 'fill_or_kill', 'post_only'])
+      .optional(),
   })
   .meta({
     id: 'Order',
@@ -198,6 +212,8 @@ export const orderResponse = z
         taker_fee: '0.001',
         trades_count: 0,
         stop_loss_type: null,
+        time_in_force: 'gtc',
+        post_only: false,
         bid: 'btc',
         ask: 'eth',
       },

@@ -48,6 +48,18 @@ export const ORDER_ERRORS = {
   nonPositiveStopPrice: 'market.order.non_positive_stop_price',
   /** `stop_price` on a `limit` or `market` order. */
   unexpectedStopPrice: 'market.order.unexpected_stop_price',
+  /** `time_in_force` is not one of `gtc`, `ioc`, `fok`. */
+  invalidTimeInForce: 'market.order.invalid_time_in_force',
+  /** `time_in_force` on a `market` order (it fills what the book has and cancels the rest: there is none to choose). */
+  marketOrderTimeInForce: 'market.order.market_order_time_in_force',
+  /** `time_in_force` `ioc` or `fok` on a stop order (stop orders wait, so they are `gtc` only). */
+  stopOrderTimeInForce: 'market.order.stop_order_time_in_force',
+  /** `post_only` is not a boolean. */
+  invalidPostOnly: 'market.order.invalid_post_only',
+  /** `post_only` on an order that is not a `limit` order. */
+  postOnlyNotLimit: 'market.order.post_only_not_limit',
+  /** `post_only` with `time_in_force` `ioc` or `fok` (a post-only order must be able to rest in the book). */
+  postOnlyTimeInForce: 'market.order.post_only_time_in_force',
 } as const;
 
 /** Codes of the public market data calls (Peatio's). */
@@ -70,6 +82,14 @@ export const MARKET_DATA_ERRORS = {
 export const PRICED_ORD_TYPES: readonly OrdType[] = ['limit', 'stop_loss_limit', 'take_profit_limit'];
 /** Order types that wait for a `stop_price` (stop-limit, take-profit limit, stop-market). */
 export const STOP_ORD_TYPES: readonly OrdType[] = ['stop_loss_limit', 'take_profit_limit', 'stop_loss_order'];
+
+/**
+ * Time in force of a limit order: `gtc` (good till cancelled, the default: the rest waits in the book), `ioc`
+ * (immediate or cancel: what does not fill at once is cancelled), `fok` (fill or kill: all of it at once, or
+ * nothing and the order is cancelled).
+ */
+export const TIME_IN_FORCE = ['gtc', 'ioc', 'fok'] as const;
+export type TimeInForce = (typeof TIME_IN_FORCE)[number];
 
 const decimal = (code: string) => z.string({ error: code }).regex(/^(0|[1-9]\d{0,17})(\.\d{1,18})?$/, code);
 
@@ -95,6 +115,17 @@ export const placeOrderSchema = z.object({
       decimal(ORDER_ERRORS.invalidPrice),
       z.number().transform(String).pipe(decimal(ORDER_ERRORS.invalidPrice)),
     ])
+    .optional(),
+  /** Limit orders: {@link TIME_IN_FORCE}; absent means `gtc`. Stop orders take `gtc` only, market orders none. */
+  time_in_force: z.enum(TIME_IN_FORCE, { error: ORDER_ERRORS.invalidTimeInForce }).optional(),
+  /**
+   * Limit orders with `gtc`: the order only adds liquidity; one that would take on arrival is cancelled untouched
+   * (the answer says `cancel_reason: "post_only"`). A boolean, or its text `"true"`/`"false"` as form clients send.
+   */
+  post_only: z
+    .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')], {
+      error: ORDER_ERRORS.invalidPostOnly,
+    })
     .optional(),
   /** Optional client order id: the same id twice places one order. */
   client_id: z
@@ -204,13 +235,14 @@ function checkDecimal(
 
 /** One problem of an order against its market's rules, on its field. */
 export interface OrderIssue {
-  path: 'volume' | 'price' | 'stop_price';
+  path: 'volume' | 'price' | 'stop_price' | 'time_in_force' | 'post_only';
   code: string;
 }
 
 /**
  * An order (already through {@link placeOrderSchema}) against one market's rules, in field order: volume
- * precision and minimum, price precision and presence by order type, stop price likewise. The server takes the
+ * precision and minimum, price precision and presence by order type, stop price likewise, then the order options
+ * (time in force and post-only) against the order type, with the engine's codes. The server takes the
  * first issue as its answer; the engine keeps the price range and balance checks.
  */
 export function orderRuleIssues(order: PlaceOrderInput, rules: OrderRules): OrderIssue[] {
@@ -247,6 +279,16 @@ export function orderRuleIssues(order: PlaceOrderInput, rules: OrderRules): Orde
       zero: ORDER_ERRORS.nonPositiveStopPrice,
     });
     if ('code' in stop) fail('stop_price', stop.code);
+  }
+
+  const tif = order.time_in_force;
+  if (tif !== undefined && order.ord_type === 'market')
+    fail('time_in_force', ORDER_ERRORS.marketOrderTimeInForce);
+  else if (tif !== undefined && tif !== 'gtc' && order.ord_type !== 'limit')
+    fail('time_in_force', ORDER_ERRORS.stopOrderTimeInForce);
+  if (order.post_only === true) {
+    if (order.ord_type !== 'limit') fail('post_only', ORDER_ERRORS.postOnlyNotLimit);
+    else if (tif === 'ioc' || tif === 'fok') fail('post_only', ORDER_ERRORS.postOnlyTimeInForce);
   }
   return issues;
 }

@@ -1,4 +1,4 @@
-import type { CancelAll, CancelOrder, Command, OrdType, PlaceOrder } from '@exchange/engine';
+import type { CancelAll, CancelOrder, Command, OrdType, PlaceOrder, TimeInForce } from '@exchange/engine';
 import { reviveBigints, stringifyTagged } from '../remote/codec.ts';
 
 /**
@@ -6,7 +6,10 @@ import { reviveBigints, stringifyTagged } from '../remote/codec.ts';
  * time and each command is an array `[tag, at - batchAt, ref, ...fields]` (`ref`, the client command id, or
  * null). The commands of every request path have short forms of their own, with amounts as decimal strings:
  *
- * - `["P", dt, ref, user, market, side, ordType, volume, price, stopPrice]` PlaceOrder (price and stop may be null);
+ * - `["P", dt, ref, user, market, side, ordType, volume, price, stopPrice]` PlaceOrder (price and stop may be null),
+ *   followed by `timeInForce, postOnly` (each may be null: absent) only when the order carries either; an entry
+ *   written before these options existed ends at `stopPrice` and decodes as an order without them (gtc, not
+ *   post-only);
  * - `["C", dt, ref, user, orderId]` CancelOrder;
  * - `["A", dt, ref, user, market, side]` CancelAll (market and side may be null);
  * - `["X", dt, ref, fields]` any other command: its fields as an object, each bigint as `{"$n":"<decimal>"}`.
@@ -83,6 +86,7 @@ const isText = (v: unknown) => typeof v === 'string';
 const isNumber = (v: unknown) => typeof v === 'number';
 const isOptional = (v: unknown, is: (v: unknown) => boolean) => v === undefined || is(v);
 const isBig = (v: unknown) => typeof v === 'bigint';
+const isBoolean = (v: unknown) => typeof v === 'boolean';
 
 /** The fields each short form carries: a command with any other field goes the generic way, whole. */
 const SHORT_FIELDS = {
@@ -97,6 +101,8 @@ const SHORT_FIELDS = {
     'volume',
     'price',
     'stopPrice',
+    'timeInForce',
+    'postOnly',
   ]),
   CancelOrder: new Set(['type', 'at', 'ref', 'user', 'orderId']),
   CancelAll: new Set(['type', 'at', 'ref', 'user', 'market', 'side']),
@@ -120,7 +126,9 @@ function short(c: Command): 'P' | 'C' | 'A' | null {
       isText(c.ordType) &&
       isBig(c.volume) &&
       isOptional(c.price, isBig) &&
-      isOptional(c.stopPrice, isBig)
+      isOptional(c.stopPrice, isBig) &&
+      isOptional(c.timeInForce, isText) &&
+      isOptional(c.postOnly, isBoolean)
       ? 'P'
       : null;
   if (c.type === 'CancelOrder') return isNumber(c.user) && isNumber(c.orderId) ? 'C' : null;
@@ -134,7 +142,11 @@ function encodeCommand(c: Command, batchAt: number): string {
   switch (short(c)) {
     case 'P': {
       const o = c as PlaceOrder;
-      return `["P",${head},${o.user},${str(o.market)},${str(o.side)},${str(o.ordType)},${big(o.volume)},${big(o.price)},${big(o.stopPrice)}]`;
+      const options =
+        o.timeInForce === undefined && o.postOnly === undefined
+          ? ''
+          : `,${str(o.timeInForce)},${o.postOnly === undefined ? 'null' : o.postOnly}`;
+      return `["P",${head},${o.user},${str(o.market)},${str(o.side)},${str(o.ordType)},${big(o.volume)},${big(o.price)},${big(o.stopPrice)}${options}]`;
     }
     case 'C':
       return `["C",${head},${(c as CancelOrder).user},${(c as CancelOrder).orderId}]`;
@@ -167,6 +179,9 @@ function decodeCommand(raw: unknown, batchAt: number): Command {
       };
       if (raw[8] !== null) c.price = bigint(raw[8]);
       if (raw[9] !== null) c.stopPrice = bigint(raw[9]);
+      // Absent in entries written before the order options (and when the order has neither).
+      if (raw[10] !== undefined && raw[10] !== null) c.timeInForce = text(raw[10]) as TimeInForce;
+      if (raw[11] !== undefined && raw[11] !== null) c.postOnly = boolean(raw[11]);
       return withRef(c);
     }
     case 'C':
@@ -190,6 +205,11 @@ function decodeCommand(raw: unknown, batchAt: number): Command {
 
 function text(v: unknown): string {
   if (typeof v !== 'string') throw new JournalFormatError('expected text');
+  return v;
+}
+
+function boolean(v: unknown): boolean {
+  if (typeof v !== 'boolean') throw new JournalFormatError('expected true or false');
   return v;
 }
 

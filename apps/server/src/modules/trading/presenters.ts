@@ -49,6 +49,8 @@ export function orderEntity(units: Units, o: OrderView): OrderEntity {
     taker_fee: formatUnits(o.takerFee, 6, 1),
     trades_count: o.tradesCount,
     stop_loss_type: stopLossType(o.ordType),
+    time_in_force: o.timeInForce,
+    post_only: o.postOnly,
     bid: m.quote,
     ask: m.base,
   };

@@ -43,6 +43,8 @@ export async function placeOrder(
       volume,
       ...(price === undefined ? {} : { price }),
       ...(stopPrice === undefined ? {} : { stopPrice }),
+      ...(input.time_in_force === undefined ? {} : { timeInForce: input.time_in_force }),
+      ...(input.post_only === undefined ? {} : { postOnly: input.post_only }),
     },
     input.client_id ? `order:${userId}:${input.client_id}` : undefined,
     // Answered once the order is in the journal: its effects are certain, and the user's reads wait for the
@@ -52,7 +54,8 @@ export async function placeOrder(
   if (!result.ok) throw invalid(result.code ?? ORDER_ERRORS.invalidVolume);
   const order = touched(result, result.orderId);
   if (order) {
-    // Cancelled by the engine while placing (self-trade prevention, nothing to fill, a spent market budget): say why.
+    // Cancelled by the engine while placing (self-trade prevention, nothing to fill, a spent market budget, a fok
+    // order the book cannot fill wholly, a post-only order that would take): say why.
     const cancelled = result.events.find((e) => e.type === 'OrderCancelled' && e.orderId === order.id);
     const entity = orderEntity(core.units, order);
     return cancelled?.type === 'OrderCancelled' ? { ...entity, cancel_reason: cancelled.reason } : entity;

@@ -5,8 +5,22 @@ import {
   type OrdType,
   PRICED_ORD_TYPES,
   STOP_ORD_TYPES,
+  TIME_IN_FORCE,
+  type TimeInForce,
 } from '@exchange/shared';
-import { Button, Grid, Group, Paper, SegmentedControl, Slider, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Button,
+  Checkbox,
+  Grid,
+  Group,
+  NativeSelect,
+  Paper,
+  SegmentedControl,
+  Slider,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { useState } from 'react';
@@ -25,6 +39,18 @@ const STEPS = [0, 25, 50, 75, 100];
 const TYPES: OrdType[] = ['limit', 'market', 'stop_loss_limit', 'take_profit_limit', 'stop_loss_order'];
 /** The form's fields, named as in the order payload. */
 type Field = 'volume' | 'price' | 'stop_price';
+/** The options of a limit order, shared by both sides of the form. */
+interface LimitOptions {
+  timeInForce: TimeInForce;
+  postOnly: boolean;
+}
+/** The options as the order payload carries them: only what differs from the defaults (gtc, not post-only). */
+export function limitOptionFields(options: LimitOptions): { time_in_force?: TimeInForce; post_only?: true } {
+  return {
+    ...(options.timeInForce === 'gtc' ? {} : { time_in_force: options.timeInForce }),
+    ...(options.postOnly ? { post_only: true as const } : {}),
+  };
+}
 
 /** The order error in the spec's words, with the market's minimum and precisions filled in. */
 export function orderErrorMessage(code: string, market: Market): string {
@@ -41,7 +67,10 @@ export function orderErrorMessage(code: string, market: Market): string {
  */
 export function placementOutcome(order: Pick<Order, 'state' | 'executed_volume' | 'cancel_reason'>): string {
   if (order.state !== 'cancel' || units(order.executed_volume) !== 0n) return 'trading.form.placed';
-  return order.cancel_reason === 'self_trade' ? 'trading.form.selfTrade' : 'trading.form.unfilled';
+  if (order.cancel_reason === 'self_trade') return 'trading.form.selfTrade';
+  if (order.cancel_reason === 'fill_or_kill') return 'trading.form.fillOrKill';
+  if (order.cancel_reason === 'post_only') return 'trading.form.postOnlyTaken';
+  return 'trading.form.unfilled';
 }
 
 /** Digits and at most one dot; too many decimals are let through so the field can say why it is refused. */
@@ -66,10 +95,22 @@ interface SideProps {
   rates: FeeRates | undefined;
   /** The precision of the base and quote currencies: fees are charged in their smallest units. */
   precisions: { base: number; quote: number };
+  /** Time in force and post-only, sent with limit orders only. */
+  options: LimitOptions;
 }
 
 /** One side of the form: its own inputs and its own loading flag. */
-function SideForm({ side, market, ordType, balance, lastPrice, best, rates, precisions }: SideProps) {
+function SideForm({
+  side,
+  market,
+  ordType,
+  balance,
+  lastPrice,
+  best,
+  rates,
+  precisions,
+  options,
+}: SideProps) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [price, setPrice] = useState('');
@@ -125,6 +166,7 @@ function SideForm({ side, market, ordType, balance, lastPrice, best, rates, prec
       volume: amount,
       ...(priced && price ? { price } : {}),
       ...(stopped && stop ? { stop_price: stop } : {}),
+      ...(ordType === 'limit' ? limitOptionFields(options) : {}),
     };
     const parsed = marketOrderSchema(market).safeParse(input);
     if (!parsed.success) {
@@ -237,6 +279,7 @@ function SideForm({ side, market, ordType, balance, lastPrice, best, rates, prec
 export function OrderForm({ market, lastPrice, best }: { market: Market; lastPrice: string; best: Best }) {
   const { t } = useTranslation();
   const [ordType, setOrdType] = useState<OrdType>('limit');
+  const [options, setOptions] = useState<LimitOptions>({ timeInForce: 'gtc', postOnly: false });
   const { data: balances } = useBalances();
   const rates = useFeeRates(market.id);
   const { data: currencies } = useCurrencies();
@@ -246,7 +289,7 @@ export function OrderForm({ market, lastPrice, best }: { market: Market; lastPri
     base: precisionOf(market.base_unit, market.amount_precision),
     quote: precisionOf(market.quote_unit, market.price_precision + market.amount_precision),
   };
-  const common = { market, ordType, lastPrice, best, rates, precisions };
+  const common = { market, ordType, lastPrice, best, rates, precisions, options };
   return (
     <Paper withBorder p="xs">
       {rates && (
@@ -263,6 +306,30 @@ export function OrderForm({ market, lastPrice, best }: { market: Market; lastPri
         onChange={(v) => setOrdType(v as OrdType)}
         data={TYPES.map((type) => ({ value: type, label: t(`trading.type.${type}`) }))}
       />
+      {ordType === 'limit' && (
+        <Group gap="md" mb="xs" align="flex-end" data-testid="limit-options">
+          <NativeSelect
+            size="xs"
+            label={t('trading.form.timeInForce')}
+            data-testid="time-in-force"
+            value={options.timeInForce}
+            // A post-only order must be able to rest: it is GTC only.
+            disabled={options.postOnly}
+            onChange={(e) => setOptions({ ...options, timeInForce: e.currentTarget.value as TimeInForce })}
+            data={TIME_IN_FORCE.map((tif) => ({ value: tif, label: t(`trading.tif.${tif}`) }))}
+          />
+          <Checkbox
+            size="xs"
+            label={t('trading.form.postOnly')}
+            title={t('trading.form.postOnlyHint')}
+            aria-description={t('trading.form.postOnlyHint')}
+            data-testid="post-only"
+            checked={options.postOnly}
+            disabled={options.timeInForce !== 'gtc'}
+            onChange={(e) => setOptions({ ...options, postOnly: e.currentTarget.checked })}
+          />
+        </Group>
+      )}
       <Grid>
         <Grid.Col span={6}>
           <SideForm

@@ -49,7 +49,7 @@ export interface Order extends Partial<OrderCurrencies> {
   created_at: string;
   updated_at: string;
   /** Only in the answer to a placement the engine cancelled at once. */
-  cancel_reason?: 'user' | 'self_trade' | 'unfilled' | 'budget';
+  cancel_reason?: 'user' | 'self_trade' | 'unfilled' | 'budget' | 'fill_or_kill' | 'post_only';
 }
 
 /** One of the user's trades (trade history). */
