@@ -9,3 +9,8 @@ alter table sessions add column end_reason text;
 create index sessions_unended_idx on sessions (last_seen_at) where revoked_at is null;
 -- "A new device": the user's earlier successful logins are read at each login.
 create index activities_logins_idx on activities (user_id, id) where action = 'login' and result = 'succeed';
+-- Sessions that ended by inactivity or lifetime before this migration are marked ended here, silently: the sweep
+-- records only the ends it sees happen, not a backlog of old ones all dated today.
+update sessions set revoked_at = least(expires_at, last_seen_at + interval '60 minutes'),
+       end_reason = case when expires_at <= last_seen_at + interval '60 minutes' then 'expired' else 'idle' end
+ where revoked_at is null and (expires_at <= now() or last_seen_at <= now() - interval '60 minutes');
