@@ -55,6 +55,7 @@ import type { ServerKeys } from './modules/identity/crypto.ts';
 import type { JwtIssuer } from './modules/identity/jwt.ts';
 import { userResourceRoutes } from './modules/identity/resource-routes.ts';
 import { identityRoutes } from './modules/identity/routes.ts';
+import { sessionRoutes } from './modules/identity/session-routes.ts';
 import type { SessionStore } from './modules/identity/sessions.ts';
 import type { UserDirectory } from './modules/identity/user-directory.ts';
 import { kycResourceRoutes, kycWebhookRoutes } from './modules/kyc/routes.ts';
@@ -300,6 +301,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         await barong.register(async (resource) => {
           await userResourceRoutes(resource, deps);
           await apiKeyRoutes(resource, deps);
+          await sessionRoutes(resource, deps);
           await resource.register((kyc) => kycResourceRoutes(kyc, deps));
         });
         await barong.register((webhooks) => kycWebhookRoutes(webhooks, deps));

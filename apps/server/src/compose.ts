@@ -35,6 +35,7 @@ import { Cards } from './modules/card/index.ts';
 import { CARD_WEBHOOK_PATH } from './modules/card/routes.ts';
 import { loadServerKeys, type ServerKeys } from './modules/identity/crypto.ts';
 import { JwtIssuer } from './modules/identity/jwt.ts';
+import { SessionSweep } from './modules/identity/session-sweep.ts';
 import { DEFAULT_SESSION_POLICY, SessionStore } from './modules/identity/sessions.ts';
 import { UserDirectory } from './modules/identity/user-directory.ts';
 import { KYC_WEBHOOK_PATH } from './modules/kyc/routes.ts';
@@ -193,6 +194,9 @@ export async function composeApp(
   app.addHook('preClose', () => cards.stop());
   app.addHook('preClose', () => deps.outboxRetention.stop());
   if (mailSender) app.addHook('preClose', () => mailSender.stop());
+  // Idle and expired sessions get their end written to the security log (issue 31).
+  const sessionSweep = new SessionSweep(db, sessions.idleMinutes, logOf('sessions'));
+  app.addHook('preClose', () => sessionSweep.stop());
   // The background jobs by name; each runs in one process at a time (a lock per job in a split deployment).
   const backgroundJobs: BackgroundJobs = {
     wallet: () => wallet.startJobs(),
@@ -201,6 +205,7 @@ export async function composeApp(
     'card fees': async () => cards.start(),
     'outbox retention': async () => deps.outboxRetention.start(),
     'mail sender': async () => mailSender?.start(),
+    'session sweep': async () => sessionSweep.start(),
   };
   if (jobs) for (const [name, start] of Object.entries(backgroundJobs)) if (name !== 'wallet') await start();
   return { app, deps, jobs: backgroundJobs };

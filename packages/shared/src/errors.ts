@@ -206,6 +206,16 @@ export const ERRORS = {
   userDataInvalid: 'resource.user.invalid_data',
   /** API key: the state is neither active nor inactive (nor Barong's `disabled`, read as inactive). */
   apiKeyInvalidState: 'resource.api_key.invalid_state',
+  /**
+   * Devices: no live session of the signed-in user has this id (404). Another user's session, an ended one and a
+   * malformed id all answer this alike, so an id tells nobody whether it exists.
+   */
+  sessionNotFound: 'resource.session.doesnt_exist',
+  /**
+   * Devices: `DELETE /resource/sessions/{id}` named the session of the request itself (422); this device signs
+   * out with `DELETE /identity/sessions` (logout) instead.
+   */
+  sessionIsCurrent: 'resource.session.current',
   /** Phone change: the number is not 4-30 digits. */
   phoneInvalid: 'resource.phone.invalid_num',
   /** Phone change: the number already belongs to an account. */

@@ -33,6 +33,8 @@ export const LOCK_FAMILIES = {
   signerNetwork: 7_030_002,
   /** Per Bitcoin wallet address: its coins are spent by one transaction at a time. */
   bitcoinAddress: 7_030_003,
+  /** Per user: a login's new-device check and its security-log entry, one login at a time (issue 31). */
+  loginDevice: 7_031_001,
 } as const;
 
 /**

@@ -126,6 +126,36 @@ describe('who a request is, cached and kept true', () => {
     expect((await b.app.inject({ method: 'GET', url: ME, headers: { cookie } })).statusCode).toBe(401);
   });
 
+  it('refuses a session ended from another device (Devices) on both processes within a second', async () => {
+    const user = await activeUser(a, 'device-end@example.com');
+    const keep = await loginWithEmailCode(a, user.email, user.password);
+    const { cookie } = await loginWithEmailCode(a, user.email, user.password);
+    // Both processes have the session to end in memory.
+    for (const app of apps())
+      expect((await app.inject({ method: 'GET', url: ME, headers: { cookie } })).statusCode).toBe(200);
+    const list = await a.app.inject({
+      method: 'GET',
+      url: '/api/v2/barong/resource/sessions',
+      headers: { cookie: keep.cookie },
+    });
+    const other = (list.json() as { id: string; current: boolean }[]).find((s) => !s.current)?.id;
+    const ended = await b.app.inject({
+      method: 'DELETE',
+      url: `/api/v2/barong/resource/sessions/${other}`,
+      headers: { cookie: keep.cookie, 'x-csrf-token': keep.csrf },
+    });
+    expect(ended.statusCode, ended.body).toBe(204);
+    expect((await b.app.inject({ method: 'GET', url: ME, headers: { cookie } })).statusCode).toBe(401);
+    await within(1000, async () => {
+      const res = await a.app.inject({ method: 'GET', url: ME, headers: { cookie } });
+      return res.statusCode === 401;
+    });
+    for (const app of apps())
+      expect(
+        (await app.inject({ method: 'GET', url: ME, headers: { cookie: keep.cookie } })).statusCode,
+      ).toBe(200);
+  });
+
   it('refuses a session revoked in the database (an operator) on both processes within a second', async () => {
     const cookie = await signedIn('revoked@example.com');
     for (const app of apps())

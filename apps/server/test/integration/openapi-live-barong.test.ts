@@ -8,6 +8,7 @@ import {
   barongCall,
   forgetUsedTotp,
   lastCode,
+  loginWithEmailCode,
   nextIp,
   oathtoolCode,
   registration,
@@ -138,6 +139,15 @@ describe('the Barong document, answered live', () => {
     ok(await call('GET', '/resource/profiles/me', s));
     ok(await call('GET', '/resource/labels/email', s));
     ok(await call('GET', '/resource/users/activity/all', s));
+    // Devices (issue 31): the list, one other session ended, an unknown one refused, then all the others.
+    const second = await loginWithEmailCode(t, user.email, user.password);
+    const devices = await call('GET', '/resource/sessions', s);
+    ok(devices);
+    const otherId = (devices.json() as { id: string; current: boolean }[]).find((d) => !d.current)?.id;
+    ok(await call('DELETE', `/resource/sessions/${otherId}`, s), 204);
+    expect((await call('DELETE', `/resource/sessions/${otherId}`, s)).statusCode).toBe(404);
+    expect((await call('GET', '/resource/users/me', second)).statusCode).toBe(401);
+    ok(await call('DELETE', '/resource/sessions', s));
     ok(await call('POST', '/resource/generate_code', s), 201);
     ok(await call('PUT', '/resource/users/anti_phishing', s, { phrase: 'blue heron' }));
     ok(await call('POST', '/resource/profiles', s, PROFILE), 201);

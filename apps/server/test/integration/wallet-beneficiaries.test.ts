@@ -130,6 +130,18 @@ describe('beneficiaries', () => {
     const del = await call(ivy, 'DELETE', `/account/beneficiaries/${id}`, { otp: await totp(ivy) });
     expect(del.statusCode).toBe(204);
     expect((await call(ivy, 'GET', '/account/beneficiaries')).json()).toEqual([]);
+    // Ivy's security log (issue 31): added, activated, removed; nothing for Jon's refused tries.
+    const logged = await w.t.db.pool.query(
+      `select u.email, a.action, a.data->>'id' as id from activities a join users u on u.id = a.user_id
+        where a.topic = 'beneficiary' and u.email in ('ivy@wallet.test', 'jon@wallet.test') order by a.id`,
+    );
+    expect(logged.rows).toEqual(
+      ['beneficiary.create', 'beneficiary.activate', 'beneficiary.delete'].map((action) => ({
+        email: 'ivy@wallet.test',
+        action,
+        id: String(id),
+      })),
+    );
   });
 
   it("say whether the address is another user's deposit address here (an internal transfer)", async () => {

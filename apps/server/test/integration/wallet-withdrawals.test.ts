@@ -44,6 +44,21 @@ describe('withdrawals', () => {
       rid: target,
     });
     expect(balance(who, 'trx')).toEqual({ balance: 60n * TRX, locked: 40n * TRX });
+    // The request is in the security log (issue 31), written with the withdrawal.
+    const logged = await w.t.db.pool.query(
+      `select a.data from activities a join users u on u.id = a.user_id
+        where u.email = 'kim@wallet.test' and a.action = 'withdraw.request' and a.topic = 'withdraw'`,
+    );
+    expect(logged.rows.map((r) => r.data)).toEqual([
+      {
+        id: res.json().id,
+        currency: 'trx',
+        blockchain_key: 'tron-sim',
+        amount: '40',
+        rid: target,
+        beneficiary_id: beneficiary,
+      },
+    ]);
     await w.t.deps.wallet.tick();
     const [sent] = (await call(who, 'GET', '/account/withdraws')).json();
     expect(sent.state).toBe('confirming');

@@ -13,6 +13,7 @@ import { dev } from './en/dev.ts';
 import { errors } from './en/errors.ts';
 import { identity } from './en/identity.ts';
 import { kyc } from './en/kyc.ts';
+import { securityLog } from './en/security-log.ts';
 import { staticPages } from './en/static.ts';
 import { trading } from './en/trading.ts';
 import { wallet } from './en/wallet.ts';
@@ -25,6 +26,7 @@ export const en = {
   ...contact,
   ...staticPages,
   ...identity,
+  ...securityLog,
   ...kyc,
   ...captcha,
   ...trading,

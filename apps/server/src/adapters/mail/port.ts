@@ -11,6 +11,8 @@ export type MessageTemplate =
   | 'beneficiary_removal'
   | 'beneficiary_pin'
   | 'security_notice'
+  /** A sign-in from a device the user's earlier logins never used (issue 31). */
+  | 'security_new_device'
   | 'card_approved'
   | 'contact';
 

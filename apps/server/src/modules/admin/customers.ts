@@ -1,6 +1,6 @@
 import { ADMIN_ERRORS } from '@exchange/shared';
 import type pg from 'pg';
-import { withTransaction } from '../../db/pool.ts';
+import { type Tx, withTransaction } from '../../db/pool.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Messengers, mailSecurityNotice } from '../identity/notify.ts';
 import { endPasswordResets } from '../identity/password.ts';
@@ -105,13 +105,16 @@ export async function setUserLocked(
   const state = locked ? 'locked' : 'active';
   await withTransaction(db, async (tx) => {
     await tx.query('update users set state = $2, updated_at = now() where id = $1', [user.id, state]);
-    if (locked) await endPasswordResets(tx, user.id);
+    if (locked) {
+      await endPasswordResets(tx, user.id);
+      await recordStaffSessionEnd(tx, user.id, staff, 'lock');
+    }
     await recordStaffAction(tx, staff, locked ? 'user.lock' : 'user.unlock', uid, {
       before: { state: user.state },
       after: { state, reason },
     });
   });
-  if (locked) await sessions.revokeAllForUser(user.id);
+  if (locked) await sessions.revokeAllForUser(user.id, undefined, 'staff');
   return { uid, state };
 }
 
@@ -134,9 +137,26 @@ export async function endUserSessions(db: pg.Pool, sessions: SessionStore, staff
       before: { sessions: open },
       after: { sessions: 0 },
     });
-    await sessions.revokeAllForUser(user.id);
+    await recordStaffSessionEnd(tx, user.id, staff, 'sessions');
+    await sessions.revokeAllForUser(user.id, undefined, 'staff');
   });
   return { uid, ended: open };
+}
+
+/**
+ * The user's own security log says that staff ended their sessions (`session.end`, reason `staff`), and on what
+ * occasion (`lock`: the account was locked; `sessions`: support ended them), in the staff action's transaction.
+ */
+function recordStaffSessionEnd(tx: Tx, userId: string, staff: Staff, occasion: 'lock' | 'sessions') {
+  return recordActivity(tx, {
+    userId,
+    action: 'session.end',
+    result: 'succeed',
+    topic: 'session',
+    ip: staff.ip,
+    userAgent: null,
+    data: { reason: 'staff', occasion },
+  });
 }
 
 /**
@@ -176,7 +196,7 @@ export async function resetTwoFactor(
       after: { otp: false, reason },
     });
   });
-  await sessions.revokeAllForUser(user.id);
+  await sessions.revokeAllForUser(user.id, undefined, 'staff');
   await mailSecurityNotice(
     messengers,
     user.email,

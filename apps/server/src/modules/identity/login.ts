@@ -20,6 +20,7 @@ import {
   lockoutKey,
   releaseAttempt,
 } from './lockout.ts';
+import { recordSuccessfulLogin } from './new-device.ts';
 import { mailCode, smsCode } from './notify.ts';
 import { verifyPassword } from './passwords.ts';
 import type { IdentityDeps, RequestOrigin } from './registration.ts';
@@ -96,6 +97,28 @@ async function refuse(
 }
 
 /**
+ * Records a login refused because the account is blocked (failure reason `blocked`) when the account exists,
+ * then throws the refusal on; other errors pass through unrecorded.
+ */
+async function recordBlocked(
+  deps: IdentityDeps,
+  user: UserRecord | undefined,
+  origin: RequestOrigin,
+  err: unknown,
+): Promise<never> {
+  if (user && err instanceof AppError && err.codes.includes(ERRORS.accountBlocked)) {
+    await recordActivity(deps.db, {
+      userId: user.id,
+      action: 'login',
+      result: 'failed',
+      ...origin,
+      data: { reason: 'blocked' },
+    });
+  }
+  throw err;
+}
+
+/**
  * First step shared by login and code resend: the attempt is counted (atomically, before the slow password hash,
  * so a burst of concurrent guesses gets no more checks than the limit), the password must match, and the lock
  * is checked again after the hash (attempts that arrived meanwhile may have locked the account: then even the
@@ -114,7 +137,10 @@ async function checkCredentials(
   const key = lockoutKey(user?.id, identifier);
   if (deps.config.rateLimits && !(await accountLimiter(deps).take(key)))
     throw new AppError(429, [ERRORS.rateLimited]);
-  const attempt = { key, identifier, number: await beginAttempt(deps.db, key) };
+  const number = await beginAttempt(deps.db, key).catch((err: unknown) =>
+    recordBlocked(deps, user, origin, err),
+  );
+  const attempt = { key, identifier, number };
   if (!(await verifyPassword(user?.password_digest, input.password)) || !user) {
     return refuse(deps, attempt, user, origin, {
       status: 401,
@@ -122,8 +148,8 @@ async function checkCredentials(
       reason: 'password',
     });
   }
-  if (endsHere(user)) await releaseAttempt(deps.db, key);
-  else await assertNotBlocked(deps.db, key);
+  const settle = endsHere(user) ? releaseAttempt(deps.db, key) : assertNotBlocked(deps.db, key);
+  await settle.catch((err: unknown) => recordBlocked(deps, user, origin, err));
   return { user, attempt };
 }
 
@@ -225,7 +251,16 @@ export async function login(
       },
     };
   }
-  if (user.state !== 'active') throw new AppError(401, [ERRORS.userNotActive]);
+  if (user.state !== 'active') {
+    await recordActivity(deps.db, {
+      userId: user.id,
+      action: 'login',
+      result: 'failed',
+      ...origin,
+      data: { reason: 'not_active' },
+    });
+    throw new AppError(401, [ERRORS.userNotActive]);
+  }
 
   if (!secondFactor) {
     // BaseApp never asks for the emailed code: with BASEAPP_COMPAT the login sends it (one a minute at most;
@@ -257,7 +292,7 @@ export async function login(
 
   await clearFailures(deps.db, user.id, attempt.identifier);
   const { token, csrfToken } = await deps.sessions.create(user.id, origin.ip, origin.userAgent);
-  await recordActivity(deps.db, { userId: user.id, action: 'login', result: 'succeed', ...origin });
+  await recordSuccessfulLogin(deps, user, origin);
   return { kind: 'session', token, body: { ...(await userEntity(deps.db, user)), csrf_token: csrfToken } };
 }
 

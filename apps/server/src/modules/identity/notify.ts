@@ -64,3 +64,38 @@ export async function mailSecurityNotice(
     (m.logger ?? console).warn(`security notice "${what}" not queued: ${String(err)}`);
   }
 }
+
+/** Where a new sign-in came from, as the new-device notice tells it. */
+export interface SignInPlace {
+  browser: string;
+  os: string;
+  ip: string;
+  at: Date;
+}
+
+/**
+ * Tells the user of a sign-in from a device their earlier logins never used (see `README.md`, "New device"), with
+ * the browser, OS, address and time, and their anti-phishing phrase so the mail can be trusted. Like
+ * {@link mailSecurityNotice} it follows a login already made, so a notice that cannot be queued is only logged.
+ */
+export async function mailNewDeviceNotice(
+  m: Messengers,
+  to: string,
+  place: SignInPlace,
+  phrase?: string | null,
+): Promise<void> {
+  try {
+    await m.mail.send({
+      to,
+      template: 'security_new_device',
+      subject: 'Security notice: new sign-in to your account',
+      text:
+        withSecret`Your account was just signed in to from a new device: ${place.browser} on ${place.os}, ` +
+        withSecret`from ${place.ip}, at ${place.at.toISOString()} (UTC).\n\n` +
+        'If this was you, nothing needs doing. If it was not, end that session in Settings › Devices, change ' +
+        `your password and contact support immediately.${phishingLine(phrase)}`,
+    });
+  } catch (err) {
+    (m.logger ?? console).warn(`new-device notice not queued: ${String(err)}`);
+  }
+}

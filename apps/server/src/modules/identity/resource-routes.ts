@@ -144,12 +144,15 @@ export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): P
 
   app.get(
     '/resource/users/activity/:topic',
-    docs("The user's security log (all, session, password, otp, account), paged", {
-      response: z.array(activityResponse),
-      paged: true,
-      query: activityQuery,
-      params: activityParams,
-    }),
+    docs(
+      "The user's security log (`all` or one topic: session, password, phone, otp, api_keys, beneficiary, withdraw, account, card), paged",
+      {
+        response: z.array(activityResponse),
+        paged: true,
+        query: activityQuery,
+        params: activityParams,
+      },
+    ),
     async (request, reply) => {
       const { page, limit: count } = activityQuery.parse(request.query);
       const { topic } = activityParams.parse(request.params);

@@ -246,17 +246,39 @@ export class SessionStore {
   /** Ends one session (logout). */
   async revoke(sessionId: string): Promise<void> {
     this.drop(sessionId);
-    await this.db.query('update sessions set revoked_at = now() where id = $1 and revoked_at is null', [
-      sessionId,
-    ]);
+    await this.db.query(
+      `update sessions set revoked_at = now(), end_reason = 'logout' where id = $1 and revoked_at is null`,
+      [sessionId],
+    );
   }
 
-  /** Ends every session of a user, optionally keeping one (password change keeps none). */
-  async revokeAllForUser(userId: string, exceptSessionId?: string): Promise<void> {
+  /**
+   * Ends every session of a user, optionally keeping one (password change keeps none), and marks why
+   * (`sessions.end_reason`: `password` unless told).
+   */
+  async revokeAllForUser(
+    userId: string,
+    exceptSessionId?: string,
+    reason: 'password' | 'staff' = 'password',
+  ): Promise<void> {
     for (const id of [...(this.byUser.get(userId) ?? [])]) if (id !== exceptSessionId) this.drop(id);
     await this.db.query(
-      'update sessions set revoked_at = now() where user_id = $1 and revoked_at is null and id is distinct from $2',
-      [userId, exceptSessionId ?? null],
+      `update sessions set revoked_at = now(), end_reason = $3
+        where user_id = $1 and revoked_at is null and id is distinct from $2`,
+      [userId, exceptSessionId ?? null, reason],
     );
+  }
+
+  /**
+   * Forgets sessions that a statement of someone else's (the Devices service, in its own transaction) ended: this
+   * process at once, after the commit; the others hear the change feed (migration 0030) as for any revocation.
+   */
+  forget(sessionIds: readonly string[]): void {
+    for (const id of sessionIds) this.drop(id);
+  }
+
+  /** The idle timeout in minutes: a session unused this long is over. */
+  get idleMinutes(): number {
+    return this.policy.idleMinutes;
   }
 }

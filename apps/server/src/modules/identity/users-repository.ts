@@ -150,7 +150,8 @@ export async function recordActivity(
     userId: string | null;
     action: string;
     result: 'succeed' | 'failed';
-    ip: string;
+    /** Null for an entry no request made (a background job, a call from the command line). */
+    ip: string | null;
     userAgent: string | null;
     topic?: string;
     data?: unknown;

@@ -10,10 +10,12 @@ import {
 } from '@exchange/shared';
 import type pg from 'pg';
 import { type MailPort, SECRET, withSecret } from '../../adapters/mail/port.ts';
+import { type Tx, withTransaction } from '../../db/pool.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
 import { hashCode, type ServerKeys, safeEqual } from '../identity/crypto.ts';
 import { phishingLine } from '../identity/notify.ts';
-import type { UserRecord } from '../identity/users-repository.ts';
+import type { RequestOrigin } from '../identity/registration.ts';
+import { recordActivity, type UserRecord } from '../identity/users-repository.ts';
 import type { ChainRegistry } from './chains.ts';
 import { checkTotp } from './totp-check.ts';
 
@@ -124,18 +126,23 @@ export async function createBeneficiary(
   deps: BeneficiaryDeps,
   user: UserRecord,
   input: CreateBeneficiaryInput,
+  origin: RequestOrigin,
 ): Promise<BeneficiaryItem> {
   const network = await networkOf(deps, input.currency, input.blockchain_key);
   const { address: raw, memo } = splitMemo(input.data.address);
   const address = network.chain.normalizeAddress(raw);
   if (!address) throw invalid(WALLET_ERRORS.beneficiaryAddressInvalid);
-  const inserted = await deps.db.query(
-    `insert into beneficiaries (user_id, currency_id, blockchain_key, name, description, address, memo)
-     values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing returning *, ${INTERNAL}`,
-    [user.id, input.currency, network.key, input.name, input.description ?? '', address, memo],
-  );
-  if (inserted.rowCount !== 1) throw invalid(WALLET_ERRORS.beneficiaryDuplicate);
-  const row = inserted.rows[0] as BeneficiaryRow;
+  const row = await withTransaction(deps.db, async (tx) => {
+    const inserted = await tx.query(
+      `insert into beneficiaries (user_id, currency_id, blockchain_key, name, description, address, memo)
+       values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing returning *, ${INTERNAL}`,
+      [user.id, input.currency, network.key, input.name, input.description ?? '', address, memo],
+    );
+    if (inserted.rowCount !== 1) throw invalid(WALLET_ERRORS.beneficiaryDuplicate);
+    const created = inserted.rows[0] as BeneficiaryRow;
+    await recordBeneficiaryActivity(tx, user.id, 'beneficiary.create', created, origin);
+    return created;
+  });
   const sentAt = await sendPin(deps, user, row, false);
   return beneficiaryEntity({ ...row, pin_sent_at: sentAt });
 }
@@ -186,6 +193,7 @@ export async function activateBeneficiary(
   userId: string,
   id: number,
   pin: string,
+  origin: RequestOrigin,
 ): Promise<BeneficiaryItem> {
   const row = await findBeneficiary(deps.db, userId, id);
   if (row.state === 'active') throw invalid(WALLET_ERRORS.beneficiaryAlreadyActive);
@@ -200,13 +208,17 @@ export async function activateBeneficiary(
   if (!usable || !safeEqual(current.pin_hash, pinHash(deps.keys, row.id, pin))) {
     throw invalid(WALLET_ERRORS.pinInvalid);
   }
-  const activated = await deps.db.query(
-    `update beneficiaries set state = 'active', pin_hash = null, activated_at = now(), updated_at = now()
-     where id = $1 and state = 'pending' returning *, ${INTERNAL}`,
-    [row.id],
-  );
-  if (activated.rowCount !== 1) throw invalid(WALLET_ERRORS.beneficiaryAlreadyActive);
-  return beneficiaryEntity(activated.rows[0]);
+  const activated = await withTransaction(deps.db, async (tx) => {
+    const updated = await tx.query(
+      `update beneficiaries set state = 'active', pin_hash = null, activated_at = now(), updated_at = now()
+       where id = $1 and state = 'pending' returning *, ${INTERNAL}`,
+      [row.id],
+    );
+    if (updated.rowCount !== 1) throw invalid(WALLET_ERRORS.beneficiaryAlreadyActive);
+    await recordBeneficiaryActivity(tx, userId, 'beneficiary.activate', updated.rows[0], origin);
+    return updated.rows[0] as BeneficiaryRow;
+  });
+  return beneficiaryEntity(activated);
 }
 
 /** Deletes with an authenticator code (needs 2FA on). */
@@ -215,11 +227,47 @@ export async function deleteBeneficiary(
   user: UserRecord,
   id: number,
   otp: string,
+  origin: RequestOrigin,
 ): Promise<void> {
   const row = await findBeneficiary(deps.db, user.id, id);
   if (!user.otp) throw new AppError(403, [ERRORS.otpNotEnabled]);
   await checkTotp(deps.db, deps.keys, user, otp, ERRORS.totpInvalid);
-  await deps.db.query('delete from beneficiaries where id = $1 and user_id = $2', [row.id, user.id]);
+  await withTransaction(deps.db, async (tx) => {
+    const removed = await tx.query('delete from beneficiaries where id = $1 and user_id = $2', [
+      row.id,
+      user.id,
+    ]);
+    if (removed.rowCount === 1)
+      await recordBeneficiaryActivity(tx, user.id, 'beneficiary.delete', row, origin);
+  });
+}
+
+/**
+ * The security log's entry for a saved address added, activated or removed (topic `beneficiary`), written in the
+ * transaction of the change: which address, on which network, under which name.
+ */
+export function recordBeneficiaryActivity(
+  tx: Tx,
+  userId: string,
+  action: 'beneficiary.create' | 'beneficiary.activate' | 'beneficiary.delete',
+  row: Pick<BeneficiaryRow, 'id' | 'name' | 'currency_id' | 'blockchain_key' | 'address'>,
+  origin: RequestOrigin | null,
+): Promise<void> {
+  return recordActivity(tx, {
+    userId,
+    action,
+    result: 'succeed',
+    topic: 'beneficiary',
+    ip: origin?.ip ?? null,
+    userAgent: origin?.userAgent ?? null,
+    data: {
+      id: Number(row.id),
+      name: row.name,
+      currency: row.currency_id,
+      blockchain_key: row.blockchain_key,
+      address: row.address,
+    },
+  });
 }
 
 /** The network of a currency, or the refusal the spec's screens expect. */

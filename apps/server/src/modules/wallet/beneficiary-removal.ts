@@ -1,11 +1,13 @@
 import { API, WALLET_ERRORS } from '@exchange/shared';
 import { SECRET, withSecret } from '../../adapters/mail/port.ts';
+import { withTransaction } from '../../db/pool.ts';
 import { invalid } from '../../http/errors.ts';
 import { windowLimiter } from '../identity/limiter.ts';
 import { MAILED_TOKEN_MINUTES, mailedToken, mailedTokenSubject } from '../identity/mailed-token.ts';
 import { phishingLine } from '../identity/notify.ts';
+import type { RequestOrigin } from '../identity/registration.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
-import { type BeneficiaryDeps, findBeneficiary } from './beneficiaries.ts';
+import { type BeneficiaryDeps, findBeneficiary, recordBeneficiaryActivity } from './beneficiaries.ts';
 
 /**
  * BASEAPP_COMPAT's beneficiary removal: BaseApp 2.6 deletes a saved address without a code, where the spec asks
@@ -79,10 +81,26 @@ export async function removalSubject(deps: BeneficiaryDeps, token: string): Prom
   };
 }
 
-/** Removes the beneficiary a valid token names (once: a second use finds it gone and is refused). */
-export async function confirmRemoval(deps: BeneficiaryDeps, token: string): Promise<RemovalSubject> {
+/**
+ * Removes the beneficiary a valid token names (once: a second use finds it gone and is refused), with its entry in
+ * the owner's security log in the same transaction.
+ */
+export async function confirmRemoval(
+  deps: BeneficiaryDeps,
+  token: string,
+  origin: RequestOrigin,
+): Promise<RemovalSubject> {
   const subject = await removalSubject(deps, token);
-  const removed = await deps.db.query('delete from beneficiaries where id = $1', [subject.id]);
-  if (removed.rowCount !== 1) throw invalid(WALLET_ERRORS.beneficiaryRemovalTokenInvalid);
+  await withTransaction(deps.db, async (tx) => {
+    const removed = await tx.query('delete from beneficiaries where id = $1 returning user_id', [subject.id]);
+    if (removed.rowCount !== 1) throw invalid(WALLET_ERRORS.beneficiaryRemovalTokenInvalid);
+    await recordBeneficiaryActivity(
+      tx,
+      String(removed.rows[0].user_id),
+      'beneficiary.delete',
+      { ...subject, id: String(subject.id), currency_id: subject.currency },
+      origin,
+    );
+  });
   return subject;
 }

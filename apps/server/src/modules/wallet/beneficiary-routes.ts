@@ -26,6 +26,11 @@ import {
 import { requestRemoval } from './beneficiary-removal.ts';
 
 const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+/** Where a request came from, for the security log. */
+const origin = (request: FastifyRequest) => ({
+  ip: request.ip,
+  userAgent: request.headers['user-agent'] ?? null,
+});
 
 /**
  * Peatio `account/beneficiaries`: saved withdrawal addresses (list, one, add, the activation pin, activate,
@@ -72,7 +77,9 @@ export function beneficiaryRoutes(
     ),
     async (request, reply) => {
       const input = createBeneficiarySchema.parse(request.body ?? {});
-      return reply.status(201).send(await createBeneficiary(beneficiaryDeps, authUser(request), input));
+      return reply
+        .status(201)
+        .send(await createBeneficiary(beneficiaryDeps, authUser(request), input, origin(request)));
     },
   );
   // PATCH as Peatio and BaseApp send it (200), POST as the spec's web app does (201).
@@ -110,6 +117,7 @@ export function beneficiaryRoutes(
         authUser(request).id,
         idParam.parse(request.params).id,
         pin,
+        origin(request),
       );
     },
   );
@@ -146,7 +154,13 @@ export function beneficiaryRoutes(
         return reply.status(202).send({ message: 'account.beneficiary.removal_mailed' });
       }
       const { otp } = deleteBeneficiarySchema.parse(body);
-      await deleteBeneficiary(beneficiaryDeps, authUser(request), idParam.parse(request.params).id, otp);
+      await deleteBeneficiary(
+        beneficiaryDeps,
+        authUser(request),
+        idParam.parse(request.params).id,
+        otp,
+        origin(request),
+      );
       return reply.status(204).send();
     },
   );

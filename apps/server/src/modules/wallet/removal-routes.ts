@@ -83,7 +83,10 @@ export async function beneficiaryRemovalRoutes(app: FastifyInstance, deps: AppDe
       const form = fromForm(request);
       try {
         const { token } = beneficiaryRemovalSchema.parse(request.body ?? {});
-        const subject = await confirmRemoval(removalDeps, token);
+        const subject = await confirmRemoval(removalDeps, token, {
+          ip: request.ip,
+          userAgent: request.headers['user-agent'] ?? null,
+        });
         if (form) return html(reply, 200, page('Withdrawal address removed', describe(subject)));
         return { id: subject.id, removed: true };
       } catch (err) {

@@ -195,7 +195,10 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
     ),
     async (request, reply) => {
       const input = withdrawSchema.parse(request.body ?? {});
-      const id = await createWithdrawal(wallet.withdrawDeps(), authUser(request), input);
+      const id = await createWithdrawal(wallet.withdrawDeps(), authUser(request), input, {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'] ?? null,
+      });
       const item = await historyItem(deps.db, 'withdrawals', id, wallet.confirmations, wallet.latestHeight);
       return reply.status(201).send(item);
     },

@@ -12,6 +12,7 @@ import type { WithdrawReviewRules } from '../../config.ts';
 import type { Core } from '../../core/index.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import type { ServerKeys } from '../identity/crypto.ts';
+import type { RequestOrigin } from '../identity/registration.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
 import { addressOwner } from './addresses.ts';
 import { findBeneficiary } from './beneficiaries.ts';
@@ -65,7 +66,12 @@ export async function withdrawPermission(db: pg.Pool, user: UserRecord, holdHour
  * An address that belongs to another user of the exchange is settled internally at once, without a fee and
  * without touching a chain; an external one waits for the processor to broadcast it.
  */
-export async function createWithdrawal(deps: WithdrawDeps, user: UserRecord, input: WithdrawInput) {
+export async function createWithdrawal(
+  deps: WithdrawDeps,
+  user: UserRecord,
+  input: WithdrawInput,
+  origin: RequestOrigin | null = null,
+) {
   const { db, core } = deps;
   if (!(await withdrawPermission(db, user, deps.holdHours)).allowed)
     throw new AppError(403, [WALLET_ERRORS.withdrawNotPermitted]);
@@ -120,17 +126,22 @@ export async function createWithdrawal(deps: WithdrawDeps, user: UserRecord, inp
   if (deps.verifyTotp) await deps.verifyTotp(user, input.otp);
   else await checkTotp(db, deps.keys, user, input.otp, WALLET_ERRORS.otpInvalid);
 
-  return placeWithdrawal(deps, user, {
-    currency: input.currency,
-    blockchainKey,
-    beneficiaryId: Number(beneficiary.id),
-    rid: beneficiary.address,
-    memo: beneficiary.memo,
-    amount,
-    fee: internal ? 0n : toUnits(network.withdraw_fee, precision),
-    precision,
-    recipient,
-  });
+  return placeWithdrawal(
+    deps,
+    user,
+    {
+      currency: input.currency,
+      blockchainKey,
+      beneficiaryId: Number(beneficiary.id),
+      rid: beneficiary.address,
+      memo: beneficiary.memo,
+      amount,
+      fee: internal ? 0n : toUnits(network.withdraw_fee, precision),
+      precision,
+      recipient,
+    },
+    origin,
+  );
 }
 
 /** A withdrawal that passed its checks, about to be recorded and held. */
@@ -151,18 +162,29 @@ export interface CheckedWithdrawal {
 
 /**
  * Records a checked withdrawal, holds its amount through the core, and sends it to staff review or on its way:
- * an internal one settles at once. Returns its id.
+ * an internal one settles at once. Returns its id. The request is written to the user's security log
+ * (`withdraw.request`, topic `withdraw`) by the same statement that records the withdrawal, with where it came
+ * from (`origin`; none for a call that has no request).
  */
 export async function placeWithdrawal(
   deps: WithdrawDeps,
   user: UserRecord,
   w: CheckedWithdrawal,
+  origin: RequestOrigin | null = null,
 ): Promise<number> {
   const { db, core } = deps;
   const row = (
     await db.query(
-      `insert into withdrawals (user_id, currency_id, blockchain_key, beneficiary_id, rid, memo, amount, fee, internal_user_id)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
+      `with w as (
+         insert into withdrawals (user_id, currency_id, blockchain_key, beneficiary_id, rid, memo, amount, fee, internal_user_id)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id
+       ), logged as (
+         insert into activities (user_id, action, result, topic, ip, user_agent, data)
+         select $1, 'withdraw.request', 'succeed', 'withdraw', $10, $11,
+                jsonb_build_object('id', w.id) || $12::jsonb
+           from w
+       )
+       select id from w`,
       [
         user.id,
         w.currency,
@@ -173,6 +195,15 @@ export async function placeWithdrawal(
         formatUnits(w.amount, w.precision),
         formatUnits(w.fee, w.precision),
         w.recipient,
+        origin?.ip ?? null,
+        origin?.userAgent ?? null,
+        JSON.stringify({
+          currency: w.currency,
+          blockchain_key: w.blockchainKey,
+          amount: formatUnits(w.amount, w.precision),
+          rid: w.rid,
+          beneficiary_id: w.beneficiaryId,
+        }),
       ],
     )
   ).rows[0];

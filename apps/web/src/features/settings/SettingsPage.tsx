@@ -3,11 +3,14 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useCurrentUser } from '../../api/user.ts';
 import { asksForVerification, VerificationRequiredModal } from '../kyc/VerificationRequiredModal.tsx';
+import { DevicesSection } from './DevicesSection.tsx';
 import { ProfileSection } from './ProfileSection.tsx';
+import { SecurityLogSection } from './SecurityLogSection.tsx';
 import { SecuritySection } from './SecuritySection.tsx';
 
 /**
- * Settings (`/settings`, accounts spec §2): Profile and Security Settings. A page that sent a user below level 3
+ * Settings (`/settings`, accounts spec §2): Profile and Security Settings, then Devices and the Security log
+ * (issue 31). A page that sent a user below level 3
  * here (the card, trading spec §6) asks for the verification-required prompt in the router state; closing it
  * clears that state, so a reload does not show it again.
  */
@@ -24,6 +27,8 @@ export function SettingsPage() {
         <Title order={2}>{t('identity.settings.title')}</Title>
         <ProfileSection key={user.updated_at ?? user.uid} user={user} />
         <SecuritySection user={user} />
+        <DevicesSection />
+        <SecurityLogSection />
       </Stack>
       <VerificationRequiredModal
         user={user}

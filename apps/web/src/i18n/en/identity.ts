@@ -72,6 +72,8 @@ export const identity = {
   'resource.otp.not_generated': 'Please scan a new QR code first',
   'resource.api_key.invalid_algorithm': 'Unsupported algorithm',
   'resource.api_key.invalid_state': 'Invalid state',
+  'resource.session.doesnt_exist': 'This session has already ended',
+  'resource.session.current': 'This is the device you are using: log out instead',
   'resource.user.invalid_data': 'Invalid user data',
   'resource.phone.invalid_num': 'Enter valid number',
   'resource.phone.number_exist': 'This phone number is already in use',

@@ -1,0 +1,30 @@
+/**
+ * The topics of the security log (`GET /resource/users/activity/{topic}`, Barong's Activity `topic`), and the
+ * actions recorded under each. `all` lists every topic.
+ *
+ * - `session`: `login` (succeed, or failed with `data.reason`: `password`, `otp`, `code`, `blocked`,
+ *   `not_active`), `logout`, `session.end` (`data.reason`: `user` for one device, `others` for all but the
+ *   current one, `staff`, `idle`, `expired`);
+ * - `password`: `password.change`, `password.reset`; `phone`: `phone.change`; `otp`: `otp.enable`, `otp.disable`,
+ *   `otp.reset_by_staff`;
+ * - `api_keys`: `api_key.create`, `api_key.active`, `api_key.inactive`, `api_key.delete`;
+ * - `beneficiary`: `beneficiary.create`, `beneficiary.activate`, `beneficiary.delete`;
+ * - `withdraw`: `withdraw.request`;
+ * - `account`: sign-up, verification and the anti-phishing phrase; `card`: card details shown, PIN;
+ * - `ip_whitelist`: reserved for the IP whitelist (issue 31, part 2), which does not exist yet.
+ */
+export const SECURITY_LOG_TOPICS = [
+  'session',
+  'password',
+  'phone',
+  'otp',
+  'api_keys',
+  'beneficiary',
+  'withdraw',
+  'account',
+  'card',
+  'ip_whitelist',
+] as const;
+
+/** One topic of {@link SECURITY_LOG_TOPICS}. */
+export type SecurityLogTopic = (typeof SECURITY_LOG_TOPICS)[number];
