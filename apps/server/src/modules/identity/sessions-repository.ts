@@ -16,7 +16,7 @@ export interface SessionRow {
   expires_at: string;
 }
 
-/** Why a session ended: see `sessions.end_reason` (migration 0038). */
+/** Why a session ended: see `sessions.end_reason` (migration 0037). */
 export type SessionEndReason = 'logout' | 'user' | 'others' | 'staff' | 'idle' | 'expired' | 'password';
 
 /** The condition of a live session: not ended, within its lifetime and not idle past `$idle` minutes. */
@@ -122,7 +122,7 @@ export async function sweepEndedSessions(db: Db, idleMinutes: number, batch: num
 
 /**
  * Whether this device was seen at an earlier successful login of the user: a login whose recorded device key is
- * the same, or (for logins recorded before device keys, migration 0038) whose user agent is the very same text.
+ * the same, or (for logins recorded before device keys, migration 0037) whose user agent is the very same text.
  * Also whether there was any earlier successful login at all.
  */
 export async function knownDevice(
