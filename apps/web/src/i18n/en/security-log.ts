@@ -13,6 +13,13 @@ export const securityLog = {
   'devices.ended': 'Session ended',
   'devices.endedOthers': 'Other sessions ended: {{count}}',
   'devices.none': 'No other device is signed in.',
+  'yourData.title': 'Your data',
+  'yourData.hint':
+    'Download a copy of your account: profile, security log, balances, orders, trades, deposits, withdrawals, swaps, saved addresses, API keys and card statements, as CSV and JSON files in one ZIP archive. Passwords, two-factor and API key secrets, full card numbers and identity documents are left out.',
+  'yourData.rule': 'You can download one copy a day. A download that fails on our side does not count.',
+  'yourData.download': 'Download my data',
+  'yourData.done': 'Your data has been downloaded.',
+  'yourData.limit': 'You have already downloaded your data today. You can download it again after {{at}}.',
   'securityLog.title': 'Security log',
   'securityLog.hint': 'Logins, session ends and every change to your security settings.',
   'securityLog.topic': 'Show',
