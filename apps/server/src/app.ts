@@ -49,6 +49,7 @@ import type { Cards } from './modules/card/index.ts';
 import { cardRoutes, cardWebhookRoutes } from './modules/card/routes.ts';
 import { contactRoutes } from './modules/contact/routes.ts';
 import { accountSolvencyRoutes } from './modules/custody/solvency-routes.ts';
+import { dataExportRoutes } from './modules/data-export/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
 import { authRoutes } from './modules/identity/auth-routes.ts';
 import type { ServerKeys } from './modules/identity/crypto.ts';
@@ -302,6 +303,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           await userResourceRoutes(resource, deps);
           await apiKeyRoutes(resource, deps);
           await sessionRoutes(resource, deps);
+          await dataExportRoutes(resource, deps);
           await resource.register((kyc) => kycResourceRoutes(kyc, deps));
         });
         await barong.register((webhooks) => kycWebhookRoutes(webhooks, deps));

@@ -204,6 +204,13 @@ export const ERRORS = {
   apiKeyInvalidAttribute: 'resource.api_key.invalid_attribute',
   /** `PUT /resource/users/me`: `data` is missing, longer than 1 KiB or not a JSON text (422). */
   userDataInvalid: 'resource.user.invalid_data',
+  /**
+   * `GET /resource/users/export`: the user already took a copy of their data in the last 24 hours (429). The
+   * answer says when the next one is possible: `next_at` (ISO 8601, UTC) and the `Retry-After` header (seconds).
+   * One a day, because an export reads the user's whole history; a download the server could not finish does
+   * not count.
+   */
+  dataExportLimit: 'resource.user.export_limit',
   /** API key: the state is neither active nor inactive (nor Barong's `disabled`, read as inactive). */
   apiKeyInvalidState: 'resource.api_key.invalid_state',
   /**

@@ -11,6 +11,8 @@
  * - `beneficiary`: `beneficiary.create`, `beneficiary.activate`, `beneficiary.delete`;
  * - `withdraw`: `withdraw.request`;
  * - `account`: sign-up, verification and the anti-phishing phrase; `card`: card details shown, PIN;
+ * - `data_export`: `data_export` (a copy of the user's data was taken: `succeed` when the download starts, with
+ *   `data.export_id`; `failed` with `data.reason: "server"` when the server could not finish it);
  * - `ip_whitelist`: reserved for the IP whitelist (issue 31, part 2), which does not exist yet.
  */
 export const SECURITY_LOG_TOPICS = [
@@ -23,6 +25,7 @@ export const SECURITY_LOG_TOPICS = [
   'withdraw',
   'account',
   'card',
+  'data_export',
   'ip_whitelist',
 ] as const;
 

@@ -35,6 +35,8 @@ export const LOCK_FAMILIES = {
   bitcoinAddress: 7_030_003,
   /** Per user: a login's new-device check and its security-log entry, one login at a time (issue 31). */
   loginDevice: 7_031_001,
+  /** Per user: the daily data export is decided one request at a time (issue 31, part 5). */
+  dataExport: 7_031_002,
 } as const;
 
 /**

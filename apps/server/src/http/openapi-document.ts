@@ -234,6 +234,8 @@ const MEDIA: Record<Exclude<RouteContent, 'json' | 'none' | 'websocket'>, [strin
   text: [['text/plain', { type: 'string' }]],
   // Identity documents and card holder images: what was uploaded.
   file: [binary('image/jpeg'), binary('image/png'), binary('application/pdf')],
+  // The user's data export: an archive written as it is sent.
+  zip: [binary('application/zip')],
 };
 
 /** The success answer of a route. */

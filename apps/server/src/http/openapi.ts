@@ -15,7 +15,7 @@ export type RouteSecurity =
   | 'stream';
 
 /** What the success answer of a route carries. */
-export type RouteContent = 'json' | 'csv' | 'html' | 'text' | 'file' | 'none' | 'websocket';
+export type RouteContent = 'json' | 'csv' | 'html' | 'text' | 'file' | 'zip' | 'none' | 'websocket';
 
 /**
  * What a route tells the API documents about itself: a summary and the very zod schemas its handler parses
@@ -36,7 +36,7 @@ export interface RouteDocs {
   response?: z.ZodType;
   /** The success status: 200 unless given (201 for a creation, 202, 204 without a body, 101 for a socket). */
   status?: number;
-  /** The success answer's content: JSON (the default), CSV, a page, a file, nothing or a websocket. */
+  /** The success answer's content: JSON (the default), CSV, a page, a file, a ZIP archive, nothing or a websocket. */
   content?: RouteContent;
   /** Who may call it; unset: what its path says (see `defaultSecurity` in openapi-document.ts). */
   security?: RouteSecurity;

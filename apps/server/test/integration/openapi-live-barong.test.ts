@@ -139,6 +139,9 @@ describe('the Barong document, answered live', () => {
     ok(await call('GET', '/resource/profiles/me', s));
     ok(await call('GET', '/resource/labels/email', s));
     ok(await call('GET', '/resource/users/activity/all', s));
+    // "Your data" (issue 31, part 5): the archive, then the refusal of a second one the same day.
+    ok(await call('GET', '/resource/users/export', s));
+    expect((await call('GET', '/resource/users/export', s)).statusCode).toBe(429);
     // Devices (issue 31): the list, one other session ended, an unknown one refused, then all the others.
     const second = await loginWithEmailCode(t, user.email, user.password);
     const devices = await call('GET', '/resource/sessions', s);

@@ -149,6 +149,22 @@ export async function api<T>(service: Service, path: string, options: CallOption
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
+/** A file the API answered (a download): its bytes and the name `Content-Disposition` gives it. */
+export interface Download {
+  blob: Blob;
+  filename: string;
+}
+
+/**
+ * Calls an endpoint that answers a file (the data export) and reads it whole; a refusal throws {@link ApiError} as
+ * any call does. The browser holds the file until it is saved: the server streams it, the page cannot.
+ */
+export async function apiDownload(service: Service, path: string, fallbackName: string): Promise<Download> {
+  const response = await send(service, path, {});
+  const named = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1];
+  return { blob: await response.blob(), filename: named ?? fallbackName };
+}
+
 /** Calls a list endpoint and reads its pagination headers. */
 export async function apiPage<T>(
   service: Service,

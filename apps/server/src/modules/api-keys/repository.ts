@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { Keyset } from '../../db/keyset.ts';
 
 /** An API key row (the secret stays encrypted). */
 export interface ApiKeyRecord {
@@ -49,6 +50,18 @@ export async function listKeys(
     db.query('select count(*)::int as n from api_keys where user_id = $1', [userId]),
   ]);
   return { items: (rows.rows as ApiKeyRecord[]).map(publicKey), total: total.rows[0].n as number };
+}
+
+/**
+ * A {@link Keyset} page of all the user's keys, oldest first, each in its public view (never the secret) with the
+ * row id the next page starts after (the data export; the id itself is not shown).
+ */
+export async function keysAfter(db: pg.Pool, userId: string, page: Keyset) {
+  const rows = await db.query(
+    'select * from api_keys where user_id = $1 and id > $2 and id <= $3 order by id limit $4',
+    [userId, page.after, page.upTo, page.limit],
+  );
+  return (rows.rows as ApiKeyRecord[]).map((k) => ({ id: Number(k.id), key: publicKey(k) }));
 }
 
 export async function insertKey(

@@ -203,6 +203,15 @@ export async function listCards(db: Db, userId: string): Promise<CardRow[]> {
   ).rows;
 }
 
+/** Every card of the user the issuer knows (all but an order still being placed), oldest first (the data export). */
+export async function issuedCards(db: Db, userId: string): Promise<CardRow[]> {
+  return (
+    await db.query(`select ${CARD} from cards where user_id = $1 and status <> 'ordering' order by id`, [
+      userId,
+    ])
+  ).rows;
+}
+
 export async function findCard(db: Db, userId: string, id: string): Promise<CardRow | undefined> {
   return (await db.query(`select ${CARD} from cards where user_id = $1 and id = $2`, [userId, id])).rows[0];
 }

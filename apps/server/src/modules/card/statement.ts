@@ -45,6 +45,32 @@ export class CardStatement {
   }
 
   /**
+   * Every transaction of one of the user's cards from the day it was ordered to `today` (YYYY-MM-DD, UTC): the
+   * final ones (settled, declined, reversed), then the pending ones, in the statement's rows in USDT (the EUR
+   * amounts beside them), `size` at a time (the data export). The issuer pages by offset, so a transaction that
+   * arrives during the walk may shift a row into the next page twice or past it: the export says so.
+   */
+  async *all(card: CardRow, today: string, size = 100): AsyncGenerator<StatementTransaction[]> {
+    const from = card.created_at.toISOString().slice(0, 10);
+    for (const settled of [true, false])
+      for (let start = 0; ; start += size) {
+        const page = await viaIssuer(this.ctx, (issuer) =>
+          issuer.listTransactions({
+            card_token: card.issuer_token,
+            start_date: from,
+            end_date: today,
+            settled,
+            start_index: start,
+            count: size,
+          }),
+        );
+        const fees = await this.topupFees(card, page.data);
+        yield page.data.map((t) => row(card, t, 'USDT', fees.get(t.gpa_order?.token ?? '') ?? 0n));
+        if (!page.is_more || page.data.length === 0) break;
+      }
+  }
+
+  /**
    * The fee each top-up on the page cost (issue 32): charged by us from the spot wallet on top of the amount, so
    * the issuer's `gpa.credit` does not carry it; found by the funding order's token, which is the top-up's.
    */

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { Keyset } from '../../db/keyset.ts';
 import { isoSql } from './users-repository.ts';
 
 /** One entry of the security log as Barong's Activity entity has it (`ip` is kept for this app's own screens). */
@@ -38,4 +39,14 @@ export async function listActivities(
     items: rows.rows.map((r) => ({ ...r, id: Number(r.id), user_ip: r.ip })),
     total: count.rows[0].total,
   };
+}
+
+/** A {@link Keyset} page of the user's whole security log, oldest first, in the list's shape (the data export). */
+export async function activitiesAfter(db: pg.Pool, userId: string, page: Keyset): Promise<ActivityEntity[]> {
+  const rows = await db.query(
+    `select id, ip, user_agent, topic, action, result, data::text as data, ${isoSql('created_at')} as created_at
+     from activities where user_id = $1 and id > $2 and id <= $3 order by id limit $4`,
+    [userId, page.after, page.upTo, page.limit],
+  );
+  return rows.rows.map((r) => ({ ...r, id: Number(r.id), user_ip: r.ip }));
 }

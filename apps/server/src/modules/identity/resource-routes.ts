@@ -145,7 +145,7 @@ export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): P
   app.get(
     '/resource/users/activity/:topic',
     docs(
-      "The user's security log (`all` or one topic: session, password, phone, otp, api_keys, beneficiary, withdraw, account, card), paged",
+      "The user's security log (`all` or one topic: session, password, phone, otp, api_keys, beneficiary, withdraw, account, card, data_export), paged",
       {
         response: z.array(activityResponse),
         paged: true,

@@ -2,6 +2,7 @@ import type { listOrdersQuery } from '@exchange/shared';
 import type pg from 'pg';
 import type { z } from 'zod';
 import { orderViewFromRow, type Units } from '../../core/persistence.ts';
+import type { Keyset } from '../../db/keyset.ts';
 import { orderEntity } from './presenters.ts';
 
 /** The user's orders with Peatio's filters, newest first by default, and the total for the `Total` header. */
@@ -76,6 +77,24 @@ export async function listUserTrades(
     db.query(`select count(*)::int as n from trades t where ${where}`, [userId, market ?? null]),
   ]);
   return { items: rows.rows.map(userTrade), total: total.rows[0].n as number };
+}
+
+/** A {@link Keyset} page of all the user's orders, oldest first, as Peatio's order entity (the data export). */
+export async function ordersAfter(db: pg.Pool, units: Units, userId: number, page: Keyset) {
+  const rows = await db.query(
+    'select * from orders where user_id = $1 and id > $2 and id <= $3 order by id limit $4',
+    [userId, page.after, page.upTo, page.limit],
+  );
+  return rows.rows.map((r) => orderEntity(units, orderViewFromRow(units, r)));
+}
+
+/** A {@link Keyset} page of all the user's trades, oldest first, from their side (the data export). */
+export async function tradesAfter(db: pg.Pool, userId: number, page: Keyset) {
+  const rows = await db.query(
+    `${USER_TRADE} where (t.maker_id = $1 or t.taker_id = $1) and t.id > $2 and t.id <= $3 order by t.id limit $4`,
+    [userId, page.after, page.upTo, page.limit],
+  );
+  return rows.rows.map(userTrade);
 }
 
 /** The trades of one of the user's orders, oldest first (Peatio's `trades` of `GET /market/orders/{id}`). */

@@ -10,6 +10,7 @@ import {
 } from '@exchange/shared';
 import type pg from 'pg';
 import { type MailPort, SECRET, withSecret } from '../../adapters/mail/port.ts';
+import type { Keyset } from '../../db/keyset.ts';
 import { type Tx, withTransaction } from '../../db/pool.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
 import { hashCode, type ServerKeys, safeEqual } from '../identity/crypto.ts';
@@ -100,6 +101,19 @@ export async function listBeneficiaries(
     db.query(`select count(*)::int as n from beneficiaries where ${where}`, values),
   ]);
   return { items: rows.rows.map(beneficiaryEntity), total: total.rows[0].n as number };
+}
+
+/** A {@link Keyset} page of all the user's beneficiaries, oldest first, in the list's shape (the data export). */
+export async function beneficiariesAfter(
+  db: pg.Pool,
+  userId: string,
+  page: Keyset,
+): Promise<BeneficiaryItem[]> {
+  const rows = await db.query(
+    `select *, ${INTERNAL} from beneficiaries where user_id = $1 and id > $2 and id <= $3 order by id limit $4`,
+    [userId, page.after, page.upTo, page.limit],
+  );
+  return rows.rows.map(beneficiaryEntity);
 }
 
 /** One of the user's beneficiaries in the list's shape; another user's, or an unknown id, is "not found" (404). */

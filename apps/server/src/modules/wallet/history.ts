@@ -8,6 +8,7 @@ import {
   WITHDRAW_STATE_FILTERS,
 } from '@exchange/shared';
 import type pg from 'pg';
+import type { Keyset } from '../../db/keyset.ts';
 import { invalid } from '../../http/errors.ts';
 
 /** A page of a list and the number of rows in all pages (the `Total` header). */
@@ -97,6 +98,25 @@ export async function listHistory(
     total: count.rows[0].total,
     items: rows.rows.map((r) => toItem(kind, r, confirmations, latestHeight)),
   };
+}
+
+/**
+ * A {@link Keyset} page of all the user's deposits, withdrawals (internal transfers included) or adjustments,
+ * oldest first, in the list's shape (the data export).
+ */
+export async function historyAfter(
+  db: pg.Pool,
+  userId: string,
+  kind: Kind,
+  page: Keyset,
+  confirmations: (network: string) => number,
+  latestHeight: (network: string) => number | undefined,
+): Promise<WalletHistoryItem[]> {
+  const rows = await db.query(
+    `${SELECT[kind]} where user_id = $1 and id > $2 and id <= $3 order by id limit $4`,
+    [userId, page.after, page.upTo, page.limit],
+  );
+  return rows.rows.map((r) => toItem(kind, r, confirmations, latestHeight));
 }
 
 /** One deposit, withdrawal or adjustment of the user, for the private streams. */
@@ -205,4 +225,13 @@ export async function listSwaps(db: pg.Pool, userId: string, q: WalletHistoryQue
     total: count.rows[0].total,
     items: rows.rows.map(swapEntity),
   };
+}
+
+/** A {@link Keyset} page of all the user's swaps, oldest first, in the list's shape (the data export). */
+export async function swapsAfter(db: pg.Pool, userId: string, page: Keyset): Promise<SwapItem[]> {
+  const rows = await db.query(
+    `${SWAP_SELECT} where user_id = $1 and id > $2 and id <= $3 order by id limit $4`,
+    [userId, page.after, page.upTo, page.limit],
+  );
+  return rows.rows.map(swapEntity);
 }

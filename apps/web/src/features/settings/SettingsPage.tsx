@@ -7,10 +7,11 @@ import { DevicesSection } from './DevicesSection.tsx';
 import { ProfileSection } from './ProfileSection.tsx';
 import { SecurityLogSection } from './SecurityLogSection.tsx';
 import { SecuritySection } from './SecuritySection.tsx';
+import { YourDataSection } from './YourDataSection.tsx';
 
 /**
- * Settings (`/settings`, accounts spec §2): Profile and Security Settings, then Devices and the Security log
- * (issue 31). A page that sent a user below level 3
+ * Settings (`/settings`, accounts spec §2): Profile and Security Settings, then Devices, the Security log and Your
+ * data (issue 31). A page that sent a user below level 3
  * here (the card, trading spec §6) asks for the verification-required prompt in the router state; closing it
  * clears that state, so a reload does not show it again.
  */
@@ -29,6 +30,7 @@ export function SettingsPage() {
         <SecuritySection user={user} />
         <DevicesSection />
         <SecurityLogSection />
+        <YourDataSection />
       </Stack>
       <VerificationRequiredModal
         user={user}

@@ -75,6 +75,7 @@ export const identity = {
   'resource.session.doesnt_exist': 'This session has already ended',
   'resource.session.current': 'This is the device you are using: log out instead',
   'resource.user.invalid_data': 'Invalid user data',
+  'resource.user.export_limit': 'You can download a copy of your data once a day',
   'resource.phone.invalid_num': 'Enter valid number',
   'resource.phone.number_exist': 'This phone number is already in use',
   'resource.phone.verification_invalid': 'Verification code is invalid',
