@@ -52,8 +52,9 @@ export function BookLevels({
   const amount = (r: BookRow) => fixed(r.amount, market.amount_precision, market.amount_precision);
   const base = market.base_unit.toUpperCase();
 
-  const pick = (row: BookRow, withAmount: boolean) =>
+  const pick = (side: Level['side'], row: BookRow, withAmount: boolean) =>
     onPick?.({
+      side,
       // Written out to the market's precisions, as the book shows them.
       price: price(row),
       ...(withAmount
@@ -77,7 +78,7 @@ export function BookLevels({
     const target = targets[event.key];
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
-      pick(level.row, event.shiftKey);
+      pick(level.side, level.row, event.shiftKey);
     } else if (target !== undefined && target >= 0 && target < levels.length) {
       event.preventDefault();
       setActive(target);
@@ -102,7 +103,7 @@ export function BookLevels({
         }}
         onClick={(e) => {
           setActive(index);
-          pick(r, e.shiftKey);
+          pick(side, r, e.shiftKey);
         }}
       >
         <Table.Td c={side === 'ask' ? 'red' : 'teal'} className="tabular">

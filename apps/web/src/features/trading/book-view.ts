@@ -84,4 +84,6 @@ export function amountUpTo(row: BookRow, decimals: number): string {
 export interface BookPick {
   price: string;
   amount?: string;
+  /** The side of the book it was picked from: an ask is bought, a bid sold. */
+  side?: 'ask' | 'bid';
 }
