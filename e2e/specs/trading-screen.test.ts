@@ -118,6 +118,17 @@ describe('open orders and balances at 1440×900', () => {
       return !!panel && table.getBoundingClientRect().right <= panel.getBoundingClientRect().right + 1;
     });
     expect(fits).toBe(true);
+    // The order form's slider marks stand apart in its narrow column.
+    for (const side of ['buy', 'sell']) {
+      const marks = await alice
+        .getByTestId(`${side}-form`)
+        .locator('.mantine-Slider-markLabel')
+        .evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => [r.left, r.right]));
+      expect(marks.length).toBe(5);
+      marks.forEach((mark, i) => {
+        if (i > 0) expect(mark[0], `${side} mark ${i}`).toBeGreaterThanOrEqual(marks[i - 1]?.[1] ?? 0);
+      });
+    }
     const stop = rows.filter({ hasText: 'Stop-limit' });
     expect(await stop.getByTestId('order-trigger').textContent()).toBe('≤ 0.021');
     expect(await rows.filter({ hasText: '0.03002' }).getByTestId('order-trigger').textContent()).toBe('—');
