@@ -31,7 +31,7 @@ export function PhoneTrading({ view }: { view: TradingView }) {
   const base = market?.base_unit.toUpperCase() ?? '';
 
   return (
-    <Stack gap="xs" p="xs" pb={72} data-testid="phone-trading">
+    <Stack gap="xs" p="xs" data-testid="phone-trading">
       {market && <TickerHeader market={market} ticker={ticker} />}
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
         <Tabs.List grow aria-label={t('trading.phone.panels')}>
