@@ -65,6 +65,18 @@ describe('the trading screen at 1440×900 and 390×844, light and dark', () => {
     }
   }
 
+  it('desktop: the Balances tab and the depth chart are axe clean, with screenshots', async () => {
+    await visit(SIZES[0], 'dark');
+    await page.getByRole('tab', { name: 'Balances' }).click();
+    await page.getByTestId('trading-balance-usdt').waitFor(POLL);
+    await page.getByRole('tab', { name: 'Depth' }).click();
+    await page.getByTestId('depth-chart').waitFor(POLL);
+    await page.waitForTimeout(300);
+    const found = blocking(await axeViolations(page));
+    expect(found, describeViolations(found)).toEqual([]);
+    await page.screenshot({ path: `${SCREENS_OUT}/trade-1440x900-dark-balances-depth.png` });
+  });
+
   it('phone: each tab and the order sheet are axe clean, with screenshots', async () => {
     await visit(SIZES[1], 'dark');
     for (const tab of ['Book', 'Trades', 'Orders', 'Markets']) {

@@ -47,7 +47,16 @@ export function DepthChart({ market, book, height }: { market: Market; book: Boo
 
   useEffect(() => {
     if (!box.current) return;
-    const created = createOptionsChart(box.current, { autoSize: true });
+    // Prices along the bottom at the market's precision; amounts up the side at its amount precision.
+    const created = createOptionsChart(box.current, {
+      autoSize: true,
+      localization: { precision: market.price_precision },
+    });
+    const amounts = {
+      type: 'price' as const,
+      precision: market.amount_precision,
+      minMove: 10 ** -market.amount_precision,
+    };
     const area = (color: string) => ({
       lineColor: color,
       topColor: `${color}66`,
@@ -55,6 +64,7 @@ export function DepthChart({ market, book, height }: { market: Market; book: Boo
       lineType: LineType.WithSteps,
       lineWidth: 2 as const,
       priceLineVisible: false,
+      priceFormat: amounts,
     });
     chart.current = created;
     bids.current = created.addSeries(AreaSeries, area(UP_COLOR));
@@ -63,7 +73,7 @@ export function DepthChart({ market, book, height }: { market: Market; book: Boo
       created.remove();
       chart.current = null;
     };
-  }, []);
+  }, [market.price_precision, market.amount_precision]);
 
   useEffect(() => {
     const c = CHART_COLORS[scheme];
