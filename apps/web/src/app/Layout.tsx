@@ -1,7 +1,7 @@
 import { Box, Container, LoadingOverlay } from '@mantine/core';
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import { DocumentStateRedirect } from '../features/kyc/DocumentStateRedirect.tsx';
 import { useDialogFocusReturn } from './dialogFocus.ts';
 import { Footer } from './Footer.tsx';
@@ -18,6 +18,8 @@ export function Layout() {
   const { t } = useTranslation();
   useDialogFocusReturn();
   useLoadingFocusReturn();
+  // The trading screen uses the whole width of the window, as exchanges do: its chart and tables need it.
+  const fluid = useLocation().pathname.startsWith('/trade');
   return (
     <Box mih="100vh" style={{ display: 'flex', flexDirection: 'column' }}>
       <a href="#main" className="skip-link">
@@ -28,7 +30,7 @@ export function Layout() {
       <DocumentStateRedirect />
       <Header />
       <Box component="main" id="main" tabIndex={-1} style={{ flex: 1, outline: 'none' }}>
-        <Container size="xl" px={0}>
+        <Container size="xl" fluid={fluid} px={0}>
           <Suspense fallback={<LoadingOverlay visible />}>
             <Outlet />
           </Suspense>

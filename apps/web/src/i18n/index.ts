@@ -16,6 +16,7 @@ import { kyc } from './en/kyc.ts';
 import { securityLog } from './en/security-log.ts';
 import { staticPages } from './en/static.ts';
 import { trading } from './en/trading.ts';
+import { tradingScreen } from './en/trading-screen.ts';
 import { wallet } from './en/wallet.ts';
 
 /** The English catalogue: every user-facing string, keyed flat (server error codes are keys as they are). */
@@ -30,6 +31,7 @@ export const en = {
   ...kyc,
   ...captcha,
   ...trading,
+  ...tradingScreen,
   ...wallet,
   ...card,
   ...cardMoney,

@@ -1,88 +1,82 @@
-import { STORAGE_KEYS } from '@exchange/shared';
-import { ActionIcon, Anchor, Paper, ScrollArea, Table, Text, TextInput } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import {
+  ActionIcon,
+  Anchor,
+  Paper,
+  ScrollArea,
+  Table,
+  Text,
+  TextInput,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { api } from '../../api/client.ts';
-import { isLoggedIn, useCurrentUser } from '../../api/user.ts';
 import { CoinLabel } from '../../components/CoinIcon.tsx';
-import { Amount } from '../../components/format.tsx';
+import { fixed } from '../../components/format.tsx';
 import type { Market, Tickers } from './api.ts';
 import { pairName } from './format.tsx';
+import { compactVolume, type MarketSort, type MarketSortKey, sortMarkets } from './market-sort.ts';
+import { useFavourites } from './useFavourites.ts';
 
-function readFavourites(): string[] {
-  try {
-    const value = JSON.parse(localStorage.getItem(STORAGE_KEYS.favouriteMarkets) ?? '[]');
-    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-  } catch {
-    return [];
-  }
-}
+/** Busiest markets first until the user sorts otherwise. */
+const DEFAULT_SORT: MarketSort = { key: 'volume', ascending: false };
 
-function saveFavourites(list: string[]): void {
-  localStorage.setItem(STORAGE_KEYS.favouriteMarkets, JSON.stringify(list));
-}
-
-/** Favourite markets: kept in localStorage (`favMarketsId`), synced with the account when logged in. */
-function useFavourites() {
-  const { data: user } = useCurrentUser();
-  const logged = isLoggedIn(user);
-  const [favourites, setFavourites] = useState(readFavourites);
-  const server = useQuery({
-    queryKey: ['trading', 'favourites'],
-    queryFn: () => api<string[]>('peatio', '/account/fav_market/list'),
-    enabled: logged,
-  });
-  useEffect(() => {
-    if (!server.data) return;
-    saveFavourites(server.data);
-    setFavourites(server.data);
-  }, [server.data]);
-  const toggle = async (id: string) => {
-    const on = !favourites.includes(id);
-    const next = on ? [...favourites, id] : favourites.filter((f) => f !== id);
-    setFavourites(next);
-    saveFavourites(next);
-    if (!logged) return;
-    try {
-      const list = await api<string[]>('peatio', '/account/fav_market', {
-        method: 'PUT',
-        body: { market_id: id, is_fav: on ? 1 : 0 },
-      });
-      setFavourites(list);
-      saveFavourites(list);
-    } catch {
-      // The local choice stands; it is sent again on the next toggle.
-    }
-  };
-  return { favourites, toggle };
-}
-
-/** Markets with last price and change, a search box and favourite stars; a click opens the market. */
+/**
+ * Markets with last price, 24-hour change and volume, sortable by each column with favourites always first, a
+ * search box and favourite stars; a click opens the market. The list is as tall as its rows, up to `maxHeight`.
+ */
 export function MarketList({
   markets,
   tickers,
   current,
+  maxHeight = 320,
 }: {
   markets: Market[];
   tickers: Tickers | undefined;
   current: string;
+  maxHeight?: number;
 }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [search, setSearch] = useState('');
   const [onlyFavourites, setOnlyFavourites] = useState(false);
+  const [sort, setSort] = useState<MarketSort>(DEFAULT_SORT);
   const { favourites, toggle } = useFavourites();
   const needle = search.trim().toLowerCase().replace('/', '');
-  const shown = markets.filter(
-    (m) =>
-      (!needle || m.id.includes(needle) || m.name.toLowerCase().includes(needle)) &&
-      (!onlyFavourites || favourites.includes(m.id)),
+  const shown = sortMarkets(
+    markets.filter(
+      (m) =>
+        (!needle || m.id.includes(needle) || m.name.toLowerCase().includes(needle)) &&
+        (!onlyFavourites || favourites.includes(m.id)),
+    ),
+    tickers,
+    favourites,
+    sort,
   );
 
+  const header = (key: MarketSortKey, label: string, right = true) => {
+    const active = sort.key === key;
+    return (
+      <Table.Th
+        ta={right ? 'right' : undefined}
+        aria-sort={active ? (sort.ascending ? 'ascending' : 'descending') : undefined}
+      >
+        <UnstyledButton
+          fz="xs"
+          fw={700}
+          data-testid={`market-sort-${key}`}
+          onClick={() => setSort((s) => ({ key, ascending: s.key === key ? !s.ascending : key === 'pair' }))}
+        >
+          {label}
+          <span aria-hidden="true">{active ? (sort.ascending ? ' ▲' : ' ▼') : ''}</span>
+        </UnstyledButton>
+      </Table.Th>
+    );
+  };
+
   return (
-    <Paper withBorder p="xs" h="100%">
+    <Paper withBorder p="xs" data-testid="market-list">
       <TextInput
         size="xs"
         placeholder={t('trading.markets.search')}
@@ -102,14 +96,18 @@ export function MarketList({
           </ActionIcon>
         }
       />
-      <ScrollArea h={320} mt="xs">
-        <Table fz="xs" highlightOnHover verticalSpacing={4} horizontalSpacing={4}>
+      {/* As tall as its rows: four markets take four rows, not a fixed half screen. */}
+      <ScrollArea.Autosize mah={maxHeight} mt={4}>
+        <Table fz="xs" highlightOnHover verticalSpacing={3} horizontalSpacing={4} className="trading-nowrap">
           <Table.Thead>
             <Table.Tr>
-              <Table.Th />
-              <Table.Th>{t('trading.markets.pair')}</Table.Th>
-              <Table.Th ta="right">{t('trading.markets.price')}</Table.Th>
-              <Table.Th ta="right">{t('trading.markets.change')}</Table.Th>
+              <Table.Th w={24}>
+                <VisuallyHidden>{t('trading.markets.favouriteColumn')}</VisuallyHidden>
+              </Table.Th>
+              {header('pair', t('trading.markets.pair'), false)}
+              {header('price', t('trading.markets.price'))}
+              {header('change', t('trading.markets.change'))}
+              {header('volume', t('trading.markets.volume'))}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -121,6 +119,7 @@ export function MarketList({
                 <Table.Tr
                   key={m.id}
                   data-market={m.id}
+                  data-favourite={fav ? 'true' : 'false'}
                   style={{ cursor: 'pointer' }}
                   bg={m.id === current ? 'var(--mantine-color-default-hover)' : undefined}
                   onClick={() => navigate(`/trade/${m.id}`)}
@@ -153,13 +152,21 @@ export function MarketList({
                       <CoinLabel ticker={m.base_unit}>{pairName(m.base_unit, m.quote_unit)}</CoinLabel>
                     </Anchor>
                   </Table.Td>
-                  <Table.Td ta="right">
-                    <Amount value={ticker?.last ?? '0'} />
+                  <Table.Td ta="right" className="tabular">
+                    {fixed(ticker?.last ?? '0', m.price_precision, m.price_precision)}
                   </Table.Td>
-                  <Table.Td ta="right">
+                  <Table.Td ta="right" className="tabular">
                     <Text span inherit c={change.startsWith('-') ? 'red' : 'teal'}>
                       {change}
                     </Text>
+                  </Table.Td>
+                  <Table.Td
+                    ta="right"
+                    className="tabular"
+                    data-testid="market-volume"
+                    title={`${ticker?.amount ?? '0'} ${m.quote_unit.toUpperCase()}`}
+                  >
+                    {compactVolume(ticker?.amount)}
                   </Table.Td>
                 </Table.Tr>
               );
@@ -171,7 +178,7 @@ export function MarketList({
             {t('trading.empty')}
           </Text>
         )}
-      </ScrollArea>
+      </ScrollArea.Autosize>
     </Paper>
   );
 }

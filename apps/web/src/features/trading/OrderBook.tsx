@@ -1,109 +1,101 @@
-import { Box, Paper, Table, Text, VisuallyHidden } from '@mantine/core';
-import { useRef, useState } from 'react';
+import { Box, Group, NativeSelect, Paper, Table, Text, VisuallyHidden } from '@mantine/core';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ranger, useRanger } from '../../api/ranger.ts';
 import { fixed } from '../../components/format.tsx';
 import type { Market } from './api.ts';
-import {
-  type BookFrame,
-  type BookRow,
-  type BookState,
-  bestLevels,
-  emptyBook,
-  mergeBookFrame,
-} from './book.ts';
+import { BookLevels, type SideRows } from './BookLevels.tsx';
+import type { BookState } from './book.ts';
+import { type BookPick, bookSpread, groupedLevels, groupingSteps } from './book-view.ts';
 
-/** Levels shown per side. */
+/** Levels shown per side unless the layout asks for another number. */
 const DEPTH = 12;
 
 /**
- * Order book, as a table (price, amount; asks above bids), from `<m>.ob-snap` (sent on subscribing to `<m>.ob-inc`) and `<m>.ob-inc` one-level changes; a
- * sequence gap subscribes again for a fresh snapshot.
+ * Order book, as a table (price, amount; asks above bids, the mid price and spread between them) of the live
+ * levels the trading page holds, grouped by a chosen multiple of the price tick. Choosing a level (click, or Enter
+ * on it) hands its price to the order form; with Shift also the amount from the best level up to it.
  */
-export function OrderBook({ market }: { market: Market }) {
+export function OrderBook({
+  market,
+  book,
+  onPick,
+  depth = DEPTH,
+}: {
+  market: Market;
+  book: BookState;
+  onPick?: (pick: BookPick) => void;
+  depth?: number;
+}) {
   const { t } = useTranslation();
-  // A ref, not only state: frames can arrive faster than React renders, and each builds on the previous one.
-  const book = useRef<BookState>(emptyBook());
-  const [shown, setShown] = useState<BookState>(book.current);
-  const stream = `${market.id}.ob-inc`;
-
-  useRanger(
-    'public',
-    [stream],
-    (payload, key) => {
-      const kind = key.endsWith('.ob-snap') ? 'snap' : 'inc';
-      const { book: next, resync } = mergeBookFrame(book.current, kind, (payload ?? {}) as BookFrame);
-      if (next === book.current) return;
-      book.current = next;
-      setShown(next);
-      if (resync) ranger.public.resubscribe([stream]);
-    },
-    [stream, `${market.id}.ob-snap`],
+  const steps = useMemo(() => groupingSteps(market.price_precision), [market.price_precision]);
+  const [step, setStep] = useState(steps[0] ?? '');
+  const rows: SideRows = useMemo(
+    () => ({
+      asks: groupedLevels(book.asks, true, step, depth),
+      bids: groupedLevels(book.bids, false, step, depth),
+    }),
+    [book, step, depth],
   );
-
-  const asks = bestLevels(shown.asks, true, DEPTH);
-  const bids = bestLevels(shown.bids, false, DEPTH);
-  const max = [...asks, ...bids].reduce((m, r) => (r.total > m ? r.total : m), 1n);
-  const price = (r: BookRow) => fixed(r.price, market.price_precision, market.price_precision);
-  const amount = (r: BookRow) => fixed(r.amount, market.amount_precision, market.amount_precision);
-  const row = (side: 'ask' | 'bid', r: BookRow) => {
-    const width = Number((r.total * 1000n) / max) / 10;
-    const color = side === 'ask' ? 'rgba(250, 82, 82, 0.15)' : 'rgba(18, 184, 134, 0.15)';
-    return (
-      <Table.Tr
-        key={r.price}
-        data-testid={`book-${side}`}
-        data-price={price(r)}
-        data-amount={amount(r)}
-        style={{ background: `linear-gradient(to left, ${color} ${width}%, transparent ${width}%)` }}
-      >
-        <Table.Td c={side === 'ask' ? 'red' : 'teal'}>{price(r)}</Table.Td>
-        <Table.Td ta="right">{amount(r)}</Table.Td>
-      </Table.Tr>
-    );
-  };
-  /** A side's heading row, for screen readers (colour and place tell the sides apart on screen). */
-  const sideHeading = (label: string) => (
-    <Table.Tr>
-      <Table.Th colSpan={2} scope="rowgroup" p={0}>
-        <VisuallyHidden>{label}</VisuallyHidden>
-      </Table.Th>
-    </Table.Tr>
-  );
+  // The spread is that of the book itself, whatever the grouping: grouping moves the shown prices apart.
+  const spread = useMemo(() => {
+    const [bestAsk] = groupedLevels(book.asks, true, '0', 1);
+    const [bestBid] = groupedLevels(book.bids, false, '0', 1);
+    return bookSpread(bestAsk?.price, bestBid?.price);
+  }, [book]);
+  const pp = market.price_precision;
+  const titleId = `book-title-${market.id}`;
+  const hintId = `book-hint-${market.id}`;
 
   return (
     <Paper withBorder p="xs" data-testid="order-book">
-      <Text fw={600} size="sm" mb={4} id={`book-title-${market.id}`}>
-        {t('trading.book.title')}
-      </Text>
-      <Box mih={DEPTH * 20}>
-        <Table
-          fz="xs"
-          horizontalSpacing={4}
-          verticalSpacing={0}
-          withRowBorders={false}
-          aria-labelledby={`book-title-${market.id}`}
-        >
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th fw={400} c="dimmed">
-                {t('trading.book.price', { unit: market.quote_unit.toUpperCase() })}
-              </Table.Th>
-              <Table.Th fw={400} c="dimmed" ta="right">
-                {t('trading.book.amount', { unit: market.base_unit.toUpperCase() })}
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {asks.length > 0 && sideHeading(t('trading.book.asks'))}
-            {[...asks].reverse().map((r) => row('ask', r))}
-          </Table.Tbody>
-          <Table.Tbody style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
-            {bids.length > 0 && sideHeading(t('trading.book.bids'))}
-            {bids.map((r) => row('bid', r))}
-          </Table.Tbody>
-        </Table>
-        {asks.length === 0 && bids.length === 0 && (
+      <Group justify="space-between" mb={4} wrap="nowrap">
+        <Text fw={600} size="sm" id={titleId}>
+          {t('trading.book.title')}
+        </Text>
+        <NativeSelect
+          size="xs"
+          w={96}
+          aria-label={t('trading.book.grouping')}
+          data-testid="book-grouping"
+          value={step}
+          onChange={(e) => setStep(e.currentTarget.value)}
+          data={steps.map((s) => ({ value: s, label: fixed(s, pp, 0) }))}
+        />
+      </Group>
+      <VisuallyHidden id={hintId}>{t('trading.book.pickHint')}</VisuallyHidden>
+      <Box mih={depth * 20}>
+        <BookLevels
+          market={market}
+          rows={rows}
+          titleId={titleId}
+          hintId={hintId}
+          onPick={onPick}
+          spreadRow={
+            spread && (
+              <Table.Tr
+                data-testid="book-spread"
+                data-mid={fixed(spread.mid, pp + 1, pp)}
+                data-spread={fixed(spread.spread, pp, pp)}
+              >
+                <Table.Td colSpan={2} py={4}>
+                  <Group justify="space-between" gap={4} wrap="nowrap">
+                    <Text span fw={700} size="sm" className="tabular" title={t('trading.book.mid')}>
+                      <VisuallyHidden>{t('trading.book.mid')} </VisuallyHidden>
+                      {fixed(spread.mid, pp + 1, pp)}
+                    </Text>
+                    <Text span size="xs" c="dimmed" className="tabular">
+                      {t('trading.book.spread', {
+                        spread: fixed(spread.spread, pp, pp),
+                        percent: spread.percent,
+                      })}
+                    </Text>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            )
+          }
+        />
+        {rows.asks.length === 0 && rows.bids.length === 0 && (
           <Text size="xs" c="dimmed" ta="center">
             {t('trading.empty')}
           </Text>

@@ -23,7 +23,7 @@ import {
 } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import i18next from 'i18next';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { ApiError, api } from '../../api/client.ts';
@@ -31,6 +31,7 @@ import { toast } from '../../app/toast.ts';
 import { Amount, fixed, multiply, SCALE, units } from '../../components/format.tsx';
 import { useCurrencies } from '../wallet/api.ts';
 import { type Balance, KEYS, type Market, type Order, useBalances, useFeeRates } from './api.ts';
+import type { BookPick } from './book-view.ts';
 import { type FeeRates, feePreview, ratePercent } from './fees.ts';
 
 /** Open orders refresh this long after a submission (spec §4, §9). */
@@ -97,6 +98,8 @@ interface SideProps {
   precisions: { base: number; quote: number };
   /** Time in force and post-only, sent with limit orders only. */
   options: LimitOptions;
+  /** A level picked in the order book (issue 32). */
+  picked?: BookPick;
 }
 
 /** One side of the form: its own inputs and its own loading flag. */
@@ -110,6 +113,7 @@ function SideForm({
   rates,
   precisions,
   options,
+  picked,
 }: SideProps) {
   const { t } = useTranslation();
   const client = useQueryClient();
@@ -118,6 +122,12 @@ function SideForm({
   const [amount, setAmount] = useState('');
   const [percent, setPercent] = useState(0);
   const [loading, setLoading] = useState(false);
+  // Issue 32: a level picked in the order book fills the price, and the amount when it comes with one.
+  useEffect(() => {
+    if (!picked) return;
+    setPrice(picked.price);
+    if (picked.amount !== undefined) setAmount(picked.amount);
+  }, [picked]);
   // Messages belong to the order type they were found for: another type asks for other fields.
   const [checked, setChecked] = useState<{ type: OrdType; errors: Partial<Record<Field, string>> }>({
     type: ordType,
@@ -276,7 +286,18 @@ function SideForm({
 }
 
 /** Buy and sell forms side by side, with the order type shared. */
-export function OrderForm({ market, lastPrice, best }: { market: Market; lastPrice: string; best: Best }) {
+export function OrderForm({
+  market,
+  lastPrice,
+  best,
+  picked,
+}: {
+  market: Market;
+  lastPrice: string;
+  best: Best;
+  /** Issue 32: the level last picked in the order book, handed to both sides. */
+  picked?: BookPick;
+}) {
   const { t } = useTranslation();
   const [ordType, setOrdType] = useState<OrdType>('limit');
   const [options, setOptions] = useState<LimitOptions>({ timeInForce: 'gtc', postOnly: false });
@@ -289,7 +310,7 @@ export function OrderForm({ market, lastPrice, best }: { market: Market; lastPri
     base: precisionOf(market.base_unit, market.amount_precision),
     quote: precisionOf(market.quote_unit, market.price_precision + market.amount_precision),
   };
-  const common = { market, ordType, lastPrice, best, rates, precisions, options };
+  const common = { market, ordType, lastPrice, best, rates, precisions, options, picked };
   return (
     <Paper withBorder p="xs">
       {rates && (

@@ -6,15 +6,29 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiError, api, type Page } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
-import { KEYS, type Market, type Order, useLiveOrders, useOrders } from './api.ts';
+import { KEYS, type Market, type Order, type Tickers, useLiveOrders, useOrders } from './api.ts';
+import { CompactOrdersTable } from './CompactOrdersTable.tsx';
 import { OrdersTable, Pager } from './OrdersTable.tsx';
+import { TradingBalances } from './TradingBalances.tsx';
 
 /** Open: `wait`, and `pending` (partly filled, still on the book); paged (spec §2, §9). */
 const OPEN_STATES = ['wait', 'pending'];
 const HISTORY = { states: ['done', 'cancel', 'reject'], page: 1, limit: 10 };
 
-/** Open orders (per-row Cancel, Cancel All) and the last 10 closed orders, under the trading view. */
-export function OrdersPanel({ markets }: { markets: Market[] | undefined }) {
+/**
+ * Open orders (per-row Cancel, Cancel All), the last 10 closed orders and the balances (issue 32), under the
+ * trading view.
+ */
+export function OrdersPanel({
+  markets,
+  tickers,
+  compact,
+}: {
+  markets: Market[] | undefined;
+  tickers: Tickers | undefined;
+  /** A phone's narrow tables: three folded columns and the action, never a sideways scroll. */
+  compact?: boolean;
+}) {
   const { t } = useTranslation();
   const client = useQueryClient();
   useLiveOrders();
@@ -58,6 +72,7 @@ export function OrdersPanel({ markets }: { markets: Market[] | undefined }) {
       </Button>
     );
   };
+  const Orders = compact ? CompactOrdersTable : OrdersTable;
   const openOrders = open.data?.items ?? [];
   const openTotal = open.data?.total ?? openOrders.length;
   // A page emptied by cancels or fills goes back to the last page there is.
@@ -70,6 +85,7 @@ export function OrdersPanel({ markets }: { markets: Market[] | undefined }) {
         <Tabs.List>
           <Tabs.Tab value="open">{t('trading.orders.open', { count: openTotal })}</Tabs.Tab>
           <Tabs.Tab value="history">{t('trading.orders.history')}</Tabs.Tab>
+          <Tabs.Tab value="balances">{t('trading.balances.tab')}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="open" pt="xs">
           <Group justify="flex-end" mb={4}>
@@ -84,16 +100,19 @@ export function OrdersPanel({ markets }: { markets: Market[] | undefined }) {
               {t('trading.orders.cancelAll')}
             </Button>
           </Group>
-          <OrdersTable orders={openOrders} markets={markets} open action={action} testId="open-orders" />
+          <Orders orders={openOrders} markets={markets} open action={action} testId="open-orders" />
           <Pager total={openTotal} page={page} onChange={setPage} />
         </Tabs.Panel>
         <Tabs.Panel value="history" pt="xs">
-          <OrdersTable orders={history.data?.items ?? []} markets={markets} testId="order-history" />
+          <Orders orders={history.data?.items ?? []} markets={markets} testId="order-history" />
           <Text ta="right" size="xs" mt={4}>
             <Anchor component={Link} to="/history/orders">
               {t('trading.orders.viewAll')}
             </Anchor>
           </Text>
+        </Tabs.Panel>
+        <Tabs.Panel value="balances" pt="xs">
+          <TradingBalances markets={markets ?? []} tickers={tickers} />
         </Tabs.Panel>
       </Tabs>
     </Paper>

@@ -1,10 +1,18 @@
 import { LIMITS } from '@exchange/shared';
-import { Group, Pagination, Table, Text } from '@mantine/core';
+import { Group, Pagination, Table, Text, Tooltip } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Amount, shortDate } from '../../components/format.tsx';
 import type { Market, Order } from './api.ts';
-import { fillKey, ORDER_TYPE_KEYS, openFillKey, pairName, sideColor, stateKey } from './format.tsx';
+import {
+  fillKey,
+  ORDER_TYPE_KEYS,
+  openFillKey,
+  pairName,
+  sideColor,
+  stateKey,
+  triggersDown,
+} from './format.tsx';
 
 /**
  * Orders with the spec's columns: date, pair, type (side), order (type), state, price or Market, volume, average,
@@ -30,8 +38,8 @@ export function OrdersTable({
     return m ? pairName(m.base_unit, m.quote_unit) : id.toUpperCase();
   };
   return (
-    <Table.ScrollContainer minWidth={800}>
-      <Table fz="xs" striped data-testid={testId}>
+    <Table.ScrollContainer minWidth={640}>
+      <Table fz="xs" striped horizontalSpacing={5} className="trading-nowrap" data-testid={testId}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t('trading.orders.date')}</Table.Th>
@@ -40,6 +48,7 @@ export function OrdersTable({
             <Table.Th>{t('trading.orders.type')}</Table.Th>
             <Table.Th>{t('trading.orders.state')}</Table.Th>
             <Table.Th>{t('trading.orders.price')}</Table.Th>
+            {open && <Table.Th>{t('trading.orders.trigger')}</Table.Th>}
             <Table.Th>{t('trading.orders.volume')}</Table.Th>
             <Table.Th>{t('trading.orders.average')}</Table.Th>
             <Table.Th>{t('trading.orders.filled')}</Table.Th>
@@ -63,6 +72,11 @@ export function OrdersTable({
                   : `${t(stateKey(o.state))} (${t(fillKey(o))})`}
               </Table.Td>
               <Table.Td>{o.price ? <Amount value={o.price} /> : t('trading.type.market')}</Table.Td>
+              {open && (
+                <Table.Td data-testid="order-trigger" className="tabular">
+                  {o.stop_price ? <Trigger order={o} /> : '—'}
+                </Table.Td>
+              )}
               <Table.Td>
                 <Amount value={o.origin_volume} />
               </Table.Td>
@@ -102,5 +116,20 @@ export function Pager({
     <Group justify="flex-end">
       <Pagination size="sm" total={pages} value={page} onChange={onChange} />
     </Group>
+  );
+}
+
+/** A stop order's trigger, short ("≤ 0.021"), with what it means in a tooltip and for screen readers. */
+export function Trigger({ order }: { order: Order }) {
+  const { t } = useTranslation();
+  const down = triggersDown(order.ord_type, order.side);
+  const params = { price: order.stop_price };
+  const long = t(down ? 'trading.orders.triggerDownLong' : 'trading.orders.triggerUpLong', params);
+  return (
+    <Tooltip label={long}>
+      <Text span inherit aria-label={long}>
+        {t(down ? 'trading.orders.triggerDown' : 'trading.orders.triggerUp', params)}
+      </Text>
+    </Tooltip>
   );
 }

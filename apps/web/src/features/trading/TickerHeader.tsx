@@ -27,7 +27,7 @@ export function TickerHeader({ market, ticker }: { market: Market; ticker: Ticke
   const change = ticker?.price_change_percent ?? '+0.00%';
   return (
     <Paper withBorder p="xs">
-      <Group gap="xl" wrap="wrap">
+      <Group gap="lg" wrap="wrap">
         <Text fw={700} size="lg">
           {pairName(market.base_unit, market.quote_unit)}
         </Text>

@@ -31,3 +31,10 @@ export const ORDER_TYPE_KEYS: Record<string, string> = {
 
 /** "ETH/BTC" from a market's units. */
 export const pairName = (base: string, quote: string) => `${base.toUpperCase()}/${quote.toUpperCase()}`;
+
+/**
+ * Whether a stop order enters the book when the last price falls to its stop price (else when it rises to it): a
+ * stop-loss sells on the way down and buys on the way up, a take-profit the other way round (as the engine does).
+ */
+export const triggersDown = (ordType: string, side: string) =>
+  (ordType === 'take_profit_limit') === (side === 'buy');
