@@ -53,6 +53,7 @@ import { dataExportRoutes } from './modules/data-export/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
 import { authRoutes } from './modules/identity/auth-routes.ts';
 import type { ServerKeys } from './modules/identity/crypto.ts';
+import { ipWhitelistRoutes } from './modules/identity/ip-whitelist-routes.ts';
 import type { JwtIssuer } from './modules/identity/jwt.ts';
 import { userResourceRoutes } from './modules/identity/resource-routes.ts';
 import { identityRoutes } from './modules/identity/routes.ts';
@@ -304,6 +305,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           await apiKeyRoutes(resource, deps);
           await sessionRoutes(resource, deps);
           await dataExportRoutes(resource, deps);
+          await ipWhitelistRoutes(resource, deps);
           await resource.register((kyc) => kycResourceRoutes(kyc, deps));
         });
         await barong.register((webhooks) => kycWebhookRoutes(webhooks, deps));

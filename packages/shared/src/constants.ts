@@ -61,3 +61,9 @@ export const COIN_ICONS = { path: '/icons/coins', generic: 'generic' } as const;
 
 /** The app's own icon of a ticker (`/icons/coins/btc.svg`). */
 export const coinIconPath = (ticker: string): string => `${COIN_ICONS.path}/${ticker.toLowerCase()}.svg`;
+
+/**
+ * The most entries an IP whitelist holds: the login whitelist of an account, or the allowed IPs of one API key.
+ * Each entry is an IPv4 or IPv6 address or CIDR range of at most `entryLength` characters.
+ */
+export const IP_WHITELIST = { maxEntries: 20, entryLength: 64 } as const;

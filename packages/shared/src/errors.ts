@@ -102,6 +102,11 @@ export const ERRORS = {
   unexistentApikey: 'authz.unexistent_apikey',
   /** API key: the key's owner has turned two-factor authentication off (401). */
   disabled2fa: 'authz.disabled_2fa',
+  /**
+   * API key: the request was signed correctly, but the key's allowed IPs hold no entry for the address it came
+   * from (403). Logged in the owner's security log (`ip_whitelist`), at most once a minute per key and process.
+   */
+  ipNotAllowed: 'authz.ip_not_allowed',
   /** API key: one of the three X-Auth headers is missing or malformed (401). */
   invalidApikeyHeaders: 'authz.invalid_apikey_headers',
   /**
@@ -124,6 +129,12 @@ export const ERRORS = {
   otpUsed: 'identity.session.otp_used',
   /** Login: the emailed/SMS one-time code is wrong, expired or used up (403). */
   invalidCode: 'identity.session.invalid_code',
+  /**
+   * Login: the password and second factor were right, but the account's IP whitelist holds no entry for the
+   * address the login came from (403). Answered only after both factors, so it tells nothing to someone who
+   * lacks them; the refusal is in the account's security log (`ip_whitelist`).
+   */
+  ipNotAllowedForLogin: 'identity.session.ip_not_allowed',
   /** Login: the account is not active yet; verify email and phone first (401). */
   notActive: 'identity.session.not_active',
   /** Resend refused: a phone code was sent less than 60 s ago (429). */
@@ -223,6 +234,23 @@ export const ERRORS = {
    * out with `DELETE /identity/sessions` (logout) instead.
    */
   sessionIsCurrent: 'resource.session.current',
+  /** IP whitelist: an entry is no IPv4 or IPv6 address or CIDR range (422). */
+  ipWhitelistInvalidIp: 'resource.ip_whitelist.invalid_ip',
+  /** IP whitelist: the list already holds this address or range, in any spelling (422). */
+  ipWhitelistDuplicate: 'resource.ip_whitelist.duplicate',
+  /** IP whitelist: the list would hold more than 20 entries (422). */
+  ipWhitelistTooMany: 'resource.ip_whitelist.too_many',
+  /**
+   * IP whitelist: after this change the login list would be non-empty and leave out the address the change is
+   * made from, so the next login from here would be refused (422). Add this address (or a range with it) first,
+   * or remove the other entries.
+   */
+  ipWhitelistExcludesCurrent: 'resource.ip_whitelist.excludes_current_ip',
+  /**
+   * IP whitelist: no entry of the signed-in user's login list has this id (404). Another user's entry and a
+   * malformed id answer this alike.
+   */
+  ipWhitelistNotFound: 'resource.ip_whitelist.doesnt_exist',
   /** Phone change: the number is not 4-30 digits. */
   phoneInvalid: 'resource.phone.invalid_num',
   /** Phone change: the number already belongs to an account. */

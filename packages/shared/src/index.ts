@@ -25,6 +25,7 @@ export * from './schemas/card-money.ts';
 export * from './schemas/contact.ts';
 export * from './schemas/dev.ts';
 export * from './schemas/identity.ts';
+export * from './schemas/ip-whitelist.ts';
 export * from './schemas/kyc.ts';
 export * from './schemas/paging.ts';
 export * from './schemas/solvency.ts';

@@ -13,7 +13,9 @@
  * - `account`: sign-up, verification and the anti-phishing phrase; `card`: card details shown, PIN;
  * - `data_export`: `data_export` (a copy of the user's data was taken: `succeed` when the download starts, with
  *   `data.export_id`; `failed` with `data.reason: "server"` when the server could not finish it);
- * - `ip_whitelist`: reserved for the IP whitelist (issue 31, part 2), which does not exist yet.
+ * - `ip_whitelist`: `ip_whitelist.add`, `ip_whitelist.remove` (the login list; `data.ip`), `api_key.allowed_ips`
+ *   (a key's list set; `data.kid`, `data.allowed_ips`), and the refusals: `login` failed with `data.reason`
+ *   `ip_not_allowed`, `api_key.ip_not_allowed` (`data.kid`; at most once a minute per key and api process).
  */
 export const SECURITY_LOG_TOPICS = [
   'session',

@@ -66,7 +66,7 @@ export function requireAuth(
     reply.header('cache-control', 'no-store');
     if (apiKeys && request.headers['x-auth-apikey'] !== undefined && !request.cookies[SESSION_COOKIE]) {
       request.auth = {
-        user: await apiKeys.authenticate(request.headers, request.receivedAt || undefined),
+        user: await apiKeys.authenticate(request.headers, request.receivedAt || undefined, request.ip),
         via: 'apikey',
       };
       return;

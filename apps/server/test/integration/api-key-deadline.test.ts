@@ -31,14 +31,14 @@ describe('a signed request that waited inside the server', () => {
   it('measures the nonce against the arrival: an old nonce is expired, however fast the answer', async () => {
     const auth = t.deps.apiKeys;
     const headers = signed('nokey', 'secret', String(Date.now() - 6_000));
-    await expect(auth.authenticate(headers, Date.now())).rejects.toMatchObject({
+    await expect(auth.authenticate(headers, Date.now(), '127.0.0.1')).rejects.toMatchObject({
       status: 401,
       codes: ['authz.nonce_expired'],
     });
     // Signed at its arrival, but checked after a wait past the deadline: busy, not expired.
     const arrived = Date.now() - NONCE_CHECK_DEADLINE_MS - 1_000;
     await expect(
-      auth.authenticate(signed('nokey', 'secret', String(arrived)), arrived),
+      auth.authenticate(signed('nokey', 'secret', String(arrived)), arrived, '127.0.0.1'),
     ).rejects.toMatchObject({
       status: 503,
       codes: ['server.busy'],

@@ -192,6 +192,29 @@ describe('who a request is, cached and kept true', () => {
       });
   });
 
+  it("applies a key's changed allowed IPs on both processes within a second (the same feed, no read per request)", async () => {
+    await activeUser(a, 'allowed.ips@example.com');
+    const { kid, secret } = await apiKeyFor(a.db.pool, 'allowed.ips@example.com');
+    const call = (app: TestApp['app']) =>
+      app.inject({
+        method: 'GET',
+        url: ME,
+        remoteAddress: '198.51.100.30',
+        headers: signedHeaders(kid, secret, nextNonce()),
+      });
+    for (const app of apps()) await within(1000, async () => (await call(app)).statusCode === 200);
+    // Warm: the list is held with the key, so an allowed request still reads no table.
+    expect(await statementsDuring(async () => void (await call(a.app)))).toBe(0);
+    await a.db.pool.query(`update api_keys set allowed_ips = '{203.0.113.0/24}' where kid = $1`, [kid]);
+    for (const app of apps())
+      await within(1000, async () => {
+        const res = await call(app);
+        return res.statusCode === 403 && res.json().errors[0] === 'authz.ip_not_allowed';
+      });
+    await a.db.pool.query(`update api_keys set allowed_ips = '{198.51.100.0/24}' where kid = $1`, [kid]);
+    for (const app of apps()) await within(1000, async () => (await call(app)).statusCode === 200);
+  });
+
   it('refuses a locked user by session and by key on both processes within a second', async () => {
     const cookie = await signedIn('locked@example.com');
     const { kid, secret } = await apiKeyFor(a.db.pool, 'locked@example.com');

@@ -188,7 +188,22 @@ describe('the Barong document, answered live', () => {
       await call('PATCH', `/resource/api_keys/${kid}`, s, {
         state: 'active',
         totp_code: oathtoolCode(secret),
+        // The signed call below comes from 127.0.0.1 (inject's address).
+        allowed_ips: ['127.0.0.1', '2001:db8::/32'],
       }),
+    );
+    // The login IP whitelist (issue 31, part 2): these calls come from 10.2.0.0/16 (nextIp).
+    await forgetUsedTotp(t, user.email);
+    const entry = await call('POST', '/resource/ip_whitelist', s, {
+      ip: '10.2.0.0/16',
+      totp_code: oathtoolCode(secret),
+    });
+    ok(entry, 201);
+    ok(await call('GET', '/resource/ip_whitelist', s));
+    await forgetUsedTotp(t, user.email);
+    ok(
+      await call('DELETE', `/resource/ip_whitelist/${entry.json().id}?totp_code=${oathtoolCode(secret)}`, s),
+      204,
     );
 
     // The session JWT by every method Barong's authz takes, by session and by API key.

@@ -210,6 +210,8 @@ export const apiKeyResponse = z
     kid: z.string(),
     algorithm: z.string(),
     state: z.enum(['active', 'inactive']),
+    /** The addresses and CIDR ranges the key may be used from (canonical form); empty: any address. */
+    allowed_ips: z.array(z.string()),
     created_at: isoTime,
     updated_at: isoTime,
   })

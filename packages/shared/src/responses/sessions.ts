@@ -41,3 +41,17 @@ export const sessionResponse = z
 export const otherSessionsEndedResponse = z
   .object({ ended: z.number().int().min(0) })
   .meta({ id: 'OtherSessionsEnded', examples: [{ ended: 2 }] });
+
+/** An entry of the login IP whitelist (`GET /resource/ip_whitelist`). */
+export const ipWhitelistEntryResponse = z
+  .object({
+    /** The entry's id, to remove it by. */
+    id: z.string(),
+    /** The address or CIDR range in its canonical form (an IPv4-mapped IPv6 entry is shown as IPv4). */
+    ip: z.string(),
+    created_at: isoTime,
+  })
+  .meta({
+    id: 'IpWhitelistEntry',
+    examples: [{ id: '12', ip: '203.0.113.0/24', created_at: '2026-05-01T09:30:00.123Z' }],
+  });

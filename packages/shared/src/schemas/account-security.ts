@@ -3,6 +3,7 @@ import { ERRORS } from '../errors.ts';
 import { mobileFromInternational } from '../phone.ts';
 import { textField } from '../validation.ts';
 import { passwordField } from './identity.ts';
+import { allowedIpsField, ipEntryField } from './ip-whitelist.ts';
 
 /** A required 6-digit TOTP code. */
 export const totpField = textField(ERRORS.totpRequired, [
@@ -72,6 +73,8 @@ const apiKeyTotpField = textField(ERRORS.apiKeyMissingTotp, [
 export const createApiKeySchema = z.object({
   algorithm: z.literal('HS256', { error: ERRORS.apiKeyInvalidAlgorithm }).default('HS256'),
   totp_code: apiKeyTotpField,
+  /** The addresses and CIDR ranges the key may be used from; none (the default): any address. */
+  allowed_ips: allowedIpsField.default([]),
 });
 
 /** `GET /resource/api_keys`: Barong's paging and ordering. */
@@ -87,14 +90,23 @@ export const apiKeyListQuery = z.object({
 });
 
 /** `PATCH /resource/api_keys/{kid}`. Barong's `disabled` is taken as `inactive` (the state this app shows). */
-export const updateApiKeySchema = z.object({
-  state: z
-    .enum(['active', 'inactive', 'disabled'], { error: ERRORS.apiKeyInvalidState })
-    .transform((state) => (state === 'disabled' ? 'inactive' : state)),
-  totp_code: apiKeyTotpField,
-  algorithm: z.string().optional(),
-  kid: z.string().optional(),
-});
+export const updateApiKeySchema = z
+  .object({
+    state: z
+      .enum(['active', 'inactive', 'disabled'], { error: ERRORS.apiKeyInvalidState })
+      .transform((state) => (state === 'disabled' ? 'inactive' : state))
+      .optional(),
+    totp_code: apiKeyTotpField,
+    algorithm: z.string().optional(),
+    kid: z.string().optional(),
+    /** Replaces the key's allowed IPs (an empty list: any address). */
+    allowed_ips: allowedIpsField.optional(),
+  })
+  .superRefine((value, ctx) => {
+    // Barong's PATCH always names a state; without one, the change must at least set the allowed IPs.
+    if (value.state === undefined && value.allowed_ips === undefined)
+      ctx.addIssue({ code: 'custom', path: ['state'], message: ERRORS.apiKeyInvalidState });
+  });
 
 /** `DELETE /resource/api_keys/{kid}?totp_code=`. */
 export const deleteApiKeySchema = z.object({ totp_code: apiKeyTotpField });
@@ -187,3 +199,9 @@ export const compatProfileSchema = profileSchema.extend({
   gender: z.enum(['male', 'female', 'other'], { error: ERRORS.fieldRequired }).optional(),
 });
 export type CompatProfileInput = z.infer<typeof compatProfileSchema>;
+
+/** `POST /resource/ip_whitelist`: add an entry to the login whitelist, with an authenticator code. */
+export const addIpWhitelistSchema = z.object({ ip: ipEntryField, totp_code: totpField });
+
+/** `DELETE /resource/ip_whitelist/{id}?totp_code=`: remove an entry, with an authenticator code. */
+export const removeIpWhitelistSchema = z.object({ totp_code: totpField });

@@ -5,9 +5,10 @@ import type { ChangeFeed } from '../../db/change-feed.ts';
 import { HeardCache, type HeardCachePolicy } from '../../db/heard-cache.ts';
 import { AppError } from '../../http/errors.ts';
 import { SharedNonces } from '../../http/shared-limits.ts';
+import { IpRuleSet } from '../../net/ip-rules.ts';
 import { decrypt, type ServerKeys, safeEqual } from '../identity/crypto.ts';
 import { UserDirectory } from '../identity/user-directory.ts';
-import type { UserRecord } from '../identity/users-repository.ts';
+import { recordActivity, type UserRecord } from '../identity/users-repository.ts';
 import { NonceLog } from './nonce-log.ts';
 import { findKey } from './repository.ts';
 
@@ -34,11 +35,19 @@ export const NONCE_KEEP_MS = 2 * NONCE_WINDOW_MS + NONCE_CHECK_DEADLINE_MS;
  */
 export const KEY_CACHE: HeardCachePolicy = { heardMs: 60_000, unheardMs: 1_000, size: 100_000 };
 
+/**
+ * A request refused for its address is written to the owner's security log at most this often per key and
+ * process: a flood from a wrong address must not fill the table (it is refused every time all the same).
+ */
+export const IP_REFUSAL_LOG_MS = 60_000;
+
 interface CachedKey {
   userId: string;
   /** The secret as a key object, prepared once (HMAC with a string secret prepares it on every request). */
   secret: KeyObject;
   state: string;
+  /** The key's allowed IPs, ready to match (an empty set: any address); read with the key, so never per request. */
+  allowedIps: IpRuleSet;
 }
 
 /** `hex(HMAC-SHA256(secret, nonce + kid))`, the signature programs send in X-Auth-Signature. */
@@ -56,6 +65,8 @@ export class ApiKeyAuthenticator {
   private readonly keys: HeardCache<CachedKey>;
   private readonly seen = new Map<string, NonceLog>();
   private readonly sharedNonces: SharedNonces | undefined;
+  /** When each key's last address refusal was logged (see IP_REFUSAL_LOG_MS). */
+  private readonly refusalsLogged = new Map<string, number>();
 
   constructor(
     private readonly db: pg.Pool,
@@ -91,8 +102,11 @@ export class ApiKeyAuthenticator {
    */
   async authenticate(
     headers: Record<string, string | string[] | undefined>,
-    receivedAt: number = this.now(),
+    receivedAt: number | undefined,
+    /** The client's address (`request.ip`: the socket's peer, or what a trusted proxy named; see TRUST_PROXY). */
+    ip: string,
   ): Promise<UserRecord> {
+    receivedAt ??= this.now();
     const kid = headers['x-auth-apikey'];
     const nonce = headers['x-auth-nonce'];
     const sig = headers['x-auth-signature'];
@@ -118,6 +132,11 @@ export class ApiKeyAuthenticator {
       ? await this.sharedNonces.remember(kid, nonce)
       : this.remember(kid, nonce, now);
     if (!fresh) throw new AppError(401, [ERRORS.nonceExpired]);
+    // Checked only for a correctly signed, fresh request: an unsigned one learns nothing about the key's list.
+    if (!key.allowedIps.allows(ip)) {
+      await this.logIpRefusal(kid, key.userId, ip, headers['user-agent']);
+      throw new AppError(403, [ERRORS.ipNotAllowed]);
+    }
     const user = await this.users.user(key.userId);
     if (!user) throw new AppError(401, [ERRORS.unexistentApikey]);
     if (!user.otp) throw new AppError(401, [ERRORS.disabled2fa]);
@@ -140,8 +159,37 @@ export class ApiKeyAuthenticator {
         userId: String(row.user_id),
         secret: createSecretKey(Buffer.from(decrypt(this.serverKeys, row.secret_enc), 'utf8')),
         state: row.state,
+        allowedIps: new IpRuleSet(row.allowed_ips ?? []),
       };
     });
+  }
+
+  /**
+   * Writes an address refusal to the owner's security log (`ip_whitelist`, `api_key.ip_not_allowed`) unless one
+   * for this key was written in the last IP_REFUSAL_LOG_MS by this process. A failed write never turns the
+   * refusal into something else.
+   */
+  private async logIpRefusal(
+    kid: string,
+    userId: string,
+    ip: string,
+    agent: string | string[] | undefined,
+  ): Promise<void> {
+    const now = this.now();
+    const last = this.refusalsLogged.get(kid);
+    if (last !== undefined && now - last < IP_REFUSAL_LOG_MS) return;
+    // Bounded: a process that saw refusals for very many keys starts its count again.
+    if (this.refusalsLogged.size >= 10_000) this.refusalsLogged.clear();
+    this.refusalsLogged.set(kid, now);
+    await recordActivity(this.db, {
+      userId,
+      action: 'api_key.ip_not_allowed',
+      result: 'failed',
+      topic: 'ip_whitelist',
+      ip,
+      userAgent: typeof agent === 'string' ? agent.slice(0, 500) : null,
+      data: { kid },
+    }).catch(() => {});
   }
 
   /** Records a nonce; false if it was already used (a nonce is kept NONCE_KEEP_MS). */

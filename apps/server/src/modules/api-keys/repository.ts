@@ -9,6 +9,8 @@ export interface ApiKeyRecord {
   algorithm: string;
   secret_enc: string;
   state: 'active' | 'inactive';
+  /** Canonical whitelist entries (migration 0039); empty: any address. */
+  allowed_ips: string[];
   created_at: Date;
   updated_at: Date;
 }
@@ -19,6 +21,7 @@ export function publicKey(k: ApiKeyRecord) {
     kid: k.kid,
     algorithm: k.algorithm,
     state: k.state,
+    allowed_ips: k.allowed_ips,
     created_at: k.created_at,
     updated_at: k.updated_at,
   };
@@ -69,13 +72,13 @@ export async function insertKey(
   userId: string,
   kid: string,
   secretEnc: string,
+  allowedIps: string[] = [],
 ): Promise<ApiKeyRecord> {
   return (
-    await db.query('insert into api_keys (user_id, kid, secret_enc) values ($1, $2, $3) returning *', [
-      userId,
-      kid,
-      secretEnc,
-    ])
+    await db.query(
+      'insert into api_keys (user_id, kid, secret_enc, allowed_ips) values ($1, $2, $3, $4) returning *',
+      [userId, kid, secretEnc, allowedIps],
+    )
   ).rows[0];
 }
 
@@ -92,16 +95,21 @@ export async function findKey(db: pg.Pool, kid: string): Promise<ApiKeyRecord | 
   return (await db.query('select * from api_keys where kid = $1', [kid])).rows[0];
 }
 
-export async function setKeyState(
+/**
+ * Changes a key's state and/or allowed IPs (a field left undefined stays). The update announces `k:<kid>` on the
+ * change feed (migration 0030), so every api process forgets its cached copy.
+ */
+export async function updateKey(
   db: pg.Pool,
   id: string,
-  state: 'active' | 'inactive',
+  change: { state?: 'active' | 'inactive'; allowedIps?: string[] },
 ): Promise<ApiKeyRecord> {
   return (
-    await db.query('update api_keys set state = $2, updated_at = now() where id = $1 returning *', [
-      id,
-      state,
-    ])
+    await db.query(
+      `update api_keys set state = coalesce($2, state), allowed_ips = coalesce($3, allowed_ips), updated_at = now()
+        where id = $1 returning *`,
+      [id, change.state ?? null, change.allowedIps ?? null],
+    )
   ).rows[0];
 }
 

@@ -54,7 +54,7 @@ export async function apiKeyRoutes(app: FastifyInstance, deps: AppDeps): Promise
 
   app.post(
     '/resource/api_keys',
-    docs('Create an API key (TOTP)', {
+    docs('Create an API key (TOTP), optionally usable from listed IPs only', {
       body: createApiKeySchema,
       response: createdApiKeyResponse,
       status: 201,
@@ -63,15 +63,13 @@ export async function apiKeyRoutes(app: FastifyInstance, deps: AppDeps): Promise
     async (request, reply) => {
       requireTwoFactor(request);
       const input = createApiKeySchema.parse(request.body ?? {});
-      return reply
-        .status(201)
-        .send(await createApiKey(deps, authUser(request), input.totp_code, origin(request)));
+      return reply.status(201).send(await createApiKey(deps, authUser(request), input, origin(request)));
     },
   );
 
   app.patch(
     '/resource/api_keys/:kid',
-    docs('Switch an API key on or off (TOTP)', {
+    docs('Switch an API key on or off, or set its allowed IPs (TOTP)', {
       params: kidParam,
       body: updateApiKeySchema,
       response: apiKeyResponse,

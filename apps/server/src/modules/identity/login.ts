@@ -10,6 +10,7 @@ import { AppError } from '../../http/errors.ts';
 import { checkCodes, issueCode } from './codes.ts';
 import { mailConfirmationLink } from './compat.ts';
 import { decrypt } from './crypto.ts';
+import { loginAllowedFrom } from './ip-whitelist.ts';
 import { windowLimiter } from './limiter.ts';
 import {
   assertNotBlocked,
@@ -290,10 +291,37 @@ export async function login(
       await refuse(deps, attempt, user, origin, { status: 403, code: ERRORS.invalidCode, reason: 'code' });
   }
 
+  if (!(await loginAllowedFrom(deps, user, origin.ip))) await refuseAddress(deps, user, attempt, origin);
+
   await clearFailures(deps.db, user.id, attempt.identifier);
   const { token, csrfToken } = await deps.sessions.create(user.id, origin.ip, origin.userAgent);
   await recordSuccessfulLogin(deps, user, origin);
   return { kind: 'session', token, body: { ...(await userEntity(deps.db, user)), csrf_token: csrfToken } };
+}
+
+/**
+ * Refuses a login whose password and second factor were right from an address the account's IP whitelist does not
+ * hold: 403 `identity.session.ip_not_allowed`, logged under `ip_whitelist`. It comes only after both factors, so
+ * whoever lacks them gets the usual wrong-password or wrong-code answer and learns nothing about the list (nor
+ * whether the account exists); someone holding both learns only that this address is not allowed. Right
+ * credentials are no failure: the attempt is taken back (the block still wins if it set meanwhile).
+ */
+async function refuseAddress(
+  deps: IdentityDeps,
+  user: UserRecord,
+  attempt: Attempt,
+  origin: RequestOrigin,
+): Promise<never> {
+  await releaseAttempt(deps.db, attempt.key).catch((err: unknown) => recordBlocked(deps, user, origin, err));
+  await recordActivity(deps.db, {
+    userId: user.id,
+    action: 'login',
+    result: 'failed',
+    topic: 'ip_whitelist',
+    ...origin,
+    data: { reason: 'ip_not_allowed' },
+  });
+  throw new AppError(403, [ERRORS.ipNotAllowedForLogin]);
 }
 
 async function loginCodeDestination(

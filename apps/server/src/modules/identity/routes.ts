@@ -198,7 +198,7 @@ export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promi
         response: loginResponse,
         errors: [401, 403],
         description:
-          'Without its second step the login answers 401 `identity.session.missing_otp` with `otp`, `second_step`, `code_length`, `send_code` and `code_sent` next to `errors`.',
+          "Without its second step the login answers 401 `identity.session.missing_otp` with `otp`, `second_step`, `code_length`, `send_code` and `code_sent` next to `errors`. With both factors right, from an address the account's login IP whitelist does not hold: 403 `identity.session.ip_not_allowed`.",
       },
       { ...limit(30), onRequest: [foreignPages, jsonBodyOnly] },
     ),

@@ -196,7 +196,7 @@ async function privateUser(deps: AppDeps, request: FastifyRequest): Promise<User
   const bearer = bearerUsers.get(request);
   if (bearer) return bearer;
   if (request.headers['x-auth-apikey'] !== undefined && !request.cookies[SESSION_COOKIE]) {
-    return deps.apiKeys.authenticate(request.headers, request.receivedAt || undefined);
+    return deps.apiKeys.authenticate(request.headers, request.receivedAt || undefined, request.ip);
   }
   return (await sessionUser(deps.users, deps.sessions, request))?.user;
 }

@@ -12,6 +12,7 @@ import {
   Switch,
   Table,
   Text,
+  Textarea,
   Title,
 } from '@mantine/core';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -31,6 +32,8 @@ export interface ApiKey {
   kid: string;
   algorithm: string;
   state: 'active' | 'inactive';
+  /** The addresses and ranges the key may be used from; empty: any address. */
+  allowed_ips: string[];
   created_at: string;
   updated_at: string;
 }
@@ -42,7 +45,14 @@ interface CreatedKey extends ApiKey {
   secretKey?: string;
 }
 
-type Action = { kind: 'create' } | { kind: 'toggle'; key: ApiKey } | { kind: 'delete'; key: ApiKey };
+type Action =
+  | { kind: 'create' }
+  | { kind: 'toggle'; key: ApiKey }
+  | { kind: 'ips'; key: ApiKey }
+  | { kind: 'delete'; key: ApiKey };
+
+/** The allowed IPs as typed: one per line, or separated by commas or spaces. */
+const ipList = (text: string): string[] => text.split(/[\s,]+/).filter(Boolean);
 
 const KEYS_QUERY = 'apiKeys';
 
@@ -70,6 +80,11 @@ export function ApiTokensPage() {
   const [page, setPage] = useState(1);
   const [action, setAction] = useState<Action | null>(null);
   const [created, setCreated] = useState<CreatedKey | null>(null);
+  const [allowedIps, setAllowedIps] = useState('');
+  const open = (next: Action) => {
+    setAllowedIps(next.kind === 'ips' ? next.key.allowed_ips.join('\n') : '');
+    setAction(next);
+  };
   const list = useQuery({
     queryKey: [KEYS_QUERY, page],
     queryFn: () =>
@@ -88,7 +103,7 @@ export function ApiTokensPage() {
     if (action.kind === 'create') {
       const key = await api<CreatedKey>('barong', '/resource/api_keys', {
         method: 'POST',
-        body: { algorithm: 'HS256', totp_code: totpCode },
+        body: { algorithm: 'HS256', totp_code: totpCode, allowed_ips: ipList(allowedIps) },
       });
       setCreated(key);
       toast.success(t('identity.apiKeys.created'));
@@ -97,6 +112,12 @@ export function ApiTokensPage() {
       await api('barong', `/resource/api_keys/${encodeURIComponent(action.key.kid)}`, {
         method: 'PATCH',
         body: { state, totp_code: totpCode },
+      });
+      toast.success(t('identity.apiKeys.updated'));
+    } else if (action.kind === 'ips') {
+      await api('barong', `/resource/api_keys/${encodeURIComponent(action.key.kid)}`, {
+        method: 'PATCH',
+        body: { allowed_ips: ipList(allowedIps), totp_code: totpCode },
       });
       toast.success(t('identity.apiKeys.updated'));
     } else {
@@ -111,20 +132,24 @@ export function ApiTokensPage() {
   };
 
   const items = list.data?.items ?? [];
+  const ipsText = (key: ApiKey) =>
+    key.allowed_ips.length ? key.allowed_ips.join(', ') : t('identity.apiKeys.anyIp');
   const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / LIMITS.tablePageLimit));
   const title =
     action?.kind === 'create'
       ? t('identity.apiKeys.createTitle')
       : action?.kind === 'toggle'
         ? t('identity.apiKeys.toggleTitle')
-        : t('identity.apiKeys.deleteTitle');
+        : action?.kind === 'ips'
+          ? t('identity.apiKeys.ipsTitle')
+          : t('identity.apiKeys.deleteTitle');
 
   return (
     <Container size="lg" py="xl">
       <Stack>
         <Group justify="space-between">
           <Title order={2}>{t('identity.apiKeys.title')}</Title>
-          <Button onClick={() => setAction({ kind: 'create' })} data-testid="api-key-create">
+          <Button onClick={() => open({ kind: 'create' })} data-testid="api-key-create">
             {t('identity.apiKeys.createNew')}
           </Button>
         </Group>
@@ -136,6 +161,7 @@ export function ApiTokensPage() {
                   <Table.Th>{t('identity.apiKeys.kid')}</Table.Th>
                   <Table.Th>{t('identity.apiKeys.algorithm')}</Table.Th>
                   <Table.Th>{t('identity.apiKeys.state')}</Table.Th>
+                  <Table.Th>{t('identity.apiKeys.allowedIps')}</Table.Th>
                   <Table.Th>{t('identity.apiKeys.createdAt')}</Table.Th>
                   <Table.Th>{t('identity.apiKeys.updatedAt')}</Table.Th>
                   <Table.Th />
@@ -149,7 +175,7 @@ export function ApiTokensPage() {
                     <Table.Td>
                       <Switch
                         checked={key.state === 'active'}
-                        onChange={() => setAction({ kind: 'toggle', key })}
+                        onChange={() => open({ kind: 'toggle', key })}
                         label={t(`identity.apiKeys.${key.state}`)}
                         // The name starts with the visible label (WCAG 2.5.3 label in name) and says which key.
                         aria-label={t('identity.apiKeys.toggle', {
@@ -158,13 +184,25 @@ export function ApiTokensPage() {
                         })}
                       />
                     </Table.Td>
+                    <Table.Td>
+                      <Button
+                        size="xs"
+                        variant="subtle"
+                        onClick={() => open({ kind: 'ips', key })}
+                        // The name starts with the visible text (WCAG 2.5.3 label in name) and says which key.
+                        aria-label={t('identity.apiKeys.editIps', { ips: ipsText(key), kid: key.kid })}
+                        style={{ fontFamily: key.allowed_ips.length ? 'monospace' : undefined }}
+                      >
+                        {ipsText(key)}
+                      </Button>
+                    </Table.Td>
                     <Table.Td>{formatDateTime(key.created_at)}</Table.Td>
                     <Table.Td>{formatDateTime(key.updated_at)}</Table.Td>
                     <Table.Td>
                       <ActionIcon
                         variant="subtle"
                         color="red"
-                        onClick={() => setAction({ kind: 'delete', key })}
+                        onClick={() => open({ kind: 'delete', key })}
                         aria-label={t('identity.apiKeys.delete', { kid: key.kid })}
                       >
                         <TrashIcon />
@@ -188,7 +226,22 @@ export function ApiTokensPage() {
         </Paper>
         {pages > 1 && <Pagination value={page} onChange={setPage} total={pages} />}
       </Stack>
-      {action && <TotpModal title={title} onSubmit={perform} onClose={() => setAction(null)} />}
+      {action && (
+        <TotpModal title={title} onSubmit={perform} onClose={() => setAction(null)}>
+          {(action.kind === 'create' || action.kind === 'ips') && (
+            <Textarea
+              label={t('identity.apiKeys.allowedIps')}
+              description={t('identity.apiKeys.allowedIpsHint')}
+              placeholder={'203.0.113.7\n198.51.100.0/24'}
+              autosize
+              minRows={2}
+              value={allowedIps}
+              onChange={(e) => setAllowedIps(e.currentTarget.value)}
+              data-testid="api-key-allowed-ips"
+            />
+          )}
+        </TotpModal>
+      )}
       {created && (
         <Modal opened onClose={() => setCreated(null)} centered title={t('identity.apiKeys.createdTitle')}>
           <Stack>

@@ -1,6 +1,6 @@
 import { CODE_LENGTH, ERRORS, fieldErrors, totpField } from '@exchange/shared';
 import { Button, Modal, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { CodeInput } from '../../components/CodeInput.tsx';
@@ -13,10 +13,15 @@ interface Props {
   /** Performs the change with the code; throws the API error on failure. */
   onSubmit: (totpCode: string) => Promise<void>;
   onClose: () => void;
+  /** Fields shown above the code (an API key's allowed IPs), owned by the caller. */
+  children?: ReactNode;
 }
 
-/** The two-factor code asked before every API-token change (accounts spec §2, §6). */
-export function TotpModal({ title, onSubmit, onClose }: Props) {
+/**
+ * The two-factor code asked before every API-token change (accounts spec §2, §6), and before every change of the
+ * login IP whitelist (issue 31).
+ */
+export function TotpModal({ title, onSubmit, onClose, children }: Props) {
   const { t } = useTranslation();
   const [code, setCode] = useState('');
   const [error, setError] = useState<string>();
@@ -47,6 +52,7 @@ export function TotpModal({ title, onSubmit, onClose }: Props) {
     <Modal opened onClose={onClose} centered title={title}>
       <form onSubmit={submit} noValidate>
         <Stack>
+          {children}
           <Text size="sm" c="dimmed">
             {t('identity.apiKeys.totpHint')}
           </Text>

@@ -73,8 +73,7 @@ export function SecurityLogSection() {
   });
   const items = list.data?.items ?? [];
   const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / limit));
-  // The whitelist does not exist yet: its topic is reserved, not offered.
-  const topics = ['all', ...SECURITY_LOG_TOPICS.filter((x) => x !== 'ip_whitelist')];
+  const topics = ['all', ...SECURITY_LOG_TOPICS];
 
   return (
     <Paper withBorder p="lg" data-testid="security-log-section">

@@ -4,14 +4,15 @@ import { useLocation, useNavigate } from 'react-router';
 import { useCurrentUser } from '../../api/user.ts';
 import { asksForVerification, VerificationRequiredModal } from '../kyc/VerificationRequiredModal.tsx';
 import { DevicesSection } from './DevicesSection.tsx';
+import { IpWhitelistSection } from './IpWhitelistSection.tsx';
 import { ProfileSection } from './ProfileSection.tsx';
 import { SecurityLogSection } from './SecurityLogSection.tsx';
 import { SecuritySection } from './SecuritySection.tsx';
 import { YourDataSection } from './YourDataSection.tsx';
 
 /**
- * Settings (`/settings`, accounts spec §2): Profile and Security Settings, then Devices, the Security log and Your
- * data (issue 31). A page that sent a user below level 3
+ * Settings (`/settings`, accounts spec §2): Profile and Security Settings, then the IP whitelist, Devices, the
+ * Security log and Your data (issue 31). A page that sent a user below level 3
  * here (the card, trading spec §6) asks for the verification-required prompt in the router state; closing it
  * clears that state, so a reload does not show it again.
  */
@@ -28,6 +29,7 @@ export function SettingsPage() {
         <Title order={2}>{t('identity.settings.title')}</Title>
         <ProfileSection key={user.updated_at ?? user.uid} user={user} />
         <SecuritySection user={user} />
+        <IpWhitelistSection user={user} />
         <DevicesSection />
         <SecurityLogSection />
         <YourDataSection />

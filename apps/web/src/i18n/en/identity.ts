@@ -19,6 +19,7 @@ export const identity = {
   'authz.unexistent_apikey': 'This API key does not exist.',
   'authz.disabled_2fa': 'Two-factor authentication is disabled for this account.',
   'authz.invalid_apikey_headers': 'Invalid API key headers.',
+  'authz.ip_not_allowed': 'This API key may not be used from this IP address.',
   'authz.session_required': 'Please log in on the website to do this: an API key cannot.',
   'identity.session.invalid_params':
     'Incorrect password. You have {{left}} more chances to input the correct password.',
@@ -28,6 +29,8 @@ export const identity = {
   /** Silent: the login asks for the second step instead of showing it. */
   'identity.session.missing_otp': '',
   'identity.session.invalid_otp': 'Invalid 2FA Code',
+  'identity.session.ip_not_allowed':
+    'Logins to this account are not allowed from your IP address. Log in from an address in your IP whitelist.',
   'identity.session.otp_used': 'This 2FA code was already used. Please wait for the next code.',
   'identity.session.invalid_code': 'Invalid OTP code',
   'identity.session.not_active': 'Your account is not verified yet. Please verify your phone and email.',
@@ -62,6 +65,12 @@ export const identity = {
   'resource.otp.invalid_code': 'Invalid 2FA Code',
   'resource.otp.invalid': 'Invalid 2FA Code',
   'resource.api_key.2fa_disabled': 'Please enable 2FA first',
+  'resource.ip_whitelist.invalid_ip': 'Enter an IPv4 or IPv6 address, or a range such as 203.0.113.0/24',
+  'resource.ip_whitelist.duplicate': 'This address or range is already in the list',
+  'resource.ip_whitelist.too_many': 'The list is full (20 entries at most)',
+  'resource.ip_whitelist.excludes_current_ip':
+    'The list must include the address you are using now, or you could not log in from here again',
+  'resource.ip_whitelist.doesnt_exist': 'This entry no longer exists',
   'resource.api_key.missing_totp': 'Code is required',
   'resource.api_key.invalid_totp': 'Invalid 2FA Code',
   'resource.api_key.invalid_ordering': 'Invalid order',
@@ -299,6 +308,12 @@ export const identity = {
   'identity.apiKeys.createTitle': 'Create API token',
   'identity.apiKeys.toggleTitle': 'Change API token state',
   'identity.apiKeys.deleteTitle': 'Delete API token',
+  'identity.apiKeys.allowedIps': 'Allowed IPs',
+  'identity.apiKeys.allowedIpsHint':
+    'Optional: the addresses or ranges (CIDR) this token may be used from, one per line, up to 20. Empty: any address.',
+  'identity.apiKeys.anyIp': 'Any address',
+  'identity.apiKeys.editIps': '{{ips}}: change the allowed IPs of token {{kid}}',
+  'identity.apiKeys.ipsTitle': 'Change allowed IPs',
   'identity.apiKeys.totpHint': 'Enter the 6-digit code from your authenticator app.',
   'identity.apiKeys.totpLabel': '2FA code',
   'identity.apiKeys.confirm': 'Confirm',
