@@ -149,6 +149,7 @@ describe('GET /resource/users/export', () => {
     expect(keys).toHaveLength(1);
     expect(Object.keys(keys[0] ?? {}).sort()).toEqual([
       'algorithm',
+      'allowed_ips',
       'created_at',
       'kid',
       'state',

@@ -24,7 +24,7 @@ withdrawals.*           all your withdrawals, outgoing internal transfers includ
 adjustments.*           balance corrections made by our staff and approved
 swaps.*                 all your swaps
 beneficiaries.*         your saved withdrawal addresses
-api-keys.*              your API keys: key id, algorithm, state, dates
+api-keys.*              your API keys: key id, algorithm, state, allowed IPs, dates
 card-statements.*       every transaction of each of your payment cards, in USDT with the euro amount beside
 
 What is left out, and why

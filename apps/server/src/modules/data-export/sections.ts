@@ -166,7 +166,7 @@ export function tableSections(deps: SectionDeps, userId: string, today: string):
       db,
       'api-keys',
       'api_keys',
-      ['kid', 'algorithm', 'state', 'created_at', 'updated_at'],
+      ['kid', 'algorithm', 'state', 'allowed_ips', 'created_at', 'updated_at'],
       async (page) => (await keysAfter(db, userId, page)).map(({ id, key }) => ({ cursor: id, row: key })),
     ),
     {
