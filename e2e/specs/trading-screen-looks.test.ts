@@ -1,4 +1,6 @@
 import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, DEMO_PASSWORD, postFromPage } from '../support/accounts.ts';
@@ -6,8 +8,8 @@ import { axeViolations, blocking, describeViolations } from '../support/axe.ts';
 import { browserAndDatabase, openPage } from '../support/browser.ts';
 import { type LiveMarket, liveMarket } from '../support/live-market.ts';
 
-/** Where the screenshots of the closing note go: outside the repository, never committed. */
-const SCREENS_OUT = process.env.SCREENS_OUT ?? '/work/screens-out';
+/** Where the screenshots go (SCREENS_OUT, else the system's temporary folder): never into the repository. */
+const SCREENS_OUT = process.env.SCREENS_OUT ?? path.join(tmpdir(), 'exchange-screens');
 const POLL = { timeout: 20_000, interval: 100 };
 const THEMES = ['light', 'dark'] as const;
 const SIZES = [
