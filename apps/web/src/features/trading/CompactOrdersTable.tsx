@@ -2,33 +2,17 @@ import { Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { shortDate } from '../../components/format.tsx';
-import type { Market, Order } from './api.ts';
-import { ORDER_TYPE_KEYS, openFillKey, pairName, sideColor, stateKey } from './format.tsx';
-import { Trigger } from './OrdersTable.tsx';
+import { marketPairName, ORDER_TYPE_KEYS, openFillKey, sideColor, stateKey } from './format.tsx';
+import { type OrdersTableProps, Trigger } from './OrdersTable.tsx';
 
 /**
  * Orders on a phone (issue 32): the spec's columns folded into three, each two lines high (pair, side and type
  * over the date; price over the trigger; filled over the volume), and the action last, so that Cancel is on
  * screen without a sideways scroll.
  */
-export function CompactOrdersTable({
-  orders,
-  markets,
-  open,
-  action,
-  testId,
-}: {
-  orders: Order[];
-  markets: Market[] | undefined;
-  open?: boolean;
-  action?: (order: Order) => ReactNode;
-  testId?: string;
-}) {
+export function CompactOrdersTable({ orders, markets, open, action, testId }: OrdersTableProps) {
   const { t } = useTranslation();
-  const pair = (id: string) => {
-    const m = markets?.find((x) => x.id === id);
-    return m ? pairName(m.base_unit, m.quote_unit) : id.toUpperCase();
-  };
+  const pair = (id: string) => marketPairName(markets, id);
   const dim = (text: ReactNode) => (
     <Text size="xs" c="dimmed" className="tabular">
       {text}

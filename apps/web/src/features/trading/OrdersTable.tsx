@@ -6,37 +6,31 @@ import { Amount, shortDate } from '../../components/format.tsx';
 import type { Market, Order } from './api.ts';
 import {
   fillKey,
+  marketPairName,
   ORDER_TYPE_KEYS,
   openFillKey,
-  pairName,
   sideColor,
   stateKey,
   triggersDown,
 } from './format.tsx';
 
-/**
- * Orders with the spec's columns: date, pair, type (side), order (type), state, price or Market, volume, average,
- * fulfilled; `action` adds a last column.
- */
-export function OrdersTable({
-  orders,
-  markets,
-  open,
-  action,
-  testId,
-}: {
+/** What both orders tables show: the orders, the markets that name their pairs, and an optional action. */
+export interface OrdersTableProps {
   orders: Order[];
   markets: Market[] | undefined;
   /** Open orders label New/Partial by trades; history by the remaining volume (spec §4). */
   open?: boolean;
   action?: (order: Order) => ReactNode;
   testId?: string;
-}) {
+}
+
+/**
+ * Orders with the spec's columns: date, pair, type (side), order (type), state, price or Market, volume, average,
+ * fulfilled; `action` adds a last column.
+ */
+export function OrdersTable({ orders, markets, open, action, testId }: OrdersTableProps) {
   const { t } = useTranslation();
-  const pair = (id: string) => {
-    const m = markets?.find((x) => x.id === id);
-    return m ? pairName(m.base_unit, m.quote_unit) : id.toUpperCase();
-  };
+  const pair = (id: string) => marketPairName(markets, id);
   return (
     <Table.ScrollContainer minWidth={640}>
       <Table fz="xs" striped horizontalSpacing={5} className="trading-nowrap" data-testid={testId}>

@@ -1,5 +1,5 @@
 import { units } from '../../components/format.tsx';
-import type { Order } from './api.ts';
+import type { Market, Order } from './api.ts';
 
 /** Buy green, sell red (spec §9). */
 export const sideColor = (side: string) => (side === 'buy' ? 'teal' : 'red');
@@ -31,6 +31,12 @@ export const ORDER_TYPE_KEYS: Record<string, string> = {
 
 /** "ETH/BTC" from a market's units. */
 export const pairName = (base: string, quote: string) => `${base.toUpperCase()}/${quote.toUpperCase()}`;
+
+/** The pair name of a market id from the market list (`ETH/BTC`), or the id in capitals while the list loads. */
+export function marketPairName(markets: readonly Market[] | undefined, id: string): string {
+  const m = markets?.find((x) => x.id === id);
+  return m ? pairName(m.base_unit, m.quote_unit) : id.toUpperCase();
+}
 
 /**
  * Whether a stop order enters the book when the last price falls to its stop price (else when it rises to it): a
