@@ -1,3 +1,4 @@
+import { formatUnits, parseUnits } from '@exchange/shared';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, postFromPage } from '../support/accounts.ts';
@@ -33,6 +34,19 @@ const text = async (page: Page, id: string) => (await page.getByTestId(id).textC
 const available = async (page: Page, side: 'buy' | 'sell') =>
   (await page.getByTestId(`${side}-available`).getAttribute('data-value')) ?? '';
 
+/**
+ * `base` plus `delta` (decimal strings), exactly. Other spec files trade the demo users too, so balances are
+ * checked against what they were when this test began, not against the seed's.
+ */
+function plus(base: string, delta: string): string {
+  const units = (text: string) => {
+    const parsed = parseUnits(text.replace(/^-/, ''), 18);
+    if (!parsed.ok) throw new Error(`not an amount: ${text}`);
+    return text.startsWith('-') ? -parsed.units : parsed.units;
+  };
+  return formatUnits(units(base) + units(delta), 18);
+}
+
 async function placeLimitSell(page: Page, price: string, amount: string) {
   const form = page.getByTestId('sell-form');
   await form.getByLabel('Price').fill(price);
@@ -46,15 +60,21 @@ describe('trading screen', () => {
     const [alice, bob] = await Promise.all([trader('alice@example.com'), trader('bob@example.com')]);
     const a = alice.page;
     const b = bob.page;
-    const bobBtcBefore = await available(b, 'buy');
-    const aliceBtcBefore = await available(a, 'buy');
+    // What the balances were as the test began, once the screens have them.
+    const before = async (page: Page, side: 'buy' | 'sell') => {
+      await expect.poll(() => available(page, side), POLL).not.toBe('');
+      return available(page, side);
+    };
+    const bobBtcBefore = await before(b, 'buy');
+    const aliceBtcBefore = await before(a, 'buy');
+    const aliceEthBefore = await before(a, 'sell');
 
     // Alice's limit sell shows in both order books and in her open orders.
     await placeLimitSell(a, '0.05', '1');
     for (const page of [a, b]) await ask(page, '0.05000').waitFor(POLL);
     expect(await ask(b, '0.05000').getAttribute('data-amount')).toBe('1.000');
     await expect.poll(() => a.getByTestId('open-orders').locator('tbody tr').count(), POLL).toBe(1);
-    await expect.poll(() => available(a, 'sell'), POLL).toBe('99');
+    await expect.poll(() => available(a, 'sell'), POLL).toBe(plus(aliceEthBefore, '-1'));
 
     // Bob's market buy trades against it.
     await b.getByTestId('order-type').getByText('Market', { exact: true }).click();
@@ -75,10 +95,10 @@ describe('trading screen', () => {
     }
     // Balances moved without a reload: Bob paid 0.02 BTC, Alice received it less her maker fee.
     await expect.poll(() => available(b, 'buy'), POLL).not.toBe(bobBtcBefore);
-    expect(await available(b, 'buy')).toBe('9.98');
-    expect(await text(b, 'buy-available')).toBe('9.98 BTC');
+    expect(await available(b, 'buy')).toBe(plus(bobBtcBefore, '-0.02'));
     await expect.poll(() => available(a, 'buy'), POLL).not.toBe(aliceBtcBefore);
-    expect(await available(a, 'buy')).toMatch(/^10\.01\d*$/);
+    // 0.02 BTC less her maker fee (0.1 %).
+    expect(await available(a, 'buy')).toBe(plus(aliceBtcBefore, '0.01998'));
     await expect.poll(() => a.getByTestId('open-orders').getByText('Partial').count(), POLL).toBe(1);
 
     // A second order, then Cancel All empties Alice's open orders and both books.
@@ -89,7 +109,7 @@ describe('trading screen', () => {
     await a.getByText('Order cancelled successfully').last().waitFor();
     await expect.poll(() => a.getByTestId('open-orders').locator('tbody tr').count(), POLL).toBe(0);
     for (const page of [a, b]) await expect.poll(() => page.getByTestId('book-ask').count(), POLL).toBe(0);
-    await expect.poll(() => available(a, 'sell'), POLL).toBe('99.6');
+    await expect.poll(() => available(a, 'sell'), POLL).toBe(plus(aliceEthBefore, '-0.4'));
 
     expect(await noReload(a)).toBe(1);
     expect(await noReload(b)).toBe(1);
@@ -102,8 +122,13 @@ describe('trading screen', () => {
     await page.getByText('Symbol not found').waitFor();
     await page.goto('/history/orders');
     await page.getByRole('heading', { name: 'Order History' }).waitFor();
-    await expect.poll(() => page.getByTestId('orders-history').locator('tbody tr').count(), POLL).toBe(2);
-    await expect.poll(() => page.getByTestId('trade-history').locator('tbody tr').count(), POLL).toBe(1);
+    // Her newest orders and trade are the previous test's: the 0.06 sell and the partly filled 0.05 one.
+    const orders = page.getByTestId('orders-history').locator('tbody tr');
+    const newest = async () => `${await orders.nth(0).textContent()} | ${await orders.nth(1).textContent()}`;
+    await expect.poll(newest, POLL).toContain('0.06');
+    expect(await newest()).toContain('0.05');
+    const trades = page.getByTestId('trade-history').locator('tbody tr');
+    await expect.poll(() => trades.nth(0).textContent(), POLL).toContain('0.4');
     await context.close();
   });
 

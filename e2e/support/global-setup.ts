@@ -40,6 +40,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     DEMO_BOOKS: 'false',
     // Each browser context stands for a customer behind a proxy, with an address of its own (support/browser.ts).
     TRUST_PROXY: 'loopback',
+    // Nearly every spec file logs the two demo users in (2 attempts each): more than 20 in 10 minutes.
+    LOGIN_ATTEMPTS_PER_WINDOW: '1000',
     // The simulated card issuer ships a paid card after a second and delivers it a second later.
     CARD_SIM_SHIP_SECONDS: '1',
     // ...and settles a top-up on the card after a second (30 minutes by default, as the spec says).

@@ -73,6 +73,7 @@ const envSchema = z.object({
   DEMO_PASSWORD: z.string().min(8).default('Demo-pass-2026!'),
   TRUST_PROXY: trustProxySchema,
   RATE_LIMITS: bool.default(true),
+  LOGIN_ATTEMPTS_PER_WINDOW: z.coerce.number().int().min(1).max(10_000).default(20),
   BASEAPP_COMPAT: bool.default(false),
   PUBLIC_URL: z.url().optional(),
   RECAPTCHA_SITE_KEY: z.string().min(10).optional(),
@@ -184,6 +185,12 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Per-IP and per-account request limits; only a load test on loopback turns them off. */
   rateLimits: boolean;
+  /**
+   * Login attempts (of any outcome) one account may make per 10 minutes from all addresses together
+   * (LOGIN_ATTEMPTS_PER_WINDOW, default 20); the end-to-end suite, which logs its two demo users in from every
+   * spec file, raises it.
+   */
+  loginAttemptsPerWindow: number;
   webDist: string;
   /** reCAPTCHA keys, required when CAPTCHA_TYPE=recaptcha. */
   recaptcha: { siteKey: string; secret: string } | undefined;
@@ -340,6 +347,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demoPassword: e.DEMO_PASSWORD,
     trustProxy: e.TRUST_PROXY,
     rateLimits: e.RATE_LIMITS,
+    loginAttemptsPerWindow: e.LOGIN_ATTEMPTS_PER_WINDOW,
     baseAppCompat: e.BASEAPP_COMPAT,
     secretKey: e.SECRET_KEY,
     kyc: {

@@ -40,7 +40,12 @@ import {
 
 /** The per-account attempt limit, across all addresses. */
 const accountLimiter = (deps: IdentityDeps) =>
-  windowLimiter(deps, 'login', LOGIN_POLICY.attemptsPerWindow, LOGIN_POLICY.windowMinutes * 60_000);
+  windowLimiter(
+    deps,
+    'login',
+    deps.config.loginAttemptsPerWindow ?? LOGIN_POLICY.attemptsPerWindow,
+    LOGIN_POLICY.windowMinutes * 60_000,
+  );
 
 /** Normalised identifier: lower-case email, or the phone as its E.164 digits (any spelling of one mobile). */
 function identifierOf(input: {

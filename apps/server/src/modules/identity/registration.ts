@@ -24,7 +24,14 @@ export interface IdentityDeps extends Messengers {
    * `rateLimits` off only for load tests on loopback; `baseAppCompat` (BASEAPP_COMPAT) serves BaseApp's flows;
    * `publicUrl` is where mailed links point.
    */
-  config: { rateLimits: boolean; split?: boolean; baseAppCompat?: boolean; publicUrl?: string };
+  config: {
+    rateLimits: boolean;
+    /** Login attempts per account and 10 minutes; LOGIN_POLICY's 20 when not given. */
+    loginAttemptsPerWindow?: number;
+    split?: boolean;
+    baseAppCompat?: boolean;
+    publicUrl?: string;
+  };
 }
 
 /** Where a request came from, for the security log. */
