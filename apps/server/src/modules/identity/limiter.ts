@@ -34,8 +34,18 @@ export class SlidingWindowLimiter {
   }
 }
 
-const inMemory = new Map<string, SlidingWindowLimiter>();
+// One set of limiters per app (its pool): several apps in one process (the test suite) never share counters.
+const inMemory = new WeakMap<pg.Pool, Map<string, SlidingWindowLimiter>>();
 const inDatabase = new WeakMap<pg.Pool, Map<string, SharedWindowLimiter>>();
+
+/** The limiter called `name` of the app that owns `db`, made by `make` the first time. */
+function named<L>(store: WeakMap<pg.Pool, Map<string, L>>, db: pg.Pool, name: string, make: () => L): L {
+  const limiters = store.get(db) ?? new Map<string, L>();
+  store.set(db, limiters);
+  const limiter = limiters.get(name) ?? make();
+  limiters.set(name, limiter);
+  return limiter;
+}
 
 /**
  * The attempts-per-window limit called `name` (one per use: login, pending phone change, ...): in memory, or in
@@ -47,14 +57,7 @@ export function windowLimiter(
   max: number,
   windowMs: number,
 ): { take(key: string): boolean | Promise<boolean> } {
-  if (!deps.config.split) {
-    const limiter = inMemory.get(name) ?? new SlidingWindowLimiter(max, windowMs);
-    inMemory.set(name, limiter);
-    return limiter;
-  }
-  const named = inDatabase.get(deps.db) ?? new Map<string, SharedWindowLimiter>();
-  inDatabase.set(deps.db, named);
-  const limiter = named.get(name) ?? new SharedWindowLimiter(deps.db, name, max, windowMs);
-  named.set(name, limiter);
-  return limiter;
+  if (!deps.config.split)
+    return named(inMemory, deps.db, name, () => new SlidingWindowLimiter(max, windowMs));
+  return named(inDatabase, deps.db, name, () => new SharedWindowLimiter(deps.db, name, max, windowMs));
 }
