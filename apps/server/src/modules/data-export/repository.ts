@@ -45,7 +45,7 @@ export async function finishExport(db: pg.Pool, id: number, bytes: number): Prom
 }
 
 /** The server could not finish the export: it does not count against the daily one. */
-export async function failExport(db: pg.Pool, id: number): Promise<void> {
+export async function failExport(db: pg.Pool | pg.PoolClient, id: number): Promise<void> {
   await db.query('update data_exports set failed_at = now() where id = $1', [id]);
 }
 

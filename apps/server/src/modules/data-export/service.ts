@@ -123,16 +123,19 @@ export class DataExport {
   }
 
   /** The export failed on our side: it does not count, and the security log says so. */
-  private async recordFailure(user: UserRecord, origin: RequestOrigin, id: number): Promise<void> {
-    await failExport(this.deps.db, id);
-    await recordActivity(this.deps.db, {
-      userId: user.id,
-      action: 'data_export',
-      result: 'failed',
-      topic: 'data_export',
-      ip: origin.ip,
-      userAgent: origin.userAgent,
-      data: { export_id: id, reason: 'server' },
+  private recordFailure(user: UserRecord, origin: RequestOrigin, id: number): Promise<void> {
+    // One transaction: whoever sees the export failed also sees the log entry that says so.
+    return withTransaction(this.deps.db, async (tx) => {
+      await failExport(tx, id);
+      await recordActivity(tx, {
+        userId: user.id,
+        action: 'data_export',
+        result: 'failed',
+        topic: 'data_export',
+        ip: origin.ip,
+        userAgent: origin.userAgent,
+        data: { export_id: id, reason: 'server' },
+      });
     });
   }
 
