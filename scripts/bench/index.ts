@@ -4,6 +4,7 @@ import { durableBench } from './durable.ts';
 import { edgeBench } from './edge.ts';
 import { httpBench } from './http.ts';
 import { idleBench } from './idle.ts';
+import { startBench } from './start.ts';
 import { wsBench } from './ws.ts';
 
 /** `npm run bench`: our figures and the peer's side by side, from one run. Pass section names to run only those. */
@@ -21,6 +22,7 @@ if (want('engine')) {
   const { runEngineBench } = await import('../../packages/engine/bench/engine-bench.ts');
   await runEngineBench({ print: true });
 }
+if (want('start')) await startBench();
 const db = await benchDatabase();
 try {
   if (want('durable')) await durableBench(db.fresh, Number(process.env.BENCH_ORDERS ?? 100_000));

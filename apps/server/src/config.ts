@@ -8,6 +8,7 @@ import type {
   WithdrawReviewRules,
 } from './config-sections.ts';
 import { type TrustProxy, trustProxySchema } from './net/trust-proxy.ts';
+import { WEB_DIST } from './paths.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
@@ -408,6 +409,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       newBeneficiaryHours: e.WITHDRAW_REVIEW_NEW_BENEFICIARY_HOURS,
       passThroughMinutes: e.WITHDRAW_REVIEW_PASS_THROUGH_MINUTES,
     },
-    webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    webDist: path.resolve(e.WEB_DIST ?? WEB_DIST),
   };
 }

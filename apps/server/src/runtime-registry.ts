@@ -63,7 +63,7 @@ async function isOurServer(pid: number): Promise<boolean> {
   // Where /proc exists, a reused pid is told apart by its command line (the embedded server's check too).
   if (!existsSync('/proc')) return true;
   const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-  return cmdline.split('\0').some((arg) => /(^|\/)src\/main\.ts$/.test(arg));
+  return cmdline.split('\0').some((arg) => /(^|\/)(src\/main\.ts|dist\/main\.js)$/.test(arg));
 }
 
 /** What the command line should use: extra environment for its configuration, or a one-line refusal. */

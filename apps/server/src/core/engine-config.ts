@@ -1,6 +1,7 @@
 import type { EngineConfig } from '@exchange/engine';
 import { formatUnits, toUnits } from '@exchange/shared';
 import type pg from 'pg';
+import { allQueries } from '../db/pool.ts';
 import { NO_MAX_PRICE } from './market-rows.ts';
 
 /** Fee rates from decimal strings ("0.001") to parts per million. */
@@ -25,13 +26,14 @@ export interface MarketInfo {
 export async function loadEngineConfig(
   db: pg.Pool | pg.PoolClient,
 ): Promise<{ config: EngineConfig; markets: Map<string, MarketInfo> }> {
-  const [currencies, markets, fees] = await Promise.all([
-    db.query('select id, precision from currencies order by position, id'),
-    db.query(
-      `select m.*, b.precision as base_precision, q.precision as quote_precision
-       from markets m join currencies b on b.id = m.base_unit join currencies q on q.id = m.quote_unit order by m.position`,
-    ),
-    db.query(`select market_id, "group", maker::text, taker::text from trading_fees`),
+  const [currencies, markets, fees] = await allQueries(db, [
+    () => db.query('select id, precision from currencies order by position, id'),
+    () =>
+      db.query(
+        `select m.*, b.precision as base_precision, q.precision as quote_precision
+         from markets m join currencies b on b.id = m.base_unit join currencies q on q.id = m.quote_unit order by m.position`,
+      ),
+    () => db.query(`select market_id, "group", maker::text, taker::text from trading_fees`),
   ]);
   const info = new Map<string, MarketInfo>();
   const config: EngineConfig = {

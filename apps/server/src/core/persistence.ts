@@ -1,7 +1,7 @@
 import type { EngineState, OrderView } from '@exchange/engine';
 import { toUnits } from '@exchange/shared';
 import type pg from 'pg';
-import type { Tx } from '../db/pool.ts';
+import { allQueries, type Tx } from '../db/pool.ts';
 import type { MarketInfo } from './engine-config.ts';
 
 /** Decimal conversions between the engine's integers and the database's numerics. */
@@ -154,17 +154,21 @@ export async function loadEngineState(
   db: pg.Pool | pg.PoolClient,
   units: Units,
 ): Promise<{ state: EngineState; position: CorePosition }> {
-  const [position, maxima, balances, system, orders, prices, holds] = await Promise.all([
-    readPosition(db),
-    db.query(
-      `select (select coalesce(max(id), 0) from orders) as o, (select coalesce(max(id), 0) from trades) as t,
-         (select coalesce(max(seq), 0) from orders) as s`,
-    ),
-    db.query('select user_id, currency_id, balance::text, locked::text from balances'),
-    db.query('select account, currency_id, amount::text from system_balances'),
-    db.query(`select * from orders where state in ('wait', 'pending') order by seq`),
-    db.query(`select distinct on (market_id) market_id, price::text from trades order by market_id, id desc`),
-    db.query('select withdrawal_id, user_id, currency_id, amount::text from withdrawal_holds'),
+  const [position, maxima, balances, system, orders, prices, holds] = await allQueries(db, [
+    () => readPosition(db),
+    () =>
+      db.query(
+        `select (select coalesce(max(id), 0) from orders) as o, (select coalesce(max(id), 0) from trades) as t,
+           (select coalesce(max(seq), 0) from orders) as s`,
+      ),
+    () => db.query('select user_id, currency_id, balance::text, locked::text from balances'),
+    () => db.query('select account, currency_id, amount::text from system_balances'),
+    () => db.query(`select * from orders where state in ('wait', 'pending') order by seq`),
+    () =>
+      db.query(
+        `select distinct on (market_id) market_id, price::text from trades order by market_id, id desc`,
+      ),
+    () => db.query('select withdrawal_id, user_id, currency_id, amount::text from withdrawal_holds'),
   ]);
   const state: EngineState = {
     nextOrderId: Number(maxima.rows[0].o) + 1,

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { DatabaseUnavailableError } from '../db/errors.ts';
+import { BUILT, entryPoint } from '../paths.ts';
 import { BatchWaiters } from './batch-waiters.ts';
 import type { ProjectionTiming, TablesProjector } from './projector.ts';
 
@@ -39,8 +40,9 @@ export interface ProjectorWorkerData {
   snapshotEvery: { commands: number; ms: number };
 }
 
-const BOOT = new URL('./worker-boot.mjs', import.meta.url);
-const ENTRY = new URL('./projector-worker.ts', import.meta.url).href;
+/** From source, the worker registers tsx first (worker-boot.mjs); the built bundle's worker is plain JavaScript. */
+const BOOT = BUILT ? undefined : new URL('./worker-boot.mjs', import.meta.url);
+const ENTRY = entryPoint('projector-worker');
 
 /**
  * The projector of the journal into the tables, run on a thread of its own (projector-worker.ts): the core's
@@ -71,7 +73,9 @@ export class ProjectorThread implements TablesProjector {
   ) {
     this.waiters = new BatchWaiters(data.projectedSeq);
     this.added = data.projectedSeq;
-    this.worker = new Worker(BOOT, { workerData: { ...data, entry: ENTRY } });
+    this.worker = BOOT
+      ? new Worker(BOOT, { workerData: { ...data, entry: ENTRY.href } })
+      : new Worker(ENTRY, { workerData: data });
     // The core's lifetime, not the thread's, keeps the process up.
     this.worker.unref();
     let ready!: () => void;

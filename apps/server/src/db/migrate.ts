@@ -1,9 +1,16 @@
 import { readdir, readFile } from 'node:fs/promises';
 import type pg from 'pg';
+import { MIGRATIONS_DIR } from '../paths.ts';
 import { LOCKS, withLock } from './locks.ts';
 import { grantAppPrivileges } from './privileges.ts';
 
-const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
+/**
+ * The migrations written in TypeScript, imported by name so that the built bundle carries them (the SQL ones are
+ * read from {@link MIGRATIONS_DIR}).
+ */
+const CODE_MIGRATIONS: Record<string, () => Promise<CodeMigration>> = {
+  '0034_phones_e164.ts': () => import('./migrations/0034_phones_e164.ts'),
+};
 
 /**
  * A migration written in TypeScript (`migrations/NNNN_name.ts`), for a change SQL cannot make alone (phone numbers
@@ -37,7 +44,9 @@ export async function migrate(
       await client.query('begin');
       try {
         if (file.endsWith('.ts')) {
-          const migration = (await import(new URL(file, MIGRATIONS_DIR).href)) as CodeMigration;
+          const load = CODE_MIGRATIONS[file];
+          if (!load) throw new Error(`no loader for the code migration ${file} (add it to CODE_MIGRATIONS)`);
+          const migration = await load();
           await migration.up(client);
         } else await client.query(await readFile(new URL(file, MIGRATIONS_DIR), 'utf8'));
         await client.query('insert into schema_migrations (name) values ($1)', [file]);

@@ -42,3 +42,17 @@ async function inTransaction<T>(pool: pg.Pool, begin: string, work: (tx: Tx) => 
     client.release();
   }
 }
+
+/**
+ * Runs independent queries: at once on a pool (each on a connection of its own), one after the other on a single
+ * client, where concurrent queries would only queue (and pg deprecates them).
+ */
+export async function allQueries<T extends readonly unknown[]>(
+  db: pg.Pool | pg.PoolClient,
+  queries: { [K in keyof T]: () => Promise<T[K]> },
+): Promise<T> {
+  if (db instanceof pg.Pool) return (await Promise.all(queries.map((q) => q()))) as unknown as T;
+  const results: unknown[] = [];
+  for (const query of queries) results.push(await query());
+  return results as unknown as T;
+}

@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from './ports.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+/** The built server (`npm run build:server`), as `npm start` runs it. */
+const BUILT_MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /** The server started as a real child process, as `npm start` would run it. */
@@ -17,18 +19,21 @@ export interface ServerProcess {
 }
 
 /**
- * Spawns `main.ts` with the given environment and waits until it reports that it is running (or, with
+ * Spawns `main.ts` (or the built `main.js`) with the given environment and waits until it reports that it is running (or, with
  * `readyText`, until its output says that: a standby core says so before it serves).
  */
 export async function startServerProcess(
   env: Record<string, string>,
   timeoutMs = 60_000,
   readyText = 'Exchange is running',
+  /** `built`: the bundle in apps/server/dist (build it first), with no TypeScript loader. */
+  from: 'source' | 'built' = 'source',
 ): Promise<ServerProcess> {
   // A test's app announces itself (for the command line) inside its own data folder, not where the apps of the
   // machine's user are looked for: a developer's `npm run cli` does not find the test suite's apps.
   const runtime = env.DATA_DIR ? { RUNTIME_DIR: path.join(env.DATA_DIR, 'run') } : {};
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const args = from === 'built' ? [BUILT_MAIN] : ['--import', 'tsx', MAIN];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', ...runtime, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from '../../paths.ts';
 
 /** The answer of Peatio's `GET /public/version` and Barong's `GET /identity/version`. */
 export interface VersionInfo {
@@ -11,7 +11,7 @@ export interface VersionInfo {
 }
 
 /** The repository's root: the folder of the workspace `package.json`. */
-const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
+const ROOT = REPO_ROOT;
 
 /** Peatio and Barong show the short form of the commit (`66aceba`). */
 const SHORT_SHA = 7;

@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { entryPoint } from '../../paths.ts';
 
 /**
  * Starts the signer as a child process of the app (the one-process default): its own process, on the loopback
@@ -17,7 +18,7 @@ export function startSignerChild(options: {
   const token = randomBytes(32).toString('base64url');
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
-  const child: ChildProcess = fork(fileURLToPath(new URL('../../signer-main.ts', import.meta.url)), [], {
+  const child: ChildProcess = fork(fileURLToPath(entryPoint('signer-main')), [], {
     env: {
       ...env,
       DATABASE_URL: options.databaseUrl,
