@@ -9,6 +9,7 @@ import { TestCluster } from '../support/cluster.ts';
 import { tablesCaughtUp } from '../support/db.ts';
 import { NATS_SERVER } from '../support/nats.ts';
 import { freePort } from '../support/ports.ts';
+import { missing } from '../support/required.ts';
 
 // HAProxy, configured as `npm run cluster` runs it, in front of two api processes: an api process SIGKILLed
 // under a stream of orders. No order is sent twice by the balancer, none hangs, the survivor takes the traffic,
@@ -50,7 +51,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-describe.skipIf(!NATS_SERVER)('the cluster behind HAProxy', () => {
+describe.skipIf(missing(NATS_SERVER, 'nats-server'))('the cluster behind HAProxy', () => {
   it('loses no order and sends none twice when an api process dies under load', {
     timeout: 120_000,
   }, async () => {

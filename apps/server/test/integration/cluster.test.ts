@@ -11,6 +11,7 @@ import { apiKeyFor } from '../support/api-key.ts';
 import { type ClusterProcess, TestCluster } from '../support/cluster.ts';
 import { type TestDatabase, tablesCaughtUp } from '../support/db.ts';
 import { NATS_SERVER } from '../support/nats.ts';
+import { missing } from '../support/required.ts';
 import { within } from '../support/within.ts';
 
 // The split deployment on real parts: PostgreSQL, nats-server with JetStream, and seven processes by role.
@@ -82,7 +83,7 @@ function bookWatcher(base: string) {
   return { socket, opened, book, levels };
 }
 
-describe.skipIf(!NATS_SERVER)('the split deployment', () => {
+describe.skipIf(missing(NATS_SERVER, 'nats-server'))('the split deployment', () => {
   it('trades through two api and two ws processes while the active core is killed and the standby takes over', async () => {
     const [api1, api2, ws1, ws2, core1, core2] = ['api1', 'api2', 'ws1', 'ws2', 'core1', 'core2'].map(
       (name) => cluster.get(name),

@@ -14,6 +14,7 @@ import type { Submitted } from '../../src/core/sequencer.ts';
 import { plainUser } from '../support/core.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { NATS_SERVER, startNats, type TestNats } from '../support/nats.ts';
+import { missing } from '../support/required.ts';
 
 const quiet = { info: () => {}, warn: () => {} };
 let nats: TestNats;
@@ -76,7 +77,7 @@ const credit = (user: number, currency: string, amount: bigint): Submitted => ({
   kind: 'adjustment',
 });
 
-describe.skipIf(!NATS_SERVER)('the core over NATS', () => {
+describe.skipIf(missing(NATS_SERVER, 'nats-server'))('the core over NATS', () => {
   let active: Awaited<ReturnType<typeof activeCore>>;
   let replica: Core & { sequencer: ReplicaSequencer };
 

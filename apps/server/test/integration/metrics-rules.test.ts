@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startingMetrics } from '../../src/modules/metrics/registry.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
+import { missing } from '../support/required.ts';
 
 // The example alert rules and the Grafana dashboard shipped in deploy/ ask only for series the app serves.
 const DEPLOY = fileURLToPath(new URL('../../../../deploy/', import.meta.url));
@@ -45,7 +46,7 @@ function served(text: string): Set<string> {
 }
 
 describe('the shipped alert rules and dashboard', () => {
-  it.skipIf(!PROMTOOL)('pass promtool check rules', () => {
+  it.skipIf(missing(PROMTOOL, 'promtool'))('pass promtool check rules', () => {
     const checked = spawnSync('promtool', ['check', 'rules', RULES], { encoding: 'utf8' });
     expect(checked.status, checked.stdout + checked.stderr).toBe(0);
     expect(checked.stdout).toMatch(/SUCCESS: \d+ rules found/);
