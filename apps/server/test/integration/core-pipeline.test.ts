@@ -2,6 +2,7 @@ import { toUnits } from '@exchange/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../src/core/audit.ts';
 import { type ActiveCore, startCore } from '../../src/core/index.ts';
+import { engineHash } from '../../src/core/journal/snapshots.ts';
 import { plainUser } from '../support/core.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 
@@ -97,10 +98,10 @@ describe('batches prepared while the previous one commits', () => {
   it('restarts from the database into the same state', async () => {
     await core.sequencer.drain();
     const restarted = await startCore(db.pool);
-    expect(restarted.sequencer.state.balance(alice, 'eth')).toEqual(
-      core.sequencer.state.balance(alice, 'eth'),
-    );
-    expect(restarted.sequencer.state.balance(bob, 'btc')).toEqual(core.sequencer.state.balance(bob, 'btc'));
+    // The whole engine state (balances, system accounts, open orders, last prices, holds, counters), compared as
+    // the canonical text the journal's snapshots hash, so a difference names itself.
+    expect(engineHash(restarted.sequencer.state).state).toBe(engineHash(core.sequencer.state).state);
+    expect(restarted.sequencer.state.balance(alice, 'eth').balance).toBeGreaterThan(0n);
     expect(restarted.sequencer.committedSeq).toBe(core.sequencer.committedSeq);
   });
 
