@@ -328,7 +328,23 @@ describe('the operator queue', () => {
     expect(trail.rows.map((r) => r.action)).toEqual(['bank_transfer.assign', 'bank_transfer.return']);
   });
 
-  it('leaves the ledger audit clean', async () => {
+  it('leaves the ledger audit clean, and the audit would see a transfer credited without its credit', async () => {
     expect(await auditLedger(t.db.pool)).toEqual([]);
+    const client = await t.db.pool.connect();
+    try {
+      await client.query('begin');
+      await client.query(
+        `insert into bank_transfers (bank_transaction_id, amount, currency, debtor_name, debtor_iban,
+           end_to_end_id, booking_date, state, user_id)
+         values ('AUDIT-1', 1, 'EUR', 'X', $1, 'NOTPROVIDED', current_date, 'credited', $2)`,
+        [DEBTOR, business.id],
+      );
+      expect(await auditLedger(client)).toEqual([
+        expect.objectContaining({ rule: 'bank-deposit-credit', currency: 'eur' }),
+      ]);
+    } finally {
+      await client.query('rollback');
+      client.release();
+    }
   });
 });
