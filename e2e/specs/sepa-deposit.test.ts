@@ -1,7 +1,8 @@
 import { describe, expect, inject, it } from 'vitest';
 import { activeAccount, apiLogin } from '../support/accounts.ts';
 import { browserAndDatabase, openPage } from '../support/browser.ts';
-import { balanceOf } from '../support/wallet.ts';
+import { signedInStaff } from '../support/staff.ts';
+import { balanceOf, getFromPage } from '../support/wallet.ts';
 
 /**
  * EUR by SEPA bank transfer (issue 31, part 3): a verified business finds the collection account and its own
@@ -70,6 +71,37 @@ describe('EUR deposit by SEPA transfer', () => {
     await page.goto('/balance');
     await expect.poll(() => page.getByTestId('balance-eur').textContent(), POLL).toContain('321.45');
     await context.close();
+  });
+
+  it('a transfer with a mistyped reference waits in the console until an accountant credits it', async () => {
+    const { email } = await activeAccount('sepaqueue');
+    const customer = await openPage(spec.browser);
+    await apiLogin(customer.page, email);
+    await spec.db.query(`update users set account_type = 'business', level = 3 where email = $1`, [email]);
+    const { reference } = await getFromPage<{ reference: string }>(
+      customer.page,
+      '/api/v2/peatio/account/bank_deposit',
+    );
+    const { uid } = await getFromPage<{ uid: string }>(customer.page, '/api/v2/barong/resource/users/me');
+    // The last character mistyped: the check digits catch it, so it is nobody's reference.
+    const typo = `${reference.slice(0, -1)}${reference.endsWith('2') ? '3' : '2'}`;
+    const amount = `${100 + Math.floor(Math.random() * 800)}.37`;
+    await sendAtBank(typo, amount);
+
+    const accountant = await signedInStaff(spec.browser, 'accountant');
+    await accountant.page.getByRole('tab', { name: 'Bank transfers' }).click();
+    const item = accountant.page.locator('[data-testid="admin-bank-transfer"]', { hasText: `${amount} EUR` });
+    await item.waitFor();
+    await item.getByText('Wrong or unknown reference').waitFor();
+    expect(await balanceOf(customer.page, 'eur')).toBe(0);
+    await item.getByTestId('bank-transfer-uid').fill(uid);
+    await item.getByTestId('bank-transfer-reason').fill('reference mistyped by the sender; IBAN on file');
+    await item.getByTestId('bank-transfer-assign').click();
+    await accountant.page.getByText('Done.').waitFor();
+    await expect.poll(() => item.count(), POLL).toBe(0);
+    await expect.poll(() => balanceOf(customer.page, 'eur'), POLL).toBe(Number(amount));
+    await customer.context.close();
+    await accountant.context.close();
   });
 
   it('tells a personal account that bank deposits are for verified businesses', async () => {
