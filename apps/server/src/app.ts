@@ -15,6 +15,12 @@ import Fastify, {
 import helmet from 'helmet';
 import type { NatsConnection } from 'nats';
 import type pg from 'pg';
+import type { BankWebhookDelivery } from './adapters/bank/simulator/delivery.ts';
+import {
+  BANK_SIMULATOR_PREFIX,
+  type BankSimulatorDeps,
+  bankSimulatorRoutes,
+} from './adapters/bank/simulator/routes.ts';
 import type { CaptchaPort } from './adapters/captcha/port.ts';
 import type { CardIssuer } from './adapters/card-issuer/port.ts';
 import type { CardWebhookDelivery } from './adapters/card-issuer/simulator/delivery.ts';
@@ -44,6 +50,8 @@ import { adminRoutes } from './modules/admin/routes.ts';
 import { apiDocsRoutes } from './modules/api-docs/routes.ts';
 import type { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
+import { bankDepositRoutes, bankWebhookRoutes } from './modules/bank-deposits/routes.ts';
+import type { BankDepositDeps } from './modules/bank-deposits/service.ts';
 import { cardDevRoutes } from './modules/card/dev-routes.ts';
 import type { Cards } from './modules/card/index.ts';
 import { cardRoutes, cardWebhookRoutes } from './modules/card/routes.ts';
@@ -120,6 +128,10 @@ export interface AppDeps {
   cards: Cards;
   /** The built-in Marqeta-shaped issuer simulator, when it is the issuer (the default). */
   cardSimulator?: { routes: CardSimulatorDeps; delivery: CardWebhookDelivery };
+  /** EUR deposits by SEPA transfer: the collection account, the bank's webhook secret, crediting. */
+  bankDeposits: BankDepositDeps;
+  /** The built-in bank simulator (the collection account's incoming transfers and their notifications). */
+  bankSimulator?: { routes: BankSimulatorDeps; delivery: BankWebhookDelivery };
   /** Where the request log goes (tests read it); stdout when absent. */
   logStream?: { write(line: string): void };
   /** The NATS connection of a split deployment (its state is a metric). */
@@ -327,6 +339,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await peatio.register((card) => cardRoutes(card, deps));
       await peatio.register((account) => accountSolvencyRoutes(account, deps));
       await peatio.register((webhooks) => cardWebhookRoutes(webhooks, deps));
+      await peatio.register((account) => bankDepositRoutes(account, deps));
+      await peatio.register((webhooks) => bankWebhookRoutes(webhooks, deps));
     },
     { prefix: API.peatio },
   );
@@ -350,6 +364,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         prefix: CARD_SIMULATOR_API,
       });
     app.addHook('preClose', () => cardSimulator.delivery.stop());
+  }
+  const bankSimulator = deps.bankSimulator;
+  if (bankSimulator) {
+    if (api)
+      await app.register((sim) => bankSimulatorRoutes(sim, bankSimulator.routes), {
+        prefix: BANK_SIMULATOR_PREFIX,
+      });
+    app.addHook('preClose', () => bankSimulator.delivery.stop());
   }
 
   if (api) {

@@ -2,6 +2,8 @@ import { API } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import type { NatsConnection } from 'nats';
 import type pg from 'pg';
+import { BankWebhookDelivery } from './adapters/bank/simulator/delivery.ts';
+import { loadBankSimulatorCredentials } from './adapters/bank/simulator/store.ts';
 import { createAltchaCaptcha } from './adapters/captcha/altcha.ts';
 import { type CaptchaPort, noCaptcha } from './adapters/captcha/port.ts';
 import { createRecaptcha } from './adapters/captcha/recaptcha.ts';
@@ -31,6 +33,7 @@ import { loadBodyKey } from './http/body-encryption.ts';
 import { DiskGuard } from './http/disk-guard.ts';
 import { createLogger, type ModuleLogger } from './log.ts';
 import { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
+import { BANK_WEBHOOK_PATH } from './modules/bank-deposits/routes.ts';
 import { Cards } from './modules/card/index.ts';
 import { CARD_WEBHOOK_PATH } from './modules/card/routes.ts';
 import { loadServerKeys, type ServerKeys } from './modules/identity/crypto.ts';
@@ -155,6 +158,7 @@ export async function composeApp(
       },
       config.card.pollMs,
     );
+  const bank = await bankFor(config, db, selfUrl, feed, logOf('bank'));
   const deps: AppDeps = {
     config,
     db,
@@ -179,6 +183,14 @@ export async function composeApp(
     cardIssuer,
     cards,
     cardSimulator: card.simulator,
+    bankDeposits: {
+      db,
+      core,
+      collection: config.bank.collection,
+      webhookSecret: bank.webhookSecret,
+      onDeposit: (userId, id) => wallet.withdrawDeps().onDeposit?.(userId, id),
+    },
+    bankSimulator: bank.simulator,
     supportEmail: config.supportEmail,
     diskGuard: overrides.diskGuard ?? new DiskGuard(config.dataDir, config.diskMinFreeBytes, logOf('disk')),
     outboxRetention:
@@ -202,6 +214,7 @@ export async function composeApp(
     wallet: () => wallet.startJobs(),
     'kyc webhooks': async () => deps.kycSimulator?.delivery.start(),
     'card webhooks': async () => deps.cardSimulator?.delivery.start(),
+    'bank webhooks': async () => deps.bankSimulator?.delivery.start(),
     'card fees': async () => cards.start(),
     'outbox retention': async () => deps.outboxRetention.start(),
     'mail sender': async () => mailSender?.start(),
@@ -343,6 +356,37 @@ async function cardIssuerFor(
     },
     simulator: { routes, delivery },
   };
+}
+
+/**
+ * The bank behind SEPA deposits: the built-in simulator (the collection account's one bank), reached over HTTP in
+ * this same process, whose signed notifications come back here. A real bank's adapter would give its own secret.
+ */
+async function bankFor(
+  config: Config,
+  db: pg.Pool,
+  selfUrl: () => string | null,
+  feed: ChangeFeed | undefined,
+  log: ModuleLogger,
+): Promise<{ webhookSecret: string; simulator: AppDeps['bankSimulator'] }> {
+  const credentials = await loadBankSimulatorCredentials(db);
+  const delivery = new BankWebhookDelivery({
+    db,
+    feed,
+    webhookSecret: credentials.webhookSecret,
+    webhookUrl: () => {
+      const base = selfUrl();
+      return base ? `${base}${API.peatio}${BANK_WEBHOOK_PATH}` : null;
+    },
+    log,
+  });
+  const routes = {
+    db,
+    credentials,
+    collection: config.bank.collection,
+    kick: () => delivery.kick(),
+  };
+  return { webhookSecret: credentials.webhookSecret, simulator: { routes, delivery } };
 }
 
 /** `http://host:port` of a listening app, for calls it makes to itself (loopback for a wildcard address). */

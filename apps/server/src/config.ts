@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { type CollectionAccount, validIban } from './adapters/bank/port.ts';
 import type {
   BackupConfig,
   CardConfig,
@@ -114,6 +115,17 @@ const envSchema = z.object({
   SUMSUB_SECRET_KEY: z.string().min(10).optional(),
   SUMSUB_WEBHOOK_SECRET: z.string().min(10).optional(),
   SUMSUB_WEBSDK_URL: z.url().default('https://static.sumsub.com/idensic/static/sns-websdk-builder.js'),
+  // The exchange's collection account for SEPA deposits (the bank simulator keeps this one account).
+  BANK_COLLECTION_IBAN: z
+    .string()
+    .transform((v) => v.replace(/\s+/g, '').toUpperCase())
+    .refine(validIban, 'not a valid IBAN')
+    .default('DE89370400440532013000'),
+  BANK_COLLECTION_BIC: z
+    .string()
+    .regex(/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/)
+    .default('COBADEFFXXX'),
+  BANK_COLLECTION_NAME: z.string().min(2).max(70).default('Exchange Collection Account'),
   CARD_ISSUER: z.enum(['simulator', 'marqeta']).default('simulator'),
   CARD_AUTO_APPROVE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(0),
   CARD_SIM_SHIP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(5),
@@ -219,6 +231,8 @@ export interface Config {
   secretKey: string | undefined;
   /** The card program: the issuer, its simulator's demo settings, the fees and limits. */
   card: CardConfig;
+  /** The bank: the collection account customers send SEPA deposits to (the built-in simulator's one account). */
+  bank: { collection: CollectionAccount };
   /**
    * BASEAPP_COMPAT: serve BaseApp 2.6's flows besides the spec's (registration with email and password, account
    * confirmation by a mailed link's token, a 6-digit emailed login code sent by itself, beneficiary removal
@@ -366,6 +380,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             }
           : undefined,
       webSdkUrl: e.SUMSUB_WEBSDK_URL,
+    },
+    bank: {
+      collection: { iban: e.BANK_COLLECTION_IBAN, bic: e.BANK_COLLECTION_BIC, name: e.BANK_COLLECTION_NAME },
     },
     card: {
       issuer: e.CARD_ISSUER,

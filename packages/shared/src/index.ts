@@ -20,6 +20,7 @@ export * from './schemas/admin-ledger.ts';
 export * from './schemas/admin-markets.ts';
 export * from './schemas/admin-statement.ts';
 export * from './schemas/admin-withdrawals.ts';
+export * from './schemas/bank-deposits.ts';
 export * from './schemas/card.ts';
 export * from './schemas/card-money.ts';
 export * from './schemas/contact.ts';

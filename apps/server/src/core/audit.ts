@@ -18,7 +18,8 @@ export interface AuditFailure {
  * 2. every command's postings (every batch's, before the journal) sum to zero per currency (double entry), and
  *    so do those of each cause within a command;
  * 3. every user balance and locked amount, and every system account, equals the sum of its postings;
- * 4. the card side ({@link auditCards}).
+ * 4. the card side ({@link auditCards});
+ * 5. the SEPA deposits ({@link auditBankDeposits}).
  */
 export async function auditLedger(db: Queryable): Promise<AuditFailure[]> {
   const failures: AuditFailure[] = [];
@@ -81,6 +82,42 @@ export async function auditLedger(db: Queryable): Promise<AuditFailure[]> {
     });
   }
   failures.push(...(await auditCards(db)));
+  failures.push(...(await auditBankDeposits(db)));
+  return failures;
+}
+
+/**
+ * SEPA deposits against the ledger (modules/bank-deposits): money came in from a bank transfer only through its
+ * `bank-deposit:<id>` credit, once. So every successful `bank-deposit:<id>` command has its transfer, credited
+ * (or `crediting`: a process stopped between the credit and its record, which the bank's next notification
+ * completes); and every credited transfer has exactly one such command and one deposit row of its amount.
+ */
+export async function auditBankDeposits(db: Queryable): Promise<AuditFailure[]> {
+  const exists = (await db.query(`select to_regclass('bank_transfers') is not null as ok`)).rows[0].ok;
+  if (!exists) return [];
+  const failures: AuditFailure[] = [];
+  const fail = (rule: string, detail: string) => failures.push({ rule, currency: 'eur', detail });
+  const orphan = await db.query(
+    `select c.ref from client_commands c where c.ok and c.ref like 'bank-deposit:%'
+       and not exists (select 1 from bank_transfers t where 'bank-deposit:' || t.id = c.ref
+                         and t.state in ('credited', 'crediting')) limit 20`,
+  );
+  for (const r of orphan.rows)
+    fail('bank-deposit-transfer', `${r.ref} credited money but no credited transfer`);
+  const credited = await db.query(
+    `with counted as (
+       select t.id,
+         (select count(*) from client_commands c where c.ok and c.ref = 'bank-deposit:' || t.id) as commands,
+         (select count(*) from deposits d where d.bank_transfer_id = t.id and d.amount = t.amount
+            and d.user_id = t.user_id) as deposits
+       from bank_transfers t where t.state = 'credited')
+     select id, commands, deposits from counted where commands <> 1 or deposits <> 1 limit 20`,
+  );
+  for (const r of credited.rows)
+    fail(
+      'bank-deposit-credit',
+      `transfer ${r.id} is credited with ${r.commands} credits and ${r.deposits} deposits`,
+    );
   return failures;
 }
 

@@ -3,6 +3,7 @@ import { multipart } from '../../src/adapters/kyc/sumsub.ts';
 import { auditLedger } from '../../src/core/audit.ts';
 import type { RecordedResponse } from '../../src/http/response-recorder.ts';
 import type { TestApp } from '../support/app.ts';
+import { deliverBankCredit } from '../support/bank.ts';
 import { JPEG, PASSPORT_APPLICATION, PNG, uniqueIdNo } from '../support/card.ts';
 import { outbox } from '../support/identity.ts';
 import { kycHarness, PROFILE } from '../support/kyc.ts';
@@ -171,6 +172,16 @@ describe('the admin document, answered live', () => {
       }),
     );
     ok(await admin(boss, 'GET', '/withdraw_limits'));
+  });
+
+  it('the bank transfers no reference matched: credit one, return one', async () => {
+    for (const amount of ['12.00', '13.00'])
+      ok(await deliverBankCredit(t, { amount, remittance: 'invoice 7' }));
+    const queue = await admin(boss, 'GET', '/bank_transfers');
+    ok(queue);
+    const [first, second] = queue.json() as { id: number }[];
+    ok(await admin(boss, 'POST', `/bank_transfers/${first?.id}/assign`, { uid: customer.uid, ...reason }));
+    ok(await admin(boss, 'POST', `/bank_transfers/${second?.id}/return`, reason));
   });
 
   it('markets, networks, health, metrics, the ledger, statements, solvency and custody', async () => {

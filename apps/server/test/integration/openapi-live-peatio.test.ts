@@ -4,6 +4,7 @@ import type { RecordedResponse } from '../../src/http/response-recorder.ts';
 import { makeSnapshot } from '../../src/modules/custody/snapshots.ts';
 import { hashPassword } from '../../src/modules/identity/passwords.ts';
 import type { TestApp } from '../support/app.ts';
+import { deliverBankCredit } from '../support/bank.ts';
 import { outbox } from '../support/identity.ts';
 import { checkAnswers, documents, recordingApp, uncovered } from '../support/openapi-live.ts';
 import { externalAddress, freshTotp, type Member, member, peatio } from '../support/wallet.ts';
@@ -243,6 +244,13 @@ describe('the Peatio document, answered live', () => {
       201,
     );
     ok(await as(ann, 'GET', '/account/swaps'));
+  });
+
+  it('a SEPA deposit of a verified business', async () => {
+    await t.db.pool.query(`update users set account_type = 'business', level = 3 where id = $1`, [ann.id]);
+    const details = await as(ann, 'GET', '/account/bank_deposit');
+    ok(details);
+    ok(await deliverBankCredit(t, { amount: '42.10', reference: details.json().reference }));
   });
 
   it("the member's proof of liabilities", async () => {

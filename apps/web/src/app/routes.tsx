@@ -45,6 +45,7 @@ const TermsPage = page(() => import('../features/static/TermsPage.tsx'), 'TermsP
 const OrderHistoryPage = page(() => import('../features/trading/OrderHistoryPage.tsx'), 'OrderHistoryPage');
 const TradingPage = page(() => import('../features/trading/TradingPage.tsx'), 'TradingPage');
 const BalancePage = page(() => import('../features/wallet/BalancePage.tsx'), 'BalancePage');
+const BankDepositPage = page(() => import('../features/wallet/BankDepositPage.tsx'), 'BankDepositPage');
 const DepositWithdrawPage = page(
   () => import('../features/wallet/DepositWithdrawPage.tsx'),
   'DepositWithdrawPage',
@@ -85,6 +86,7 @@ export const routes: RouteObject[] = [
       { path: '/sumsub-kyc', element: protect(<KycPage />) },
       { path: '/balance', element: protect(<BalancePage />) },
       { path: '/deposit_withdraw', element: protect(<DepositWithdrawPage />) },
+      { path: '/deposit/eur', element: protect(<BankDepositPage />) },
       { path: '/card', element: protect(<CardPage />) },
       { path: '/view_statement', element: protect(<StatementPage />) },
       { path: '/history/account', element: protect(<TransactionHistoryPage />) },

@@ -37,6 +37,8 @@ export const STAFF_PERMISSIONS = {
   'adjustments.approve': ['accountant'],
   'withdrawals.review': ['compliance', 'accountant'],
   'withdrawals.limits': ['compliance', 'accountant'],
+  /** The bank transfers no reference matched: assign to an account (credit) or mark for return. */
+  'bank_transfers.review': ['compliance', 'accountant'],
   'trail.read': ['support', 'compliance', 'accountant', 'technical'],
   'metrics.read': ['technical'],
   'markets.manage': ['technical'],

@@ -3,7 +3,7 @@ import type { ChangeFeed } from '../../db/change-feed.ts';
 import { DueWorker } from '../../jobs/due-worker.ts';
 
 /** The simulators' webhook tables: id, payload, attempts, next_attempt_at, delivered_at, last_error. */
-export type WebhookTable = 'kyc_sim_webhooks' | 'cardsim_webhooks';
+export type WebhookTable = 'kyc_sim_webhooks' | 'cardsim_webhooks' | 'banksim_webhooks';
 
 export interface WebhookOutboxOptions {
   db: pg.Pool;

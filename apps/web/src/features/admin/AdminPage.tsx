@@ -19,6 +19,7 @@ import { api } from '../../api/client.ts';
 import { toast } from '../../app/toast.ts';
 import { errorCodes, errorText } from '../auth/components/errors.ts';
 import { AdminAdjustments } from './AdminAdjustments.tsx';
+import { AdminBankTransfers } from './AdminBankTransfers.tsx';
 import { AdminCustody } from './AdminCustody.tsx';
 import { AdminDashboard } from './AdminDashboard.tsx';
 import { AdminKyc } from './AdminKyc.tsx';
@@ -107,6 +108,7 @@ export function AdminPage() {
         'withdrawals.review',
         () => <AdminWithdrawals me={staff.uid} canSetLimits={may('withdrawals.limits')} />,
       ],
+      ['bankTransfers', 'bank_transfers.review', () => <AdminBankTransfers me={staff.uid} />],
       ['trail', 'trail.read', () => <AdminTrail />],
     ] as const
   )

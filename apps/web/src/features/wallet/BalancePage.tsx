@@ -156,14 +156,26 @@ export function BalancePage() {
                     </Table.Td>
                     <Table.Td>
                       {r.fiat ? (
-                        <Button
-                          size="xs"
-                          variant="light"
-                          onClick={() => setFiat(r)}
-                          data-testid={`fiat-${r.coin}`}
-                        >
-                          {t('wallet.fiat.open')}
-                        </Button>
+                        <Group gap="xs" wrap="nowrap">
+                          {r.coin === 'eur' && (
+                            <Button
+                              size="xs"
+                              variant="light"
+                              onClick={() => navigate('/deposit/eur')}
+                              data-testid={`fiat-deposit-${r.coin}`}
+                            >
+                              {t('wallet.bank.open')}
+                            </Button>
+                          )}
+                          <Button
+                            size="xs"
+                            variant="light"
+                            onClick={() => setFiat(r)}
+                            data-testid={`fiat-${r.coin}`}
+                          >
+                            {t('wallet.fiat.open')}
+                          </Button>
+                        </Group>
                       ) : (
                         <Button size="xs" variant="light" onClick={() => open(r.coin)}>
                           {t('wallet.balance.depositWithdraw')}

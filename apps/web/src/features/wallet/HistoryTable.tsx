@@ -98,7 +98,9 @@ export function HistoryTable({
               <Table.Td>
                 {kind === 'adjustments'
                   ? t('wallet.history.adjustmentNetwork')
-                  : networkName(item.blockchain_key).toUpperCase()}
+                  : item.blockchain_key === null && kind === 'deposits'
+                    ? t('wallet.history.bankNetwork')
+                    : networkName(item.blockchain_key).toUpperCase()}
               </Table.Td>
               <Table.Td>
                 <Amount value={item.amount} />

@@ -62,6 +62,10 @@ export const errors = {
   'account.beneficiary.invalid_state': 'Please choose an address state',
   'account.beneficiary.non_integer_id': 'Address not found',
   'account.beneficiary.invalid_removal_token': 'This removal link is invalid or has expired',
+  'account.bank_deposit.business_only':
+    'Bank deposits are for verified business accounts. Verify your company to receive your reference.',
+  'account.bank_deposit.webhook_unauthorized': 'The bank notification was refused',
+  'account.bank_deposit.webhook_invalid': 'The bank notification was not understood',
   'account.fiat.invalid_currency': 'Only fiat balances can be sent to a bank account',
   'account.fiat.invalid_iban': 'Please enter a valid IBAN',
   'account.fiat.missing_holder': 'This field is required',

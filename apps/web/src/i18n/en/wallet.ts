@@ -1,6 +1,7 @@
 /** Balance, deposit and withdrawal, transaction history and swap screens (trading-and-money spec §2, §4, §5). */
 export const wallet = {
   'wallet.empty': 'No record found',
+  'wallet.history.bankNetwork': 'SEPA',
   'wallet.tab.deposit': 'Deposit',
   'wallet.tab.withdraw': 'Withdraw',
   'wallet.tab.adjustment': 'Adjustment',
@@ -154,6 +155,19 @@ export const wallet = {
   'wallet.swap.done': 'Swap completed successfully',
   'wallet.swap.requoted': 'The quote expired; a new quote has been fetched. Please check it and swap again.',
   'wallet.fiat.open': 'Withdraw to bank',
+  'wallet.bank.open': 'Deposit by bank',
+  'wallet.bank.title': 'EUR deposit',
+  'wallet.bank.sepa': 'Bank transfer (SEPA)',
+  'wallet.bank.intro':
+    'Send euros from your company bank account by SEPA credit transfer to the account below. Put your reference in the transfer.',
+  'wallet.bank.beneficiary': 'Beneficiary',
+  'wallet.bank.iban': 'IBAN',
+  'wallet.bank.bic': 'BIC',
+  'wallet.bank.reference': 'Reference',
+  'wallet.bank.referenceNote':
+    'Your reference is yours alone: enter it as the creditor reference, or as the payment reference (remittance information). A transfer without it, or with a wrong one, waits for our staff and takes longer.',
+  'wallet.bank.timing':
+    'Your balance is credited as soon as our bank reports the transfer, usually within one business day.',
   'wallet.fiat.title': 'Withdraw {{currency}} to your bank account',
   'wallet.fiat.available': 'Available: {{amount}} {{currency}}',
   'wallet.fiat.holder': 'Account holder',
