@@ -204,6 +204,7 @@ describe('account closure', () => {
     const beneficiary = await w.activeBeneficiary(who, await w.depositAddress(friend));
     const res = await ask(who, [{ currency: 'trx', beneficiary_id: beneficiary }]);
     expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ state: 'closed', balances: [] });
     expect(w.balance(friend, 'trx').balance).toBe(25n * TRX);
     const state = await w.t.db.pool.query('select state from users where id = $1', [who.id]);
     expect(state.rows[0].state).toBe('deleted');

@@ -84,8 +84,11 @@ export const closureBalanceResponse = z.object({
 /** `GET /resource/users/closure`: the closure under way (or none) and what is left. */
 export const closureResponse = z
   .object({
-    /** `none` (nothing asked), `open` (withdrawing or waiting for addresses). A closed account cannot ask. */
-    state: z.enum(['none', 'open']),
+    /**
+     * `none` (nothing asked), `open` (withdrawing or waiting for addresses), `closed` (only in the answer of the
+     * request that closed the account: its session has ended with it).
+     */
+    state: z.enum(['none', 'open', 'closed']),
     requested_at: isoTime.nullable(),
     /** When balances without an address may be converted to fiat by the operator. */
     conversion_due_at: isoTime.nullable(),

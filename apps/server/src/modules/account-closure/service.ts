@@ -157,7 +157,7 @@ export class AccountClosure {
         await linkWithdrawal(db, closure.id, id);
       }
     });
-    await this.settle(user.id);
+    if (await this.settle(user.id)) return { ...(await this.status(user)), state: 'closed' };
     return this.status(user);
   }
 
