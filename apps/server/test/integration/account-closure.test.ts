@@ -3,6 +3,7 @@ import { closureQueue } from '../../src/modules/account-closure/admin.ts';
 import { closureService } from '../../src/modules/account-closure/job.ts';
 import { hashPassword } from '../../src/modules/identity/passwords.ts';
 import { nextIp } from '../support/identity.ts';
+import { adminCall, person, stepUp } from '../support/staff.ts';
 import { externalAddress, type Member, TRX, walletSuite } from '../support/wallet.ts';
 
 /**
@@ -234,6 +235,14 @@ describe('account closure', () => {
       for_conversion: true,
       balances: [{ currency: 'trx', balance: '40', locked: '0' }],
     });
+    // Through the console's API: staff with users.read see it; a customer (the closing user) is refused.
+    const support = await person(w.t, 'support@closure.test', 'support');
+    await stepUp(w.t, support);
+    const listed = await adminCall(w.t, 'GET', '/closures?state=for_conversion', support.headers);
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json().map((c: { email: string }) => c.email)).toContain(who.email);
+    const customer = await adminCall(w.t, 'GET', '/closures', who.headers);
+    expect(customer.statusCode).toBe(403);
 
     const cancel = await closure(who, 'DELETE');
     expect(cancel.statusCode).toBe(200);
