@@ -81,7 +81,7 @@ describe('account closure', () => {
     expect(missing.json().errors).toEqual(['resource.closure.missing_otp']);
     const badCode = await closure(who, 'POST', { password: PASSWORD, otp_code: '000000' });
     expect(badCode.statusCode).toBe(422);
-    // 000000 could be the right code one time in a million; the answer is then the open closure, caught below.
+    // (000000 is the right code one time in a million.)
     expect(badCode.json().errors).toEqual(['resource.closure.invalid_otp']);
 
     const order = await w.call(who, 'POST', '/market/orders', {
@@ -197,6 +197,17 @@ describe('account closure', () => {
     expect(right.json().errors).toEqual(['authz.user_not_active']);
     const wrongPassword = await login('Wrong-pass-2026!');
     expect(wrongPassword.json().errors).toEqual(['identity.session.invalid_params']);
+    // Staff cannot open it again by unlocking it.
+    const staffer = await person(w.t, 'unlocker@closure.test', 'support');
+    await stepUp(w.t, staffer);
+    const uid = (await w.t.db.pool.query('select uid from users where id = $1', [who.id])).rows[0].uid;
+    const unlock = await adminCall(w.t, 'POST', `/users/${uid}/unlock`, staffer.headers, {
+      reason: 'asked to come back',
+    });
+    expect(unlock.statusCode, unlock.body).toBe(422);
+    expect(unlock.json().errors).toEqual(['admin.user.closed']);
+    const after = await w.t.db.pool.query('select state from users where id = $1', [who.id]);
+    expect(after.rows[0].state).toBe('deleted');
   });
 
   it('closes at once when the balance goes to another user of the exchange (an internal transfer)', async () => {

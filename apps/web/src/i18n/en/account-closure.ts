@@ -69,4 +69,5 @@ export const accountClosure = {
   'admin.closures.forConversion': 'For conversion to fiat',
   'admin.closures.empty': 'No closure',
   'admin.closures.own': 'Your own account',
+  'admin.user.closed': 'The owner closed this account: it can be neither locked nor unlocked',
 } as const;
