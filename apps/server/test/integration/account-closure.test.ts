@@ -262,4 +262,35 @@ describe('account closure', () => {
     expect((await closure(who, 'DELETE')).json().errors).toEqual(['resource.closure.doesnt_exist']);
     expect(w.balance(who, 'trx')).toEqual({ balance: 40n * TRX, locked: 0n });
   });
+  it('a withdrawal that came back (cancelled, funds released) makes the closure cancelable again and takes a new address', async () => {
+    const who = await closer('retry@closure.test', 20n * TRX);
+    const first = await w.activeBeneficiary(who, externalAddress('tron'));
+    const asked = await ask(who, [{ currency: 'trx', beneficiary_id: first }]);
+    expect(asked.statusCode, asked.body).toBe(201);
+    const id = asked.json().balances[0].withdrawal.id as number;
+    // The withdrawal never leaves: cancelled, its hold released through the core (as the processor does).
+    const { releaseHold, setState } = await import('../../src/modules/wallet/withdrawals.ts');
+    expect(await setState(w.t.db.pool, id, 'canceled')).toBe(true);
+    await releaseHold(w.t.deps.core, id);
+    const back = (await closure(who, 'GET')).json();
+    expect(back).toMatchObject({
+      state: 'open',
+      cancelable: true,
+      balances: [{ currency: 'trx', balance: '20', locked: '0', withdrawal: { id, state: 'canceled' } }],
+    });
+    // Another address: a new withdrawal of the whole balance, and the closure is no longer cancelable.
+    const second = await w.activeBeneficiary(who, externalAddress('tron'));
+    const again = await ask(who, [{ currency: 'trx', beneficiary_id: second }]);
+    expect(again.statusCode, again.body).toBe(201);
+    expect(again.json()).toMatchObject({
+      cancelable: false,
+      balances: [
+        { currency: 'trx', balance: '0', locked: '20', withdrawal: { state: 'accepted', amount: '20' } },
+      ],
+    });
+    expect((await closure(who, 'DELETE')).json().errors).toEqual(['resource.closure.not_cancelable']);
+    // Naming it twice sends nothing twice.
+    const twice = await ask(who, [{ currency: 'trx', beneficiary_id: second }]);
+    expect(twice.json().errors).toEqual(['resource.closure.nothing_to_withdraw']);
+  });
 });
