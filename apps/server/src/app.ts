@@ -46,6 +46,7 @@ import { collectRoutes } from './http/openapi.ts';
 import { type RecordedResponse, recordResponses } from './http/response-recorder.ts';
 import { memoryRateLimitStore, sharedRateLimitStore } from './http/shared-limits.ts';
 import type { ModuleLogger } from './log.ts';
+import { accountClosureRoutes } from './modules/account-closure/routes.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
 import { apiDocsRoutes } from './modules/api-docs/routes.ts';
 import type { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
@@ -317,6 +318,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           await apiKeyRoutes(resource, deps);
           await sessionRoutes(resource, deps);
           await dataExportRoutes(resource, deps);
+          await accountClosureRoutes(resource, deps);
           await ipWhitelistRoutes(resource, deps);
           await resource.register((kyc) => kycResourceRoutes(kyc, deps));
         });

@@ -32,6 +32,7 @@ import { currentUserResolver } from './http/auth.ts';
 import { loadBodyKey } from './http/body-encryption.ts';
 import { DiskGuard } from './http/disk-guard.ts';
 import { createLogger, type ModuleLogger } from './log.ts';
+import { ClosureSweep, closureService } from './modules/account-closure/job.ts';
 import { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
 import { BANK_WEBHOOK_PATH } from './modules/bank-deposits/routes.ts';
 import { Cards } from './modules/card/index.ts';
@@ -209,6 +210,9 @@ export async function composeApp(
   // Idle and expired sessions get their end written to the security log (issue 31).
   const sessionSweep = new SessionSweep(db, sessions.idleMinutes, logOf('sessions'));
   app.addHook('preClose', () => sessionSweep.stop());
+  // Closures whose last withdrawal settled are completed in the background (issue 31, part 4).
+  const closureSweep = new ClosureSweep(closureService(deps), logOf('account-closure'));
+  app.addHook('preClose', () => closureSweep.stop());
   // The background jobs by name; each runs in one process at a time (a lock per job in a split deployment).
   const backgroundJobs: BackgroundJobs = {
     wallet: () => wallet.startJobs(),
@@ -219,6 +223,7 @@ export async function composeApp(
     'outbox retention': async () => deps.outboxRetention.start(),
     'mail sender': async () => mailSender?.start(),
     'session sweep': async () => sessionSweep.start(),
+    'account closure': async () => closureSweep.start(),
   };
   if (jobs) for (const [name, start] of Object.entries(backgroundJobs)) if (name !== 'wallet') await start();
   return { app, deps, jobs: backgroundJobs };

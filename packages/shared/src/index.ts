@@ -13,6 +13,7 @@ export * from './responses/market.ts';
 export * from './responses/sessions.ts';
 export * from './responses/solvency.ts';
 export * from './responses/wallet.ts';
+export * from './schemas/account-closure.ts';
 export * from './schemas/account-security.ts';
 export * from './schemas/admin.ts';
 export * from './schemas/admin-custody.ts';

@@ -15,7 +15,8 @@
  *   `data.export_id`; `failed` with `data.reason: "server"` when the server could not finish it);
  * - `ip_whitelist`: `ip_whitelist.add`, `ip_whitelist.remove` (the login list; `data.ip`), `api_key.allowed_ips`
  *   (a key's list set; `data.kid`, `data.allowed_ips`), and the refusals: `login` failed with `data.reason`
- *   `ip_not_allowed`, `api_key.ip_not_allowed` (`data.kid`; at most once a minute per key and api process).
+ *   `ip_not_allowed`, `api_key.ip_not_allowed` (`data.kid`; at most once a minute per key and api process);
+ * - `account_closure`: `closure.request` (`data.closure_id`), `closure.cancel`, `closure.complete` (issue 31, part 4).
  */
 export const SECURITY_LOG_TOPICS = [
   'session',
@@ -29,6 +30,7 @@ export const SECURITY_LOG_TOPICS = [
   'card',
   'data_export',
   'ip_whitelist',
+  'account_closure',
 ] as const;
 
 /** One topic of {@link SECURITY_LOG_TOPICS}. */

@@ -37,6 +37,8 @@ export const LOCK_FAMILIES = {
   loginDevice: 7_031_001,
   /** Per user: the daily data export is decided one request at a time (issue 31, part 5). */
   dataExport: 7_031_002,
+  /** Per user: account closure requests, cancels and completion, one at a time (issue 31, part 4). */
+  accountClosure: 7_031_003,
 } as const;
 
 /**

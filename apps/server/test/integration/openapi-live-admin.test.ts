@@ -157,6 +157,9 @@ describe('the admin document, answered live', () => {
     const refused = await withdraw();
     const errored = await withdraw();
     ok(await admin(boss, 'GET', '/withdrawals'));
+    // The closure queue (issue 31, part 4): the four filters.
+    for (const state of ['open', 'for_conversion', 'closed', 'all'])
+      ok(await admin(boss, 'GET', `/closures?state=${state}`));
     ok(await admin(boss, 'POST', `/withdrawals/${approved}/approve`, {}));
     ok(await admin(boss, 'POST', `/withdrawals/${refused}/reject`, reason));
     await t.db.pool.query(`update withdrawals set state = 'errored', error = 'timeout' where id = $1`, [

@@ -129,6 +129,24 @@ describe('the Barong document, answered live', () => {
     ok(await call('DELETE', '/identity/sessions', other.session));
   });
 
+  it('account closure: asked and cancelled with a balance left; closed at once with nothing left', async () => {
+    const holder = await signedInUser(t, 'closing@livedocs.test');
+    const id = (await t.db.pool.query('select id from users where email = $1', [holder.email])).rows[0].id;
+    await t.deps.core.sequencer.submit({
+      type: 'Credit',
+      user: Number(id),
+      currency: 'trx',
+      amount: 5_000_000n,
+      kind: 'deposit',
+    });
+    ok(await call('POST', '/resource/users/closure', holder.session, { password: holder.password }), 201);
+    ok(await call('GET', '/resource/users/closure', holder.session));
+    ok(await call('DELETE', '/resource/users/closure', holder.session));
+    const user = await signedInUser(t, 'closure@livedocs.test');
+    ok(await call('POST', '/resource/users/closure', user.session, { password: user.password }), 201);
+    expect((await call('GET', '/resource/users/closure', user.session)).statusCode).toBe(401);
+  });
+
   it('the resource routes, two-factor and API keys', async () => {
     const user = await signedInUser(t, 'resource@livedocs.test');
     const s = user.session;
@@ -142,6 +160,9 @@ describe('the Barong document, answered live', () => {
     // "Your data" (issue 31, part 5): the archive, then the refusal of a second one the same day.
     ok(await call('GET', '/resource/users/export', s));
     expect((await call('GET', '/resource/users/export', s)).statusCode).toBe(429);
+    // Account closure (issue 31, part 4): nothing under way, so nothing to cancel.
+    ok(await call('GET', '/resource/users/closure', s));
+    ok(await call('DELETE', '/resource/users/closure', s), 404);
     // Devices (issue 31): the list, one other session ended, an unknown one refused, then all the others.
     const second = await loginWithEmailCode(t, user.email, user.password);
     const devices = await call('GET', '/resource/sessions', s);

@@ -111,6 +111,7 @@ export const adminRoutes = (uid: string): AdminRoute[] => [
     path: '/adjustments/{id}/reject',
   },
   { method: 'GET', url: '/withdrawals', allowed: ['compliance', 'accountant'] },
+  { method: 'GET', url: '/closures', allowed: ['support', 'compliance', 'accountant'] },
   ...['approve', 'reject', 'resolve'].map((action) => ({
     method: 'POST',
     url: `/withdrawals/999999/${action}`,

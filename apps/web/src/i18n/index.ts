@@ -1,5 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { accountClosure } from './en/account-closure.ts';
 import { admin } from './en/admin.ts';
 import { adminCustody } from './en/admin-custody.ts';
 import { adminMarkets } from './en/admin-markets.ts';
@@ -28,6 +29,7 @@ export const en = {
   ...staticPages,
   ...identity,
   ...securityLog,
+  ...accountClosure,
   ...kyc,
   ...captcha,
   ...trading,

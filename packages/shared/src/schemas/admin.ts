@@ -77,6 +77,8 @@ export const ADMIN_ERRORS = {
    * two-factor reset or session end of it. The database refuses these too.
    */
   ownAccount: 'admin.user.own_account',
+  /** The account was closed by its owner (issue 31, part 4): it can be neither locked nor unlocked (422). */
+  accountClosed: 'admin.user.closed',
   /** No such adjustment, or it is no longer a proposal (422). */
   adjustmentNotProposed: 'admin.adjustment.not_proposed',
   /** The proposer cannot approve their own proposal: four eyes (422). */

@@ -102,9 +102,14 @@ export async function setUserLocked(
 ) {
   const user = await userByUid(db, uid);
   refuseOwnAccount(staff, user.id);
+  // A closed account stays closed: an unlock must not open it again (its keys and data wait for erasure).
+  if (user.state === 'deleted') throw new AppError(422, [ADMIN_ERRORS.accountClosed]);
   const state = locked ? 'locked' : 'active';
   await withTransaction(db, async (tx) => {
-    await tx.query('update users set state = $2, updated_at = now() where id = $1', [user.id, state]);
+    await tx.query(`update users set state = $2, updated_at = now() where id = $1 and state <> 'deleted'`, [
+      user.id,
+      state,
+    ]);
     if (locked) {
       await endPasswordResets(tx, user.id);
       await recordStaffSessionEnd(tx, user.id, staff, 'lock');

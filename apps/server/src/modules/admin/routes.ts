@@ -33,6 +33,7 @@ import { requireAuth } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
+import { adminClosureRoutes } from '../account-closure/admin.ts';
 import { adminBankTransferRoutes } from '../bank-deposits/routes.ts';
 import { adminCustodyRoutes } from '../custody/console-routes.ts';
 import { adminSolvencyRoutes } from '../custody/solvency-routes.ts';
@@ -306,6 +307,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
 
   adminWithdrawalRoutes(app, deps, (request, permission) => staff(request, permission));
   adminBankTransferRoutes(app, deps, (request, permission) => staff(request, permission));
+  adminClosureRoutes(app, deps, (request, permission) => staff(request, permission));
 
   app.get(
     '/health',

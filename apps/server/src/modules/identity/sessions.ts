@@ -259,7 +259,7 @@ export class SessionStore {
   async revokeAllForUser(
     userId: string,
     exceptSessionId?: string,
-    reason: 'password' | 'staff' = 'password',
+    reason: 'password' | 'staff' | 'closure' = 'password',
   ): Promise<void> {
     for (const id of [...(this.byUser.get(userId) ?? [])]) if (id !== exceptSessionId) this.drop(id);
     await this.db.query(

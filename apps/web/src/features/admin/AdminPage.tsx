@@ -20,6 +20,7 @@ import { toast } from '../../app/toast.ts';
 import { errorCodes, errorText } from '../auth/components/errors.ts';
 import { AdminAdjustments } from './AdminAdjustments.tsx';
 import { AdminBankTransfers } from './AdminBankTransfers.tsx';
+import { AdminClosures } from './AdminClosures.tsx';
 import { AdminCustody } from './AdminCustody.tsx';
 import { AdminDashboard } from './AdminDashboard.tsx';
 import { AdminKyc } from './AdminKyc.tsx';
@@ -83,6 +84,7 @@ export function AdminPage() {
         ),
       ],
       ['kyc', 'kyc.review', () => <AdminKyc me={staff.uid} />],
+      ['closures', 'users.read', () => <AdminClosures me={staff.uid} />],
       [
         'adjustments',
         'adjustments.propose',

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useCurrentUser } from '../../api/user.ts';
 import { asksForVerification, VerificationRequiredModal } from '../kyc/VerificationRequiredModal.tsx';
+import { CloseAccountSection } from './CloseAccountSection.tsx';
 import { DevicesSection } from './DevicesSection.tsx';
 import { IpWhitelistSection } from './IpWhitelistSection.tsx';
 import { ProfileSection } from './ProfileSection.tsx';
@@ -12,7 +13,7 @@ import { YourDataSection } from './YourDataSection.tsx';
 
 /**
  * Settings (`/settings`, accounts spec §2): Profile and Security Settings, then the IP whitelist, Devices, the
- * Security log and Your data (issue 31). A page that sent a user below level 3
+ * Security log, Your data and Close account (issue 31). A page that sent a user below level 3
  * here (the card, trading spec §6) asks for the verification-required prompt in the router state; closing it
  * clears that state, so a reload does not show it again.
  */
@@ -33,6 +34,7 @@ export function SettingsPage() {
         <DevicesSection />
         <SecurityLogSection />
         <YourDataSection />
+        <CloseAccountSection user={user} />
       </Stack>
       <VerificationRequiredModal
         user={user}

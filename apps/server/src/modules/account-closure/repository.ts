@@ -1,0 +1,147 @@
+import { CLOSURE_RETENTION_YEARS } from '@exchange/shared';
+import type pg from 'pg';
+import type { Tx } from '../../db/pool.ts';
+
+type Db = pg.Pool | Tx;
+
+/** A closure row as the service reads it. */
+export interface ClosureRow {
+  id: number;
+  user_id: string;
+  state: 'open' | 'canceled' | 'closed';
+  requested_at: Date;
+  conversion_due_at: Date;
+  closed_at: Date | null;
+  records_erase_at: Date | null;
+  correspondence_erase_at: Date | null;
+}
+
+/** A withdrawal made for a closure. */
+export interface ClosureWithdrawal {
+  id: number;
+  currency_id: string;
+  blockchain_key: string;
+  state: string;
+  amount: string;
+  fee: string;
+  rid: string;
+}
+
+/** Withdrawal states after which the funds left for good (`succeed`) or came back (the others). */
+export const WITHDRAWAL_FINAL = ['succeed', 'rejected', 'canceled', 'failed', 'skipped'] as const;
+/** Withdrawal states in which nothing left the account: the funds came back or were never sent. */
+export const WITHDRAWAL_RETURNED = ['rejected', 'canceled', 'failed', 'skipped'] as const;
+
+const COLUMNS =
+  'id::int, user_id::text, state, requested_at, conversion_due_at, closed_at, records_erase_at, correspondence_erase_at';
+
+/** The user's closure under way, if any. */
+export async function openClosure(db: Db, userId: string): Promise<ClosureRow | null> {
+  const row = (
+    await db.query(`select ${COLUMNS} from account_closures where user_id = $1 and state = 'open'`, [userId])
+  ).rows[0];
+  return (row as ClosureRow | undefined) ?? null;
+}
+
+/** Records a closure request that begins now; returns it. */
+export async function insertClosure(tx: Tx, userId: string): Promise<ClosureRow> {
+  return (
+    await tx.query(
+      `insert into account_closures (user_id, conversion_due_at) values ($1, now() + interval '30 days')
+       returning ${COLUMNS}`,
+      [userId],
+    )
+  ).rows[0] as ClosureRow;
+}
+
+/** Links a withdrawal to the closure that made it. */
+export async function linkWithdrawal(db: Db, closureId: number, withdrawalId: number): Promise<void> {
+  await db.query('insert into account_closure_withdrawals (closure_id, withdrawal_id) values ($1, $2)', [
+    closureId,
+    withdrawalId,
+  ]);
+}
+
+/** The closure's withdrawals, newest first. */
+export async function closureWithdrawals(db: Db, closureId: number): Promise<ClosureWithdrawal[]> {
+  return (
+    await db.query(
+      `select w.id::int, w.currency_id, w.blockchain_key, w.state, trim_scale(w.amount)::text as amount,
+              trim_scale(w.fee)::text as fee, w.rid
+         from account_closure_withdrawals l join withdrawals w on w.id = l.withdrawal_id
+        where l.closure_id = $1 order by w.id desc`,
+      [closureId],
+    )
+  ).rows as ClosureWithdrawal[];
+}
+
+/** How many withdrawals of the user (any, not only the closure's) are still on their way. */
+export async function withdrawalsInFlight(db: Db, userId: string): Promise<number> {
+  const row = (
+    await db.query('select count(*)::int as n from withdrawals where user_id = $1 and state <> all($2)', [
+      userId,
+      WITHDRAWAL_FINAL,
+    ])
+  ).rows[0];
+  return row.n as number;
+}
+
+/** Cancels the closure if it is still open; false when it was not. */
+export async function cancelClosure(tx: Tx, id: number): Promise<boolean> {
+  const done = await tx.query(
+    `update account_closures set state = 'canceled', canceled_at = now() where id = $1 and state = 'open'`,
+    [id],
+  );
+  return done.rowCount === 1;
+}
+
+/**
+ * Closes the closure and the account: the closure gets its dates (closed now, records erased after 8 years,
+ * correspondence after 5), the user's state becomes `deleted` (every login and session refused) and their API keys
+ * inactive (the change feed tells every process). False when the closure was no longer open.
+ */
+export async function completeClosure(tx: Tx, closure: ClosureRow): Promise<boolean> {
+  const done = await tx.query(
+    `update account_closures set state = 'closed', closed_at = now(),
+            records_erase_at = now() + make_interval(years => $2),
+            correspondence_erase_at = now() + make_interval(years => $3)
+      where id = $1 and state = 'open'`,
+    [closure.id, CLOSURE_RETENTION_YEARS.records, CLOSURE_RETENTION_YEARS.correspondence],
+  );
+  if (done.rowCount !== 1) return false;
+  await tx.query(`update users set state = 'deleted', updated_at = now() where id = $1`, [closure.user_id]);
+  await tx.query(`update api_keys set state = 'inactive', updated_at = now() where user_id = $1`, [
+    closure.user_id,
+  ]);
+  return true;
+}
+
+/** The user ids of every closure under way (the sweep's work). */
+export async function openClosureUsers(db: Db): Promise<string[]> {
+  return (await db.query(`select user_id::text from account_closures where state = 'open'`)).rows.map(
+    (r) => r.user_id as string,
+  );
+}
+
+/** Precision and the withdrawal rules of a currency on a network; null when there is no such network. */
+export async function networkRules(db: Db, currency: string, blockchainKey: string) {
+  const row = (
+    await db.query(
+      `select n.min_withdraw_amount::text, n.withdraw_fee::text, n.withdraw_enabled, c.precision
+         from currency_networks n join currencies c on c.id = n.currency_id
+        where n.currency_id = $1 and n.blockchain_key = $2`,
+      [currency, blockchainKey],
+    )
+  ).rows[0];
+  return (
+    (row as
+      | { min_withdraw_amount: string; withdraw_fee: string; withdraw_enabled: boolean; precision: number }
+      | undefined) ?? null
+  );
+}
+
+/** Each currency's precision. */
+export async function precisions(db: Db): Promise<Map<string, number>> {
+  const rows = (await db.query('select id, precision from currencies')).rows;
+  return new Map(rows.map((r) => [r.id as string, r.precision as number]));
+}
