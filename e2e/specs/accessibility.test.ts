@@ -2,7 +2,7 @@ import { appendFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, DEMO_PASSWORD } from '../support/accounts.ts';
-import { axeViolations, blocking, describeViolations } from '../support/axe.ts';
+import { axeViolations, describeViolations } from '../support/axe.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
 import { type LiveMarket, liveMarket } from '../support/live-market.ts';
 import { type Screen, screensFor } from '../support/routes.ts';
