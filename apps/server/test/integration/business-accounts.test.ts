@@ -14,7 +14,7 @@ beforeAll(async () => {
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(() => t.close());
-const { call, state, settled, submitOnPage } = kycHarness(() => ({ t, base }));
+const { call, settled, submitOnPage } = kycHarness(() => ({ t, base }));
 
 const COMPANY = {
   name: 'Sakura Trading GmbH',
