@@ -197,6 +197,15 @@ describe('the company of a business account (raw client)', () => {
         'resource.company.invalid_ownership',
       ]),
     );
+    // A malformed share alone is a 422 with its code, never a failure of the owner rule.
+    expect(
+      await errors(
+        people([
+          { name: 'Priya Sharma', role: 'director' },
+          { name: 'Kenji Sato', role: 'ubo', ownership: '1e2' },
+        ]),
+      ),
+    ).toEqual(['resource.company.invalid_ownership']);
     expect(await companyState(u.id)).toBeUndefined();
     const saved = await put(COMPANY);
     expect(saved.statusCode).toBe(200);

@@ -118,6 +118,8 @@ export const companySchema = z
     const threshold = percentUnits(BENEFICIAL_OWNER_THRESHOLD);
     let total = 0n;
     value.representatives.forEach((r, i) => {
+      // A malformed share has its own error already (the refinement runs past non-fatal field errors).
+      if (r.ownership !== null && !PERCENT.test(r.ownership)) return;
       const share = r.ownership === null ? 0n : percentUnits(r.ownership);
       total += share;
       if (share > threshold && r.role !== 'ubo')
