@@ -53,6 +53,7 @@ import type { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
 import { bankDepositRoutes, bankWebhookRoutes } from './modules/bank-deposits/routes.ts';
 import type { BankDepositDeps } from './modules/bank-deposits/service.ts';
+import { companyRoutes } from './modules/business/company-routes.ts';
 import { cardDevRoutes } from './modules/card/dev-routes.ts';
 import type { Cards } from './modules/card/index.ts';
 import { cardRoutes, cardWebhookRoutes } from './modules/card/routes.ts';
@@ -321,6 +322,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           await accountClosureRoutes(resource, deps);
           await ipWhitelistRoutes(resource, deps);
           await resource.register((kyc) => kycResourceRoutes(kyc, deps));
+          await resource.register((company) => companyRoutes(company, deps));
         });
         await barong.register((webhooks) => kycWebhookRoutes(webhooks, deps));
         if (deps.config.devTools) await devRoutes(barong, deps);

@@ -37,6 +37,8 @@ commands:
   kyc hold <email>          put the review on hold
   kyc reset <email>         reset the applicant (drops level 3)
   kyc status <email>        the applicant at the simulator and the user's KYC labels
+  kyc company-approve <email>  the same decisions (company-reject, company-retry, ...) on a business
+                            account's company (KYB); level 3 needs both the company and the person
 ${CARD_USAGE}
 ${CARD_NETWORK_USAGE}
 ${WALLET_USAGE}

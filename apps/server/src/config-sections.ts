@@ -66,6 +66,8 @@ export interface KycConfig {
   provider: 'simulator' | 'sumsub';
   /** The verification level whose GREEN review makes a user level 3. */
   levelName: string;
+  /** The company (KYB) level whose GREEN review verifies a business account's company. */
+  kybLevelName: string;
   /** Simulator only: approve a submitted applicant after this many seconds (0: a reviewer decides). */
   autoApproveSeconds: number;
   /** Simulator only: the `x-payload-digest-alg` its webhooks use. */

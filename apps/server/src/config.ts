@@ -106,6 +106,10 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,64}$/)
     .default('basic-kyc-level'),
+  KYB_LEVEL_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+    .default('kyb-level'),
   KYC_AUTO_APPROVE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(0),
   KYC_SIM_DIGEST_ALG: z
     .enum(['HMAC_SHA1_HEX', 'HMAC_SHA256_HEX', 'HMAC_SHA512_HEX'])
@@ -368,6 +372,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     kyc: {
       provider: e.KYC_PROVIDER,
       levelName: e.KYC_LEVEL_NAME,
+      kybLevelName: e.KYB_LEVEL_NAME,
       autoApproveSeconds: e.KYC_AUTO_APPROVE_SECONDS,
       simDigestAlg: e.KYC_SIM_DIGEST_ALG,
       sumsub:

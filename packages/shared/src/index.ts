@@ -24,6 +24,7 @@ export * from './schemas/admin-withdrawals.ts';
 export * from './schemas/bank-deposits.ts';
 export * from './schemas/card.ts';
 export * from './schemas/card-money.ts';
+export * from './schemas/company.ts';
 export * from './schemas/contact.ts';
 export * from './schemas/dev.ts';
 export * from './schemas/identity.ts';

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { multipart } from '../../src/adapters/kyc/sumsub.ts';
 import type { RecordedResponse } from '../../src/http/response-recorder.ts';
 import type { TestApp } from '../support/app.ts';
 import {
@@ -288,6 +289,40 @@ describe('the Barong document, answered live', () => {
     ok(await call('POST', '/resource/profiles/net_verify/kyc', u.session, { scan_ref }));
     ok(await call('GET', `/resource/profiles/net_verify/kyc?scan_ref=${scan_ref}`, u.session));
     ok(await kyc.webhook(kyc.event(u.uid, 'applicantPending')));
+  });
+
+  it('a business account: its company, the register extract and the submission (issue 31, part 3)', async () => {
+    const { session } = await signedInUser(t, 'biz@livedocs.test', { account_type: 'business' });
+    // A refusal is checked against the document too.
+    expect((await call('GET', '/resource/company', session)).statusCode).toBe(404);
+    const company = {
+      name: 'Live Docs GmbH',
+      registration_number: 'HRB 4242',
+      country: 'DEU',
+      address: 'Alexanderplatz 1, Berlin',
+      representatives: [
+        { name: 'Lena Vogel', role: 'director', ownership: null },
+        { name: 'Otto Kranz', role: 'ubo', ownership: '51.5' },
+      ],
+    };
+    ok(await call('PUT', '/resource/company', session, company));
+    ok(await call('GET', '/resource/company', session));
+    const form = multipart([
+      { name: 'doc_type', value: 'register_extract' },
+      { name: 'issued_on', value: new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10) },
+      { name: 'file', fileName: 'extract.jpeg', contentType: 'image/jpeg', value: JPEG },
+    ]);
+    ok(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v2/barong/resource/company/documents',
+        headers: { cookie: session.cookie, 'x-csrf-token': session.csrf, 'content-type': form.contentType },
+        payload: form.body,
+        remoteAddress: nextIp(),
+      }),
+      201,
+    );
+    ok(await call('POST', '/resource/company/submit', session));
   });
 
   it('the developer outbox and the documents themselves', async () => {

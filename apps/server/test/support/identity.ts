@@ -48,9 +48,9 @@ export function cookieHeader(setCookie: string | string[] | undefined): string {
   return list.map((c) => c.split(';')[0]).join('; ');
 }
 
-/** Registers and verifies an account; returns its email, phone and password. */
-export async function activeUser(t: TestApp, email: string) {
-  const body = registration(email);
+/** Registers and verifies an account (`overrides` to the registration body); returns its email, phone and password. */
+export async function activeUser(t: TestApp, email: string, overrides: Record<string, unknown> = {}) {
+  const body = registration(email, overrides);
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/v2/barong/identity/users',
@@ -168,7 +168,7 @@ export function barongCall(app: () => TestApp) {
 }
 
 /** A new active user, signed in with the emailed code: its email, phone, password and session. */
-export async function signedInUser(t: TestApp, email: string) {
-  const user = await activeUser(t, email);
+export async function signedInUser(t: TestApp, email: string, overrides: Record<string, unknown> = {}) {
+  const user = await activeUser(t, email, overrides);
   return { ...user, session: await loginWithEmailCode(t, user.email, user.password) };
 }

@@ -13,6 +13,8 @@ export interface User {
   level: number;
   otp: boolean;
   state: string;
+  /** Personal or business (issue 31); absent from older servers, read as personal. */
+  account_type?: 'personal' | 'business';
   /** Whether the user set an anti-phishing phrase (shown in every email). */
   anti_phishing?: boolean;
   csrf_token?: string;

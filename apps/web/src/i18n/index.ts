@@ -9,6 +9,7 @@ import { captcha } from './en/captcha.ts';
 import { card } from './en/card.ts';
 import { cardMoney } from './en/card-money.ts';
 import { common } from './en/common.ts';
+import { company } from './en/company.ts';
 import { contact } from './en/contact.ts';
 import { dev } from './en/dev.ts';
 import { errors } from './en/errors.ts';
@@ -31,6 +32,7 @@ export const en = {
   ...securityLog,
   ...accountClosure,
   ...kyc,
+  ...company,
   ...captcha,
   ...trading,
   ...tradingScreen,

@@ -116,6 +116,10 @@ export const kycQueueItemResponse = z.object({
   uid: z.string(),
   email: z.string(),
   level: z.number().int(),
+  /** Personal or business: a business account's identity and its company are two cases. */
+  account_type: z.enum(['personal', 'business']),
+  /** `individual`: the person's identity; `company`: a business account's company (KYB). */
+  kind: z.enum(['individual', 'company']),
   applicant_id: z.string(),
   review_status: z.string(),
   submitted_at: isoTime,
@@ -126,11 +130,25 @@ export const kycQueueItemResponse = z.object({
   documents: z.array(
     z.object({ id: z.number().int(), type: z.string(), side: z.string().nullable(), mime_type: z.string() }),
   ),
+  /** A company case: the company, its people and the issue date of its newest register extract. */
+  company: z
+    .object({
+      name: z.string(),
+      registration_number: z.string(),
+      country: z.string(),
+      address: z.string(),
+      register_extract_issued_on: isoDate.nullable(),
+      representatives: z.array(
+        z.object({ name: z.string(), role: z.string(), ownership: z.string().nullable() }),
+      ),
+    })
+    .nullable(),
 });
 
 /** A decided identity review. */
 export const kycDecisionResponse = z.object({
   uid: z.string(),
+  kind: z.enum(['individual', 'company']),
   review_status: z.string(),
   review_answer: z.string().nullable(),
 });

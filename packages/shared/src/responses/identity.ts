@@ -46,6 +46,8 @@ export const userEntityResponse = z
     level: z.number().int(),
     otp: z.boolean(),
     state: z.string(),
+    /** Personal or business (issue 31); Barong has no such field, and its clients ignore it. */
+    account_type: z.enum(['personal', 'business']),
     anti_phishing: z.boolean(),
     data: z.string().nullable(),
     labels: z.array(labelResponse),
@@ -65,6 +67,7 @@ export const userEntityResponse = z
         level: 3,
         otp: true,
         state: 'active',
+        account_type: 'personal',
         anti_phishing: false,
         data: '{"language":"en"}',
         labels: [

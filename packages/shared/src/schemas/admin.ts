@@ -134,6 +134,11 @@ export const decideAdjustmentSchema = z.object({ reason: staffReason.optional() 
 export const kycReviewSchema = z.object({
   decision: z.enum(['approve', 'reject', 'retry'], { error: ADMIN_ERRORS.kycNotReviewable }),
   reason: staffReason,
+  /** The person's identity (default) or a business account's company. */
+  kind: z
+    .enum(['individual', 'company'], { error: ADMIN_ERRORS.kycNotReviewable })
+    .optional()
+    .default('individual'),
 });
 
 /** `POST /card_holders/:uid/review`: the issuer's verdicts (approve; reject; incomplete asks for new documents). */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ERRORS } from '../errors.ts';
 import { mobileFromInternational, mobileFromNational } from '../phone.ts';
 import { maxLength, textField } from '../validation.ts';
+import { accountTypeField } from './company.ts';
 
 /** Special characters a password must include at least one of (accounts spec §5). */
 export const PASSWORD_SPECIALS = '#?!@$%^&*-';
@@ -65,6 +66,8 @@ export const registerSchema = z
     ]),
     password: passwordField,
     captcha_response: z.string().max(10_000).optional(),
+    /** Personal (the default, so Barong clients that send none are unaffected) or Business (issue 31). */
+    account_type: accountTypeField,
   })
   .superRefine((value, ctx) => {
     const country = REGISTRATION_COUNTRIES.find((c) => c.code === value.country);

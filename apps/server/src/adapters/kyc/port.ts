@@ -9,6 +9,8 @@ export interface KycProvider {
     email?: string;
     phone?: string;
     fixedInfo?: ApplicantInfo;
+    /** `company` for a company (KYB) applicant at a KYB level; `individual` (Sumsub's default) otherwise. */
+    type?: 'individual' | 'company';
   }): Promise<Applicant>;
   /** The applicant of a user, or null when the provider has none. */
   findApplicantByExternalId(externalUserId: string): Promise<Applicant | null>;
@@ -31,9 +33,11 @@ export interface KycProvider {
   /** Adds a document (image or PDF) to the applicant. */
   addDocument(
     applicantId: string,
-    metadata: { idDocType: string; idDocSubType?: string; country?: string },
+    metadata: { idDocType: string; idDocSubType?: string; country?: string; issuedDate?: string },
     file: { name: string; mimeType: string; content: Buffer },
   ): Promise<{ id: string }>;
+  /** Asks for the review of an applicant whose documents are all in (`POST .../status/pending`). */
+  requestCheck(applicantId: string): Promise<void>;
 }
 
 /** Personal data the applicant starts with (Sumsub's `fixedInfo`). */
@@ -44,6 +48,18 @@ export interface ApplicantInfo {
   gender?: string;
   country?: string;
   addresses?: { street?: string; town?: string; postCode?: string; country?: string }[];
+  /** A company applicant's company (Sumsub's `fixedInfo.companyInfo`). */
+  companyInfo?: CompanyInfo;
+}
+
+/** Sumsub's `companyInfo`: the company and its people (`beneficiaries`, each with its types and share). */
+export interface CompanyInfo {
+  companyName: string;
+  registrationNumber: string;
+  /** ISO 3166 alpha-3. */
+  country: string;
+  legalAddress?: string;
+  beneficiaries?: { name: string; types: string[]; shareSize?: number | string }[];
 }
 
 /** The applicant as Sumsub returns it (the fields used here). */

@@ -85,6 +85,7 @@ export function createSumsubProvider(options: SumsubOptions): KycProvider {
             email: input.email,
             phone: input.phone,
             fixedInfo: input.fixedInfo,
+            ...(input.type ? { type: input.type } : {}),
           },
         },
       );
@@ -135,6 +136,9 @@ export function createSumsubProvider(options: SumsubOptions): KycProvider {
         { raw: form.body, contentType: form.contentType },
       );
       return { id: headers.get('x-image-id') ?? data?.id ?? '' };
+    },
+    async requestCheck(applicantId) {
+      await call('POST', `/resources/applicants/${encodeURIComponent(applicantId)}/status/pending`);
     },
   };
 }

@@ -8,27 +8,41 @@ import {
   simulatorDocumentKey,
 } from '../../adapters/kyc/simulator/store.ts';
 import { AppError } from '../../http/errors.ts';
+import { COMPANY_APPLICANT_SUFFIX } from '../business/company-service.ts';
 import { isoSql } from '../identity/users-repository.ts';
 import { refuseOwnAccount, type Staff } from './access.ts';
 import { recordStaffAction } from './trail.ts';
 
 /**
  * Applicants waiting for a review (submitted to the provider, not decided), oldest first, with the
- * documents the provider holds. Reviews go to the provider (the built-in simulator's reviewer, as the CLI's
- * `kyc approve`); its signed webhook then moves the user's labels and level, as it would from Sumsub.
+ * documents the provider holds: persons (`kind: individual`) and the companies of business accounts (`kind:
+ * company`, the provider's company applicant `<uid>-kyb`, with the company, its people and the representative's
+ * profile). Reviews go to the provider (the built-in simulator's reviewer, as the CLI's `kyc approve`); its signed
+ * webhook then moves the user's labels, company and level, as it would from Sumsub.
  */
 export async function kycQueue(db: pg.Pool) {
   const rows = await db.query(
-    `select u.uid, u.email, u.level, a.id as applicant_id, a.review_status, a.info,
+    `select u.uid, u.email, u.level, u.account_type, a.id as applicant_id, a.review_status, a.applicant_type as kind,
        ${isoSql('a.updated_at')} as submitted_at,
        p.first_name, p.last_name, p.dob::text, p.country,
        coalesce((select json_agg(json_build_object('id', d.id, 'type', d.id_doc_type, 'side', d.id_doc_sub_type,
-         'mime_type', d.mime_type) order by d.id) from kyc_sim_documents d where d.applicant_id = a.id), '[]') as documents
-     from kyc_sim_applicants a join users u on u.uid = a.external_user_id
-     left join profiles p on p.user_id = u.id
+         'mime_type', d.mime_type) order by d.id) from kyc_sim_documents d where d.applicant_id = a.id), '[]') as documents,
+       case when a.applicant_type = 'company' then (
+         select json_build_object('name', c.name, 'registration_number', c.registration_number, 'country', c.country,
+           'address', c.address,
+           'register_extract_issued_on', (select to_char(max(cd.issued_on), 'YYYY-MM-DD') from company_documents cd
+             where cd.company_id = c.id),
+           'representatives', coalesce((select json_agg(json_build_object('name', r.name, 'role', r.role,
+             'ownership', trim_scale(r.ownership)::text) order by r.position) from company_representatives r
+             where r.company_id = c.id), '[]'))
+         from companies c where c.applicant_id = a.id) end as company
+     from kyc_sim_applicants a
+     join users u on u.uid = a.external_user_id
+       or (a.applicant_type = 'company' and u.uid || '${COMPANY_APPLICANT_SUFFIX}' = a.external_user_id)
+     left join lateral (select * from profiles where user_id = u.id order by id desc limit 1) p on true
      where a.review_status in ('pending', 'onHold') order by a.updated_at`,
   );
-  return rows.rows.map(({ info: _info, ...r }) => r);
+  return rows.rows;
 }
 
 /**
@@ -48,8 +62,9 @@ export async function kycDocument(
 
 /**
  * Approves, rejects for good, or asks the applicant to retry, with the reason in the trail (in the decision's
- * transaction); a rejection's or a retry's reason is also the comment the applicant sees. Never one's own
- * identity (403 `admin.user.own_account`).
+ * transaction); a rejection's or a retry's reason is also the comment the applicant sees. `kind: company`
+ * decides a business account's company instead of its holder's identity. Never one's own identity or company
+ * (403 `admin.user.own_account`).
  */
 export async function reviewApplicant(
   db: pg.Pool,
@@ -57,18 +72,24 @@ export async function reviewApplicant(
   uid: string,
   decision: 'approve' | 'reject' | 'retry',
   reason: string,
+  kind: 'individual' | 'company' = 'individual',
 ) {
+  // A business account's company is its holder's case as much as their identity: never one's own either.
   refuseOwnAccount(staff, uid);
-  const applicant = await findSimApplicantByExternalId(db, uid);
+  const applicant = await findSimApplicantByExternalId(
+    db,
+    kind === 'company' ? `${uid}${COMPANY_APPLICANT_SUFFIX}` : uid,
+  );
+  if (applicant && applicant.applicant_type !== kind) throw new AppError(404, [ADMIN_ERRORS.userNotFound]);
   if (!applicant) throw new AppError(404, [ADMIN_ERRORS.userNotFound]);
   // The reason of a rejection or a retry goes to the applicant (the provider's comment to them).
   const comment = decision === 'approve' ? null : reason;
   const result = await actOnApplicant(db, applicant.id, decision, 0, comment, (tx, before, after) =>
-    recordStaffAction(tx, staff, `kyc.${decision}`, uid, {
+    recordStaffAction(tx, staff, kind === 'company' ? `kyc.company.${decision}` : `kyc.${decision}`, uid, {
       before: { review_status: before.review_status },
       after: { review_status: after.review_status, review_answer: after.review_answer, reason },
     }),
   );
   if (typeof result === 'string') throw new AppError(422, [ADMIN_ERRORS.kycNotReviewable]);
-  return { uid, review_status: result.review_status, review_answer: result.review_answer };
+  return { uid, kind, review_status: result.review_status, review_answer: result.review_answer };
 }

@@ -223,8 +223,8 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     async (request) => {
       const who = await staff(request, 'kyc.review');
       if (deps.config.kyc.provider !== 'simulator') throw new AppError(422, [ADMIN_ERRORS.kycNotReviewable]);
-      const { decision, reason } = kycReviewSchema.parse(request.body ?? {});
-      return reviewApplicant(deps.db, who, uidParam.parse(request.params).uid, decision, reason);
+      const { decision, reason, kind } = kycReviewSchema.parse(request.body ?? {});
+      return reviewApplicant(deps.db, who, uidParam.parse(request.params).uid, decision, reason, kind);
     },
   );
 

@@ -54,9 +54,9 @@ export async function register(deps: IdentityDeps, input: RegisterInput, origin:
   const digest = await hashPassword(input.password);
   const userId = await withTransaction(deps.db, async (tx) => {
     const inserted = await tx.query(
-      `insert into users (uid, email, password_digest, level, state) values ($1, $2, $3, 0, 'pending')
-       on conflict (lower(email)) do nothing returning id`,
-      [newUid(), input.email, digest],
+      `insert into users (uid, email, password_digest, level, state, account_type)
+       values ($1, $2, $3, 0, 'pending', $4) on conflict (lower(email)) do nothing returning id`,
+      [newUid(), input.email, digest, input.account_type],
     );
     const id = inserted.rows[0]?.id as string | undefined;
     if (!id) throw invalid(ERRORS.emailTaken);

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Tx } from '../../db/pool.ts';
+import type { AccountType } from '../business/account-type.ts';
 
 /** A users row with the columns identity needs. */
 export interface UserRecord {
@@ -10,6 +11,8 @@ export interface UserRecord {
   role: string;
   level: number;
   state: string;
+  /** Personal or business (migration 0040). */
+  account_type: AccountType;
   otp: boolean;
   otp_secret_enc: string | null;
   otp_pending_secret_enc: string | null;
@@ -128,6 +131,7 @@ export function presentUser(user: UserRecord, extras: UserEntityExtras) {
     level: user.level,
     otp: user.otp,
     state: user.state,
+    account_type: user.account_type ?? 'personal',
     anti_phishing: Boolean(user.anti_phishing_phrase),
     data: user.data ?? null,
     labels: extras.labels,

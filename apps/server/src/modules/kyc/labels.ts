@@ -25,6 +25,8 @@ export const webhookSchema = z.looseObject({
   correlationId: z.string().min(1),
   applicantId: z.string().min(1),
   externalUserId: z.string().optional(),
+  /** `individual` or `company` (a KYB applicant). */
+  applicantType: z.string().optional(),
   levelName: z.string().optional(),
   reviewStatus: z.string().optional(),
   createdAtMs: z.union([z.string(), z.number()]).optional(),

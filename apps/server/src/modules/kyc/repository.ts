@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Tx } from '../../db/pool.ts';
+import { settleLevel } from '../business/level.ts';
 import { setLabel } from '../identity/users-repository.ts';
 import { KYC_LABEL_KEY, type KycLabel } from './labels.ts';
 
@@ -91,7 +92,8 @@ export async function setWebhookOutcome(
 
 /**
  * Applies a KYC label: the `basic-kyc-level` label, the `document` label that goes with it, and the level
- * (3 exactly while `document: verified`, back to 2 when it goes), plus the applicant's applied timestamp.
+ * (3 exactly while `document: verified` and, for a business, its company verified; back to 2 when either goes),
+ * plus the applicant's applied timestamp.
  */
 export async function applyKycState(
   tx: Tx,
@@ -109,12 +111,8 @@ export async function applyKycState(
   await setLabel(tx, input.userId, KYC_LABEL_KEY, input.label);
   if (input.document) await setLabel(tx, input.userId, 'document', input.document);
   else await tx.query(`delete from labels where user_id = $1 and key = 'document'`, [input.userId]);
-  const verified = input.document === 'verified';
-  await tx.query(
-    `update users set level = case when $2 and level >= 2 then 3 when not $2 and level = 3 then 2 else level end,
-       updated_at = now() where id = $1`,
-    [input.userId, verified],
-  );
+  // Level 3 needs the document verified, and a business account's company as well.
+  await settleLevel(tx, input.userId);
   await tx.query(
     `insert into kyc_applicants (user_id, applicant_id, level_name, applied_at_ms, review_comment)
      values ($1, $2, $3, $4, $5)

@@ -15,6 +15,7 @@ import { AppError, invalid, notFound } from '../../http/errors.ts';
 import type { UploadedFile } from '../../http/multipart.ts';
 import { sniffDocumentType } from '../../http/multipart.ts';
 import { ownRedirect } from '../../http/redirects.ts';
+import { applyCompanyWebhook, isCompanyWebhook } from '../business/company-service.ts';
 import { decrypt, encrypt, type ServerKeys, sealBytes } from '../identity/crypto.ts';
 import { latestPhone, type UserRecord } from '../identity/users-repository.ts';
 import { createdAtMs, decide, webhookSchema } from './labels.ts';
@@ -38,6 +39,8 @@ export interface KycOptions {
   keys: ServerKeys;
   provider: KycProvider;
   levelName: string;
+  /** The company (KYB) level of business accounts; its webhooks move companies, not persons. */
+  kybLevelName?: string;
   /** Where users reach the app (`PUBLIC_URL`): the only origin a return address may point at. */
   publicUrl: string;
   /** The secret webhooks are signed with (`x-payload-digest`). */
@@ -46,6 +49,9 @@ export interface KycOptions {
   widget: { kind: 'simulator'; pagePath: string } | { kind: 'sumsub'; sdkUrl: string };
   log?: { warn(obj: unknown, msg?: string): void };
 }
+
+/** The company (KYB) level when none is configured (`KYB_LEVEL_NAME`). */
+export const DEFAULT_KYB_LEVEL = 'kyb-level';
 
 /** Seconds an access token for the widget lives. */
 const TOKEN_TTL_SECONDS = 1800;
@@ -76,6 +82,15 @@ export class KycService {
 
   get levelName(): string {
     return this.o.levelName;
+  }
+
+  /** The provider port, shared with the company (KYB) flow of business accounts. */
+  get port(): KycProvider {
+    return this.o.provider;
+  }
+
+  get kybLevelName(): string {
+    return this.o.kybLevelName ?? DEFAULT_KYB_LEVEL;
   }
 
   /**
@@ -128,6 +143,11 @@ export class KycService {
     return withTransaction(this.o.db, async (tx) => {
       const id = await recordWebhook(tx, { ...e, payload: parsed });
       if (!id) return 'duplicate';
+      if (isCompanyWebhook(e, this.kybLevelName)) {
+        const company = await applyCompanyWebhook(tx, e, Date.now());
+        await setWebhookOutcome(tx, id, company.outcome, company.userId, createdAtMs(e.createdAtMs));
+        return company.outcome;
+      }
       const userId = await userForWebhook(tx, e.externalUserId, e.applicantId);
       if (!userId) {
         await setWebhookOutcome(tx, id, 'unknown_applicant', null, createdAtMs(e.createdAtMs));

@@ -24,6 +24,16 @@ interface Applicant {
   dob?: string | null;
   id_type?: string;
   documents: Document[];
+  /** KYC applicants: the person's identity, or a business account's company (KYB). */
+  kind?: 'individual' | 'company';
+  company?: {
+    name: string;
+    registration_number: string;
+    country: string;
+    address: string;
+    register_extract_issued_on: string | null;
+    representatives: { name: string; role: string; ownership: string | null }[];
+  } | null;
 }
 
 /** A review queue: where it is listed and decided, and the decisions it offers. */
@@ -90,7 +100,7 @@ function ReviewQueue({
       <Title order={4}>{title}</Title>
       {list.data?.length === 0 && <Text c="dimmed">{empty}</Text>}
       {(list.data ?? []).map((a) => (
-        <ApplicantCard key={a.uid} applicant={a} queue={queue} own={a.uid === me} />
+        <ApplicantCard key={`${a.uid}-${a.kind ?? ''}`} applicant={a} queue={queue} own={a.uid === me} />
       ))}
     </Stack>
   );
@@ -101,15 +111,28 @@ function ApplicantCard({ applicant: a, queue, own }: { applicant: Applicant; que
   const [reason, setReason] = useState('');
   const { run, busy } = useAdminAction([[queue.key]]);
   const decide = (decision: string) =>
-    run(decision, 'POST', `${queue.path}/${a.uid}/review`, { decision, reason }, t('admin.kyc.done'));
+    run(
+      decision,
+      'POST',
+      `${queue.path}/${a.uid}/review`,
+      { decision, reason, ...(a.kind === 'company' ? { kind: 'company' } : {}) },
+      t('admin.kyc.done'),
+    );
   const documentUrl = (d: Document) => `/api/v2/admin${queue.path}/${a.uid}/documents/${d.id}`;
   return (
-    <Paper withBorder p="md" data-testid="admin-applicant" data-uid={a.uid}>
+    <Paper
+      withBorder
+      p="md"
+      data-testid="admin-applicant"
+      data-uid={a.uid}
+      data-kind={a.kind ?? 'individual'}
+    >
       <Stack gap="xs">
         <Text fw={600}>
           {[a.first_name, a.last_name].filter(Boolean).join(' ')} · {a.email} · {a.country} ·{' '}
           {a.dob ?? a.id_type}
         </Text>
+        {a.company && <CompanyFacts company={a.company} />}
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           {a.documents.map((d) =>
             d.mime_type.startsWith('image/') ? (
@@ -153,5 +176,26 @@ function ApplicantCard({ applicant: a, queue, own }: { applicant: Applicant; que
         )}
       </Stack>
     </Paper>
+  );
+}
+
+/** A company case: what the business account declared, for the reviewer to hold against its documents. */
+function CompanyFacts({ company: c }: { company: NonNullable<Applicant['company']> }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap={2} data-testid="admin-company">
+      <Text>
+        {t('admin.kyc.company')}: <b>{c.name}</b> · {c.registration_number} · {c.country} · {c.address}
+      </Text>
+      <Text size="sm">
+        {t('admin.kyc.extractIssued')}: {c.register_extract_issued_on ?? '—'}
+      </Text>
+      {c.representatives.map((r) => (
+        <Text size="sm" key={`${r.name}-${r.role}`}>
+          {r.name} · {t(`company.role.${r.role}`)}
+          {r.ownership !== null ? ` · ${r.ownership} %` : ''}
+        </Text>
+      ))}
+    </Stack>
   );
 }

@@ -1,5 +1,16 @@
 import { ERRORS, REGISTRATION_COUNTRIES } from '@exchange/shared';
-import { Anchor, Checkbox, Group, PasswordInput, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
+import {
+  Anchor,
+  Checkbox,
+  Group,
+  PasswordInput,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -24,6 +35,7 @@ const EMPTY = {
   password: '',
   confirm_password: '',
   terms: false,
+  account_type: 'personal' as 'personal' | 'business',
 };
 
 /** Names keep letters, spaces and hyphens only, stripped as typed (accounts spec §5 Register). */
@@ -110,6 +122,21 @@ export function RegisterPage() {
         </Text>
       }
     >
+      <Stack gap={4}>
+        <Text size="sm" fw={500} id="register-account-type-label">
+          {t('identity.register.accountType')}
+        </Text>
+        <SegmentedControl
+          aria-labelledby="register-account-type-label"
+          data-testid="register-account-type"
+          value={v.account_type}
+          onChange={(value) => form.set('account_type', value === 'business' ? 'business' : 'personal')}
+          data={[
+            { value: 'personal', label: t('identity.register.accountType.personal') },
+            { value: 'business', label: t('identity.register.accountType.business') },
+          ]}
+        />
+      </Stack>
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
         <TextInput
           label={t('identity.register.firstName')}

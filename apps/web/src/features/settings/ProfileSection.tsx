@@ -131,6 +131,11 @@ export function ProfileSection({ user }: { user: User }) {
           <Info label={t('identity.profile.email')} value={user.email} testId="profile-email" />
           <Info label={t('identity.profile.uid')} value={user.uid} testId="profile-uid" />
           <Info
+            label={t('identity.profile.accountType')}
+            value={t(`identity.profile.accountType.${user.account_type ?? 'personal'}`)}
+            testId="profile-account-type"
+          />
+          <Info
             label={t('identity.profile.lastLogin')}
             value={formatDateTime(lastLogin.data?.[0]?.created_at)}
             testId="profile-last-login"

@@ -4,6 +4,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { useCurrentUser } from '../../api/user.ts';
 import { asksForVerification, VerificationRequiredModal } from '../kyc/VerificationRequiredModal.tsx';
 import { CloseAccountSection } from './CloseAccountSection.tsx';
+import { CompanySection } from './CompanySection.tsx';
 import { DevicesSection } from './DevicesSection.tsx';
 import { IpWhitelistSection } from './IpWhitelistSection.tsx';
 import { ProfileSection } from './ProfileSection.tsx';
@@ -12,8 +13,9 @@ import { SecuritySection } from './SecuritySection.tsx';
 import { YourDataSection } from './YourDataSection.tsx';
 
 /**
- * Settings (`/settings`, accounts spec §2): Profile and Security Settings, then the IP whitelist, Devices, the
- * Security log, Your data and Close account (issue 31). A page that sent a user below level 3
+ * Settings (`/settings`, accounts spec §2): Profile, the Company of a business account, Security Settings, then
+ * the IP whitelist, Devices, the Security log, Your data and Close account (issue 31). A page that sent a user below
+ * level 3
  * here (the card, trading spec §6) asks for the verification-required prompt in the router state; closing it
  * clears that state, so a reload does not show it again.
  */
@@ -29,6 +31,7 @@ export function SettingsPage() {
       <Stack>
         <Title order={2}>{t('identity.settings.title')}</Title>
         <ProfileSection key={user.updated_at ?? user.uid} user={user} />
+        {user.account_type === 'business' && <CompanySection />}
         <SecuritySection user={user} />
         <IpWhitelistSection user={user} />
         <DevicesSection />

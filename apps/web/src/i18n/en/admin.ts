@@ -91,6 +91,8 @@ export const admin = {
   'admin.card_holder.not_reviewable': 'This card holder has no application waiting for a review.',
   'admin.kyc.reason': 'Reason (the applicant reads it on a reject or a retry)',
   'admin.kyc.approve': 'Approve',
+  'admin.kyc.company': 'Company (business account)',
+  'admin.kyc.extractIssued': 'Register extract issued',
   'admin.kyc.reject': 'Reject',
   'admin.kyc.retry': 'Ask to retry',
   'admin.kyc.done': 'Decision sent to the provider.',

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { COMPANY_APPLICANT_SUFFIX } from '../../../modules/business/company-service.ts';
 import { findUserByEmail } from '../../../modules/identity/users-repository.ts';
 import { actOnApplicant, findSimApplicantByExternalId, type SimAction } from './store.ts';
 
@@ -18,7 +19,8 @@ const REFUSALS: Record<string, string> = {
 };
 
 /**
- * `npm run cli -- kyc approve|reject|retry|hold|reset|status <email>`: the simulator's reviewer. The decision
+ * `npm run cli -- kyc approve|reject|retry|hold|reset|status <email>`: the simulator's reviewer; with a `company-`
+ * prefix (`kyc company-approve <email>`) it decides a business account's company (KYB) instead. The decision
  * is queued as a webhook; the running app delivers it, signed, to itself, as Sumsub would.
  */
 export async function kycCommand(
@@ -28,7 +30,13 @@ export async function kycCommand(
 ): Promise<{ ok: boolean; message: string }> {
   const user = await findUserByEmail(db, email);
   if (!user) return { ok: false, message: `no user with email ${email}` };
-  const applicant = await findSimApplicantByExternalId(db, user.uid);
+  // `company-approve` etc.: the same decisions on a business account's company applicant (`<uid>-kyb`).
+  const company = command.startsWith('company-');
+  if (company) command = command.slice('company-'.length);
+  const applicant = await findSimApplicantByExternalId(
+    db,
+    company ? `${user.uid}${COMPANY_APPLICANT_SUFFIX}` : user.uid,
+  );
   if (command === 'status') {
     const labels = (
       await db.query(

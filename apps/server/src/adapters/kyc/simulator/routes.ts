@@ -108,12 +108,21 @@ function registerRestRoutes(app: FastifyInstance, deps: SimulatorDeps): void {
         409,
         `Applicant with external user id '${externalUserId}' already exists: ${existing.id}`,
       );
+    const type = body.type === undefined ? 'individual' : body.type;
+    if (type !== 'individual' && type !== 'company')
+      return fail(reply, 400, 'type must be individual or company');
+    const info = (body.fixedInfo ?? {}) as Record<string, unknown>;
+    // A company (KYB) applicant is created with its company, as Sumsub requires `fixedInfo.companyInfo`.
+    const company = info.companyInfo as Record<string, unknown> | undefined;
+    if (type === 'company' && (!str(company?.companyName) || !str(company?.registrationNumber)))
+      return fail(reply, 400, 'fixedInfo.companyInfo.companyName and registrationNumber are required');
     const { applicant } = await createSimApplicant(deps.db, {
       externalUserId,
       levelName,
       email: str(body.email),
       phone: str(body.phone),
-      info: body.fixedInfo ?? {},
+      info,
+      type,
     });
     deps.kick();
     return reply.status(201).send(applicantView(applicant));
@@ -200,6 +209,15 @@ function registerRestRoutes(app: FastifyInstance, deps: SimulatorDeps): void {
   });
 
   app.post('/resources/applicants/:id/status/pending', async (request, reply) => {
+    // The KYB level asks for the company's documents: a company applicant without one cannot be submitted.
+    const applicant = await findSimApplicant(deps.db, (request.params as { id: string }).id);
+    if (applicant?.applicant_type === 'company') {
+      const docs = await deps.db.query(
+        `select 1 from kyc_sim_documents where applicant_id = $1 and id_doc_type = 'COMPANY_DOC'`,
+        [applicant.id],
+      );
+      if (!docs.rowCount) return fail(reply, 400, 'Required company documents are missing');
+    }
     const result = await actOnApplicant(
       deps.db,
       (request.params as { id: string }).id,

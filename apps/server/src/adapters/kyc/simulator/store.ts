@@ -51,6 +51,8 @@ export interface SimApplicant {
   reject_type: 'RETRY' | 'FINAL' | null;
   /** The reviewer's words to the applicant on a rejection or a retry (Sumsub's `moderationComment`). */
   moderation_comment: string | null;
+  /** A person, or a company at a KYB level (Sumsub's applicant `type`). */
+  applicant_type: 'individual' | 'company';
   created_at: Date;
 }
 
@@ -70,7 +72,7 @@ export function applicantView(a: SimApplicant): Applicant & Record<string, unkno
     phone: a.phone ?? undefined,
     fixedInfo: a.info,
     review: statusView(a),
-    type: 'individual',
+    type: a.applicant_type,
   };
 }
 
@@ -113,12 +115,20 @@ export async function findSimApplicantByExternalId(
 /** Creates an applicant (or returns the existing one of that user and level) and announces it. */
 export async function createSimApplicant(
   db: pg.Pool,
-  input: { externalUserId: string; levelName: string; email?: string; phone?: string; info?: unknown },
+  input: {
+    externalUserId: string;
+    levelName: string;
+    email?: string;
+    phone?: string;
+    info?: unknown;
+    type?: 'individual' | 'company';
+  },
 ): Promise<{ applicant: SimApplicant; created: boolean }> {
   return withTransaction(db, async (tx) => {
     const inserted = await tx.query(
-      `insert into kyc_sim_applicants (id, inspection_id, external_user_id, level_name, email, phone, info)
-       values ($1, $2, $3, $4, $5, $6, $7) on conflict (external_user_id, level_name) do nothing returning *`,
+      `insert into kyc_sim_applicants (id, inspection_id, external_user_id, level_name, email, phone, info,
+         applicant_type)
+       values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict (external_user_id, level_name) do nothing returning *`,
       [
         objectId(),
         objectId(),
@@ -127,6 +137,7 @@ export async function createSimApplicant(
         input.email ?? null,
         input.phone ?? null,
         input.info ?? {},
+        input.type ?? 'individual',
       ],
     );
     const applicant: SimApplicant =
@@ -149,7 +160,7 @@ export async function enqueueWebhook(db: Db, applicant: SimApplicant, type: stri
   const payload = {
     applicantId: applicant.id,
     inspectionId: applicant.inspection_id,
-    applicantType: 'individual',
+    applicantType: applicant.applicant_type ?? 'individual',
     correlationId: `req-${randomUUID()}`,
     levelName: applicant.level_name,
     sandboxMode: true,
@@ -282,7 +293,10 @@ export async function addSimDocument(
   return String(row.id);
 }
 
-/** One document image of the applicant of `externalUserId`, opened (for the reviewer); undefined if none. */
+/**
+ * One document image of the applicants of `externalUserId` (the person, or the company applicant the exchange files
+ * as `<uid>-kyb`), opened (for the reviewer); undefined if none.
+ */
 export async function simDocumentImage(
   db: Db,
   key: Buffer,
@@ -292,7 +306,7 @@ export async function simDocumentImage(
   const row = (
     await db.query(
       `select d.mime_type, d.content_sealed from kyc_sim_documents d join kyc_sim_applicants a on a.id = d.applicant_id
-       where a.external_user_id = $1 and d.id = $2`,
+       where a.external_user_id in ($1, $1 || '-kyb') and d.id = $2`,
       [externalUserId, id],
     )
   ).rows[0];
