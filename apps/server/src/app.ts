@@ -65,6 +65,7 @@ import type { KycService } from './modules/kyc/service.ts';
 import { marketDataRoutes } from './modules/market-data/routes.ts';
 import type { MarketData } from './modules/market-data/service.ts';
 import { memberRoutes } from './modules/members/routes.ts';
+import { payoutRoutes } from './modules/payouts/routes.ts';
 import { createMetrics } from './modules/metrics/registry.ts';
 import { barongPublicRoutes, peatioPublicRoutes } from './modules/public/routes.ts';
 import type { StreamPublisher } from './modules/ranger/forwarded.ts';
@@ -322,6 +323,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await peatio.register((account) => memberRoutes(account, deps));
       await peatio.register((trading) => tradingRoutes(trading, deps));
       await peatio.register((account) => walletRoutes(account, deps));
+      await peatio.register((payouts) => payoutRoutes(payouts, deps));
       if (deps.config.baseAppCompat)
         await peatio.register((removal) => beneficiaryRemovalRoutes(removal, deps));
       await peatio.register((card) => cardRoutes(card, deps));
