@@ -128,7 +128,10 @@ describe('mass payouts', () => {
     await w.t.db.pool.query(`delete from withdraw_limits where level = 3 and currency_id = 'usdt'`);
 
     // Every row right, but the whole file with its fees is more than the balance: 100 TRX = 99 + the 1 TRX fee.
-    const short = await upload(payer, `${HEADER}\ntrx,tron-sim,${good},60,a\ntrx,tron-sim,${good},39.000001,b\n`);
+    const short = await upload(
+      payer,
+      `${HEADER}\ntrx,tron-sim,${good},60,a\ntrx,tron-sim,${good},39.000001,b\n`,
+    );
     expect(short.json()).toMatchObject({
       errors: ['account.payout.insufficient_balance'],
       rows: [],
@@ -174,7 +177,16 @@ describe('mass payouts', () => {
       totals: [{ currency: 'trx', amount: '62.5', fees: '1' }],
       progress: { pending: 3 },
     });
-    expect(file.rows.map((r: Record<string, unknown>) => [r.row, r.kind, r.recipient, r.amount, r.fee, r.reference])).toEqual([
+    expect(
+      file.rows.map((r: Record<string, unknown>) => [
+        r.row,
+        r.kind,
+        r.recipient,
+        r.amount,
+        r.fee,
+        r.reference,
+      ]),
+    ).toEqual([
       [2, 'address', outside, '40', '1', 'Invoice 17, March'],
       [3, 'internal', 'friend@payouts.test', '12.5', '0', 'salary'],
       [4, 'internal', friendAddress, '10', '0', 'refund'],
@@ -206,7 +218,11 @@ describe('mass payouts', () => {
     expect(run.statusCode, run.body).toBe(202);
     expect(run.json()).toMatchObject({ id: file.id, state: 'executing' });
     const done = await executed(payer, file.id);
-    expect(done.rows.map((r: Record<string, unknown>) => r.state)).toEqual(['accepted', 'succeed', 'succeed']);
+    expect(done.rows.map((r: Record<string, unknown>) => r.state)).toEqual([
+      'accepted',
+      'succeed',
+      'succeed',
+    ]);
     expect(done.rows.every((r: Record<string, unknown>) => typeof r.withdrawal_id === 'number')).toBe(true);
     // 41 held for the outside address (40 + fee), 22.5 gone to the friend.
     expect(w.balance(payer, 'trx')).toEqual({ balance: 136_500_000n, locked: 41n * TRX });
@@ -258,6 +274,9 @@ describe('mass payouts', () => {
       errors: ['account.payout.insufficient_balance'],
       shortfall: [{ currency: 'trx', needed: '11', available: '5' }],
     });
-    expect((await get(payer, first.id + 1)).json()).toMatchObject({ state: 'validated', progress: { pending: 1 } });
+    expect((await get(payer, first.id + 1)).json()).toMatchObject({
+      state: 'validated',
+      progress: { pending: 1 },
+    });
   });
 });

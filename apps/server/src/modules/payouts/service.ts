@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import {
-  type PayoutFile,
-  type PayoutFileDetail,
   PAYOUT_ERRORS,
   PAYOUT_LIMITS,
+  type PayoutFile,
+  type PayoutFileDetail,
   toUnits,
   WALLET_ERRORS,
 } from '@exchange/shared';
@@ -72,7 +72,8 @@ export class Payouts {
     await this.gate(user);
     const { db } = this.deps;
     if (!file || file.content.length === 0) throw invalid(PAYOUT_ERRORS.fileRequired);
-    if (file.truncated || file.content.length > PAYOUT_LIMITS.maxBytes) throw invalid(PAYOUT_ERRORS.fileTooLarge);
+    if (file.truncated || file.content.length > PAYOUT_LIMITS.maxBytes)
+      throw invalid(PAYOUT_ERRORS.fileTooLarge);
     const userId = Number(user.id);
     const sha256 = createHash('sha256').update(file.content).digest();
     const existing = await repo.fileWithHash(db, userId, sha256);
@@ -120,10 +121,16 @@ export class Payouts {
       throw new AppError(403, [WALLET_ERRORS.withdrawNotPermitted]);
     const needs = (await repo.fileNeeds(db, id)).map((n) => {
       const precision = this.deps.core.units.precision(n.currency);
-      return { currency: n.currency, amount: toUnits(n.amount, precision), fee: toUnits(n.fee, precision), precision };
+      return {
+        currency: n.currency,
+        amount: toUnits(n.amount, precision),
+        fee: toUnits(n.fee, precision),
+        precision,
+      };
     });
     const short = shortfall(this.deps.core, userId, needs);
-    if (short.length > 0) throw new AppError(422, [PAYOUT_ERRORS.insufficientBalance], { rows: [], shortfall: short });
+    if (short.length > 0)
+      throw new AppError(422, [PAYOUT_ERRORS.insufficientBalance], { rows: [], shortfall: short });
     if (this.deps.verifyTotp) await this.deps.verifyTotp(user, otp);
     else await checkTotp(db, this.deps.keys, user, otp, PAYOUT_ERRORS.otpInvalid);
     if (!(await repo.startExecuting(db, userId, id))) throw invalid(PAYOUT_ERRORS.alreadyExecuted);
@@ -175,7 +182,8 @@ export class Payouts {
       } catch (err) {
         // A refusal with a code (the balance moved meanwhile) placed nothing; anything else may have left a
         // withdrawal behind, so the row is not retried but shown to an operator.
-        if (err instanceof AppError) await repo.finishRow(db, id, row.line, { state: 'refused', error: err.codes.join(',') });
+        if (err instanceof AppError)
+          await repo.finishRow(db, id, row.line, { state: 'refused', error: err.codes.join(',') });
         else {
           this.deps.log.warn(`payout file ${id}, line ${row.line}: ${String(err)}`);
           await repo.finishRow(db, id, row.line, { state: 'interrupted', error: String(err) });

@@ -191,7 +191,8 @@ export async function checkRows(
     // internal one none; the withdrawal (amount + fee) must reach the minimum withdrawal plus that fee.
     const fee = internal ? 0n : toUnits(d.network.withdraw_fee, d.precision);
     const gross = d.amount + fee;
-    if (gross < withdrawMinimum(d.network, d.precision, internal)) errors.push(PAYOUT_ROW_ERRORS.amountTooSmall);
+    if (gross < withdrawMinimum(d.network, d.precision, internal))
+      errors.push(PAYOUT_ROW_ERRORS.amountTooSmall);
     const limit = limits.get(d.currency);
     const dayTotal = (spent.get(d.currency) ?? limit?.dayTotal ?? 0n) + gross;
     if (limit?.perWithdrawal != null && gross > limit.perWithdrawal)
