@@ -24,6 +24,12 @@ export interface PayoutDeps extends WithdrawDeps {
   log: { warn(message: string): void };
 }
 
+/**
+ * Rows of one file placed at the same time: enough for the core to batch their holds, few enough to leave the
+ * database pool to everyone else.
+ */
+const PLACERS = 4;
+
 /** Files listed at most (newest first). */
 const LIST_LIMIT = 50;
 
@@ -153,8 +159,18 @@ export class Payouts {
     this.running.set(id, run);
   }
 
-  /** Places the file's rows one by one, each as a withdrawal of its own, then marks the file executed. */
+  /**
+   * Places the file's rows, each as a withdrawal of its own, by {@link PLACERS} placers side by side (each row is
+   * claimed once, so they never share one; the core takes their commands in batches), then marks the file
+   * executed.
+   */
   private async run(user: UserRecord, id: number, origin: RequestOrigin): Promise<void> {
+    await Promise.all(Array.from({ length: PLACERS }, () => this.place(user, id, origin)));
+    await repo.finishFile(this.deps.db, id);
+  }
+
+  /** Claims and places rows of the file until none is left. */
+  private async place(user: UserRecord, id: number, origin: RequestOrigin): Promise<void> {
     const { db, core } = this.deps;
     for (let row = await repo.claimRow(db, id); row; row = await repo.claimRow(db, id)) {
       const precision = core.units.precision(row.currency);
@@ -190,6 +206,5 @@ export class Payouts {
         }
       }
     }
-    await repo.finishFile(db, id);
   }
 }
