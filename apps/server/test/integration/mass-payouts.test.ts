@@ -308,4 +308,27 @@ describe('mass payouts', () => {
     expect(done.progress).toEqual({ accepted: 990, succeed: 10 });
     expect(w.balance(payer, 'trx')).toEqual({ balance: 1_010n * TRX, locked: 10_890n * TRX });
   }, 120_000);
+
+  it('resumes a file whose runner stopped, leaving the row it was placing to an operator', async () => {
+    const payer = await business('resume@payouts.test');
+    await w.credit(payer, 'trx', 100n * TRX);
+    const csv = [HEADER, ...[1, 2, 3].map((i) => `trx,tron-sim,${externalAddress('tron')},10,r${i}`)].join(
+      '\n',
+    );
+    const { id } = (await upload(payer, csv)).json();
+    // As a process that stopped while placing line 2 would leave it: executing, silent for two minutes.
+    await w.t.db.pool.query(
+      `update payout_files set state = 'executing', executed_at = now(), run_at = now() - interval '2 minutes'
+       where id = $1`,
+      [id],
+    );
+    await w.t.db.pool.query(`update payout_rows set state = 'placing' where file_id = $1 and line = 2`, [id]);
+    const done = await executed(payer, id);
+    expect(done.rows.map((r: Record<string, unknown>) => [r.row, r.state])).toEqual([
+      [2, 'interrupted'],
+      [3, 'accepted'],
+      [4, 'accepted'],
+    ]);
+    expect(w.balance(payer, 'trx')).toEqual({ balance: 78n * TRX, locked: 22n * TRX });
+  });
 });

@@ -11,7 +11,10 @@ create table payout_files (
   row_count   int not null check (row_count between 1 and 1000),
   state       text not null default 'validated' check (state in ('validated', 'executing', 'executed')),
   created_at  timestamptz not null default now(),
-  executed_at timestamptz
+  executed_at timestamptz,
+  -- While executing: when its runner last placed a row. A runner silent for a minute is taken for stopped, and
+  -- the next look at the file by its owner resumes it (see Payouts.get).
+  run_at      timestamptz
 );
 -- Nothing is paid twice: the same bytes are accepted once per account while their file exists (waiting, running
 -- or done). Discarding a file that was never executed deletes it, and frees its hash.

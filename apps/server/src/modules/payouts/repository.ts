@@ -154,7 +154,7 @@ export async function fileNeeds(
 /** Moves the user's file from `validated` to `executing`, once; false when it was not waiting. */
 export async function startExecuting(db: pg.Pool, userId: number, id: number): Promise<boolean> {
   const updated = await db.query(
-    `update payout_files set state = 'executing', executed_at = now()
+    `update payout_files set state = 'executing', executed_at = now(), run_at = now()
      where id = $1 and user_id = $2 and state = 'validated'`,
     [id, userId],
   );
@@ -187,7 +187,7 @@ export async function claimRow(db: pg.Pool, fileId: number): Promise<StoredRow |
   };
 }
 
-/** Records how placing a row ended: its withdrawal, or why it was refused or is in doubt. */
+/** Records how placing a row ended (its withdrawal, or why it was refused or is in doubt). */
 export async function finishRow(
   db: pg.Pool,
   fileId: number,
@@ -195,7 +195,10 @@ export async function finishRow(
   outcome: { state: 'placed'; withdrawalId: number } | { state: 'refused' | 'interrupted'; error: string },
 ): Promise<void> {
   await db.query(
-    `update payout_rows set state = $3, withdrawal_id = $4, error = $5 where file_id = $1 and line = $2`,
+    // The file's runner shows it is alive with each row it finishes (see adoptStopped).
+    `with finished as (
+       update payout_rows set state = $3, withdrawal_id = $4, error = $5 where file_id = $1 and line = $2)
+     update payout_files set run_at = now() where id = $1`,
     [
       fileId,
       line,
@@ -204,6 +207,26 @@ export async function finishRow(
       outcome.state === 'placed' ? null : outcome.error.slice(0, 300),
     ],
   );
+}
+
+/**
+ * Takes over an executing file whose runner has been silent for a minute (its process stopped): true for the one
+ * caller that gets it. Its rows left `placing` become `interrupted` (their withdrawal may exist: an operator
+ * checks, they are never placed again); its pending rows are the new runner's.
+ */
+export async function adoptStopped(db: pg.Pool, userId: number, fileId: number): Promise<boolean> {
+  const taken = await db.query(
+    `update payout_files set run_at = now()
+     where id = $1 and user_id = $2 and state = 'executing' and run_at < now() - interval '1 minute'`,
+    [fileId, userId],
+  );
+  if (taken.rowCount !== 1) return false;
+  await db.query(
+    `update payout_rows set state = 'interrupted', error = 'the process stopped while placing it'
+     where file_id = $1 and state = 'placing'`,
+    [fileId],
+  );
+  return true;
 }
 
 /** Marks the file executed once no row waits any more. */

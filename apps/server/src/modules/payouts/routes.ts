@@ -87,7 +87,8 @@ export async function payoutRoutes(app: FastifyInstance, deps: AppDeps): Promise
       { params: payoutIdParams, response: payoutFileDetailResponse, errors: [403, 404] },
       sessionOnly(),
     ),
-    async (request) => payouts.get(authUser(request), payoutIdParams.parse(request.params).id),
+    async (request) =>
+      payouts.get(authUser(request), payoutIdParams.parse(request.params).id, origin(request)),
   );
   app.post(
     '/account/payouts/:id/execute',

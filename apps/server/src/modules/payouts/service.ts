@@ -62,12 +62,25 @@ export class Payouts {
     return repo.listFiles(this.deps.db, Number(user.id), LIST_LIMIT);
   }
 
-  /** One of the user's files with its rows; 404 for an id that is not theirs. */
-  async get(user: UserRecord, id: number): Promise<PayoutFileDetail> {
+  /**
+   * One of the user's files with its rows; 404 for an id that is not theirs. An executing file whose runner
+   * stopped (its process ended) is resumed here, by the first look at it a minute or more later.
+   */
+  async get(user: UserRecord, id: number, origin: RequestOrigin | null = null): Promise<PayoutFileDetail> {
     await this.gate(user);
-    const file = await repo.findFile(this.deps.db, Number(user.id), id);
+    const { db } = this.deps;
+    const file = await repo.findFile(db, Number(user.id), id);
     if (!file) throw notFound();
-    return { ...file, rows: await repo.fileRows(this.deps.db, id) };
+    if (
+      file.state === 'executing' &&
+      !this.running.has(id) &&
+      (await repo.adoptStopped(db, Number(user.id), id))
+    ) {
+      this.deps.log.warn(`payout file ${id}: its runner stopped; resumed`);
+      this.start(user, id, origin);
+      return this.get(user, id, origin);
+    }
+    return { ...file, rows: await repo.fileRows(db, id) };
   }
 
   /**
@@ -152,7 +165,7 @@ export class Payouts {
     await Promise.all(this.running.values());
   }
 
-  private start(user: UserRecord, id: number, origin: RequestOrigin): void {
+  private start(user: UserRecord, id: number, origin: RequestOrigin | null): void {
     const run = this.run(user, id, origin)
       .catch((err) => this.deps.log.warn(`payout file ${id}: ${String(err)}`))
       .finally(() => this.running.delete(id));
@@ -164,13 +177,13 @@ export class Payouts {
    * claimed once, so they never share one; the core takes their commands in batches), then marks the file
    * executed.
    */
-  private async run(user: UserRecord, id: number, origin: RequestOrigin): Promise<void> {
+  private async run(user: UserRecord, id: number, origin: RequestOrigin | null): Promise<void> {
     await Promise.all(Array.from({ length: PLACERS }, () => this.place(user, id, origin)));
     await repo.finishFile(this.deps.db, id);
   }
 
   /** Claims and places rows of the file until none is left. */
-  private async place(user: UserRecord, id: number, origin: RequestOrigin): Promise<void> {
+  private async place(user: UserRecord, id: number, origin: RequestOrigin | null): Promise<void> {
     const { db, core } = this.deps;
     for (let row = await repo.claimRow(db, id); row; row = await repo.claimRow(db, id)) {
       const precision = core.units.precision(row.currency);
