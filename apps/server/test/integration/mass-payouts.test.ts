@@ -1,7 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hotWallet } from '../../src/modules/wallet/addresses.ts';
+import { apiKeyFor } from '../support/api-key.ts';
 import { externalAddress, type Member, TRX, walletSuite } from '../support/wallet.ts';
 
 /**
@@ -79,6 +80,23 @@ describe('mass payouts', () => {
     const pending = await business('pending@payouts.test');
     await w.t.db.pool.query('update users set level = 2 where id = $1', [pending.id]);
     expect((await upload(pending, csv)).statusCode).toBe(403);
+    // A verified business's API key: refused before the body is read (a leaked key must not pay anyone).
+    const keyed = await business('keyed@payouts.test');
+    const { kid, secret } = await apiKeyFor(w.t.db.pool, keyed.email);
+    const nonce = String(Date.now());
+    const { payload, type } = form(csv);
+    const byKey = await w.t.app.inject({
+      method: 'POST',
+      url: '/api/v2/peatio/account/payouts',
+      headers: {
+        'content-type': type,
+        'x-auth-apikey': kid,
+        'x-auth-nonce': nonce,
+        'x-auth-signature': createHmac('sha256', secret).update(`${nonce}${kid}`).digest('hex'),
+      },
+      payload,
+    });
+    expect([byKey.statusCode, byKey.json().errors]).toEqual([403, ['authz.session_required']]);
     expect(await w.t.db.pool.query('select 1 from payout_files')).toMatchObject({ rowCount: 0 });
   });
 
