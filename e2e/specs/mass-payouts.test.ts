@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { encodeTronAddress } from '@exchange/shared';
 import { describe, expect, it } from 'vitest';
 import { activeAccount, apiLogin, unique } from '../support/accounts.ts';
+import { axeViolations, blocking, describeViolations } from '../support/axe.ts';
 import { browserAndDatabase, openPage } from '../support/browser.ts';
 import { depositFromFaucet, withdrawReady } from '../support/wallet.ts';
 
@@ -67,6 +68,8 @@ describe('mass payouts', () => {
     expect(await page.getByTestId('payout-row-error-35').textContent()).toContain(
       'No account has this email.',
     );
+    const onErrors = blocking(await axeViolations(page));
+    expect(onErrors, describeViolations(onErrors)).toEqual([]);
 
     // Fixed and uploaded again: accepted, and its page lists the 50 rows waiting.
     const fixed = good(rows);
@@ -110,6 +113,8 @@ describe('mass payouts', () => {
       ).toBe('succeed');
     const progress = await page.getByTestId('payout-progress').textContent();
     expect(progress).toMatch(/Succeeded \d+/);
+    const onProgress = blocking(await axeViolations(page));
+    expect(onProgress, describeViolations(onProgress)).toEqual([]);
 
     // The same file again is refused: nothing is paid twice.
     await page.goto('/payouts');
