@@ -35,11 +35,10 @@ const perAccount = (max: number, timeWindow: string) => ({
 export async function payoutRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const payouts = new Payouts({
     ...deps.wallet.withdrawDeps(),
-    chains: deps.wallet.chains,
     log: deps.logger.child({ module: 'payouts' }),
   });
-  // A file being executed finishes its current row before the app closes.
-  app.addHook('onClose', () => payouts.settled());
+  // A file being executed finishes the rows it is placing, and claims no more, before the app closes.
+  app.addHook('onClose', () => payouts.stop());
   app.addHook('onRequest', requireAuth(deps.users, deps.sessions, deps.apiKeys));
   // The file and its form, read after the session check; a larger Content-Length is refused before reading.
   streamMultipart(app, PAYOUT_LIMITS.maxBytes + 16 * 1024);

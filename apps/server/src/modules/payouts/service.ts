@@ -12,15 +12,14 @@ import type { UploadedFile } from '../../http/multipart.ts';
 import { isVerifiedBusiness } from '../business/account-type.ts';
 import type { RequestOrigin } from '../identity/registration.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
-import type { ChainRegistry } from '../wallet/chains.ts';
 import { checkTotp } from '../wallet/totp-check.ts';
 import { placeWithdrawal, type WithdrawDeps, withdrawPermission } from '../wallet/withdrawals.ts';
 import { decodeUtf8, parseCsv } from './csv.ts';
 import * as repo from './repository.ts';
 import { checkRows, shortfall } from './validate.ts';
 
+/** The wallet's withdrawal dependencies (the same path single withdrawals take), and a log. */
 export interface PayoutDeps extends WithdrawDeps {
-  chains: ChainRegistry;
   log: { warn(message: string): void };
 }
 
@@ -37,7 +36,8 @@ const LIST_LIMIT = 50;
  * Mass payouts of a verified business (issue 31, part 3). A file is checked as a whole and stored only when every
  * row is valid and the balance covers it; executing it (one authenticator code) places each row through the
  * wallet's own withdrawal path ({@link placeWithdrawal}: the hold through the core, staff review by the usual
- * rules, broadcast by the processor or settlement at once for an internal one), in the background, row by row.
+ * rules, broadcast by the processor or settlement at once for an internal one), in the background, a few rows
+ * at a time.
  *
  * "Nothing is paid twice": a file is identified by its account and the SHA-256 of its bytes; while a file with
  * them exists (validated and waiting, executing or executed), the same bytes are refused with 409
@@ -48,6 +48,8 @@ const LIST_LIMIT = 50;
 export class Payouts {
   /** Files being executed by this process, by id: tests and shutdown can wait for them. */
   private readonly running = new Map<number, Promise<void>>();
+  /** Set when the app closes: no further row is claimed (the rest waits for a resume, see {@link get}). */
+  private stopping = false;
 
   constructor(private readonly deps: PayoutDeps) {}
 
@@ -159,6 +161,15 @@ export class Payouts {
     return started;
   }
 
+  /**
+   * Stops claiming rows and resolves once the rows being placed are finished: a closing app neither waits for a
+   * thousand rows nor cuts one off half-placed. The file stays executing and is resumed later (see {@link get}).
+   */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.settled();
+  }
+
   /** Resolves once this process has no file running (or `id` is not running). */
   async settled(id?: number): Promise<void> {
     if (id !== undefined) return this.running.get(id);
@@ -185,7 +196,8 @@ export class Payouts {
   /** Claims and places rows of the file until none is left. */
   private async place(user: UserRecord, id: number, origin: RequestOrigin | null): Promise<void> {
     const { db, core } = this.deps;
-    for (let row = await repo.claimRow(db, id); row; row = await repo.claimRow(db, id)) {
+    const next = () => (this.stopping ? null : repo.claimRow(db, id));
+    for (let row = await next(); row; row = await next()) {
       const precision = core.units.precision(row.currency);
       const amount = toUnits(row.amount, precision);
       const fee = toUnits(row.fee, precision);
