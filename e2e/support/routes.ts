@@ -55,6 +55,9 @@ export const SCREENS: readonly Screen[] = [
   { path: '/history/account', access: 'user', ready: testId('history-search') },
   { path: '/history/orders', access: 'user', ready: heading('Order History') },
   { path: '/swap', access: 'user', ready: testId('swap-amount') },
+  // A personal account is told that mass payouts are for verified businesses.
+  { path: '/payouts', access: 'user', ready: testId('payouts-business-only') },
+  { path: '/payouts/1', access: 'user', ready: 'main h1' },
   {
     path: '/trade/ethbtc',
     access: 'public',

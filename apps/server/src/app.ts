@@ -76,6 +76,7 @@ import { marketDataRoutes } from './modules/market-data/routes.ts';
 import type { MarketData } from './modules/market-data/service.ts';
 import { memberRoutes } from './modules/members/routes.ts';
 import { createMetrics } from './modules/metrics/registry.ts';
+import { payoutRoutes } from './modules/payouts/routes.ts';
 import { barongPublicRoutes, peatioPublicRoutes } from './modules/public/routes.ts';
 import type { StreamPublisher } from './modules/ranger/forwarded.ts';
 import type { StreamHub } from './modules/ranger/hub.ts';
@@ -338,6 +339,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await peatio.register((account) => memberRoutes(account, deps));
       await peatio.register((trading) => tradingRoutes(trading, deps));
       await peatio.register((account) => walletRoutes(account, deps));
+      await peatio.register((payouts) => payoutRoutes(payouts, deps));
       if (deps.config.baseAppCompat)
         await peatio.register((removal) => beneficiaryRemovalRoutes(removal, deps));
       await peatio.register((card) => cardRoutes(card, deps));

@@ -253,6 +253,37 @@ describe('the Peatio document, answered live', () => {
     ok(await deliverBankCredit(t, { amount: '42.10', reference: details.json().reference }));
   });
 
+  it("a business's mass payout: upload, list, read, execute, discard", async () => {
+    const biz = await member(t, 'biz@peatiodocs.test');
+    await t.db.pool.query(`update users set account_type = 'business' where id = $1`, [biz.id]);
+    await credit(biz, 'trx', 100_000_000n);
+    const upload = (csv: string) => {
+      const boundary = '----peatiodocs';
+      return t.app.inject({
+        method: 'POST',
+        url: '/api/v2/peatio/account/payouts',
+        headers: { ...biz.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload: `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="p.csv"\r\n\r\n${csv}\r\n--${boundary}--\r\n`,
+      });
+    };
+    const header = 'currency,network,recipient,amount,reference';
+    const file = await upload(`${header}\ntrx,tron-sim,${externalAddress('tron')},10,docs\n`);
+    ok(file, 201);
+    const id = file.json().id as number;
+    ok(await as(biz, 'GET', '/account/payouts'));
+    ok(await as(biz, 'POST', `/account/payouts/${id}/execute`, { otp: await freshTotp(t, biz) }), 202);
+    for (
+      let i = 0;
+      i < 100 && (await as(biz, 'GET', `/account/payouts/${id}`)).json().state !== 'executed';
+      i++
+    )
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    ok(await as(biz, 'GET', `/account/payouts/${id}`));
+    const other = await upload(`${header}\ntrx,tron-sim,${externalAddress('tron')},11,docs\n`);
+    ok(other, 201);
+    ok(await as(biz, 'DELETE', `/account/payouts/${other.json().id}`), 204);
+  });
+
   it("the member's proof of liabilities", async () => {
     await makeSnapshot(t.db.pool, t.deps.keys, null);
     ok(await as(ann, 'GET', '/account/solvency/proof'));

@@ -88,6 +88,7 @@ function NavLinks({ onNavigate, vertical }: { onNavigate: () => void; vertical: 
           ['/balance', t('nav.balance')],
           ['/deposit_withdraw', t('nav.depositWithdraw')],
           ['/swap', t('nav.swap')],
+          ['/payouts', t('nav.payouts')],
         ]}
       />
       <NavMenu

@@ -50,6 +50,8 @@ const DepositWithdrawPage = page(
   () => import('../features/wallet/DepositWithdrawPage.tsx'),
   'DepositWithdrawPage',
 );
+const PayoutsPage = page(() => import('../features/payouts/PayoutsPage.tsx'), 'PayoutsPage');
+const PayoutFilePage = page(() => import('../features/payouts/PayoutFilePage.tsx'), 'PayoutFilePage');
 const SwapPage = page(() => import('../features/wallet/SwapPage.tsx'), 'SwapPage');
 const TransactionHistoryPage = page(
   () => import('../features/wallet/TransactionHistoryPage.tsx'),
@@ -92,6 +94,8 @@ export const routes: RouteObject[] = [
       { path: '/history/account', element: protect(<TransactionHistoryPage />) },
       { path: '/history/orders', element: protect(<OrderHistoryPage />) },
       { path: '/swap', element: protect(<SwapPage />) },
+      { path: '/payouts', element: protect(<PayoutsPage />) },
+      { path: '/payouts/:id', element: protect(<PayoutFilePage />) },
       // Market data is public (trading spec §6): visitors see the screen, the order form asks them to log in.
       { path: '/trade/:market?', element: <TradingPage /> },
       { path: '/dev/inbox', element: <DevInboxPage /> },

@@ -15,6 +15,7 @@ import { dev } from './en/dev.ts';
 import { errors } from './en/errors.ts';
 import { identity } from './en/identity.ts';
 import { kyc } from './en/kyc.ts';
+import { payouts } from './en/payouts.ts';
 import { securityLog } from './en/security-log.ts';
 import { staticPages } from './en/static.ts';
 import { trading } from './en/trading.ts';
@@ -37,6 +38,7 @@ export const en = {
   ...trading,
   ...tradingScreen,
   ...wallet,
+  ...payouts,
   ...card,
   ...cardMoney,
   ...admin,
