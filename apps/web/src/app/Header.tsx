@@ -88,7 +88,8 @@ function NavLinks({ onNavigate, vertical }: { onNavigate: () => void; vertical: 
           ['/balance', t('nav.balance')],
           ['/deposit_withdraw', t('nav.depositWithdraw')],
           ['/swap', t('nav.swap')],
-          ['/payouts', t('nav.payouts')],
+          // Mass payouts are for business accounts (the page itself says when verification is still missing).
+          ...(user.account_type === 'business' ? ([['/payouts', t('nav.payouts')]] as const) : []),
         ]}
       />
       <NavMenu
