@@ -3,6 +3,7 @@ import { Button, Group, Paper, Stack, Table, Text, TextInput, Title, UnstyledBut
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useCurrentUser } from '../../api/user.ts';
 import { CoinLabel } from '../../components/CoinIcon.tsx';
 import { Amount, SCALE, units } from '../../components/format.tsx';
 import { NoRecords } from '../../components/TableHead.tsx';
@@ -63,6 +64,8 @@ export function BalancePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { data } = useWalletBalances();
+  // EUR by bank transfer is a business account's deposit method (its page explains what verification is missing).
+  const business = useCurrentUser().data?.account_type === 'business';
   const [search, setSearch] = useState('');
   const [fiat, setFiat] = useState<Row>();
   const [sort, setSort] = useState<{ key: SortKey; asc: boolean }>({ key: 'coin', asc: true });
@@ -157,7 +160,7 @@ export function BalancePage() {
                     <Table.Td>
                       {r.fiat ? (
                         <Group gap="xs" wrap="nowrap">
-                          {r.coin === 'eur' && (
+                          {r.coin === 'eur' && business && (
                             <Button
                               size="xs"
                               variant="light"
