@@ -112,6 +112,21 @@ export const adminRoutes = (uid: string): AdminRoute[] => [
   },
   { method: 'GET', url: '/withdrawals', allowed: ['compliance', 'accountant'] },
   { method: 'GET', url: '/closures', allowed: ['support', 'compliance', 'accountant'] },
+  { method: 'GET', url: '/bank_transfers', allowed: ['compliance', 'accountant'] },
+  {
+    method: 'POST',
+    url: '/bank_transfers/999999/assign',
+    allowed: ['compliance', 'accountant'],
+    body: { uid: uid, reason: 'route check' },
+    path: '/bank_transfers/{id}/assign',
+  },
+  {
+    method: 'POST',
+    url: '/bank_transfers/999999/return',
+    allowed: ['compliance', 'accountant'],
+    body: { reason: 'route check' },
+    path: '/bank_transfers/{id}/return',
+  },
   ...['approve', 'reject', 'resolve'].map((action) => ({
     method: 'POST',
     url: `/withdrawals/999999/${action}`,
