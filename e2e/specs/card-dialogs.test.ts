@@ -168,7 +168,7 @@ describe('card dialogs', () => {
         return topup.count();
       }, POLL)
       .toBe(1);
-    // (Amounts longer than 8 characters are cut with an ellipsis, spec §9.)
+    // (Amounts longer than 8 characters are cut with an ellipsis, docs/cards.md#constants.)
     const amount = (await topup.getByTestId('statement-row-amount').textContent()) ?? '';
     expect(formatUnits(loaded.amount, 6).startsWith(amount.replace('…', ''))).toBe(true);
     expect(await topup.getByTestId('statement-row-fee').textContent()).toBe(formatUnits(loaded.fee, 6));

@@ -21,7 +21,7 @@ describe('card wizard', () => {
     expect((await spec.db.query('select level from users where email = $1', [email])).rows[0].level).toBe(2);
     await page.goto('/card');
     await page.waitForURL((url) => url.pathname === '/settings', POLL);
-    // The user has no profile yet: the prompt asks for it first (trading spec §2 verification-required modal).
+    // The user has no profile yet: the prompt asks for it first (docs/kyc.md#screens verification-required modal).
     await page.getByTestId('kyc-required').waitFor(POLL);
     expect(await page.getByTestId('card-get-started').count()).toBe(0);
     await page.getByTestId('kyc-required-profile').click();

@@ -4,7 +4,7 @@ import { apiLogin, DEMO_PASSWORD } from '../support/accounts.ts';
 import { browserAndDatabase, openPage } from '../support/browser.ts';
 
 /**
- * Coin icons by ticker (trading spec §9; issue 32 item 6): served by the app, and shown in the balances, the coin
+ * Coin icons by ticker (docs/wallet.md#constants; issue 32 item 6): served by the app, and shown in the balances, the coin
  * selectors, the market list and the swap form, each loaded (not a broken image).
  */
 const spec = browserAndDatabase();

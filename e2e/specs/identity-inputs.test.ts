@@ -6,7 +6,7 @@ import { solveCaptcha } from '../support/captcha.ts';
 
 /**
  * The length limits of the identity screens as a person meets them (issue 32, accounts items 5 and 6): what is
- * typed is stripped of what the field does not take first, then cut to the spec's length (accounts spec §5, §9),
+ * typed is stripped of what the field does not take first, then cut to the spec's length (docs/accounts.md#validation, #constants),
  * so characters that are stripped never count against the limit.
  */
 

@@ -184,7 +184,7 @@ describe('passwords and phone', () => {
     await page.getByLabel('Date of birth').fill('1990-05-01');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Profile saved successfully').waitFor();
-    // Save, then the KYC step (trading spec §4): what the check needs, and a button into the widget.
+    // Save, then the KYC step (docs/kyc.md#states): what the check needs, and a button into the widget.
     await page.waitForURL((url) => url.pathname === '/kyc');
     expect(await page.getByTestId('kyc-step-status').textContent()).toBe('Pending');
     for (const document of ['Passport', 'National ID card', 'Driver’s licence', 'Military ID'])

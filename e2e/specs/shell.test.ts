@@ -109,7 +109,7 @@ describe('privacy consent and header', () => {
     await page.getByTestId('user-menu').click();
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     await page.waitForURL((url) => url.pathname === '/');
-    // Logout clears local storage as the spec says (accounts spec §4), the consent with it: asked at once.
+    // Logout clears local storage as the spec says (docs/accounts.md#states), the consent with it: asked at once.
     await dialog.getByRole('button', { name: 'I agree' }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem('privacyConsent'))).toBeNull();
     await page.reload();
@@ -135,7 +135,7 @@ describe('privacy consent and header', () => {
     await page.getByTestId('verify-email-code').fill(await latestCode(email));
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL((url) => url.pathname === '/login');
-    // Verification cleared the storage (accounts spec §4) but not the consent: none now, none after a reload.
+    // Verification cleared the storage (docs/accounts.md#states) but not the consent: none now, none after a reload.
     expect(await page.evaluate(() => localStorage.getItem('privacyConsent'))).toBe('accepted');
     await page.reload();
     await page.getByLabel('Email or phone number').waitFor();

@@ -6,7 +6,7 @@ import { getFromPage } from '../support/wallet.ts';
 
 /**
  * Swap History's You Get is the total rounded to the coin's precision, shown whole, with the exact value on
- * hover (trading spec §2; issue 32 item 7), not cut at 8 characters as the balance amounts are.
+ * hover (docs/wallet.md#screens; issue 32 item 7), not cut at 8 characters as the balance amounts are.
  */
 const spec = browserAndDatabase();
 const POLL = { timeout: 20_000 };

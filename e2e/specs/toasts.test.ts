@@ -4,7 +4,7 @@ import { apiLogin, DEMO_PASSWORD } from '../support/accounts.ts';
 import { browserAndDatabase, openPage } from '../support/browser.ts';
 
 /**
- * Toasts show one at a time for 2 seconds at the top right (trading spec §8; issue 32 item 8): a second toast
+ * Toasts show one at a time for 2 seconds at the top right (docs/trading.md#errors; issue 32 item 8): a second toast
  * replaces the first at once instead of stacking under it or waiting its turn.
  */
 const spec = browserAndDatabase();

@@ -18,7 +18,7 @@ const bool = z
 /** A USDT amount: a non-negative decimal with at most 6 decimals (USDT's precision). */
 const usdt = z.string().regex(/^(0|[1-9]\d{0,11})(\.\d{1,6})?$/, 'must be a decimal with at most 6 decimals');
 
-/** The parts of the app a process runs (DESIGN.md §2); all of them unless ROLE says otherwise. */
+/** The parts of the app a process runs (docs/operations.md#process-model); all of them unless ROLE says otherwise. */
 export const ROLES = ['api', 'ws', 'core', 'worker'] as const;
 export type Role = (typeof ROLES)[number];
 

@@ -3,7 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 
-// A service worker cached by an earlier version must not serve stale pages (accounts spec §2).
+// A service worker cached by an earlier version must not serve stale pages (docs/accounts.md#screens).
 void navigator.serviceWorker?.getRegistrations().then((list) => {
   for (const registration of list) void registration.unregister();
 });

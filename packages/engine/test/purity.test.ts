@@ -1,4 +1,4 @@
-/** The engine is pure: no imports outside the package, no clock, randomness, I/O or async (DESIGN.md §3). */
+/** The engine is pure: no imports outside the package, no clock, randomness, I/O or async (docs/platform.md#exchange-core). */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';

@@ -3,7 +3,7 @@ import { TOPUP_DECIMALS } from './schemas/card-money.ts';
 
 /**
  * Card top-up arithmetic shared by the server (which charges and checks) and the web app (which offers amounts):
- * USDT in bigint units of 10^-6 (trading spec §5, §9). The fee is charged on top of the amount loaded.
+ * USDT in bigint units of 10^-6 (docs/cards.md#validation, #constants). The fee is charged on top of the amount loaded.
  */
 
 /** 100 % in the units a fee percent is read at (the percent keeps up to 6 decimals, e.g. `1` or `0.25`). */
@@ -56,7 +56,7 @@ export function loadableTopup(room: TopupRoom): bigint {
   return least > 0n ? least : 0n;
 }
 
-/** A quick button's amount (spec §5: 25, 50, 75, 100 %): `percent` % of what can be loaded, rounded down. */
+/** A quick button's amount (docs/cards.md#validation: 25, 50, 75, 100 %): `percent` % of what can be loaded, rounded down. */
 export function quickTopup(loadable: bigint, percent: number): bigint {
   return (loadable * BigInt(percent)) / 100n;
 }

@@ -1,4 +1,4 @@
-/** Business constants from the specification (accounts §9, trading §9). */
+/** Business constants from the specification (docs/accounts.md#constants, docs/trading.md#constants). */
 export const LIMITS = {
   idleLogoutMs: 60 * 60 * 1000,
   otpResendCountdownSeconds: 60,
@@ -27,7 +27,7 @@ export const DEFAULT_MARKET = 'ethbtc';
 /** Default maker fee rate, as a decimal string. */
 export const DEFAULT_MAKER_FEE = '0.001';
 
-/** API prefixes of the OpenDAX family (DESIGN.md §6). */
+/** API prefixes of the OpenDAX family (docs/platform.md#wire-contract). */
 export const API = {
   barong: '/api/v2/barong',
   peatio: '/api/v2/peatio',
@@ -54,7 +54,7 @@ export const MEMBER_LEVELS = {
 } as const;
 
 /**
- * Where the app serves its coin icons (trading spec §9: "Coin and currency icons are shown by ticker"): simple SVGs
+ * Where the app serves its coin icons (docs/wallet.md#constants: "Coin and currency icons are shown by ticker"): simple SVGs
  * of its own, one per seeded ticker, and `generic` for any other coin.
  */
 export const COIN_ICONS = { path: '/icons/coins', generic: 'generic' } as const;

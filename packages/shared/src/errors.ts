@@ -1,5 +1,5 @@
 /**
- * Dotted error codes returned by the server as `{"errors": [code, ...]}` (DESIGN.md §6).
+ * Dotted error codes returned by the server as `{"errors": [code, ...]}` (docs/platform.md#wire-contract).
  * The web app maps each code to the specification's message through its i18n catalogue.
  */
 export const ERRORS = {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { largestTopupFor, loadableTopup, quickTopup, topupFee } from '../src/card-topup.ts';
 
-/** Card top-up arithmetic (trading spec §5, issue 32): the fee on top, and what can be loaded. */
+/** Card top-up arithmetic (docs/cards.md#validation, issue 32): the fee on top, and what can be loaded. */
 
 const USDT = 1_000_000n;
 

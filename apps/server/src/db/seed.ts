@@ -19,7 +19,7 @@ import {
   SEED_NETWORKS,
 } from './seed-data.ts';
 
-/** argon2id parameters required by DESIGN.md §7: m=19 MiB, t=2, p=1. */
+/** argon2id parameters required by docs/platform.md#dependencies: m=19 MiB, t=2, p=1. */
 export const ARGON2_OPTIONS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 /** A new Barong-style user id: "ID" followed by ten upper-case hex digits. */
@@ -32,7 +32,7 @@ export async function seedReferenceData(pool: pg.Pool): Promise<void> {
   await insertReferenceData(pool);
   await withTransaction(pool, async (db) => {
     for (const c of SEED_CURRENCIES) {
-      // The app's own icon (spec §9: icons by ticker), also for a database seeded before there were icons; the
+      // The app's own icon (docs/wallet.md#constants: icons by ticker), also for a database seeded before there were icons; the
       // description and homepage likewise, where an operator has set none.
       await db.query(
         `update currencies set icon_url = coalesce(icon_url, $2), description = coalesce(description, $3),

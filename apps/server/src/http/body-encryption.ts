@@ -66,7 +66,7 @@ export function openEnvelope(bodyKey: BodyKey, envelope: { data: string; iv: str
 
 /**
  * Publishes `GET /api/v2/barong/identity/encryption_key` and decrypts encrypted JSON bodies before any route sees
- * them (accounts spec §7). Plain JSON is accepted too, so programs and scripts can call the API directly.
+ * them (docs/accounts.md#api). Plain JSON is accepted too, so programs and scripts can call the API directly.
  *
  * The envelope is opened inside the JSON body parser, not in a request hook: only a body that arrived as
  * `application/json` and parsed to an object is ever looked at, so webhook bytes, uploads and forms cost nothing

@@ -44,7 +44,7 @@ describe('card top-up refused by the issuer', () => {
     const list = (
       await s.call(who, 'GET', `/account/list/topup_transactions?card_number=${encodeURIComponent(card)}`)
     ).json();
-    // The spec's state of a declined top-up is failed (shown as Processing, trading spec §4), also once its amount
+    // The spec's state of a declined top-up is failed (shown as Processing, docs/cards.md#states), also once its amount
     // is back in the spot wallet, which topup_status says (issue 32, cards item 13).
     expect(list.items[0]).toMatchObject({ topup_status: 'refunded', aasm_state: 'failed', amount: '50' });
     const refunds = await s.db.query(

@@ -6,7 +6,7 @@ import { SEED_CURRENCIES } from '../../src/db/seed-data.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 
 /**
- * Coin icons by ticker (trading spec §9; issue 32 item 6): every seeded coin has the app's own SVG icon, and
+ * Coin icons by ticker (docs/wallet.md#constants; issue 32 item 6): every seeded coin has the app's own SVG icon, and
  * `icon_url` points at it, also on a database seeded before there were icons; an operator's own URL is kept.
  */
 const ICONS = fileURLToPath(new URL('../../../web/public/icons/coins/', import.meta.url));

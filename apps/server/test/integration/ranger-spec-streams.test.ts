@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import { TRX, walletSuite } from '../support/wallet.ts';
 
 /**
- * The spec's stream channels `gateway.deposit` and `favmarket` (trading spec §7) are served on `/private`, and a
+ * The spec's stream channels `gateway.deposit` and `favmarket` (docs/trading.md#stream) are served on `/private`, and a
  * name that is no stream is answered with an error frame naming it, never dropped in silence (issue 32 item 4).
  */
 const w = walletSuite();

@@ -2,7 +2,7 @@ import { API, STORAGE_KEYS } from '@exchange/shared';
 import { messageFor, t } from '../i18n/index.ts';
 import { encryptBody } from './encryption.ts';
 
-/** A failed call, normalised (accounts spec §8): `code` is the HTTP status, `message` the translated text. */
+/** A failed call, normalised (docs/accounts.md#errors): `code` is the HTTP status, `message` the translated text. */
 export class ApiError extends Error {
   constructor(
     readonly code: number,
@@ -42,7 +42,7 @@ function url(service: Service, path: string, query?: CallOptions['query']): stri
   return `${API[service]}${path}${qs ? `?${qs}` : ''}`;
 }
 
-/** Codes of a 401 that mean the session is over (accounts spec §8). */
+/** Codes of a 401 that mean the session is over (docs/accounts.md#errors). */
 const SESSION_ENDED = new Set([
   'authz.invalid_session',
   'authz.client_session_mismatch',
@@ -130,7 +130,7 @@ async function requestBody(path: string, body: unknown): Promise<BodyInit | unde
 }
 
 /**
- * The body as sent: encrypted (accounts spec §7) except on public paths, or where the browser has no WebCrypto
+ * The body as sent: encrypted (docs/accounts.md#api) except on public paths, or where the browser has no WebCrypto
  * (a page served over plain HTTP on a non-local address); the server accepts plain JSON too.
  */
 async function sealed(path: string, body: unknown): Promise<unknown> {

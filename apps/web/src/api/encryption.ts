@@ -1,5 +1,5 @@
 /**
- * Request-body encryption (accounts spec §7): each JSON body is AES-256-GCM encrypted under a fresh key, which is
+ * Request-body encryption (docs/accounts.md#api): each JSON body is AES-256-GCM encrypted under a fresh key, which is
  * wrapped with the server's RSA public key (RSA-OAEP, SHA-256). The server opens `{data, iv, key}` before validation.
  */
 

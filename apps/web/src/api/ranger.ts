@@ -1,7 +1,7 @@
 import { API } from '@exchange/shared';
 import { useEffect, useRef } from 'react';
 
-/** Socket reconnect delay after a disconnect (trading spec §9). */
+/** Socket reconnect delay after a disconnect (docs/trading.md#constants). */
 export const RECONNECT_MS = 1000;
 /** Keep-alive: a text `ping` (answered `pong`) this often. */
 const PING_MS = 20_000;
@@ -25,7 +25,7 @@ interface Watcher {
 }
 
 /**
- * One Ranger websocket (DESIGN.md §6): subscriptions are counted per stream, frames go to the watchers of their
+ * One Ranger websocket (docs/platform.md#wire-contract): subscriptions are counted per stream, frames go to the watchers of their
  * key, a `ping` keeps it alive, and a lost connection comes back after 1000 ms with every stream subscribed again.
  * It connects on the first watcher and closes when the last one leaves.
  */

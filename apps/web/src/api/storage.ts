@@ -1,15 +1,15 @@
 import { STORAGE_KEYS } from '@exchange/shared';
 
 /**
- * The spec's two clears of the browser's storage (accounts spec §4): account verification and logout both
+ * The spec's two clears of the browser's storage (docs/accounts.md#states): account verification and logout both
  * "clear local and session storage". What each keeps, and why:
  *
  * - the theme, after both: a setting of the device, not of a session;
- * - the privacy consent (trading spec §1: the visitor "has read the policy and agrees to be bound"), after
+ * - the privacy consent (docs/accounts.md#public-pages: the visitor "has read the policy and agrees to be bound"), after
  *   verification only. Verification happens in the middle of the same visitor's sign-up, right before they log
  *   in, so the pop-up must not come back over the login form (issue 32, accounts item 3). Logout follows the
  *   spec's wording and clears it (item 10): whoever uses this browser next has not agreed yet and is asked;
- * - the favourite markets, after logout: kept locally and synced with the account (trading spec §3).
+ * - the favourite markets, after logout: kept locally and synced with the account (docs/trading.md#data).
  */
 export const KEPT_AFTER_VERIFICATION = [STORAGE_KEYS.theme, STORAGE_KEYS.privacyConsent] as const;
 export const KEPT_AFTER_LOGOUT = [STORAGE_KEYS.theme, STORAGE_KEYS.favouriteMarkets] as const;

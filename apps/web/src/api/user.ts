@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { api, whileEndingSession } from './client.ts';
 import { clearBrowserStorage, KEPT_AFTER_LOGOUT } from './storage.ts';
 
-/** The signed-in user as Barong returns it (DESIGN.md §6 user entity). */
+/** The signed-in user as Barong returns it (docs/platform.md#wire-contract user entity). */
 export interface User {
   /** The public id: the same as `uid`. */
   id?: string;
@@ -65,7 +65,7 @@ export function useCurrentUser(options: { refetchInterval?: number } = {}) {
   });
 }
 
-/** A user counts as logged in only when loaded, with an email, in state `active` (accounts spec §1). */
+/** A user counts as logged in only when loaded, with an email, in state `active` (docs/accounts.md#overview). */
 export function isLoggedIn(user: User | null | undefined): user is User {
   return Boolean(user?.email) && user?.state === 'active';
 }

@@ -15,7 +15,7 @@ import { contrastTokens } from './tokens.ts';
 const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
 const router = createBrowserRouter(routes);
 
-// A call refused for an ended session forgets the user and goes to /login (accounts spec §8).
+// A call refused for an ended session forgets the user and goes to /login (docs/accounts.md#errors).
 onSessionEnded(() => {
   // Nobody is signed in any more (a late answer to a call of a session already ended): nothing to end.
   if (!queryClient.getQueryData(CURRENT_USER_KEY)) return;

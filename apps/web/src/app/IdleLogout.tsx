@@ -8,7 +8,7 @@ import { CURRENT_USER_KEY, isLoggedIn, useCurrentUser, useLogout } from '../api/
 const ACTIVITY_EVENTS = ['click', 'keydown', 'scroll', 'mousemove', 'wheel', 'touchstart'] as const;
 
 /**
- * Idle timeout (accounts spec §4, §9): while logged in, 60 minutes without click, key, scroll or mouse
+ * Idle timeout (docs/accounts.md#states, #constants): while logged in, 60 minutes without click, key, scroll or mouse
  * activity alert "Session expired, Please login again" and log out.
  */
 export function IdleLogout() {

@@ -13,7 +13,7 @@ const accepted = () => {
 };
 
 /**
- * The privacy consent pop-up (trading-and-money spec §1): a visitor who has not agreed yet confirms having read
+ * The privacy consent pop-up (docs/accounts.md#public-pages): a visitor who has not agreed yet confirms having read
  * the privacy policy and agreeing to be bound by it. The answer is kept in local storage; account verification
  * keeps it, logout clears it (`api/storage.ts` says why), and the pop-up then asks whoever comes next.
  */

@@ -61,7 +61,7 @@ const TransactionHistoryPage = page(
 const guest = (element: ReactNode) => <GuestOnly>{element}</GuestOnly>;
 const protect = (element: ReactNode) => <Protected>{element}</Protected>;
 
-/** The route table of the accounts spec §2 and the trading spec §2. */
+/** The route table of docs/accounts.md#screens and docs/trading.md#screens. */
 export const routes: RouteObject[] = [
   {
     element: <Layout />,
@@ -96,7 +96,7 @@ export const routes: RouteObject[] = [
       { path: '/swap', element: protect(<SwapPage />) },
       { path: '/payouts', element: protect(<PayoutsPage />) },
       { path: '/payouts/:id', element: protect(<PayoutFilePage />) },
-      // Market data is public (trading spec §6): visitors see the screen, the order form asks them to log in.
+      // Market data is public (docs/trading.md#permissions): visitors see the screen, the order form asks them to log in.
       { path: '/trade/:market?', element: <TradingPage /> },
       { path: '/dev/inbox', element: <DevInboxPage /> },
       { path: '/dev/faucet', element: <DevFaucetPage /> },

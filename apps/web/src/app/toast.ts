@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import i18next from 'i18next';
 
 /**
- * Shows one toast at a time, top right, for 2 seconds (accounts spec §2, trading spec §8): a new toast replaces
+ * Shows one toast at a time, top right, for 2 seconds (docs/accounts.md#screens, docs/trading.md#errors): a new toast replaces
  * the one on screen at once, rather than waiting behind it or sliding in while it slides out.
  */
 export const toast = {

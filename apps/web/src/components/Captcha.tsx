@@ -8,7 +8,7 @@ import { ApiError } from '../api/client.ts';
 import { t as translate } from '../i18n/index.ts';
 
 /**
- * The captcha (accounts spec §2, §5): nothing for `none`; for `altcha` the self-hosted ALTCHA widget (an
+ * The captcha (docs/accounts.md#screens, #validation): nothing for `none`; for `altcha` the self-hosted ALTCHA widget (an
  * "I'm not a robot" checkbox: a click fetches a signed challenge from our server and solves its SHA-256
  * proof of work in Web Workers); for `recaptcha` only a notice, as the reCAPTCHA script lives on Google's
  * servers and this build loads no external scripts.

@@ -4,7 +4,7 @@ import { Group } from '@mantine/core';
 import { useState } from 'react';
 
 /**
- * A coin's icon by ticker (trading spec §9): the currency's `icon_url`, else the app's own icon of the ticker,
+ * A coin's icon by ticker (docs/wallet.md#constants): the currency's `icon_url`, else the app's own icon of the ticker,
  * else a generic coin. Decorative: the ticker is always written next to it.
  */
 export function CoinIcon({ ticker, url, size = 20 }: { ticker: string; url?: string | null; size?: number }) {

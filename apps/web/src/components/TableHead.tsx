@@ -14,7 +14,7 @@ export function TableHead({ labels }: { labels: readonly string[] }) {
   );
 }
 
-/** Under a table with no rows: "No record found" (spec §2). */
+/** Under a table with no rows: "No record found" (docs/wallet.md#screens). */
 export function NoRecords() {
   const { t } = useTranslation();
   return (

@@ -23,7 +23,7 @@ export function fixed(text: string, decimals: number, min = 0): string {
   return formatUnits(units(text, decimals), decimals, min);
 }
 
-/** Values longer than 8 characters are cut with an ellipsis; the tooltip shows them whole (spec §9). */
+/** Values longer than 8 characters are cut with an ellipsis; the tooltip shows them whole (docs/trading.md#constants). */
 export function Amount({ value, c }: { value: string | null | undefined; c?: string }) {
   const text = value ?? '';
   if (text.length <= 8)
@@ -93,7 +93,7 @@ export function timeOnly(value: string | number | Date): string {
   return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
-/** YYYY-MM-DD , HH:mm:ss in the user's time zone (spec §9). */
+/** YYYY-MM-DD , HH:mm:ss in the user's time zone (docs/trading.md#constants). */
 export function isoDate(value: string | number | Date): string {
   const d = new Date(value);
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} , ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;

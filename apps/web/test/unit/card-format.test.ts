@@ -14,7 +14,7 @@ import {
 } from '../../src/features/card/format.ts';
 import { t } from '../../src/i18n/index.ts';
 
-describe('card display (spec §4)', () => {
+describe('card display (docs/cards.md#states)', () => {
   it('labels normal as Active, loss as Blocked, unverified as Not active', () => {
     expect(t(cardStatusKey('normal'))).toBe('Active');
     expect(t(cardStatusKey('loss'))).toBe('Blocked');
@@ -28,7 +28,7 @@ describe('card display (spec §4)', () => {
   });
 });
 
-describe('fee balance check (spec §5)', () => {
+describe('fee balance check (docs/cards.md#validation)', () => {
   const fee = { activation_fee: '10.5', annual_fee: '20.25' };
 
   it('sums activation and annual fee exactly', () => {
@@ -44,7 +44,7 @@ describe('fee balance check (spec §5)', () => {
   });
 });
 
-describe('card error messages (spec §5, §8)', () => {
+describe('card error messages (docs/cards.md#validation, #errors)', () => {
   it('gives the passport wording of the document-number codes', () => {
     expect(cardCodeText(t, CARD_ERRORS.idNumberRequired, 'id_card')).toBe('Please enter a valid id number');
     expect(cardCodeText(t, CARD_ERRORS.idNumberRequired, 'passport')).toBe(

@@ -2,7 +2,7 @@ import { CARD_ERRORS, CARD_IMAGE_MAX_BYTES } from '@exchange/shared';
 import { describe, expect, it } from 'vitest';
 import { fitWithin, imageFileError } from '../../src/features/card/image.ts';
 
-describe('card-holder image check (spec §5: jpeg, png, jpg, under 10 MB)', () => {
+describe('card-holder image check (docs/cards.md#validation: jpeg, png, jpg, under 10 MB)', () => {
   const file = (name: string, type: string, size = 1000) => ({ name, type, size });
 
   it('accepts JPEG and PNG images by type, and by extension when the browser gives no type', () => {
@@ -26,7 +26,7 @@ describe('card-holder image check (spec §5: jpeg, png, jpg, under 10 MB)', () =
   });
 });
 
-describe('compression size (spec §5: at most 600x600)', () => {
+describe('compression size (docs/cards.md#validation: at most 600x600)', () => {
   it('scales a large image down into the box, keeping its proportions', () => {
     expect(fitWithin(4000, 3000)).toEqual({ width: 600, height: 450 });
     expect(fitWithin(1080, 1920)).toEqual({ width: 338, height: 600 });

@@ -21,7 +21,7 @@ import {
 import { readOutcome } from '../../src/features/dev/devApi.ts';
 import { t } from '../../src/i18n/index.ts';
 
-describe('top-up quick buttons (spec §5, issue 32): percent of what can actually be loaded, exact', () => {
+describe('top-up quick buttons (docs/cards.md#validation, issue 32): percent of what can actually be loaded, exact', () => {
   // The audit's case: a 97,706.125 USDT spot balance, the default 1 % fee, 5,000 a day and 10,000 on the card.
   const room: TopupContext = {
     usdtBalance: '97706.125',
@@ -67,7 +67,7 @@ describe('top-up quick buttons (spec §5, issue 32): percent of what can actuall
   });
 });
 
-describe('top-up amount as typed (spec §5: up to 6 decimals)', () => {
+describe('top-up amount as typed (docs/cards.md#validation: up to 6 decimals)', () => {
   it('accepts digits with up to 6 decimals and refuses the 7th', () => {
     expect(acceptTopupInput('12.123456', '12.12345')).toBe('12.123456');
     expect(acceptTopupInput('12.1234567', '12.123456')).toBe('12.123456');
@@ -78,7 +78,7 @@ describe('top-up amount as typed (spec §5: up to 6 decimals)', () => {
   });
 });
 
-describe('top-up client checks (spec §5)', () => {
+describe('top-up client checks (docs/cards.md#validation)', () => {
   const ctx: TopupContext = {
     usdtBalance: '500.12345678',
     feePercent: '0',
@@ -131,7 +131,7 @@ describe('top-up client checks (spec §5)', () => {
   });
 });
 
-describe('top-up server answers (spec §5, §8)', () => {
+describe('top-up server answers (docs/cards.md#validation, #errors)', () => {
   const limits = { load: '1000', daily: '250' };
   it('shows the limit the error body carries', () => {
     const err = new ApiError(422, [CARD_MONEY_ERRORS.loadLimitExceeded], '', { limit: '5000' });
@@ -145,7 +145,7 @@ describe('top-up server answers (spec §5, §8)', () => {
     expect(topupErrorText(t, err, limits)).toBe('Your maximum Top up limit is 250 USDT per day.');
   });
 
-  it('shows the server insufficient-balance refusal as spec §8 says', () => {
+  it('shows the server insufficient-balance refusal as docs/cards.md#errors says', () => {
     const err = new ApiError(422, [CARD_MONEY_ERRORS.insufficientBalance], '');
     expect(topupErrorText(t, err, limits)).toBe('Unable to Top up, please contact customer care.');
     expect(topupErrorText(t, new ApiError(422, [CARD_ERRORS.cardBlocked], ''), limits)).toBe(
@@ -154,7 +154,7 @@ describe('top-up server answers (spec §5, §8)', () => {
   });
 });
 
-describe('top-up history status (spec §4)', () => {
+describe('top-up history status (docs/cards.md#states)', () => {
   it('shows failed as Processing', () => {
     expect(t(topupStatusKey({ aasm_state: 'failed', topup_status: 'refunded' }))).toBe('Processing');
     expect(t(topupStatusKey({ aasm_state: 'submitted', topup_status: 'processing' }))).toBe('Processing');
@@ -171,7 +171,7 @@ describe('top-up history status (spec §4)', () => {
   });
 });
 
-describe('debounce (spec §9: conversion 500 ms after the last keystroke)', () => {
+describe('debounce (docs/cards.md#constants: conversion 500 ms after the last keystroke)', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
@@ -198,7 +198,7 @@ describe('debounce (spec §9: conversion 500 ms after the last keystroke)', () =
   });
 });
 
-describe('statement filters (spec §5, §9)', () => {
+describe('statement filters (docs/cards.md#validation, #constants)', () => {
   const today = '2024-03-15';
   const draft = (from: string, to: string) => ({
     card_number: '5412 **** **** 1234',

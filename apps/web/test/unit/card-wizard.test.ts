@@ -23,7 +23,7 @@ const holder = (over: Partial<CardHolderState> = {}): CardHolderState => ({
   ...over,
 });
 
-describe('wizard step from the holder state (spec §4)', () => {
+describe('wizard step from the holder state (docs/cards.md#states)', () => {
   it('starts at Review profile without a holder', () => {
     expect(wizardStep(null)).toBe(STEP.profile);
     expect(wizardStep(undefined)).toBe(STEP.profile);
@@ -46,7 +46,7 @@ describe('wizard step from the holder state (spec §4)', () => {
   });
 });
 
-describe('holder documents (spec §3, §4)', () => {
+describe('holder documents (docs/cards.md#data, #states)', () => {
   it('reads idno_type 2 as a passport, anything else as an ID card', () => {
     expect(holderIdType({ idno_type: 2 })).toBe('passport');
     expect(holderIdType({ idno_type: 1 })).toBe('id_card');

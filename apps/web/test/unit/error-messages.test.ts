@@ -13,7 +13,7 @@ const tables = Object.entries(shared as Record<string, unknown>).filter(
     /_?ERRORS$/.test(entry[0]) && typeof entry[1] === 'object',
 );
 
-describe('the message catalogue (DESIGN.md §6: the web app maps codes to messages)', () => {
+describe('the message catalogue (docs/platform.md#wire-contract: the web app maps codes to messages)', () => {
   it('finds the error tables', () => {
     expect(tables.map(([name]) => name)).toEqual(expect.arrayContaining(['ERRORS', 'CARD_ERRORS']));
   });
@@ -25,7 +25,7 @@ describe('the message catalogue (DESIGN.md §6: the web app maps codes to messag
     expect(missing).toEqual([]);
   });
 
-  it('has the spec wording of the card codes (spec §5, §8)', () => {
+  it('has the spec wording of the card codes (docs/cards.md#validation, #errors)', () => {
     const { CARD_ERRORS } = shared;
     expect(en[CARD_ERRORS.countryNotAllowed]).toBe('You are not allowed to apply for card');
     expect(en[CARD_ERRORS.documentRequired]).toBe('Please upload your document');
@@ -44,7 +44,7 @@ describe('the message catalogue (DESIGN.md §6: the web app maps codes to messag
     expect(en['card.camera.denied']).toBe('Allow camera permission and refresh page');
   });
 
-  it('has the spec wording of the card money codes (spec §5)', () => {
+  it('has the spec wording of the card money codes (docs/cards.md#validation)', () => {
     const { CARD_MONEY_ERRORS } = shared;
     expect(en[CARD_MONEY_ERRORS.topupBelowMinimum]).toBe('Minimum top up limit is 1 USDT');
     expect(en[CARD_MONEY_ERRORS.insufficientBalance]).toBe('Insufficient balance');
@@ -60,7 +60,7 @@ describe('the message catalogue (DESIGN.md §6: the web app maps codes to messag
   });
 });
 
-describe('the login lockout (accounts spec §8; issue 32, accounts item 14)', () => {
+describe('the login lockout (docs/accounts.md#errors; issue 32, accounts item 14)', () => {
   it('says the account is blocked and for how long', () => {
     const { ERRORS, LIMITS } = shared;
     const blocked = new ApiError(401, [ERRORS.accountBlocked, ERRORS.tooManyAttempts], '');

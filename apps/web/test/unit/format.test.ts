@@ -6,7 +6,7 @@ afterEach(() => {
   process.env.TZ = original;
 });
 
-describe('timestamps in the user time zone (spec §9 formats)', () => {
+describe('timestamps in the user time zone (docs/trading.md#constants formats)', () => {
   const at = '2026-01-02T23:04:05Z';
 
   it('formats in Tokyo time (UTC+9, the next day)', () => {
@@ -33,7 +33,7 @@ describe('fixed', () => {
   });
 });
 
-describe('amounts rounded to a precision (swap history You Get, spec §2)', () => {
+describe('amounts rounded to a precision (swap history You Get, docs/wallet.md#screens)', () => {
   it('rounds half up to the decimals, exactly, and keeps a value that already fits', () => {
     expect(rounded('0.00154535', 8)).toBe('0.00154535');
     expect(rounded('0.00154535', 6)).toBe('0.001545');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LOGIN_LIMITS, loginIdentifierInput } from '../../src/features/auth/schemas.ts';
 
-describe('the login identifier as typed (accounts spec §5, §9; issue 32, accounts item 5)', () => {
+describe('the login identifier as typed (docs/accounts.md#validation, #constants; issue 32, accounts item 5)', () => {
   it('cuts a phone number of digits to 12', () => {
     expect(LOGIN_LIMITS.phoneMax).toBe(12);
     expect(loginIdentifierInput('1234567890123456')).toBe('123456789012');

@@ -26,7 +26,7 @@ const filled = () =>
     other: 'x',
   });
 
-describe("the spec's storage clears (accounts spec §4; issue 32, accounts items 3 and 10)", () => {
+describe("the spec's storage clears (docs/accounts.md#states; issue 32, accounts items 3 and 10)", () => {
   it('account verification keeps the theme and the privacy consent, nothing else', () => {
     const local = filled();
     const session = memoryStorage({ s: '1' });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CARD_STATUSES, HOLDER_STATUSES, ID_TYPES } from '../schemas/card.ts';
 import { decimal, isoDate, isoTime } from './common.ts';
 
-/** The card suite's answers (trading spec §3): holders, cards, top-ups, the statement, fees and charges. */
+/** The card suite's answers (docs/cards.md#data): holders, cards, top-ups, the statement, fees and charges. */
 
 const cardStatus = z.enum(CARD_STATUSES);
 const holderStatus = z.enum(HOLDER_STATUSES);
@@ -17,7 +17,7 @@ export type CheckDocumentResult = z.infer<typeof checkDocumentResponse>;
 
 /** `GET /account/card_fee`: the program's fees and limits (configurable on the server). */
 export const cardFeeResponse = z.object({
-  /** Percent of each top-up, e.g. `1` (spec §9 lists it apart from the fees and limits in USDT). */
+  /** Percent of each top-up, e.g. `1` (docs/cards.md#constants lists it apart from the fees and limits in USDT). */
   topup_fee: decimal,
   /** Daily top-up limit, activation and annual fee and the load limit: USDT. */
   topup_limit: decimal,
@@ -27,7 +27,7 @@ export const cardFeeResponse = z.object({
 });
 export type CardFee = z.infer<typeof cardFeeResponse>;
 
-/** `GET /account/cards` item (spec §3): the number masked, `next_charge_on` null while the fee is unpaid. */
+/** `GET /account/cards` item (docs/cards.md#data): the number masked, `next_charge_on` null while the fee is unpaid. */
 export const cardListItemResponse = z
   .object({
     id: z.number().int(),
@@ -45,7 +45,7 @@ export const cardListItemResponse = z
   .meta({ id: 'Card' });
 export type CardListItem = z.infer<typeof cardListItemResponse>;
 
-/** `GET /account/card_details?card_number=`: the card wallet (spec §3 card data). */
+/** `GET /account/card_details?card_number=`: the card wallet (docs/cards.md#data card data). */
 export const cardDataResponse = z.object({
   card_number: z.string(),
   balance: decimal,
@@ -63,7 +63,7 @@ export type CardData = z.infer<typeof cardDataResponse>;
 export const cardRevealResponse = z.object({ card_number: z.string(), expiry_date: z.string() });
 export type CardReveal = z.infer<typeof cardRevealResponse>;
 
-/** `GET /account/cardholder_details` (spec §3 card holder/state). */
+/** `GET /account/cardholder_details` (docs/cards.md#data card holder/state). */
 export const cardHolderStateResponse = z
   .object({
     holder_id: z.string(),
@@ -106,7 +106,7 @@ export const cardPinRevealResponse = z.object({
 });
 export type CardPinReveal = z.infer<typeof cardPinRevealResponse>;
 
-/** `GET /account/card_charges` item (spec §3). */
+/** `GET /account/card_charges` item (docs/cards.md#data). */
 export const cardChargeResponse = z
   .object({
     card_number: z.string(),
@@ -132,7 +132,7 @@ export const priceConversionResponse = z.object({
 });
 export type PriceConversion = z.infer<typeof priceConversionResponse>;
 
-/** A top-up in the history (spec §3); `aasm_state` `failed` is shown as Processing (spec §4). */
+/** A top-up in the history (docs/cards.md#data); `aasm_state` `failed` is shown as Processing (docs/cards.md#states). */
 export const topupItemResponse = z
   .object({
     order_no: z.string(),
@@ -154,11 +154,11 @@ export const topupItemResponse = z
   .meta({ id: 'Topup' });
 export type TopupItem = z.infer<typeof topupItemResponse>;
 
-/** Answer of `list/topup_transactions` (spec §3 `totalItem`). */
+/** Answer of `list/topup_transactions` (docs/cards.md#data `totalItem`). */
 export const topupListResponse = z.object({ items: z.array(topupItemResponse), totalItem: z.number().int() });
 export type TopupList = z.infer<typeof topupListResponse>;
 
-/** A statement row (spec §3 statement transaction), with what the detail dialog shows (spec §2). */
+/** A statement row (docs/cards.md#data statement transaction), with what the detail dialog shows (docs/cards.md#screens). */
 export const statementTransactionResponse = z
   .object({
     tradeId: z.string(),
@@ -187,7 +187,7 @@ export const statementTransactionResponse = z
   .meta({ id: 'StatementTransaction' });
 export type StatementTransaction = z.infer<typeof statementTransactionResponse>;
 
-/** Answer of `card_transaction` (spec §3 `totalItem`). */
+/** Answer of `card_transaction` (docs/cards.md#data `totalItem`). */
 export const statementPageResponse = z.object({
   items: z.array(statementTransactionResponse),
   totalItem: z.number().int(),

@@ -60,7 +60,7 @@ export const marketResponse = z
   });
 
 /**
- * A Peatio ticker: 24-hour rolling figures of one market (trading spec §3 Ticker). `sell` is the best ask and
+ * A Peatio ticker: 24-hour rolling figures of one market (docs/trading.md#data Ticker). `sell` is the best ask and
  * `buy` the best bid ("0" when that side of the book is empty). `volume`, `vol` and
  * `total_volume_base_currency` are the traded amount in the base currency; `amount` and `total_volume` the
  * traded total in the quote currency. `usd` is `last` in US dollars (USDT counted as 1 USD); `inr` is `null`
@@ -381,7 +381,7 @@ export const memberResponse = z
   .meta({ id: 'Member' });
 export type MemberEntity = z.infer<typeof memberResponse>;
 
-/** One currency of a portfolio (trading spec §3 Balance row), valued in USDT. */
+/** One currency of a portfolio (docs/wallet.md#data Balance row), valued in USDT. */
 export const portfolioRowResponse = z.object({
   currency: z.string(),
   /** Available (spendable) amount. */
@@ -390,7 +390,7 @@ export const portfolioRowResponse = z.object({
   locked: decimal,
   /** balance + locked. */
   total: decimal,
-  /** Value of one unit in USDT; 1 when there is no price (spec §3: "1 if none"). */
+  /** Value of one unit in USDT; 1 when there is no price (docs/wallet.md#data: "1 if none"). */
   currency_usdt: decimal,
   /** total × currency_usdt in USDT, rounded down to USDT's precision. */
   value: decimal,

@@ -14,7 +14,7 @@ export const depositAddressResponse = z
   })
   .meta({ id: 'DepositAddress' });
 
-/** A deposit, withdrawal or adjustment as the account history lists return it (spec §3). */
+/** A deposit, withdrawal or adjustment as the account history lists return it (docs/wallet.md#data). */
 export const walletHistoryItemResponse = z
   .object({
     id: z.number().int(),
@@ -91,7 +91,7 @@ export const withdrawPermissionResponse = z.object({
   hold_until: isoTime.nullable(),
 });
 
-/** A saved withdrawal address (spec §3 Beneficiary, with Peatio's `uid` and `sent_at`). */
+/** A saved withdrawal address (docs/wallet.md#data Beneficiary, with Peatio's `uid` and `sent_at`). */
 export const beneficiaryResponse = z
   .object({
     id: z.number().int(),
@@ -102,7 +102,7 @@ export const beneficiaryResponse = z
     state: z.enum(['pending', 'active']),
     data: z.object({ address: z.string(), memo: z.string().optional() }),
     created_at: isoTime,
-    /** The address is another user's deposit address here: a withdrawal to it is internal (no fee, spec §5). */
+    /** The address is another user's deposit address here: a withdrawal to it is internal (no fee, docs/wallet.md#validation). */
     internal: z.boolean(),
     /** The owner's uid (Peatio's). */
     uid: z.string(),
@@ -149,7 +149,7 @@ export const amountQuoteResponse = z
   .meta({ id: 'AmountQuote' });
 export type AmountQuote = z.infer<typeof amountQuoteResponse>;
 
-/** A swap in the swap history (spec §3 Swap item). */
+/** A swap in the swap history (docs/wallet.md#data Swap item). */
 export const swapResponse = z
   .object({
     id: z.number().int(),

@@ -171,7 +171,7 @@ const required = (max: number) =>
     [(v) => v.length <= max, ERRORS.invalidParams],
   ]);
 
-/** `POST`/`PUT /resource/profiles` (accounts spec §5 Profile). */
+/** `POST`/`PUT /resource/profiles` (docs/accounts.md#validation Profile). */
 export const profileSchema = z.object({
   first_name: z.string().max(40).optional(),
   last_name: z.string().max(40).optional(),

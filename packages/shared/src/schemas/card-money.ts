@@ -3,7 +3,7 @@ import { parseUnits } from '../money.ts';
 import { CARD_ERRORS } from './card.ts';
 
 /**
- * The card suite's wire contract, money half (trading spec §2, §3, §5, §7, §9): top-ups, the USDT↔EUR
+ * The card suite's wire contract, money half (docs/cards.md#screens, #data, #validation, #api, #constants): top-ups, the USDT↔EUR
  * conversion, top-up history and the statement. Paths are under the Peatio prefix (`/api/v2/peatio`).
  */
 
@@ -39,20 +39,20 @@ export const CARD_MONEY_ERRORS = {
   statementFilterInvalid: 'account.card.invalid_statement_filter',
 } as const;
 
-/** Smallest top-up, in USDT (spec §5). */
+/** Smallest top-up, in USDT (docs/cards.md#validation). */
 export const TOPUP_MINIMUM = '1';
-/** Most decimals of a top-up amount (spec §5). */
+/** Most decimals of a top-up amount (docs/cards.md#validation). */
 export const TOPUP_DECIMALS = 6;
-/** The quick buttons of the top-up form, in percent of the spot USDT balance (spec §5). */
+/** The quick buttons of the top-up form, in percent of the spot USDT balance (docs/cards.md#validation). */
 export const TOPUP_QUICK_PERCENTS = [25, 50, 75, 100] as const;
-/** The form asks for the EUR conversion this long after the last keystroke (spec §5, §9). */
+/** The form asks for the EUR conversion this long after the last keystroke (docs/cards.md#validation, #constants). */
 export const CONVERSION_DEBOUNCE_MS = 500;
-/** The longest statement period, in days (spec §5). */
+/** The longest statement period, in days (docs/cards.md#validation). */
 export const STATEMENT_MAX_DAYS = 30;
-/** Statement rows per page (spec §9). */
+/** Statement rows per page (docs/cards.md#constants). */
 export const STATEMENT_PAGE_SIZE = 10;
 
-/** The spec's card transaction type codes (§3) and their labels. */
+/** The card transaction type codes (docs/cards.md#data) and their labels. */
 export const CARD_TRANSACTION_TYPES: Record<number, string> = {
   1: 'Success',
   2: 'Reversal',

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { totpField } from './account-security.ts';
 
 /**
- * The card suite's wire contract, issuing half (trading spec §2-§9): error codes, request schemas, response
+ * The card suite's wire contract, issuing half (docs/cards.md): error codes, request schemas, response
  * shapes and constants. Paths are under the Peatio prefix (`/api/v2/peatio`), e.g. `POST /account/cardholder`.
  */
 
-/** Card error codes. The web app maps each to the spec's message (§5, §8); a few depend on the id type. */
+/** Card error codes. The web app maps each to its message in docs/cards.md#validation, #errors; a few depend on the id type. */
 export const CARD_ERRORS = {
   /** The user is below level 3 (identity verified): cards need it (403; the web app prompts to settings). */
   levelRequired: 'account.card.level_required',
@@ -82,7 +82,7 @@ export const CARD_ERRORS = {
   issuerUnavailable: 'account.card.issuer_unavailable',
 } as const;
 
-/** Countries whose residents may not apply (spec §5). */
+/** Countries whose residents may not apply (docs/cards.md#validation). */
 export const CARD_BLOCKED_COUNTRIES: readonly string[] = [
   'BY',
   'CU',
@@ -100,7 +100,7 @@ export const CARD_BLOCKED_COUNTRIES: readonly string[] = [
   'ZW',
 ];
 
-/** Countries that may choose a European ID card or a passport; every other country: passport only (spec §5). */
+/** Countries that may choose a European ID card or a passport; every other country: passport only (docs/cards.md#validation). */
 export const CARD_EUROPEAN_COUNTRIES: readonly string[] = [
   'AT',
   'BE',
@@ -135,16 +135,16 @@ export const CARD_EUROPEAN_COUNTRIES: readonly string[] = [
   'SK',
 ];
 
-/** Most cards one user may hold (spec §6). */
+/** Most cards one user may hold (docs/cards.md#permissions). */
 export const MAX_CARDS_PER_USER = 3;
-/** Largest card-holder image accepted, exclusive: under 10 MB (spec §5). */
+/** Largest card-holder image accepted, exclusive: under 10 MB (docs/cards.md#validation). */
 export const CARD_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
-/** What the browser compresses a card-holder image to before upload (spec §5). */
+/** What the browser compresses a card-holder image to before upload (docs/cards.md#validation). */
 export const CARD_IMAGE_COMPRESSION = { quality: 0.4, maxWidth: 600, maxHeight: 600 } as const;
-/** How long the "card on the way" dialog shows after payment, in ms (spec §9). */
+/** How long the "card on the way" dialog shows after payment, in ms (docs/cards.md#constants). */
 export const CARD_ON_THE_WAY_MS = 5000;
 
-/** The fixed texts of Card Limits and ATM Limits (spec §9), in EUR. */
+/** The fixed texts of Card Limits and ATM Limits (docs/cards.md#constants), in EUR. */
 export const CARD_LIMITS = {
   monthlyTransactions: '50000.00',
   cardPaymentPerDay: '5000.00',
@@ -157,7 +157,7 @@ export const CARD_LIMITS = {
 export const ID_TYPES = ['id_card', 'passport'] as const;
 export type IdType = (typeof ID_TYPES)[number];
 
-/** The id types a country may use (spec §5), or none when it is blocked. */
+/** The id types a country may use (docs/cards.md#validation), or none when it is blocked. */
 export function allowedIdTypes(country: string): IdType[] {
   const code = country.toUpperCase();
   if (CARD_BLOCKED_COUNTRIES.includes(code)) return [];
@@ -173,7 +173,7 @@ export function requiredDocuments(idType: IdType): CardDocumentType[] {
   return idType === 'id_card' ? ['id_card_front', 'id_card_back'] : ['passport'];
 }
 
-/** Review of the card holder at the issuer (spec §3 card holder `status`, §4). */
+/** Review of the card holder at the issuer (docs/cards.md#data card holder `status`, #states). */
 export const HOLDER_STATUSES = [
   'pending',
   'under_review',
@@ -183,7 +183,7 @@ export const HOLDER_STATUSES = [
 ] as const;
 export type HolderStatus = (typeof HOLDER_STATUSES)[number];
 
-/** Card status on the wire (spec §3, §4): normal = Active, loss = Blocked, unverified = Not active. */
+/** Card status on the wire (docs/cards.md#data, #states): normal = Active, loss = Blocked, unverified = Not active. */
 export const CARD_STATUSES = ['unverified', 'normal', 'loss', 'Card replacement processing'] as const;
 export type CardStatus = (typeof CARD_STATUSES)[number];
 
@@ -211,9 +211,9 @@ const countryCode = z
 /** `GET /account/cardholder/check_document`: which documents the country allows. */
 export const checkDocumentQuery = z.object({ country: countryCode });
 
-/** Most characters of a document number per id type (spec §5). */
+/** Most characters of a document number per id type (docs/cards.md#validation). */
 export const ID_NUMBER_MAX: Record<IdType, number> = { id_card: 32, passport: 12 };
-/** Fewest characters of a document number (spec §5). */
+/** Fewest characters of a document number (docs/cards.md#validation). */
 export const ID_NUMBER_MIN = 6;
 
 /**
@@ -248,7 +248,7 @@ const shippingText = (max: number) =>
     .min(1, CARD_ERRORS.shippingFieldRequired)
     .max(max, CARD_ERRORS.shippingFieldRequired);
 
-/** Where the card is sent (spec §3): postcode sent as `post_code`, letters, digits, underscore, at most 6. */
+/** Where the card is sent (docs/cards.md#data): postcode sent as `post_code`, letters, digits, underscore, at most 6. */
 export const shippingAddressSchema = z.object(
   {
     address: shippingText(200),

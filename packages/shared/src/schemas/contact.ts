@@ -7,7 +7,7 @@ import { maxLength, notBlank, textField } from '../validation.ts';
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 
 /**
- * Contact message (accounts spec §5 Contact). The same schema validates the web form and the
+ * Contact message (docs/accounts.md#validation Contact). The same schema validates the web form and the
  * `POST /identity/inquiry` body; each issue's message is the error code the server returns.
  */
 export const contactSchema = z.object({

@@ -4,7 +4,7 @@ import { mobileFromInternational, mobileFromNational } from '../phone.ts';
 import { maxLength, textField } from '../validation.ts';
 import { accountTypeField } from './company.ts';
 
-/** Special characters a password must include at least one of (accounts spec §5). */
+/** Special characters a password must include at least one of (docs/accounts.md#validation). */
 export const PASSWORD_SPECIALS = '#?!@$%^&*-';
 const PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*[#?!@$%^&*-]).{8,64}$/;
 /** Registration email: letters, digits, + . _ - then @, a domain of 5+ alphanumerics, a dot and 2-4 letters. */
@@ -12,7 +12,7 @@ export const REGISTRATION_EMAIL = /^[A-Za-z0-9+._-]+@[A-Za-z0-9]{5,}\.[A-Za-z]{2
 /** A name: letters (any script), spaces and hyphens, starting with a letter. */
 const NAME_PATTERN = /^\p{L}[\p{L} -]*$/u;
 
-/** Countries offered at registration (accounts spec §2) with their dial codes. */
+/** Countries offered at registration (docs/accounts.md#screens) with their dial codes. */
 export const REGISTRATION_COUNTRIES = [
   { code: 'IN', iso3: 'IND', name: 'India', dial: '91' },
   { code: 'KR', iso3: 'KOR', name: 'Republic of Korea', dial: '82' },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ERRORS } from '../errors.ts';
 
-/** Key of the label that carries the identity-verification state (accounts spec §2). */
+/** Key of the label that carries the identity-verification state (docs/kyc.md#labels). */
 export const KYC_LABEL = 'basic-kyc-level';
 
 /** Values of the KYC label, as the provider's webhooks set them. */
@@ -17,7 +17,7 @@ export const KYC_LABEL_VALUES = [
 /** Values of the `document` label that mean the user must act in /settings (spec: document state error). */
 export const DOCUMENT_ERROR_STATES = ['rejected', 'retry'] as const;
 
-/** Profile fields the provider needs before verification (trading spec §2, verification-required modal). */
+/** Profile fields the provider needs before verification (docs/kyc.md#screens, verification-required modal). */
 export const KYC_PROFILE_FIELDS = ['gender', 'dob', 'address', 'postcode', 'city', 'country'] as const;
 
 /** True when a profile has every field identity verification needs. */

@@ -211,7 +211,7 @@ export const cancelAllSchema = z.object({
   side: z.enum(['buy', 'sell']).optional(),
 });
 
-/** A market's order rules as `GET /public/markets` gives them (trading spec §5). */
+/** A market's order rules as `GET /public/markets` gives them (docs/trading.md#validation). */
 export interface OrderRules {
   /** Smallest volume, a decimal string ("Amount must be greater than {min}"). */
   min_amount: string;

@@ -3,7 +3,7 @@ import { currencyId, WALLET_ERRORS } from './wallet.ts';
 
 // The account history lists' filters: deposits, withdrawals, adjustments, swaps, and Peatio's transactions.
 
-/** Deposit states a status filter expands to (spec §4). */
+/** Deposit states a status filter expands to (docs/wallet.md#states). */
 export const DEPOSIT_STATE_FILTERS: Record<string, readonly string[]> = {
   collected: [
     'collected',
@@ -20,7 +20,7 @@ export const DEPOSIT_STATE_FILTERS: Record<string, readonly string[]> = {
   canceled: ['canceled'],
   rejected: ['rejected'],
 };
-/** Withdrawal states a status filter expands to (spec §4). */
+/** Withdrawal states a status filter expands to (docs/wallet.md#states). */
 export const WITHDRAW_STATE_FILTERS: Record<string, readonly string[]> = {
   canceled: ['canceled'],
   failed: ['failed', 'errored'],
@@ -31,7 +31,7 @@ export const WITHDRAW_STATE_FILTERS: Record<string, readonly string[]> = {
   rejected: ['rejected'],
   accepted: ['accepted'],
 };
-/** Adjustment state filters (spec §4). */
+/** Adjustment state filters (docs/wallet.md#states). */
 export const ADJUSTMENT_STATE_FILTERS: Record<string, readonly string[]> = {
   accepted: ['accepted'],
   rejected: ['rejected'],

@@ -6,7 +6,7 @@ import { mailedTokenField } from './identity.ts';
 import { peatioPaging } from './paging.ts';
 
 /**
- * Wallet error codes (Peatio `account.*`). The web app maps each to the trading spec's message (§5, §8).
+ * Wallet error codes (Peatio `account.*`). The web app maps each to its message in docs/wallet.md#validation, #errors.
  */
 export const WALLET_ERRORS = {
   /** Unknown currency, or a currency without the requested network (422). */
@@ -98,10 +98,10 @@ export const DEV_ERRORS = {
   invalidAmount: 'dev.faucet.invalid_amount',
 } as const;
 
-/** Beneficiary pin and TOTP length (spec §9). */
+/** Beneficiary pin and TOTP length (docs/wallet.md#constants). */
 export const PIN_LENGTH = 6;
 /**
- * Withdraw amount input: at most 10 characters and 10 decimals as typed (spec §5). A rule of the input, not of
+ * Withdraw amount input: at most 10 characters and 10 decimals as typed (docs/wallet.md#validation). A rule of the input, not of
  * the request: the slider's 100 % is the whole available balance, exactly, however long.
  */
 export const WITHDRAW_AMOUNT_MAX_CHARS = 10;
@@ -132,7 +132,7 @@ const totp = (missing: string, invalid: string) =>
     [(v) => /^\d{6}$/.test(v.trim()), invalid],
   ]).transform((v) => v.trim());
 
-/** `POST /account/withdraws` (spec §3 Withdrawal). */
+/** `POST /account/withdraws` (docs/wallet.md#data Withdrawal). */
 export const withdrawSchema = z.object({
   amount: amountText,
   otp: totp(WALLET_ERRORS.otpRequired, WALLET_ERRORS.otpInvalid),
@@ -156,7 +156,7 @@ function jsonText(value: unknown): unknown {
   }
 }
 
-/** `POST /account/beneficiaries`. A memo travels in the address after `?dt=` (spec §3). */
+/** `POST /account/beneficiaries`. A memo travels in the address after `?dt=` (docs/wallet.md#data). */
 export const createBeneficiarySchema = z.object({
   name: z
     .string({ error: WALLET_ERRORS.beneficiaryNameRequired })
@@ -278,7 +278,7 @@ export interface NetworkInfo {
 }
 
 /**
- * The least a user may withdraw (spec §5): the network's minimum plus its fee to an external address,
+ * The least a user may withdraw (docs/wallet.md#validation): the network's minimum plus its fee to an external address,
  * the minimum alone to an address of another user of this exchange. In units of the currency.
  */
 export function withdrawMinimum(network: NetworkInfo, precision: number, internal: boolean): bigint {
@@ -286,7 +286,7 @@ export function withdrawMinimum(network: NetworkInfo, precision: number, interna
   return internal ? min : min + unitsOf(network.withdraw_fee, precision);
 }
 
-/** What arrives (spec §5): amount − fee, floored at 0; the fee is 0 for an internal address. In units. */
+/** What arrives (docs/wallet.md#validation): amount − fee, floored at 0; the fee is 0 for an internal address. In units. */
 export function amountReceived(amount: bigint, fee: bigint): bigint {
   return amount > fee ? amount - fee : 0n;
 }

@@ -1,5 +1,5 @@
 /**
- * What the exchange needs from a card issuer-processor (DESIGN.md §8: card issuer port), shaped on Marqeta's
+ * What the exchange needs from a card issuer-processor (docs/platform.md#providers: card issuer port), shaped on Marqeta's
  * Core API: cardholders are `users`, their identity check is a `kyc` request, cards are `cards` whose state
  * moves by `cardtransitions`, a replacement is a new card created from the old one, and a PIN is revealed
  * with a control token. Field names follow Marqeta's JSON (snake_case) so the HTTP adapter maps nothing.

@@ -1,4 +1,4 @@
-/** What the exchange needs from an identity-verification provider (DESIGN.md §8: KYC port). */
+/** What the exchange needs from an identity-verification provider (docs/platform.md#providers: KYC port). */
 export interface KycProvider {
   /** `simulator` (built in, the default) or `sumsub` (the real service). */
   readonly kind: 'simulator' | 'sumsub';

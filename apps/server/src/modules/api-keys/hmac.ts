@@ -58,7 +58,7 @@ export function signature(secret: string | KeyObject, nonce: string, kid: string
 }
 
 /**
- * Authenticates programs by API key (DESIGN.md §6): X-Auth-Apikey (kid), X-Auth-Nonce (ms), X-Auth-Signature.
+ * Authenticates programs by API key (docs/platform.md#wire-contract): X-Auth-Apikey (kid), X-Auth-Nonce (ms), X-Auth-Signature.
  * Beyond Barong, a nonce already seen for a key is refused, so a captured request cannot be replayed.
  */
 export class ApiKeyAuthenticator {

@@ -18,7 +18,7 @@ export function refusalFor(card: CardRow, action: 'block' | 'unblock' | 'replace
 }
 
 /**
- * The card actions menu (trading spec §2): Block/Report Lost Card, Unblock Card and Replace Card (Password
+ * The card actions menu (docs/cards.md#screens): Block/Report Lost Card, Unblock Card and Replace Card (Password
  * Retrieval is the PIN reveal, `pin.ts`). Each changes the card at the issuer first; a card whose unpaid fee keeps it suspended at the
  * issuer stays suspended there until paid.
  */

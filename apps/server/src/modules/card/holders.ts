@@ -41,7 +41,7 @@ export const issuerUserToken = (uid: string) => `usr_${uid.toLowerCase()}`;
 
 /**
  * The card holder: the application (document number and type), the document images and the selfie, the
- * review at the issuer, and the state the card wizard is built from (trading spec §3, §4).
+ * review at the issuer, and the state the card wizard is built from (docs/cards.md#data, #states).
  */
 export class CardHolders {
   constructor(private readonly ctx: CardContext) {}

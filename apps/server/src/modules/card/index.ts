@@ -88,7 +88,7 @@ export class Cards {
     return run;
   }
 
-  /** Runs the annual fee run under a database lock, so that one process at a time does it (DESIGN.md §2). */
+  /** Runs the annual fee run under a database lock, so that one process at a time does it (docs/operations.md#process-model). */
   private async exclusively(
     work: () => Promise<{ charged: number; suspended: number }>,
   ): Promise<{ charged: number; suspended: number }> {

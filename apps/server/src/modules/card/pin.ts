@@ -24,7 +24,7 @@ export const PIN_REVEAL_POLICY = { maxFailures: 5, windowMinutes: 15 } as const;
 const ACTION = 'card_pin_reveal';
 
 /**
- * Password Retrieval (trading spec §2), done as issuers do it: the PIN is fetched from the issuer (Marqeta's
+ * Password Retrieval (docs/cards.md#screens), done as issuers do it: the PIN is fetched from the issuer (Marqeta's
  * control token, then `pins/reveal`) only after a fresh authenticator code, and handed to the signed-in user's
  * screen in the answer. It is never sent by SMS or mail, logged, or stored: the outbox, the log and the
  * database never see it.

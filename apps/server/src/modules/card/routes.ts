@@ -57,7 +57,7 @@ const perAccount = (max: number) => ({
 });
 
 /**
- * The card calls of the trading spec §7 (Peatio `account/*`), for the signed-in user's own holder and cards. An
+ * The card calls of docs/cards.md#api (Peatio `account/*`), for the signed-in user's own holder and cards. An
  * API key may read and top up; the holder's application and documents, the card number and the PIN need the
  * browser session ({@link sessionOnly}).
  */

@@ -328,7 +328,7 @@ export function topupItem(row: TopupRow): TopupItem {
     order_no: row.issuer_token,
     created_at: row.created_at.toISOString(),
     topup_status: state === 'settled' ? 'success' : state === 'refunded' ? 'refunded' : 'processing',
-    // The spec knows a refused top-up as failed (shown as Processing, trading spec §4), refunded or not yet.
+    // The spec knows a refused top-up as failed (shown as Processing, docs/cards.md#states), refunded or not yet.
     aasm_state: state === 'refunded' ? 'failed' : state,
     amount: fmtUsdt(amount),
     currency: 'usdt',

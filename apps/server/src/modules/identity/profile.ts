@@ -3,7 +3,7 @@ import { invalid } from '../../http/errors.ts';
 import type { IdentityDeps } from './registration.ts';
 import type { UserRecord } from './users-repository.ts';
 
-/** Label values of `basic-kyc-level` that are shown as something other than Pending (accounts spec §2). */
+/** Label values of `basic-kyc-level` that are shown as something other than Pending (docs/kyc.md#labels). */
 const KYC_SHOWN_NOT_PENDING = new Set(['verified', 'in_review', 'onhold', 'rejected', 'initiated', 'retry']);
 
 /** True while the KYC label maps to Pending: the only time the profile may be edited. */

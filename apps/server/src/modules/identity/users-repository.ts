@@ -91,7 +91,7 @@ export async function setLabel(
   );
 }
 
-/** The user as Barong returns it: labels, phones and profiles included (DESIGN.md §6); one query. */
+/** The user as Barong returns it: labels, phones and profiles included (docs/platform.md#wire-contract); one query. */
 /** What the user entity shows beside the users row: labels, phones and profiles, as Barong lists them. */
 export interface UserEntityExtras {
   labels: unknown[];

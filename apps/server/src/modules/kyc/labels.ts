@@ -1,13 +1,13 @@
 import { z } from 'zod';
 
-/** Values of the `basic-kyc-level` label, as the provider's webhooks move it (accounts spec §2 mapping). */
+/** Values of the `basic-kyc-level` label, as the provider's webhooks move it (docs/kyc.md#labels mapping). */
 export type KycLabel = 'initiated' | 'in_review' | 'onhold' | 'retry' | 'rejected' | 'verified';
 
-/** The label key the web app maps to Verified, Under review, … (accounts spec §2). */
+/** The label key the web app maps to Verified, Under review, … (docs/kyc.md#labels). */
 export const KYC_LABEL_KEY = 'basic-kyc-level';
 
 /**
- * The `document` label that goes with each KYC label: `verified` makes the user level 3 (DESIGN.md §6);
+ * The `document` label that goes with each KYC label: `verified` makes the user level 3 (docs/platform.md#wire-contract);
  * `rejected` and `retry` are the error states that send the user to /settings; none while initiated.
  */
 export const DOCUMENT_LABEL: Record<KycLabel, string | null> = {

@@ -28,7 +28,7 @@ export const KYC_WEBHOOK_PATH = '/public/kyc/webhook';
 const limit = (max: number) => ({ config: { rateLimit: { max, timeWindow: '1 minute' } } });
 
 /**
- * The KYC calls of the trading spec §7 (`resource/*`, signed-in users; mounted inside the authenticated
+ * The KYC calls of docs/kyc.md#api (`resource/*`, signed-in users; mounted inside the authenticated
  * scope): the widget token, the applicant id, documents and the net-verify flow.
  */
 export async function kycResourceRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 
-/** K-line periods in minutes and their stream suffixes (trading spec §7). */
+/** K-line periods in minutes and their stream suffixes (docs/trading.md#stream). */
 export const KLINE_PERIODS: Record<number, string> = {
   1: '1m',
   5: '5m',

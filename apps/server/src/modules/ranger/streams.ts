@@ -2,7 +2,7 @@ import { KLINE_PERIODS } from '../market-data/klines.ts';
 
 /**
  * Stream names a signed-in client may name on `/private`; each is routed to the session's own user only.
- * `gateway.deposit` and `favmarket` are the spec's names (trading spec §7): the user's deposits, as on
+ * `gateway.deposit` and `favmarket` are the spec's names (docs/trading.md#stream): the user's deposits, as on
  * `deposit`, and the user's favourite market ids after each change.
  */
 export const PRIVATE_STREAM_NAMES: ReadonlySet<string> = new Set([

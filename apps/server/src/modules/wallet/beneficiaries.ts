@@ -53,7 +53,7 @@ const INTERNAL = `exists(select 1 from deposit_addresses d where d.blockchain_ke
   and d.address = beneficiaries.address and d.user_id <> beneficiaries.user_id) as internal,
   (select u.uid from users u where u.id = beneficiaries.user_id) as uid`;
 
-/** The wire shape (spec §3 Beneficiary). */
+/** The wire shape (docs/wallet.md#data Beneficiary). */
 export function beneficiaryEntity(row: BeneficiaryRow): BeneficiaryItem {
   return {
     id: Number(row.id),

@@ -20,7 +20,7 @@ export interface FiatDeps {
 /** Our reference of a payout at the bank: unique per withdrawal, so a repeat never pays twice. */
 const fiatReference = (id: number) => `fiat:${id}`;
 
-/** What the web app is told (spec §3 and §4: FINISHED refreshes balances, ERROR shows a failure). */
+/** What the web app is told (docs/wallet.md#data, #states: FINISHED refreshes balances, ERROR shows a failure). */
 export type ReturnType = 'FINISHED' | 'PROCESSING' | 'ERROR';
 
 const SELECT = `select id, currency_id as currency, trim_scale(amount)::text as amount, trim_scale(fee)::text as fee,

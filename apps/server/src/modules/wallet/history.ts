@@ -52,7 +52,7 @@ const SELECT: Record<Kind, string> = {
       from (select * from adjustments where state <> 'proposed') adjustments`,
 };
 
-/** Which states a `state` filter means (spec §4 expansions); an unknown filter is refused. */
+/** Which states a `state` filter means (docs/wallet.md#states expansions); an unknown filter is refused. */
 export function statesFor(kind: keyof typeof FILTERS, state: string | undefined): readonly string[] | null {
   if (state === undefined || state === 'all') return null;
   const states = FILTERS[kind][state];
@@ -60,7 +60,7 @@ export function statesFor(kind: keyof typeof FILTERS, state: string | undefined)
   return states;
 }
 
-/** Dates in the future are refused (spec §5); the range order is checked by the schema. */
+/** Dates in the future are refused (docs/wallet.md#validation); the range order is checked by the schema. */
 export function checkRange(q: { time_from?: number; time_to?: number }): void {
   const now = Math.floor(Date.now() / 1000) + 86_400;
   if ((q.time_from ?? 0) > now || (q.time_to ?? 0) > now) throw invalid(WALLET_ERRORS.invalidDateRange);
@@ -195,7 +195,7 @@ export function depositConfirmations(
   return Math.min(Math.max(0, latest - Number(blockHeight) + 1), confirmations(network));
 }
 
-/** Swap rows in the swap history's columns (spec §3 Swap item). */
+/** Swap rows in the swap history's columns (docs/wallet.md#data Swap item). */
 export const SWAP_SELECT = `select id, created_at, trim_scale(amount)::text as price, from_currency as ask_currency,
   trim_scale(total)::text as total, to_currency as currency, trim_scale(fee)::text as fee, state from swaps`;
 

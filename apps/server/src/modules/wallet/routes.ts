@@ -40,7 +40,7 @@ import { createWithdrawal, withdrawPermission } from './withdrawals.ts';
 
 const _idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const addressQuery = z.object({ blockchain_key: z.string().max(64).optional() });
-/** Fiat currencies deposit as USDT (spec §7: "usd and eur use usdt"). */
+/** Fiat currencies deposit as USDT (docs/wallet.md#api: "usd and eur use usdt"). */
 const DEPOSIT_ALIAS: Record<string, string> = { usd: 'usdt', eur: 'usdt' };
 
 /** A transaction id in a path: a chain's hash or our internal reference, never longer than 128 characters. */

@@ -35,7 +35,7 @@ interface Recipient {
 /**
  * A transfer to another user of the exchange, named by email, confirmed phone number or deposit address (FAQ),
  * confirmed with the account password. It is an internal withdrawal: no fee, the minimum withdrawal alone
- * (spec §5), settled at once unless staff review holds it, with a deposit record on the receiver's side.
+ * (docs/wallet.md#validation), settled at once unless staff review holds it, with a deposit record on the receiver's side.
  *
  * The sender must be allowed to withdraw (level 3, 2FA on, no 24-hour hold). The password is checked before the
  * recipient is looked up, and every wrong one counts against the account like a failed login, so nobody can

@@ -9,7 +9,7 @@ const VALUE_CURRENCY = 'usdt';
 
 /**
  * Value of one whole unit of `currency` in USDT ×10^8: directly from a market with USDT, else through BTC;
- * 1 when there is no price (spec §3: "1 if none").
+ * 1 when there is no price (docs/wallet.md#data: "1 if none").
  */
 export function usdtPrice(core: Core, currency: string): bigint {
   if (currency === VALUE_CURRENCY) return SCALE;

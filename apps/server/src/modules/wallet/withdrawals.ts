@@ -62,7 +62,7 @@ export async function withdrawPermission(db: pg.Pool, user: UserRecord, holdHour
 }
 
 /**
- * Validates a withdrawal (spec §5 and issue rules), checks the TOTP code, and holds the amount through the core.
+ * Validates a withdrawal (docs/wallet.md#validation and issue rules), checks the TOTP code, and holds the amount through the core.
  * An address that belongs to another user of the exchange is settled internally at once, without a fee and
  * without touching a chain; an external one waits for the processor to broadcast it.
  */
@@ -241,7 +241,7 @@ export async function placeWithdrawal(
 }
 
 /**
- * Internal transfer: the held amount goes straight to the other user; no fee (spec §5). Safe to repeat: the core
+ * Internal transfer: the held amount goes straight to the other user; no fee (docs/wallet.md#validation). Safe to repeat: the core
  * applies the settlement once per withdrawal, and the state and the receiver's deposit change once.
  */
 export async function settleInternal(deps: WithdrawDeps, id: number, recipient: number): Promise<void> {

@@ -72,7 +72,7 @@ function TrashIcon() {
   );
 }
 
-/** My Api Tokens (`/api-tokens`, accounts spec §2, §4, §6): list, toggle, delete, create; 2FA required. */
+/** My Api Tokens (`/api-tokens`, docs/accounts.md#screens, #states, #permissions): list, toggle, delete, create; 2FA required. */
 export function ApiTokensPage() {
   const { t } = useTranslation();
   const client = useQueryClient();

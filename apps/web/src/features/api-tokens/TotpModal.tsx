@@ -18,7 +18,7 @@ interface Props {
 }
 
 /**
- * The two-factor code asked before every API-token change (accounts spec §2, §6), and before every change of the
+ * The two-factor code asked before every API-token change (docs/accounts.md#screens, #permissions), and before every change of the
  * login IP whitelist (issue 31).
  */
 export function TotpModal({ title, onSubmit, onClose, children }: Props) {

@@ -20,7 +20,7 @@ interface Props {
 }
 
 /**
- * Change number of a registration still being verified (accounts spec §2): dial code, number (max 15),
+ * Change number of a registration still being verified (docs/accounts.md#screens): dial code, number (max 15),
  * Update. The server's answer, success or error, is shown as a toast.
  */
 export function ChangeNumberModal({ email, registrationToken, onClose, onChanged }: Props) {

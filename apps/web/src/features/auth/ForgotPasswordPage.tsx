@@ -10,7 +10,7 @@ import { useSchemaForm } from '../../components/useSchemaForm.ts';
 import { AuthCard } from './components/AuthCard.tsx';
 import { codeText, errorText } from './components/errors.ts';
 
-/** Forgot password (accounts spec §2, §5): email, then a reset link arrives by email. */
+/** Forgot password (docs/accounts.md#screens, #validation): email, then a reset link arrives by email. */
 export function ForgotPasswordPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();

@@ -40,7 +40,7 @@ interface Values {
 }
 const EMPTY: Values = { identifier: '', country_code: DEFAULT_PHONE_COUNTRY, password: '' };
 
-/** Login (`/login` and `/2fa`, accounts spec §2, §4, §5): email or phone, password, then the second step. */
+/** Login (`/login` and `/2fa`, docs/accounts.md#screens, #states, #validation): email or phone, password, then the second step. */
 export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();

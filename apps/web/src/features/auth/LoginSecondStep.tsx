@@ -24,7 +24,7 @@ interface Props {
 }
 
 /**
- * The login's second step (accounts spec §2, §4): a 6-digit two-factor code, or the 5-digit code sent to the
+ * The login's second step (docs/accounts.md#screens, #states): a 6-digit two-factor code, or the 5-digit code sent to the
  * registered email or phone with a Get OTP link, a 60 s countdown and a Verify button. The server checks a
  * captcha on every login and code request and accepts each answer once, so the user's box from the first
  * step is not asked for again: each call here carries an answer solved in the background.

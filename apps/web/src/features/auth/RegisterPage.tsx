@@ -38,7 +38,7 @@ const EMPTY = {
   account_type: 'personal' as 'personal' | 'business',
 };
 
-/** Names keep letters, spaces and hyphens only, stripped as typed (accounts spec §5 Register). */
+/** Names keep letters, spaces and hyphens only, stripped as typed (docs/accounts.md#validation Register). */
 const nameOnly = (value: string) => value.replace(/[^\p{L} -]/gu, '').slice(0, 40);
 
 const COUNTRY_OPTIONS = REGISTRATION_COUNTRIES.map((c) => ({
@@ -57,7 +57,7 @@ const FIELD_OF: Record<string, string> = {
   [ERRORS.invalidCountry]: 'country',
 };
 
-/** Registration (accounts spec §2, §5): details as on the legal documents, then /verify-account. */
+/** Registration (docs/accounts.md#screens, #validation): details as on the legal documents, then /verify-account. */
 export function RegisterPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -91,7 +91,7 @@ export function RegisterPage() {
         } satisfies VerifyState,
       });
     } catch (err) {
-      // After a registration error the captcha is reset (accounts spec §8): its answer was spent.
+      // After a registration error the captcha is reset (docs/accounts.md#errors): its answer was spent.
       if (captcha.failed(err)) return;
       const placed: Record<string, string> = {};
       for (const code of errorCodes(err)) {

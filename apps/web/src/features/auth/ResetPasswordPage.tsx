@@ -10,7 +10,7 @@ import { AuthCard } from './components/AuthCard.tsx';
 import { codeText, errorCodes, errorText } from './components/errors.ts';
 import { resetFormSchema } from './schemas.ts';
 
-/** Reset password (`/password-reset/:token`, accounts spec §2, §5): new password and its confirmation. */
+/** Reset password (`/password-reset/:token`, docs/accounts.md#screens, #validation): new password and its confirmation. */
 export function ResetPasswordPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();

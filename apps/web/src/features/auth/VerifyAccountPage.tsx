@@ -29,7 +29,7 @@ const CODE_FIELD: Record<string, 'email_otp' | 'phone_otp'> = {
   'identity.user.missing_phone_otp': 'phone_otp',
 };
 
-/** Verify account (accounts spec §2, §5): a 6-digit code from the phone and one from the email. */
+/** Verify account (docs/accounts.md#screens, #validation): a 6-digit code from the phone and one from the email. */
 export function VerifyAccountPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();

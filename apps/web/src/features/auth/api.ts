@@ -70,7 +70,7 @@ export function forgetSession(client: QueryClient): void {
   client.removeQueries({ predicate: (q) => q.queryKey[0] !== CURRENT_USER_KEY[0] });
 }
 
-/** Clears local and session storage after account verification (accounts spec §4), keeping the theme and consent. */
+/** Clears local and session storage after account verification (docs/accounts.md#states), keeping the theme and consent. */
 export function clearStorageAfterVerification(): void {
   clearBrowserStorage(KEPT_AFTER_VERIFICATION);
 }

@@ -10,7 +10,7 @@ export interface Country {
 
 type Row = readonly [iso: string, name: string, dial: string, latitude: number, longitude: number];
 
-/** Every country and territory with a dial code (accounts spec §2: the login dropdown's full list). */
+/** Every country and territory with a dial code (docs/accounts.md#screens: the login dropdown's full list). */
 const ROWS: readonly Row[] = [
   ['AF', 'Afghanistan', '93', 33.93911, 67.709953],
   ['AX', 'Åland Islands', '358', 60.178525, 19.915611],
@@ -273,7 +273,7 @@ export const COUNTRIES: readonly Country[] = ROWS.map(([iso, name, dial, latitud
   longitude,
 }));
 
-/** The login screen's default phone country: Austria, +43 (accounts spec §9). */
+/** The login screen's default phone country: Austria, +43 (docs/accounts.md#constants). */
 export const DEFAULT_PHONE_COUNTRY = 'AT';
 
 /** Looks a country up by its ISO code. */

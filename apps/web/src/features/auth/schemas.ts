@@ -10,7 +10,7 @@ import {
 } from '@exchange/shared';
 import { z } from 'zod';
 
-/** Client-only validation codes of the identity screens (accounts spec §5); the catalogue maps each one. */
+/** Client-only validation codes of the identity screens (docs/accounts.md#validation); the catalogue maps each one. */
 export const CLIENT_CODES = {
   loginMissingIdentifier: 'identity.login.missing_identifier',
   loginInvalidEmail: 'identity.login.invalid_email',
@@ -28,19 +28,19 @@ export const CLIENT_CODES = {
   changeNumberInvalidPhone: 'identity.change_number.invalid_phone',
 } as const;
 
-/** Login field limits (accounts spec §9). */
+/** Login field limits (docs/accounts.md#constants). */
 export const LOGIN_LIMITS = { identifierMax: 40, phoneMax: 12, passwordMax: 40 } as const;
 
 const LOGIN_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 const issue = (ctx: z.RefinementCtx, path: string, message: string) =>
   ctx.addIssue({ code: 'custom', path: [path], message });
 
-/** Phone mode: the identifier starts with a digit and has no @ (accounts spec §2). */
+/** Phone mode: the identifier starts with a digit and has no @ (docs/accounts.md#screens). */
 export const isPhoneIdentifier = (identifier: string): boolean =>
   /^\d/.test(identifier) && !identifier.includes('@');
 
 /**
- * The identifier field as typed (accounts spec §5, §9): in phone mode a number of digits only is cut to 12
+ * The identifier field as typed (docs/accounts.md#validation, #constants): in phone mode a number of digits only is cut to 12
  * (the login phone's length); anything else, an email or a number with other characters, is left to the
  * field's 40 and to the checks on submit. An email whose name is digits still gets its @ after the 12th digit.
  */

@@ -6,7 +6,7 @@ import { useSubmitForm } from '../../components/useSchemaForm.ts';
 import { cardCalls, useRefreshCards } from './api.ts';
 import { cardCodeText, cardErrorCode, cardNumberInput } from './format.ts';
 
-/** Activation of a paid card (spec §5): the 16-digit number printed on it, else "Please fill correct account no.". */
+/** Activation of a paid card (docs/cards.md#validation): the 16-digit number printed on it, else "Please fill correct account no.". */
 export function ActivateCardForm() {
   const { t } = useTranslation();
   const refresh = useRefreshCards();

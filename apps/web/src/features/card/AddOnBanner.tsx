@@ -1,7 +1,7 @@
 import { Button, CloseButton, Group, Paper, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
-/** The dismissible invitation to an add-on card, shown while the user holds fewer than 3 (spec §2, §6). */
+/** The dismissible invitation to an add-on card, shown while the user holds fewer than 3 (docs/cards.md#screens, #permissions). */
 export function AddOnBanner({ onApply, onDismiss }: { onApply: () => void; onDismiss: () => void }) {
   const { t } = useTranslation();
   return (

@@ -14,7 +14,7 @@ const AFTER: Record<CardActionKind, CardListItem['status']> = {
 };
 
 /**
- * One card action (spec §2, §5, §7): the card shown on the dashboard is chosen already (another may be picked;
+ * One card action (docs/cards.md#screens, #validation, #api): the card shown on the dashboard is chosen already (another may be picked;
  * "Please select card no." when none is), and what will happen is shown before Confirm: the card, its state
  * now and after, and the fee (none). The server's refusals ("Already blocked card", "Already unblocked card",
  * "Card replacement in processing", "Your card is blocked") are toasts; success is a toast and the card list is

@@ -13,7 +13,7 @@ type Open = { kind: MenuKind } | { limits: LimitsKind } | undefined;
 const ACTIONS: MenuKind[] = ['replace', 'retrieval', 'block', 'unblock'];
 
 /**
- * The card actions menu (spec §2): Replace Card, Password Retrieval, Block/Report Lost Card, Unblock Card, Card
+ * The card actions menu (docs/cards.md#screens): Replace Card, Password Retrieval, Block/Report Lost Card, Unblock Card, Card
  * Limits, ATM Limits. Each card dialog starts with `shown`, the card on screen.
  */
 export function CardActionsMenu({

@@ -5,7 +5,7 @@ import { CardFace } from './CardFace.tsx';
 import { cardStatusKey } from './format.ts';
 
 /**
- * The user's cards, one shown at a time (spec §2): previous and next buttons, and a dot per card; choosing a
+ * The user's cards, one shown at a time (docs/cards.md#screens): previous and next buttons, and a dot per card; choosing a
  * card shows its number, wallet and history.
  */
 export function CardCarousel({

@@ -7,7 +7,7 @@ import { Pager } from '../wallet/HistoryTable.tsx';
 import { CHARGES_PAGE_LIMIT, useCardCharges } from './api.ts';
 import { cardErrorText } from './format.ts';
 
-/** A card's charges (spec §3): date, fee type, currency, fee, deduction date; pages only beyond one page. */
+/** A card's charges (docs/cards.md#data): date, fee type, currency, fee, deduction date; pages only beyond one page. */
 export function CardChargesTable({ cardNumber }: { cardNumber: string }) {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);

@@ -18,7 +18,7 @@ import { FeeStep } from './FeeStep.tsx';
 type Payment = { kind: 'addOn' } | { kind: 'unpaid'; cardNumber: string };
 
 /**
- * The card dashboard (spec §2, §4): the carousel, the chosen card's number, wallet and history, the Pay button
+ * The card dashboard (docs/cards.md#screens, #states): the carousel, the chosen card's number, wallet and history, the Pay button
  * of an unpaid card (next_charge_on null), the Activate form of a paid card not yet active, the add-on banner
  * (fewer than 3 cards) and the actions menu.
  */

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { CardChargesTable } from './CardChargesTable.tsx';
 import { TopupHistoryTable } from './TopupHistoryTable.tsx';
 
-/** The chosen card's history (spec §2): Top-up history and Card charges. */
+/** The chosen card's history (docs/cards.md#screens): Top-up history and Card charges. */
 export function CardHistoryTabs({ card }: { card: CardListItem }) {
   const { t } = useTranslation();
   return (

@@ -15,7 +15,7 @@ export function profileCountry(user: User): string | undefined {
 }
 
 /**
- * The /card landing (spec §2) before any application: "Get started" and the "Trading Rules" modal. A user below
+ * The /card landing (docs/cards.md#screens) before any application: "Get started" and the "Trading Rules" modal. A user below
  * level 3 (or without a profile country) gets the verification-required prompt; a user of a blocked country is
  * told "You are not allowed to apply for card" (check_document, or the shared rule before level 3).
  */

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 
 export type LimitsKind = 'card' | 'atm';
 
-/** The fixed texts of Card Limits and ATM Limits (spec §9), in EUR. */
+/** The fixed texts of Card Limits and ATM Limits (docs/cards.md#constants), in EUR. */
 const ROWS: Record<LimitsKind, [label: string, amount: string][]> = {
   card: [
     ['card.limits.monthly', CARD_LIMITS.monthlyTransactions],

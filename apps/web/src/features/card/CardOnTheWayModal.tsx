@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /**
- * After payment: "card on the way", closing by itself after 5 seconds (spec §4, §9), unless the user reaches for it
+ * After payment: "card on the way", closing by itself after 5 seconds (docs/cards.md#states, #constants), unless the user reaches for it
  * first: a key pressed in it or the pointer over its text keeps it open until closed (WCAG 2.2.1: a screen reader
  * or magnifier user may need longer to read it). `onReturnFocus` says where the focus goes on close, the Pay button
  * that led here being gone with the wizard.

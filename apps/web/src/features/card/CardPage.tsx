@@ -14,11 +14,11 @@ import { CardOnTheWayModal } from './CardOnTheWayModal.tsx';
 import { CardWizard } from './CardWizard.tsx';
 import { cardErrorCode, cardErrorText } from './format.ts';
 
-/** Level needed to apply for a card (spec §6). */
+/** Level needed to apply for a card (docs/cards.md#permissions). */
 export const CARD_LEVEL = 3;
 
 /**
- * `/card` (spec §2): a user below level 3 is sent to settings with the verification prompt (spec §6); with
+ * `/card` (docs/cards.md#screens): a user below level 3 is sent to settings with the verification prompt (docs/cards.md#permissions); with
  * cards, the dashboard; with a card holder (or after Get started), the four-step wizard at the step its state
  * calls for; otherwise the landing. After a payment the "card on the way" dialog
  * shows for 5 seconds, whichever screen is behind it; on close the page's heading takes the focus (the Pay button
@@ -45,7 +45,7 @@ export function CardPage() {
   const failure = [cards.error, holder.error].find(
     (err) => err && cardErrorCode(err) !== CARD_ERRORS.levelRequired,
   );
-  // Spec §6: lower levels are redirected to settings and prompted there (not shown Get started first).
+  // docs/cards.md#permissions: lower levels are redirected to settings and prompted there (not shown Get started first).
   if (user && !verified) return <Navigate to="/settings" replace state={VERIFICATION_PROMPT} />;
   let content: React.ReactNode;
   if (!user) content = null;

@@ -44,7 +44,7 @@ function PinDisplay({ shown, onExpired }: { shown: Shown; onExpired: () => void 
 }
 
 /**
- * Password Retrieval (spec §2), as issuers do it: choose the card (the one on screen is chosen already), type a fresh authenticator code, and the PIN
+ * Password Retrieval (docs/cards.md#screens), as issuers do it: choose the card (the one on screen is chosen already), type a fresh authenticator code, and the PIN
  * shows here for the seconds the answer's `expires_in` gives (CARD_PIN_SHOW_SECONDS), then is gone: it lives in
  * this dialog's state only, is never cached, sent or stored. Without two-factor the dialog offers to turn it on.
  */

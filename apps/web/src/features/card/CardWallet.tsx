@@ -9,9 +9,9 @@ import { LabelledValue } from './LabelledValue.tsx';
 import { TopupModal } from './TopupModal.tsx';
 
 /**
- * The card wallet from card_details (spec §3): balances, today's top-ups, expiry and status; the Top up button of
+ * The card wallet from card_details (docs/cards.md#data): balances, today's top-ups, expiry and status; the Top up button of
  * a paid, activated card. On a blocked card the button is disabled and says why beside it ("Your card is
- * blocked", spec §5), instead of refusing only inside the dialog.
+ * blocked", docs/cards.md#validation), instead of refusing only inside the dialog.
  */
 export function CardWallet({ card }: { card: CardListItem }) {
   const { t } = useTranslation();

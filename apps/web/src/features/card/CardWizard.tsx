@@ -11,7 +11,7 @@ import { ReviewStep } from './ReviewStep.tsx';
 import { holderStatus, STEP, WIZARD_STEPS, wizardStep } from './wizard.ts';
 
 /**
- * The application wizard (spec §2, §4): Review profile, KYC verification, To be reviewed, Fee. The step follows
+ * The application wizard (docs/cards.md#screens, #states): Review profile, KYC verification, To be reviewed, Fee. The step follows
  * the holder's state; from a failed review the user steps back to the documents, which holds until the documents
  * are submitted again or the holder's state changes. A new step takes the wizard's content off the page: if it had
  * the focus (Next, Submit for review), the wizard gets it, so the keyboard goes on from there (WCAG 2.4.3).

@@ -9,7 +9,7 @@ import { CARD_KEYS, cardCalls, documentImageUrl } from './api.ts';
 import { cardErrorText } from './format.ts';
 import { CARD_IMAGE_ACCEPT, compressImage, imageFileError } from './image.ts';
 
-/** One document image (spec §5): JPEG or PNG under 10 MB, compressed in the browser, then uploaded. */
+/** One document image (docs/cards.md#validation): JPEG or PNG under 10 MB, compressed in the browser, then uploaded. */
 export function DocumentUpload({ docType, uploaded }: { docType: CardDocumentType; uploaded: boolean }) {
   const { t } = useTranslation();
   const client = useQueryClient();

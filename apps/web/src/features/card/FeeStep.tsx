@@ -31,7 +31,7 @@ const FIELD_OF: Record<string, string> = {
 };
 
 /**
- * Step 4, Fee (spec §2, §5): the card_fee figures, the shipping address (postcode: letters, digits, underscore,
+ * Step 4, Fee (docs/cards.md#screens, #validation): the card_fee figures, the shipping address (postcode: letters, digits, underscore,
  * at most 6) and a confirmation to tick, then Pay, which needs USDT at least activation plus annual fee. With
  * `cardNumber` it pays that unpaid card (the dashboard's Pay); without, it orders a new card.
  */

@@ -3,7 +3,7 @@ import { Table } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { feeDue } from './format.ts';
 
-/** The program's fees and limits from card_fee (spec §3, §9): in USDT, but the top-up fee, a percentage. */
+/** The program's fees and limits from card_fee (docs/cards.md#data, #constants): in USDT, but the top-up fee, a percentage. */
 export function FeeSummary({ fee, usdtBalance }: { fee: CardFee; usdtBalance: string | undefined }) {
   const { t } = useTranslation();
   const usdt = (amount: string) => t('card.fee.usdt', { amount });

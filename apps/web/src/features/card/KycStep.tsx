@@ -27,7 +27,7 @@ export function problemHolds(problem: Problem, missing: readonly string[]): bool
 }
 
 /**
- * Step 2, KYC verification (spec §4, §5): ID front and back (ID card) or the passport page, then the selfie;
+ * Step 2, KYC verification (docs/cards.md#states, #validation): ID front and back (ID card) or the passport page, then the selfie;
  * "Submit for review" needs them all ("Please upload your document", "Please upload your selfie"), and each of
  * those leaves as soon as what it asks for is uploaded.
  */

@@ -29,7 +29,7 @@ const ID_NUMBER_CODES: readonly string[] = [
 ];
 
 /**
- * Step 1, Review profile (spec §2, §5): the profile's name and country, the id type the country allows
+ * Step 1, Review profile (docs/cards.md#screens, #validation): the profile's name and country, the id type the country allows
  * (European ID card or passport; elsewhere passport only) and the document number, uppercased. Applying
  * creates the card holder; "already applied" moves the wizard to the holder's step.
  */

@@ -7,7 +7,7 @@ import { CARD_KEYS, useCardAudit } from './api.ts';
 import { holderStatus, reviewFailed } from './wizard.ts';
 
 /**
- * Step 3, To be reviewed (spec §4): while under review, a waiting text (the user is emailed on approval) and a
+ * Step 3, To be reviewed (docs/cards.md#states): while under review, a waiting text (the user is emailed on approval) and a
  * poll of card_audit; approval moves on (the holder is read again); rejection or incomplete information shows
  * the failure with its description, and OK returns to the documents.
  */

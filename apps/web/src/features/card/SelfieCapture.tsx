@@ -10,7 +10,7 @@ import { drawAsJpeg } from './image.ts';
 type CameraState = 'idle' | 'starting' | 'live' | 'denied';
 
 /**
- * The selfie, taken with the camera (spec §5): a live preview and Capture, which draws the frame to a canvas
+ * The selfie, taken with the camera (docs/cards.md#validation): a live preview and Capture, which draws the frame to a canvas
  * (at most 600x600, JPEG quality 0.4) and uploads it. A refused or missing camera says "Allow camera permission
  * and refresh page". The camera is off until asked for, and stops after a capture or on leaving.
  */

@@ -37,7 +37,7 @@ import {
 const TYPES = ['Settled', 'Unsettled'] as const;
 const CURRENCIES = ['USDT', 'EUR'] as const;
 
-/** The detail dialog of a statement row (spec §2). */
+/** The detail dialog of a statement row (docs/cards.md#screens). */
 function StatementDetail({ row, onClose }: { row: StatementTransaction; onClose: () => void }) {
   const { t } = useTranslation();
   return (
@@ -80,7 +80,7 @@ function StatementDetail({ row, onClose }: { row: StatementTransaction; onClose:
 }
 
 /**
- * `/view_statement` (spec §2, §5, §9): card, transaction type, currency and a period of at most 30 days (default
+ * `/view_statement` (docs/cards.md#screens, #validation, #constants): card, transaction type, currency and a period of at most 30 days (default
  * the last 30, no future dates); "VIEW DETAILED STATEMENT" shows 10 rows a page; a row opens its details.
  */
 export function StatementPage() {

@@ -9,7 +9,7 @@ import { cardErrorText } from './format.ts';
 import { topupStatusColor, topupStatusKey, topupStatusNote } from './money.ts';
 
 /**
- * A card's top-ups (spec §3, §4): order no., date, amount, currency, USDT amount, status (aasm_state `failed`
+ * A card's top-ups (docs/cards.md#data, #states): order no., date, amount, currency, USDT amount, status (aasm_state `failed`
  * shows as Processing, with a note once a declined top-up's amount is back in the spot wallet); 10 a page, pages only beyond one page; "No record found" when empty.
  */
 export function TopupHistoryTable({ cardNumber }: { cardNumber: string }) {

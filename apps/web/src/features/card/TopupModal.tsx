@@ -34,7 +34,7 @@ function normalised(amount: string): string | undefined {
 }
 
 /**
- * Top up a card from the spot USDT wallet (spec §5, §9): the amount (at most 6 decimals as typed), quick buttons
+ * Top up a card from the spot USDT wallet (docs/cards.md#validation, #constants): the amount (at most 6 decimals as typed), quick buttons
  * of 25/50/75/100 % of what can be loaded now (the spot balance less the fee, the day's remaining limit and the
  * room under the load limit, whichever is least), the EUR worth 500 ms after the last key, the fee, the client checks with
  * the spec's messages, the 30-minute note; on success a toast and balances, cards and top-ups are read again.

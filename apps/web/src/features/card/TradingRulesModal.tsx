@@ -2,7 +2,7 @@ import { CARD_LIMITS } from '@exchange/shared';
 import { Button, Group, List, Modal } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
-/** The landing's "Trading Rules": who may apply, documents, card count, fees, top ups and limits (spec §5, §9). */
+/** The landing's "Trading Rules": who may apply, documents, card count, fees, top ups and limits (docs/cards.md#validation, #constants). */
 export function TradingRulesModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const rules = ['eligibility', 'documents', 'maxCards', 'fees', 'topup', 'replace'];

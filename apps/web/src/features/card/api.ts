@@ -24,7 +24,7 @@ import {
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api, apiPage } from '../../api/client.ts';
 
-/** Card calls (trading spec §7) under the Peatio prefix; card numbers are sent as the list shows them. */
+/** Card calls (docs/cards.md#api) under the Peatio prefix; card numbers are sent as the list shows them. */
 export const CARD_KEYS = {
   all: ['card'] as const,
   holder: ['card', 'holder'] as const,
@@ -42,14 +42,14 @@ export const CARD_KEYS = {
 
 /** How often "To be reviewed" asks for the review state. */
 export const AUDIT_POLL_MS = 5000;
-/** Rows per page of the charges table (spec §9). */
+/** Rows per page of the charges table (docs/cards.md#constants). */
 export const CHARGES_PAGE_LIMIT = 10;
 
 /** A refusal (4xx) is an answer: asking again would not change it; timeouts and 5xx get one more try. */
 const retry = (count: number, err: unknown) => !(err instanceof ApiError && err.code < 500) && count < 1;
 
 /**
- * The card actions of the menu that only confirm (spec §2, §7): path and the spec's `type` label. Password
+ * The card actions of the menu that only confirm (docs/cards.md#screens, #api): path and the spec's `type` label. Password
  * Retrieval is not one of them: it shows the PIN behind an authenticator code (`CardPinModal`).
  */
 export const CARD_ACTIONS = {
@@ -59,7 +59,7 @@ export const CARD_ACTIONS = {
 } as const;
 export type CardActionKind = keyof typeof CARD_ACTIONS;
 
-/** Which id types the country allows; `allowed` false for a blocked country (spec §5). */
+/** Which id types the country allows; `allowed` false for a blocked country (docs/cards.md#validation). */
 export function useCheckDocument(country: string | undefined, enabled = true) {
   return useQuery({
     queryKey: [...CARD_KEYS.check, country],
@@ -153,7 +153,7 @@ export function useCardCharges(cardNumber: string | undefined, page: number) {
   });
 }
 
-/** Rows per page of the top-up history (spec §9). */
+/** Rows per page of the top-up history (docs/cards.md#constants). */
 export const TOPUPS_PAGE_LIMIT = 10;
 
 /** One page of a card's top-ups (`list/topup_transactions`: items and totalItem). */
@@ -203,7 +203,7 @@ export function useStatement(
   });
 }
 
-/** Refetches everything the card page shows (after any card operation: spec §4). */
+/** Refetches everything the card page shows (after any card operation: docs/cards.md#states). */
 export function useRefreshCards() {
   const client = useQueryClient();
   return () => client.invalidateQueries({ queryKey: CARD_KEYS.all });
@@ -227,7 +227,7 @@ export const cardCalls = {
     api<CardListItem>('peatio', '/account/card_cost', { method: 'POST', body }),
   activate: (cardNumber: string) =>
     api('peatio', '/account/card_activate', { method: 'POST', body: { card_number: cardNumber } }),
-  /** USDT from the spot wallet onto a card (spec §5, §7). */
+  /** USDT from the spot wallet onto a card (docs/cards.md#validation, #api). */
   topup: (body: CardTopupInput) => api('peatio', '/account/card_topup', { method: 'POST', body }),
   action: (kind: CardActionKind, cardNumber: string) => {
     const { path, type } = CARD_ACTIONS[kind];

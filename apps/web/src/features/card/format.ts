@@ -10,7 +10,7 @@ import type { TFunction } from 'i18next';
 import { ApiError } from '../../api/client.ts';
 import { SCALE, units } from '../../components/format.tsx';
 
-/** Label key of a card status (spec §4): normal = Active, loss = Blocked, unverified = Not active. */
+/** Label key of a card status (docs/cards.md#states): normal = Active, loss = Blocked, unverified = Not active. */
 export function cardStatusKey(status: CardStatus | string): string {
   switch (status) {
     case 'normal':
@@ -49,19 +49,19 @@ export function preselectedCard(cards: readonly CardListItem[], shown: CardListI
 export const CARD_NUMBER_INPUT_MAX = 19;
 
 /**
- * The activation field as typed (spec §5, 16 digits): characters that are not digits, spaces or dashes are
+ * The activation field as typed (docs/cards.md#validation, 16 digits): characters that are not digits, spaces or dashes are
  * dropped first, then the rest is cut, so letters typed in between never count against the length.
  */
 export function cardNumberInput(typed: string): string {
   return typed.replace(/[^\d\s-]/g, '').slice(0, CARD_NUMBER_INPUT_MAX);
 }
 
-/** What ordering a card costs now: activation fee plus the first annual fee (spec §5), exact. */
+/** What ordering a card costs now: activation fee plus the first annual fee (docs/cards.md#validation), exact. */
 export function feeDue(fee: Pick<CardFee, 'activation_fee' | 'annual_fee'>): string {
   return formatUnits(units(fee.activation_fee) + units(fee.annual_fee), SCALE);
 }
 
-/** True when the spot USDT balance covers activation plus annual fee (spec §5). */
+/** True when the spot USDT balance covers activation plus annual fee (docs/cards.md#validation). */
 export function coversFee(
   usdtBalance: string | undefined,
   fee: Pick<CardFee, 'activation_fee' | 'annual_fee'>,
@@ -69,14 +69,14 @@ export function coversFee(
   return units(usdtBalance) >= units(fee.activation_fee) + units(fee.annual_fee);
 }
 
-/** The code of a failed card call: any 504 is the issuer's timeout ("Connection timeout", spec §8). */
+/** The code of a failed card call: any 504 is the issuer's timeout ("Connection timeout", docs/cards.md#errors). */
 export function cardErrorCode(err: unknown): string {
   if (!(err instanceof ApiError)) return 'server.error';
   if (err.code === 504) return CARD_ERRORS.issuerTimeout;
   return err.errors[0] ?? 'server.error';
 }
 
-/** The message of a code; the document-number codes have a passport wording (spec §5, §8). */
+/** The message of a code; the document-number codes have a passport wording (docs/cards.md#validation, #errors). */
 export function cardCodeText(t: TFunction, code: string, idType?: IdType): string {
   const keys = idType === 'passport' ? [`card.passport/${code}`, code] : [code];
   return t([...keys, 'server.error']);

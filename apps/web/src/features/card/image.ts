@@ -1,13 +1,13 @@
 import { CARD_ERRORS, CARD_IMAGE_COMPRESSION, CARD_IMAGE_MAX_BYTES } from '@exchange/shared';
 
-/** What the file picker offers and the check accepts: JPEG or PNG (spec §5: jpeg, png, jpg). */
+/** What the file picker offers and the check accepts: JPEG or PNG (docs/cards.md#validation: jpeg, png, jpg). */
 export const CARD_IMAGE_ACCEPT = 'image/jpeg,image/png,image/jpg,.jpg,.jpeg,.png';
 const TYPES = ['image/jpeg', 'image/png', 'image/jpg'];
 const EXTENSIONS = /\.(jpe?g|png)$/i;
 
 /**
  * Why a chosen file cannot be a card-holder image, as an error code, or undefined when it can: a JPEG or PNG
- * (by its type, or by its extension when the browser gives no type), under 10 MB (spec §5).
+ * (by its type, or by its extension when the browser gives no type), under 10 MB (docs/cards.md#validation).
  */
 export function imageFileError(file: { name: string; type: string; size: number }): string | undefined {
   const typed = file.type ? TYPES.includes(file.type.toLowerCase()) : EXTENSIONS.test(file.name);
@@ -33,7 +33,7 @@ export function fitWithin(
 
 /**
  * Draws an image, a video frame or a bitmap into a canvas at most 600x600 and encodes it as JPEG at quality 0.4
- * (spec §5). Browser only.
+ * (docs/cards.md#validation). Browser only.
  */
 export function drawAsJpeg(source: CanvasImageSource, width: number, height: number): Promise<Blob> {
   const size = fitWithin(width, height);
@@ -52,7 +52,7 @@ export function drawAsJpeg(source: CanvasImageSource, width: number, height: num
   );
 }
 
-/** A chosen image file, compressed for upload (spec §5). Browser only. */
+/** A chosen image file, compressed for upload (docs/cards.md#validation). Browser only. */
 export async function compressImage(file: Blob): Promise<Blob> {
   const bitmap = await createImageBitmap(file);
   try {

@@ -20,7 +20,7 @@ import { SCALE, units } from '../../components/format.tsx';
 import { cardCodeText, cardErrorCode } from './format.ts';
 
 /**
- * Pure helpers of the card money screens (trading spec §4, §5, §9): top-up amounts in exact bigint units, the
+ * Pure helpers of the card money screens (docs/cards.md#states, #validation, #constants): top-up amounts in exact bigint units, the
  * client checks of a top up, the statement's default dates and its row labels. No JS number holds an amount.
  */
 
@@ -28,7 +28,7 @@ import { cardCodeText, cardErrorCode } from './format.ts';
 export const topupUnits = (text: string | null | undefined): bigint => units(text, TOPUP_DECIMALS);
 
 /**
- * A quick button's amount (spec §5, issue 32): `percent` % of what can actually be loaded now, the smallest of
+ * A quick button's amount (docs/cards.md#validation, issue 32): `percent` % of what can actually be loaded now, the smallest of
  * the spot USDT balance less the fee, the day's remaining limit and the room under the load limit (card balance
  * and top-ups on their way), floored to 6 decimals. 100 % passes every check of {@link checkTopup}.
  */
@@ -46,7 +46,7 @@ export function percentOfLoadable(ctx: TopupContext, feePercent: string, percent
 }
 
 /**
- * The amount field as typed (spec §5: up to 6 decimals): digits and one dot only, a leading dot gets a 0, more
+ * The amount field as typed (docs/cards.md#validation: up to 6 decimals): digits and one dot only, a leading dot gets a 0, more
  * than 6 decimals are refused (the previous value stays). Returns the accepted text.
  */
 export function acceptTopupInput(next: string, previous: string): string {
@@ -84,7 +84,7 @@ export interface TopupProblem {
 }
 
 /**
- * The client checks of a top up (spec §5), in this order: blocked card, amount missing or malformed, minimum
+ * The client checks of a top up (docs/cards.md#validation), in this order: blocked card, amount missing or malformed, minimum
  * 1 USDT, spot balance (the amount and its fee, as the server checks), maximum card balance (with top-ups on
  * their way), daily limit. Undefined when the amount may be sent.
  */
@@ -110,7 +110,7 @@ export function checkTopup(amount: string, ctx: TopupContext): TopupProblem | un
   return undefined;
 }
 
-/** Label key of a top-up's status (spec §4): aasm_state `failed` shows as Processing. */
+/** Label key of a top-up's status (docs/cards.md#states): aasm_state `failed` shows as Processing. */
 export function topupStatusKey(item: Pick<TopupItem, 'aasm_state' | 'topup_status'>): string {
   if (item.aasm_state === 'failed') return 'card.topup.status.processing';
   return `card.topup.status.${item.topup_status}`;
@@ -131,7 +131,7 @@ export function topupStatusColor(item: Pick<TopupItem, 'aasm_state' | 'topup_sta
   return item.topup_status === 'success' ? 'teal' : 'gray';
 }
 
-// ── Statement (spec §2, §5, §9) ─────────────────────────────────────────────
+// ── Statement (docs/cards.md#screens, #validation, #constants) ─────────────────────────────────────────────
 
 const DAY_MS = 86_400_000;
 
@@ -145,7 +145,7 @@ export function addDays(day: string, days: number): string {
   return utcDay(new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS));
 }
 
-/** The statement's default period (spec §5): the last 30 days, ending today. */
+/** The statement's default period (docs/cards.md#validation): the last 30 days, ending today. */
 export function defaultStatementRange(today: string): { date_from: string; date_to: string } {
   return { date_from: addDays(today, -STATEMENT_MAX_DAYS), date_to: today };
 }
@@ -155,7 +155,7 @@ export type StatementFilters = Omit<CardTransactionInput, 'size' | 'start'>;
 /** The statement form before validation. */
 export type StatementDraft = Omit<StatementFilters, 'card_number'> & { card_number: string };
 
-/** The statement filters (spec §2, §5) checked by the server's own schema against `today` (UTC). */
+/** The statement filters (docs/cards.md#screens, #validation) checked by the server's own schema against `today` (UTC). */
 export function validateStatement(
   draft: StatementDraft,
   today: string,
@@ -169,18 +169,18 @@ export function validateStatement(
 /** Offset of a 1-based page. */
 export const pageStart = (page: number, size: number) => (page - 1) * size;
 
-/** The label of a card transaction type code (spec §3); an unknown code shows as it is. */
+/** The label of a card transaction type code (docs/cards.md#data); an unknown code shows as it is. */
 export function tradeTypeLabel(code: number | string): string {
   return CARD_TRANSACTION_TYPES[Number(code)] ?? String(code);
 }
 
-/** The remark of the detail dialog (spec §2): at most 25 characters, then an ellipsis. */
+/** The remark of the detail dialog (docs/cards.md#screens): at most 25 characters, then an ellipsis. */
 export function truncateRemark(remark: string | null | undefined, max = 25): string {
   const text = remark ?? '';
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
-/** A function that runs `fn` once `ms` after the last call (spec §9 conversion debounce); `cancel` drops it. */
+/** A function that runs `fn` once `ms` after the last call (docs/cards.md#constants conversion debounce); `cancel` drops it. */
 export function debounce<A extends unknown[]>(fn: (...args: A) => void, ms: number) {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const call = (...args: A) => {
@@ -199,7 +199,7 @@ export function debounce<A extends unknown[]>(fn: (...args: A) => void, ms: numb
 
 /**
  * The message of a refused top up from the server. The limit codes carry `limit` in the body (or the card_fee
- * value is used); the server's insufficient-balance answer is spec §8's "Insufficient balance available!" case.
+ * value is used); the server's insufficient-balance answer is the docs/cards.md#errors case "Insufficient balance available!".
  */
 export function topupErrorText(
   t: TFunction,

@@ -6,7 +6,7 @@ import {
   requiredDocuments,
 } from '@exchange/shared';
 
-/** The four steps of the application wizard (spec §2), in order; the index is the Stepper's `active`. */
+/** The four steps of the application wizard (docs/cards.md#screens), in order; the index is the Stepper's `active`. */
 export const WIZARD_STEPS = ['profile', 'kyc', 'review', 'fee'] as const;
 export type WizardStepName = (typeof WIZARD_STEPS)[number];
 export const STEP = { profile: 0, kyc: 1, review: 2, fee: 3 } as const satisfies Record<
@@ -14,7 +14,7 @@ export const STEP = { profile: 0, kyc: 1, review: 2, fee: 3 } as const satisfies
   number
 >;
 
-/** The id type a holder applied with: `idno_type` 2 is a passport, anything else an ID card (spec §3). */
+/** The id type a holder applied with: `idno_type` 2 is a passport, anything else an ID card (docs/cards.md#data). */
 export function holderIdType(holder: Pick<CardHolderState, 'idno_type'>): IdType {
   return holder.idno_type === 2 ? 'passport' : 'id_card';
 }
@@ -24,7 +24,7 @@ export function holderStatus(holder: Pick<CardHolderState, 'status' | 'audit_sta
   return holder.status ?? holder.audit_status;
 }
 
-/** True for the review outcomes that show a failure with an OK back to the documents (spec §4). */
+/** True for the review outcomes that show a failure with an OK back to the documents (docs/cards.md#states). */
 export function reviewFailed(status: HolderStatus | undefined): boolean {
   return status === 'rejection' || status === 'incomplete_information';
 }
@@ -39,7 +39,7 @@ export function missingUploads(
 }
 
 /**
- * The wizard step from the holder's state (spec §4): no holder yet → Review profile; documents to upload or
+ * The wizard step from the holder's state (docs/cards.md#states): no holder yet → Review profile; documents to upload or
  * submit → KYC verification; under review, or refused (the failure is shown there) → To be reviewed; approved
  * (bound) → Fee.
  */

@@ -10,7 +10,7 @@ import { useSchemaForm } from '../../components/useSchemaForm.ts';
 
 const EMPTY = { email: '', subject: '', name: '', message: '' };
 
-/** Contact form (accounts spec §2, §5 Contact). */
+/** Contact form (docs/accounts.md#screens, #validation Contact). */
 export function ContactPage() {
   const { t } = useTranslation();
   const { data: user } = useCurrentUser();

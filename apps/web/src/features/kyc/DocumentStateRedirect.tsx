@@ -9,7 +9,7 @@ let checked = false;
 
 /**
  * On start, once the current user is known: a document state in error (verification rejected, or to be
- * resubmitted) sends the user to /settings, where the KYC status says what to do (accounts spec §2).
+ * resubmitted) sends the user to /settings, where the KYC status says what to do (docs/kyc.md#labels).
  */
 export function DocumentStateRedirect() {
   const { data: user, isPending } = useCurrentUser();

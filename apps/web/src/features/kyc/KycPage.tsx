@@ -13,7 +13,7 @@ import { kycStatus } from '../settings/kyc.ts';
 const STATUS_POLL_MS = 3000;
 
 /**
- * `/sumsub-kyc` (trading spec §2): the provider's widget. By default the built-in simulator's verification
+ * `/sumsub-kyc` (docs/kyc.md#screens): the provider's widget. By default the built-in simulator's verification
  * page in a frame; with the real provider, the Sumsub WebSDK. Once the submission is under review (or
  * approved) the user goes to /success.
  */

@@ -11,7 +11,7 @@ import { KYC_COLOR, kycStatus } from '../settings/kyc.ts';
 const DOCUMENTS = ['passport', 'idCard', 'drivers', 'military'] as const;
 
 /**
- * `/kyc`: where saving the profile leads (trading spec §4, accounts spec §4 "Save then a KYC redirect"). It
+ * `/kyc`: where saving the profile leads (docs/kyc.md#states, docs/accounts.md#states "Save then a KYC redirect"). It
  * says where the user stands and what the check needs, and starts the provider's widget (/sumsub-kyc) only
  * when asked: Proceed on the profile goes straight there.
  */

@@ -19,7 +19,7 @@ export function asksForVerification(state: unknown): boolean {
 }
 
 /**
- * The verification-required modal (trading spec §2): a button to the KYC flow, or to the profile page when
+ * The verification-required modal (docs/kyc.md#screens): a button to the KYC flow, or to the profile page when
  * the profile lacks gender, dob, address, postcode, city or country.
  */
 export function VerificationRequiredModal({

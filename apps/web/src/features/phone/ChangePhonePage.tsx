@@ -34,7 +34,7 @@ import { OtpRequestLink } from '../auth/components/OtpRequestLink.tsx';
 import { COUNTRIES, countryByIso } from '../auth/countries.ts';
 import { digitsOnly } from '../auth/schemas.ts';
 
-/** Phone change page limit: non-digits stripped, max 30 (accounts spec §5, §9). */
+/** Phone change page limit: non-digits stripped, max 30 (docs/accounts.md#validation, #constants). */
 const PHONE_MAX = 30;
 const MISSING_CODE = 'identity.phone.missing_code';
 
@@ -57,7 +57,7 @@ const codeSchema = verifyPhoneSchema.safeExtend({
 type Step = 'otp' | 'number' | 'code';
 
 /**
- * Change phone number (`/update-number/phone`, accounts spec §2, §4, §5): the two-factor code first when 2FA
+ * Change phone number (`/update-number/phone`, docs/accounts.md#screens, #states, #validation): the two-factor code first when 2FA
  * is on, then the new number, then the SMS code with a resend link and a 60 s countdown.
  */
 export function ChangePhonePage() {

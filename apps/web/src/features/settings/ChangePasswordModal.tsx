@@ -9,7 +9,7 @@ import { toast } from '../../app/toast.ts';
 import { forgetSession } from '../auth/api.ts';
 import { codeText, errorCodes, errorText } from '../auth/components/errors.ts';
 
-/** Each change-password field stays under 30 characters (accounts spec §5, §9). */
+/** Each change-password field stays under 30 characters (docs/accounts.md#validation, #constants). */
 const FIELD_MAX = 29;
 const TOO_LONG = 'identity.password.too_long';
 
@@ -35,7 +35,7 @@ const FIELD_OF: Record<string, Field> = {
   [ERRORS.passwordChangeMismatch]: 'confirm_password',
 };
 
-/** Change password (accounts spec §2, §5): old, new, confirm; success ends every session, then /login. */
+/** Change password (docs/accounts.md#screens, #validation): old, new, confirm; success ends every session, then /login. */
 export function ChangePasswordModal({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();

@@ -47,7 +47,7 @@ function Info({ label, value, testId }: { label: string; value: ReactNode; testI
   );
 }
 
-/** Settings › Profile (accounts spec §2, §4, §5): identity data, editable only while KYC is Pending. */
+/** Settings › Profile (docs/accounts.md#screens, #states, #validation): identity data, editable only while KYC is Pending. */
 export function ProfileSection({ user }: { user: User }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -87,7 +87,7 @@ export function ProfileSection({ user }: { user: User }) {
         body: { ...input, btnName },
       });
       await client.invalidateQueries({ queryKey: CURRENT_USER_KEY });
-      // Save, then the KYC step; Proceed, straight into the provider's widget (trading spec §4).
+      // Save, then the KYC step; Proceed, straight into the provider's widget (docs/kyc.md#states).
       if (btnName === 'proceedBtn') navigate('/sumsub-kyc');
       else {
         toast.success(t('identity.profile.saved'));

@@ -18,7 +18,7 @@ interface Row {
 const hasLabel = (user: User, key: string) =>
   user.labels?.some((l) => l.key === key && l.value === 'verified') ?? false;
 
-/** Settings › Security Settings (accounts spec §2): password, verification, phone, 2FA, API tokens. */
+/** Settings › Security Settings (docs/accounts.md#screens): password, verification, phone, 2FA, API tokens. */
 export function SecuritySection({ user }: { user: User }) {
   const { t } = useTranslation();
   const [dialog, setDialog] = useState<'password' | 'enable' | 'disable' | 'phrase' | null>(null);

@@ -13,10 +13,10 @@ import { SecuritySection } from './SecuritySection.tsx';
 import { YourDataSection } from './YourDataSection.tsx';
 
 /**
- * Settings (`/settings`, accounts spec §2): Profile, the Company of a business account, Security Settings, then
- * the IP whitelist, Devices, the Security log, Your data and Close account (issue 31). A page that sent a user below
- * level 3
- * here (the card, trading spec §6) asks for the verification-required prompt in the router state; closing it
+ * Settings (`/settings`, docs/accounts.md#screens): Profile, the Company of a business account, Security Settings,
+ * then the IP whitelist, Devices, the Security log, Your data and Close account (issue 31). A page that sent a user
+ * below level 3 here (the card, docs/cards.md#permissions) asks for the verification-required prompt in the router
+ * state; closing it
  * clears that state, so a reload does not show it again.
  */
 export function SettingsPage() {

@@ -21,7 +21,7 @@ export function secretOf(url: string): string {
 }
 
 /**
- * Authenticator-app two-factor (accounts spec §2, §4): enabling shows the QR code and secret and takes a
+ * Authenticator-app two-factor (docs/accounts.md#screens, #states): enabling shows the QR code and secret and takes a
  * 6-digit code ("Code is required."); disabling takes a code only.
  */
 export function TwoFactorModal({ mode, onClose }: { mode: 'enable' | 'disable'; onClose: () => void }) {

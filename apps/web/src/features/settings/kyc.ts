@@ -1,6 +1,6 @@
 import type { User } from '../../api/user.ts';
 
-/** How the basic-kyc-level label is shown (accounts spec §2 mapping table). */
+/** How the basic-kyc-level label is shown (docs/kyc.md#labels mapping table). */
 export type KycStatus = 'verified' | 'underReview' | 'rejected' | 'initiated' | 'resubmit' | 'pending';
 
 const BY_VALUE: Record<string, KycStatus> = {
@@ -28,7 +28,7 @@ export const KYC_COLOR: Record<KycStatus, string> = {
   pending: 'gray',
 };
 
-/** `DD/MM/YYYY HH:mm:ss` in the user's time zone (accounts spec §9). */
+/** `DD/MM/YYYY HH:mm:ss` in the user's time zone (docs/accounts.md#constants). */
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return '—';
   const d = new Date(iso);

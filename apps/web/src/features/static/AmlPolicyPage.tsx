@@ -63,7 +63,7 @@ function AtAGlance() {
   );
 }
 
-/** Anti-money-laundering policy (trading spec §1 AML facts). */
+/** Anti-money-laundering policy (docs/accounts.md#public-pages AML facts). */
 export function AmlPolicyPage() {
   return (
     <LegalDocument

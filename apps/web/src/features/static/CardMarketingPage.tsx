@@ -68,7 +68,7 @@ type StepNumber = (typeof STEPS)[number];
 const stepTitle = (n: StepNumber): StaticKey => `cardPage.step${n}.title`;
 const stepBody = (n: StepNumber): StaticKey => `cardPage.step${n}.body`;
 
-/** Fixed card limits (trading spec §9). */
+/** Fixed card limits (docs/cards.md#constants). */
 const LIMITS: readonly { name: StaticKey; value: StaticKey }[] = [
   { name: 'cardPage.limits.monthly', value: 'cardPage.limits.monthlyValue' },
   { name: 'cardPage.limits.payment', value: 'cardPage.limits.paymentValue' },
@@ -249,7 +249,7 @@ function PageFooter() {
   );
 }
 
-/** Public card marketing page (trading spec §2 "Public card marketing page", limits from §9). */
+/** Public card marketing page (docs/cards.md#screens "Public card marketing page", limits from #constants). */
 export function CardMarketingPage() {
   return (
     <Container size="lg" py="xl">

@@ -16,7 +16,7 @@ interface FaqTab {
   items: readonly [FaqItem, ...FaqItem[]];
 }
 
-/** Tabs in the order of the trading spec §1; each tab's first item opens by default. */
+/** Tabs in the order of docs/accounts.md#public-pages; each tab's first item opens by default. */
 const TABS: readonly FaqTab[] = [
   {
     value: 'wallet',

@@ -45,7 +45,7 @@ interface Feature {
   body: StaticKey;
 }
 
-/** The product areas of the accounts spec §1 and trading spec §1. */
+/** The product areas of docs/accounts.md#overview and docs/trading.md#overview. */
 const FEATURES: readonly Feature[] = [
   {
     icon: 'trading',

@@ -8,7 +8,7 @@ const SECTIONS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13] as const;
 type SectionNumber = (typeof SECTIONS)[number];
 const CONTACT_SECTION: SectionNumber = 13;
 
-/** Privacy policy (trading spec §1 privacy facts, GDPR structure); the last section links to the contact form. */
+/** Privacy policy (docs/accounts.md#public-pages privacy facts, GDPR structure); the last section links to the contact form. */
 export function PrivacyPage() {
   const { t } = useTranslation();
   return (

@@ -4,7 +4,7 @@ import { LegalDocument } from './LegalDocument.tsx';
 const SECTIONS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18] as const;
 type SectionNumber = (typeof SECTIONS)[number];
 
-/** Terms of use (trading spec §1): eighteen numbered sections with a table of contents. */
+/** Terms of use (docs/accounts.md#public-pages): eighteen numbered sections with a table of contents. */
 export function TermsPage() {
   return (
     <LegalDocument

@@ -34,7 +34,7 @@ import { type Balance, KEYS, type Market, type Order, useBalances, useFeeRates }
 import type { BookPick } from './book-view.ts';
 import { type FeeRates, feePreview, ratePercent } from './fees.ts';
 
-/** Open orders refresh this long after a submission (spec §4, §9). */
+/** Open orders refresh this long after a submission (docs/trading.md#states, #constants). */
 export const ORDER_REFRESH_MS = 500;
 const STEPS = [0, 25, 50, 75, 100];
 const TYPES: OrdType[] = ['limit', 'market', 'stop_loss_limit', 'take_profit_limit', 'stop_loss_order'];

@@ -22,7 +22,7 @@ function pairOptions(markets: Market[] | undefined, all: string) {
 }
 
 /**
- * Orders still on the book (spec §2 "Open Orders"). Here a partly filled order is `pending` and still open,
+ * Orders still on the book (docs/trading.md#screens "Open Orders"). Here a partly filled order is `pending` and still open,
  * so both states count, as on the trading screen.
  */
 function OpenOrders({ markets }: { markets: Market[] | undefined }) {

@@ -11,7 +11,7 @@ import { CompactOrdersTable } from './CompactOrdersTable.tsx';
 import { OrdersTable, Pager } from './OrdersTable.tsx';
 import { TradingBalances } from './TradingBalances.tsx';
 
-/** Open: `wait`, and `pending` (partly filled, still on the book); paged (spec §2, §9). */
+/** Open: `wait`, and `pending` (partly filled, still on the book); paged (docs/trading.md#screens, #constants). */
 const OPEN_STATES = ['wait', 'pending'];
 const HISTORY = { states: ['done', 'cancel', 'reject'], page: 1, limit: 10 };
 

@@ -18,7 +18,7 @@ import {
 export interface OrdersTableProps {
   orders: Order[];
   markets: Market[] | undefined;
-  /** Open orders label New/Partial by trades; history by the remaining volume (spec §4). */
+  /** Open orders label New/Partial by trades; history by the remaining volume (docs/trading.md#states). */
   open?: boolean;
   action?: (order: Order) => ReactNode;
   testId?: string;
@@ -94,7 +94,7 @@ export function OrdersTable({ orders, markets, open, action, testId }: OrdersTab
   );
 }
 
-/** Pages only when there is more than one (spec §9). */
+/** Pages only when there is more than one (docs/trading.md#constants). */
 export function Pager({
   total,
   page,

@@ -4,7 +4,7 @@ import { fixed } from '../../components/format.tsx';
 import type { Market, Ticker } from './api.ts';
 import { pairName } from './format.tsx';
 
-/** Volume precision (spec §9). */
+/** Volume precision (docs/trading.md#constants). */
 const VOLUME_PRECISION = 8;
 
 function Figure({ label, value, c, testId }: { label: string; value: string; c?: string; testId?: string }) {

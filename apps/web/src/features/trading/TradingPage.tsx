@@ -18,7 +18,7 @@ const PHONE_QUERY = '(max-width: 47.99em)';
 
 /**
  * The trading screen (`/trade/:market?`, default ethbtc): markets, chart, order form, book, trades, orders. Public
- * (spec §6): a visitor sees the market data and a prompt to log in instead of the order form and orders.
+ * (docs/trading.md#permissions): a visitor sees the market data and a prompt to log in instead of the order form and orders.
  */
 export function TradingPage() {
   const { t } = useTranslation();

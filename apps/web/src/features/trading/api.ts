@@ -23,7 +23,7 @@ export interface Market {
   state: string;
 }
 
-/** A ticker's figures (trading spec §3 Ticker); the fields after `price_change_percent` are optional here. */
+/** A ticker's figures (docs/trading.md#data Ticker); the fields after `price_change_percent` are optional here. */
 export type Ticker = Pick<
   TickerFigures,
   'low' | 'high' | 'open' | 'last' | 'volume' | 'amount' | 'avg_price' | 'price_change_percent'
@@ -31,7 +31,7 @@ export type Ticker = Pick<
   Partial<TickerFigures>;
 export type Tickers = Record<string, { at: number; ticker: Ticker }>;
 
-/** An order entity (trading spec §3). */
+/** An order entity (docs/trading.md#data). */
 export interface Order extends Partial<OrderCurrencies> {
   id: number;
   uuid: string;

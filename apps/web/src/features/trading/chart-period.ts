@@ -1,7 +1,7 @@
 /** Chart periods, time frames and the candle size a frame calls for (issue 32), free of React for the tests. */
 import { fixed } from '../../components/format.tsx';
 
-/** Chart periods and their k-line minutes (spec §7); default 5m (spec §9). */
+/** Chart periods and their k-line minutes (docs/trading.md#stream); default 5m (docs/trading.md#constants). */
 export const PERIODS: Record<string, number> = {
   '1m': 1,
   '5m': 5,
@@ -19,7 +19,7 @@ export const PERIODS: Record<string, number> = {
 export const DEFAULT_PERIOD = '5m';
 
 const DAY = 86_400;
-/** Chart time frames (spec §9) and how far back each one reaches, in seconds. */
+/** Chart time frames (docs/trading.md#constants) and how far back each one reaches, in seconds. */
 export const TIME_FRAMES: Record<string, number> = {
   '5y': 5 * 365 * DAY,
   '1y': 365 * DAY,

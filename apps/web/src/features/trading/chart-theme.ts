@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 
-/** Buy green, sell red (spec §9), for candles, volume bars and the depth chart. */
+/** Buy green, sell red (docs/trading.md#constants), for candles, volume bars and the depth chart. */
 export const UP_COLOR = '#12b886';
 export const DOWN_COLOR = '#fa5252';
 

@@ -1,16 +1,16 @@
 import { units } from '../../components/format.tsx';
 import type { Market, Order } from './api.ts';
 
-/** Buy green, sell red (spec §9). */
+/** Buy green, sell red (docs/trading.md#constants). */
 export const sideColor = (side: string) => (side === 'buy' ? 'teal' : 'red');
 
-/** Label key of an order state (spec §4): unknown shows New. */
+/** Label key of an order state (docs/trading.md#states): unknown shows New. */
 export function stateKey(state: string): string {
   const known = ['wait', 'pending', 'done', 'cancel', 'reject'];
   return `trading.state.${known.includes(state) ? state : 'wait'}`;
 }
 
-/** History label (spec §4): New if nothing traded, Full when nothing remains, else Partial. */
+/** History label (docs/trading.md#states): New if nothing traded, Full when nothing remains, else Partial. */
 export function fillKey(order: Order): string {
   if (units(order.remaining_volume) === 0n) return 'trading.fill.full';
   if (units(order.executed_volume) === 0n) return 'trading.fill.new';

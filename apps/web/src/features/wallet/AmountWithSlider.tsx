@@ -22,7 +22,7 @@ interface Props {
 }
 
 /**
- * The amount of a withdrawal or a transfer (spec §5): typed under the amount rule, or a 0-100 % share of the
+ * The amount of a withdrawal or a transfer (docs/wallet.md#validation): typed under the amount rule, or a 0-100 % share of the
  * available balance picked on the slider (exact, rounded down to the coin's precision).
  */
 export function AmountWithSlider(props: Props) {

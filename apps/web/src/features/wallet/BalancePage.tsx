@@ -30,7 +30,7 @@ interface Row {
   usdt: bigint;
 }
 
-/** total = balance + locked; its USDT value = total × price (spec §3), exact at 18 decimals. */
+/** total = balance + locked; its USDT value = total × price (docs/wallet.md#data), exact at 18 decimals. */
 function toRow(b: BalanceRow, currency: Currency | undefined): Row {
   const available = units(b.balance);
   const locked = units(b.locked);
@@ -59,7 +59,7 @@ function compare(a: Row, b: Row, key: SortKey): number {
   return x === y ? 0 : x < y ? -1 : 1;
 }
 
-/** `/balance` (spec §2 Spot Balance): total in USDT, search, a sortable table, Deposit/Withdraw per coin. */
+/** `/balance` (docs/wallet.md#screens Spot Balance): total in USDT, search, a sortable table, Deposit/Withdraw per coin. */
 export function BalancePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();

@@ -68,7 +68,7 @@ function ActivateForm({ item, onDone }: { item: BeneficiaryItem; onDone: () => v
   );
 }
 
-/** Removal needs an authenticator code (spec §4). */
+/** Removal needs an authenticator code (docs/wallet.md#states). */
 function DeleteForm({ item, onDone }: { item: BeneficiaryItem; onDone: () => void }) {
   const { t } = useTranslation();
   const client = useQueryClient();
@@ -181,7 +181,7 @@ function AddForm({
   );
 }
 
-/** Manage addresses (spec §2, §4): list by currency and network, add, activate with the pin, delete with 2FA. */
+/** Manage addresses (docs/wallet.md#screens, #states): list by currency and network, add, activate with the pin, delete with 2FA. */
 export function BeneficiaryModal({
   currency,
   network,

@@ -18,7 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { type Currency, type Network, useDepositAddress } from './api.ts';
 import { networkName } from './format.ts';
 
-/** Blockchain confirmations before a deposit is credited (spec §9). */
+/** Blockchain confirmations before a deposit is credited (docs/wallet.md#constants). */
 const CONFIRMATIONS = 30;
 
 /** The address as a QR code, drawn by the `qrcode` package loaded only when asked for. */
@@ -50,7 +50,7 @@ function QrModal({ address, onClose }: { address: string; onClose: () => void })
   );
 }
 
-/** Deposit tab (spec §2): the address with copy and QR, and the important notes. */
+/** Deposit tab (docs/wallet.md#screens): the address with copy and QR, and the important notes. */
 export function DepositPanel({ currency, network }: { currency: Currency; network: Network }) {
   const { t } = useTranslation();
   const [qr, setQr] = useState(false);

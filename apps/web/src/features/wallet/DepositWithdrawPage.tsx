@@ -47,7 +47,7 @@ function initialCoin(coins: Currency[]): string | undefined {
 }
 
 /**
- * `/deposit_withdraw` (spec §2): coin and network, the Deposit and Withdraw tabs and the Transfer tab (to another
+ * `/deposit_withdraw` (docs/wallet.md#screens): coin and network, the Deposit and Withdraw tabs and the Transfer tab (to another
  * user by email, phone or address, FAQ), recent history.
  */
 export function DepositWithdrawPage() {

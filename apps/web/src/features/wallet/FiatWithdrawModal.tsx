@@ -24,7 +24,7 @@ interface FiatAnswer {
 
 /**
  * A bank transfer of a fiat balance (EUR) to the user's IBAN, confirmed with the authenticator code. FINISHED
- * refreshes the balances; ERROR says "Fiat Withdraw Failed" (spec §4, §8).
+ * refreshes the balances; ERROR says "Fiat Withdraw Failed" (docs/wallet.md#states, #errors).
  */
 export function FiatWithdrawModal({
   currency,

@@ -6,7 +6,7 @@ import { NoRecords, TableHead } from '../../components/TableHead.tsx';
 import { type HistoryKind, useCurrencies } from './api.ts';
 import { depositProgress, explorerLink, networkName, networkOf, statusColor, statusKey } from './format.ts';
 
-/** Pages only when there is more than one (spec §9). */
+/** Pages only when there is more than one (docs/wallet.md#constants). */
 export function Pager({
   total,
   page,
@@ -61,7 +61,7 @@ function Confirmations({ item }: { item: WalletHistoryItem }) {
   );
 }
 
-/** Status, coin, network, amount, date, info (spec §2 Transaction History); "No record found" when empty. */
+/** Status, coin, network, amount, date, info (docs/wallet.md#screens Transaction History); "No record found" when empty. */
 export function HistoryTable({
   kind,
   items,

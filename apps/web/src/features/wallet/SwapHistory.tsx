@@ -10,10 +10,10 @@ import { Pager } from './HistoryTable.tsx';
 const LIMIT = LIMITS.tablePageLimit;
 const ALL = 'all';
 const STATES = [ALL, 'completed', 'rejected'];
-/** Precision used when a currency's own is unknown (spec §2 Swap History). */
+/** Precision used when a currency's own is unknown (docs/wallet.md#screens Swap History). */
 const DEFAULT_PRECISION = 8;
 
-/** Swap history (spec §2): Date, You Swap, You Get, Status; state filter with Search and Reset; 10 a page. */
+/** Swap history (docs/wallet.md#screens): Date, You Swap, You Get, Status; state filter with Search and Reset; 10 a page. */
 export function SwapHistory() {
   const { t } = useTranslation();
   const { data: currencies } = useCurrencies();
@@ -74,7 +74,7 @@ export function SwapHistory() {
                     <Amount value={s.price} /> {s.ask_currency.toUpperCase()}
                   </Table.Td>
                   <Table.Td>
-                    {/* Rounded to the coin's precision, whole; the exact value on hover (spec §2). */}
+                    {/* Rounded to the coin's precision, whole; the exact value on hover (docs/wallet.md#screens). */}
                     <RoundedAmount
                       value={s.total}
                       decimals={precision(s.currency)}

@@ -14,7 +14,7 @@ import { walletErrorText } from './format.ts';
 import { SwapHistory } from './SwapHistory.tsx';
 import { swapSources, swapTargets, typedSwapAmount } from './swap-form.ts';
 
-/** Quotes are asked for 500 ms after the last keystroke (spec §9 debounce). */
+/** Quotes are asked for 500 ms after the last keystroke (docs/wallet.md#constants debounce). */
 const QUOTE_DEBOUNCE_MS = 500;
 
 function Line({ label, value, testId }: { label: string; value: string; testId?: string }) {
@@ -161,7 +161,7 @@ function SwapForm() {
   );
 }
 
-/** `/swap`: the swap form and the swap history (spec §2). */
+/** `/swap`: the swap form and the swap history (docs/wallet.md#screens). */
 export function SwapPage() {
   const { t } = useTranslation();
   return (

@@ -30,7 +30,7 @@ function today(): string {
 const dayStart = (date: string) => Date.parse(`${date}T00:00:00Z`) / 1000;
 
 /**
- * The time filter (spec §5): no future dates, the end not before the start; the start goes as the start of its
+ * The time filter (docs/wallet.md#validation): no future dates, the end not before the start; the start goes as the start of its
  * day UTC and the end as 23:59:59 UTC, in epoch seconds. Returns the error code on a bad range.
  */
 export function timeRange(from: string, to: string): { time_from?: number; time_to?: number } | string {
@@ -117,7 +117,7 @@ function HistoryTab({ kind }: { kind: HistoryKind }) {
   );
 }
 
-/** `/history/account` (spec §2): deposits, withdrawals and adjustments with status and date filters. */
+/** `/history/account` (docs/wallet.md#screens): deposits, withdrawals and adjustments with status and date filters. */
 export function TransactionHistoryPage() {
   const { t } = useTranslation();
   const [tab, setTab] = useState<string | null>('deposits');

@@ -40,7 +40,7 @@ interface Props {
 
 /**
  * Transfer to another user of the exchange (FAQ): by email, phone number or deposit address, confirmed with the
- * account password. No fee; the minimum withdrawal of the network applies (spec §5, internal). Checked with the
+ * account password. No fee; the minimum withdrawal of the network applies (docs/wallet.md#validation, internal). Checked with the
  * server's schema, the balance and the minimum before anything is sent.
  */
 export function TransferPanel({ currency, network, available }: Props) {

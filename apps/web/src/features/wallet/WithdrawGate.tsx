@@ -8,7 +8,7 @@ import { VerificationRequiredModal } from '../kyc/VerificationRequiredModal.tsx'
 import { TwoFactorModal } from '../settings/TwoFactorModal.tsx';
 import { WALLET_KEYS, type WithdrawPermission } from './api.ts';
 
-/** Level needed to withdraw (spec §6). */
+/** Level needed to withdraw (docs/wallet.md#permissions). */
 export const WITHDRAW_LEVEL = 3;
 
 /** What stands between the user and a withdrawal: identity verification first, then 2FA. */

@@ -49,7 +49,7 @@ interface Props {
 }
 
 /**
- * Withdraw form (spec §2, §5): saved address, amount with a 0–100 % slider of the available balance, fee and
+ * Withdraw form (docs/wallet.md#screens, #validation): saved address, amount with a 0–100 % slider of the available balance, fee and
  * "will get" lines, then a verification dialog for the authenticator code. Validated with the server's schema.
  */
 export function WithdrawPanel({ currency, network, available }: Props) {
@@ -94,7 +94,7 @@ export function WithdrawPanel({ currency, network, available }: Props) {
     },
   );
 
-  // Another user's deposit address here: an internal transfer, with no fee (spec §5).
+  // Another user's deposit address here: an internal transfer, with no fee (docs/wallet.md#validation).
   const internal = active.find((b) => String(b.id) === String(form.values.beneficiary_id))?.internal === true;
   const fee = internal ? 0n : unitsOf(network.withdraw_fee, precision);
   const amount = unitsOf(String(form.values.amount), precision);

@@ -79,7 +79,7 @@ export const WALLET_KEYS = {
   address: ['wallet', 'address'] as const,
 };
 
-/** Deposit address retries (spec §7, §9): up to 5 more tries, 2000 ms apart, until an address is present. */
+/** Deposit address retries (docs/wallet.md#api, #constants): up to 5 more tries, 2000 ms apart, until an address is present. */
 export const ADDRESS_RETRIES = 5;
 export const ADDRESS_RETRY_MS = 2000;
 
@@ -103,7 +103,7 @@ export function useWalletBalances() {
   });
 }
 
-/** usd and eur have no chain of their own: their deposits go to the usdt address (spec §7). */
+/** usd and eur have no chain of their own: their deposits go to the usdt address (docs/wallet.md#api). */
 export const addressCurrency = (currency: string) =>
   currency === 'usd' || currency === 'eur' ? 'usdt' : currency;
 

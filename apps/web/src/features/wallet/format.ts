@@ -11,9 +11,9 @@ import type { Currency, Network } from './api.ts';
 
 /** The coin chosen on the balance page, read by /deposit_withdraw. */
 export const COIN_STORAGE_KEY = 'walletCoin';
-/** Coin shown when none was chosen (spec §9). */
+/** Coin shown when none was chosen (docs/wallet.md#constants). */
 export const DEFAULT_COIN = 'trx';
-/** At most 10 decimals in a withdraw amount (spec §5). */
+/** At most 10 decimals in a withdraw amount (docs/wallet.md#validation). */
 export const WITHDRAW_MAX_DECIMALS = 10;
 
 /** Network name: the part of the blockchain key before the first dash (`tron-sim` → `tron`). */
@@ -35,7 +35,7 @@ export function networkOf(currencies: Currency[] | undefined, item: WalletHistor
 }
 
 /**
- * Amount typing rule (spec §5): digits and one dot, at most 10 characters, at most `decimals` decimals (never
+ * Amount typing rule (docs/wallet.md#validation): digits and one dot, at most 10 characters, at most `decimals` decimals (never
  * more than 10); a leading '.' becomes '0.'. A longer value the slider put in the field (an exact share of
  * the balance) can still be shortened key by key. Returns the accepted text or undefined to keep the old value.
  */
@@ -65,7 +65,7 @@ export function sliderAmount(available: string, precision: number, percent: numb
   return formatUnits((units * BigInt(percent)) / 100n, precision);
 }
 
-/** Blockchain confirmations before a deposit is credited, when the network does not say (spec §9). */
+/** Blockchain confirmations before a deposit is credited, when the network does not say (docs/wallet.md#constants). */
 export const DEPOSIT_CONFIRMATIONS = 30;
 
 /** A pending deposit's confirmation count out of those its network needs: `{ n, needed }`. */
@@ -78,7 +78,7 @@ export function depositProgress(
   return { n: Math.min(item.confirmations, needed), needed };
 }
 
-/** Label key of a history row's status: a deposit is Pending until confirmed, then Completed (spec §4). */
+/** Label key of a history row's status: a deposit is Pending until confirmed, then Completed (docs/wallet.md#states). */
 export function statusKey(kind: 'deposits' | 'withdraws' | 'adjustments', state: string): string {
   if (kind === 'deposits') {
     if (state === 'submitted') return 'wallet.status.pending';
@@ -93,7 +93,7 @@ export function statusColor(state: string): string {
   return ['canceled', 'rejected', 'failed', 'errored'].includes(state) ? 'red' : 'teal';
 }
 
-/** Codes the wallet never shows (spec §6): the permission prompts explain the reason instead. */
+/** Codes the wallet never shows (docs/wallet.md#permissions): the permission prompts explain the reason instead. */
 const SILENT: readonly string[] = [WALLET_ERRORS.withdrawNotPermitted];
 
 /**

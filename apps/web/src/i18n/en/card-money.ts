@@ -1,10 +1,10 @@
 /**
- * The card suite, money half (trading-and-money spec §2, §4, §5, §8, §9): top up, top-up history, the statement
+ * The card suite, money half (docs/cards.md#screens, #states, #validation, #errors, #constants): top up, top-up history, the statement
  * and the developer card terminal; the message of every CARD_MONEY_ERRORS code. The limit messages take
  * `{{limit}}` from the error body (or from card_fee when the client refuses first).
  */
 export const cardMoney = {
-  // ── Server and validation codes (spec §5, §8) ─────────────────────────────
+  // ── Server and validation codes (docs/cards.md#validation, #errors) ─────────────────────────────
   'account.card.missing_topup_amount': 'Please enter an amount',
   'account.card.invalid_topup_amount': 'Please enter a valid amount (at most 6 decimals)',
   'account.card.topup_below_minimum': 'Minimum top up limit is 1 USDT',
@@ -20,10 +20,10 @@ export const cardMoney = {
     'The difference between From and To date should not be more than 30 days',
   'account.card.statement_future_date': 'Dates in the future are not allowed',
   'account.card.invalid_statement_filter': 'Please choose a transaction type and a currency',
-  /** Spec §8: the server's "Insufficient balance available!" answer to a top up. */
+  /** docs/cards.md#errors: the server's "Insufficient balance available!" answer to a top up. */
   'card.topup.serverInsufficient': 'Unable to Top up, please contact customer care.',
 
-  // ── Top up (spec §5, §9) ──────────────────────────────────────────────────
+  // ── Top up (docs/cards.md#validation, #constants) ──────────────────────────────────────────────────
   'card.topup.open': 'Top up',
   'card.topup.title': 'Top up card {{card}}',
   'card.topup.amount': 'Amount (USDT)',
@@ -52,7 +52,7 @@ export const cardMoney = {
   'card.topup.status.refundedNote':
     'Declined by the card issuer; the amount is back in your spot wallet (the fee is kept).',
 
-  // ── Statement (spec §2, §5, §9) ───────────────────────────────────────────
+  // ── Statement (docs/cards.md#screens, #validation, #constants) ───────────────────────────────────────────
   'nav.statement': 'Card statement',
   'card.statement.link': 'View statement',
   'card.statement.title': 'Card statement',

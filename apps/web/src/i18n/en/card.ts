@@ -1,10 +1,10 @@
 /**
- * The card suite, issuing half (trading-and-money spec §2, §4, §5, §8, §9): the /card landing, the application
+ * The card suite, issuing half (docs/cards.md#screens, #states, #validation, #errors, #constants): the /card landing, the application
  * wizard, the card dashboard and the card actions, and the message of every card error code. A code whose
  * wording depends on the id type has its passport variant under `card.passport/<code>` (see `cardErrorText`).
  */
 export const card = {
-  // ── Server and validation codes (spec §5, §8) ─────────────────────────────
+  // ── Server and validation codes (docs/cards.md#validation, #errors) ─────────────────────────────
   'account.card.level_required': 'Please verify your identity (KYC) to apply for a card.',
   'account.card.country_not_allowed': 'You are not allowed to apply for card',
   'account.card.invalid_country': 'Please choose a valid country',
@@ -49,7 +49,7 @@ export const card = {
   'account.card.issuer_unavailable': 'The card service is unavailable right now. Please try again later.',
   'card.camera.denied': 'Allow camera permission and refresh page',
 
-  // ── Landing (spec §2) ──────────────────────────────────────────────────────
+  // ── Landing (docs/cards.md#screens) ──────────────────────────────────────────────────────
   'card.title': 'Card',
   'card.landing.headline': 'Your euro card, loaded with USDT',
   'card.landing.body':
@@ -73,7 +73,7 @@ export const card = {
     'Monthly transactions up to {{monthly}} EUR; card payments up to {{perDay}} EUR per day; ATM withdrawals up to {{atmDaily}} EUR per day.',
   'card.rules.close': 'Close',
 
-  // ── Wizard (spec §2, §4, §5) ───────────────────────────────────────────────
+  // ── Wizard (docs/cards.md#screens, #states, #validation) ───────────────────────────────────────────────
   'card.wizard.step.profile': 'Review profile',
   'card.wizard.step.kyc': 'KYC verification',
   'card.wizard.step.review': 'To be reviewed',
@@ -149,7 +149,7 @@ export const card = {
   'card.onTheWay.body':
     'Your payment was received and your card is being prepared for shipping. Activate it with the number printed on it once it arrives.',
 
-  // ── Dashboard (spec §2, §4) ────────────────────────────────────────────────
+  // ── Dashboard (docs/cards.md#screens, #states) ────────────────────────────────────────────────
   'card.dashboard.title': 'My cards',
   'card.status.normal': 'Active',
   'card.status.loss': 'Blocked',
@@ -195,7 +195,7 @@ export const card = {
   'card.addOn.dismiss': 'Dismiss',
   'card.addOn.heading': 'Add-on card',
 
-  // ── Actions (spec §2 actions menu, §5, §9) ──────────────────────────────────
+  // ── Actions (docs/cards.md#screens actions menu, #validation, #constants) ──────────────────────────────────
   'card.actions.menu': 'Card actions',
   'card.actions.replace': 'Replace Card',
   'card.actions.retrieval': 'Password Retrieval',

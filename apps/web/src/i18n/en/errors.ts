@@ -1,4 +1,4 @@
-/** Messages for server error codes and client validation codes (accounts spec §5, §8). */
+/** Messages for server error codes and client validation codes (docs/accounts.md#validation, #errors). */
 export const errors = {
   'server.error': 'Server error',
   'server.route.not_found': 'Not found',

@@ -1,7 +1,7 @@
 import { LIMITS } from '@exchange/shared';
 
 /**
- * Account and security screens (accounts spec §2, §4, §5, §8): labels, notices, and the message of every
+ * Account and security screens (docs/accounts.md#screens, #states, #validation, #errors): labels, notices, and the message of every
  * server and client error code these screens can receive. A key `scope/code` gives one form its own wording
  * for a code (e.g. the reset form's "Password Not Matching"); the plain code is the fallback.
  */

@@ -1,5 +1,5 @@
 /**
- * Identity verification (trading spec §2, §4, §7; accounts spec §2): the KYC page, the verification-required
+ * Identity verification (docs/kyc.md#screens, #states, #api, #labels): the KYC page, the verification-required
  * modal, and the messages of the KYC and document error codes.
  */
 export const kyc = {

@@ -1,4 +1,4 @@
-/** Trading screen, order history and the order error codes (trading spec §2, §4, §5). */
+/** Trading screen, order history and the order error codes (docs/trading.md#screens, #states, #validation). */
 export const trading = {
   'trading.empty': 'No record found',
   'trading.markets.search': 'Search market',

@@ -1,4 +1,4 @@
-/** Balance, deposit and withdrawal, transaction history and swap screens (trading-and-money spec §2, §4, §5). */
+/** Balance, deposit and withdrawal, transaction history and swap screens (docs/wallet.md#screens, #states, #validation). */
 export const wallet = {
   'wallet.empty': 'No record found',
   'wallet.history.bankNetwork': 'SEPA',

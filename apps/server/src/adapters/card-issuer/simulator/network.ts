@@ -4,7 +4,7 @@ import { type Tx, withTransaction } from '../../../db/pool.ts';
 import { insertSimTransaction, SIM_RATE_DECIMALS, SIM_USDT_DECIMALS } from './money.ts';
 import { enqueueWebhook, type SimCardRow } from './store.ts';
 
-/** The card program's fixed limits (spec §9), in EUR cents. */
+/** The card program's fixed limits (docs/cards.md#constants), in EUR cents. */
 export const NETWORK_LIMITS = {
   paymentsPerDay: 500_000n,
   perMonth: 5_000_000n,

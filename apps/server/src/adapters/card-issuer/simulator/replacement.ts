@@ -8,7 +8,7 @@ import { enqueueWebhook, type SimCardRow } from './store.ts';
 export const TRANSFER_EVENT = { out: 'transfer.card.out', in: 'transfer.card.in' } as const;
 
 /**
- * Moves the balance of replaced cards to their replacements (spec §9: "replaced card balance moves within 24
+ * Moves the balance of replaced cards to their replacements (docs/cards.md#constants: "replaced card balance moves within 24
  * hours"): once a replacement (`new_pan_from`) is delivered, whatever the card it replaces still holds goes to
  * it, as a Transfer-Out (121) on the old card and a Transfer-In (120) on the new one, each with its
  * `transactions` webhook. The money stays with the issuer (the exchange's `card` float does not move).

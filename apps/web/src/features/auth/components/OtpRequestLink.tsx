@@ -19,7 +19,7 @@ interface Props {
 }
 
 /**
- * "Get OTP" link replaced by a 60 s countdown after a request (accounts spec §4). A resend-limit refusal
+ * "Get OTP" link replaced by a 60 s countdown after a request (docs/accounts.md#states). A resend-limit refusal
  * disables the link for 5 s; any other error still starts the countdown.
  */
 export function OtpRequestLink({ onRequest, successMessage, label, startRunning, testId }: Props) {

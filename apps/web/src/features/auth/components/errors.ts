@@ -21,7 +21,7 @@ export function codeText(t: TFunction, code: string, scope?: string, params: Rec
 }
 
 /**
- * The message for a failed call (accounts spec §8): silent codes give '', a block gives
+ * The message for a failed call (docs/accounts.md#errors): silent codes give '', a block gives
  * "Your account has been blocked." plus the second message, `left` fills the attempts-left message.
  */
 export function errorText(t: TFunction, err: unknown, scope?: string): string {
@@ -33,7 +33,7 @@ export function errorText(t: TFunction, err: unknown, scope?: string): string {
   return codeText(t, first, scope, details);
 }
 
-/** True for the resend-limit refusals, which disable the Get OTP link for 5 s (accounts spec §4). */
+/** True for the resend-limit refusals, which disable the Get OTP link for 5 s (docs/accounts.md#states). */
 export function isResendLimit(err: unknown): boolean {
   return errorCodes(err).some((c) => c === ERRORS.phoneResendLimit || c === ERRORS.emailResendLimit);
 }
