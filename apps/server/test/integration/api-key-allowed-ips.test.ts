@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { signature } from '../../src/modules/api-keys/hmac.ts';
+import { insertKey } from '../../src/modules/api-keys/repository.ts';
+import { encrypt } from '../../src/modules/identity/crypto.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
+import { plainUser } from '../support/core.ts';
 import {
   type BarongSession,
   enableTwoFactor,
@@ -193,5 +197,62 @@ describe('API keys restricted to addresses (allowed_ips)', () => {
     });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ errors: ['authz.session_required'] });
+  });
+});
+
+describe("an address-restricted key's Ranger JWT", () => {
+  it('is taken only from an allowed address: a token minted there is refused elsewhere, on the upgrade and as a message', async () => {
+    // Behind a trusted loopback proxy, so one machine can speak from several addresses (X-Forwarded-For).
+    const proxied = await createTestApp({}, { TRUST_PROXY: 'loopback' });
+    try {
+      const http = await proxied.app.listen({ port: 0, host: '127.0.0.1' });
+      const user = await plainUser(proxied.db.pool, 'allowed-jwt@example.com');
+      await proxied.db.pool.query('update users set otp = true where id = $1', [user]);
+      const secret = 'c'.repeat(64);
+      const kid = 'jwt0ipsrestrict1';
+      await insertKey(proxied.db.pool, String(user), kid, encrypt(proxied.deps.keys, secret), [
+        '203.0.113.0/24',
+      ]);
+      const from = (ip: string) => ({ 'x-forwarded-for': ip });
+      const nonce = nextNonce();
+      const minted = await fetch(`${http}/api/v2/barong/auth/ranger`, {
+        headers: {
+          ...from('203.0.113.5'),
+          'x-auth-apikey': kid,
+          'x-auth-nonce': nonce,
+          'x-auth-signature': signature(secret, nonce, kid),
+        },
+      });
+      expect(minted.status).toBe(200);
+      const token = ((await minted.json()) as { token: string }).token;
+      const ws = http.replace('http', 'ws');
+      const upgrade = (headers: Record<string, string>) =>
+        new Promise<{ status: number; socket?: WebSocket }>((resolve, reject) => {
+          const socket = new WebSocket(`${ws}/api/v2/ranger/private/`, { headers });
+          socket.once('open', () => resolve({ status: 101, socket }));
+          socket.once('unexpected-response', (_req, res) => resolve({ status: res.statusCode ?? 0 }));
+          socket.once('error', (err) => {
+            if (!String(err.message).includes('Unexpected server response')) reject(err);
+          });
+        });
+      // From another address of the allowed range: served.
+      const inside = await upgrade({ authorization: `Bearer ${token}`, ...from('203.0.113.9') });
+      expect(inside.status).toBe(101);
+      inside.socket?.close();
+      // From anywhere else, the same token gets no socket.
+      const outside = await upgrade({ authorization: `Bearer ${token}`, ...from('198.51.100.7') });
+      expect(outside.status).toBe(401);
+      // Nor as the first message of a connection without credentials.
+      const bare = await upgrade(from('198.51.100.7'));
+      expect(bare.status).toBe(101);
+      const socket = bare.socket as WebSocket;
+      const answer = new Promise<string>((resolve) => socket.once('message', (d) => resolve(d.toString())));
+      const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+      socket.send(JSON.stringify({ event: 'jwt', jwt: `Bearer ${token}` }));
+      expect(JSON.parse(await answer)).toEqual({ error: { message: 'jwt.decode_and_verify' } });
+      expect(await closed).toBe(4001);
+    } finally {
+      await proxied.close();
+    }
   });
 });

@@ -9,6 +9,7 @@ import {
   verify,
 } from 'node:crypto';
 import type pg from 'pg';
+import { IpRuleSet } from '../../net/ip-rules.ts';
 import { decrypt, encrypt, type ServerKeys } from './crypto.ts';
 import type { UserRecord } from './users-repository.ts';
 
@@ -160,20 +161,29 @@ export class JwtIssuer {
 
 /**
  * The active user a verified token names, while what it was issued for still stands: its session live (not
- * ended, not idle past `idleMinutes`, not expired) or its API key active with two-factor on. Undefined otherwise.
+ * ended, not idle past `idleMinutes`, not expired) or its API key active with two-factor on. A token of an API
+ * key that is restricted to addresses (`allowed_ips`) is taken only from one of them, like the key's own signed
+ * requests: a token fetched from an allowed address is of no use elsewhere. Undefined otherwise.
  */
 export async function userOfClaims(
   db: pg.Pool,
   claims: SessionClaims,
   idleMinutes: number,
+  /** The address the token is presented from (`request.ip`, see TRUST_PROXY). */
+  ip: string,
 ): Promise<UserRecord | undefined> {
-  const row = await db.query(
-    `select u.* from users u where u.uid = $1 and u.state = 'active' and (
+  const row = await db.query<UserRecord & { key_allowed_ips: string[] | null }>(
+    `select u.*, (select k.allowed_ips from api_keys k where k.kid = $3) as key_allowed_ips
+     from users u where u.uid = $1 and u.state = 'active' and (
        ($2::text is not null and exists (select 1 from sessions s where s.id = $2 and s.user_id = u.id
           and s.revoked_at is null and s.expires_at > now() and s.last_seen_at > now() - make_interval(mins => $4)))
        or ($3::text is not null and u.otp and exists (select 1 from api_keys k where k.kid = $3
           and k.user_id = u.id and k.state = 'active')))`,
     [claims.uid, claims.sid ?? null, claims.kid ?? null, idleMinutes],
   );
-  return row.rows[0];
+  const found = row.rows[0];
+  if (!found) return undefined;
+  const { key_allowed_ips: allowed, ...user } = found;
+  if (claims.kid && allowed && allowed.length > 0 && !new IpRuleSet(allowed).allows(ip)) return undefined;
+  return user as UserRecord;
 }

@@ -59,12 +59,19 @@ function jwtMessage(message: unknown): { token: string | undefined } | undefined
   return { token: bearerToken(jwt, true) };
 }
 
-/** The active user of a session JWT this server issued, while its session or API key stands; else undefined. */
-async function jwtUser(deps: AppDeps, token: string | undefined): Promise<UserRecord | undefined> {
+/**
+ * The active user of a session JWT this server issued, while its session or API key stands (and, for a key
+ * restricted to addresses, presented from one of them); else undefined.
+ */
+async function jwtUser(
+  deps: AppDeps,
+  token: string | undefined,
+  ip: string,
+): Promise<UserRecord | undefined> {
   if (!token) return undefined;
   try {
     const claims = await deps.jwt.verify(token);
-    return await userOfClaims(deps.db, claims, DEFAULT_SESSION_POLICY.idleMinutes);
+    return await userOfClaims(deps.db, claims, DEFAULT_SESSION_POLICY.idleMinutes, ip);
   } catch {
     return undefined;
   }
@@ -161,7 +168,7 @@ function attach(
    * connection never changes user: a token of someone else is refused, as is a forged or expired one.
    */
   const authenticate = async (token: string | undefined) => {
-    const user = await jwtUser(deps, token);
+    const user = await jwtUser(deps, token, request.ip);
     if (socket.readyState !== socket.OPEN) return;
     if (!user || (identity.userId !== undefined && identity.userId !== user.id))
       return socket.send(JSON.stringify({ error: { message: JWT_REFUSED } }));
@@ -216,6 +223,8 @@ async function jwtFromFirstMessage(
   deps: AppDeps,
   socket: WebSocket,
   early: RawData[],
+  /** The client's address: a token of an address-restricted API key counts from its addresses only. */
+  ip: string,
 ): Promise<UserRecord | undefined> {
   if (early.length === 0)
     await new Promise<void>((resolve) => {
@@ -240,7 +249,7 @@ async function jwtFromFirstMessage(
   const jwt = jwtMessage(message);
   if (!jwt) return undefined;
   early.shift();
-  const user = await jwtUser(deps, jwt.token);
+  const user = await jwtUser(deps, jwt.token, ip);
   if (socket.readyState !== socket.OPEN) return undefined;
   if (!user) {
     socket.send(JSON.stringify({ error: { message: JWT_REFUSED } }));
@@ -275,7 +284,7 @@ export async function rangerRoutes(app: FastifyInstance, deps: AppDeps): Promise
     // Rango's `Authorization: Bearer <jwt>`: checked before the upgrade, a bad token gets no socket (401).
     const authorization = request.headers.authorization;
     if (authorization !== undefined) {
-      const user = await jwtUser(deps, bearerToken(authorization, false));
+      const user = await jwtUser(deps, bearerToken(authorization, false), request.ip);
       if (!user) return reply.status(401).send({ errors: [JWT_REFUSED] });
       bearerUsers.set(request, user);
     }
@@ -296,7 +305,8 @@ export async function rangerRoutes(app: FastifyInstance, deps: AppDeps): Promise
         socket.on('message', keep);
         let user = await privateUser(deps, request).catch(() => undefined);
         // No credentials at all: Ranger's clients may send a `jwt` message first.
-        if (!user && withoutCredentials(request)) user = await jwtFromFirstMessage(deps, socket, early);
+        if (!user && withoutCredentials(request))
+          user = await jwtFromFirstMessage(deps, socket, early, request.ip);
         socket.off('message', keep);
         if (socket.readyState !== socket.OPEN) return;
         if (user?.state !== 'active') {
