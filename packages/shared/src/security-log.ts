@@ -10,7 +10,8 @@
  * - `api_keys`: `api_key.create`, `api_key.active`, `api_key.inactive`, `api_key.delete`;
  * - `beneficiary`: `beneficiary.create`, `beneficiary.activate`, `beneficiary.delete`;
  * - `withdraw`: `withdraw.request`;
- * - `account`: sign-up, verification and the anti-phishing phrase; `card`: card details shown, PIN;
+ * - `account`: sign-up, verification, the anti-phishing phrase, and a business account's company:
+ *   `company.update`, `company.document`, `company.submit`; `card`: card details shown, PIN;
  * - `data_export`: `data_export` (a copy of the user's data was taken: `succeed` when the download starts, with
  *   `data.export_id`; `failed` with `data.reason: "server"` when the server could not finish it);
  * - `ip_whitelist`: `ip_whitelist.add`, `ip_whitelist.remove` (the login list; `data.ip`), `api_key.allowed_ips`

@@ -283,6 +283,13 @@ describe('company verification (KYB) and level 3', () => {
     const submitted = await call('POST', '/resource/company/submit', u.session);
     expect(submitted.statusCode, submitted.body).toBe(200);
     expect(submitted.json().review_state).toBe('pending');
+    // Each step is in the owner's security log (topic account), with the address it came from.
+    const log = await call('GET', '/resource/users/activity/account', u.session);
+    expect(log.statusCode).toBe(200);
+    const actions = (log.json() as { action: string; result: string; user_ip: string }[]).map(
+      (e) => e.action,
+    );
+    expect(actions).toEqual(expect.arrayContaining(['company.update', 'company.document', 'company.submit']));
 
     // The simulator holds a company applicant at the KYB level, with the company and its extract.
     const applicant = (

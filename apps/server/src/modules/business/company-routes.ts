@@ -5,7 +5,7 @@ import {
   DOCUMENT_LIMITS,
   ERRORS,
 } from '@exchange/shared';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app.ts';
 import { authUser } from '../../http/auth.ts';
 import { invalid } from '../../http/errors.ts';
@@ -21,6 +21,12 @@ const limit = (max: number) => ({ config: { rateLimit: { max, timeWindow: '1 min
  * and submit it to the provider's company (KYB) verification. A personal account is answered 403
  * `resource.company.personal_account`; there is no way to name another account's company.
  */
+/** Where a request came from, for the security log. */
+const origin = (request: FastifyRequest) => ({
+  ip: request.ip,
+  userAgent: request.headers['user-agent'] ?? null,
+});
+
 export async function companyRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   // One extract per upload, streamed after the session check; a larger body is refused from its Content-Length.
   streamMultipart(app, DOCUMENT_LIMITS.maxBytes + 64 * 1024);
@@ -46,7 +52,8 @@ export async function companyRoutes(app: FastifyInstance, deps: AppDeps): Promis
       { body: companySchema, response: companyResponse, errors },
       limit(30),
     ),
-    async (request) => companies.save(authUser(request), companySchema.parse(request.body ?? {})),
+    async (request) =>
+      companies.save(authUser(request), companySchema.parse(request.body ?? {}), origin(request)),
   );
 
   app.post(
@@ -65,7 +72,12 @@ export async function companyRoutes(app: FastifyInstance, deps: AppDeps): Promis
       if (form.fileTooLarge) throw invalid(ERRORS.documentTooLarge);
       if (form.tooManyFiles) throw invalid(ERRORS.documentTooMany);
       const fields = companyDocumentFieldsSchema.parse(form.fields);
-      const company = await companies.uploadExtract(authUser(request), fields.issued_on, form.files);
+      const company = await companies.uploadExtract(
+        authUser(request),
+        fields.issued_on,
+        form.files,
+        origin(request),
+      );
       return reply.status(201).send(company);
     },
   );
@@ -77,6 +89,6 @@ export async function companyRoutes(app: FastifyInstance, deps: AppDeps): Promis
       { response: companyResponse, errors: [...errors, 503] },
       limit(10),
     ),
-    async (request) => companies.submit(authUser(request)),
+    async (request) => companies.submit(authUser(request), origin(request)),
   );
 }

@@ -12,7 +12,7 @@ import { type Tx, withTransaction } from '../../db/pool.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { sniffDocumentType, type UploadedFile } from '../../http/multipart.ts';
 import { openBytes, type ServerKeys, sealBytes } from '../identity/crypto.ts';
-import type { UserRecord } from '../identity/users-repository.ts';
+import { recordActivity, type UserRecord } from '../identity/users-repository.ts';
 import { createdAtMs, type KycWebhook, labelFor } from '../kyc/labels.ts';
 import {
   type CompanyRow,
@@ -56,6 +56,12 @@ const today = () => new Date().toISOString().slice(0, 10);
  * through the provider's company (KYB) flow. Only the account's own company is ever read or written: every call
  * takes the signed-in user, never an id from the request.
  */
+/** Where a request came from, for the security log. */
+export interface Origin {
+  ip: string;
+  userAgent: string | null;
+}
+
 export class CompanyService {
   constructor(private readonly o: CompanyOptions) {}
 
@@ -65,12 +71,13 @@ export class CompanyService {
   }
 
   /** `PUT /resource/company`: enters or corrects the company while it is a draft or sent back for a retry. */
-  async save(user: UserRecord, input: CompanyInput): Promise<CompanyResponse> {
+  async save(user: UserRecord, input: CompanyInput, origin: Origin): Promise<CompanyResponse> {
     this.business(user);
     await withTransaction(this.o.db, async (tx) => {
       const current = await findCompany(tx, user.id, true);
       if (current) this.editable(current);
       await saveCompany(tx, user.id, input);
+      await this.log(tx, user, origin, 'company.update', { name: input.name });
     });
     return this.get(user);
   }
@@ -79,7 +86,12 @@ export class CompanyService {
    * `POST /resource/company/documents`: the commercial register extract (one JPG, PNG or PDF file by content, at
    * most 2 MB) with the date it was issued, which must be within the last year.
    */
-  async uploadExtract(user: UserRecord, issuedOn: string, files: UploadedFile[]): Promise<CompanyResponse> {
+  async uploadExtract(
+    user: UserRecord,
+    issuedOn: string,
+    files: UploadedFile[],
+    origin: Origin,
+  ): Promise<CompanyResponse> {
     const company = await this.own(user);
     this.editable(company);
     const dateError = registerExtractDateError(issuedOn, today());
@@ -99,6 +111,7 @@ export class CompanyService {
       sizeBytes: file.content.length,
       sealed: sealBytes(this.o.keys.encryptionKey, file.content),
     });
+    await this.log(this.o.db, user, origin, 'company.document', { issued_on: issuedOn });
     return this.get(user);
   }
 
@@ -108,7 +121,7 @@ export class CompanyService {
    * its company and people as Sumsub's `companyInfo`), the documents not yet filed are filed, then the check is
    * requested; the provider's webhooks move the company's state from there.
    */
-  async submit(user: UserRecord): Promise<CompanyResponse> {
+  async submit(user: UserRecord, origin: Origin): Promise<CompanyResponse> {
     const company = await this.own(user);
     this.editable(company);
     const documents = await listCompanyDocuments(this.o.db, company.id);
@@ -161,7 +174,27 @@ export class CompanyService {
     }
     await this.provider((p) => p.requestCheck(applicantId));
     await markSubmitted(this.o.db, company.id);
+    await this.log(this.o.db, user, origin, 'company.submit', { applicant_id: applicantId });
     return this.get(user);
+  }
+
+  /** A change of the company in the owner's security log (topic `account`, with verification). */
+  private log(
+    db: pg.Pool | pg.PoolClient,
+    user: UserRecord,
+    origin: Origin,
+    action: 'company.update' | 'company.document' | 'company.submit',
+    data: Record<string, unknown>,
+  ): Promise<void> {
+    return recordActivity(db, {
+      userId: user.id,
+      action,
+      result: 'succeed',
+      topic: 'account',
+      ip: origin.ip,
+      userAgent: origin.userAgent,
+      data,
+    });
   }
 
   /** The account's company; 403 for a personal account, 404 before it is entered. */
