@@ -18,7 +18,7 @@ create table retention_erasures (
   rows      integer not null check (rows >= 0),
   -- The moment the job ran for (its "now"), and when the row was written.
   due_at    timestamptz not null,
-  erased_at timestamptz not null default now()
+  created_at timestamptz not null default now()
 );
 create index retention_erasures_user_idx on retention_erasures (user_id, id);
 
