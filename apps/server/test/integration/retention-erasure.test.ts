@@ -31,6 +31,16 @@ async function seed(who: Member, phone: string): Promise<void> {
      values ($1, 'passport', 'passport.png', 'image/png', 3, '\\x010203')`,
     [who.id],
   );
+  const holder = await q(
+    `insert into card_holders (user_id, issuer_user_token, first_name, last_name, country, id_type, id_no)
+     values ($1, $2, 'Ada', 'Lovelace', 'DE', 'passport', $3) returning id`,
+    [who.id, `holder-${who.id}`, `P${who.id}X`],
+  );
+  await q(
+    `insert into card_holder_documents (holder_id, doc_type, mime_type, size_bytes, content_sealed)
+     values ($1, 'passport', 'image/png', 3, '\\x010203')`,
+    [holder.rows[0].id],
+  );
   const company = await q(
     `insert into companies (user_id, name, registration_number, country, address)
      values ($1, 'Acme GmbH', 'HRB 1234', 'DEU', 'Company Street 1') returning id`,
@@ -81,6 +91,9 @@ async function holdings(who: Member, email: string, phone: string) {
     phones: await n('phones where user_id = $1'),
     labels: await n('labels where user_id = $1'),
     documents: await n('kyc_documents where user_id = $1'),
+    holder: (
+      await db().query('select first_name, last_name, id_no from card_holders where user_id = $1', [who.id])
+    ).rows[0],
     company: (await db().query('select name from companies where user_id = $1', [who.id])).rows[0]
       ?.name as string,
     representatives: await n(
@@ -174,7 +187,8 @@ describe('retention erasure of closed accounts', () => {
       profiles: 1,
       phones: 1,
       labels: 1,
-      identity_documents: 1,
+      identity_documents: 2,
+      card_holder: 1,
       company: 3,
       account: 1,
       beneficiaries: 1,
@@ -192,6 +206,7 @@ describe('retention erasure of closed accounts', () => {
       labels: 0,
       documents: 0,
       company: '[erased]',
+      holder: { first_name: '[erased]', last_name: '[erased]', id_no: expect.stringMatching(/^ERASED-\d+$/) },
       representatives: 0,
       companyDocuments: 0,
       sessions: 0,
