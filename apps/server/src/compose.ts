@@ -32,6 +32,7 @@ import { currentUserResolver } from './http/auth.ts';
 import { loadBodyKey } from './http/body-encryption.ts';
 import { DiskGuard } from './http/disk-guard.ts';
 import { createLogger, type ModuleLogger } from './log.ts';
+import { RetentionErasure } from './modules/account-closure/erasure.ts';
 import { ClosureSweep, closureService } from './modules/account-closure/job.ts';
 import { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
 import { BANK_WEBHOOK_PATH } from './modules/bank-deposits/routes.ts';
@@ -213,6 +214,9 @@ export async function composeApp(
   // Closures whose last withdrawal settled are completed in the background (issue 31, part 4).
   const closureSweep = new ClosureSweep(closureService(deps), logOf('account-closure'));
   app.addHook('preClose', () => closureSweep.stop());
+  // Closed accounts' correspondence and records are erased once the AML retention periods end (issue 31, part 4).
+  const retentionErasure = new RetentionErasure(db, logOf('retention-erasure'));
+  app.addHook('preClose', () => retentionErasure.stop());
   // The background jobs by name; each runs in one process at a time (a lock per job in a split deployment).
   const backgroundJobs: BackgroundJobs = {
     wallet: () => wallet.startJobs(),
@@ -224,6 +228,8 @@ export async function composeApp(
     'mail sender': async () => mailSender?.start(),
     'session sweep': async () => sessionSweep.start(),
     'account closure': async () => closureSweep.start(),
+    // Last: a split deployment locks each job by its position (LOCKS.jobs + index).
+    'retention erasure': async () => retentionErasure.start(),
   };
   if (jobs) for (const [name, start] of Object.entries(backgroundJobs)) if (name !== 'wallet') await start();
   return { app, deps, jobs: backgroundJobs };

@@ -15,6 +15,8 @@ export const LOCKS = {
   annualFee: 7_013_002,
   /** The scheduled backup: one process at a time. */
   backup: 7_020_001,
+  /** The retention erasure of closed accounts (issue 31, part 4): one run at a time. */
+  retentionErasure: 7_031_004,
   /** The active exchange core's lease. */
   core: 7_104_650_217,
   /** The first of the background jobs' locks in a split deployment (one per job, counting up). */

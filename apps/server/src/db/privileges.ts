@@ -15,6 +15,7 @@ export const APPEND_ONLY_TABLES = [
   'solvency_snapshots',
   'solvency_leaves',
   'solvency_nodes',
+  'retention_erasures',
 ] as const;
 
 /**

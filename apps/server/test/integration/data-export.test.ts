@@ -251,4 +251,129 @@ describe('GET /resource/users/export', () => {
     expect(retry.statusCode).toBe(200);
     expect(Object.keys(files(retry.rawPayload))).toContain('orders.json');
   });
+
+  it("includes bank withdrawals and deposits, mass payouts, the company and the closure: the owner's only, no document bytes", async () => {
+    const dora = await trader('dora@export.test', {});
+    const eve = await trader('eve@export.test', {});
+    // Rows of each new part for both, each marked with its owner's name, as the modules write them.
+    for (const [who, tag] of [
+      [dora, 'dora'],
+      [eve, 'eve'],
+    ] as const) {
+      const q = (sql: string, values: unknown[]) => t.db.pool.query(sql, values);
+      await q(
+        `insert into fiat_withdrawals (user_id, currency_id, amount, fee, iban, holder, state)
+         values ($1, 'eur', 120.5, 1, $2, $3, 'succeed')`,
+        [who.id, `DE89370400440532013${tag === 'dora' ? '000' : '999'}`, `holder-${tag}`],
+      );
+      await q(
+        `insert into bank_transfers (bank_transaction_id, amount, currency, debtor_name, debtor_iban, end_to_end_id,
+                                     booking_date, state, user_id, creditor_reference)
+         values ($2, 250.25, 'EUR', $3, 'DE02120300000000202051', $4, '2026-11-02', 'credited', $1, 'RF18539007547034')`,
+        [who.id, `banktx-${tag}`, `debtor-${tag}`, `e2e-${tag}`],
+      );
+      const file = await q(
+        `insert into payout_files (user_id, sha256, file_name, row_count) values ($1, sha256($2::bytea), $3, 1)
+         returning id`,
+        [who.id, Buffer.from(tag), `payouts-${tag}.csv`],
+      );
+      await q(
+        `insert into payout_rows (file_id, line, currency_id, blockchain_key, recipient, amount, fee, reference)
+         values ($1, 2, 'trx', 'tron-sim', $2, 12.5, 1, $3)`,
+        [file.rows[0].id, `friend-${tag}@export.test`, `ref-${tag}`],
+      );
+      const company = await q(
+        `insert into companies (user_id, name, registration_number, country, address) values ($1, $2, $3, 'DEU', 'Street 1')
+         returning id`,
+        [who.id, `company-${tag}`, `HRB-${tag}`],
+      );
+      await q(
+        `insert into company_representatives (company_id, position, name, role, ownership) values ($1, 1, $2, 'ubo', 60)`,
+        [company.rows[0].id, `representative-${tag}`],
+      );
+      await q(
+        `insert into company_documents (company_id, doc_type, issued_on, file_name, mime_type, size_bytes, content_sealed)
+         values ($1, 'register_extract', '2026-10-01', $2, 'application/pdf', 14, $3)`,
+        [company.rows[0].id, `extract-${tag}.pdf`, Buffer.from(`DOCUMENT-BYTES-${tag}`)],
+      );
+      await q(`insert into account_closures (user_id, state, canceled_at) values ($1, 'canceled', now())`, [
+        who.id,
+      ]);
+    }
+
+    const res = await download(dora.headers);
+    expect(res.statusCode, res.body).toBe(200);
+    const zip = files(res.rawPayload);
+    const json = (name: string) => JSON.parse(zip[`${name}.json`] ?? 'null') as Record<string, unknown>[];
+    for (const name of [
+      'fiat-withdrawals',
+      'bank-deposits',
+      'payout-files',
+      'payout-rows',
+      'company',
+      'company-representatives',
+      'company-documents',
+      'account-closure',
+    ]) {
+      expect(zip, name).toHaveProperty(`${name}.csv`);
+      expect(json(name), name).toHaveLength(1);
+    }
+    expect(json('fiat-withdrawals')[0]).toMatchObject({
+      currency: 'eur',
+      amount: '120.5',
+      fee: '1',
+      holder: 'holder-dora',
+      state: 'succeed',
+    });
+    expect(json('bank-deposits')[0]).toMatchObject({
+      bank_transaction_id: 'banktx-dora',
+      amount: '250.25',
+      currency: 'eur',
+      debtor_name: 'debtor-dora',
+      booking_date: '2026-11-02',
+      state: 'credited',
+    });
+    expect(json('payout-files')[0]).toMatchObject({ file_name: 'payouts-dora.csv', row_count: 1 });
+    expect(json('payout-rows')[0]).toMatchObject({
+      line: 2,
+      currency: 'trx',
+      recipient: 'friend-dora@export.test',
+      amount: '12.5',
+      fee: '1',
+      reference: 'ref-dora',
+    });
+    expect(json('company')[0]).toMatchObject({ name: 'company-dora', registration_number: 'HRB-dora' });
+    expect(json('company-representatives')).toEqual([
+      { position: 1, name: 'representative-dora', role: 'ubo', ownership: '60' },
+    ]);
+    expect(json('company-documents')[0]).toMatchObject({
+      doc_type: 'register_extract',
+      issued_on: '2026-10-01',
+      file_name: 'extract-dora.pdf',
+      size_bytes: 14,
+    });
+    expect(Object.keys(json('company-documents')[0] ?? {})).not.toContain('content_sealed');
+    expect(json('account-closure')[0]).toMatchObject({
+      state: 'canceled',
+      closed_at: null,
+      withdrawal_ids: [],
+    });
+    expect(zip['company.csv']?.split('\r\n')[1]).toContain('company-dora');
+    expect(zip['payout-rows.csv']).toContain('ref-dora');
+
+    // Nothing of Eve's, and no document's bytes (not even Dora's own), anywhere in the archive.
+    const everything = Object.values(zip).join('\n');
+    for (const theirs of [
+      'holder-eve',
+      'banktx-eve',
+      'payouts-eve',
+      'ref-eve',
+      'company-eve',
+      'representative-eve',
+      'extract-eve',
+    ])
+      expect(everything).not.toContain(theirs);
+    expect(everything).not.toContain('DOCUMENT-BYTES');
+    expect(zip['README.txt']).toContain('company-documents.*');
+  });
 });

@@ -34,8 +34,8 @@ export function closureService(s: ClosureSources): AccountClosure {
 
 /**
  * The background job (one process at a time): closes every account whose closure has nothing left, once its last
- * withdrawal has settled. TODO(issue 31, part 4): erase closed accounts' records after `records_erase_at` and their
- * correspondence after `correspondence_erase_at` (8 and 5 years); the dates are stored, the erasure is not built.
+ * withdrawal has settled. The retention periods that follow (correspondence 5 years, records 8) are the erasure
+ * job's (`erasure.ts`).
  */
 export class ClosureSweep {
   private readonly repeating: Repeating;

@@ -26,6 +26,14 @@ swaps.*                 all your swaps
 beneficiaries.*         your saved withdrawal addresses
 api-keys.*              your API keys: key id, algorithm, state, allowed IPs, dates
 card-statements.*       every transaction of each of your payment cards, in USDT with the euro amount beside
+fiat-withdrawals.*      your euro withdrawals to a bank account (IBAN, holder, amount, fee, state)
+bank-deposits.*         the SEPA transfers from your bank credited (or waiting) to your account
+payout-files.*, payout-rows.*
+                        your mass payout files and each of their rows, with the withdrawal it made
+company.*, company-representatives.*, company-documents.*
+                        a business account's company, its representatives and owners, and its documents
+                        listed by name, type and date (the files themselves are not copied: ask support)
+account-closure.*       your request to close the account, its dates and the withdrawals it made
 
 What is left out, and why
 -------------------------

@@ -8,6 +8,7 @@ import { activitiesAfter } from '../identity/activities.ts';
 import { listBalances, ordersAfter, tradesAfter } from '../trading/repository.ts';
 import { beneficiariesAfter } from '../wallet/beneficiaries.ts';
 import { historyAfter, swapsAfter } from '../wallet/history.ts';
+import { businessSections } from './business-sections.ts';
 import type { Section } from './files.ts';
 import { newestId, type WalkedTable } from './repository.ts';
 
@@ -191,5 +192,6 @@ export function tableSections(deps: SectionDeps, userId: string, today: string):
           for await (const rows of deps.statement.all(card, today)) if (rows.length > 0) yield rows;
       },
     },
+    ...businessSections(db, userId),
   ];
 }
