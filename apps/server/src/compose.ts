@@ -25,6 +25,7 @@ import { createQueuedSmtpMail, MailSender } from './adapters/mail/smtp.ts';
 import { createOutboxSms } from './adapters/sms/port.ts';
 import { type AppDeps, buildApp } from './app.ts';
 import type { Config } from './config.ts';
+import { countryLookupFor } from './net/geo-country.ts';
 import { startCore } from './core/index.ts';
 import { ChangeFeed } from './db/change-feed.ts';
 import { sealPlainIdentityData } from './db/seal-backfill.ts';
@@ -65,6 +66,8 @@ export async function composeApp(
     overrides.logger ??
     createLogger({ level: config.logLevel, format: config.logFormat, stream: overrides.logStream });
   const logOf = (module: string) => logger.child({ module });
+  // Read before anything starts, so a bad GEOIP_COUNTRY_DB stops the start with nothing to close.
+  const geoCountry = overrides.geoCountry ?? countryLookupFor(config);
   // Who a request is stays in memory while the change feed is heard: every change of a session, key or user is
   // announced to every process at commit. Several api processes: while it is not heard, nothing is cached.
   const feed = overrides.users ? undefined : ChangeFeed.of(db);
@@ -197,6 +200,7 @@ export async function composeApp(
     outboxRetention:
       overrides.outboxRetention ?? new OutboxRetention(db, config.mailRetentionDays, logOf('mail')),
     currentUser: currentUserResolver(users, sessions),
+    geoCountry,
     ...overrides,
   };
   if (config.diskMinFreeBytes > 0 && config.roles.has('api')) await deps.diskGuard.start();

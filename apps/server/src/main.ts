@@ -2,6 +2,7 @@ import type { Registry } from 'prom-client';
 import { scheduleBackups } from './backup/schedule.ts';
 import { composeApp } from './compose.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { type CountryLookup, countryLookupFor } from './net/geo-country.ts';
 import { holdLock } from './core/lease.ts';
 import { startProcessCore } from './core/start.ts';
 import { openDatabase } from './db/database.ts';
@@ -27,8 +28,11 @@ async function main(): Promise<void> {
     return;
   }
   let config: Config;
+  let geoCountry: CountryLookup;
   try {
     config = loadConfig();
+    // GEOIP_COUNTRY_DB is read here, so a missing or bad file stops the start before the database is opened.
+    geoCountry = countryLookupFor(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
@@ -105,7 +109,7 @@ async function main(): Promise<void> {
   const { app, deps, jobs } = await composeApp(
     config,
     database.pool,
-    { core, keys, logger },
+    { core, keys, logger, geoCountry },
     processCore.nats,
   );
   // The demo wallet needs the hot wallets' keys, which a signer starting for the first time publishes.
