@@ -25,7 +25,6 @@ import { createQueuedSmtpMail, MailSender } from './adapters/mail/smtp.ts';
 import { createOutboxSms } from './adapters/sms/port.ts';
 import { type AppDeps, buildApp } from './app.ts';
 import type { Config } from './config.ts';
-import { countryLookupFor } from './net/geo-country.ts';
 import { startCore } from './core/index.ts';
 import { ChangeFeed } from './db/change-feed.ts';
 import { sealPlainIdentityData } from './db/seal-backfill.ts';
@@ -50,6 +49,7 @@ import { forwardingPublisher, receiveForwarded } from './modules/ranger/forwarde
 import { StreamHub } from './modules/ranger/hub.ts';
 import { createSignerClient } from './modules/signer/client.ts';
 import { Wallet } from './modules/wallet/index.ts';
+import { countryLookupFor } from './net/geo-country.ts';
 
 /**
  * The composition root: builds every dependency from the configuration and a database pool, then the app.

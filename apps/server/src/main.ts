@@ -2,7 +2,6 @@ import type { Registry } from 'prom-client';
 import { scheduleBackups } from './backup/schedule.ts';
 import { composeApp } from './compose.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
-import { type CountryLookup, countryLookupFor } from './net/geo-country.ts';
 import { holdLock } from './core/lease.ts';
 import { startProcessCore } from './core/start.ts';
 import { openDatabase } from './db/database.ts';
@@ -17,6 +16,7 @@ import { loadServerKeys } from './modules/identity/crypto.ts';
 import { serveMetrics, startingMetrics } from './modules/metrics/registry.ts';
 import { startSignerChild } from './modules/signer/child.ts';
 import { freePort } from './net/free-port.ts';
+import { type CountryLookup, countryLookupFor } from './net/geo-country.ts';
 import { announceRunningApp, runtimeDir } from './runtime-registry.ts';
 
 /** Starts everything in one process: database, APIs, websocket gateway and the web app. */

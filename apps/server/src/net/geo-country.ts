@@ -87,8 +87,7 @@ export function loadCountryDatabase(file: string, maxBytes = GEOIP_MAX_BYTES): C
     if (err instanceof ConfigError) throw err;
     throw fail(`cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
-  if (size > maxBytes)
-    throw fail(`${size} bytes, larger than the ${maxBytes} a country database may have`);
+  if (size > maxBytes) throw fail(`${size} bytes, larger than the ${maxBytes} a country database may have`);
   let reader: Reader<CountryResponse>;
   try {
     reader = new Reader<CountryResponse>(readFileSync(file));

@@ -50,7 +50,8 @@ function control(type: number, size: number): number[] {
 
 /** An unsigned integer in as few big-endian bytes as it needs (0 bytes for zero). */
 function uintBytes(value: bigint, maxBytes: number): number[] {
-  if (value < 0n || value >= 1n << BigInt(maxBytes * 8)) throw new Error(`${value} does not fit ${maxBytes} bytes`);
+  if (value < 0n || value >= 1n << BigInt(maxBytes * 8))
+    throw new Error(`${value} does not fit ${maxBytes} bytes`);
   const out: number[] = [];
   for (let v = value; v > 0n; v >>= 8n) out.unshift(Number(v & 0xffn));
   return out;
@@ -179,7 +180,9 @@ export function buildMmdb(options: MmdbOptions): Buffer {
     binary_format_major_version: uint16(2),
     binary_format_minor_version: uint16(0),
     build_epoch: uint64(options.buildEpoch ?? Math.floor(Date.now() / 1000)),
-    description: options.description ?? { en: 'Test database written by apps/server/test/support/mmdb-writer.ts' },
+    description: options.description ?? {
+      en: 'Test database written by apps/server/test/support/mmdb-writer.ts',
+    },
   });
   return Buffer.from([
     ...tree,
@@ -194,7 +197,11 @@ export function buildMmdb(options: MmdbOptions): Buffer {
 export function countryRecord(isoCode: string, name: string, continent = 'EU'): MmdbValue {
   return {
     continent: { code: continent, names: { en: continent === 'EU' ? 'Europe' : continent } },
-    country: { geoname_id: uint32(1000 + isoCode.charCodeAt(0) * 26 + isoCode.charCodeAt(1)), iso_code: isoCode, names: { en: name } },
+    country: {
+      geoname_id: uint32(1000 + isoCode.charCodeAt(0) * 26 + isoCode.charCodeAt(1)),
+      iso_code: isoCode,
+      names: { en: name },
+    },
     registered_country: { iso_code: isoCode, names: { en: name } },
   };
 }

@@ -45,7 +45,10 @@ describe('the test MMDB writer, read by mmdb-lib', () => {
         ipVersion: 4,
         databaseType: 'Test-Types',
         networks: [
-          { network: '10.0.0.0/8', data: { a: 'y'.repeat(40), b: long, c: [1, 2, true, false], d: uint32(70_000) } },
+          {
+            network: '10.0.0.0/8',
+            data: { a: 'y'.repeat(40), b: long, c: [1, 2, true, false], d: uint32(70_000) },
+          },
           { network: '11.1.1.1/32', data: { e: 65_535 } },
         ],
       }),
@@ -68,17 +71,27 @@ describe('loadCountryDatabase (GEOIP_COUNTRY_DB)', () => {
   });
 
   it('gives no country for loopback, private, link-local, unknown or malformed addresses', () => {
-    for (const ip of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '10.2.0.1', '192.168.1.1', '172.16.0.9', 'fe80::1'])
+    for (const ip of [
+      '127.0.0.1',
+      '::1',
+      '::ffff:127.0.0.1',
+      '10.2.0.1',
+      '192.168.1.1',
+      '172.16.0.9',
+      'fe80::1',
+    ])
       expect(lookup.countryOf(ip), ip).toBeNull();
     for (const ip of ['8.8.8.8', '2a00::1', 'not-an-ip', '']) expect(lookup.countryOf(ip), ip).toBeNull();
   });
 
   it('is off without the setting, and in a process without the api role', () => {
     expect(countryLookupFor({ geoipCountryDb: undefined, roles: new Set(['api']) })).toBe(NO_COUNTRY_LOOKUP);
-    expect(countryLookupFor({ geoipCountryDb: countryDb, roles: new Set(['worker']) })).toBe(NO_COUNTRY_LOOKUP);
-    expect(countryLookupFor({ geoipCountryDb: countryDb, roles: new Set(['api']) }).countryOf('203.0.113.1')).toBe(
-      'DE',
+    expect(countryLookupFor({ geoipCountryDb: countryDb, roles: new Set(['worker']) })).toBe(
+      NO_COUNTRY_LOOKUP,
     );
+    expect(
+      countryLookupFor({ geoipCountryDb: countryDb, roles: new Set(['api']) }).countryOf('203.0.113.1'),
+    ).toBe('DE');
   });
 
   it('refuses a missing file, a directory, a file too large, a file that is no MaxMind DB, and a non-country one', () => {
@@ -102,7 +115,11 @@ describe('loadCountryDatabase (GEOIP_COUNTRY_DB)', () => {
     const asn = path.join(dir, 'asn.mmdb');
     writeFileSync(
       asn,
-      buildMmdb({ ipVersion: 6, databaseType: 'GeoLite2-ASN', networks: [{ network: '1.0.0.0/8', data: countryRecord('AU', 'Australia') }] }),
+      buildMmdb({
+        ipVersion: 6,
+        databaseType: 'GeoLite2-ASN',
+        networks: [{ network: '1.0.0.0/8', data: countryRecord('AU', 'Australia') }],
+      }),
     );
     expect(refusal(asn)).toMatch(/database_type "GeoLite2-ASN" has no countries/);
   });

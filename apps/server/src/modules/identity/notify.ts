@@ -81,7 +81,7 @@ export interface SignInNews {
   country: boolean;
 }
 
-const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
+const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
 
 /** "Germany (DE)", or just the code when the runtime has no name for it. */
 export function countryName(code: string): string {

@@ -101,4 +101,5 @@ export const securityLog = {
   'securityLog.reason.expired': 'session lifetime reached',
   'securityLog.reason.logout': 'logout',
   'securityLog.newDevice': 'new device',
+  'securityLog.newCountry': 'new country',
 };
