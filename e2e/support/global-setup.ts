@@ -7,6 +7,7 @@ import type { TestProject } from 'vitest/node';
 import { auditLedger } from '../../apps/server/src/core/audit.ts';
 import { startEmbeddedPostgres } from '../../apps/server/src/db/embedded.ts';
 import { createPool } from '../../apps/server/src/db/pool.ts';
+import { writeTestCountryDb } from '../../apps/server/test/support/mmdb-writer.ts';
 import { freePort } from '../../apps/server/test/support/ports.ts';
 import { startServerProcess } from '../../apps/server/test/support/process.ts';
 
@@ -33,6 +34,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const port = await freePort();
   const pgPort = await freePort();
   const where = { DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort) };
+  // A MaxMind DB country database written by the test support: documentation ranges only (198.51.100.0/24 AT,
+  // 203.0.113.0/24 DE, 192.0.2.0/24 FR), so the suite's usual client addresses (198.18.0.0/15) have no country.
+  const countryDb = path.join(dataDir, 'GeoLite2-Country-test.mmdb');
+  writeTestCountryDb(countryDb);
   const server = await startServerProcess({
     ...where,
     NODE_ENV: 'development',
@@ -42,6 +47,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     TRUST_PROXY: 'loopback',
     // Nearly every spec file logs the two demo users in (2 attempts each): more than 20 in 10 minutes.
     LOGIN_ATTEMPTS_PER_WINDOW: '1000',
+    // Logins from a new country mail a notice (security-log-country.test.ts).
+    GEOIP_COUNTRY_DB: countryDb,
     // The simulated card issuer ships a paid card after a second and delivers it a second later.
     CARD_SIM_SHIP_SECONDS: '1',
     // ...and settles a top-up on the card after a second (30 minutes by default, as the spec says).

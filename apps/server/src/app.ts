@@ -86,6 +86,7 @@ import { walletDevRoutes } from './modules/wallet/dev-routes.ts';
 import type { Wallet } from './modules/wallet/index.ts';
 import { beneficiaryRemovalRoutes } from './modules/wallet/removal-routes.ts';
 import { walletRoutes } from './modules/wallet/routes.ts';
+import type { CountryLookup } from './net/geo-country.ts';
 import { fastifyTrustProxy } from './net/trust-proxy.ts';
 
 /** The signed-in user of a request, as far as the server can tell. */
@@ -142,6 +143,8 @@ export interface AppDeps {
   /** The process's logger (see log.ts): the HTTP requests log through its `http` child. */
   logger: ModuleLogger;
   supportEmail: string;
+  /** The country of a login's address (GEOIP_COUNTRY_DB), for the new-country notice; none without a database. */
+  geoCountry: CountryLookup;
   /** Deletes records of sent messages after MAIL_RETENTION_DAYS (a background job). */
   outboxRetention: OutboxRetention;
   /** Refuses new orders and withdrawals while the data folder's disk is nearly full. */

@@ -50,6 +50,7 @@ import { forwardingPublisher, receiveForwarded } from './modules/ranger/forwarde
 import { StreamHub } from './modules/ranger/hub.ts';
 import { createSignerClient } from './modules/signer/client.ts';
 import { Wallet } from './modules/wallet/index.ts';
+import { countryLookupFor } from './net/geo-country.ts';
 
 /**
  * The composition root: builds every dependency from the configuration and a database pool, then the app.
@@ -66,6 +67,8 @@ export async function composeApp(
     overrides.logger ??
     createLogger({ level: config.logLevel, format: config.logFormat, stream: overrides.logStream });
   const logOf = (module: string) => logger.child({ module });
+  // Read before anything starts, so a bad GEOIP_COUNTRY_DB stops the start with nothing to close.
+  const geoCountry = overrides.geoCountry ?? countryLookupFor(config);
   // Who a request is stays in memory while the change feed is heard: every change of a session, key or user is
   // announced to every process at commit. Several api processes: while it is not heard, nothing is cached.
   const feed = overrides.users ? undefined : ChangeFeed.of(db);
@@ -198,6 +201,7 @@ export async function composeApp(
     outboxRetention:
       overrides.outboxRetention ?? new OutboxRetention(db, config.mailRetentionDays, logOf('mail')),
     currentUser: currentUserResolver(users, sessions),
+    geoCountry,
     ...overrides,
   };
   if (config.diskMinFreeBytes > 0 && config.roles.has('api')) await deps.diskGuard.start();

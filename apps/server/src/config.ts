@@ -74,6 +74,7 @@ const envSchema = z.object({
   DEMO_BOT_INTERVAL_MS: z.coerce.number().int().min(200).max(600_000).default(3000),
   DEMO_PASSWORD: z.string().min(8).default('Demo-pass-2026!'),
   TRUST_PROXY: trustProxySchema,
+  GEOIP_COUNTRY_DB: z.string().min(1).optional(),
   RATE_LIMITS: bool.default(true),
   LOGIN_ATTEMPTS_PER_WINDOW: z.coerce.number().int().min(1).max(10_000).default(20),
   BASEAPP_COMPAT: bool.default(false),
@@ -200,6 +201,11 @@ export interface Config {
   demoPassword: string;
   /** Which proxies may name the client's address (hop count or their addresses); never every hop. */
   trustProxy: TrustProxy;
+  /**
+   * A MaxMind DB country database (GeoLite2-Country or GeoIP2-Country) the api loads at start, so a login from a
+   * new country is noticed (README, "New device or country"); unset: no country is known, only new devices are.
+   */
+  geoipCountryDb: string | undefined;
   /** Per-IP and per-account request limits; only a load test on loopback turns them off. */
   rateLimits: boolean;
   /**
@@ -365,6 +371,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     demoPassword: e.DEMO_PASSWORD,
     trustProxy: e.TRUST_PROXY,
+    geoipCountryDb: e.GEOIP_COUNTRY_DB ? path.resolve(e.GEOIP_COUNTRY_DB) : undefined,
     rateLimits: e.RATE_LIMITS,
     loginAttemptsPerWindow: e.LOGIN_ATTEMPTS_PER_WINDOW,
     baseAppCompat: e.BASEAPP_COMPAT,

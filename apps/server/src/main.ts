@@ -16,6 +16,7 @@ import { loadServerKeys } from './modules/identity/crypto.ts';
 import { serveMetrics, startingMetrics } from './modules/metrics/registry.ts';
 import { startSignerChild } from './modules/signer/child.ts';
 import { freePort } from './net/free-port.ts';
+import { type CountryLookup, countryLookupFor } from './net/geo-country.ts';
 import { announceRunningApp, runtimeDir } from './runtime-registry.ts';
 
 /** Starts everything in one process: database, APIs, websocket gateway and the web app. */
@@ -27,8 +28,11 @@ async function main(): Promise<void> {
     return;
   }
   let config: Config;
+  let geoCountry: CountryLookup;
   try {
     config = loadConfig();
+    // GEOIP_COUNTRY_DB is read here, so a missing or bad file stops the start before the database is opened.
+    geoCountry = countryLookupFor(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
@@ -105,7 +109,7 @@ async function main(): Promise<void> {
   const { app, deps, jobs } = await composeApp(
     config,
     database.pool,
-    { core, keys, logger },
+    { core, keys, logger, geoCountry },
     processCore.nats,
   );
   // The demo wallet needs the hot wallets' keys, which a signer starting for the first time publishes.

@@ -13,6 +13,10 @@ export type MessageTemplate =
   | 'security_notice'
   /** A sign-in from a device the user's earlier logins never used (issue 31). */
   | 'security_new_device'
+  /** A sign-in from a country the user's earlier logins never came from (GEOIP_COUNTRY_DB, issue 31). */
+  | 'security_new_country'
+  /** Both at once: one mail saying both. */
+  | 'security_new_device_country'
   | 'card_approved'
   | 'contact';
 

@@ -1,16 +1,18 @@
 import { LOCK_FAMILIES, lockForTransaction } from '../../db/locks.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { deviceOf } from './devices.ts';
-import { mailNewDeviceNotice } from './notify.ts';
+import { mailNewSignInNotice } from './notify.ts';
 import type { IdentityDeps, RequestOrigin } from './registration.ts';
-import { knownDevice } from './sessions-repository.ts';
+import { knownCountry, knownDevice } from './sessions-repository.ts';
 import { recordActivity, type UserRecord } from './users-repository.ts';
 
 /**
  * Records a successful login in the security log with its device (`data.device`: browser and OS families, see
- * devices.ts), and mails the new-device notice when the user has logged in successfully before and never from
- * this device (README, "New device"). The check and the entry share a transaction locked on the user, so two
- * logins from one new device at once send one notice. The notice follows the commit and never fails the login.
+ * devices.ts) and, with GEOIP_COUNTRY_DB, its country (`data.country`, ISO code), and mails one notice when the
+ * device, the country or both are new (README, "New device or country"): the device when the user has logged in
+ * successfully before and never from it; the country when an earlier login has a country and none this one. The
+ * checks and the entry share a transaction locked on the user, so two logins from one new place at once send one
+ * notice. The notice follows the commit and never fails the login.
  */
 export async function recordSuccessfulLogin(
   deps: IdentityDeps,
@@ -18,25 +20,36 @@ export async function recordSuccessfulLogin(
   origin: RequestOrigin,
 ): Promise<void> {
   const device = deviceOf(origin.userAgent);
-  const isNew = await withTransaction(deps.db, async (tx) => {
+  // Looked up here, once per login, never per request.
+  const country = deps.geoCountry?.countryOf(origin.ip) ?? null;
+  const fresh = await withTransaction(deps.db, async (tx) => {
     // Serialises this user's logins for the check: the next one sees this entry.
     await lockForTransaction(tx, [LOCK_FAMILIES.loginDevice, Number(user.id)]);
     const known = await knownDevice(tx, user.id, device.key, origin.userAgent);
-    const fresh = known.anyLogin && !known.seen;
+    const newDevice = known.anyLogin && !known.seen;
+    const place = country ? await knownCountry(tx, user.id, country) : undefined;
+    const newCountry = Boolean(place?.anyCountry && !place.seen);
     await recordActivity(tx, {
       userId: user.id,
       action: 'login',
       result: 'succeed',
       ...origin,
-      data: { device: device.key, browser: device.browser, os: device.os, new_device: fresh },
+      data: {
+        device: device.key,
+        browser: device.browser,
+        os: device.os,
+        new_device: newDevice,
+        ...(country ? { country, new_country: newCountry } : {}),
+      },
     });
-    return fresh;
+    return { device: newDevice, country: newCountry };
   });
-  if (isNew) {
-    await mailNewDeviceNotice(
+  if (fresh.device || fresh.country) {
+    await mailNewSignInNotice(
       deps,
       user.email,
-      { browser: device.browser, os: device.os, ip: origin.ip, at: new Date() },
+      { browser: device.browser, os: device.os, ip: origin.ip, country, at: new Date() },
+      fresh,
       user.anti_phishing_phrase,
     );
   }

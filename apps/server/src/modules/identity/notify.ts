@@ -65,37 +65,80 @@ export async function mailSecurityNotice(
   }
 }
 
-/** Where a new sign-in came from, as the new-device notice tells it. */
+/** Where a new sign-in came from, as the new-device and new-country notice tells it. */
 export interface SignInPlace {
   browser: string;
   os: string;
   ip: string;
+  /** ISO 3166-1 alpha-2 code of the address's country (GEOIP_COUNTRY_DB), null when not known. */
+  country: string | null;
   at: Date;
 }
 
+/** What was new about a sign-in; at least one of them. */
+export interface SignInNews {
+  device: boolean;
+  country: boolean;
+}
+
+const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
+
+/** "Germany (DE)", or just the code when the runtime has no name for it. */
+export function countryName(code: string): string {
+  let name: string | undefined;
+  try {
+    name = REGION_NAMES.of(code);
+  } catch {
+    name = undefined;
+  }
+  return name && name !== code ? `${name} (${code})` : code;
+}
+
+const NEWS_TEMPLATE = {
+  device: 'security_new_device',
+  country: 'security_new_country',
+  both: 'security_new_device_country',
+} as const;
+
+const NEWS_SUBJECT = {
+  device: 'Security notice: new sign-in to your account',
+  country: 'Security notice: sign-in to your account from a new country',
+  both: 'Security notice: sign-in to your account from a new device and a new country',
+} as const;
+
+const NEWS_TEXT = {
+  device: 'from a new device',
+  country: 'from a country it was never used from before',
+  both: 'from a new device and from a country it was never used from before',
+} as const;
+
 /**
- * Tells the user of a sign-in from a device their earlier logins never used (see `README.md`, "New device"), with
- * the browser, OS, address and time, and their anti-phishing phrase so the mail can be trusted. Like
- * {@link mailSecurityNotice} it follows a login already made, so a notice that cannot be queued is only logged.
+ * Tells the user of a sign-in from a device and/or a country their earlier logins never used (see `README.md`,
+ * "New device or country"), in one mail when both are new, with the browser, OS, address, country and time, and
+ * their anti-phishing phrase so the mail can be trusted. Like {@link mailSecurityNotice} it follows a login
+ * already made, so a notice that cannot be queued is only logged.
  */
-export async function mailNewDeviceNotice(
+export async function mailNewSignInNotice(
   m: Messengers,
   to: string,
   place: SignInPlace,
+  news: SignInNews,
   phrase?: string | null,
 ): Promise<void> {
+  const kind = news.device && news.country ? 'both' : news.country ? 'country' : 'device';
+  const where = place.country ? ` in ${countryName(place.country)}` : '';
   try {
     await m.mail.send({
       to,
-      template: 'security_new_device',
-      subject: 'Security notice: new sign-in to your account',
+      template: NEWS_TEMPLATE[kind],
+      subject: NEWS_SUBJECT[kind],
       text:
-        withSecret`Your account was just signed in to from a new device: ${place.browser} on ${place.os}, ` +
-        withSecret`from ${place.ip}, at ${place.at.toISOString()} (UTC).\n\n` +
+        withSecret`Your account was just signed in to ${NEWS_TEXT[kind]}: ${place.browser} on ${place.os}, ` +
+        withSecret`from ${place.ip}${where}, at ${place.at.toISOString()} (UTC).\n\n` +
         'If this was you, nothing needs doing. If it was not, end that session in Settings › Devices, change ' +
         `your password and contact support immediately.${phishingLine(phrase)}`,
     });
   } catch (err) {
-    (m.logger ?? console).warn(`new-device notice not queued: ${String(err)}`);
+    (m.logger ?? console).warn(`new sign-in notice (${kind}) not queued: ${String(err)}`);
   }
 }

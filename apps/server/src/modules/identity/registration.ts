@@ -9,6 +9,7 @@ import type pg from 'pg';
 import { withTransaction } from '../../db/pool.ts';
 import { newUid } from '../../db/seed.ts';
 import { invalid } from '../../http/errors.ts';
+import type { CountryLookup } from '../../net/geo-country.ts';
 import { checkCodes, issueCode } from './codes.ts';
 import type { ServerKeys } from './crypto.ts';
 import { type Messengers, mailCode, smsCode } from './notify.ts';
@@ -20,6 +21,8 @@ import { findUserByEmail, latestPhone, recordActivity, setLabel } from './users-
 export interface IdentityDeps extends Messengers {
   db: pg.Pool;
   keys: ServerKeys;
+  /** The country of a login's address (GEOIP_COUNTRY_DB); absent or empty: logins are checked for devices only. */
+  geoCountry?: CountryLookup;
   /**
    * `rateLimits` off only for load tests on loopback; `baseAppCompat` (BASEAPP_COMPAT) serves BaseApp's flows;
    * `publicUrl` is where mailed links point.

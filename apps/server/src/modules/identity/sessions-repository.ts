@@ -141,3 +141,25 @@ export async function knownDevice(
   ).rows[0];
   return { anyLogin: Boolean(row.any), seen: Boolean(row.seen) };
 }
+
+/**
+ * Whether the user's earlier successful logins were made from `country` (their `data.country`), and whether any
+ * of them has a country recorded at all: logins from before GEOIP_COUNTRY_DB was set, or from addresses without a
+ * country, give no baseline, so they make no country new.
+ */
+export async function knownCountry(
+  db: Db,
+  userId: string,
+  country: string,
+): Promise<{ anyCountry: boolean; seen: boolean }> {
+  const row = (
+    await db.query(
+      `select exists(select 1 from activities where user_id = $1 and action = 'login' and result = 'succeed'
+                       and data->>'country' is not null) as any,
+              exists(select 1 from activities where user_id = $1 and action = 'login' and result = 'succeed'
+                       and data->>'country' = $2) as seen`,
+      [userId, country],
+    )
+  ).rows[0];
+  return { anyCountry: Boolean(row.any), seen: Boolean(row.seen) };
+}

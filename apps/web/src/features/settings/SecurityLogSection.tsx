@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { apiPage } from '../../api/client.ts';
 import { errorText } from '../auth/components/errors.ts';
 import { formatDateTime } from './kyc.ts';
+import { countryLabel, loginCountry } from './security-log-country.ts';
 
 /** An entry of the security log in Barong's Activity shape (`data` is a JSON text or null). */
 export interface ActivityEntry {
@@ -34,7 +35,7 @@ function detailsOf(entry: ActivityEntry): Record<string, unknown> {
   }
 }
 
-/** The event's label, with the failure or end reason and a new-device mark after it. */
+/** The event's label, with the failure or end reason and new-device and new-country marks after it. */
 function eventText(t: TFunction, entry: ActivityEntry): string {
   const details = detailsOf(entry);
   const label = t([`securityLog.action.${entry.action}`, entry.action]);
@@ -42,6 +43,7 @@ function eventText(t: TFunction, entry: ActivityEntry): string {
   if (typeof details.reason === 'string')
     notes.push(t([`securityLog.reason.${details.reason}`, details.reason]));
   if (details.new_device === true) notes.push(t('securityLog.newDevice'));
+  if (details.new_country === true) notes.push(t('securityLog.newCountry'));
   return notes.length > 0 ? `${label} (${notes.join(', ')})` : label;
 }
 
@@ -54,12 +56,23 @@ function deviceText(t: TFunction, entry: ActivityEntry): string {
   return agent.length > 48 ? `${agent.slice(0, 47)}…` : agent || '—';
 }
 
+/** The country a login came from (recorded with GEOIP_COUNTRY_DB), under its address; nothing without one. */
+function CountryNote({ entry, language }: { entry: ActivityEntry; language: string }) {
+  const country = loginCountry(detailsOf(entry));
+  if (!country) return null;
+  return (
+    <Text size="xs" c="dimmed" data-testid="security-log-country">
+      {countryLabel(country, language)}
+    </Text>
+  );
+}
+
 /**
  * Settings › Security log (issue 31): the user's activity from `GET /resource/users/activity/{topic}`, newest
  * first, filtered by topic and paged by its `Total` header.
  */
 export function SecurityLogSection() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [topic, setTopic] = useState<string>('all');
   const [page, setPage] = useState(1);
   const limit = LIMITS.tablePageLimit;
@@ -119,7 +132,12 @@ export function SecurityLogSection() {
                       {t(entry.result === 'succeed' ? 'securityLog.succeed' : 'securityLog.failed')}
                     </Badge>
                   </Table.Td>
-                  <Table.Td style={{ fontFamily: 'monospace' }}>{entry.user_ip ?? '—'}</Table.Td>
+                  <Table.Td>
+                    <Text span size="sm" style={{ fontFamily: 'monospace' }}>
+                      {entry.user_ip ?? '—'}
+                    </Text>
+                    <CountryNote entry={entry} language={i18n.language} />
+                  </Table.Td>
                   <Table.Td>{deviceText(t, entry)}</Table.Td>
                 </Table.Tr>
               ))}

@@ -104,4 +104,5 @@ export const securityLog = {
   'securityLog.reason.expired': 'session lifetime reached',
   'securityLog.reason.logout': 'logout',
   'securityLog.newDevice': 'new device',
+  'securityLog.newCountry': 'new country',
 };
