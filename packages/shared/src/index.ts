@@ -31,6 +31,7 @@ export * from './schemas/identity.ts';
 export * from './schemas/ip-whitelist.ts';
 export * from './schemas/kyc.ts';
 export * from './schemas/paging.ts';
+export * from './schemas/sanctions.ts';
 export * from './schemas/payouts.ts';
 export * from './schemas/solvency.ts';
 export * from './schemas/trading.ts';
