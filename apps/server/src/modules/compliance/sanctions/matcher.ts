@@ -164,7 +164,8 @@ export class NameIndex {
       for (const i of at) candidates.add(i);
     }
     const best = new Map<number, NameMatch>();
-    for (const i of candidates) {
+    // In list order, so that of equal scores the entry's first name (its main one) is the one shown.
+    for (const i of [...candidates].sort((a, b) => a - b)) {
       const candidate = this.names[i];
       if (!candidate) continue;
       const score = tokenSetScore(tokens, candidate.tokens);

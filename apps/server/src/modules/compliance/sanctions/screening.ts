@@ -220,7 +220,7 @@ export class SanctionsScreening {
     const names = (
       await this.db.query<{ entry_id: number; whole_name: string }>(
         `select n.entry_id::int, n.whole_name from sanctions_names n
-         join sanctions_entries e on e.id = n.entry_id where e.list_id = $1`,
+         join sanctions_entries e on e.id = n.entry_id where e.list_id = $1 order by n.id`,
         [list.id],
       )
     ).rows;
