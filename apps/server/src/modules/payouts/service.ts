@@ -8,9 +8,9 @@ import {
   WALLET_ERRORS,
 } from '@exchange/shared';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
-import { refuseWhenSanctionsHit } from '../compliance/sanctions/screening.ts';
 import type { UploadedFile } from '../../http/multipart.ts';
 import { isVerifiedBusiness } from '../business/account-type.ts';
+import { refuseWhenSanctionsHit } from '../compliance/sanctions/screening.ts';
 import type { RequestOrigin } from '../identity/registration.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
 import { checkTotp } from '../wallet/totp-check.ts';

@@ -129,7 +129,7 @@ function localName(name: string): string {
  * file's `generationDate`. Throws {@link SanctionsFileError} for a file that is not such a list.
  */
 export async function readSanctionsList(
-  chunks: AsyncIterable<Uint8Array | string>,
+  chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
   onEntity: (entity: SanctionsEntity) => void,
 ): Promise<{ generationDate: string | null; entities: number }> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
