@@ -120,7 +120,18 @@ describe('sanctions screening', () => {
     const refusedTransfer = await transfer(who, 'clean@sanctions.test');
     expect(refusedTransfer.statusCode).toBe(403);
     expect(refusedTransfer.json().errors).toEqual([FROZEN]);
+    await w.credit(who, 'eur', 500n * 100n);
+    const refusedPayout = await w.call(who, 'POST', '/account/fiats/withdraws', {
+      currency: 'eur',
+      amount: '100',
+      iban: 'DE89370400440532013000',
+      holder: 'Borislav Fiktivenko',
+      otp: await w.totp(who),
+    });
+    expect(refusedPayout.statusCode).toBe(403);
+    expect(refusedPayout.json().errors).toEqual([FROZEN]);
     expect(w.balance(who, 'trx')).toEqual({ balance: 50n * TRX, locked: 0n });
+    expect(w.balance(who, 'eur')).toEqual({ balance: 500n * 100n, locked: 0n });
     const allowed = await w.withdraw(clean.who, clean.beneficiary, '12');
     expect(allowed.statusCode, allowed.body).toBe(201);
 

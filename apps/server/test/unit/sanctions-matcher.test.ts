@@ -124,5 +124,7 @@ describe('the demo list', () => {
     await expect(read('<html><body/></html>')).rejects.toThrow(SanctionsFileError);
     await expect(read('<export><sanctionEntity logicalId="1">')).rejects.toThrow(SanctionsFileError);
     await expect(read('not xml')).rejects.toThrow(SanctionsFileError);
+    const latin1 = readSanctionsList([Buffer.from([0x3c, 0x65, 0x78, 0xe9, 0x3e])], () => {});
+    await expect(latin1).rejects.toThrow('not UTF-8');
   });
 });

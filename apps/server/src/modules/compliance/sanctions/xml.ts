@@ -171,11 +171,18 @@ export async function readSanctionsList(
     }
     if (event.kind === 'open') depth++;
   };
+  const decode = (chunk?: Uint8Array) => {
+    try {
+      return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
+    } catch {
+      throw new SanctionsFileError('the file is not UTF-8 text');
+    }
+  };
   for await (const chunk of chunks) {
-    const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    const text = typeof chunk === 'string' ? chunk : decode(chunk);
     for (const event of reader.feed(text)) handle(event);
   }
-  for (const event of reader.feed(decoder.decode())) handle(event);
+  for (const event of reader.feed(decode())) handle(event);
   if (root === null) throw new SanctionsFileError('the file holds no XML element');
   if (!reader.finished || depth !== 0) throw new SanctionsFileError('the file ends inside an element');
   return { generationDate, entities: count };
