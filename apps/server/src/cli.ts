@@ -14,6 +14,7 @@ import { openDatabase } from './db/database.ts';
 import { searchUsers } from './modules/admin/customers.ts';
 import { STAFF_USAGE, staffCommand } from './modules/admin/staff.ts';
 import { findUserDetail } from './modules/admin/users.ts';
+import { SANCTIONS_USAGE, sanctionsCommand } from './modules/compliance/sanctions/cli.ts';
 import { CUSTODY_USAGE, custodyCommand, custodyNetworks } from './modules/custody/cli.ts';
 import { auditSolvency } from './modules/custody/solvency-audit.ts';
 import { SIGNER_USAGE, signerCommand } from './modules/signer/cli.ts';
@@ -45,6 +46,7 @@ ${WALLET_USAGE}
 ${STAFF_USAGE}
 ${SIGNER_USAGE}
 ${CUSTODY_USAGE}
+${SANCTIONS_USAGE}
 ${BACKUP_USAGE}`;
 
 /** Operator command line against the same database as the app (shares a running embedded server). */
@@ -100,6 +102,8 @@ async function main(argv: string[]): Promise<number> {
       );
       return failures.length + journal.length === 0 && solvent ? 0 : 1;
     }
+    const sanctions = await sanctionsCommand(argv, database.pool, config);
+    if (sanctions !== undefined) return sanctions;
     const custody = await custodyCommand(argv, database, config);
     if (custody !== undefined) return custody;
     const staff = await staffCommand(argv, database.pool);

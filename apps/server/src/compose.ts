@@ -38,6 +38,7 @@ import { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
 import { BANK_WEBHOOK_PATH } from './modules/bank-deposits/routes.ts';
 import { Cards } from './modules/card/index.ts';
 import { CARD_WEBHOOK_PATH } from './modules/card/routes.ts';
+import { SanctionsScreening } from './modules/compliance/sanctions/screening.ts';
 import { loadServerKeys, type ServerKeys } from './modules/identity/crypto.ts';
 import { JwtIssuer } from './modules/identity/jwt.ts';
 import { SessionSweep } from './modules/identity/session-sweep.ts';
@@ -221,6 +222,9 @@ export async function composeApp(
   // Closed accounts' correspondence and records are erased once the AML retention periods end (issue 31, part 4).
   const retentionErasure = new RetentionErasure(db, logOf('retention-erasure'));
   app.addHook('preClose', () => retentionErasure.stop());
+  // Names screened against the sanctions list: changed ones within seconds, everyone daily (issue 33).
+  const sanctions = new SanctionsScreening(db, config.sanctionsMatchThreshold, logOf('sanctions'));
+  app.addHook('preClose', () => sanctions.stop());
   // The background jobs by name; each runs in one process at a time (a lock per job in a split deployment).
   const backgroundJobs: BackgroundJobs = {
     wallet: () => wallet.startJobs(),
@@ -232,8 +236,9 @@ export async function composeApp(
     'mail sender': async () => mailSender?.start(),
     'session sweep': async () => sessionSweep.start(),
     'account closure': async () => closureSweep.start(),
-    // Last: a split deployment locks each job by its position (LOCKS.jobs + index).
+    // New jobs go last: a split deployment locks each job by its position (LOCKS.jobs + index).
     'retention erasure': async () => retentionErasure.start(),
+    'sanctions screening': async () => sanctions.start(),
   };
   if (jobs) for (const [name, start] of Object.entries(backgroundJobs)) if (name !== 'wallet') await start();
   return { app, deps, jobs: backgroundJobs };

@@ -102,6 +102,7 @@ const envSchema = z.object({
   WITHDRAW_HOLD_HOURS: z.coerce.number().int().min(0).max(720).default(24),
   WITHDRAW_REVIEW_NEW_BENEFICIARY_HOURS: z.coerce.number().int().min(0).max(720).default(24),
   WITHDRAW_REVIEW_PASS_THROUGH_MINUTES: z.coerce.number().int().min(0).max(10_080).default(60),
+  SANCTIONS_MATCH_THRESHOLD: z.coerce.number().int().min(50).max(100).default(88),
   KYC_PROVIDER: z.enum(['simulator', 'sumsub']).default('simulator'),
   KYC_LEVEL_NAME: z
     .string()
@@ -235,6 +236,8 @@ export interface Config {
   withdrawHoldHours: number;
   /** When a withdrawal waits for staff review (the limits themselves are set in the console). */
   withdrawReview: WithdrawReviewRules;
+  /** A name scoring at or above this (0..100) against a sanctions list name is a screening hit. */
+  sanctionsMatchThreshold: number;
   /** Identity verification: the provider, the level checked, and the simulator's demo settings. */
   kyc: KycConfig;
   /** Root secret for hashing codes and encrypting secrets at rest; generated and stored when unset (not in production). */
@@ -434,6 +437,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       signer: e.SIGNER_URL && e.SIGNER_TOKEN ? { url: e.SIGNER_URL, token: e.SIGNER_TOKEN } : undefined,
     },
     withdrawHoldHours: e.WITHDRAW_HOLD_HOURS,
+    sanctionsMatchThreshold: e.SANCTIONS_MATCH_THRESHOLD,
     withdrawReview: {
       newBeneficiaryHours: e.WITHDRAW_REVIEW_NEW_BENEFICIARY_HOURS,
       passThroughMinutes: e.WITHDRAW_REVIEW_PASS_THROUGH_MINUTES,

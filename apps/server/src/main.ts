@@ -12,6 +12,7 @@ import { demoBot, seedDemoMarkets } from './demo/index.ts';
 import { DEMO_STAFF_EMAIL, ensureDemoStaff } from './demo/staff.ts';
 import { devToolsExposureWarning } from './http/loopback.ts';
 import { createLogger, lifecycleLogger } from './log.ts';
+import { seedDemoSanctionsList } from './modules/compliance/sanctions/import.ts';
 import { loadServerKeys } from './modules/identity/crypto.ts';
 import { serveMetrics, startingMetrics } from './modules/metrics/registry.ts';
 import { startSignerChild } from './modules/signer/child.ts';
@@ -94,6 +95,8 @@ async function main(): Promise<void> {
     config.seedDemo && config.env !== 'production' && active
       ? await ensureDemoStaff(database.pool, keys, config.demoPassword)
       : undefined;
+  // The made-up sanctions list, so that screening has something to match in development and the demo.
+  if (active && config.seedDemo && config.env !== 'production') await seedDemoSanctionsList(database.pool);
   // Demo money and history go through the active core, once; the other roles find them there.
   if (active) await creditDemoBalances(active, database.demoUsers);
   const bots =

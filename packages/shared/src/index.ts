@@ -32,6 +32,7 @@ export * from './schemas/ip-whitelist.ts';
 export * from './schemas/kyc.ts';
 export * from './schemas/paging.ts';
 export * from './schemas/payouts.ts';
+export * from './schemas/sanctions.ts';
 export * from './schemas/solvency.ts';
 export * from './schemas/trading.ts';
 export * from './schemas/transfers.ts';

@@ -1,7 +1,11 @@
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipart } from '../../src/adapters/kyc/sumsub.ts';
 import { auditLedger } from '../../src/core/audit.ts';
 import type { RecordedResponse } from '../../src/http/response-recorder.ts';
+import { sanctionsCommand } from '../../src/modules/compliance/sanctions/cli.ts';
+import { DEMO_SANCTIONS_LIST } from '../../src/modules/compliance/sanctions/import.ts';
+import { SanctionsScreening } from '../../src/modules/compliance/sanctions/screening.ts';
 import type { TestApp } from '../support/app.ts';
 import { deliverBankCredit } from '../support/bank.ts';
 import { JPEG, PASSPORT_APPLICATION, PNG, uniqueIdNo } from '../support/card.ts';
@@ -228,6 +232,28 @@ describe('the admin document, answered live', () => {
     );
     ok(await admin(boss, 'POST', `/custody/alerts/${alert.rows[0].id}/resolve`));
     ok(await t.app.inject({ method: 'GET', url: '/api/v2/admin/swagger' }));
+  });
+
+  it('sanctions screening: the list, the hits, a decision', async () => {
+    ok(await admin(boss, 'GET', '/sanctions/list'));
+    expect(
+      await sanctionsCommand(
+        ['sanctions', 'import', fileURLToPath(DEMO_SANCTIONS_LIST)],
+        t.db.pool,
+        t.deps.config,
+      ),
+    ).toBe(0);
+    ok(await admin(boss, 'GET', '/sanctions/list'));
+    const listed = await member(t, 'listed@admindocs.test');
+    await t.db.pool.query(
+      `insert into profiles (user_id, first_name, last_name, country) values ($1, 'Marta', 'Nonez Ficticia', 'ES')`,
+      [listed.id],
+    );
+    await new SanctionsScreening(t.db.pool, 88, { warn: () => {} }).drainQueue();
+    const hits = await admin(boss, 'GET', '/sanctions/hits');
+    ok(hits);
+    const hit = hits.json().find((h: { email: string }) => h.email === 'listed@admindocs.test');
+    ok(await admin(boss, 'POST', `/sanctions/hits/${hit.id}/decide`, { decision: 'confirmed', ...reason }));
   });
 
   it('every answer matches the documents, and every operation was answered with a success', async () => {

@@ -134,6 +134,15 @@ export const adminRoutes = (uid: string): AdminRoute[] => [
     body: action === 'resolve' ? { decision: 'failed' } : { reason: 'route check' },
     path: `/withdrawals/{id}/${action}`,
   })),
+  { method: 'GET', url: '/sanctions/hits', allowed: ['compliance'] },
+  { method: 'GET', url: '/sanctions/list', allowed: ['compliance'] },
+  {
+    method: 'POST',
+    url: '/sanctions/hits/999999/decide',
+    allowed: ['compliance'],
+    body: { decision: 'false_positive', reason: 'route check' },
+    path: '/sanctions/hits/{id}/decide',
+  },
   { method: 'GET', url: '/withdraw_limits', allowed: ['compliance', 'accountant'] },
   {
     method: 'PUT',

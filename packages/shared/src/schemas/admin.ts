@@ -24,6 +24,8 @@ export type StaffRole = (typeof STAFF_ROLES)[number];
  * - `ledger.read`: totals per currency and system account, the ledger audit and its CSV export.
  * - `statements.read`: a customer's statement of account per currency (every movement with its cause and the
  *   balances after it), and its CSV export.
+ * - `sanctions.review`: the sanctions screening hits and the current list; decide a hit (false positive or
+ *   confirmed) with a reason.
  *
  * No permission reaches the staff member's own customer account: whatever acts on one account (an adjustment, a
  * withdrawal decision, a KYC or card-holder review, lock, unlock, 2FA reset, sessions) is refused on one's own
@@ -44,6 +46,8 @@ export const STAFF_PERMISSIONS = {
   'markets.manage': ['technical'],
   'ledger.read': ['accountant'],
   'statements.read': ['accountant', 'compliance'],
+  /** Sanctions screening hits: see them and decide them (false positive or confirmed). */
+  'sanctions.review': ['compliance'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 

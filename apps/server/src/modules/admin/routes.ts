@@ -35,6 +35,7 @@ import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
 import { adminClosureRoutes } from '../account-closure/admin.ts';
 import { adminBankTransferRoutes } from '../bank-deposits/routes.ts';
+import { adminSanctionsRoutes } from '../compliance/sanctions/admin-routes.ts';
 import { adminCustodyRoutes } from '../custody/console-routes.ts';
 import { adminSolvencyRoutes } from '../custody/solvency-routes.ts';
 import { decrypt } from '../identity/crypto.ts';
@@ -308,6 +309,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
   adminWithdrawalRoutes(app, deps, (request, permission) => staff(request, permission));
   adminBankTransferRoutes(app, deps, (request, permission) => staff(request, permission));
   adminClosureRoutes(app, deps, (request, permission) => staff(request, permission));
+  adminSanctionsRoutes(app, deps, (request, permission) => staff(request, permission));
 
   app.get(
     '/health',

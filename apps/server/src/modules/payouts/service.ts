@@ -10,6 +10,7 @@ import {
 import { AppError, invalid, notFound } from '../../http/errors.ts';
 import type { UploadedFile } from '../../http/multipart.ts';
 import { isVerifiedBusiness } from '../business/account-type.ts';
+import { refuseWhenSanctionsHit } from '../compliance/sanctions/screening.ts';
 import type { RequestOrigin } from '../identity/registration.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
 import { checkTotp } from '../wallet/totp-check.ts';
@@ -140,6 +141,7 @@ export class Payouts {
     if (file.state !== 'validated') throw invalid(PAYOUT_ERRORS.alreadyExecuted);
     if (!(await withdrawPermission(db, user, this.deps.holdHours)).allowed)
       throw new AppError(403, [WALLET_ERRORS.withdrawNotPermitted]);
+    await refuseWhenSanctionsHit(db, user.id);
     const needs = (await repo.fileNeeds(db, id)).map((n) => {
       const precision = this.deps.core.units.precision(n.currency);
       return {

@@ -4,6 +4,7 @@ import type { BankPort, PayoutResult } from '../../adapters/bank/port.ts';
 import { validIban } from '../../adapters/bank/port.ts';
 import type { Core } from '../../core/index.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
+import { refuseWhenSanctionsHit } from '../compliance/sanctions/screening.ts';
 import type { ServerKeys } from '../identity/crypto.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
 import { checkTotp } from './totp-check.ts';
@@ -35,6 +36,8 @@ export async function createFiatWithdrawal(deps: FiatDeps, user: UserRecord, inp
   const { db, core } = deps;
   if (!(await withdrawPermission(db, user, deps.holdHours)).allowed)
     throw new AppError(403, [WALLET_ERRORS.withdrawNotPermitted]);
+  // A sanctions screening hit freezes new withdrawals until compliance decides it (issue 33).
+  await refuseWhenSanctionsHit(db, user.id);
   const currency = (
     await db.query('select precision from currencies where id = $1 and type = $2', [input.currency, 'fiat'])
   ).rows[0];

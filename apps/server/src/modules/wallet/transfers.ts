@@ -9,6 +9,7 @@ import {
 } from '@exchange/shared';
 import type pg from 'pg';
 import { AppError, invalid } from '../../http/errors.ts';
+import { refuseWhenSanctionsHit } from '../compliance/sanctions/screening.ts';
 import { beginAttempt, failAttempt, lockoutKey, releaseAttempt } from '../identity/lockout.ts';
 import { verifyPassword } from '../identity/passwords.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
@@ -51,6 +52,8 @@ export async function createTransfer(
   const { db } = deps;
   if (!(await withdrawPermission(db, user, deps.holdHours)).allowed)
     throw new AppError(403, [WALLET_ERRORS.withdrawNotPermitted]);
+  // A sanctions screening hit freezes new withdrawals until compliance decides it (issue 33).
+  await refuseWhenSanctionsHit(db, user.id);
   const networks = (
     await db.query<CurrencyNetwork>(
       `select n.blockchain_key, n.min_withdraw_amount::text, n.withdraw_fee::text, n.withdraw_enabled, c.precision

@@ -11,6 +11,7 @@ import type { MailPort } from '../../adapters/mail/port.ts';
 import type { WithdrawReviewRules } from '../../config.ts';
 import type { Core } from '../../core/index.ts';
 import { AppError, invalid } from '../../http/errors.ts';
+import { refuseWhenSanctionsHit } from '../compliance/sanctions/screening.ts';
 import type { ServerKeys } from '../identity/crypto.ts';
 import type { RequestOrigin } from '../identity/registration.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
@@ -75,6 +76,8 @@ export async function createWithdrawal(
   const { db, core } = deps;
   if (!(await withdrawPermission(db, user, deps.holdHours)).allowed)
     throw new AppError(403, [WALLET_ERRORS.withdrawNotPermitted]);
+  // A sanctions screening hit freezes new withdrawals until compliance decides it (issue 33).
+  await refuseWhenSanctionsHit(db, user.id);
   // Without a network, the beneficiary's: it was saved for one network only.
   let named: Awaited<ReturnType<typeof findBeneficiary>> | undefined;
   let blockchainKey = input.blockchain_key;

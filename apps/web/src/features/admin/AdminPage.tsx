@@ -27,6 +27,7 @@ import { AdminKyc } from './AdminKyc.tsx';
 import { AdminLedger } from './AdminLedger.tsx';
 import { AdminMarkets } from './AdminMarkets.tsx';
 import { AdminNetworks } from './AdminNetworks.tsx';
+import { AdminSanctions } from './AdminSanctions.tsx';
 import { AdminSolvency } from './AdminSolvency.tsx';
 import { AdminTrail } from './AdminTrail.tsx';
 import { AdminUsers } from './AdminUsers.tsx';
@@ -111,6 +112,7 @@ export function AdminPage() {
         () => <AdminWithdrawals me={staff.uid} canSetLimits={may('withdrawals.limits')} />,
       ],
       ['bankTransfers', 'bank_transfers.review', () => <AdminBankTransfers me={staff.uid} />],
+      ['sanctions', 'sanctions.review', () => <AdminSanctions me={staff.uid} />],
       ['trail', 'trail.read', () => <AdminTrail />],
     ] as const
   )

@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { basename } from 'node:path';
+import type pg from 'pg';
+import { withTransaction } from '../../../db/pool.ts';
+import { SERVER_DIR } from '../../../paths.ts';
+import { readSanctionsList, type SanctionsEntity, SanctionsFileError } from './xml.ts';
+
+/**
+ * The made-up list shipped for the demo and the tests (its names are fictional), read from the source tree also
+ * by the built bundle (like the SQL migrations).
+ */
+export const DEMO_SANCTIONS_LIST = new URL('src/modules/compliance/sanctions/demo-list.xml', SERVER_DIR);
+
+/** What an import recorded. */
+export interface SanctionsImport {
+  id: number;
+  fileName: string;
+  sha256: string;
+  generatedAt: string | null;
+  entities: number;
+  names: number;
+  importedAt: string;
+}
+
+/** Rows per insert statement. */
+const BATCH = 1000;
+
+/**
+ * Imports a list file (the EU consolidated list XML) as the current list: it is read and checked in full first,
+ * then the whole previous list is replaced in one transaction, so screening sees either the old list or the new
+ * one, never a part. The import's date, the file's SHA-256 and the counts are kept. Screening against it happens
+ * in the daily run (`sanctions screen` runs it at once). Throws {@link SanctionsFileError} for a file that is not
+ * such a list (nothing is changed then).
+ */
+export async function importSanctionsList(db: pg.Pool, file: string | URL): Promise<SanctionsImport> {
+  const hash = createHash('sha256');
+  const entities: SanctionsEntity[] = [];
+  const stream = createReadStream(file);
+  async function* hashed() {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      yield chunk;
+    }
+  }
+  const { generationDate } = await readSanctionsList(hashed(), (e) => entities.push(e));
+  if (entities.length === 0) throw new SanctionsFileError('the file holds no sanctionEntity');
+  const unique = new Map(entities.map((e) => [e.logicalId, e]));
+  const sha256 = hash.digest('hex');
+  const fileName = basename(typeof file === 'string' ? file : file.pathname);
+  const names = [...unique.values()].reduce((n, e) => n + e.names.length, 0);
+  return withTransaction(db, async (tx) => {
+    // One import at a time: a second one waits here and then replaces this one's list in turn.
+    await tx.query(`select pg_advisory_xact_lock(hashtext('sanctions_lists'))`);
+    await tx.query(`delete from sanctions_entries`);
+    await tx.query(`update sanctions_lists set current = false where current`);
+    const list = (
+      await tx.query(
+        `insert into sanctions_lists (file_name, file_sha256, generated_at, entity_count, name_count)
+         values ($1, $2, $3, $4, $5) returning id::int, imported_at`,
+        [fileName, sha256, generationDate, unique.size, names],
+      )
+    ).rows[0];
+    const all = [...unique.values()];
+    for (let i = 0; i < all.length; i += BATCH) {
+      const part = all.slice(i, i + BATCH);
+      const ids = (
+        await tx.query<{ id: string; logical_id: string }>(
+          `insert into sanctions_entries (list_id, logical_id, eu_reference, subject_type, regulation, birthdates,
+             citizenships)
+           select $1, l, r, s, g, array(select json_array_elements_text(b)), array(select json_array_elements_text(c))
+           from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::json[], $7::json[]) as t(l, r, s, g, b, c)
+           returning id, logical_id`,
+          [
+            list.id,
+            part.map((e) => e.logicalId),
+            part.map((e) => e.euReference),
+            part.map((e) => e.subjectType),
+            part.map((e) => e.regulation),
+            part.map((e) => JSON.stringify(e.birthdates)),
+            part.map((e) => JSON.stringify(e.citizenships)),
+          ],
+        )
+      ).rows;
+      const idOf = new Map(ids.map((r) => [r.logical_id, r.id]));
+      const rows = part.flatMap((e) => e.names.map((n) => ({ entry: idOf.get(e.logicalId), ...n })));
+      await tx.query(
+        `insert into sanctions_names (entry_id, whole_name, function)
+         select * from unnest($1::bigint[], $2::text[], $3::text[])`,
+        [rows.map((r) => r.entry), rows.map((r) => r.wholeName), rows.map((r) => r.function)],
+      );
+    }
+    return {
+      id: list.id,
+      fileName,
+      sha256,
+      generatedAt: generationDate,
+      entities: unique.size,
+      names,
+      importedAt: (list.imported_at as Date).toISOString(),
+    };
+  });
+}
+
+/** Imports the demo list unless a list was imported already (development and demo start-up). */
+export async function seedDemoSanctionsList(db: pg.Pool): Promise<SanctionsImport | null> {
+  if (await currentSanctionsList(db)) return null;
+  return importSanctionsList(db, DEMO_SANCTIONS_LIST);
+}
+
+/** The current list's record, or null before the first import. */
+export async function currentSanctionsList(db: pg.Pool): Promise<SanctionsImport | null> {
+  const row = (
+    await db.query(
+      `select id::int, file_name, file_sha256, generated_at, entity_count, name_count, imported_at
+       from sanctions_lists where current`,
+    )
+  ).rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    fileName: row.file_name,
+    sha256: row.file_sha256,
+    generatedAt: row.generated_at,
+    entities: row.entity_count,
+    names: row.name_count,
+    importedAt: (row.imported_at as Date).toISOString(),
+  };
+}
