@@ -39,3 +39,4 @@ export * from './schemas/wallet.ts';
 export * from './schemas/wallet-history.ts';
 export * from './security-log.ts';
 export * from './validation.ts';
+export * from './business-days.ts';
