@@ -30,6 +30,7 @@ export * from './schemas/dev.ts';
 export * from './schemas/identity.ts';
 export * from './schemas/ip-whitelist.ts';
 export * from './schemas/kyc.ts';
+export * from './schemas/monitoring.ts';
 export * from './schemas/paging.ts';
 export * from './schemas/payouts.ts';
 export * from './schemas/solvency.ts';

@@ -44,6 +44,8 @@ export const STAFF_PERMISSIONS = {
   'markets.manage': ['technical'],
   'ledger.read': ['accountant'],
   'statements.read': ['accountant', 'compliance'],
+  /** Transaction-monitoring alerts, reports to the FIU, suspensions and risk classes (issue 33). */
+  'monitoring.review': ['compliance'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 
