@@ -37,6 +37,7 @@ import { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
 import { BANK_WEBHOOK_PATH } from './modules/bank-deposits/routes.ts';
 import { Cards } from './modules/card/index.ts';
 import { CARD_WEBHOOK_PATH } from './modules/card/routes.ts';
+import { transactionMonitor } from './modules/compliance/monitoring/monitor.ts';
 import { loadServerKeys, type ServerKeys } from './modules/identity/crypto.ts';
 import { JwtIssuer } from './modules/identity/jwt.ts';
 import { SessionSweep } from './modules/identity/session-sweep.ts';
@@ -213,6 +214,9 @@ export async function composeApp(
   // Closures whose last withdrawal settled are completed in the background (issue 31, part 4).
   const closureSweep = new ClosureSweep(closureService(deps), logOf('account-closure'));
   app.addHook('preClose', () => closureSweep.stop());
+  // Every operation valued in EUR and checked by the AML rules, a few seconds after it commits (issue 33).
+  const monitor = transactionMonitor({ db, core, config, log: logOf('monitoring') });
+  app.addHook('preClose', () => monitor.stop());
   // The background jobs by name; each runs in one process at a time (a lock per job in a split deployment).
   const backgroundJobs: BackgroundJobs = {
     wallet: () => wallet.startJobs(),
@@ -224,6 +228,7 @@ export async function composeApp(
     'mail sender': async () => mailSender?.start(),
     'session sweep': async () => sessionSweep.start(),
     'account closure': async () => closureSweep.start(),
+    'transaction monitoring': async () => monitor.start(),
   };
   if (jobs) for (const [name, start] of Object.entries(backgroundJobs)) if (name !== 'wallet') await start();
   return { app, deps, jobs: backgroundJobs };

@@ -101,6 +101,12 @@ const envSchema = z.object({
   WITHDRAW_HOLD_HOURS: z.coerce.number().int().min(0).max(720).default(24),
   WITHDRAW_REVIEW_NEW_BENEFICIARY_HOURS: z.coerce.number().int().min(0).max(720).default(24),
   WITHDRAW_REVIEW_PASS_THROUGH_MINUTES: z.coerce.number().int().min(0).max(10_080).default(60),
+  AML_MONITOR_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
+  AML_LINKED_WINDOW_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  AML_HIGH_RISK_COUNTRIES: z
+    .string()
+    .regex(/^([A-Za-z]{2,3}(,[A-Za-z]{2,3})*)?$/, 'must be comma-separated ISO country codes')
+    .default('KP,PRK,IR,IRN,MM,MMR'),
   KYC_PROVIDER: z.enum(['simulator', 'sumsub']).default('simulator'),
   KYC_LEVEL_NAME: z
     .string()
@@ -229,6 +235,8 @@ export interface Config {
   withdrawHoldHours: number;
   /** When a withdrawal waits for staff review (the limits themselves are set in the console). */
   withdrawReview: WithdrawReviewRules;
+  /** Transaction monitoring (issue 33): how often it scans, the linked window, the high-risk countries. */
+  aml: { intervalMs: number; linkedWindowDays: number; highRiskCountries: string[] };
   /** Identity verification: the provider, the level checked, and the simulator's demo settings. */
   kyc: KycConfig;
   /** Root secret for hashing codes and encrypting secrets at rest; generated and stored when unset (not in production). */
@@ -430,6 +438,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     withdrawReview: {
       newBeneficiaryHours: e.WITHDRAW_REVIEW_NEW_BENEFICIARY_HOURS,
       passThroughMinutes: e.WITHDRAW_REVIEW_PASS_THROUGH_MINUTES,
+    },
+    aml: {
+      intervalMs: e.AML_MONITOR_INTERVAL_MS,
+      linkedWindowDays: e.AML_LINKED_WINDOW_DAYS,
+      highRiskCountries: e.AML_HIGH_RISK_COUNTRIES.split(',')
+        .filter(Boolean)
+        .map((c) => c.toUpperCase()),
     },
     webDist: path.resolve(e.WEB_DIST ?? WEB_DIST),
   };

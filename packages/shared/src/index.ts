@@ -1,4 +1,5 @@
 export * from './addresses.ts';
+export * from './business-days.ts';
 export * from './card-topup.ts';
 export * from './constants.ts';
 export * from './errors.ts';
@@ -40,4 +41,3 @@ export * from './schemas/wallet.ts';
 export * from './schemas/wallet-history.ts';
 export * from './security-log.ts';
 export * from './validation.ts';
-export * from './business-days.ts';

@@ -1,6 +1,10 @@
 import { AML_RULES } from '@exchange/shared';
 import { describe, expect, it } from 'vitest';
-import { evaluate, type MonitoredOperation, type RuleContext } from '../../src/modules/compliance/monitoring/rules.ts';
+import {
+  evaluate,
+  type MonitoredOperation,
+  type RuleContext,
+} from '../../src/modules/compliance/monitoring/rules.ts';
 import { decimalRate, eurCents } from '../../src/modules/compliance/monitoring/valuation.ts';
 
 const ctx = (over: Partial<RuleContext> = {}): RuleContext => ({

@@ -80,3 +80,53 @@ export const setRiskClassSchema = z.object({
     .nullable()
     .default(null),
 });
+
+/** An alert in the console. */
+export const monitoringAlertResponse = z.object({
+  id: z.number().int(),
+  uid: z.string(),
+  email: z.string(),
+  rule: z.string(),
+  state: z.enum(['open', 'closed', 'escalated']),
+  /** The hit's value in EUR (the window's total for linked operations); null when unvalued. */
+  eur: z.string().nullable(),
+  facts: z.record(z.string(), z.unknown()),
+  operation_ids: z.array(z.number().int()),
+  reason: z.string().nullable(),
+  report_id: z.number().int().nullable(),
+  created_at: z.string(),
+  decided_at: z.string().nullable(),
+});
+
+/** A report to the financial intelligence unit, with the policy's clock. */
+export const monitoringReportResponse = z.object({
+  id: z.number().int(),
+  alert_id: z.number().int(),
+  uid: z.string(),
+  email: z.string(),
+  narrative: z.string(),
+  suspicion_at: z.string(),
+  /** Three business hours after the suspicion (Europe/Warsaw business days). */
+  due_at: z.string(),
+  due_in_ms: z.number(),
+  overdue: z.boolean(),
+  exported_at: z.string().nullable(),
+  suspensions: z.array(
+    z.object({ withdrawal_id: z.number().int(), until: z.string(), lifted_at: z.string().nullable() }),
+  ),
+});
+
+/** A customer's risk class in the console. */
+export const riskProfileResponse = z.object({
+  uid: z.string(),
+  email: z.string(),
+  class: z.enum(RISK_CLASSES),
+  reasons: z.array(z.string()),
+  source: z.enum(['rules', 'staff']),
+  note: z.string().nullable(),
+  review_due: z.string(),
+  overdue: z.boolean(),
+  pep: z.boolean(),
+  pep_left_office: z.string().nullable(),
+});
+export type RiskProfileEntity = z.infer<typeof riskProfileResponse>;

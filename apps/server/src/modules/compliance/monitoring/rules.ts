@@ -42,7 +42,12 @@ export interface RuleHit {
 
 const eur = (cents: bigint) => formatUnits(cents, 2);
 const OUTGOING: ReadonlySet<OperationKind> = new Set(['withdrawal', 'transfer_out']);
-const CROSSING: ReadonlySet<OperationKind> = new Set(['deposit', 'withdrawal', 'transfer_in', 'transfer_out']);
+const CROSSING: ReadonlySet<OperationKind> = new Set([
+  'deposit',
+  'withdrawal',
+  'transfer_in',
+  'transfer_out',
+]);
 
 /**
  * The rules an operation hits (see `AML_RULES`). Pure: every amount is bigint EUR cents; the thresholds are
