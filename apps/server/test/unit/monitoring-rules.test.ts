@@ -1,5 +1,6 @@
 import { AML_RULES } from '@exchange/shared';
 import { describe, expect, it } from 'vitest';
+import { pepActive, ruleClass } from '../../src/modules/compliance/monitoring/risk.ts';
 import {
   evaluate,
   type MonitoredOperation,
@@ -93,5 +94,23 @@ describe('high-risk territory', () => {
     ]);
     expect(rules(op(1n, { counterpartyCountry: 'PL' }), ctx())).toEqual([]);
     expect(rules(op(1n, { kind: 'swap', counterpartyCountry: 'KP' }), ctx())).toEqual([]);
+  });
+});
+
+describe('risk classes', () => {
+  it('PEP status lasts one year after leaving office, to the day', () => {
+    expect(pepActive(true, null, '2026-11-29')).toBe(true);
+    expect(pepActive(true, '2025-11-30', '2026-11-29')).toBe(true);
+    expect(pepActive(true, '2025-11-29', '2026-11-29')).toBe(false);
+    expect(pepActive(false, null, '2026-11-29')).toBe(false);
+  });
+
+  it('is high for a listed country, PEP or a report; average for a business or an open alert', () => {
+    expect(ruleClass([])).toBe('low');
+    expect(ruleClass(['business'])).toBe('average');
+    expect(ruleClass(['alerts.open'])).toBe('average');
+    expect(ruleClass(['business', 'pep'])).toBe('high');
+    expect(ruleClass(['country.high_risk'])).toBe('high');
+    expect(ruleClass(['alerts.reported'])).toBe('high');
   });
 });

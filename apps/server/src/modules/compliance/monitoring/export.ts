@@ -107,7 +107,7 @@ export async function exportReport(db: pg.Pool, staff: Staff, id: number): Promi
   };
 }
 
-const escape = (text: string) =>
+const xmlText = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function element(name: string, value: unknown, indent: string): string {
@@ -123,7 +123,7 @@ function element(name: string, value: unknown, indent: string): string {
       .join('\n');
     return `${indent}<${name}>\n${inner}\n${indent}</${name}>`;
   }
-  return `${indent}<${name}>${escape(String(value))}</${name}>`;
+  return `${indent}<${name}>${xmlText(String(value))}</${name}>`;
 }
 
 /** The export as XML: the same tree as the JSON, one element per field (lists of singular-named items). */

@@ -23,7 +23,6 @@ export const RISK_REASONS = {
 } as const;
 
 const RANK: Record<RiskClass, number> = { low: 0, average: 1, high: 2 };
-const higher = (a: RiskClass, b: RiskClass): RiskClass => (RANK[a] >= RANK[b] ? a : b);
 
 /**
  * The class the rules give, from its reasons (pure). The policy reviews every risk profile at least yearly, so each
@@ -44,8 +43,10 @@ export function pepActive(pep: boolean, leftOffice: string | null, today: string
 }
 
 /**
- * Reassesses `userId` by the rules. A class set by staff stands until its review is due; the rules may only raise
- * it meanwhile (a new hit is never hidden by an earlier decision).
+ * Reassesses `userId` by the rules. A class set by staff stands (only a staff review changes it); the rules may
+ * only raise it (a new hit is never hidden by an earlier decision). The rules never push a review further out: a
+ * profile keeps the earlier of its due date and a year from now, so an overdue review stays overdue until staff
+ * review it.
  */
 export async function assessRisk(db: pg.Pool, userId: number, highRisk: readonly string[]): Promise<void> {
   const row = (
@@ -55,7 +56,7 @@ export async function assessRisk(db: pg.Pool, userId: number, highRisk: readonly
          (select country from companies where user_id = u.id) as company_country,
          exists (select 1 from aml_alerts where user_id = u.id and state = 'open') as open_alerts,
          exists (select 1 from aml_alerts where user_id = u.id and state = 'escalated') as reported,
-         r.class, r.source, r.review_due < now() as due, r.pep, r.pep_left_office::text,
+         r.class, r.source, r.pep, r.pep_left_office::text,
          to_char(now() at time zone 'Europe/Warsaw', 'YYYY-MM-DD') as today
        from users u left join aml_risk_profiles r on r.user_id = u.id where u.id = $1`,
       [userId],
@@ -71,16 +72,13 @@ export async function assessRisk(db: pg.Pool, userId: number, highRisk: readonly
   if (row.account_type === 'business') reasons.push(RISK_REASONS.business);
   if (row.open_alerts) reasons.push(RISK_REASONS.openAlerts);
   const byRules = ruleClass(reasons);
-  if (row.source === 'staff' && !row.due) {
-    if (RANK[byRules] <= RANK[row.class as RiskClass]) return;
-  }
+  if (row.source === 'staff' && RANK[byRules] <= RANK[row.class as RiskClass]) return;
   await db.query(
     `insert into aml_risk_profiles (user_id, class, reasons, source, review_due)
      values ($1, $2, $3, 'rules', now() + interval '1 year')
      on conflict (user_id) do update set class = excluded.class, reasons = excluded.reasons, source = 'rules',
        note = null, set_by = null,
-       review_due = case when aml_risk_profiles.class = excluded.class and aml_risk_profiles.source = 'rules'
-                         then aml_risk_profiles.review_due else excluded.review_due end,
+       review_due = least(aml_risk_profiles.review_due, excluded.review_due),
        updated_at = now()
      where aml_risk_profiles.class <> excluded.class or aml_risk_profiles.reasons <> excluded.reasons
        or aml_risk_profiles.source <> 'rules'`,
