@@ -1,6 +1,6 @@
 /**
- * The AML policy's business-day clock (trading spec §1: "Holidays are Saturdays, Sundays and Polish public
- * holidays"; a report is due "within three business hours", a suspension lasts "up to 10 business days").
+ * The AML policy's business-day clock (docs/accounts.md#public-pages-and-policies: holidays are weekends and Polish
+ * public holidays; a report to the FIU is due within three business hours, a suspension lasts up to 10 business days).
  *
  * Days are calendar days in Europe/Warsaw. A business hour is an hour of a business day, all 24 of them: the terms
  * define which days are not business days but set no office hours, so inventing 9–17 would stretch a three-hour

@@ -130,3 +130,5 @@ export const riskProfileResponse = z.object({
   pep_left_office: z.string().nullable(),
 });
 export type RiskProfileEntity = z.infer<typeof riskProfileResponse>;
+export type MonitoringAlertEntity = z.infer<typeof monitoringAlertResponse>;
+export type MonitoringReportEntity = z.infer<typeof monitoringReportResponse>;

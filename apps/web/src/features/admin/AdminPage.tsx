@@ -26,6 +26,7 @@ import { AdminDashboard } from './AdminDashboard.tsx';
 import { AdminKyc } from './AdminKyc.tsx';
 import { AdminLedger } from './AdminLedger.tsx';
 import { AdminMarkets } from './AdminMarkets.tsx';
+import { AdminMonitoring } from './AdminMonitoring.tsx';
 import { AdminNetworks } from './AdminNetworks.tsx';
 import { AdminSolvency } from './AdminSolvency.tsx';
 import { AdminTrail } from './AdminTrail.tsx';
@@ -111,6 +112,7 @@ export function AdminPage() {
         () => <AdminWithdrawals me={staff.uid} canSetLimits={may('withdrawals.limits')} />,
       ],
       ['bankTransfers', 'bank_transfers.review', () => <AdminBankTransfers me={staff.uid} />],
+      ['monitoring', 'monitoring.review', () => <AdminMonitoring me={staff.uid} />],
       ['trail', 'trail.read', () => <AdminTrail />],
     ] as const
   )
