@@ -132,3 +132,51 @@ export const riskProfileResponse = z.object({
 export type RiskProfileEntity = z.infer<typeof riskProfileResponse>;
 export type MonitoringAlertEntity = z.infer<typeof monitoringAlertResponse>;
 export type MonitoringReportEntity = z.infer<typeof monitoringReportResponse>;
+
+/** `GET /admin/monitoring/reports/:id/export` (JSON; `format=xml` gives the same tree as XML). */
+export const monitoringReportExportResponse = z.object({
+  report: z.object({
+    id: z.number().int(),
+    suspicion_at: z.string(),
+    due_at: z.string(),
+    narrative: z.string(),
+    exported_at: z.string(),
+    exported_by: z.string(),
+  }),
+  subject: z.object({
+    uid: z.string(),
+    email: z.string(),
+    level: z.number().int(),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
+    dob: z.string().nullable(),
+    country: z.string().nullable(),
+    address: z.string().nullable(),
+    city: z.string().nullable(),
+    postcode: z.string().nullable(),
+  }),
+  alert: z.object({
+    id: z.number().int(),
+    rule: z.string(),
+    eur: z.string().nullable(),
+    facts: z.record(z.string(), z.unknown()),
+    created_at: z.string(),
+  }),
+  operations: z.array(
+    z.object({
+      id: z.number().int(),
+      kind: z.string(),
+      /** `<table>:<id>` of the operation (deposit, withdrawal, swap, card_topup). */
+      reference: z.string(),
+      currency: z.string(),
+      amount: z.string(),
+      eur: z.string().nullable(),
+      counterparty_country: z.string().nullable(),
+      occurred_at: z.string(),
+    }),
+  ),
+  suspensions: z.array(
+    z.object({ withdrawal_id: z.number().int(), until: z.string(), lifted_at: z.string().nullable() }),
+  ),
+});
+export type MonitoringReportExport = z.infer<typeof monitoringReportExportResponse>;

@@ -1,4 +1,4 @@
-import { formatUnits } from '@exchange/shared';
+import { formatUnits, type MonitoringReportExport } from '@exchange/shared';
 import type pg from 'pg';
 import type { Staff } from '../../admin/access.ts';
 import { recordStaffAction } from '../../admin/trail.ts';
@@ -6,40 +6,7 @@ import { isoSql } from '../../identity/users-repository.ts';
 import { reportView } from './service.ts';
 
 /** The data of a report to the financial intelligence unit, as exported (JSON, or the same tree as XML). */
-export interface ReportExport {
-  report: {
-    id: number;
-    suspicion_at: string;
-    due_at: string;
-    narrative: string;
-    exported_at: string;
-    exported_by: string;
-  };
-  subject: {
-    uid: string;
-    email: string;
-    level: number;
-    first_name: string | null;
-    last_name: string | null;
-    dob: string | null;
-    country: string | null;
-    address: string | null;
-    city: string | null;
-    postcode: string | null;
-  };
-  alert: { id: number; rule: string; eur: string | null; facts: Record<string, unknown>; created_at: string };
-  operations: {
-    id: number;
-    kind: string;
-    reference: string;
-    currency: string;
-    amount: string;
-    eur: string | null;
-    counterparty_country: string | null;
-    occurred_at: string;
-  }[];
-  suspensions: { withdrawal_id: number; until: string; lifted_at: string | null }[];
-}
+export type ReportExport = MonitoringReportExport;
 
 /** Assembles a report's data and marks it exported (in the trail). */
 export async function exportReport(db: pg.Pool, staff: Staff, id: number): Promise<ReportExport> {

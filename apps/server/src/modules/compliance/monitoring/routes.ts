@@ -3,6 +3,7 @@ import {
   escalateAlertSchema,
   monitoringAlertResponse,
   monitoringAlertsQuery,
+  monitoringReportExportResponse,
   monitoringReportResponse,
   riskProfileResponse,
   type StaffPermission,
@@ -79,6 +80,7 @@ export function adminMonitoringRoutes(
       params: idParam,
       body: escalateAlertSchema,
       response: monitoringReportResponse,
+      status: 201,
     }),
     async (request, reply) => {
       const who = await staff(request, PERMISSION);
@@ -121,6 +123,9 @@ export function adminMonitoringRoutes(
     docs("The report's data for the financial intelligence unit, as JSON or XML", {
       params: idParam,
       query: exportQuery,
+      response: monitoringReportExportResponse,
+      description:
+        'With `format=xml`, the same tree as XML (`application/xml`, root `suspicious_activity_report`).',
     }),
     async (request, reply) => {
       const who = await staff(request, PERMISSION);
