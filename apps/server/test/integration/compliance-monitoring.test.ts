@@ -2,7 +2,7 @@ import { addBusinessHours, toUnits } from '@exchange/shared';
 import { describe, expect, it } from 'vitest';
 import { transactionMonitor } from '../../src/modules/compliance/monitoring/monitor.ts';
 import { adminCall, asStaff, type Person, stepUp } from '../support/staff.ts';
-import { type Member, TRX, walletSuite } from '../support/wallet.ts';
+import { externalAddress, type Member, TRX, walletSuite } from '../support/wallet.ts';
 
 /**
  * Transaction monitoring (issue 33 item 2) and risk classes (item 1), through the admin API with raw requests:
@@ -14,6 +14,7 @@ const w = walletSuite({
   AML_MONITOR_INTERVAL_MS: '0',
   AML_HIGH_RISK_COUNTRIES: 'IR,KP',
   WITHDRAW_REVIEW_NEW_BENEFICIARY_HOURS: '24',
+  WITHDRAW_REVIEW_PASS_THROUGH_MINUTES: '60',
 });
 const monitor = () =>
   transactionMonitor({ db: w.t.db.pool, core: w.t.deps.core, config: w.t.deps.config, log: console });
@@ -100,6 +101,37 @@ describe('transaction monitoring rules', () => {
     await bankDeposit(occasional, '1000.00');
     await monitor().scan();
     expect((await alertsOf(p, occasional)).map((a) => a.rule)).toEqual(['threshold.identification']);
+  });
+
+  it('rapid in-and-out across currencies: EUR in, USDT out within the window, valued in EUR', async () => {
+    const p = await compliance();
+    const who = await w.member('mule@monitoring.test');
+    await bankDeposit(who, '2000.00');
+    await monitor().scan();
+    expect(await alertsOf(p, who)).toEqual([]);
+    // 1,087 USDT at CARD_EUR_PER_USDT 0.92 is EUR 1,000.04: half of the EUR 2,000 that just came in.
+    await w.credit(who, 'usdt', 2_000_000_000n);
+    const beneficiary = await w.activeBeneficiary(who, externalAddress('tron'), 'usdt');
+    const out = await w.call(who, 'POST', '/account/withdraws', {
+      amount: '1087',
+      otp: await w.totp(who),
+      beneficiary_id: beneficiary,
+      currency: 'usdt',
+      blockchain_key: 'tron-sim',
+    });
+    expect(out.statusCode, out.body).toBe(201);
+    await monitor().scan();
+    const [hit] = (await alertsOf(p, who)) as (Alert & { facts: Record<string, unknown> })[];
+    expect(hit).toMatchObject({ rule: 'pattern.rapid_in_out', eur: '1000.04' });
+    expect(hit?.facts).toMatchObject({ in_eur: '2000', out_eur: '1000.04' });
+    // The monitor only alerts: the withdrawal stays where the withdrawal review put it (a just-saved address).
+    const id = out.json().id as number;
+    const row = (await w.t.db.pool.query('select state from withdrawals where id = $1', [id])).rows[0];
+    expect(row.state).toBe('under_review');
+    // Rejected (as a decision cut off before the release), its funds come back through the processor.
+    const reject = await w.t.db.pool.query(`update withdrawals set state = 'rejected' where id = $1`, [id]);
+    expect(reject.rowCount).toBe(1);
+    await w.t.deps.wallet.tick();
   });
 
   it("flags a deposit from a high-risk territory's bank", async () => {
