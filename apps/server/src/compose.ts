@@ -38,6 +38,7 @@ import { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
 import { BANK_WEBHOOK_PATH } from './modules/bank-deposits/routes.ts';
 import { Cards } from './modules/card/index.ts';
 import { CARD_WEBHOOK_PATH } from './modules/card/routes.ts';
+import { transactionMonitor } from './modules/compliance/monitoring/monitor.ts';
 import { SanctionsScreening } from './modules/compliance/sanctions/screening.ts';
 import { loadServerKeys, type ServerKeys } from './modules/identity/crypto.ts';
 import { JwtIssuer } from './modules/identity/jwt.ts';
@@ -225,6 +226,9 @@ export async function composeApp(
   // Names screened against the sanctions list: changed ones within seconds, everyone daily (issue 33).
   const sanctions = new SanctionsScreening(db, config.sanctionsMatchThreshold, logOf('sanctions'));
   app.addHook('preClose', () => sanctions.stop());
+  // Every operation valued in EUR and checked by the AML rules, a few seconds after it commits (issue 33).
+  const monitor = transactionMonitor({ db, core, config, log: logOf('monitoring') });
+  app.addHook('preClose', () => monitor.stop());
   // The background jobs by name; each runs in one process at a time (a lock per job in a split deployment).
   const backgroundJobs: BackgroundJobs = {
     wallet: () => wallet.startJobs(),
@@ -239,6 +243,7 @@ export async function composeApp(
     // New jobs go last: a split deployment locks each job by its position (LOCKS.jobs + index).
     'retention erasure': async () => retentionErasure.start(),
     'sanctions screening': async () => sanctions.start(),
+    'transaction monitoring': async () => monitor.start(),
   };
   if (jobs) for (const [name, start] of Object.entries(backgroundJobs)) if (name !== 'wallet') await start();
   return { app, deps, jobs: backgroundJobs };

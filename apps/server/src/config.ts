@@ -103,6 +103,12 @@ const envSchema = z.object({
   WITHDRAW_REVIEW_NEW_BENEFICIARY_HOURS: z.coerce.number().int().min(0).max(720).default(24),
   WITHDRAW_REVIEW_PASS_THROUGH_MINUTES: z.coerce.number().int().min(0).max(10_080).default(60),
   SANCTIONS_MATCH_THRESHOLD: z.coerce.number().int().min(50).max(100).default(88),
+  AML_MONITOR_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
+  AML_LINKED_WINDOW_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  AML_HIGH_RISK_COUNTRIES: z
+    .string()
+    .regex(/^([A-Za-z]{2,3}(,[A-Za-z]{2,3})*)?$/, 'must be comma-separated ISO country codes')
+    .default('KP,PRK,IR,IRN,MM,MMR'),
   KYC_PROVIDER: z.enum(['simulator', 'sumsub']).default('simulator'),
   KYC_LEVEL_NAME: z
     .string()
@@ -238,6 +244,8 @@ export interface Config {
   withdrawReview: WithdrawReviewRules;
   /** A name scoring at or above this (0..100) against a sanctions list name is a screening hit. */
   sanctionsMatchThreshold: number;
+  /** Transaction monitoring (issue 33): how often it scans, the linked window, the high-risk countries. */
+  aml: { intervalMs: number; linkedWindowDays: number; highRiskCountries: string[] };
   /** Identity verification: the provider, the level checked, and the simulator's demo settings. */
   kyc: KycConfig;
   /** Root secret for hashing codes and encrypting secrets at rest; generated and stored when unset (not in production). */
@@ -441,6 +449,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     withdrawReview: {
       newBeneficiaryHours: e.WITHDRAW_REVIEW_NEW_BENEFICIARY_HOURS,
       passThroughMinutes: e.WITHDRAW_REVIEW_PASS_THROUGH_MINUTES,
+    },
+    aml: {
+      intervalMs: e.AML_MONITOR_INTERVAL_MS,
+      linkedWindowDays: e.AML_LINKED_WINDOW_DAYS,
+      highRiskCountries: e.AML_HIGH_RISK_COUNTRIES.split(',')
+        .filter(Boolean)
+        .map((c) => c.toUpperCase()),
     },
     webDist: path.resolve(e.WEB_DIST ?? WEB_DIST),
   };

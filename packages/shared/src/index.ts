@@ -1,4 +1,5 @@
 export * from './addresses.ts';
+export * from './business-days.ts';
 export * from './card-topup.ts';
 export * from './constants.ts';
 export * from './errors.ts';
@@ -30,6 +31,7 @@ export * from './schemas/dev.ts';
 export * from './schemas/identity.ts';
 export * from './schemas/ip-whitelist.ts';
 export * from './schemas/kyc.ts';
+export * from './schemas/monitoring.ts';
 export * from './schemas/paging.ts';
 export * from './schemas/payouts.ts';
 export * from './schemas/sanctions.ts';

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipart } from '../../src/adapters/kyc/sumsub.ts';
 import { auditLedger } from '../../src/core/audit.ts';
 import type { RecordedResponse } from '../../src/http/response-recorder.ts';
+import { transactionMonitor } from '../../src/modules/compliance/monitoring/monitor.ts';
 import { sanctionsCommand } from '../../src/modules/compliance/sanctions/cli.ts';
 import { DEMO_SANCTIONS_LIST } from '../../src/modules/compliance/sanctions/import.ts';
 import { SanctionsScreening } from '../../src/modules/compliance/sanctions/screening.ts';
@@ -254,6 +255,72 @@ describe('the admin document, answered live', () => {
     ok(hits);
     const hit = hits.json().find((h: { email: string }) => h.email === 'listed@admindocs.test');
     ok(await admin(boss, 'POST', `/sanctions/hits/${hit.id}/decide`, { decision: 'confirmed', ...reason }));
+  });
+
+  it('transaction monitoring: alerts, false positive, report, suspension, export, risk classes', async () => {
+    const suspect = await member(t, 'suspect@admindocs.test');
+    const uid = (await t.db.pool.query('select uid from users where id = $1', [suspect.id])).rows[0].uid;
+    await t.deps.core.sequencer.submit({
+      type: 'Credit',
+      user: suspect.id,
+      currency: 'trx',
+      amount: 100_000_000n,
+      kind: 'deposit',
+    });
+    const saved = await peatio(t, suspect, 'POST', '/account/beneficiaries', {
+      name: 'Fresh',
+      currency: 'trx',
+      blockchain_key: 'tron-sim',
+      data: { address: externalAddress('tron') },
+    });
+    const [pin] = await outbox(t, suspect.email);
+    ok(
+      await peatio(t, suspect, 'PATCH', `/account/beneficiaries/${saved.json().id}/activate`, {
+        pin: pin?.secret,
+      }),
+    );
+    const pending = await peatio(t, suspect, 'POST', '/account/withdraws', {
+      amount: '20',
+      otp: await freshTotp(t, suspect),
+      beneficiary_id: saved.json().id,
+      currency: 'trx',
+    });
+    ok(pending, 201);
+    // Two EUR 15,000 transfers assigned to the suspect: two single-operation alerts.
+    for (const remittance of ['large 1', 'large 2'])
+      ok(await deliverBankCredit(t, { amount: '15000.00', remittance }));
+    const queued = (await admin(boss, 'GET', '/bank_transfers')).json() as { id: number }[];
+    for (const q of queued)
+      ok(
+        await admin(boss, 'POST', `/bank_transfers/${q.id}/assign`, {
+          uid,
+          reason: 'Assigned by payer name',
+        }),
+      );
+    await transactionMonitor({
+      db: t.db.pool,
+      core: t.deps.core,
+      config: t.deps.config,
+      log: console,
+    }).scan();
+    const alerts = await admin(boss, 'GET', '/monitoring/alerts');
+    ok(alerts);
+    const mine = (alerts.json() as { id: number; uid: string }[]).filter((a) => a.uid === uid);
+    expect(mine).toHaveLength(2);
+    const [falsePositive, suspicious] = mine;
+    ok(await admin(boss, 'POST', `/monitoring/alerts/${falsePositive?.id}/close`, reason));
+    const report = await admin(boss, 'POST', `/monitoring/alerts/${suspicious?.id}/escalate`, {
+      narrative: 'Unexplained large transfers',
+    });
+    ok(report, 201);
+    const id = report.json().id as number;
+    ok(await admin(boss, 'GET', `/monitoring/reports/${id}`));
+    ok(await admin(boss, 'POST', `/monitoring/reports/${id}/suspend`, { withdrawal_id: pending.json().id }));
+    ok(await admin(boss, 'GET', `/monitoring/reports/${id}/export`));
+    ok(await admin(boss, 'GET', '/monitoring/risk?overdue=false'));
+    ok(await admin(boss, 'PUT', `/monitoring/risk/${uid}`, { class: 'high', reason: 'Reported to the FIU' }));
+    // The suspended withdrawal is rejected, so its funds come back before the ledger audit.
+    ok(await admin(second, 'POST', `/withdrawals/${pending.json().id}/reject`, reason));
   });
 
   it('every answer matches the documents, and every operation was answered with a success', async () => {

@@ -4,6 +4,7 @@ import { accountClosure } from './en/account-closure.ts';
 import { admin } from './en/admin.ts';
 import { adminCustody } from './en/admin-custody.ts';
 import { adminMarkets } from './en/admin-markets.ts';
+import { adminMonitoring } from './en/admin-monitoring.ts';
 import { adminSanctions } from './en/admin-sanctions.ts';
 import { adminSolvency } from './en/admin-solvency.ts';
 import { captcha } from './en/captcha.ts';
@@ -47,6 +48,7 @@ export const en = {
   ...adminSolvency,
   ...adminCustody,
   ...adminSanctions,
+  ...adminMonitoring,
 };
 
 void i18next.use(initReactI18next).init({

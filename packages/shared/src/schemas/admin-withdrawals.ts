@@ -11,6 +11,8 @@ import { staffReason } from './admin.ts';
  *   through the account, in one withdrawal or several).
  * - `account.staff`: the sender is a staff member. Staff set the limits and rules that decide which withdrawals
  *   wait, so every withdrawal of theirs waits for a colleague (who may not be themselves: `admin.user.own_account`).
+ * - `aml.suspended`: compliance suspended it for a report to the financial intelligence unit (up to 10 business
+ *   days); it cannot be approved until the suspension ends.
  */
 export const WITHDRAW_REVIEW_REASONS = {
   perWithdrawal: 'limit.per_withdrawal',
@@ -18,6 +20,7 @@ export const WITHDRAW_REVIEW_REASONS = {
   newBeneficiary: 'beneficiary.new',
   passThrough: 'rule.pass_through',
   staffAccount: 'account.staff',
+  amlSuspended: 'aml.suspended',
 } as const;
 export type WithdrawReviewReason = (typeof WITHDRAW_REVIEW_REASONS)[keyof typeof WITHDRAW_REVIEW_REASONS];
 

@@ -48,6 +48,8 @@ export const STAFF_PERMISSIONS = {
   'statements.read': ['accountant', 'compliance'],
   /** Sanctions screening hits: see them and decide them (false positive or confirmed). */
   'sanctions.review': ['compliance'],
+  /** Transaction-monitoring alerts, reports to the FIU, suspensions and risk classes (issue 33). */
+  'monitoring.review': ['compliance'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 

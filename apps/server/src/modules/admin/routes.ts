@@ -14,6 +14,7 @@ import {
   kycDecisionResponse,
   kycQueueItemResponse,
   kycReviewSchema,
+  MONITORING_ERRORS,
   proposeAdjustmentSchema,
   STAFF_PERMISSIONS,
   type StaffPermission,
@@ -35,6 +36,7 @@ import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
 import { adminClosureRoutes } from '../account-closure/admin.ts';
 import { adminBankTransferRoutes } from '../bank-deposits/routes.ts';
+import { adminMonitoringRoutes } from '../compliance/monitoring/routes.ts';
 import { adminSanctionsRoutes } from '../compliance/sanctions/admin-routes.ts';
 import { adminCustodyRoutes } from '../custody/console-routes.ts';
 import { adminSolvencyRoutes } from '../custody/solvency-routes.ts';
@@ -52,6 +54,8 @@ import { adminStatementRoutes } from './statement-routes.ts';
 import { listStaffActions, recordStaffAction } from './trail.ts';
 import { adminWithdrawalRoutes } from './withdrawals-routes.ts';
 
+/** SQLSTATE of the database's refusal to approve a withdrawal suspended for a report (migration 0047). */
+const AML_SUSPENDED_SQLSTATE = 'XCA01';
 const uidParam = z.object({ uid: z.string().regex(/^ID[0-9A-F]{10}$/, ADMIN_ERRORS.userNotFound) });
 const idParam = z.object({ id: z.coerce.number().int().positive() });
 const documentParams = uidParam.extend({ id: z.coerce.number().int().positive() });
@@ -69,6 +73,9 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
   // The database refused a decision on the staff member's own account that the service let through (a bug, so
   // logged): answered as the service's own refusal. Every other error goes on to the app's handler.
   app.setErrorHandler((err: Error & { code?: unknown }, request, reply) => {
+    // A suspended withdrawal's approval, refused by the database (migration 0047) whichever path tried it.
+    if (err.code === AML_SUSPENDED_SQLSTATE)
+      return reply.status(409).send({ errors: [MONITORING_ERRORS.suspended] });
     if (err.code !== OWN_ACCOUNT_SQLSTATE) throw err;
     request.log.warn({ err }, 'the database refused a staff action on their own account');
     return reply.status(403).send({ errors: [ADMIN_ERRORS.ownAccount] });
@@ -310,6 +317,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
   adminBankTransferRoutes(app, deps, (request, permission) => staff(request, permission));
   adminClosureRoutes(app, deps, (request, permission) => staff(request, permission));
   adminSanctionsRoutes(app, deps, (request, permission) => staff(request, permission));
+  adminMonitoringRoutes(app, deps, (request, permission) => staff(request, permission));
 
   app.get(
     '/health',

@@ -26,6 +26,7 @@ import { AdminDashboard } from './AdminDashboard.tsx';
 import { AdminKyc } from './AdminKyc.tsx';
 import { AdminLedger } from './AdminLedger.tsx';
 import { AdminMarkets } from './AdminMarkets.tsx';
+import { AdminMonitoring } from './AdminMonitoring.tsx';
 import { AdminNetworks } from './AdminNetworks.tsx';
 import { AdminSanctions } from './AdminSanctions.tsx';
 import { AdminSolvency } from './AdminSolvency.tsx';
@@ -113,6 +114,7 @@ export function AdminPage() {
       ],
       ['bankTransfers', 'bank_transfers.review', () => <AdminBankTransfers me={staff.uid} />],
       ['sanctions', 'sanctions.review', () => <AdminSanctions me={staff.uid} />],
+      ['monitoring', 'monitoring.review', () => <AdminMonitoring me={staff.uid} />],
       ['trail', 'trail.read', () => <AdminTrail />],
     ] as const
   )
