@@ -131,6 +131,7 @@ export async function composeApp(
       feed,
       withdrawHoldHours: config.withdrawHoldHours,
       withdrawReview: config.withdrawReview,
+      travelRule: config.travelRule,
       networks: {
         chains: config.chains,
         evm: { rpcUrl: config.evmRpcUrl, chainId: config.evmChainId, devnet: config.evmDevnet },

@@ -8,6 +8,11 @@ import type {
   KycConfig,
   WithdrawReviewRules,
 } from './config-sections.ts';
+import {
+  type TravelRuleConfig,
+  travelRuleConfig,
+  travelRuleEnv,
+} from './modules/compliance/travel-rule/config.ts';
 import { type TrustProxy, trustProxySchema } from './net/trust-proxy.ts';
 import { WEB_DIST } from './paths.ts';
 
@@ -153,6 +158,7 @@ const envSchema = z.object({
   MARQETA_WEBHOOK_USERNAME: z.string().min(1).optional(),
   MARQETA_WEBHOOK_PASSWORD: z.string().min(1).optional(),
   MARQETA_WEBHOOK_SECRET: z.string().min(16).optional(),
+  ...travelRuleEnv,
 });
 
 export type { BackupConfig, CardConfig, KycConfig, WithdrawReviewRules };
@@ -229,6 +235,8 @@ export interface Config {
   withdrawHoldHours: number;
   /** When a withdrawal waits for staff review (the limits themselves are set in the console). */
   withdrawReview: WithdrawReviewRules;
+  /** The travel rule: the provider directory, our own identity, the self-hosted proof threshold. */
+  travelRule: TravelRuleConfig;
   /** Identity verification: the provider, the level checked, and the simulator's demo settings. */
   kyc: KycConfig;
   /** Root secret for hashing codes and encrypting secrets at rest; generated and stored when unset (not in production). */
@@ -432,5 +440,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       passThroughMinutes: e.WITHDRAW_REVIEW_PASS_THROUGH_MINUTES,
     },
     webDist: path.resolve(e.WEB_DIST ?? WEB_DIST),
+    travelRule: travelRuleConfig(e, e.CARD_EUR_PER_USDT),
   };
 }

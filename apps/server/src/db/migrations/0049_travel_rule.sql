@@ -36,4 +36,4 @@ create index address_proof_challenges_beneficiary_idx on address_proof_challenge
 alter table withdrawals
   add column travel_rule jsonb,
   add column travel_rule_status text
-    check (travel_rule_status in ('not_required', 'self_hosted', 'sent', 'refused', 'unreachable', 'missing'));
+    check (travel_rule_status in ('not_required', 'self_hosted', 'missing', 'pending', 'sent', 'refused', 'unreachable'));

@@ -11,6 +11,11 @@ import type { MailPort } from '../../adapters/mail/port.ts';
 import type { WithdrawReviewRules } from '../../config.ts';
 import type { Core } from '../../core/index.ts';
 import { AppError, invalid } from '../../http/errors.ts';
+import { DEFAULT_TRAVEL_RULE, type TravelRuleConfig } from '../compliance/travel-rule/config.ts';
+import {
+  type TravelRuleRecord,
+  travelRuleForWithdrawal,
+} from '../compliance/travel-rule/withdrawal-check.ts';
 import type { ServerKeys } from '../identity/crypto.ts';
 import type { RequestOrigin } from '../identity/registration.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
@@ -34,6 +39,8 @@ export interface WithdrawDeps {
   onChange(userId: number, withdrawalId: number): void;
   /** A deposit was credited (for the receiver's private `deposit` stream): the receiving side of an internal transfer. */
   onDeposit?(userId: number, depositId: number): void;
+  /** The travel rule's settings (the defaults when not given). */
+  travelRule?: TravelRuleConfig;
   /** Checks the authenticator code (replaced only by tests that measure something else). */
   verifyTotp?: (user: UserRecord, code: string) => Promise<void>;
 }
@@ -123,6 +130,12 @@ export async function createWithdrawal(
   }
   if (core.sequencer.state.balance(Number(user.id), input.currency).balance < amount)
     throw invalid(WALLET_ERRORS.insufficientBalance);
+  // Before the code is spent: a refused self-hosted address leaves the code usable for the retry after the proof.
+  const travelRule = await travelRuleForWithdrawal(
+    { db, core, config: deps.travelRule ?? DEFAULT_TRAVEL_RULE },
+    user,
+    { currency: input.currency, amount, internal, beneficiary },
+  );
   if (deps.verifyTotp) await deps.verifyTotp(user, input.otp);
   else await checkTotp(db, deps.keys, user, input.otp, WALLET_ERRORS.otpInvalid);
 
@@ -139,6 +152,7 @@ export async function createWithdrawal(
       fee: internal ? 0n : toUnits(network.withdraw_fee, precision),
       precision,
       recipient,
+      travelRule,
     },
     origin,
   );
@@ -158,6 +172,8 @@ export interface CheckedWithdrawal {
   precision: number;
   /** The user here it goes to (an internal transfer, settled at once), or null for an outside address. */
   recipient: number | null;
+  /** The originator and beneficiary information it carries (IVMS 101), when it goes to a saved address. */
+  travelRule?: TravelRuleRecord;
 }
 
 /**
@@ -176,8 +192,9 @@ export async function placeWithdrawal(
   const row = (
     await db.query(
       `with w as (
-         insert into withdrawals (user_id, currency_id, blockchain_key, beneficiary_id, rid, memo, amount, fee, internal_user_id)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id
+         insert into withdrawals (user_id, currency_id, blockchain_key, beneficiary_id, rid, memo, amount, fee,
+                                  internal_user_id, travel_rule, travel_rule_status)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $13::jsonb, $14) returning id
        ), logged as (
          insert into activities (user_id, action, result, topic, ip, user_agent, data)
          select $1, 'withdraw.request', 'succeed', 'withdraw', $10, $11,
@@ -204,6 +221,8 @@ export async function placeWithdrawal(
           rid: w.rid,
           beneficiary_id: w.beneficiaryId,
         }),
+        w.travelRule ? JSON.stringify(w.travelRule.payload) : null,
+        w.travelRule?.status ?? null,
       ],
     )
   ).rows[0];

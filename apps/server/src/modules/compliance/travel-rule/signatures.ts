@@ -33,6 +33,23 @@ export function addressKind(address: string): AddressKind | null {
   return null;
 }
 
+/**
+ * The signed-message format an address proves control with, or null: Bitcoin addresses without a single key's
+ * hash (Taproot, P2WSH) cannot sign a BIP-137 message.
+ */
+export function proofMethod(address: string): ProofMethod | null {
+  const kind = addressKind(address);
+  if (!kind) return null;
+  if (kind === 'btc') {
+    try {
+      if (!btcAddressHash(address)) return null;
+    } catch {
+      return null;
+    }
+  }
+  return PROOF_METHODS[kind];
+}
+
 /** Whether `signature` proves that the key of `address` signed `message` (false for anything malformed). */
 export function verifyAddressProof(address: string, message: string, signature: string): boolean {
   try {
@@ -75,7 +92,7 @@ export function bitcoinMessageHash(message: string): Uint8Array {
 export function verifyBip137(address: string, message: string, signature: string): boolean {
   const bytes = base64.decode(signature.trim());
   if (bytes.length !== 65) return false;
-  const header = bytes[0];
+  const header = bytes[0] ?? 0;
   if (header < 27 || header > 42) return false;
   const recovery = (header - 27) & 3;
   const compressed = header >= 31;
@@ -128,7 +145,7 @@ export function tronMessageHash(message: string): Uint8Array {
 export function verifyTip191(address: string, message: string, signature: string): boolean {
   const bytes = hex.decode(signature.trim().replace(/^0x/i, '').toLowerCase());
   if (bytes.length !== 65) return false;
-  const v = bytes[64];
+  const v = bytes[64] ?? 0xff;
   const recovery = v >= 27 ? v - 27 : v;
   if (recovery !== 0 && recovery !== 1) return false;
   const point = secp256k1.Signature.fromBytes(bytes.slice(0, 64), 'compact')
