@@ -121,7 +121,7 @@ describe('proof of a self-hosted address', () => {
     const id = await saved(who, tronKey().address, selfHosted);
     const above = await withdraw(who, id, '51');
     expect(above.statusCode).toBe(422);
-    expect(above.json().errors).toEqual(['account.withdraw.address_unverified']);
+    expect(above.json()).toEqual({ errors: ['account.withdraw.address_unverified'], threshold_eur: '46.00' });
     expect(balance(who, 'trx')).toEqual({ balance: 200n * TRX, locked: 0n });
     // EUR 46.00 exactly is not above EUR 46.
     const at = await withdraw(who, id, '50');

@@ -3,6 +3,7 @@ import type { BankPort } from '../../adapters/bank/port.ts';
 import { createSimulatedBank } from '../../adapters/bank/simulator.ts';
 import type { EvmDevnet } from '../../adapters/chains/evm/devnet.ts';
 import type { MailPort } from '../../adapters/mail/port.ts';
+import type { TravelRulePort } from '../../adapters/travel-rule/port.ts';
 import type { WithdrawReviewRules } from '../../config.ts';
 import type { Core } from '../../core/index.ts';
 import type { ChangeFeed } from '../../db/change-feed.ts';
@@ -41,6 +42,8 @@ export interface WalletOptions {
   withdrawReview: WithdrawReviewRules;
   /** The travel rule's settings (the defaults when not given). */
   travelRule?: TravelRuleConfig;
+  /** Reaches the beneficiary's provider with the travel-rule message. */
+  travelRulePort?: TravelRulePort;
   /** Pays fiat withdrawals; the built-in simulated bank by default. */
   bank?: BankPort;
   /** Where each network's node is (or its simulator), and the signer. */
@@ -145,6 +148,7 @@ export class Wallet {
       holdHours: this.options.withdrawHoldHours,
       review: this.options.withdrawReview,
       travelRule: this.options.travelRule,
+      travelRulePort: this.options.travelRulePort,
       chains: this.chains,
       onChange: (userId, id) => void this.publishItem(userId, 'withdrawals', id),
       onDeposit: (userId, id) => void this.publishItem(userId, 'deposits', id),

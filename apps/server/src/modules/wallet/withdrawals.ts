@@ -8,10 +8,12 @@ import {
 } from '@exchange/shared';
 import type pg from 'pg';
 import type { MailPort } from '../../adapters/mail/port.ts';
+import type { TravelRulePort } from '../../adapters/travel-rule/port.ts';
 import type { WithdrawReviewRules } from '../../config.ts';
 import type { Core } from '../../core/index.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { DEFAULT_TRAVEL_RULE, type TravelRuleConfig } from '../compliance/travel-rule/config.ts';
+import { deliverTravelRule } from '../compliance/travel-rule/delivery.ts';
 import {
   type TravelRuleRecord,
   travelRuleForWithdrawal,
@@ -41,6 +43,8 @@ export interface WithdrawDeps {
   onDeposit?(userId: number, depositId: number): void;
   /** The travel rule's settings (the defaults when not given). */
   travelRule?: TravelRuleConfig;
+  /** Reaches the beneficiary's provider with the travel-rule message (none: such withdrawals wait for review). */
+  travelRulePort?: TravelRulePort;
   /** Checks the authenticator code (replaced only by tests that measure something else). */
   verifyTotp?: (user: UserRecord, code: string) => Promise<void>;
 }
@@ -241,14 +245,28 @@ export async function placeWithdrawal(
     await setState(db, id, 'rejected', hold.code);
     throw invalid(WALLET_ERRORS.insufficientBalance);
   }
-  const reasons = await reviewReasons(db, deps.review, {
-    userId: Number(user.id),
-    level: user.level,
-    currency: w.currency,
-    precision: w.precision,
-    amount: w.amount,
-    beneficiaryId: w.beneficiaryId,
-  });
+  const travelRuleReasons = await deliverTravelRule(
+    { db, port: deps.travelRulePort, config: deps.travelRule ?? DEFAULT_TRAVEL_RULE },
+    id,
+    {
+      record: w.travelRule,
+      currency: w.currency,
+      network: w.blockchainKey,
+      amount: formatUnits(w.amount, w.precision),
+      address: w.rid,
+    },
+  );
+  const reasons = [
+    ...(await reviewReasons(db, deps.review, {
+      userId: Number(user.id),
+      level: user.level,
+      currency: w.currency,
+      precision: w.precision,
+      amount: w.amount,
+      beneficiaryId: w.beneficiaryId,
+    })),
+    ...travelRuleReasons,
+  ];
   if (reasons.length > 0) {
     await setState(db, id, 'under_review', null, { reasons });
   } else {

@@ -46,6 +46,17 @@ export const travelRuleEnv = {
     .string()
     .regex(/^[A-Z0-9]{20}$/, 'an LEI has 20 letters or digits')
     .optional(),
+  /** How messages reach the beneficiary's provider: the built-in simulator, or a travel-rule service's HTTP API. */
+  TRAVEL_RULE_PROTOCOL: z.enum(['simulator', 'http']).default('simulator'),
+  /** The travel-rule service's base URL (TRAVEL_RULE_PROTOCOL=http). */
+  TRAVEL_RULE_URL: z.url().optional(),
+  /** Milliseconds to wait for the provider's answer before the withdrawal waits for review. */
+  TRAVEL_RULE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Hold for review a withdrawal to a saved address that declares nothing (saved by an older client). */
+  TRAVEL_RULE_HOLD_UNDECLARED: z
+    .enum(['true', 'false', '1', '0'])
+    .transform((v) => v === 'true' || v === '1')
+    .default(false),
   /** Minutes a message to sign stays usable. */
   TRAVEL_RULE_CHALLENGE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
 };
@@ -56,6 +67,10 @@ export interface TravelRuleConfig {
   selfHostedThresholdCents: bigint;
   vasp: { name: string; lei: string | null };
   challengeMinutes: number;
+  protocol: 'simulator' | 'http';
+  url: string | undefined;
+  timeoutMs: number;
+  holdUndeclared: boolean;
   /** EUR per USDT (CARD_EUR_PER_USDT), for valuing a withdrawal in EUR. */
   eurPerUsdt: string;
 }
@@ -70,6 +85,10 @@ export function travelRuleConfig(e: TravelRuleEnv, eurPerUsdt: string): TravelRu
     selfHostedThresholdCents: toUnits(e.TRAVEL_RULE_SELF_HOSTED_EUR, 2),
     vasp: { name: e.TRAVEL_RULE_VASP_NAME, lei: e.TRAVEL_RULE_VASP_LEI ?? null },
     challengeMinutes: e.TRAVEL_RULE_CHALLENGE_MINUTES,
+    protocol: e.TRAVEL_RULE_PROTOCOL,
+    url: e.TRAVEL_RULE_URL,
+    timeoutMs: e.TRAVEL_RULE_TIMEOUT_MS,
+    holdUndeclared: e.TRAVEL_RULE_HOLD_UNDECLARED,
   };
 }
 

@@ -120,7 +120,7 @@ function btcAddressHash(address: string): { type: 'p2pkh' | 'p2sh' | 'p2wpkh'; h
   const lower = address.toLowerCase();
   if (/^(bc|tb|bcrt)1/.test(lower)) {
     const decoded = bech32.decodeUnsafe(lower);
-    if (!decoded || decoded.words[0] !== 0) return null;
+    if (decoded?.words[0] !== 0) return null;
     const program = bech32.fromWords(decoded.words.slice(1));
     return program.length === 20 ? { type: 'p2wpkh', hash: program } : null;
   }
