@@ -41,7 +41,9 @@ async function hosted(who: Member, provider: string | null) {
   const pin = await emailedPin(who);
   expect((await call(who, 'PATCH', `/account/beneficiaries/${id}/activate`, { pin })).statusCode).toBe(200);
   // Past the new-address review window, so only the travel rule can hold it.
-  await w.t.db.pool.query(`update beneficiaries set activated_at = now() - interval '2 days' where id = $1`, [id]);
+  await w.t.db.pool.query(`update beneficiaries set activated_at = now() - interval '2 days' where id = $1`, [
+    id,
+  ]);
   return id;
 }
 
