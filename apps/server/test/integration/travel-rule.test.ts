@@ -155,6 +155,13 @@ describe('proof of a self-hosted address', () => {
     });
     expect(proved.statusCode).toBe(200);
     expect(proved.json().ownership_proved_at).not.toBeNull();
+    const logged = await w.t.db.pool.query(
+      `select data from activities where user_id = $1 and action = 'beneficiary.prove' and topic = 'beneficiary'`,
+      [who.id],
+    );
+    expect(logged.rows.map((r) => r.data)).toEqual([
+      expect.objectContaining({ id, address: key.address, currency: 'trx' }),
+    ]);
     // A challenge is used once.
     const again = await call(who, 'POST', `/account/beneficiaries/${id}/ownership_proof`, {
       challenge_id: challenge.challenge_id,

@@ -296,7 +296,7 @@ export async function deleteBeneficiary(
 export function recordBeneficiaryActivity(
   tx: Tx,
   userId: string,
-  action: 'beneficiary.create' | 'beneficiary.activate' | 'beneficiary.delete',
+  action: 'beneficiary.create' | 'beneficiary.activate' | 'beneficiary.delete' | 'beneficiary.prove',
   row: Pick<BeneficiaryRow, 'id' | 'name' | 'currency_id' | 'blockchain_key' | 'address'>,
   origin: RequestOrigin | null,
 ): Promise<void> {

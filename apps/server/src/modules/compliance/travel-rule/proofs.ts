@@ -8,8 +8,9 @@ import {
 import type pg from 'pg';
 import { withTransaction } from '../../../db/pool.ts';
 import { invalid } from '../../../http/errors.ts';
+import type { RequestOrigin } from '../../identity/registration.ts';
 import type { UserRecord } from '../../identity/users-repository.ts';
-import { findBeneficiary, getBeneficiary } from '../../wallet/beneficiaries.ts';
+import { findBeneficiary, getBeneficiary, recordBeneficiaryActivity } from '../../wallet/beneficiaries.ts';
 import type { TravelRuleConfig } from './config.ts';
 import { proofMethod, verifyAddressProof } from './signatures.ts';
 
@@ -63,7 +64,8 @@ export async function issueChallenge(
 
 /**
  * Checks a signature of one of the user's own challenges for this address, and on success records the proof on
- * the saved address (once: the challenge is used up). Each try counts against the challenge.
+ * the saved address (once: the challenge is used up) and in the security log (`beneficiary.prove`). Each try
+ * counts against the challenge.
  * @throws 422 `account.beneficiary.invalid_challenge` (unknown, another user's or address's, used, expired,
  * out of attempts), `account.beneficiary.invalid_signature`.
  */
@@ -72,6 +74,7 @@ export async function submitProof(
   user: UserRecord,
   beneficiaryId: number,
   input: OwnershipProofInput,
+  origin: RequestOrigin | null = null,
 ): Promise<BeneficiaryItem> {
   const row = await findBeneficiary(deps.db, user.id, beneficiaryId);
   const challenge = (
@@ -107,6 +110,8 @@ export async function submitProof(
         }),
       ],
     );
+    // In the owner's security log, like the address's other changes (topic `beneficiary`).
+    await recordBeneficiaryActivity(tx, user.id, 'beneficiary.prove', row, origin);
   });
   return getBeneficiary(deps.db, user.id, beneficiaryId);
 }

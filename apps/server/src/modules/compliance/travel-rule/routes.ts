@@ -53,7 +53,10 @@ export function travelRuleRoutes(
     async (request) => {
       const { id } = beneficiaryIdParam.parse(request.params);
       const input = ownershipProofSchema.parse(request.body ?? {});
-      return submitProof(proofDeps, authUser(request), id, input);
+      return submitProof(proofDeps, authUser(request), id, input, {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'] ?? null,
+      });
     },
   );
 }
