@@ -336,6 +336,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (production && !e.SECRET_KEY) {
     throw new ConfigError('Invalid configuration: SECRET_KEY: required when NODE_ENV=production');
   }
+  if (e.TRAVEL_RULE_PROTOCOL === 'http' && !e.TRAVEL_RULE_URL) {
+    throw new ConfigError('Invalid configuration: TRAVEL_RULE_URL: required when TRAVEL_RULE_PROTOCOL=http');
+  }
   return {
     roles,
     split,

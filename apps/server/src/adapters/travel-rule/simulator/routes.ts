@@ -41,7 +41,9 @@ export async function travelRuleSimulatorRoutes(
   app: FastifyInstance,
   deps: TravelRuleSimulatorDeps,
 ): Promise<void> {
-  app.post('/transfers', async (request, reply) => {
+  // It is reachable by anyone where it runs: a budget per address keeps it from filling its table.
+  const limited = { config: { rateLimit: { max: 120, timeWindow: '1 minute' } } };
+  app.post('/transfers', limited, async (request, reply) => {
     const parsed = transferSchema.safeParse(request.body);
     if (!parsed.success) return reply.status(400).send({ status: 'error', reason: 'malformed' });
     const { reference, providerId, payload } = parsed.data;
