@@ -14,6 +14,7 @@ beforeAll(async () => {
   await w.t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 
+
 /** A member with a verified name and 200 TRX. */
 async function originator(email: string, named = true): Promise<Member> {
   const who = await member(email);

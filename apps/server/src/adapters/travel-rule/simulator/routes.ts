@@ -76,8 +76,12 @@ export async function travelRuleSimulatorRoutes(
       [reference, providerId, JSON.stringify(request.body), answer, reason],
     );
     if (answer === 'timeout') {
+      // A provider that never answers: the connection is dropped once the client has surely given up, so no
+      // half-closed socket outlives the request (it would hold the server's close).
+      reply.hijack();
       await sleep(deps.holdMs);
-      return reply.status(504).send({ status: 'error', reason: 'timeout' });
+      request.raw.socket.destroy();
+      return;
     }
     return answer === 'accepted'
       ? { status: 'accepted', reference: `SIM-${reference}` }
