@@ -79,6 +79,10 @@ describe('keyboard only: wallet', () => {
     await page.keyboard.type('Bob');
     await tabTo(page, page.getByTestId('beneficiary-address'));
     await page.keyboard.type(bobAddress);
+    await tabTo(page, page.getByTestId('beneficiary-owner'));
+    await page.keyboard.type('Bob Example');
+    await tabTo(page, page.getByTestId('beneficiary-self-hosted'));
+    await page.keyboard.press('Space');
     await tabTo(page, page.getByTestId('beneficiary-add'));
     await page.keyboard.press('Enter');
     const pin = page.getByTestId('beneficiary-pin');

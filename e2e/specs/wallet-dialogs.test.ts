@@ -29,6 +29,8 @@ describe('wallet dialogs', () => {
     await page.getByTestId('manage-addresses').click();
     await page.getByTestId('beneficiary-name').fill('Payee');
     await page.getByTestId('beneficiary-address').fill(payeeAddress);
+    await page.getByTestId('beneficiary-owner').fill('Pat Payee');
+    await page.getByTestId('beneficiary-self-hosted').check();
     await page.getByTestId('beneficiary-add').click();
     await page.getByTestId('beneficiary-pin').waitFor();
 

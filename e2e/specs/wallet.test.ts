@@ -130,6 +130,10 @@ describe('wallet screens', () => {
     await page.getByText('Name is required').waitFor();
     await page.getByTestId('beneficiary-name').fill('Payee');
     await page.getByTestId('beneficiary-address').fill(payeeAddress);
+    // The travel rule: whom the address belongs to, and where it is held.
+    await page.getByText("Enter the name of the address's owner").waitFor();
+    await page.getByTestId('beneficiary-owner').fill('Pat Payee');
+    await page.getByTestId('beneficiary-self-hosted').check();
     await page.getByTestId('beneficiary-add').click();
     await page.getByTestId('beneficiary-pin').waitFor();
     await page.getByTestId('beneficiary-activate-confirm').click();

@@ -34,6 +34,10 @@ import { SIMULATOR_PREFIX, type SimulatorDeps, simulatorRoutes } from './adapter
 import type { MailPort } from './adapters/mail/port.ts';
 import type { OutboxRetention } from './adapters/mail/retention.ts';
 import type { SmsPort } from './adapters/sms/port.ts';
+import {
+  TRAVEL_RULE_SIM_PREFIX,
+  travelRuleSimulatorRoutes,
+} from './adapters/travel-rule/simulator/routes.ts';
 import type { Config } from './config.ts';
 import type { Core } from './core/index.ts';
 import { SAFE_METHODS } from './http/auth.ts';
@@ -366,6 +370,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Before the server closes: a pass sending a webhook to this server must not outlive it.
     app.addHook('preClose', () => simulator.delivery.stop());
   }
+  if (api && deps.config.travelRule.protocol === 'simulator')
+    await app.register(
+      (sim) =>
+        travelRuleSimulatorRoutes(sim, { db: deps.db, holdMs: deps.config.travelRule.timeoutMs + 1000 }),
+      { prefix: TRAVEL_RULE_SIM_PREFIX },
+    );
   const cardSimulator = deps.cardSimulator;
   if (cardSimulator) {
     if (api)

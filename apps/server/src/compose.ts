@@ -23,6 +23,8 @@ import { createOutboxMail } from './adapters/mail/outbox.ts';
 import { OutboxRetention } from './adapters/mail/retention.ts';
 import { createQueuedSmtpMail, MailSender } from './adapters/mail/smtp.ts';
 import { createOutboxSms } from './adapters/sms/port.ts';
+import { httpTravelRule } from './adapters/travel-rule/http-client.ts';
+import { TRAVEL_RULE_SIM_PREFIX } from './adapters/travel-rule/simulator/routes.ts';
 import { type AppDeps, buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { startCore } from './core/index.ts';
@@ -137,6 +139,16 @@ export async function composeApp(
       feed,
       withdrawHoldHours: config.withdrawHoldHours,
       withdrawReview: config.withdrawReview,
+      travelRule: config.travelRule,
+      // The simulator of a counterparty provider answers on this app's own server, like the other simulators.
+      travelRulePort: httpTravelRule({
+        baseUrl: () => {
+          if (config.travelRule.protocol === 'http') return config.travelRule.url ?? null;
+          const self = selfUrl();
+          return self ? `${self}${TRAVEL_RULE_SIM_PREFIX}` : null;
+        },
+        timeoutMs: config.travelRule.timeoutMs,
+      }),
       networks: {
         chains: config.chains,
         evm: { rpcUrl: config.evmRpcUrl, chainId: config.evmChainId, devnet: config.evmDevnet },

@@ -8,6 +8,11 @@ import type {
   KycConfig,
   WithdrawReviewRules,
 } from './config-sections.ts';
+import {
+  type TravelRuleConfig,
+  travelRuleConfig,
+  travelRuleEnv,
+} from './modules/compliance/travel-rule/config.ts';
 import { type TrustProxy, trustProxySchema } from './net/trust-proxy.ts';
 import { WEB_DIST } from './paths.ts';
 
@@ -161,6 +166,7 @@ const envSchema = z.object({
   MARQETA_WEBHOOK_USERNAME: z.string().min(1).optional(),
   MARQETA_WEBHOOK_PASSWORD: z.string().min(1).optional(),
   MARQETA_WEBHOOK_SECRET: z.string().min(16).optional(),
+  ...travelRuleEnv,
 });
 
 export type { BackupConfig, CardConfig, KycConfig, WithdrawReviewRules };
@@ -246,6 +252,8 @@ export interface Config {
   sanctionsMatchThreshold: number;
   /** Transaction monitoring (issue 33): how often it scans, the linked window, the high-risk countries. */
   aml: { intervalMs: number; linkedWindowDays: number; highRiskCountries: string[] };
+  /** The travel rule: the provider directory, our own identity, the self-hosted proof threshold. */
+  travelRule: TravelRuleConfig;
   /** Identity verification: the provider, the level checked, and the simulator's demo settings. */
   kyc: KycConfig;
   /** Root secret for hashing codes and encrypting secrets at rest; generated and stored when unset (not in production). */
@@ -344,6 +352,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (production && !e.SECRET_KEY) {
     throw new ConfigError('Invalid configuration: SECRET_KEY: required when NODE_ENV=production');
+  }
+  if (e.TRAVEL_RULE_PROTOCOL === 'http' && !e.TRAVEL_RULE_URL) {
+    throw new ConfigError('Invalid configuration: TRAVEL_RULE_URL: required when TRAVEL_RULE_PROTOCOL=http');
   }
   return {
     roles,
@@ -458,5 +469,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         .map((c) => c.toUpperCase()),
     },
     webDist: path.resolve(e.WEB_DIST ?? WEB_DIST),
+    travelRule: travelRuleConfig(e, e.CARD_EUR_PER_USDT),
   };
 }

@@ -8,7 +8,8 @@
  * - `password`: `password.change`, `password.reset`; `phone`: `phone.change`; `otp`: `otp.enable`, `otp.disable`,
  *   `otp.reset_by_staff`;
  * - `api_keys`: `api_key.create`, `api_key.active`, `api_key.inactive`, `api_key.delete`;
- * - `beneficiary`: `beneficiary.create`, `beneficiary.activate`, `beneficiary.delete`;
+ * - `beneficiary`: `beneficiary.create`, `beneficiary.activate`, `beneficiary.delete`, `beneficiary.prove` (control
+ *   of a self-hosted address proved by a signed message);
  * - `withdraw`: `withdraw.request`;
  * - `account`: sign-up, verification, the anti-phishing phrase, and a business account's company:
  *   `company.update`, `company.document`, `company.submit`; `card`: card details shown, PIN;

@@ -1,3 +1,5 @@
+import { Wallet } from 'ethers';
+import { TronWeb } from 'tronweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../src/core/audit.ts';
 import type { RecordedResponse } from '../../src/http/response-recorder.ts';
@@ -190,6 +192,29 @@ describe('the Peatio document, answered live', () => {
         amount: '12',
       }),
       201,
+    );
+
+    // The travel rule: the provider directory, and a self-hosted address proved with a signed message.
+    ok(await as(ann, 'GET', '/account/travel_rule/providers'));
+    const own = Wallet.createRandom();
+    const tronOwn = TronWeb.address.fromPrivateKey(own.privateKey.slice(2)) as string;
+    const saved = await as(ann, 'POST', '/account/beneficiaries', {
+      name: 'Mine',
+      currency: 'trx',
+      blockchain_key: 'tron-sim',
+      data: { address: tronOwn },
+      beneficiary_name: 'Ann Example',
+      hosting: 'self_hosted',
+    });
+    ok(saved, 201);
+    const challenge = await as(ann, 'POST', `/account/beneficiaries/${saved.json().id}/ownership_challenge`);
+    ok(challenge, 201);
+    const tronWeb = new TronWeb({ fullHost: 'http://127.0.0.1:9' });
+    ok(
+      await as(ann, 'POST', `/account/beneficiaries/${saved.json().id}/ownership_proof`, {
+        challenge_id: challenge.json().challenge_id,
+        signature: await tronWeb.trx.signMessageV2(challenge.json().message, own.privateKey.slice(2)),
+      }),
     );
 
     const gone = await create('Old');

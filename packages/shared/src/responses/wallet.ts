@@ -108,6 +108,14 @@ export const beneficiaryResponse = z
     uid: z.string(),
     /** When the last activation pin was mailed (Peatio's), or null. */
     sent_at: isoTime.nullable(),
+    /** Travel rule: whom the address belongs to (null when the client that saved it did not say). */
+    beneficiary_name: z.string().nullable(),
+    /** Travel rule: held at another provider or self-hosted (null when not said). */
+    hosting: z.enum(['provider', 'self_hosted']).nullable(),
+    /** Travel rule: the provider holding the address, as declared. */
+    provider: z.object({ id: z.string(), name: z.string(), lei: z.string().nullable() }).nullable(),
+    /** Travel rule: when the customer proved control of this self-hosted address by a signed message. */
+    ownership_proved_at: isoTime.nullable(),
   })
   .meta({
     id: 'Beneficiary',
@@ -124,6 +132,10 @@ export const beneficiaryResponse = z
         internal: false,
         uid: 'ID1A2B3C4D5E',
         sent_at: '2026-05-01T09:30:00.200Z',
+        beneficiary_name: 'Jan Kowalski',
+        hosting: 'self_hosted',
+        provider: null,
+        ownership_proved_at: null,
       },
     ],
   });

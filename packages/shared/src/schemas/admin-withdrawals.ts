@@ -21,6 +21,12 @@ export const WITHDRAW_REVIEW_REASONS = {
   passThrough: 'rule.pass_through',
   staffAccount: 'account.staff',
   amlSuspended: 'aml.suspended',
+  /** Travel rule: the saved address declares no beneficiary (TRAVEL_RULE_HOLD_UNDECLARED). */
+  travelRuleUndeclared: 'travel_rule.undeclared',
+  /** Travel rule: the beneficiary's provider refused the originator/beneficiary information. */
+  travelRuleRefused: 'travel_rule.refused',
+  /** Travel rule: the beneficiary's provider did not answer in time. */
+  travelRuleUnreachable: 'travel_rule.unreachable',
 } as const;
 export type WithdrawReviewReason = (typeof WITHDRAW_REVIEW_REASONS)[keyof typeof WITHDRAW_REVIEW_REASONS];
 

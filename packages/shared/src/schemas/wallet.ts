@@ -4,6 +4,7 @@ import { formatUnits, parseUnits } from '../money.ts';
 import { textField } from '../validation.ts';
 import { mailedTokenField } from './identity.ts';
 import { peatioPaging } from './paging.ts';
+import { beneficiaryInfoFields } from './travel-rule.ts';
 
 /**
  * Wallet error codes (Peatio `account.*`). The web app maps each to its message in docs/wallet.md#validation, #errors.
@@ -181,6 +182,8 @@ export const createBeneficiarySchema = z.object({
       { error: WALLET_ERRORS.beneficiaryAddressRequired },
     ),
   ),
+  /** The travel rule's beneficiary information (optional on the wire, required by the web form). */
+  ...beneficiaryInfoFields,
 });
 export type CreateBeneficiaryInput = z.infer<typeof createBeneficiarySchema>;
 

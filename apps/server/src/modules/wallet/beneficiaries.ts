@@ -13,6 +13,8 @@ import { type MailPort, SECRET, withSecret } from '../../adapters/mail/port.ts';
 import type { Keyset } from '../../db/keyset.ts';
 import { type Tx, withTransaction } from '../../db/pool.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
+import { resolveBeneficiaryInfo } from '../compliance/travel-rule/beneficiary-info.ts';
+import type { TravelRuleConfig } from '../compliance/travel-rule/config.ts';
 import { hashCode, type ServerKeys, safeEqual } from '../identity/crypto.ts';
 import { phishingLine } from '../identity/notify.ts';
 import type { RequestOrigin } from '../identity/registration.ts';
@@ -28,6 +30,8 @@ export interface BeneficiaryDeps {
   keys: ServerKeys;
   mail: MailPort;
   chains: ChainRegistry;
+  /** The provider directory a saved address may name (travel rule); the defaults when not given. */
+  travelRule?: Pick<TravelRuleConfig, 'providers'>;
 }
 
 interface BeneficiaryRow {
@@ -46,6 +50,13 @@ interface BeneficiaryRow {
   internal?: boolean;
   /** The owner's uid (Peatio's `uid`). */
   uid?: string;
+  /** Travel rule: whom the address belongs to, and where it is held (null: the client did not say). */
+  beneficiary_name: string | null;
+  hosting: 'provider' | 'self_hosted' | null;
+  provider_id: string | null;
+  provider_name: string | null;
+  provider_lei: string | null;
+  ownership_proved_at: Date | null;
 }
 
 /** The `internal` column of a beneficiaries row: its address is another user's deposit address on its network. */
@@ -67,6 +78,13 @@ export function beneficiaryEntity(row: BeneficiaryRow): BeneficiaryItem {
     internal: row.internal === true,
     uid: row.uid ?? '',
     sent_at: row.pin_sent_at ? row.pin_sent_at.toISOString() : null,
+    beneficiary_name: row.beneficiary_name ?? null,
+    hosting: row.hosting ?? null,
+    provider:
+      row.provider_id && row.provider_name
+        ? { id: row.provider_id, name: row.provider_name, lei: row.provider_lei ?? null }
+        : null,
+    ownership_proved_at: row.ownership_proved_at ? row.ownership_proved_at.toISOString() : null,
   };
 }
 
@@ -146,11 +164,26 @@ export async function createBeneficiary(
   const { address: raw, memo } = splitMemo(input.data.address);
   const address = network.chain.normalizeAddress(raw);
   if (!address) throw invalid(WALLET_ERRORS.beneficiaryAddressInvalid);
+  const info = resolveBeneficiaryInfo(deps.travelRule, input);
   const row = await withTransaction(deps.db, async (tx) => {
     const inserted = await tx.query(
-      `insert into beneficiaries (user_id, currency_id, blockchain_key, name, description, address, memo)
-       values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing returning *, ${INTERNAL}`,
-      [user.id, input.currency, network.key, input.name, input.description ?? '', address, memo],
+      `insert into beneficiaries (user_id, currency_id, blockchain_key, name, description, address, memo,
+         beneficiary_name, hosting, provider_id, provider_name, provider_lei)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) on conflict do nothing returning *, ${INTERNAL}`,
+      [
+        user.id,
+        input.currency,
+        network.key,
+        input.name,
+        input.description ?? '',
+        address,
+        memo,
+        info.beneficiaryName,
+        info.hosting,
+        info.provider?.id ?? null,
+        info.provider?.name ?? null,
+        info.provider?.lei ?? null,
+      ],
     );
     if (inserted.rowCount !== 1) throw invalid(WALLET_ERRORS.beneficiaryDuplicate);
     const created = inserted.rows[0] as BeneficiaryRow;
@@ -263,7 +296,7 @@ export async function deleteBeneficiary(
 export function recordBeneficiaryActivity(
   tx: Tx,
   userId: string,
-  action: 'beneficiary.create' | 'beneficiary.activate' | 'beneficiary.delete',
+  action: 'beneficiary.create' | 'beneficiary.activate' | 'beneficiary.delete' | 'beneficiary.prove',
   row: Pick<BeneficiaryRow, 'id' | 'name' | 'currency_id' | 'blockchain_key' | 'address'>,
   origin: RequestOrigin | null,
 ): Promise<void> {

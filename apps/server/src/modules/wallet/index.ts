@@ -3,10 +3,12 @@ import type { BankPort } from '../../adapters/bank/port.ts';
 import { createSimulatedBank } from '../../adapters/bank/simulator.ts';
 import type { EvmDevnet } from '../../adapters/chains/evm/devnet.ts';
 import type { MailPort } from '../../adapters/mail/port.ts';
+import type { TravelRulePort } from '../../adapters/travel-rule/port.ts';
 import type { WithdrawReviewRules } from '../../config.ts';
 import type { Core } from '../../core/index.ts';
 import type { ChangeFeed } from '../../db/change-feed.ts';
 import { Repeating } from '../../jobs/repeating.ts';
+import type { TravelRuleConfig } from '../compliance/travel-rule/config.ts';
 import type { ServerKeys } from '../identity/crypto.ts';
 import type { StreamPublisher } from '../ranger/forwarded.ts';
 import { DEPOSIT_STREAM_NAMES, privateStreamKey } from '../ranger/streams.ts';
@@ -38,6 +40,10 @@ export interface WalletOptions {
   withdrawHoldHours: number;
   /** When a withdrawal waits for staff review besides its limits. */
   withdrawReview: WithdrawReviewRules;
+  /** The travel rule's settings (the defaults when not given). */
+  travelRule?: TravelRuleConfig;
+  /** Reaches the beneficiary's provider with the travel-rule message. */
+  travelRulePort?: TravelRulePort;
   /** Pays fiat withdrawals; the built-in simulated bank by default. */
   bank?: BankPort;
   /** Where each network's node is (or its simulator), and the signer. */
@@ -141,6 +147,8 @@ export class Wallet {
       mail,
       holdHours: this.options.withdrawHoldHours,
       review: this.options.withdrawReview,
+      travelRule: this.options.travelRule,
+      travelRulePort: this.options.travelRulePort,
       chains: this.chains,
       onChange: (userId, id) => void this.publishItem(userId, 'withdrawals', id),
       onDeposit: (userId, id) => void this.publishItem(userId, 'deposits', id),

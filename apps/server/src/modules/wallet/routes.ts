@@ -27,6 +27,7 @@ import { authUser, requireAuth } from '../../http/auth.ts';
 import { invalid, notFound } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
+import { travelRuleRoutes } from '../compliance/travel-rule/routes.ts';
 import { currentDepositAddress } from './addresses.ts';
 import type { BeneficiaryDeps } from './beneficiaries.ts';
 import { beneficiaryRoutes } from './beneficiary-routes.ts';
@@ -56,6 +57,7 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
     keys: deps.keys,
     mail: deps.mail,
     chains: wallet.chains,
+    travelRule: deps.config.travelRule,
   };
   // Per account, so users behind one address do not share a budget.
   const strict = {
@@ -273,6 +275,7 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
   );
 
   beneficiaryRoutes(app, deps, beneficiaryDeps, strict);
+  travelRuleRoutes(app, deps, strict);
 
   const swapDeps = { db: deps.db, core: deps.core, keys: deps.keys };
   app.get(

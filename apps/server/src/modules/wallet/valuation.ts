@@ -27,7 +27,7 @@ export function usdtPriceText(core: Core, currency: string): string {
 }
 
 /** Value of `units` of `currency` in USDT units (precision 6), rounded down. */
-function usdtValue(core: Core, currency: string, units: bigint): bigint {
+export function usdtValue(core: Core, currency: string, units: bigint): bigint {
   const p = core.units.precision(currency);
   const usdtPrec = core.units.precision(VALUE_CURRENCY);
   return (units * usdtPrice(core, currency) * 10n ** BigInt(usdtPrec)) / (10n ** BigInt(p) * SCALE);

@@ -8,10 +8,17 @@ import {
 } from '@exchange/shared';
 import type pg from 'pg';
 import type { MailPort } from '../../adapters/mail/port.ts';
+import type { TravelRulePort } from '../../adapters/travel-rule/port.ts';
 import type { WithdrawReviewRules } from '../../config.ts';
 import type { Core } from '../../core/index.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { refuseWhenSanctionsHit } from '../compliance/sanctions/screening.ts';
+import { DEFAULT_TRAVEL_RULE, type TravelRuleConfig } from '../compliance/travel-rule/config.ts';
+import { deliverTravelRule } from '../compliance/travel-rule/delivery.ts';
+import {
+  type TravelRuleRecord,
+  travelRuleForWithdrawal,
+} from '../compliance/travel-rule/withdrawal-check.ts';
 import type { ServerKeys } from '../identity/crypto.ts';
 import type { RequestOrigin } from '../identity/registration.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
@@ -35,6 +42,10 @@ export interface WithdrawDeps {
   onChange(userId: number, withdrawalId: number): void;
   /** A deposit was credited (for the receiver's private `deposit` stream): the receiving side of an internal transfer. */
   onDeposit?(userId: number, depositId: number): void;
+  /** The travel rule's settings (the defaults when not given). */
+  travelRule?: TravelRuleConfig;
+  /** Reaches the beneficiary's provider with the travel-rule message (none: such withdrawals wait for review). */
+  travelRulePort?: TravelRulePort;
   /** Checks the authenticator code (replaced only by tests that measure something else). */
   verifyTotp?: (user: UserRecord, code: string) => Promise<void>;
 }
@@ -126,6 +137,12 @@ export async function createWithdrawal(
   }
   if (core.sequencer.state.balance(Number(user.id), input.currency).balance < amount)
     throw invalid(WALLET_ERRORS.insufficientBalance);
+  // Before the code is spent: a refused self-hosted address leaves the code usable for the retry after the proof.
+  const travelRule = await travelRuleForWithdrawal(
+    { db, core, config: deps.travelRule ?? DEFAULT_TRAVEL_RULE },
+    user,
+    { currency: input.currency, amount, internal, beneficiary },
+  );
   if (deps.verifyTotp) await deps.verifyTotp(user, input.otp);
   else await checkTotp(db, deps.keys, user, input.otp, WALLET_ERRORS.otpInvalid);
 
@@ -142,6 +159,7 @@ export async function createWithdrawal(
       fee: internal ? 0n : toUnits(network.withdraw_fee, precision),
       precision,
       recipient,
+      travelRule,
     },
     origin,
   );
@@ -161,6 +179,8 @@ export interface CheckedWithdrawal {
   precision: number;
   /** The user here it goes to (an internal transfer, settled at once), or null for an outside address. */
   recipient: number | null;
+  /** The originator and beneficiary information it carries (IVMS 101), when it goes to a saved address. */
+  travelRule?: TravelRuleRecord;
 }
 
 /**
@@ -179,8 +199,9 @@ export async function placeWithdrawal(
   const row = (
     await db.query(
       `with w as (
-         insert into withdrawals (user_id, currency_id, blockchain_key, beneficiary_id, rid, memo, amount, fee, internal_user_id)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id
+         insert into withdrawals (user_id, currency_id, blockchain_key, beneficiary_id, rid, memo, amount, fee,
+                                  internal_user_id, travel_rule, travel_rule_status)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $13::jsonb, $14) returning id
        ), logged as (
          insert into activities (user_id, action, result, topic, ip, user_agent, data)
          select $1, 'withdraw.request', 'succeed', 'withdraw', $10, $11,
@@ -207,6 +228,8 @@ export async function placeWithdrawal(
           rid: w.rid,
           beneficiary_id: w.beneficiaryId,
         }),
+        w.travelRule ? JSON.stringify(w.travelRule.payload) : null,
+        w.travelRule?.status ?? null,
       ],
     )
   ).rows[0];
@@ -225,14 +248,28 @@ export async function placeWithdrawal(
     await setState(db, id, 'rejected', hold.code);
     throw invalid(WALLET_ERRORS.insufficientBalance);
   }
-  const reasons = await reviewReasons(db, deps.review, {
-    userId: Number(user.id),
-    level: user.level,
-    currency: w.currency,
-    precision: w.precision,
-    amount: w.amount,
-    beneficiaryId: w.beneficiaryId,
-  });
+  const travelRuleReasons = await deliverTravelRule(
+    { db, port: deps.travelRulePort, config: deps.travelRule ?? DEFAULT_TRAVEL_RULE },
+    id,
+    {
+      record: w.travelRule,
+      currency: w.currency,
+      network: w.blockchainKey,
+      amount: formatUnits(w.amount, w.precision),
+      address: w.rid,
+    },
+  );
+  const reasons = [
+    ...(await reviewReasons(db, deps.review, {
+      userId: Number(user.id),
+      level: user.level,
+      currency: w.currency,
+      precision: w.precision,
+      amount: w.amount,
+      beneficiaryId: w.beneficiaryId,
+    })),
+    ...travelRuleReasons,
+  ];
   if (reasons.length > 0) {
     await setState(db, id, 'under_review', null, { reasons });
   } else {

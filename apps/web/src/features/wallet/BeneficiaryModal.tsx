@@ -4,6 +4,7 @@ import {
   createBeneficiarySchema,
   deleteBeneficiarySchema,
   PIN_LENGTH,
+  requireBeneficiaryInfo,
   splitMemo,
   WALLET_ERRORS,
 } from '@exchange/shared';
@@ -18,8 +19,11 @@ import { useSubmitForm } from '../../components/useSchemaForm.ts';
 import { addressFitsProtocol } from './address-check.ts';
 import { type Currency, type Network, useBeneficiaries, WALLET_KEYS } from './api.ts';
 import { walletErrorCode, walletErrorText } from './format.ts';
+import { OwnershipProofForm } from './OwnershipProofForm.tsx';
+import { TravelRuleFields } from './TravelRuleFields.tsx';
 
-type Action = { kind: 'activate' | 'delete'; id: number } | undefined;
+type ActionKind = 'activate' | 'delete' | 'prove';
+type Action = { kind: ActionKind; id: number } | undefined;
 
 /** Enter the emailed pin (6 digits), or ask for a new one (at most once a minute). */
 function ActivateForm({ item, onDone }: { item: BeneficiaryItem; onDone: () => void }) {
@@ -120,15 +124,24 @@ function AddForm({
   // The server's checksum check, run here first so a mistyped address is flagged under the field.
   const schema = useMemo(
     () =>
-      createBeneficiarySchema.refine((v) => addressFitsProtocol(network.protocol, v.data.address), {
-        message: WALLET_ERRORS.beneficiaryAddressInvalid,
-        path: ['data', 'address'],
-      }),
+      // The travel rule's fields are optional on the wire (older clients) but required here.
+      createBeneficiarySchema
+        .superRefine(requireBeneficiaryInfo)
+        .refine((v) => addressFitsProtocol(network.protocol, v.data.address), {
+          message: WALLET_ERRORS.beneficiaryAddressInvalid,
+          path: ['data', 'address'],
+        }),
     [network.protocol],
   );
   const { form, busy, submit } = useSubmitForm(
     schema,
-    { name: '', currency: currency.id, blockchain_key: network.blockchain_key, data: { address: '' } },
+    {
+      name: '',
+      currency: currency.id,
+      blockchain_key: network.blockchain_key,
+      data: { address: '' },
+      beneficiary_name: '',
+    },
     async (body) => {
       const item = await api<BeneficiaryItem>('peatio', '/account/beneficiaries', { method: 'POST', body });
       toast.success(t('wallet.beneficiary.added'));
@@ -173,6 +186,15 @@ function AddForm({
           value={memo}
           onChange={(e) => setData(address, e.currentTarget.value)}
         />
+        <TravelRuleFields
+          values={form.values}
+          errors={form.errors}
+          onChange={(next) => {
+            form.set('beneficiary_name', next.beneficiary_name);
+            form.set('hosting', next.hosting);
+            form.set('provider_id', next.provider_id);
+          }}
+        />
         <Button type="submit" loading={busy} data-testid="beneficiary-add">
           {t('wallet.beneficiary.add')}
         </Button>
@@ -194,7 +216,7 @@ export function BeneficiaryModal({
   const { t } = useTranslation();
   const { data } = useBeneficiaries(currency.id, network.blockchain_key);
   const [action, setAction] = useState<Action>();
-  const toggle = (kind: 'activate' | 'delete', id: number) =>
+  const toggle = (kind: ActionKind, id: number) =>
     setAction((a) => (a?.kind === kind && a.id === id ? undefined : { kind, id }));
   return (
     <Modal
@@ -221,16 +243,38 @@ export function BeneficiaryModal({
                     <Badge color={item.state === 'active' ? 'teal' : 'yellow'} size="sm">
                       {t(`wallet.beneficiary.state.${item.state}`)}
                     </Badge>
+                    {item.ownership_proved_at && (
+                      <Badge color="blue" size="sm" data-testid="beneficiary-proved">
+                        {t('wallet.beneficiary.proved')}
+                      </Badge>
+                    )}
                   </Group>
                   <Text size="xs" ff="monospace" style={{ wordBreak: 'break-all' }}>
                     {address}
                   </Text>
                   {memo && <Text size="xs">{t('wallet.beneficiary.memoValue', { memo })}</Text>}
+                  {item.beneficiary_name && (
+                    <Text size="xs" c="dimmed">
+                      {item.beneficiary_name} ·{' '}
+                      {item.provider?.name ??
+                        t(`wallet.beneficiary.hosting.${item.hosting ?? 'self_hosted'}`)}
+                    </Text>
+                  )}
                 </Stack>
                 <Group gap="xs" wrap="nowrap">
                   {item.state !== 'active' && (
                     <Button size="xs" variant="light" onClick={() => toggle('activate', item.id)}>
                       {t('wallet.beneficiary.activate')}
+                    </Button>
+                  )}
+                  {item.state === 'active' && item.hosting === 'self_hosted' && !item.ownership_proved_at && (
+                    <Button
+                      size="xs"
+                      variant="light"
+                      onClick={() => toggle('prove', item.id)}
+                      data-testid="beneficiary-prove"
+                    >
+                      {t('wallet.beneficiary.prove')}
                     </Button>
                   )}
                   <Button size="xs" variant="subtle" color="red" onClick={() => toggle('delete', item.id)}>
@@ -241,10 +285,12 @@ export function BeneficiaryModal({
               {action?.id === item.id && (
                 <>
                   <Divider my="xs" />
-                  {action.kind === 'activate' ? (
+                  {action.kind === 'activate' && (
                     <ActivateForm item={item} onDone={() => setAction(undefined)} />
-                  ) : (
-                    <DeleteForm item={item} onDone={() => setAction(undefined)} />
+                  )}
+                  {action.kind === 'delete' && <DeleteForm item={item} onDone={() => setAction(undefined)} />}
+                  {action.kind === 'prove' && (
+                    <OwnershipProofForm item={item} onDone={() => setAction(undefined)} />
                   )}
                 </>
               )}

@@ -88,7 +88,8 @@ export function WithdrawPanel({ currency, network, available }: Props) {
         setErrors({ [field]: code });
         if (field !== 'otp') setVerifying(false);
       } else {
-        const text = walletErrorText(t, err, limits);
+        // The refusal's own fields (e.g. `threshold_eur` of an unproved self-hosted address) fill its message.
+        const text = walletErrorText(t, err, { ...limits, ...(err instanceof ApiError ? err.details : {}) });
         if (text) toast.error(text);
       }
     },

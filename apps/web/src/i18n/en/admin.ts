@@ -58,6 +58,10 @@ export const admin = {
   'admin.withdrawals.reason.limit.per_withdrawal': 'Above the per-withdrawal limit',
   'admin.withdrawals.reason.limit.per_day': 'Above the 24-hour limit',
   'admin.withdrawals.reason.beneficiary.new': 'Address saved less than 24 hours ago',
+  'admin.withdrawals.reason.travel_rule.undeclared': 'Travel rule: the address declares no beneficiary',
+  'admin.withdrawals.reason.travel_rule.refused': "Travel rule: the beneficiary's provider refused the data",
+  'admin.withdrawals.reason.travel_rule.unreachable':
+    "Travel rule: the beneficiary's provider did not answer",
   'admin.withdrawals.reason.rule.pass_through': 'Passes on money just deposited',
   'admin.withdrawals.reason.account.staff': 'Sent by a staff member',
   'admin.withdrawals.rejectReason': 'Reason (shown to the user if rejected)',

@@ -62,6 +62,20 @@ export const errors = {
   'account.beneficiary.invalid_state': 'Please choose an address state',
   'account.beneficiary.non_integer_id': 'Address not found',
   'account.beneficiary.invalid_removal_token': 'This removal link is invalid or has expired',
+  'account.beneficiary.missing_beneficiary_name': "Enter the name of the address's owner",
+  'account.beneficiary.invalid_beneficiary_name': "The owner's name must be 1 to 140 characters",
+  'account.beneficiary.missing_hosting': 'Say whether the address is at an exchange or in your own wallet',
+  'account.beneficiary.invalid_hosting': 'Choose an exchange or your own wallet',
+  'account.beneficiary.missing_provider': 'Choose the exchange that holds the address',
+  'account.beneficiary.invalid_provider': 'Choose an exchange from the list',
+  'account.beneficiary.proof_not_needed': 'Only an address in your own wallet needs a proof',
+  'account.beneficiary.proof_unsupported':
+    'This kind of address cannot sign a message; use another address of your wallet',
+  'account.beneficiary.invalid_challenge': 'This message is no longer valid. Ask for a new one.',
+  'account.beneficiary.missing_signature': 'Paste the signature',
+  'account.beneficiary.invalid_signature': 'The signature does not match this address and message',
+  'account.withdraw.address_unverified':
+    'Above {{threshold_eur}} EUR, first prove that this address is yours: open Manage addresses and sign the message.',
   'account.bank_deposit.business_only':
     'Bank deposits are for verified business accounts. Verify your company to receive your reference.',
   'account.bank_deposit.webhook_unauthorized': 'The bank notification was refused',

@@ -74,6 +74,7 @@ export const securityLog = {
   'securityLog.action.beneficiary.create': 'Withdrawal address added',
   'securityLog.action.beneficiary.activate': 'Withdrawal address activated',
   'securityLog.action.beneficiary.delete': 'Withdrawal address removed',
+  'securityLog.action.beneficiary.prove': 'Own wallet proved by a signed message',
   'securityLog.action.withdraw.request': 'Withdrawal requested',
   'securityLog.action.closure.request': 'Account closure requested',
   'securityLog.action.closure.cancel': 'Account closure cancelled',

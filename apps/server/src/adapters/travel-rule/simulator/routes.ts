@@ -1,0 +1,90 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { z } from 'zod';
+
+/** Where the simulator of a counterparty provider answers, on the app's own server. */
+export const TRAVEL_RULE_SIM_PREFIX = '/travel-rule-sim';
+
+export interface TravelRuleSimulatorDeps {
+  db: pg.Pool;
+  /** How long a provider set to `timeout` keeps the request before answering (longer than the client waits). */
+  holdMs: number;
+}
+
+const nameList = z.array(z.unknown());
+/** Only what the simulator checks; the rest of the IVMS 101 message is stored as it came. */
+const transferSchema = z.object({
+  reference: z.string().min(1).max(100),
+  providerId: z.string().min(1).max(64),
+  payload: z.object({
+    originator: z.object({
+      originatorPersons: z.array(
+        z.object({ naturalPerson: z.object({ name: z.object({ nameIdentifier: nameList }) }) }).partial(),
+      ),
+    }),
+    beneficiary: z.object({
+      beneficiaryPersons: z.array(
+        z.object({ naturalPerson: z.object({ name: z.object({ nameIdentifier: nameList }) }) }).partial(),
+      ),
+    }),
+  }),
+});
+
+/**
+ * A counterparty provider as the travel-rule protocol reaches it: it refuses a message without the originator's or
+ * the beneficiary's name (art. 14 of Regulation (EU) 2023/1113), and otherwise answers as its row in
+ * `travel_rule_sim_providers` says (accept by default; `refuse`; `timeout`: no answer in time). Every message and
+ * its answer is kept in `travel_rule_sim_messages`; the same reference is answered as the first time.
+ */
+export async function travelRuleSimulatorRoutes(
+  app: FastifyInstance,
+  deps: TravelRuleSimulatorDeps,
+): Promise<void> {
+  // It is reachable by anyone where it runs: a budget per address keeps it from filling its table.
+  const limited = { config: { rateLimit: { max: 120, timeWindow: '1 minute' } } };
+  app.post('/transfers', limited, async (request, reply) => {
+    const parsed = transferSchema.safeParse(request.body);
+    if (!parsed.success) return reply.status(400).send({ status: 'error', reason: 'malformed' });
+    const { reference, providerId, payload } = parsed.data;
+    const known = (
+      await deps.db.query('select answer, reason from travel_rule_sim_messages where reference = $1', [
+        reference,
+      ])
+    ).rows[0];
+    if (known && known.answer !== 'timeout')
+      return { status: known.answer, reference: `SIM-${reference}`, reason: known.reason ?? undefined };
+    const named = (persons: { naturalPerson?: { name: { nameIdentifier: unknown[] } } }[]) =>
+      persons.some((p) => (p.naturalPerson?.name.nameIdentifier.length ?? 0) > 0);
+    const behaviour =
+      (
+        await deps.db.query('select behaviour from travel_rule_sim_providers where provider_id = $1', [
+          providerId,
+        ])
+      ).rows[0]?.behaviour ?? 'accept';
+    let answer: 'accepted' | 'refused' | 'timeout' = 'accepted';
+    let reason: string | null = null;
+    if (!named(payload.originator.originatorPersons)) [answer, reason] = ['refused', 'missing_originator'];
+    else if (!named(payload.beneficiary.beneficiaryPersons))
+      [answer, reason] = ['refused', 'missing_beneficiary'];
+    else if (behaviour === 'refuse') [answer, reason] = ['refused', 'policy'];
+    else if (behaviour === 'timeout') answer = 'timeout';
+    await deps.db.query(
+      `insert into travel_rule_sim_messages (reference, provider_id, payload, answer, reason)
+       values ($1, $2, $3::jsonb, $4, $5)
+       on conflict (reference) do update set answer = excluded.answer, reason = excluded.reason`,
+      [reference, providerId, JSON.stringify(request.body), answer, reason],
+    );
+    if (answer === 'timeout') {
+      // A provider that never answers: the connection is dropped once the client has surely given up, so no
+      // half-closed socket outlives the request (it would hold the server's close).
+      reply.hijack();
+      await sleep(deps.holdMs);
+      request.raw.socket.destroy();
+      return;
+    }
+    return answer === 'accepted'
+      ? { status: 'accepted', reference: `SIM-${reference}` }
+      : { status: 'refused', reason };
+  });
+}

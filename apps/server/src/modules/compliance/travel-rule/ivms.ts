@@ -1,0 +1,140 @@
+import type pg from 'pg';
+import type { TravelRuleConfig } from './config.ts';
+
+/**
+ * The interVASP Messaging Standard (IVMS 101) shapes the travel rule's data travels in. Only the parts we fill
+ * are typed; field names are the standard's (camelCase JSON).
+ */
+export interface NaturalPersonNameId {
+  primaryIdentifier: string;
+  secondaryIdentifier?: string;
+  nameIdentifierType: 'LEGL' | 'MISC';
+}
+export interface GeographicAddress {
+  addressType: 'HOME' | 'GEOG';
+  addressLine?: string[];
+  postCode?: string;
+  townName?: string;
+  country: string;
+}
+export interface NaturalPerson {
+  name: { nameIdentifier: NaturalPersonNameId[] };
+  geographicAddress?: GeographicAddress[];
+  customerIdentification?: string;
+  dateAndPlaceOfBirth?: { dateOfBirth: string; placeOfBirth: string };
+  countryOfResidence?: string;
+}
+export interface LegalPerson {
+  name: { nameIdentifier: { legalPersonName: string; legalPersonNameIdentifierType: 'LEGL' }[] };
+  nationalIdentification?: { nationalIdentifier: string; nationalIdentifierType: 'LEIX' };
+}
+export type IvmsPerson = { naturalPerson: NaturalPerson } | { legalPerson: LegalPerson };
+
+/** The IVMS 101 identity payload of one transfer. */
+export interface IvmsPayload {
+  originator: { originatorPersons: IvmsPerson[]; accountNumber: string[] };
+  beneficiary: { beneficiaryPersons: IvmsPerson[]; accountNumber: string[] };
+  originatingVASP: { originatingVASP: IvmsPerson };
+  /** Absent for a self-hosted address (no provider on the other side). */
+  beneficiaryVASP?: { beneficiaryVASP: IvmsPerson };
+}
+
+/** What the originator's verified profile holds (null when the user has none). */
+interface ProfileRow {
+  first_name: string | null;
+  last_name: string | null;
+  address: string | null;
+  postcode: string | null;
+  city: string | null;
+  country: string | null;
+  dob: string | null;
+}
+
+/** The saved address's beneficiary information, as the withdrawal uses it. */
+export interface BeneficiaryParty {
+  address: string;
+  beneficiaryName: string | null;
+  provider: { name: string; lei: string | null } | null;
+}
+
+/** A provider as an IVMS legal person: its name, and its LEI when known. */
+export function vaspPerson(vasp: { name: string; lei: string | null }): IvmsPerson {
+  return {
+    legalPerson: {
+      name: { nameIdentifier: [{ legalPersonName: vasp.name, legalPersonNameIdentifierType: 'LEGL' }] },
+      ...(vasp.lei
+        ? { nationalIdentification: { nationalIdentifier: vasp.lei, nationalIdentifierType: 'LEIX' } }
+        : {}),
+    },
+  };
+}
+
+/**
+ * The originator as the regulation asks (art. 14(1)): name, the account (our uid), and the address with date of
+ * birth, from the user's verified profile (the latest verified one, else the latest). A name-less originator is
+ * sent with the uid only, and the caller reports the information as missing.
+ */
+export async function originatorPerson(
+  db: pg.Pool,
+  userId: string,
+  uid: string,
+): Promise<{ person: NaturalPerson; complete: boolean }> {
+  const row = (
+    await db.query(
+      `select first_name, last_name, address, postcode, city, country, to_char(dob, 'YYYY-MM-DD') as dob
+       from profiles where user_id = $1 order by (state = 'verified') desc, id desc limit 1`,
+      [userId],
+    )
+  ).rows[0] as ProfileRow | undefined;
+  const person: NaturalPerson = { name: { nameIdentifier: [] }, customerIdentification: uid };
+  if (row?.last_name) {
+    person.name.nameIdentifier.push({
+      primaryIdentifier: row.last_name,
+      ...(row.first_name ? { secondaryIdentifier: row.first_name } : {}),
+      nameIdentifierType: 'LEGL',
+    });
+  }
+  if (row?.country) {
+    person.geographicAddress = [
+      {
+        addressType: 'HOME',
+        ...(row.address ? { addressLine: [row.address] } : {}),
+        ...(row.postcode ? { postCode: row.postcode } : {}),
+        ...(row.city ? { townName: row.city } : {}),
+        country: row.country,
+      },
+    ];
+    person.countryOfResidence = row.country;
+  }
+  if (row?.dob) person.dateAndPlaceOfBirth = { dateOfBirth: row.dob, placeOfBirth: row.city ?? '' };
+  return { person, complete: person.name.nameIdentifier.length > 0 };
+}
+
+/** The IVMS 101 payload of a withdrawal from `originator` to the saved address `beneficiary`. */
+export function buildPayload(
+  config: Pick<TravelRuleConfig, 'vasp'>,
+  originator: NaturalPerson,
+  beneficiary: BeneficiaryParty,
+): IvmsPayload {
+  const beneficiaryPerson: NaturalPerson = {
+    name: {
+      nameIdentifier: beneficiary.beneficiaryName
+        ? [{ primaryIdentifier: beneficiary.beneficiaryName, nameIdentifierType: 'LEGL' }]
+        : [],
+    },
+  };
+  return {
+    originator: {
+      originatorPersons: [{ naturalPerson: originator }],
+      accountNumber: originator.customerIdentification ? [originator.customerIdentification] : [],
+    },
+    beneficiary: {
+      beneficiaryPersons: [{ naturalPerson: beneficiaryPerson }],
+      accountNumber: [beneficiary.address],
+    },
+    originatingVASP: { originatingVASP: vaspPerson(config.vasp) },
+    ...(beneficiary.provider
+      ? { beneficiaryVASP: { beneficiaryVASP: vaspPerson(beneficiary.provider) } }
+      : {}),
+  };
+}
