@@ -37,3 +37,20 @@ export class Repeating {
     this.timer.unref();
   }
 }
+
+/**
+ * Waits for a run under way to end, at most `ms`: a shutdown waits for work in progress, but a run stuck on a
+ * database that went away (a query queued on a pool that has ended never settles) must not hold it.
+ */
+export async function runEnded(running: Promise<unknown> | undefined, ms = 5_000): Promise<void> {
+  if (!running) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    running.catch(() => {}),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+      timer.unref();
+    }),
+  ]);
+  clearTimeout(timer);
+}

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { Repeating } from '../../jobs/repeating.ts';
+import { Repeating, runEnded } from '../../jobs/repeating.ts';
 import { sweepEndedSessions } from './sessions-repository.ts';
 
 /** How often idle and expired sessions are recorded as ended: the idle timeout moves in minute steps anyway. */
@@ -53,6 +53,6 @@ export class SessionSweep {
 
   async stop(): Promise<void> {
     this.repeating.stop();
-    await this.running?.catch(() => {});
+    await runEnded(this.running);
   }
 }

@@ -1,7 +1,7 @@
 import { SANCTIONS_ERRORS, type SanctionsSubjectKind } from '@exchange/shared';
 import type pg from 'pg';
 import { AppError } from '../../../http/errors.ts';
-import { Repeating } from '../../../jobs/repeating.ts';
+import { Repeating, runEnded } from '../../../jobs/repeating.ts';
 import { NameIndex } from './matcher.ts';
 
 /** How often the job screens the customers whose names changed (and checks whether the daily run is due). */
@@ -65,7 +65,7 @@ export class SanctionsScreening {
 
   async stop(): Promise<void> {
     this.repeating.stop();
-    await this.running?.catch(() => {});
+    await runEnded(this.running);
   }
 
   private tick(): Promise<unknown> {
