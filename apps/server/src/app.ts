@@ -38,6 +38,7 @@ import {
   TRAVEL_RULE_SIM_PREFIX,
   travelRuleSimulatorRoutes,
 } from './adapters/travel-rule/simulator/routes.ts';
+import { type Clock, TestClock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Core } from './core/index.ts';
 import { SAFE_METHODS } from './http/auth.ts';
@@ -64,6 +65,7 @@ import { cardRoutes, cardWebhookRoutes } from './modules/card/routes.ts';
 import { contactRoutes } from './modules/contact/routes.ts';
 import { accountSolvencyRoutes } from './modules/custody/solvency-routes.ts';
 import { dataExportRoutes } from './modules/data-export/routes.ts';
+import { clockRoutes } from './modules/dev/clock-routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
 import { authRoutes } from './modules/identity/auth-routes.ts';
 import type { ServerKeys } from './modules/identity/crypto.ts';
@@ -103,6 +105,8 @@ export interface RequestUser {
 export interface AppDeps {
   config: Config;
   db: pg.Pool;
+  /** Where time comes from (clock.ts): a TestClock with NODE_ENV=test, which its test-only control moves. */
+  clock: Clock;
   mail: MailPort;
   sms: SmsPort;
   captcha: CaptchaPort;
@@ -270,7 +274,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // When the request reached this process (the first hook): a signed request's nonce is measured against it.
   app.decorateRequest('receivedAt', 0);
   app.addHook('onRequest', (request, reply, done) => {
-    request.receivedAt = Date.now();
+    request.receivedAt = deps.clock.now();
     reply.headers(request.url.startsWith('/api/') ? apiHeaders : documentHeaders);
     done();
   });
@@ -304,7 +308,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     enableDraftSpec: false,
     allowList: () => !deps.config.rateLimits,
     // Several api processes must count together: the counters live in PostgreSQL then.
-    store: deps.config.split ? sharedRateLimitStore(deps.db) : memoryRateLimitStore(),
+    store: deps.config.split ? sharedRateLimitStore(deps.db, deps.clock) : memoryRateLimitStore(deps.clock),
     errorResponseBuilder: (_req, ctx) => ({ statusCode: ctx.statusCode, errors: [ERRORS.rateLimited] }),
   });
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
@@ -358,6 +362,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: API.peatio },
   );
   if (api) await app.register((admin) => adminRoutes(admin, deps), { prefix: API.admin });
+  // The test-only clock control: never registered unless NODE_ENV=test (clock-routes.ts).
+  const clock = deps.clock;
+  if (api && deps.config.env === 'test' && clock instanceof TestClock)
+    await app.register((dev) => clockRoutes(dev, clock), { prefix: API.dev });
   if (api && deps.config.devTools) {
     await app.register((dev) => walletDevRoutes(dev, deps), { prefix: API.dev });
     await app.register((dev) => cardDevRoutes(dev, deps), { prefix: API.dev });

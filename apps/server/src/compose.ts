@@ -26,6 +26,7 @@ import { createOutboxSms } from './adapters/sms/port.ts';
 import { httpTravelRule } from './adapters/travel-rule/http-client.ts';
 import { TRAVEL_RULE_SIM_PREFIX } from './adapters/travel-rule/simulator/routes.ts';
 import { type AppDeps, buildApp } from './app.ts';
+import { type Clock, systemClock, TestClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { startCore } from './core/index.ts';
 import { ChangeFeed } from './db/change-feed.ts';
@@ -71,6 +72,7 @@ export async function composeApp(
     overrides.logger ??
     createLogger({ level: config.logLevel, format: config.logFormat, stream: overrides.logStream });
   const logOf = (module: string) => logger.child({ module });
+  const clock = overrides.clock ?? clockFor(config);
   // Read before anything starts, so a bad GEOIP_COUNTRY_DB stops the start with nothing to close.
   const geoCountry = overrides.geoCountry ?? countryLookupFor(config);
   // Who a request is stays in memory while the change feed is heard: every change of a session, key or user is
@@ -84,6 +86,7 @@ export async function composeApp(
       db,
       config.split ? { ...DEFAULT_SESSION_POLICY, cacheMs: 0 } : DEFAULT_SESSION_POLICY,
       feed,
+      clock,
     );
   const keys = overrides.keys ?? (await loadServerKeys(db, config.secretKey));
   // Identity documents and id numbers an earlier version stored in plain text are sealed before anything reads them.
@@ -138,6 +141,7 @@ export async function composeApp(
       jobs,
       feed,
       withdrawHoldHours: config.withdrawHoldHours,
+      clock,
       withdrawReview: config.withdrawReview,
       travelRule: config.travelRule,
       // The simulator of a counterparty provider answers on this app's own server, like the other simulators.
@@ -181,6 +185,7 @@ export async function composeApp(
   const deps: AppDeps = {
     config,
     db,
+    clock,
     logger,
     ...(nats ? { nats } : {}),
     mail,
@@ -189,7 +194,7 @@ export async function composeApp(
     keys,
     sessions,
     users,
-    apiKeys: new ApiKeyAuthenticator(db, keys, Date.now, config.split, users, feed),
+    apiKeys: new ApiKeyAuthenticator(db, keys, () => clock.now(), config.split, users, feed),
     jwt: new JwtIssuer(db, keys),
     bodyKey: await loadBodyKey(db, keys),
     core,
@@ -227,7 +232,7 @@ export async function composeApp(
   app.addHook('preClose', () => deps.outboxRetention.stop());
   if (mailSender) app.addHook('preClose', () => mailSender.stop());
   // Idle and expired sessions get their end written to the security log (issue 31).
-  const sessionSweep = new SessionSweep(db, sessions.idleMinutes, logOf('sessions'));
+  const sessionSweep = new SessionSweep(db, sessions.idleMinutes, logOf('sessions'), undefined, clock);
   app.addHook('preClose', () => sessionSweep.stop());
   // Closures whose last withdrawal settled are completed in the background (issue 31, part 4).
   const closureSweep = new ClosureSweep(closureService(deps), logOf('account-closure'));
@@ -259,6 +264,14 @@ export async function composeApp(
   };
   if (jobs) for (const [name, start] of Object.entries(backgroundJobs)) if (name !== 'wallet') await start();
   return { app, deps, jobs: backgroundJobs };
+}
+
+/**
+ * The machine's clock, or with NODE_ENV=test a TestClock that the test-only control (modules/dev/clock-routes.ts)
+ * moves, so an end-to-end test moves the server's time instead of waiting for it.
+ */
+function clockFor(config: Config): Clock {
+  return config.env === 'test' ? new TestClock() : systemClock;
 }
 
 /** Starts one background job (the wallet's loops, a webhook delivery, the card fee run). */

@@ -1,5 +1,6 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type pg from 'pg';
+import { type Clock, dateOf } from '../clock.ts';
 
 /**
  * What @fastify/rate-limit hands a store's `child` for a route with its own limit: the route's limit settings,
@@ -20,21 +21,24 @@ const SWEEP_EVERY = 1000;
 
 /**
  * Counts one hit of `key` in a fixed window of `windowMs` shared by every process (PostgreSQL), and returns the
- * count so far and the window's remaining milliseconds.
+ * count so far and the window's remaining milliseconds. "Now" is the app's clock, not the database's, so a test
+ * moves the window by moving the clock.
  */
 async function countHit(
   db: pg.Pool,
   key: string,
   windowMs: number,
+  now: Date,
 ): Promise<{ current: number; ttl: number }> {
   const row = (
     await db.query(
-      `insert into rate_limit_hits (key, hits, reset_at) values ($1, 1, now() + make_interval(secs => $2))
+      `insert into rate_limit_hits (key, hits, reset_at) values ($1, 1, $3::timestamptz + make_interval(secs => $2))
        on conflict (key) do update set
-         hits = case when rate_limit_hits.reset_at <= now() then 1 else rate_limit_hits.hits + 1 end,
-         reset_at = case when rate_limit_hits.reset_at <= now() then excluded.reset_at else rate_limit_hits.reset_at end
-       returning hits, greatest(0, extract(epoch from reset_at - now()) * 1000)::bigint as ttl`,
-      [key, windowMs / 1000],
+         hits = case when rate_limit_hits.reset_at <= $3::timestamptz then 1 else rate_limit_hits.hits + 1 end,
+         reset_at = case when rate_limit_hits.reset_at <= $3::timestamptz then excluded.reset_at
+                         else rate_limit_hits.reset_at end
+       returning hits, greatest(0, extract(epoch from reset_at - $3::timestamptz) * 1000)::bigint as ttl`,
+      [key, windowMs / 1000, now],
     )
   ).rows[0];
   return { current: Number(row.hits), ttl: Number(row.ttl) };
@@ -78,12 +82,13 @@ function rateLimitStore(
  * A store for @fastify/rate-limit in PostgreSQL, so the per-IP and per-account limits hold across api processes.
  * (It counts in fixed windows, as the plugin's own stores do.)
  */
-export function sharedRateLimitStore(db: pg.Pool): FastifyRateLimitStoreCtor {
+export function sharedRateLimitStore(db: pg.Pool, clock: Clock): FastifyRateLimitStoreCtor {
   let counted = 0;
   return rateLimitStore((key, windowMs) => {
+    const now = dateOf(clock);
     if (++counted % SWEEP_EVERY === 0)
-      void db.query('delete from rate_limit_hits where reset_at < now()').catch(() => {});
-    return countHit(db, key, windowMs);
+      void db.query('delete from rate_limit_hits where reset_at < $1', [now]).catch(() => {});
+    return countHit(db, key, windowMs, now);
   });
 }
 
@@ -96,10 +101,10 @@ const MEMORY_STORE_KEYS = 50_000;
  * counted in the same turn of the event loop (a burst answered from memory, with no I/O between them) all read
  * the final count and were all refused.
  */
-export function memoryRateLimitStore(): FastifyRateLimitStoreCtor {
+export function memoryRateLimitStore(clock: Clock): FastifyRateLimitStoreCtor {
   const windows = new Map<string, { hits: number; resetAt: number }>();
   return rateLimitStore((key, windowMs) => {
-    const now = Date.now();
+    const now = clock.now();
     let window = windows.get(key);
     if (!window || window.resetAt <= now) window = { hits: 0, resetAt: now + windowMs };
     window.hits++;
@@ -120,11 +125,12 @@ export class SharedWindowLimiter {
     private readonly name: string,
     private readonly max: number,
     private readonly windowMs: number,
+    private readonly clock: Clock,
   ) {}
 
   /** Records one attempt; false when the key has already used up its window. */
   async take(key: string): Promise<boolean> {
-    const { current } = await countHit(this.db, `${this.name}:${key}`, this.windowMs);
+    const { current } = await countHit(this.db, `${this.name}:${key}`, this.windowMs, dateOf(this.clock));
     return current <= this.max;
   }
 }

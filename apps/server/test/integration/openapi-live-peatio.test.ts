@@ -309,6 +309,11 @@ describe('the Peatio document, answered live', () => {
     ok(await as(biz, 'DELETE', `/account/payouts/${other.json().id}`), 204);
   });
 
+  it('the test-only clock control (NODE_ENV=test)', async () => {
+    ok(await t.app.inject({ method: 'GET', url: '/api/v2/dev/clock' }));
+    ok(await dev('/clock', { advance_ms: 0 }));
+  });
+
   it("the member's proof of liabilities", async () => {
     await makeSnapshot(t.db.pool, t.deps.keys, null);
     ok(await as(ann, 'GET', '/account/solvency/proof'));

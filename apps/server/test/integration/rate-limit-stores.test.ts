@@ -1,6 +1,7 @@
 import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Clock, TestClock } from '../../src/clock.ts';
 import { memoryRateLimitStore, sharedRateLimitStore } from '../../src/http/shared-limits.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 
@@ -24,9 +25,11 @@ async function limitedApp(store: ReturnType<typeof memoryRateLimitStore>) {
 }
 
 describe.each([
-  ['in memory (one process)', () => memoryRateLimitStore()],
-  ['in PostgreSQL (several api processes)', () => sharedRateLimitStore(db.pool)],
-])('the rate-limit store %s', (_name, store) => {
+  ['in memory (one process)', (clock: Clock) => memoryRateLimitStore(clock)],
+  ['in PostgreSQL (several api processes)', (clock: Clock) => sharedRateLimitStore(db.pool, clock)],
+])('the rate-limit store %s', (_name, storeOn) => {
+  const store = () => storeOn(new TestClock());
+
   it('lets exactly the limit through a burst that arrives at once', async () => {
     const app = await limitedApp(store());
     const answers = await Promise.all(
@@ -44,6 +47,23 @@ describe.each([
     expect((await hit('/a', '10.9.0.2')).statusCode).toBe(429);
     expect((await hit('/b', '10.9.0.2')).statusCode).toBe(200);
     expect((await hit('/a', '10.9.0.3')).statusCode).toBe(200);
+    await app.close();
+  });
+
+  it("opens the window again when the app's clock passes its end, not a moment before", async () => {
+    const clock = new TestClock();
+    const app = await limitedApp(storeOn(clock));
+    const hit = () => app.inject({ method: 'GET', url: '/a', remoteAddress: '10.9.0.4' });
+    for (let i = 0; i < 5; i++) expect((await hit()).statusCode).toBe(200);
+    const refused = await hit();
+    expect(refused.statusCode).toBe(429);
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(55);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    clock.advance((retryAfter - 2) * 1000);
+    expect((await hit()).statusCode).toBe(429);
+    clock.advance(2_000);
+    expect((await hit()).statusCode).toBe(200);
     await app.close();
   });
 });

@@ -172,7 +172,7 @@ export class AccountClosure {
   ): Promise<CheckedWithdrawal[]> {
     if (addresses.length === 0) return [];
     const { db } = this.deps;
-    const permission = await withdrawPermission(db, user, this.deps.withdrawals().holdHours);
+    const permission = await withdrawPermission(this.deps.withdrawals(), user);
     if (user.level < 3 || permission.hold_until !== null)
       throw new AppError(403, [CLOSURE_ERRORS.withdrawNotPermitted], { hold_until: permission.hold_until });
     const seen = new Set<string>();

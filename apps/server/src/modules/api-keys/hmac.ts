@@ -71,7 +71,8 @@ export class ApiKeyAuthenticator {
   constructor(
     private readonly db: pg.Pool,
     private readonly serverKeys: ServerKeys,
-    private readonly now: () => number = Date.now,
+    /** The app's clock (clock.ts): the nonce window and the check deadline are measured on it. */
+    private readonly now: () => number,
     /** Several api processes: nonces are recorded in PostgreSQL, so a replay to another process is refused too. */
     shared = false,
     /** Where the key's user is read (shared with the session hook). */

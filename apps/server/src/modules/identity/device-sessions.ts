@@ -38,7 +38,7 @@ export async function listSessions(
   page: number,
   limit: number,
 ): Promise<{ items: SessionView[]; total: number }> {
-  const { rows, total } = await listLiveSessions(deps.db, userId, deps.sessions.idleMinutes, page, limit);
+  const { rows, total } = await listLiveSessions(deps.db, userId, deps.sessions.liveness(), page, limit);
   const items = rows.map((row) => {
     const device = deviceOf(row.user_agent);
     return {
@@ -70,7 +70,7 @@ export async function endSession(
   origin: RequestOrigin,
 ): Promise<void> {
   const ended = await withTransaction(deps.db, async (tx) => {
-    const row = await endSessionByPublicId(tx, userId, publicId, deps.sessions.idleMinutes, 'user');
+    const row = await endSessionByPublicId(tx, userId, publicId, deps.sessions.liveness(), 'user');
     if (!row) throw new AppError(404, [ERRORS.sessionNotFound]);
     // Checked after the update, in its transaction: the refusal rolls the end back.
     if (row.id === currentSessionId) throw new AppError(422, [ERRORS.sessionIsCurrent]);
@@ -99,7 +99,7 @@ export async function endOtherSessions(
   origin: RequestOrigin,
 ): Promise<number> {
   const ended = await withTransaction(deps.db, async (tx) => {
-    const ids = await endUserSessions(tx, userId, currentSessionId, deps.sessions.idleMinutes, 'others');
+    const ids = await endUserSessions(tx, userId, currentSessionId, deps.sessions.liveness(), 'others');
     if (ids.length > 0) {
       await recordActivity(tx, {
         userId,

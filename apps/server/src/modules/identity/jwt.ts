@@ -11,6 +11,7 @@ import {
 import type pg from 'pg';
 import { IpRuleSet } from '../../net/ip-rules.ts';
 import { decrypt, encrypt, type ServerKeys } from './crypto.ts';
+import type { SessionLiveness } from './sessions.ts';
 import type { UserRecord } from './users-repository.ts';
 
 /**
@@ -168,7 +169,8 @@ export class JwtIssuer {
 export async function userOfClaims(
   db: pg.Pool,
   claims: SessionClaims,
-  idleMinutes: number,
+  /** The idle timeout and now (the app's clock): see SessionStore.liveness. */
+  { idleMinutes, now }: SessionLiveness,
   /** The address the token is presented from (`request.ip`, see TRUST_PROXY). */
   ip: string,
 ): Promise<UserRecord | undefined> {
@@ -176,10 +178,11 @@ export async function userOfClaims(
     `select u.*, (select k.allowed_ips from api_keys k where k.kid = $3) as key_allowed_ips
      from users u where u.uid = $1 and u.state = 'active' and (
        ($2::text is not null and exists (select 1 from sessions s where s.id = $2 and s.user_id = u.id
-          and s.revoked_at is null and s.expires_at > now() and s.last_seen_at > now() - make_interval(mins => $4)))
+          and s.revoked_at is null and s.expires_at > $5
+          and s.last_seen_at > $5::timestamptz - make_interval(mins => $4)))
        or ($3::text is not null and u.otp and exists (select 1 from api_keys k where k.kid = $3
           and k.user_id = u.id and k.state = 'active')))`,
-    [claims.uid, claims.sid ?? null, claims.kid ?? null, idleMinutes],
+    [claims.uid, claims.sid ?? null, claims.kid ?? null, idleMinutes, now],
   );
   const found = row.rows[0];
   if (!found) return undefined;

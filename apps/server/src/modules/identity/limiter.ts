@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { Clock } from '../../clock.ts';
 import { SharedWindowLimiter } from '../../http/shared-limits.ts';
 
 /**
@@ -11,7 +12,8 @@ export class SlidingWindowLimiter {
   constructor(
     private readonly max: number,
     private readonly windowMs: number,
-    private readonly now: () => number = Date.now,
+    /** The app's clock (see clock.ts). */
+    private readonly now: () => number,
   ) {}
 
   /** Records one attempt; false when the key has already used up its window. */
@@ -52,12 +54,13 @@ function named<L>(store: WeakMap<pg.Pool, Map<string, L>>, db: pg.Pool, name: st
  * PostgreSQL when several api processes must count together (`config.split`).
  */
 export function windowLimiter(
-  deps: { db: pg.Pool; config: { split?: boolean } },
+  deps: { db: pg.Pool; config: { split?: boolean }; clock: Clock },
   name: string,
   max: number,
   windowMs: number,
 ): { take(key: string): boolean | Promise<boolean> } {
+  const { clock } = deps;
   if (!deps.config.split)
-    return named(inMemory, deps.db, name, () => new SlidingWindowLimiter(max, windowMs));
-  return named(inDatabase, deps.db, name, () => new SharedWindowLimiter(deps.db, name, max, windowMs));
+    return named(inMemory, deps.db, name, () => new SlidingWindowLimiter(max, windowMs, () => clock.now()));
+  return named(inDatabase, deps.db, name, () => new SharedWindowLimiter(deps.db, name, max, windowMs, clock));
 }

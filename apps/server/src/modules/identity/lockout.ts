@@ -1,5 +1,6 @@
 import { ERRORS, LIMITS } from '@exchange/shared';
 import type pg from 'pg';
+import { type Clock, dateOf } from '../../clock.ts';
 import { AppError } from '../../http/errors.ts';
 
 /**
@@ -23,12 +24,21 @@ export function lockoutKey(userId: string | undefined, identifier: string): stri
   return userId === undefined ? identifier : `user:${userId}`;
 }
 
+/** What the lockout needs: the database and the app's clock, on which failures, locks and their end are timed. */
+export interface LockoutDeps {
+  db: pg.Pool;
+  clock: Clock;
+}
+
 const blocked = () => new AppError(401, [ERRORS.accountBlocked, ERRORS.tooManyAttempts]);
 
 /** Throws the block (401 account_blocked, too_many_attempts) while the key is locked. */
-export async function assertNotBlocked(db: pg.Pool, key: string): Promise<void> {
+export async function assertNotBlocked({ db, clock }: LockoutDeps, key: string): Promise<void> {
   const row = (
-    await db.query('select locked_until > now() as locked from login_failures where identifier = $1', [key])
+    await db.query('select locked_until > $2 as locked from login_failures where identifier = $1', [
+      key,
+      dateOf(clock),
+    ])
   ).rows[0];
   if (row?.locked) throw blocked();
 }
@@ -43,27 +53,27 @@ export async function assertNotBlocked(db: pg.Pool, key: string): Promise<void> 
  *
  * The attempt stays counted as a failure unless the password turns out right: then {@link releaseAttempt}.
  */
-export async function beginAttempt(db: pg.Pool, key: string): Promise<number> {
+export async function beginAttempt(deps: LockoutDeps, key: string): Promise<number> {
   const row = (
-    await db.query(
-      `insert into login_failures (identifier, failures, updated_at) values ($1, 1, now())
+    await deps.db.query(
+      `insert into login_failures (identifier, failures, updated_at) values ($1, 1, $4)
        on conflict (identifier) do update set
          failures = case
-           when login_failures.locked_until <= now() then 1
+           when login_failures.locked_until <= $4 then 1
            -- A full count with no lock, untouched for a lock period: attempts that never settled (a process
            -- that died while checking), not failures; start afresh rather than refuse forever.
            when login_failures.locked_until is null and login_failures.failures >= $2
-             and login_failures.updated_at < now() - make_interval(mins => $3) then 1
+             and login_failures.updated_at < $4::timestamptz - make_interval(mins => $3) then 1
            else login_failures.failures + 1 end,
-         locked_until = case when login_failures.locked_until <= now() then null else login_failures.locked_until end,
-         updated_at = now()
-       returning failures, coalesce(locked_until > now(), false) as locked`,
-      [key, LOGIN_POLICY.maxFailures, LOGIN_POLICY.lockMinutes],
+         locked_until = case when login_failures.locked_until <= $4 then null else login_failures.locked_until end,
+         updated_at = $4
+       returning failures, coalesce(locked_until > $4, false) as locked`,
+      [key, LOGIN_POLICY.maxFailures, LOGIN_POLICY.lockMinutes, dateOf(deps.clock)],
     )
   ).rows[0];
   if (row.locked) throw blocked();
   if (row.failures > LOGIN_POLICY.maxFailures) {
-    await releaseAttempt(db, key);
+    await releaseAttempt(deps, key);
     throw new AppError(429, [ERRORS.rateLimited]);
   }
   return row.failures as number;
@@ -75,12 +85,12 @@ export async function beginAttempt(db: pg.Pool, key: string): Promise<number> {
  * that arrived while this one was being checked may have set: then even the right password is refused with the
  * block. The counter itself is reset only by a completed login.
  */
-export async function releaseAttempt(db: pg.Pool, key: string): Promise<void> {
+export async function releaseAttempt({ db, clock }: LockoutDeps, key: string): Promise<void> {
   const row = (
     await db.query(
       `update login_failures set failures = greatest(failures - 1, 0) where identifier = $1
-       returning coalesce(locked_until > now(), false) as locked`,
-      [key],
+       returning coalesce(locked_until > $2, false) as locked`,
+      [key, dateOf(clock)],
     )
   ).rows[0];
   if (row?.locked) throw blocked();
@@ -97,31 +107,32 @@ export async function releaseAttempt(db: pg.Pool, key: string): Promise<void> {
  * whether an account exists than the lockout of unknown identifiers does.
  */
 export async function failAttempt(
-  db: pg.Pool,
+  { db, clock }: LockoutDeps,
   key: string,
   attempt: number,
   shownKey: string = key,
 ): Promise<number> {
+  const now = dateOf(clock);
   if (attempt >= LOGIN_POLICY.maxFailures) {
     await db.query(
       `insert into login_failures (identifier, failures, locked_until, updated_at)
-       select k, $2, now() + make_interval(mins => $3), now() from unnest($1::text[]) as k
-       on conflict (identifier) do update set locked_until = excluded.locked_until, updated_at = now()
-       where login_failures.locked_until is null or login_failures.locked_until <= now()`,
-      [[...new Set([key, shownKey])], LOGIN_POLICY.maxFailures, LOGIN_POLICY.lockMinutes],
+       select k, $2, $4::timestamptz + make_interval(mins => $3), $4 from unnest($1::text[]) as k
+       on conflict (identifier) do update set locked_until = excluded.locked_until, updated_at = $4
+       where login_failures.locked_until is null or login_failures.locked_until <= $4`,
+      [[...new Set([key, shownKey])], LOGIN_POLICY.maxFailures, LOGIN_POLICY.lockMinutes, now],
     );
     throw blocked();
   }
   if (shownKey === key) return LOGIN_POLICY.maxFailures - attempt;
   const shown = (
     await db.query(
-      `insert into login_failures (identifier, failures, updated_at) values ($1, 1, now())
+      `insert into login_failures (identifier, failures, updated_at) values ($1, 1, $2)
        on conflict (identifier) do update set
-         failures = case when login_failures.locked_until <= now() then 1 else login_failures.failures + 1 end,
-         locked_until = case when login_failures.locked_until <= now() then null else login_failures.locked_until end,
-         updated_at = now()
+         failures = case when login_failures.locked_until <= $2 then 1 else login_failures.failures + 1 end,
+         locked_until = case when login_failures.locked_until <= $2 then null else login_failures.locked_until end,
+         updated_at = $2
        returning failures`,
-      [shownKey],
+      [shownKey, now],
     )
   ).rows[0].failures as number;
   // Never "none left" while the account is not blocked; nothing of the account's own count shows.

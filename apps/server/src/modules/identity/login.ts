@@ -86,7 +86,7 @@ async function refuse(
   refusal: { status: number; code: string; reason: string },
 ): Promise<never> {
   // The attempt is settled first: the lock must not depend on the security log's write.
-  const left = await failAttempt(deps.db, attempt.key, attempt.number, attempt.identifier).catch(
+  const left = await failAttempt(deps, attempt.key, attempt.number, attempt.identifier).catch(
     (err: unknown) => err,
   );
   if (user) {
@@ -143,7 +143,7 @@ async function checkCredentials(
   const key = lockoutKey(user?.id, identifier);
   if (deps.config.rateLimits && !(await accountLimiter(deps).take(key)))
     throw new AppError(429, [ERRORS.rateLimited]);
-  const number = await beginAttempt(deps.db, key).catch((err: unknown) =>
+  const number = await beginAttempt(deps, key).catch((err: unknown) =>
     recordBlocked(deps, user, origin, err),
   );
   const attempt = { key, identifier, number };
@@ -154,7 +154,7 @@ async function checkCredentials(
       reason: 'password',
     });
   }
-  const settle = endsHere(user) ? releaseAttempt(deps.db, key) : assertNotBlocked(deps.db, key);
+  const settle = endsHere(user) ? releaseAttempt(deps, key) : assertNotBlocked(deps, key);
   await settle.catch((err: unknown) => recordBlocked(deps, user, origin, err));
   return { user, attempt };
 }
@@ -284,7 +284,7 @@ export async function login(
     }
   } else {
     const destination = await loginCodeDestination(deps.db, user, input.session_type);
-    const [ok] = await checkCodes(deps.db, deps.keys, [
+    const [ok] = await checkCodes(deps, [
       {
         purpose: 'login',
         channel: input.session_type === 'phone' ? 'sms' : 'email',
@@ -317,7 +317,7 @@ async function refuseAddress(
   attempt: Attempt,
   origin: RequestOrigin,
 ): Promise<never> {
-  await releaseAttempt(deps.db, attempt.key).catch((err: unknown) => recordBlocked(deps, user, origin, err));
+  await releaseAttempt(deps, attempt.key).catch((err: unknown) => recordBlocked(deps, user, origin, err));
   await recordActivity(deps.db, {
     userId: user.id,
     action: 'login',
@@ -355,7 +355,7 @@ export async function sendLoginCode(
 async function issueLoginCode(deps: IdentityDeps, user: UserRecord, sessionType: 'email' | 'phone') {
   const channel = sessionType === 'phone' ? 'sms' : 'email';
   const destination = await loginCodeDestination(deps.db, user, sessionType);
-  const code = await issueCode(deps.db, deps.keys, {
+  const code = await issueCode(deps, {
     purpose: 'login',
     channel,
     destination,

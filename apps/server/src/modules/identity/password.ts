@@ -112,7 +112,7 @@ export async function changePassword(
 ): Promise<void> {
   // Counted before the hash and the lock checked after it, as for a login (see checkCredentials in login.ts).
   const key = lockoutKey(user.id, '');
-  const attempt = await beginAttempt(deps.db, key);
+  const attempt = await beginAttempt(deps, key);
   if (!(await verifyPassword(user.password_digest, input.old_password))) {
     await recordActivity(deps.db, {
       userId: user.id,
@@ -121,10 +121,10 @@ export async function changePassword(
       topic: 'password',
       ...origin,
     });
-    await failAttempt(deps.db, key, attempt);
+    await failAttempt(deps, key, attempt);
     throw new AppError(400, [ERRORS.wrongOldPassword]);
   }
-  await releaseAttempt(deps.db, key);
+  await releaseAttempt(deps, key);
   if (input.old_password === input.new_password) throw new AppError(400, [ERRORS.samePassword]);
   await setPassword(deps, user, input.new_password, origin, 'password.change');
 }

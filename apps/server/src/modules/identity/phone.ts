@@ -64,7 +64,7 @@ export async function startPhoneChange(
   }
   const number = mobile(input.phone_number, input.country);
   if (await phoneTaken(deps.db, number, user.id)) throw invalid(ERRORS.phoneExists);
-  const code = await issueCode(deps.db, deps.keys, {
+  const code = await issueCode(deps, {
     purpose: 'phone_change',
     channel: 'sms',
     destination: number,
@@ -82,7 +82,7 @@ export async function resendPhoneChangeCode(deps: IdentityDeps, user: UserRecord
     [number, user.id],
   );
   if (!started.rowCount) throw invalid(ERRORS.phoneChangeNotStarted);
-  const code = await issueCode(deps.db, deps.keys, {
+  const code = await issueCode(deps, {
     purpose: 'phone_change',
     channel: 'sms',
     destination: number,
@@ -108,7 +108,7 @@ export async function confirmPhoneChange(
     [number, user.id],
   );
   const [ok] = started.rowCount
-    ? await checkCodes(deps.db, deps.keys, [
+    ? await checkCodes(deps, [
         { purpose: 'phone_change', channel: 'sms', destination: number, code: input.verification_code },
       ])
     : [false];

@@ -6,6 +6,7 @@ import {
   type VerifyAccountInput,
 } from '@exchange/shared';
 import type pg from 'pg';
+import type { Clock } from '../../clock.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { newUid } from '../../db/seed.ts';
 import { invalid } from '../../http/errors.ts';
@@ -21,6 +22,8 @@ import { findUserByEmail, latestPhone, recordActivity, setLabel } from './users-
 export interface IdentityDeps extends Messengers {
   db: pg.Pool;
   keys: ServerKeys;
+  /** The app's clock: code expiry and resend gaps, lockouts and attempt windows are measured on it. */
+  clock: Clock;
   /** The country of a login's address (GEOIP_COUNTRY_DB); absent or empty: logins are checked for devices only. */
   geoCountry?: CountryLookup;
   /**
@@ -113,7 +116,7 @@ export async function sendVerificationCodes(
   channels: 'email' | 'phone' | 'both',
 ): Promise<void> {
   if (channels !== 'phone') {
-    const code = await issueCode(deps.db, deps.keys, {
+    const code = await issueCode(deps, {
       purpose: 'register',
       channel: 'email',
       destination: user.email,
@@ -123,7 +126,7 @@ export async function sendVerificationCodes(
     await mailCode(deps, user.email, 'register', code);
   }
   if (channels !== 'email') {
-    const code = await issueCode(deps.db, deps.keys, {
+    const code = await issueCode(deps, {
       purpose: 'register',
       channel: 'sms',
       destination: phone,
@@ -144,7 +147,7 @@ export async function verifyAccount(deps: IdentityDeps, input: VerifyAccountInpu
   if (!user || !phone || user.state !== 'pending') {
     throw invalid(ERRORS.invalidEmailCode, ERRORS.invalidPhoneCode);
   }
-  const [emailOk, phoneOk] = await checkCodes(deps.db, deps.keys, [
+  const [emailOk, phoneOk] = await checkCodes(deps, [
     { purpose: 'register', channel: 'email', destination: user.email, code: input.email_otp },
     { purpose: 'register', channel: 'sms', destination: phone.number, code: input.phone_otp },
   ]);
@@ -197,9 +200,7 @@ export async function resendVerificationCode(deps: IdentityDeps, email: string, 
 export async function confirmEmail(deps: IdentityDeps, email: string, code: string, origin: RequestOrigin) {
   const user = await findUserByEmail(deps.db, email);
   const [ok] = user
-    ? await checkCodes(deps.db, deps.keys, [
-        { purpose: 'register', channel: 'email', destination: user.email, code },
-      ])
+    ? await checkCodes(deps, [{ purpose: 'register', channel: 'email', destination: user.email, code }])
     : [false];
   if (!user || !ok) throw invalid(ERRORS.invalidEmailCode);
   await withTransaction(deps.db, async (tx) => {

@@ -172,7 +172,7 @@ export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): P
     docs('Email a 6-digit code for a sensitive action', { response: messageResponse, status: 201 }, limit(5)),
     async (request, reply) => {
       const user = authUser(request);
-      const code = await issueCode(deps.db, deps.keys, {
+      const code = await issueCode(deps, {
         purpose: 'sensitive_action',
         channel: 'email',
         destination: user.email,

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { type Clock, dateOf, systemClock } from '../../clock.ts';
 import { Repeating, runEnded } from '../../jobs/repeating.ts';
 import { sweepEndedSessions } from './sessions-repository.ts';
 
@@ -21,6 +22,8 @@ export class SessionSweep {
     private readonly idleMinutes: number,
     log: { warn(message: string): void },
     intervalMs = SESSION_SWEEP_INTERVAL_MS,
+    /** The app's clock (clock.ts): a session's end is measured on it. */
+    private readonly clock: Clock = systemClock,
   ) {
     this.repeating = new Repeating(
       intervalMs,
@@ -45,7 +48,11 @@ export class SessionSweep {
   private async sweep(): Promise<number> {
     let total = 0;
     for (;;) {
-      const n = await sweepEndedSessions(this.db, this.idleMinutes, BATCH);
+      const n = await sweepEndedSessions(
+        this.db,
+        { idleMinutes: this.idleMinutes, now: dateOf(this.clock) },
+        BATCH,
+      );
       total += n;
       if (n < BATCH) return total;
     }

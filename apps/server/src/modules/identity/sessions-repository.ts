@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Tx } from '../../db/pool.ts';
+import type { SessionLiveness } from './sessions.ts';
 import { isoSql } from './users-repository.ts';
 
 type Db = pg.Pool | Tx;
@@ -19,9 +20,10 @@ export interface SessionRow {
 /** Why a session ended: see `sessions.end_reason` (migration 0037). */
 export type SessionEndReason = 'logout' | 'user' | 'others' | 'staff' | 'idle' | 'expired' | 'password';
 
-/** The condition of a live session: not ended, within its lifetime and not idle past `$idle` minutes. */
-const live = (idleParam: string) =>
-  `revoked_at is null and expires_at > now() and last_seen_at > now() - make_interval(mins => ${idleParam})`;
+/** The condition of a live session at `$now`: not ended, within its lifetime and not idle past `$idle` minutes. */
+const live = (idleParam: string, nowParam: string) =>
+  `revoked_at is null and expires_at > ${nowParam}
+   and last_seen_at > ${nowParam}::timestamptz - make_interval(mins => ${idleParam})`;
 
 /** A public id in the shape `gen_random_uuid()` makes; anything else matches no session (and is not sent to SQL). */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -30,19 +32,23 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function listLiveSessions(
   db: Db,
   userId: string,
-  idleMinutes: number,
+  { idleMinutes, now }: SessionLiveness,
   page: number,
   limit: number,
 ): Promise<{ rows: SessionRow[]; total: number }> {
-  const where = `user_id = $1 and ${live('$2')}`;
+  const where = `user_id = $1 and ${live('$2', '$5')}`;
   const [rows, count] = await Promise.all([
     db.query(
       `select id, public_id::text, ip, user_agent, ${isoSql('created_at')} as created_at,
               ${isoSql('last_seen_at')} as last_seen_at, ${isoSql('expires_at')} as expires_at
          from sessions where ${where} order by created_at desc, id limit $3 offset $4`,
-      [userId, idleMinutes, limit, (page - 1) * limit],
+      [userId, idleMinutes, limit, (page - 1) * limit, now],
     ),
-    db.query(`select count(*)::int as n from sessions where ${where}`, [userId, idleMinutes]),
+    db.query(`select count(*)::int as n from sessions where ${where.replaceAll('$5', '$3')}`, [
+      userId,
+      idleMinutes,
+      now,
+    ]),
   ]);
   return { rows: rows.rows as SessionRow[], total: count.rows[0].n as number };
 }
@@ -56,17 +62,17 @@ export async function endSessionByPublicId(
   db: Db,
   userId: string,
   publicId: string,
-  idleMinutes: number,
+  { idleMinutes, now }: SessionLiveness,
   reason: SessionEndReason,
 ): Promise<SessionRow | undefined> {
   if (!UUID.test(publicId)) return undefined;
   const row = (
     await db.query(
-      `update sessions set revoked_at = now(), end_reason = $4
-        where public_id = $3::uuid and user_id = $1 and ${live('$2')}
+      `update sessions set revoked_at = $5, end_reason = $4
+        where public_id = $3::uuid and user_id = $1 and ${live('$2', '$5')}
         returning id, public_id::text, ip, user_agent, ${isoSql('created_at')} as created_at,
                   ${isoSql('last_seen_at')} as last_seen_at, ${isoSql('expires_at')} as expires_at`,
-      [userId, idleMinutes, publicId, reason],
+      [userId, idleMinutes, publicId, reason, now],
     )
   ).rows[0];
   return row as SessionRow | undefined;
@@ -80,14 +86,14 @@ export async function endUserSessions(
   db: Db,
   userId: string,
   keepId: string | null,
-  idleMinutes: number,
+  { idleMinutes, now }: SessionLiveness,
   reason: SessionEndReason,
 ): Promise<string[]> {
   const rows = await db.query(
-    `update sessions set revoked_at = now(), end_reason = $3
-      where user_id = $1 and id is distinct from $2 and ${live('$4')}
+    `update sessions set revoked_at = $5, end_reason = $3
+      where user_id = $1 and id is distinct from $2 and ${live('$4', '$5')}
       returning id`,
-    [userId, keepId, reason, idleMinutes],
+    [userId, keepId, reason, idleMinutes, now],
   );
   return rows.rows.map((r) => String(r.id));
 }
@@ -97,17 +103,21 @@ export async function endUserSessions(
  * each is marked ended (`end_reason` idle or expired) and gets a `session.end` entry in its owner's security log,
  * with the address and agent it last had. A session already marked is never recorded again. Returns how many.
  */
-export async function sweepEndedSessions(db: Db, idleMinutes: number, batch: number): Promise<number> {
+export async function sweepEndedSessions(
+  db: Db,
+  { idleMinutes, now }: SessionLiveness,
+  batch: number,
+): Promise<number> {
   const result = await db.query(
     `with due as (
        select id from sessions
         where revoked_at is null
-          and (expires_at <= now() or last_seen_at <= now() - make_interval(mins => $1))
+          and (expires_at <= $3 or last_seen_at <= $3::timestamptz - make_interval(mins => $1))
         order by last_seen_at limit $2
         for update skip locked
      ), ended as (
-       update sessions s set revoked_at = now(),
-              end_reason = case when s.expires_at <= now() then 'expired' else 'idle' end
+       update sessions s set revoked_at = $3,
+              end_reason = case when s.expires_at <= $3 then 'expired' else 'idle' end
          from due where s.id = due.id
        returning s.user_id, s.public_id, s.ip, s.user_agent, s.end_reason
      )
@@ -115,7 +125,7 @@ export async function sweepEndedSessions(db: Db, idleMinutes: number, batch: num
      select user_id, 'session.end', 'succeed', 'session', ip, user_agent,
             jsonb_build_object('reason', end_reason, 'session', public_id::text)
        from ended`,
-    [idleMinutes, batch],
+    [idleMinutes, batch, now],
   );
   return result.rowCount ?? 0;
 }

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { type Clock, systemClock } from '../../clock.ts';
 import type { ChangeFeed } from '../../db/change-feed.ts';
 import { REORDER_EVERY_MS } from '../../db/heard-cache.ts';
 import { randomToken, sha256 } from './crypto.ts';
@@ -47,6 +48,15 @@ export const DEFAULT_SESSION_POLICY: SessionPolicy = {
   unknownCacheSize: 10_000,
 };
 
+/**
+ * What makes a session live at a moment: not ended, `now` before its end, and seen within `idleMinutes` of `now`
+ * (the app's clock, so a test moves a session past its idle timeout by moving the clock).
+ */
+export interface SessionLiveness {
+  idleMinutes: number;
+  now: Date;
+}
+
 /** A session's `last_seen_at` is written at most this often (the idle timeout moves in steps this long). */
 const TOUCH_EVERY_MS = 60_000;
 
@@ -85,6 +95,8 @@ export class SessionStore {
     private readonly db: pg.Pool,
     private readonly policy: SessionPolicy = DEFAULT_SESSION_POLICY,
     private readonly feed?: ChangeFeed,
+    /** The app's clock (clock.ts): expiry and the idle timeout are measured on it. */
+    private readonly clock: Clock = systemClock,
   ) {
     feed?.subscribe((payload) => {
       if (payload.startsWith('s:')) this.drop(payload.slice(2));
@@ -110,9 +122,9 @@ export class SessionStore {
     const token = randomToken(32);
     const csrfToken = randomToken(32);
     await this.db.query(
-      `insert into sessions (id, user_id, csrf_token, ip, user_agent, expires_at)
-       values ($1, $2, $3, $4, $5, now() + make_interval(hours => $6))`,
-      [sha256(token), userId, csrfToken, ip, userAgent, this.policy.maxHours],
+      `insert into sessions (id, user_id, csrf_token, ip, user_agent, created_at, last_seen_at, expires_at)
+       values ($1, $2, $3, $4, $5, $7, $7, $7::timestamptz + make_interval(hours => $6))`,
+      [sha256(token), userId, csrfToken, ip, userAgent, this.policy.maxHours, new Date(this.clock.now())],
     );
     return { token, csrfToken };
   }
@@ -121,7 +133,7 @@ export class SessionStore {
   async resolve(token: string): Promise<ActiveSession | null> {
     if (!TOKEN_SHAPE.test(token)) return null;
     const id = this.idOf(token);
-    const now = Date.now();
+    const now = this.clock.now();
     const cached = this.live.get(id);
     if (cached && now >= cached.expiresAt) {
       this.drop(id);
@@ -145,12 +157,12 @@ export class SessionStore {
     const generation = this.generation;
     const row = (
       await this.db.query(
-        `select user_id, csrf_token, user_agent, (extract(epoch from now() - last_seen_at) * 1000)::float8 as idle_ms,
-                (extract(epoch from expires_at - now()) * 1000)::float8 as left_ms
+        `select user_id, csrf_token, user_agent, (extract(epoch from $3 - last_seen_at) * 1000)::float8 as idle_ms,
+                (extract(epoch from expires_at - $3) * 1000)::float8 as left_ms
            from sessions
-          where id = $1 and revoked_at is null and expires_at > now()
-            and last_seen_at > now() - make_interval(mins => $2)`,
-        [id, this.policy.idleMinutes],
+          where id = $1 and revoked_at is null and expires_at > $3
+            and last_seen_at > $3::timestamptz - make_interval(mins => $2)`,
+        [id, this.policy.idleMinutes, new Date(now)],
       )
     ).rows[0];
     if (!row) {
@@ -238,8 +250,9 @@ export class SessionStore {
 
   private async touch(id: string, cached: CachedSession, now: number): Promise<void> {
     cached.lastSeen = now;
-    await this.db.query('update sessions set last_seen_at = now() where id = $1 and revoked_at is null', [
+    await this.db.query('update sessions set last_seen_at = $2 where id = $1 and revoked_at is null', [
       id,
+      new Date(now),
     ]);
   }
 
@@ -247,8 +260,8 @@ export class SessionStore {
   async revoke(sessionId: string): Promise<void> {
     this.drop(sessionId);
     await this.db.query(
-      `update sessions set revoked_at = now(), end_reason = 'logout' where id = $1 and revoked_at is null`,
-      [sessionId],
+      `update sessions set revoked_at = $2, end_reason = 'logout' where id = $1 and revoked_at is null`,
+      [sessionId, new Date(this.clock.now())],
     );
   }
 
@@ -263,9 +276,9 @@ export class SessionStore {
   ): Promise<void> {
     for (const id of [...(this.byUser.get(userId) ?? [])]) if (id !== exceptSessionId) this.drop(id);
     await this.db.query(
-      `update sessions set revoked_at = now(), end_reason = $3
+      `update sessions set revoked_at = $4, end_reason = $3
         where user_id = $1 and revoked_at is null and id is distinct from $2`,
-      [userId, exceptSessionId ?? null, reason],
+      [userId, exceptSessionId ?? null, reason, new Date(this.clock.now())],
     );
   }
 
@@ -280,5 +293,10 @@ export class SessionStore {
   /** The idle timeout in minutes: a session unused this long is over. */
   get idleMinutes(): number {
     return this.policy.idleMinutes;
+  }
+
+  /** What makes a session live now (the idle timeout, and now on the app's clock), for the session queries. */
+  liveness(): SessionLiveness {
+    return { idleMinutes: this.policy.idleMinutes, now: new Date(this.clock.now()) };
   }
 }

@@ -139,7 +139,7 @@ export class Payouts {
     const file = await repo.findFile(db, userId, id);
     if (!file) throw notFound();
     if (file.state !== 'validated') throw invalid(PAYOUT_ERRORS.alreadyExecuted);
-    if (!(await withdrawPermission(db, user, this.deps.holdHours)).allowed)
+    if (!(await withdrawPermission(this.deps, user)).allowed)
       throw new AppError(403, [WALLET_ERRORS.withdrawNotPermitted]);
     await refuseWhenSanctionsHit(db, user.id);
     const needs = (await repo.fileNeeds(db, id)).map((n) => {

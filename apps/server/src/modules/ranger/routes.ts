@@ -6,7 +6,7 @@ import type { AppDeps } from '../../app.ts';
 import { sessionUser } from '../../http/auth.ts';
 import { docs } from '../../http/openapi.ts';
 import { userOfClaims } from '../identity/jwt.ts';
-import { DEFAULT_SESSION_POLICY, SESSION_COOKIE } from '../identity/sessions.ts';
+import { SESSION_COOKIE } from '../identity/sessions.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
 import { MAX_BUFFERED_BYTES, type StreamClient } from './hub.ts';
 import { clientStreamName, queryStreamNames, routeStreams } from './streams.ts';
@@ -71,7 +71,7 @@ async function jwtUser(
   if (!token) return undefined;
   try {
     const claims = await deps.jwt.verify(token);
-    return await userOfClaims(deps.db, claims, DEFAULT_SESSION_POLICY.idleMinutes, ip);
+    return await userOfClaims(deps.db, claims, deps.sessions.liveness(), ip);
   } catch {
     return undefined;
   }

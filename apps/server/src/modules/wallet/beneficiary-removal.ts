@@ -1,5 +1,6 @@
 import { API, WALLET_ERRORS } from '@exchange/shared';
 import { SECRET, withSecret } from '../../adapters/mail/port.ts';
+import type { Clock } from '../../clock.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { invalid } from '../../http/errors.ts';
 import { windowLimiter } from '../identity/limiter.ts';
@@ -37,7 +38,7 @@ export interface RemovalSubject {
  * mail a minute per address; a quicker request is answered the same, unsent.
  */
 export async function requestRemoval(
-  deps: BeneficiaryDeps & { config: { split?: boolean; publicUrl: string } },
+  deps: BeneficiaryDeps & { config: { split?: boolean; publicUrl: string }; clock: Clock },
   user: UserRecord,
   id: number,
 ): Promise<void> {

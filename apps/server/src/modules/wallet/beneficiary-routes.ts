@@ -150,7 +150,11 @@ export function beneficiaryRoutes(
       // BASEAPP_COMPAT: BaseApp deletes without a code; the owner confirms by a mailed link instead.
       if (deps.config.baseAppCompat && (body.otp === undefined || body.otp === '')) {
         const id = idParam.parse(request.params).id;
-        await requestRemoval({ ...beneficiaryDeps, config: deps.config }, authUser(request), id);
+        await requestRemoval(
+          { ...beneficiaryDeps, config: deps.config, clock: deps.clock },
+          authUser(request),
+          id,
+        );
         return reply.status(202).send({ message: 'account.beneficiary.removal_mailed' });
       }
       const { otp } = deleteBeneficiarySchema.parse(body);

@@ -2,6 +2,7 @@ import { type FiatWithdrawInput, formatUnits, parseUnits, WALLET_ERRORS } from '
 import type pg from 'pg';
 import type { BankPort, PayoutResult } from '../../adapters/bank/port.ts';
 import { validIban } from '../../adapters/bank/port.ts';
+import type { Clock } from '../../clock.ts';
 import type { Core } from '../../core/index.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
 import { refuseWhenSanctionsHit } from '../compliance/sanctions/screening.ts';
@@ -16,6 +17,8 @@ export interface FiatDeps {
   keys: ServerKeys;
   bank: BankPort;
   holdHours: number;
+  /** The app's clock (clock.ts): the withdrawal hold is measured on it. */
+  clock: Clock;
 }
 
 /** Our reference of a payout at the bank: unique per withdrawal, so a repeat never pays twice. */
@@ -34,7 +37,7 @@ const SELECT = `select id, currency_id as currency, trim_scale(amount)::text as 
  */
 export async function createFiatWithdrawal(deps: FiatDeps, user: UserRecord, input: FiatWithdrawInput) {
   const { db, core } = deps;
-  if (!(await withdrawPermission(db, user, deps.holdHours)).allowed)
+  if (!(await withdrawPermission(deps, user)).allowed)
     throw new AppError(403, [WALLET_ERRORS.withdrawNotPermitted]);
   // A sanctions screening hit freezes new withdrawals until compliance decides it (issue 33).
   await refuseWhenSanctionsHit(db, user.id);

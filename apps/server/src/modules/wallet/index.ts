@@ -4,6 +4,7 @@ import { createSimulatedBank } from '../../adapters/bank/simulator.ts';
 import type { EvmDevnet } from '../../adapters/chains/evm/devnet.ts';
 import type { MailPort } from '../../adapters/mail/port.ts';
 import type { TravelRulePort } from '../../adapters/travel-rule/port.ts';
+import type { Clock } from '../../clock.ts';
 import type { WithdrawReviewRules } from '../../config.ts';
 import type { Core } from '../../core/index.ts';
 import type { ChangeFeed } from '../../db/change-feed.ts';
@@ -38,6 +39,8 @@ export interface WalletOptions {
   jobs?: boolean;
   /** Hours withdrawals wait after a password or 2FA change. */
   withdrawHoldHours: number;
+  /** The app's clock (clock.ts): withdrawal holds and the password check's lockout are measured on it. */
+  clock: Clock;
   /** When a withdrawal waits for staff review besides its limits. */
   withdrawReview: WithdrawReviewRules;
   /** The travel rule's settings (the defaults when not given). */
@@ -146,6 +149,7 @@ export class Wallet {
       core,
       mail,
       holdHours: this.options.withdrawHoldHours,
+      clock: this.options.clock,
       review: this.options.withdrawReview,
       travelRule: this.options.travelRule,
       travelRulePort: this.options.travelRulePort,

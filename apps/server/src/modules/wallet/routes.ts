@@ -185,7 +185,7 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
   app.get(
     '/account/withdraw_permission',
     docs('Whether the user may withdraw now', { response: withdrawPermissionResponse }),
-    async (request) => withdrawPermission(deps.db, authUser(request), deps.config.withdrawHoldHours),
+    async (request) => withdrawPermission(wallet.withdrawDeps(), authUser(request)),
   );
 
   app.post(
@@ -237,6 +237,7 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
     keys: deps.keys,
     bank: wallet.bank,
     holdHours: deps.config.withdrawHoldHours,
+    clock: deps.clock,
   };
   app.get(
     '/account/fiat/transactions',

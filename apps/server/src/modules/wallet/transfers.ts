@@ -7,10 +7,15 @@ import {
   WALLET_ERRORS,
   withdrawMinimum,
 } from '@exchange/shared';
-import type pg from 'pg';
 import { AppError, invalid } from '../../http/errors.ts';
 import { refuseWhenSanctionsHit } from '../compliance/sanctions/screening.ts';
-import { beginAttempt, failAttempt, lockoutKey, releaseAttempt } from '../identity/lockout.ts';
+import {
+  beginAttempt,
+  failAttempt,
+  type LockoutDeps,
+  lockoutKey,
+  releaseAttempt,
+} from '../identity/lockout.ts';
 import { verifyPassword } from '../identity/passwords.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
 import { addressOwner } from './addresses.ts';
@@ -50,7 +55,7 @@ export async function createTransfer(
   input: InternalTransferInput,
 ): Promise<number> {
   const { db } = deps;
-  if (!(await withdrawPermission(db, user, deps.holdHours)).allowed)
+  if (!(await withdrawPermission(deps, user)).allowed)
     throw new AppError(403, [WALLET_ERRORS.withdrawNotPermitted]);
   // A sanctions screening hit freezes new withdrawals until compliance decides it (issue 33).
   await refuseWhenSanctionsHit(db, user.id);
@@ -69,7 +74,7 @@ export async function createTransfer(
   if (!parsed.ok || parsed.units <= 0n) throw invalid(WALLET_ERRORS.amountInvalid);
   const amount = parsed.units;
 
-  await checkPassword(db, user, input.password);
+  await checkPassword(deps, user, input.password);
   const recipient = await findRecipient(deps, input.recipient, networks);
   if (!recipient) throw invalid(TRANSFER_ERRORS.recipientNotFound);
   if (recipient.userId === Number(user.id)) throw invalid(TRANSFER_ERRORS.selfTransfer);
@@ -96,14 +101,14 @@ export async function createTransfer(
 }
 
 /** The account password, counted like a login: a wrong one is a failure, the fifth blocks the account. */
-async function checkPassword(db: pg.Pool, user: UserRecord, password: string): Promise<void> {
+async function checkPassword(deps: LockoutDeps, user: UserRecord, password: string): Promise<void> {
   const key = lockoutKey(user.id, '');
-  const attempt = await beginAttempt(db, key);
+  const attempt = await beginAttempt(deps, key);
   if (!(await verifyPassword(user.password_digest, password))) {
-    await failAttempt(db, key, attempt);
+    await failAttempt(deps, key, attempt);
     throw invalid(TRANSFER_ERRORS.passwordInvalid);
   }
-  await releaseAttempt(db, key);
+  await releaseAttempt(deps, key);
 }
 
 /**

@@ -9,6 +9,7 @@ import {
 import type pg from 'pg';
 import type { MailPort } from '../../adapters/mail/port.ts';
 import type { TravelRulePort } from '../../adapters/travel-rule/port.ts';
+import { type Clock, dateOf } from '../../clock.ts';
 import type { WithdrawReviewRules } from '../../config.ts';
 import type { Core } from '../../core/index.ts';
 import { AppError, invalid } from '../../http/errors.ts';
@@ -36,6 +37,8 @@ export interface WithdrawDeps {
   mail: MailPort;
   /** Hours withdrawals wait after a password or 2FA change. */
   holdHours: number;
+  /** The app's clock (clock.ts): the hold is measured on it. */
+  clock: Clock;
   /** When a withdrawal waits for staff review besides its limits. */
   review: WithdrawReviewRules;
   /** A withdrawal changed state (for the private `withdraw` stream). */
@@ -54,7 +57,11 @@ export interface WithdrawDeps {
  * Whether the user may withdraw now, and why not (GET /account/withdraw_permission). Withdrawals wait `holdHours`
  * after a password or 2FA change (beyond the spec: someone who took over a session cannot cash out at once).
  */
-export async function withdrawPermission(db: pg.Pool, user: UserRecord, holdHours: number) {
+export async function withdrawPermission(
+  { db, holdHours, clock }: Pick<WithdrawDeps, 'db' | 'holdHours' | 'clock'>,
+  user: UserRecord,
+) {
+  const now = dateOf(clock);
   const row = (
     await db.query(
       `select greatest(u.password_changed_at,
@@ -64,7 +71,7 @@ export async function withdrawPermission(db: pg.Pool, user: UserRecord, holdHour
       [user.id, holdHours],
     )
   ).rows[0];
-  const holdUntil: Date | null = row?.hold_until && row.hold_until > new Date() ? row.hold_until : null;
+  const holdUntil: Date | null = row?.hold_until && row.hold_until > now ? row.hold_until : null;
   return {
     allowed: user.level >= 3 && user.otp && holdUntil === null,
     level: user.level,
@@ -85,7 +92,7 @@ export async function createWithdrawal(
   origin: RequestOrigin | null = null,
 ) {
   const { db, core } = deps;
-  if (!(await withdrawPermission(db, user, deps.holdHours)).allowed)
+  if (!(await withdrawPermission(deps, user)).allowed)
     throw new AppError(403, [WALLET_ERRORS.withdrawNotPermitted]);
   // A sanctions screening hit freezes new withdrawals until compliance decides it (issue 33).
   await refuseWhenSanctionsHit(db, user.id);

@@ -9,9 +9,9 @@ import { reportView } from './service.ts';
 export type ReportExport = MonitoringReportExport;
 
 /** Assembles a report's data and marks it exported (in the trail). */
-export async function exportReport(db: pg.Pool, staff: Staff, id: number): Promise<ReportExport> {
-  const view = await reportView(db, staff, id);
-  const exportedAt = new Date();
+export async function exportReport(db: pg.Pool, staff: Staff, id: number, now: Date): Promise<ReportExport> {
+  const view = await reportView(db, staff, id, now);
+  const exportedAt = now;
   const base = (
     await db.query(
       `select u.uid, u.email, u.level, p.first_name, p.last_name, p.dob::text, p.country, p.address, p.city,

@@ -86,17 +86,22 @@ export async function assessRisk(db: pg.Pool, userId: number, highRisk: readonly
   );
 }
 
-const PROFILE_SELECT = `select u.uid, u.email, r.class, r.reasons, r.source, r.note,
-    ${isoSql('r.review_due')} as review_due, r.review_due < now() as overdue, r.pep,
+/** A profile as staff see it; `nowParam` is the query's parameter for now (the app's clock), for `overdue`. */
+const profileSelect = (nowParam: string) => `select u.uid, u.email, r.class, r.reasons, r.source, r.note,
+    ${isoSql('r.review_due')} as review_due, r.review_due < ${nowParam} as overdue, r.pep,
     r.pep_left_office::text as pep_left_office
   from aml_risk_profiles r join users u on u.id = r.user_id`;
 
-/** Risk profiles, the overdue reviews first (only those with `overdue`), then by due date. */
-export async function listRiskProfiles(db: pg.Pool, overdueOnly: boolean): Promise<RiskProfileEntity[]> {
+/** Risk profiles, the overdue reviews first (only those overdue at `now` with `overdue`), then by due date. */
+export async function listRiskProfiles(
+  db: pg.Pool,
+  overdueOnly: boolean,
+  now: Date,
+): Promise<RiskProfileEntity[]> {
   return (
     await db.query(
-      `${PROFILE_SELECT} where not $1 or r.review_due < now() order by r.review_due, u.id limit 500`,
-      [overdueOnly],
+      `${profileSelect('$2')} where not $1 or r.review_due < $2 order by r.review_due, u.id limit 500`,
+      [overdueOnly, now],
     )
   ).rows;
 }
@@ -110,6 +115,7 @@ export async function setRiskClass(
   staff: Staff,
   uid: string,
   input: { class: RiskClass; reason: string; pep: boolean; pep_left_office: string | null },
+  now: Date,
 ): Promise<RiskProfileEntity> {
   await withTransaction(db, async (tx) => {
     const user = (await tx.query(`select id from users where uid = $1`, [uid])).rows[0];
@@ -122,11 +128,11 @@ export async function setRiskClass(
     ).rows[0];
     await tx.query(
       `insert into aml_risk_profiles (user_id, class, reasons, source, note, set_by, review_due, pep, pep_left_office)
-       values ($1, $2, '{staff}', 'staff', $3, $4, now() + interval '1 year', $5, $6)
+       values ($1, $2, '{staff}', 'staff', $3, $4, $7::timestamptz + interval '1 year', $5, $6)
        on conflict (user_id) do update set class = excluded.class, reasons = excluded.reasons, source = 'staff',
          note = excluded.note, set_by = excluded.set_by, review_due = excluded.review_due, pep = excluded.pep,
-         pep_left_office = excluded.pep_left_office, updated_at = now()`,
-      [user.id, input.class, input.reason, staff.user.id, input.pep, input.pep_left_office],
+         pep_left_office = excluded.pep_left_office, updated_at = $7`,
+      [user.id, input.class, input.reason, staff.user.id, input.pep, input.pep_left_office, now],
     );
     await recordStaffAction(tx, staff, 'monitoring.risk.set', uid, {
       before: before ?? null,
@@ -138,5 +144,5 @@ export async function setRiskClass(
       },
     });
   });
-  return (await db.query(`${PROFILE_SELECT} where u.uid = $1`, [uid])).rows[0];
+  return (await db.query(`${profileSelect('$2')} where u.uid = $1`, [uid, now])).rows[0];
 }

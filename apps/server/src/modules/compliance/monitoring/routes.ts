@@ -13,6 +13,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../../app.ts';
+import { dateOf } from '../../../clock.ts';
 import { docs } from '../../../http/openapi.ts';
 import { paged } from '../../../http/paging.ts';
 import type { Staff } from '../../admin/access.ts';
@@ -85,7 +86,13 @@ export function adminMonitoringRoutes(
     async (request, reply) => {
       const who = await staff(request, PERMISSION);
       const { narrative } = escalateAlertSchema.parse(request.body ?? {});
-      const report = await escalateAlert(deps.db, who, idParam.parse(request.params).id, narrative);
+      const report = await escalateAlert(
+        deps.db,
+        who,
+        idParam.parse(request.params).id,
+        narrative,
+        dateOf(deps.clock),
+      );
       await reassess(report.uid);
       return reply.status(201).send(report);
     },
@@ -99,7 +106,7 @@ export function adminMonitoringRoutes(
     }),
     async (request) => {
       const who = await staff(request, PERMISSION);
-      return reportView(deps.db, who, idParam.parse(request.params).id);
+      return reportView(deps.db, who, idParam.parse(request.params).id, dateOf(deps.clock));
     },
   );
 
@@ -114,7 +121,7 @@ export function adminMonitoringRoutes(
       const who = await staff(request, PERMISSION);
       const body = suspendWithdrawalSchema.parse(request.body ?? {});
       const id = idParam.parse(request.params).id;
-      return suspendWithdrawal(deps.db, who, id, body.withdrawal_id, body.business_days);
+      return suspendWithdrawal(deps.db, who, id, body.withdrawal_id, body.business_days, dateOf(deps.clock));
     },
   );
 
@@ -131,7 +138,7 @@ export function adminMonitoringRoutes(
       const who = await staff(request, PERMISSION);
       const { format } = exportQuery.parse(request.query);
       const id = idParam.parse(request.params).id;
-      const data = await exportReport(deps.db, who, id);
+      const data = await exportReport(deps.db, who, id, dateOf(deps.clock));
       reply.header('cache-control', 'no-store, private');
       reply.header('content-disposition', `attachment; filename="report-${id}.${format}"`);
       if (format === 'xml') return reply.type('application/xml; charset=utf-8').send(reportXml(data));
@@ -147,7 +154,7 @@ export function adminMonitoringRoutes(
     }),
     async (request) => {
       await staff(request, PERMISSION);
-      return listRiskProfiles(deps.db, riskQuery.parse(request.query).overdue === 'true');
+      return listRiskProfiles(deps.db, riskQuery.parse(request.query).overdue === 'true', dateOf(deps.clock));
     },
   );
 
@@ -161,7 +168,7 @@ export function adminMonitoringRoutes(
     async (request) => {
       const who = await staff(request, PERMISSION);
       const input = setRiskClassSchema.parse(request.body ?? {});
-      return setRiskClass(deps.db, who, uidParam.parse(request.params).uid, input);
+      return setRiskClass(deps.db, who, uidParam.parse(request.params).uid, input, dateOf(deps.clock));
     },
   );
 }

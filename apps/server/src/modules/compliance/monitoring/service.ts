@@ -104,7 +104,8 @@ export async function escalateAlert(
   staff: Staff,
   id: number,
   narrative: string,
-  now = new Date(),
+  /** Now on the app's clock: the suspicion's moment, from which the report's due date runs. */
+  now: Date,
 ): Promise<ReportView> {
   const reportId = await withTransaction(db, async (tx) => {
     const alert = await lockOpenAlert(tx, staff, id);
@@ -125,7 +126,7 @@ export async function escalateAlert(
     });
     return report;
   });
-  return reportView(db, staff, reportId);
+  return reportView(db, staff, reportId, now);
 }
 
 /** A report with the policy's clock and its suspensions. */
@@ -145,7 +146,7 @@ export interface ReportView {
 }
 
 /** A report by id (404 when unknown; 403 for the staff member's own account). */
-export async function reportView(db: pg.Pool, staff: Staff, id: number): Promise<ReportView> {
+export async function reportView(db: pg.Pool, staff: Staff, id: number, now: Date): Promise<ReportView> {
   const row = (
     await db.query(
       `select r.id::int, r.alert_id::int, r.user_id, u.uid, u.email, r.narrative,
@@ -161,7 +162,7 @@ export async function reportView(db: pg.Pool, staff: Staff, id: number): Promise
   if (!row) throw new AppError(404, [MONITORING_ERRORS.reportNotFound]);
   refuseOwnAccount(staff, row.user_id);
   const { user_id: _user, ...rest } = row;
-  const dueIn = new Date(row.due_at).getTime() - Date.now();
+  const dueIn = new Date(row.due_at).getTime() - now.getTime();
   return { ...rest, due_in_ms: dueIn, overdue: dueIn < 0 };
 }
 
@@ -176,9 +177,10 @@ export async function suspendWithdrawal(
   reportId: number,
   withdrawalId: number,
   days: number,
-  now = new Date(),
+  /** Now on the app's clock: the suspension runs from it. */
+  now: Date,
 ): Promise<ReportView> {
-  const report = await reportView(db, staff, reportId);
+  const report = await reportView(db, staff, reportId, now);
   await withTransaction(db, async (tx) => {
     const w = (
       await tx.query(
@@ -211,5 +213,5 @@ export async function suspendWithdrawal(
       after: { state: 'under_review', report: reportId, until: until.toISOString() },
     });
   });
-  return reportView(db, staff, report.id);
+  return reportView(db, staff, report.id, now);
 }
