@@ -175,6 +175,7 @@ export async function composeApp(
         keys,
         issuer: cardIssuer,
         mail,
+        clock,
         fees: config.card.fees,
         webhook: card.webhook,
         log: logOf('card'),

@@ -120,12 +120,12 @@ export class AccountClosure {
    */
   async request(user: UserRecord, raw: RequestClosureInput, origin: RequestOrigin): Promise<ClosureEntity> {
     const input = requestClosureSchema.parse(raw);
-    const { db, keys, core } = this.deps;
+    const { db, core } = this.deps;
     if (!(await verifyPassword(user.password_digest, input.password)))
       throw invalid(CLOSURE_ERRORS.invalidPassword);
     if (user.otp) {
       if (!input.otp_code) throw invalid(CLOSURE_ERRORS.missingOtp);
-      await checkTotp(db, keys, user, input.otp_code, CLOSURE_ERRORS.invalidOtp);
+      await checkTotp(this.deps.withdrawals(), user, input.otp_code, CLOSURE_ERRORS.invalidOtp);
     }
     if (core.sequencer.state.openOrders(Number(user.id)).length > 0) throw invalid(CLOSURE_ERRORS.openOrders);
 

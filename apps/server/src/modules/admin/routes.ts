@@ -114,7 +114,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
       const who = await staff(request, null, false);
       const { otp_code } = stepUpSchema.parse(request.body ?? {});
       const check = await consumeTotp(
-        deps.db,
+        deps,
         who.user.id,
         decrypt(deps.keys, who.user.otp_secret_enc ?? ''),
         otp_code,

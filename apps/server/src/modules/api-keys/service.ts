@@ -18,7 +18,7 @@ type Deps = IdentityDeps & { apiKeys: ApiKeyAuthenticator };
  */
 async function requireKeyTotp(deps: Deps, user: UserRecord, code: string): Promise<void> {
   if (!user.otp || !user.otp_secret_enc) throw new AppError(400, [ERRORS.apiKey2faDisabled]);
-  const check = await consumeTotp(deps.db, user.id, decrypt(deps.keys, user.otp_secret_enc), code);
+  const check = await consumeTotp(deps, user.id, decrypt(deps.keys, user.otp_secret_enc), code);
   if (check !== 'ok') throw invalid(ERRORS.apiKeyInvalidTotp);
 }
 

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { type CardIssuer, CardIssuerError } from '../../adapters/card-issuer/port.ts';
 import type { WebhookCredentials } from '../../adapters/card-issuer/signing.ts';
 import type { MailPort } from '../../adapters/mail/port.ts';
+import type { Clock } from '../../clock.ts';
 import type { CardConfig } from '../../config-sections.ts';
 import type { Core } from '../../core/index.ts';
 import { AppError } from '../../http/errors.ts';
@@ -18,6 +19,8 @@ export interface CardContext {
   keys: ServerKeys;
   issuer: CardIssuer;
   mail: MailPort;
+  /** The app's clock (clock.ts): authenticator codes are checked against it. */
+  clock: Clock;
   fees: CardFees;
   /** The credentials the issuer's webhooks must carry. */
   webhook: WebhookCredentials;

@@ -49,7 +49,7 @@ export class CardPin {
       if ((await this.recentFailures(user)) >= PIN_REVEAL_POLICY.maxFailures)
         throw new AppError(429, [CARD_ERRORS.pinTooManyAttempts]);
       const check = await consumeTotp(
-        this.ctx.db,
+        this.ctx,
         user.id,
         decrypt(this.ctx.keys, user.otp_secret_enc),
         input.otp,

@@ -277,7 +277,7 @@ export async function login(
     throw new AppError(401, [ERRORS.missingOtp], details);
   }
   if (totpSecret) {
-    const check = await consumeTotp(deps.db, user.id, decrypt(deps.keys, totpSecret), secondFactor);
+    const check = await consumeTotp(deps, user.id, decrypt(deps.keys, totpSecret), secondFactor);
     if (check !== 'ok') {
       const code = check === 'used' ? ERRORS.otpUsed : ERRORS.invalidOtp;
       await refuse(deps, attempt, user, origin, { status: 403, code, reason: 'otp' });

@@ -33,7 +33,7 @@ export async function enableOtp(deps: IdentityDeps, user: UserRecord, code: stri
   if (user.otp) throw new AppError(400, [ERRORS.otpAlreadyEnabled]);
   if (!user.otp_pending_secret_enc) throw invalid(ERRORS.otpNotGenerated);
   const secret = decrypt(deps.keys, user.otp_pending_secret_enc);
-  const step = matchTotpStep(secret, code);
+  const step = matchTotpStep(secret, code, deps.clock.now());
   const updated =
     step === null
       ? { rowCount: 0 }
@@ -76,7 +76,7 @@ export async function requireTotp(
 ): Promise<void> {
   if (!user.otp || !user.otp_secret_enc) throw new AppError(403, [ERRORS.otpNotEnabled]);
   if (!code) throw invalid(ERRORS.totpRequired);
-  const check = await consumeTotp(deps.db, user.id, decrypt(deps.keys, user.otp_secret_enc), code);
+  const check = await consumeTotp(deps, user.id, decrypt(deps.keys, user.otp_secret_enc), code);
   if (check !== 'ok') throw invalid(check === 'used' ? ERRORS.totpUsed : ERRORS.totpInvalid);
 }
 
@@ -87,7 +87,7 @@ export async function requireTotp(
  */
 export async function verifyOtp(deps: IdentityDeps, user: UserRecord, code: string): Promise<void> {
   if (!user.otp || !user.otp_secret_enc) throw new AppError(400, [ERRORS.otpNotEnabled]);
-  const check = await consumeTotp(deps.db, user.id, decrypt(deps.keys, user.otp_secret_enc), code);
+  const check = await consumeTotp(deps, user.id, decrypt(deps.keys, user.otp_secret_enc), code);
   if (check !== 'ok') throw invalid(check === 'used' ? ERRORS.totpUsed : ERRORS.otpInvalid);
 }
 

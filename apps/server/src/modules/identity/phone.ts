@@ -38,7 +38,7 @@ async function secondFactorPassed(
   code?: string,
 ): Promise<TotpCheck> {
   if (!user.otp || !user.otp_secret_enc) return 'ok';
-  if (code) return consumeTotp(deps.db, user.id, decrypt(deps.keys, user.otp_secret_enc), code);
+  if (code) return consumeTotp(deps, user.id, decrypt(deps.keys, user.otp_secret_enc), code);
   if (!sessionId) return 'invalid';
   const row = await deps.db.query(
     `select 1 from sessions where id = $1 and otp_verified_at > now() - make_interval(mins => $2)`,

@@ -1,5 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 import type pg from 'pg';
+import type { Clock } from '../../clock.ts';
 
 /** RFC 6238: 30-second steps, 6 digits, SHA-1, one step of drift either side. */
 const PERIOD = 30;
@@ -21,8 +22,11 @@ export function totpUrl(secret: string, account: string, issuer = 'Exchange'): s
   }).toString();
 }
 
-/** The time step a valid code belongs to, or null when the code is wrong for now ± one step. */
-export function matchTotpStep(secret: string, code: string, nowMs = Date.now()): number | null {
+/**
+ * The time step a valid code belongs to, or null when the code is wrong for `nowMs` ± one step. `nowMs` is the
+ * app's clock (clock.ts): a test that moves it moves the step an authenticator must show.
+ */
+export function matchTotpStep(secret: string, code: string, nowMs: number): number | null {
   if (!/^\d{6}$/.test(code)) return null;
   const totp = new TOTP({ secret: Secret.fromBase32(secret), period: PERIOD, digits: 6 });
   const delta = totp.validate({ token: code, window: WINDOW, timestamp: nowMs });
@@ -37,12 +41,12 @@ export type TotpCheck = 'ok' | 'invalid' | 'used';
  * replayed code (same step, or an older one) is refused even by two concurrent requests, as `used`.
  */
 export async function consumeTotp(
-  db: pg.Pool,
+  { db, clock }: { db: pg.Pool; clock: Clock },
   userId: string,
   secret: string,
   code: string,
 ): Promise<TotpCheck> {
-  const step = matchTotpStep(secret, code);
+  const step = matchTotpStep(secret, code, clock.now());
   if (step === null) return 'invalid';
   const updated = await db.query('update users set otp_last_step = $2 where id = $1 and otp_last_step < $2', [
     userId,

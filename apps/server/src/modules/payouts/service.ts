@@ -155,7 +155,7 @@ export class Payouts {
     if (short.length > 0)
       throw new AppError(422, [PAYOUT_ERRORS.insufficientBalance], { rows: [], shortfall: short });
     if (this.deps.verifyTotp) await this.deps.verifyTotp(user, otp);
-    else await checkTotp(db, this.deps.keys, user, otp, PAYOUT_ERRORS.otpInvalid);
+    else await checkTotp(this.deps, user, otp, PAYOUT_ERRORS.otpInvalid);
     if (!(await repo.startExecuting(db, userId, id))) throw invalid(PAYOUT_ERRORS.alreadyExecuted);
     this.start(user, id, origin);
     const started = await repo.findFile(db, userId, id);

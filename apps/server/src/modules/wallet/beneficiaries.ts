@@ -10,6 +10,7 @@ import {
 } from '@exchange/shared';
 import type pg from 'pg';
 import { type MailPort, SECRET, withSecret } from '../../adapters/mail/port.ts';
+import type { Clock } from '../../clock.ts';
 import type { Keyset } from '../../db/keyset.ts';
 import { type Tx, withTransaction } from '../../db/pool.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
@@ -30,6 +31,8 @@ export interface BeneficiaryDeps {
   keys: ServerKeys;
   mail: MailPort;
   chains: ChainRegistry;
+  /** The app's clock (clock.ts): authenticator codes and removal-mail gaps are measured on it. */
+  clock: Clock;
   /** The provider directory a saved address may name (travel rule); the defaults when not given. */
   travelRule?: Pick<TravelRuleConfig, 'providers'>;
 }
@@ -278,7 +281,7 @@ export async function deleteBeneficiary(
 ): Promise<void> {
   const row = await findBeneficiary(deps.db, user.id, id);
   if (!user.otp) throw new AppError(403, [ERRORS.otpNotEnabled]);
-  await checkTotp(deps.db, deps.keys, user, otp, ERRORS.totpInvalid);
+  await checkTotp(deps, user, otp, ERRORS.totpInvalid);
   await withTransaction(deps.db, async (tx) => {
     const removed = await tx.query('delete from beneficiaries where id = $1 and user_id = $2', [
       row.id,

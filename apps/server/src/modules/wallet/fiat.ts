@@ -50,7 +50,7 @@ export async function createFiatWithdrawal(deps: FiatDeps, user: UserRecord, inp
   if (!validIban(input.iban)) throw invalid(WALLET_ERRORS.ibanInvalid);
   if (core.sequencer.state.balance(Number(user.id), input.currency).balance < parsed.units)
     throw invalid(WALLET_ERRORS.insufficientBalance);
-  await checkTotp(db, deps.keys, user, input.otp, WALLET_ERRORS.otpInvalid);
+  await checkTotp(deps, user, input.otp, WALLET_ERRORS.otpInvalid);
 
   const amount = formatUnits(parsed.units, currency.precision);
   const id = Number(

@@ -42,7 +42,13 @@ const html = (reply: FastifyReply, status: number, text: string) =>
  * anywhere. Pages of other sites may not post here.
  */
 export async function beneficiaryRemovalRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const removalDeps = { db: deps.db, keys: deps.keys, mail: deps.mail, chains: deps.wallet.chains };
+  const removalDeps = {
+    db: deps.db,
+    keys: deps.keys,
+    mail: deps.mail,
+    chains: deps.wallet.chains,
+    clock: deps.clock,
+  };
   const limit = { config: { rateLimit: { max: 20, timeWindow: '1 minute' } } };
   app.get(
     REMOVAL_PATH,

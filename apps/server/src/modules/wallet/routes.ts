@@ -57,6 +57,7 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
     keys: deps.keys,
     mail: deps.mail,
     chains: wallet.chains,
+    clock: deps.clock,
     travelRule: deps.config.travelRule,
   };
   // Per account, so users behind one address do not share a budget.

@@ -151,7 +151,7 @@ export async function createWithdrawal(
     { currency: input.currency, amount, internal, beneficiary },
   );
   if (deps.verifyTotp) await deps.verifyTotp(user, input.otp);
-  else await checkTotp(db, deps.keys, user, input.otp, WALLET_ERRORS.otpInvalid);
+  else await checkTotp(deps, user, input.otp, WALLET_ERRORS.otpInvalid);
 
   return placeWithdrawal(
     deps,
