@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { activeAccount, barong, latestCode, outbox, PASSWORD, unique } from '../support/accounts.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
 import { solveCaptcha } from '../support/captcha.ts';
+import { serverNow } from '../support/clock.ts';
 import { loginWithEmailCode, submitCredentials } from '../support/login.ts';
 import { totpCodes } from '../support/totp.ts';
 
@@ -79,8 +80,9 @@ describe('two-factor authentication and API tokens', () => {
     expect(kid).toMatch(/^[0-9a-f]+$/);
     const apiSecret = await page.getByTestId('api-key-secret').inputValue();
     expect(apiSecret.length).toBeGreaterThan(20);
-    // A program outside the browser signs in with the key: HMAC-SHA256(secret, nonce + kid).
-    const nonce = String(Date.now());
+    // A program outside the browser signs in with the key: HMAC-SHA256(secret, nonce + kid), its nonce the
+    // server's time (a test may have moved the server's clock ahead: a program in step with the server).
+    const nonce = String(await serverNow());
     const signed = await fetch(`${inject('baseUrl')}/api/v2/barong/resource/users/me`, {
       headers: {
         'X-Auth-Apikey': kid,
@@ -112,7 +114,7 @@ describe('two-factor authentication and API tokens', () => {
     await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('You have no API tokens yet.').waitFor();
     await context.close();
-    // Five TOTP steps are used in turn; the last two may each wait for the next 30 s step.
+    // Five TOTP steps are used in turn; the server's clock moves to each that is not valid yet (support/totp.ts).
   }, 150_000);
 });
 

@@ -40,7 +40,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   writeTestCountryDb(countryDb);
   const server = await startServerProcess({
     ...where,
-    NODE_ENV: 'development',
+    // NODE_ENV=test: the server runs on a clock the tests move (support/clock.ts) instead of waiting.
+    NODE_ENV: 'test',
     // The trading tests start from the demo users' seeded balances and empty books.
     DEMO_BOOKS: 'false',
     // Each browser context stands for a customer behind a proxy, with an address of its own (support/browser.ts).
