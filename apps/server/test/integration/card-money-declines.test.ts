@@ -11,10 +11,12 @@ const s = cardSuite({
   CARD_LOAD_LIMIT: '20000',
   RATE_LIMITS: 'false',
 });
-const today = new Date().toISOString().slice(0, 10);
+
+/** The simulated network's time, when a test names it (the month's limit); the machine's otherwise. */
+let networkTime: Date | undefined;
 
 const net = async (command: string, ...args: string[]) => {
-  const r = await cardNetwork(s.db, command, args, '0.92');
+  const r = await cardNetwork(s.db, command, args, '0.92', networkTime);
   return { ok: r.ok, ...JSON.parse(r.message.startsWith('{') ? r.message : '{}'), message: r.message };
 };
 
@@ -58,12 +60,14 @@ const declined = async (who: Member, masked: string, reason: string, command: st
   await s.settle();
   expect(await balances(who, masked)).toEqual(before);
   expect(s.usdt(who)).toBe(spot);
+  // The statement of the network's day (today's, unless the test names the network's time).
+  const day = (networkTime ?? new Date()).toISOString().slice(0, 10);
   const statement = await s.call(who, 'POST', '/account/card_transaction', {
     card_number: masked,
     transaction_type: 'Settled',
     currency: 'EUR',
-    date_from: today,
-    date_to: today,
+    date_from: day,
+    date_to: day,
   });
   expect(statement.statusCode, statement.body).toBe(200);
   const row = statement.json().items.find((t: { tradeId: string }) => t.tradeId === outcome.trade_id);
@@ -88,23 +92,32 @@ describe('card network declines', () => {
   });
 
   // Earlier spending this month is arranged in the simulator's table directly: a cleared authorisation of
-  // 46,500.00 EUR backdated to the first hour of the month (not today, so the daily limit is not what
-  // declines). On the 1st of a month (UTC) no time is in the month but before today, so the test is skipped.
-  it.skipIf(new Date().getUTCDate() === 1)('all card spending: 50000.00 EUR a month', async () => {
+  // 46,500.00 EUR backdated to the first hour of the month (not today, so the daily limit is not what declines).
+  // The network's time is the 15th of this month at noon (UTC), so the test runs on any day, the 1st included.
+  it('all card spending: 50000.00 EUR a month', async () => {
     const { who, masked, pan } = await loaded('decline-month@example.com', '4000');
     const token = (await s.row(who, masked)).issuer_token;
-    await s.db.query(
-      `insert into cardsim_transactions (token, card_token, type_code, status, eur_cents, usdt_units, rate, merchant,
-         created_time)
-       values ($1, $2, 150, 'cleared', -4650000, -50543479000, 0.92, 'Earlier this month',
-         date_trunc('month', now() at time zone 'utc') at time zone 'utc' + interval '1 hour')`,
-      [`txn_month_${token}`, token],
-    );
-    expect(await net('spend', pan, '3000', 'Shop')).toMatchObject({ ok: true });
-    expect(await net('atm', pan, '500')).toMatchObject({ ok: true });
-    // 46,500 + 3,000 + 500 = 50,000.00: one cent more is over, for a purchase or an ATM withdrawal.
-    await declined(who, masked, 'monthly_limit', 'spend', pan, '0.01', 'Shop');
-    await declined(who, masked, 'monthly_limit', 'atm', pan, '10');
+    const now = new Date();
+    networkTime = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 15, 12));
+    try {
+      await s.db.query(
+        `insert into cardsim_transactions (token, card_token, type_code, status, eur_cents, usdt_units, rate, merchant,
+           created_time)
+         values ($1, $2, 150, 'cleared', -4650000, -50543479000, 0.92, 'Earlier this month',
+           date_trunc('month', $3::timestamptz at time zone 'utc') at time zone 'utc' + interval '1 hour')`,
+        [`txn_month_${token}`, token, networkTime],
+      );
+      expect(await net('spend', pan, '3000', 'Shop')).toMatchObject({ ok: true });
+      expect(await net('atm', pan, '500')).toMatchObject({ ok: true });
+      // 46,500 + 3,000 + 500 = 50,000.00: one cent more is over, for a purchase or an ATM withdrawal.
+      await declined(who, masked, 'monthly_limit', 'spend', pan, '0.01', 'Shop');
+      await declined(who, masked, 'monthly_limit', 'atm', pan, '10');
+      // The month's spending is this month's: on the 1st of the next month the same card may spend again.
+      networkTime = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1, 0, 30));
+      expect(await net('spend', pan, '10', 'Shop')).toMatchObject({ ok: true });
+    } finally {
+      networkTime = undefined;
+    }
   });
 
   it('ATM withdrawals: 2000.00 EUR a day', async () => {

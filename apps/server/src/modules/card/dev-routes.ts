@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { SIM_RATE_DECIMALS } from '../../adapters/card-issuer/simulator/money.ts';
 import { networkCharge, networkReturn } from '../../adapters/card-issuer/simulator/network.ts';
 import type { AppDeps } from '../../app.ts';
+import { dateOf } from '../../clock.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
 import { loopbackOnly } from '../../http/loopback.ts';
@@ -54,13 +55,17 @@ export async function cardDevRoutes(app: FastifyInstance, deps: AppDeps): Promis
     async (request, reply) => {
       const input = spendSchema.parse(request.body ?? {});
       const card = await deps.cards.cards.resolve(authUser(request), input.card_number);
-      const outcome = await networkCharge(deps.db, {
-        cardToken: card.issuer_token,
-        kind: 'purchase',
-        eurCents: toUnits(input.eur, 2),
-        merchant: input.merchant || 'Dev card terminal',
-        rate: toUnits(deps.config.card.fees.eurPerUsdt, SIM_RATE_DECIMALS),
-      });
+      const outcome = await networkCharge(
+        deps.db,
+        {
+          cardToken: card.issuer_token,
+          kind: 'purchase',
+          eurCents: toUnits(input.eur, 2),
+          merchant: input.merchant || 'Dev card terminal',
+          rate: toUnits(deps.config.card.fees.eurPerUsdt, SIM_RATE_DECIMALS),
+        },
+        dateOf(deps.clock),
+      );
       // Its webhook (the card's new balance) goes out now rather than at the next poll.
       simulator.delivery.kick();
       return reply.status(201).send(outcome);

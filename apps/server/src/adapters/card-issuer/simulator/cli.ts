@@ -145,6 +145,8 @@ export async function cardNetwork(
   command: string,
   args: string[],
   eurPerUsdt: string,
+  /** The network's time: the machine's for the operator's command; a test names the day its limits count in. */
+  now = new Date(),
 ): Promise<{ ok: boolean; message: string }> {
   const eur = (text: string | undefined) => (text && EUR_AMOUNT.test(text) ? toUnits(text, 2) : undefined);
   if (command === 'spend' || command === 'atm' || command === 'fee') {
@@ -161,16 +163,20 @@ export async function cardNetwork(
       .digest('hex');
     const card = (await db.query('select token from cardsim_cards where pan_hash = $1', [hash])).rows[0];
     if (!card) return { ok: false, message: 'no such card at the simulator' };
-    const outcome = await networkCharge(db, {
-      cardToken: card.token,
-      kind: command === 'atm' ? 'atm' : command === 'fee' ? 'fee' : 'purchase',
-      eurCents: cents,
-      merchant:
-        command === 'atm'
-          ? 'ATM withdrawal'
-          : merchant.join(' ').slice(0, 200) || (command === 'fee' ? 'Card fee' : 'Simulated merchant'),
-      rate: toUnits(eurPerUsdt, SIM_RATE_DECIMALS),
-    });
+    const outcome = await networkCharge(
+      db,
+      {
+        cardToken: card.token,
+        kind: command === 'atm' ? 'atm' : command === 'fee' ? 'fee' : 'purchase',
+        eurCents: cents,
+        merchant:
+          command === 'atm'
+            ? 'ATM withdrawal'
+            : merchant.join(' ').slice(0, 200) || (command === 'fee' ? 'Card fee' : 'Simulated merchant'),
+        rate: toUnits(eurPerUsdt, SIM_RATE_DECIMALS),
+      },
+      now,
+    );
     return { ok: outcome.status !== 'declined', message: JSON.stringify(outcome) };
   }
   if (command === 'refund' || command === 'reverse') {

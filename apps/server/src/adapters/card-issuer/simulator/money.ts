@@ -172,13 +172,16 @@ export async function insertSimTransaction(
     declineReason?: string | null;
     related?: string | null;
     token?: string;
+    /** When it happened on the network (a charge at a given time); now when not given. */
+    at?: Date;
   },
 ): Promise<string> {
   const token = t.token ?? `txn_${randomBytes(10).toString('hex')}`;
   await db.query(
     `insert into cardsim_transactions (token, card_token, type_code, status, eur_cents, usdt_units, rate, merchant,
-       decline_reason, related_token, settled_time)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, case when $4 = 'settled' then now() end)`,
+       decline_reason, related_token, created_time, settled_time)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, coalesce($11, now()),
+       case when $4 = 'settled' then coalesce($11, now()) end)`,
     [
       token,
       t.cardToken,
@@ -190,6 +193,7 @@ export async function insertSimTransaction(
       t.merchant,
       t.declineReason ?? null,
       t.related ?? null,
+      t.at ?? null,
     ],
   );
   return token;

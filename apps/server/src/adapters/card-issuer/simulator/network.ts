@@ -34,24 +34,25 @@ const EVENT: Record<NetworkKind, string> = {
   fee: 'fee.charge',
 };
 
-function expired(mmyy: string, now = new Date()): boolean {
+function expired(mmyy: string, now: Date): boolean {
   const year = 2000 + Number(mmyy.slice(2));
   const month = Number(mmyy.slice(0, 2));
   return year < now.getUTCFullYear() || (year === now.getUTCFullYear() && month < now.getUTCMonth() + 1);
 }
 
 /**
- * Sum of EUR cents spent on the card since `since` (a SQL expression) of the given type codes. A purchase counts
+ * Sum of EUR cents spent on the card since `since` (a SQL expression of `$3`, the network's now) of the given type
+ * codes. A purchase counts
  * once, by its authorisation (150, pending or cleared); its clearing (151) is the same money and is not given
  * here; a reversed purchase no longer counts.
  */
-async function spent(tx: Tx, card: string, codes: number[], since: string): Promise<bigint> {
+async function spent(tx: Tx, card: string, codes: number[], since: string, now: Date): Promise<bigint> {
   const row = (
     await tx.query(
       `select coalesce(sum(-eur_cents), 0)::text as n from cardsim_transactions
        where card_token = $1 and type_code = any($2) and status in ('pending', 'settled', 'cleared')
          and created_time >= ${since}`,
-      [card, codes],
+      [card, codes, now],
     )
   ).rows[0];
   return BigInt(row.n);
@@ -86,11 +87,13 @@ async function webhook(
 /**
  * A card used at a merchant (an authorisation, cleared at once: dual message), at an ATM, or charged a fee,
  * declined as an issuer would: the card not active, blocked or expired, short of balance, or over the
- * program's fixed limits. Declines are recorded too.
+ * program's fixed limits. Declines are recorded too. `now` is the network's time: the day and the month the
+ * limits count in, and when the charge is recorded (a test names the day instead of depending on the date).
  */
 export async function networkCharge(
   db: pg.Pool,
   input: { cardToken: string; kind: NetworkKind; eurCents: bigint; merchant: string; rate: bigint },
+  now: Date,
 ): Promise<NetworkOutcome> {
   return withTransaction(db, async (tx) => {
     const card: (SimCardRow & { balance: string }) | undefined = (
@@ -98,28 +101,28 @@ export async function networkCharge(
     ).rows[0];
     if (!card) throw new Error('unknown card');
     const units = usdtForEur(input.eurCents, input.rate);
-    const day = `date_trunc('day', now() at time zone 'utc') at time zone 'utc'`;
-    const month = `date_trunc('month', now() at time zone 'utc') at time zone 'utc'`;
+    const day = `date_trunc('day', $3::timestamptz at time zone 'utc') at time zone 'utc'`;
+    const month = `date_trunc('month', $3::timestamptz at time zone 'utc') at time zone 'utc'`;
     let reason: string | null = null;
     if (input.eurCents <= 0n) reason = 'invalid_amount';
     else if (card.state === 'SUSPENDED') reason = 'card_blocked';
     else if (card.state !== 'ACTIVE') reason = 'card_not_active';
-    else if (expired(card.expiration)) reason = 'card_expired';
+    else if (expired(card.expiration, now)) reason = 'card_expired';
     else if (input.kind === 'atm' && input.eurCents < NETWORK_LIMITS.atmMinimum) reason = 'atm_below_minimum';
     else if (input.kind === 'atm' && input.eurCents > NETWORK_LIMITS.atmMaximum) reason = 'atm_above_maximum';
     else if (
       input.kind === 'atm' &&
-      (await spent(tx, card.token, [110], day)) + input.eurCents > NETWORK_LIMITS.atmPerDay
+      (await spent(tx, card.token, [110], day, now)) + input.eurCents > NETWORK_LIMITS.atmPerDay
     )
       reason = 'atm_daily_limit';
     else if (
       input.kind === 'purchase' &&
-      (await spent(tx, card.token, [150], day)) + input.eurCents > NETWORK_LIMITS.paymentsPerDay
+      (await spent(tx, card.token, [150], day, now)) + input.eurCents > NETWORK_LIMITS.paymentsPerDay
     )
       reason = 'payments_daily_limit';
     else if (
       input.kind !== 'fee' &&
-      (await spent(tx, card.token, [150, 110], month)) + input.eurCents > NETWORK_LIMITS.perMonth
+      (await spent(tx, card.token, [150, 110], month, now)) + input.eurCents > NETWORK_LIMITS.perMonth
     )
       reason = 'monthly_limit';
     else if (BigInt(card.balance) < units) reason = 'insufficient_funds';
@@ -130,6 +133,7 @@ export async function networkCharge(
       eurCents: -input.eurCents,
       rate: input.rate,
       merchant: input.merchant,
+      at: now,
     };
     if (reason) {
       const token = await insertSimTransaction(tx, { ...base, status: 'declined', declineReason: reason });
