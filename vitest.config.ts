@@ -25,7 +25,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/specs/**/*.test.ts'],
           globalSetup: ['e2e/support/global-setup.ts'],
-          // A login past the per-minute limit of one address waits the limit out (apiLogin): up to a minute.
+          // Browser flows with several logins and dialogs; no test waits out a limit (the server's clock moves).
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,

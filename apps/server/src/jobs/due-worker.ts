@@ -26,7 +26,7 @@ export interface DueWorkerOptions {
 }
 
 /** The longest sleep while the feed is heard: a safety net, should a notification ever be missed. */
-const IDLE_RECHECK_MS = 30_000;
+export const IDLE_RECHECK_MS = 30_000;
 /** Slept past a due time, so that the database's clock has passed it too. */
 const DUE_MARGIN_MS = 20;
 
@@ -38,6 +38,8 @@ const DUE_MARGIN_MS = 20;
  */
 export class DueWorker {
   private timer: NodeJS.Timeout | undefined;
+  /** The length of the sleep armed after the last pass (see {@link sleptMs}). */
+  private armedMs: number | undefined;
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
@@ -90,6 +92,7 @@ export class DueWorker {
           this.again = false;
           this.kick();
         } else if (!this.stopped) {
+          this.armedMs = sleep;
           this.timer = setTimeout(() => this.kick(), sleep);
           this.timer.unref();
         }
@@ -104,6 +107,14 @@ export class DueWorker {
   /** Waits until no pass is running (tests). */
   async idle(): Promise<void> {
     while (this.running) await this.running;
+  }
+
+  /**
+   * How long the worker chose to sleep after its last pass, in ms (tests): whether it waits for due work or a
+   * notification, or polls, is seen at once instead of by watching it for a while.
+   */
+  get sleptMs(): number | undefined {
+    return this.armedMs;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLedger } from '../../src/core/audit.ts';
 import { type Core, startCore } from '../../src/core/index.ts';
 import { CoreLease } from '../../src/core/lease.ts';
@@ -35,9 +35,9 @@ describe('the core lease', () => {
       second = r.lease;
       return r;
     });
-    await new Promise((r) => setTimeout(r, 500));
+    // It found the lease held and waits: it says so, and has no lease.
+    await vi.waitFor(() => expect(said.join()).toContain('standby'));
     expect(second).toBeUndefined();
-    expect(said.join()).toContain('standby');
     const released = performance.now();
     await first.release();
     const taken = await waiting;
@@ -85,14 +85,22 @@ describe('the core lease', () => {
     await db.pool.query(
       `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'exchange-core-lease'`,
     );
-    await new Promise((r) => setTimeout(r, 100));
+    // Gone once its backend is: the advisory lock goes with it.
+    await vi.waitFor(async () => {
+      const left = await db.pool.query(
+        `select count(*)::int as n from pg_stat_activity where application_name = 'exchange-core-lease'`,
+      );
+      expect(left.rows[0].n).toBe(0);
+    });
     // The reload after a lost database confirms the lease first: the lock is free and the term unchanged.
     expect(await lease.confirm()).toBe(lease.term);
     expect((await credit(core, user)).ok).toBe(true);
-    // ...and now a would-be successor waits.
+    // ...and now a would-be successor waits (it says so), until it is stopped.
     const abort = new AbortController();
-    const standby = CoreLease.acquire(db.url, quiet, abort.signal);
-    setTimeout(() => abort.abort(), 300);
+    const said: string[] = [];
+    const standby = CoreLease.acquire(db.url, { info: (m) => said.push(m), warn: () => {} }, abort.signal);
+    await vi.waitFor(() => expect(said.join()).toContain('standby'));
+    abort.abort();
     await expect(standby).rejects.toThrow(/stopped while waiting/);
     await core.sequencer.drain();
     await lease.release();

@@ -51,8 +51,25 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Gives the victim a deposit and an order, and waits until the victim's own `order` stream has it. */
-async function victimActivity(own: { frames: Record<string, unknown>[] }) {
+type Client = { ws: WebSocket; frames: Record<string, unknown>[] };
+
+/**
+ * A round trip on `client`'s socket: a subscription it is refused, then its answer. Frames go out in order on one
+ * socket, so whatever the server sent it before the answer has arrived by then (a closed socket gets nothing more).
+ */
+async function roundTrip(client: Client) {
+  if (client.ws.readyState !== WebSocket.OPEN) return;
+  const answers = () => client.frames.filter((f) => 'success' in f || 'error' in f).length;
+  const before = answers();
+  client.ws.send(JSON.stringify({ event: 'subscribe', streams: ['no.such.stream'] }));
+  await vi.waitFor(() => expect(answers()).toBeGreaterThan(before), { timeout: 5000 });
+}
+
+/**
+ * Gives the victim a deposit and an order, waits until the victim's own `order` stream has it, then for a round
+ * trip on each of the `others`' sockets: a frame of the same flush sent to them has arrived by then.
+ */
+async function victimActivity(own: Client, others: (Client | undefined)[]) {
   await t.deps.core.sequencer.submit({
     type: 'Credit',
     user: victim.id,
@@ -68,8 +85,8 @@ async function victimActivity(own: { frames: Record<string, unknown>[] }) {
   });
   expect(placed.statusCode).toBe(201);
   await vi.waitFor(() => expect(own.frames.some((f) => 'order' in f)).toBe(true), { timeout: 5000 });
-  // Frames of one batch go out in one flush: a client that was to get them has them by now.
-  await new Promise((r) => setTimeout(r, 100));
+  // Frames of one batch go out in one flush: one that went to another client was sent before this round trip.
+  for (const other of others) if (other) await roundTrip(other);
 }
 
 /** Frames other than subscription answers: anything a leak would deliver. */
@@ -93,7 +110,7 @@ describe('private streams', () => {
       success: { message: 'subscribed', streams: [] },
     });
 
-    await victimActivity(own);
+    await victimActivity(own, [byQuery, byMessage, noCookiePrivate]);
     expect(dataFrames(byQuery.frames)).toEqual([]);
     expect(dataFrames(byMessage.frames)).toEqual([]);
     expect(dataFrames(noCookiePrivate?.frames ?? [])).toEqual([]);
@@ -119,7 +136,7 @@ describe('private streams', () => {
       { success: { message: 'subscribed', streams: ['order'] } },
     ]);
 
-    await victimActivity(own);
+    await victimActivity(own, [other]);
     expect(dataFrames(other.frames)).toEqual([]);
     own.ws.close();
     other.ws.close();
@@ -165,7 +182,7 @@ describe('private streams', () => {
       'x-auth-signature': createHmac('sha256', secret).update(`${nonce}ranger0key0kid01`).digest('hex'),
     });
 
-    await victimActivity(sameOrigin);
+    await victimActivity(sameOrigin, []);
     await vi.waitFor(() => {
       for (const c of [sameOrigin, configured, signed]) expect(c.frames.some((f) => 'order' in f)).toBe(true);
     });
@@ -192,7 +209,7 @@ describe('the query string', () => {
     expect(await answer(pub)).toEqual(['global.tickers', 'ethbtc.trades']);
     // The attacker's own order and balances streams, never the victim's.
     expect(await answer(other)).toEqual(['global.tickers', 'order', 'ethbtc.trades', 'balances']);
-    await victimActivity(own);
+    await victimActivity(own, [pub, other]);
     expect(dataFrames(pub.frames)).toEqual([]);
     expect(dataFrames(other.frames)).toEqual([]);
     for (const c of [own, pub, other]) c.ws.close();

@@ -25,6 +25,17 @@ async function connect(path: string, headers: Record<string, string> = {}) {
   return { ws, frames };
 }
 
+/**
+ * A round trip on the client's socket: a name that is no stream, then its error frame. Frames go out in order on
+ * one socket, so whatever the server sent it before has arrived by then.
+ */
+async function roundTrip(client: { ws: WebSocket; frames: Record<string, unknown>[] }) {
+  const answers = () => client.frames.filter((f) => 'error' in f || 'success' in f).length;
+  const before = answers();
+  client.ws.send(JSON.stringify({ event: 'subscribe', streams: ['no.such.stream'] }));
+  await vi.waitFor(() => expect(answers()).toBeGreaterThan(before));
+}
+
 const cookie = (who: { headers: Record<string, string> }) => ({ cookie: who.headers.cookie ?? '' });
 
 describe('stream names the spec lists', () => {
@@ -60,10 +71,13 @@ describe('stream names the spec lists', () => {
     const lists = () => mine.frames.filter((f) => 'favmarket' in f).map((f) => f.favmarket);
     await vi.waitFor(() => expect(lists()).toHaveLength(3));
     expect(lists()).toEqual([['ethbtc'], ['ethbtc', 'btcusdt'], ['btcusdt']]);
-    // A refused change (unknown market) publishes nothing.
+    // A refused change (unknown market) publishes nothing: the next accepted change's list is the next frame.
     expect((await put('nomarket', 1)).statusCode).toBe(422);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(lists()).toHaveLength(3);
+    expect((await put('ethbtc', 1)).statusCode).toBe(200);
+    await vi.waitFor(() => expect(lists()).toHaveLength(4));
+    expect(lists()[3]).toEqual(['btcusdt', 'ethbtc']);
+    // Nothing went to the others: a round trip on their sockets comes back with no list before it.
+    await Promise.all([roundTrip(theirs), roundTrip(anonymous)]);
     expect(theirs.frames.filter((f) => 'favmarket' in f)).toEqual([]);
     expect(anonymous.frames.filter((f) => 'favmarket' in f)).toEqual([]);
     for (const c of [mine, theirs, anonymous]) c.ws.close();
@@ -87,7 +101,8 @@ describe('stream names the spec lists', () => {
     const viaGateway = watching.frames.find((f) => 'gateway.deposit' in f)?.['gateway.deposit'];
     expect(viaGateway).toMatchObject({ currency: 'trx', amount: '12.5', transaction_type: 'internal' });
     expect(viaGateway).toEqual(watching.frames.find((f) => 'deposit' in f)?.deposit);
-    await new Promise((r) => setTimeout(r, 100));
+    // The sender's socket: a round trip comes back with no deposit frame before it.
+    await roundTrip(sender);
     expect(sender.frames.filter((f) => 'gateway.deposit' in f)).toEqual([]);
     for (const c of [watching, sender]) c.ws.close();
   });

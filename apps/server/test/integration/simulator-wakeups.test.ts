@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookOutbox } from '../../src/adapters/webhooks/outbox.ts';
 import { ChangeFeed } from '../../src/db/change-feed.ts';
+import { IDLE_RECHECK_MS } from '../../src/jobs/due-worker.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { within } from '../support/within.ts';
 
@@ -64,9 +65,9 @@ const queue = (payload: string, dueInMs = 0) =>
 describe('a simulated provider with nothing to do', () => {
   it('does not look for work while none is due', async () => {
     await outbox.idle();
-    const before = passes;
-    await new Promise((r) => setTimeout(r, 1_500));
-    expect(passes - before).toBe(0);
+    // Asleep until the safety-net recheck, not polling every 200 ms: seen in the sleep it chose, not by waiting.
+    expect(outbox.sleptMs).toBe(IDLE_RECHECK_MS);
+    expect(passes).toBe(1);
   });
 
   it('sends a webhook queued by another connection at once', async () => {
@@ -78,6 +79,9 @@ describe('a simulated provider with nothing to do', () => {
   it('sends a webhook scheduled for later when it falls due, not before', async () => {
     const queued = Date.now();
     await queue('{"n":2}', 1_200);
+    // Woken by the insert's notification, it sleeps until the webhook falls due (not the 30 s recheck, no polling).
+    await within(1_000, async () => (outbox.sleptMs ?? 0) < IDLE_RECHECK_MS);
+    expect(outbox.sleptMs).toBeGreaterThan(1_000);
     await within(3_000, async () => received.includes('{"n":2}'));
     expect(Date.now() - queued).toBeGreaterThanOrEqual(1_100);
     const delivered = await db.pool.query(

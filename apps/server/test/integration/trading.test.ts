@@ -342,8 +342,12 @@ describe('streams', () => {
       headers: { cookie: seller.headers.cookie ?? '' },
     });
     privateWs.on('message', (d) => privateFrames.push(JSON.parse(d.toString())));
-    await Promise.all([publicWs, privateWs].map((ws) => new Promise((r) => ws.once('open', r))));
-    await new Promise((r) => setTimeout(r, 100));
+    // Both subscriptions answered (the private one once its session is read), and the book's snapshot sent.
+    const subscribed = (list: Record<string, unknown>[]) => list.some((f) => 'success' in f);
+    await vi.waitFor(() => {
+      expect(subscribed(frames) && subscribed(privateFrames)).toBe(true);
+      expect(frames.some((f) => 'btcusdt.ob-snap' in f)).toBe(true);
+    });
     const snap = frames.find((f) => 'btcusdt.ob-snap' in f) as {
       'btcusdt.ob-snap': { sequence: number; asks: unknown[] };
     };
@@ -359,7 +363,12 @@ describe('streams', () => {
     });
     await order(seller, { market: 'btcusdt', side: 'sell', volume: '0.5', price: '60000' });
     await order(seller, { market: 'btcusdt', side: 'sell', volume: '0.25', price: '60000' });
-    await new Promise((r) => setTimeout(r, 200));
+    // Both orders' frames: two increments and two order updates (anything more would show in the checks below).
+    await vi.waitFor(() => {
+      expect(frames.filter((f) => 'btcusdt.ob-inc' in f).length).toBeGreaterThanOrEqual(2);
+      expect(privateFrames.filter((f) => 'order' in f).length).toBeGreaterThanOrEqual(2);
+      expect(privateFrames.some((f) => 'balances' in f)).toBe(true);
+    });
     const incs = frames
       .filter((f) => 'btcusdt.ob-inc' in f)
       .map((f) => f['btcusdt.ob-inc'] as { asks: string[]; sequence: number });

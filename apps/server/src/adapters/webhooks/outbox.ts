@@ -86,6 +86,11 @@ export class WebhookOutbox {
     return this.worker.idle();
   }
 
+  /** How long it chose to sleep after its last pass, in ms (tests). */
+  get sleptMs(): number | undefined {
+    return this.worker.sleptMs;
+  }
+
   private async pass(): Promise<void> {
     const { db, table } = this.options;
     await this.options.beforeSend?.(db);
