@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LOGIN_POLICY } from '../../src/modules/identity/lockout.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { activeUser, barongCall, nextIp, signedInUser } from '../support/identity.ts';
 
@@ -198,5 +199,20 @@ describe('the attempts left', () => {
       errors: BLOCKED,
     });
     expect((await login({ email: user.email, password: user.password })).json().errors).toEqual(BLOCKED);
+  });
+});
+
+describe('the block', () => {
+  it('lasts its 15 minutes on the app clock, not a second less, then the right password goes through', async () => {
+    const { email, password } = await activeUser(t, 'blocked-for@example.com');
+    for (let i = 0; i < 4; i++) await login({ email, password: WRONG });
+    expect((await login({ email, password: WRONG })).json().errors).toEqual(BLOCKED);
+    t.clock.advance(LOGIN_POLICY.lockMinutes * 60_000 - 1_000);
+    expect((await login({ email, password })).json().errors).toEqual(BLOCKED);
+    t.clock.advance(2_000);
+    expect((await login({ email, password })).json().errors).toEqual(['identity.session.missing_otp']);
+    // A fresh count after the block: four more wrong ones leave it open.
+    for (let i = 0; i < 4; i++) await login({ email, password: WRONG });
+    expect((await login({ email, password })).json().errors).toEqual(['identity.session.missing_otp']);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CODE_POLICY } from '../../src/modules/identity/codes.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { activeUser, lastCode, loginWithEmailCode, postFrom, registration } from '../support/identity.ts';
 
@@ -155,7 +156,12 @@ describe('account verification', () => {
     });
     expect(sms.json()).toEqual({ errors: ['identity.session.phone_resend_limit'] });
     const old = await lastCode(t, 'anil@example.com');
-    await t.db.pool.query(`update one_time_codes set created_at = now() - interval '61 seconds'`);
+    // A minute on the app's clock: refused a second before it, sent once it has passed.
+    t.clock.advance(59_000);
+    expect((await post('/identity/users/send_otp/email', { email: 'anil@example.com' })).statusCode).toBe(
+      429,
+    );
+    t.clock.advance(2_000);
     expect((await post('/identity/users/send_otp/email', { email: 'anil@example.com' })).statusCode).toBe(
       201,
     );
@@ -172,15 +178,17 @@ describe('account verification', () => {
 
   it('refuses an expired code', async () => {
     const phone = (await post('/identity/users', registration('kiran@example.com'))).json().phone_number;
-    await t.db.pool.query(
-      `update one_time_codes set expires_at = now() - interval '1 second' where destination = 'kiran@example.com'`,
-    );
+    // Ten minutes and a second later on the app's clock, both codes are dead.
+    t.clock.advance(CODE_POLICY.ttlMinutes * 60_000 + 1_000);
     const res = await post('/identity/users/verify_account', {
       email: 'kiran@example.com',
       email_otp: await lastCode(t, 'kiran@example.com'),
       phone_otp: await lastCode(t, phone),
     });
-    expect(res.json().errors).toEqual(['identity.user.invalid_email_code']);
+    expect(res.json().errors).toEqual([
+      'identity.user.invalid_email_code',
+      'identity.user.invalid_phone_code',
+    ]);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../src/app.ts';
+import { TestClock } from '../../src/clock.ts';
 import { composeApp } from '../../src/compose.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
@@ -10,6 +11,11 @@ export interface TestApp {
   app: FastifyInstance;
   db: TestDatabase;
   deps: AppDeps;
+  /**
+   * The app's clock: every rule that measures time (rate-limit windows, code expiry, lockouts, sessions, holds,
+   * due dates) reads it, so a test moves it instead of waiting or backdating rows. A test's own `clock` override.
+   */
+  clock: TestClock;
   /** The app's signer (the real one, with the test mnemonic), unless the test named its own SIGNER_URL. */
   signer: TestSigner | undefined;
   close(): Promise<void>;
@@ -51,12 +57,16 @@ export async function createTestApp(
     ...(signer ? { SIGNER_URL: signer.url, SIGNER_TOKEN: signer.token } : {}),
     ...env,
   });
-  const { app, deps } = await composeApp(config, db.pool, overrides);
+  if (overrides.clock && !(overrides.clock instanceof TestClock))
+    throw new Error('a test app runs on a TestClock');
+  const clock = overrides.clock ?? new TestClock();
+  const { app, deps } = await composeApp(config, db.pool, { clock, ...overrides });
   await app.ready();
   return {
     app,
     db,
     deps,
+    clock,
     signer,
     async close() {
       await app.close();
