@@ -87,6 +87,16 @@ export async function executeBatch(tx: Tx, statements: Statement[]): Promise<voi
   }
 }
 
+/**
+ * Writes a batch's statements on `client`: a single statement is its own transaction; several are one, queued
+ * together, so that each goes out as soon as the one before it is answered.
+ */
+export async function writeStatements(client: Tx, statements: Statement[]): Promise<void> {
+  if (statements.length === 1) return executeBatch(client, statements);
+  await Promise.all([client.query('begin'), executeBatch(client, statements)]);
+  await client.query('commit');
+}
+
 /** An `orders` row (as node-postgres returns it) converted back to the engine's integer view. */
 // biome-ignore lint/suspicious/noExplicitAny: a raw database row
 export function orderViewFromRow(units: Units, o: Record<string, any>): OrderView {
