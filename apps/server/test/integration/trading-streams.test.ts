@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { placeOrder, type Trader, trader } from '../support/trading.ts';
+import { placeOrder, sellerAndBuyer, type Trader } from '../support/trading.ts';
 
 // The ranger streams: a book snapshot and its increments, private order and balance updates. Orders over HTTP
 // and the market data: trading.test.ts.
@@ -11,8 +11,7 @@ let buyer: Trader;
 
 beforeAll(async () => {
   t = await createTestApp();
-  seller = await trader(t, 'seller@trade.test', { eth: 10n * 10n ** 18n });
-  buyer = await trader(t, 'buyer@trade.test', { btc: 2n * 10n ** 8n });
+  ({ seller, buyer } = await sellerAndBuyer(t));
 });
 afterAll(() => t.close());
 

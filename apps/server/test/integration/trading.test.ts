@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { placeOrder, type Trader, trader } from '../support/trading.ts';
+import { placeOrder, sellerAndBuyer, type Trader } from '../support/trading.ts';
 
 // Orders over HTTP and the public market data. The streams: trading-streams.test.ts; favourites:
 // trading-favourites.test.ts.
@@ -10,8 +10,7 @@ let buyer: Trader;
 
 beforeAll(async () => {
   t = await createTestApp();
-  seller = await trader(t, 'seller@trade.test', { eth: 10n * 10n ** 18n });
-  buyer = await trader(t, 'buyer@trade.test', { btc: 2n * 10n ** 8n });
+  ({ seller, buyer } = await sellerAndBuyer(t));
 });
 afterAll(() => t.close());
 

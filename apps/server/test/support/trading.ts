@@ -16,6 +16,14 @@ export async function trader(t: TestApp, email: string, credits: Record<string, 
   return { id, headers: await sessionFor(t.deps.sessions, id) };
 }
 
+/** The two traders of trading.test.ts and trading-streams.test.ts: a seller of ETH and a buyer with BTC. */
+export async function sellerAndBuyer(t: TestApp): Promise<{ seller: Trader; buyer: Trader }> {
+  return {
+    seller: await trader(t, 'seller@trade.test', { eth: 10n * 10n ** 18n }),
+    buyer: await trader(t, 'buyer@trade.test', { btc: 2n * 10n ** 8n }),
+  };
+}
+
 /** `POST /market/orders` as `who`. */
 export const placeOrder = (
   t: TestApp,

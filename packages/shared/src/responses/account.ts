@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decimal, isoTime } from './common.ts';
+import { depositAddressResponse } from './wallet.ts';
 
 /**
  * Peatio's answers about the member's account: balances with their deposit addresses, the member, the portfolio
@@ -7,13 +8,8 @@ import { decimal, isoTime } from './common.ts';
  */
 
 /** Peatio's PaymentAddress as an account carries it. */
-export const accountDepositAddressResponse = z
-  .object({
-    currencies: z.array(z.string()),
-    blockchain_key: z.string(),
-    address: z.string(),
-    state: z.literal('active'),
-  })
+export const accountDepositAddressResponse = depositAddressResponse
+  .omit({ currency: true })
   .meta({ id: 'AccountDepositAddress' });
 
 /**
