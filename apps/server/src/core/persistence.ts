@@ -88,12 +88,13 @@ export async function executeBatch(tx: Tx, statements: Statement[]): Promise<voi
 }
 
 /**
- * Writes a batch's statements on `client`: a single statement is its own transaction; several are one, queued
- * together, so that each goes out as soon as the one before it is answered.
+ * Writes a batch's statements on `client`: a single statement is its own transaction; several are one (one after
+ * the other: node-postgres sends a client's queries in turn anyway, and deprecates queueing them).
  */
 export async function writeStatements(client: Tx, statements: Statement[]): Promise<void> {
   if (statements.length === 1) return executeBatch(client, statements);
-  await Promise.all([client.query('begin'), executeBatch(client, statements)]);
+  await client.query('begin');
+  await executeBatch(client, statements);
   await client.query('commit');
 }
 
