@@ -5,16 +5,14 @@ import {
   type PayoutFile,
   type PayoutFileDetail,
   toUnits,
-  WALLET_ERRORS,
 } from '@exchange/shared';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
 import type { UploadedFile } from '../../http/multipart.ts';
 import { isVerifiedBusiness } from '../business/account-type.ts';
-import { refuseWhenSanctionsHit } from '../compliance/sanctions/screening.ts';
 import type { RequestOrigin } from '../identity/registration.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
 import { checkTotp } from '../wallet/totp-check.ts';
-import { placeWithdrawal, type WithdrawDeps, withdrawPermission } from '../wallet/withdrawals.ts';
+import { placeWithdrawal, requireWithdrawPermission, type WithdrawDeps } from '../wallet/withdrawals.ts';
 import { decodeUtf8, parseCsv } from './csv.ts';
 import * as repo from './repository.ts';
 import { checkRows, shortfall } from './validate.ts';
@@ -139,9 +137,7 @@ export class Payouts {
     const file = await repo.findFile(db, userId, id);
     if (!file) throw notFound();
     if (file.state !== 'validated') throw invalid(PAYOUT_ERRORS.alreadyExecuted);
-    if (!(await withdrawPermission(db, user, this.deps.holdHours)).allowed)
-      throw new AppError(403, [WALLET_ERRORS.withdrawNotPermitted]);
-    await refuseWhenSanctionsHit(db, user.id);
+    await requireWithdrawPermission(db, user, this.deps.holdHours);
     const needs = (await repo.fileNeeds(db, id)).map((n) => {
       const precision = this.deps.core.units.precision(n.currency);
       return {
