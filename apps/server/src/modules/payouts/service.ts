@@ -9,6 +9,11 @@ import {
 import { AppError, invalid, notFound } from '../../http/errors.ts';
 import type { UploadedFile } from '../../http/multipart.ts';
 import { isVerifiedBusiness } from '../business/account-type.ts';
+import { DEFAULT_TRAVEL_RULE } from '../compliance/travel-rule/config.ts';
+import {
+  travelRuleForWithdrawal,
+  undeclaredBeneficiary,
+} from '../compliance/travel-rule/withdrawal-check.ts';
 import type { RequestOrigin } from '../identity/registration.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
 import { checkTotp } from '../wallet/totp-check.ts';
@@ -200,6 +205,18 @@ export class Payouts {
       const amount = toUnits(row.amount, precision);
       const fee = toUnits(row.fee, precision);
       try {
+        // The file names no beneficiary: an outside address's record says so (`missing`, held for review with
+        // TRAVEL_RULE_HOLD_UNDECLARED); a customer here is named from their verified profile.
+        const travelRule = await travelRuleForWithdrawal(
+          { db, core, config: this.deps.travelRule ?? DEFAULT_TRAVEL_RULE },
+          user,
+          {
+            currency: row.currency,
+            amount: amount + fee,
+            recipient: row.internalUserId,
+            beneficiary: undeclaredBeneficiary(row.recipient),
+          },
+        );
         const withdrawalId = await placeWithdrawal(
           this.deps,
           user,
@@ -214,6 +231,7 @@ export class Payouts {
             fee,
             precision,
             recipient: row.internalUserId,
+            travelRule,
           },
           origin,
         );

@@ -9,6 +9,8 @@ import {
 } from '@exchange/shared';
 import type pg from 'pg';
 import { AppError, invalid } from '../../http/errors.ts';
+import { DEFAULT_TRAVEL_RULE } from '../compliance/travel-rule/config.ts';
+import { travelRuleForInternal } from '../compliance/travel-rule/withdrawal-check.ts';
 import { beginAttempt, failAttempt, lockoutKey, releaseAttempt } from '../identity/lockout.ts';
 import { verifyPassword } from '../identity/passwords.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
@@ -78,6 +80,12 @@ export async function createTransfer(
   }
   if (deps.core.sequencer.state.balance(Number(user.id), input.currency).balance < amount)
     throw invalid(WALLET_ERRORS.insufficientBalance);
+  // Both are our verified customers: the record names both from their profiles (nothing to send anywhere).
+  const travelRule = await travelRuleForInternal(
+    { db, config: deps.travelRule ?? DEFAULT_TRAVEL_RULE },
+    user,
+    recipient.userId,
+  );
   return placeWithdrawal(deps, user, {
     currency: input.currency,
     blockchainKey: recipient.network.blockchain_key,
@@ -88,6 +96,7 @@ export async function createTransfer(
     fee: 0n,
     precision,
     recipient: recipient.userId,
+    travelRule,
   });
 }
 

@@ -174,7 +174,7 @@ export async function createWithdrawal(
   const travelRule = await travelRuleForWithdrawal(
     { db, core, config: deps.travelRule ?? DEFAULT_TRAVEL_RULE },
     user,
-    { currency: input.currency, amount, internal, beneficiary },
+    { currency: input.currency, amount, recipient, beneficiary },
   );
   if (deps.verifyTotp) await deps.verifyTotp(user, input.otp);
   else await checkTotp(db, deps.keys, user, input.otp, WALLET_ERRORS.otpInvalid);
