@@ -41,6 +41,7 @@ export * from './schemas/solvency.ts';
 export * from './schemas/trading.ts';
 export * from './schemas/transfers.ts';
 export * from './schemas/travel-rule.ts';
+export * from './schemas/travel-rule-incoming.ts';
 export * from './schemas/wallet.ts';
 export * from './schemas/wallet-history.ts';
 export * from './security-log.ts';

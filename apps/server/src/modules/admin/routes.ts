@@ -38,6 +38,7 @@ import { adminClosureRoutes } from '../account-closure/admin.ts';
 import { adminBankTransferRoutes } from '../bank-deposits/routes.ts';
 import { adminMonitoringRoutes } from '../compliance/monitoring/routes.ts';
 import { adminSanctionsRoutes } from '../compliance/sanctions/admin-routes.ts';
+import { adminTravelRuleRoutes } from '../compliance/travel-rule/incoming-routes.ts';
 import { adminCustodyRoutes } from '../custody/console-routes.ts';
 import { adminSolvencyRoutes } from '../custody/solvency-routes.ts';
 import { decrypt } from '../identity/crypto.ts';
@@ -318,6 +319,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
   adminClosureRoutes(app, deps, (request, permission) => staff(request, permission));
   adminSanctionsRoutes(app, deps, (request, permission) => staff(request, permission));
   adminMonitoringRoutes(app, deps, (request, permission) => staff(request, permission));
+  adminTravelRuleRoutes(app, deps, (request, permission) => staff(request, permission));
 
   app.get(
     '/health',

@@ -1,6 +1,7 @@
 import {
   formatUnits,
   parseUnits,
+  SANCTIONS_ERRORS,
   toUnits,
   WALLET_ERRORS,
   type WithdrawInput,
@@ -12,7 +13,7 @@ import type { TravelRulePort } from '../../adapters/travel-rule/port.ts';
 import type { WithdrawReviewRules } from '../../config.ts';
 import type { Core } from '../../core/index.ts';
 import { AppError, invalid } from '../../http/errors.ts';
-import { refuseWhenSanctionsHit } from '../compliance/sanctions/screening.ts';
+import { sanctionsFrozen } from '../compliance/sanctions/screening.ts';
 import { DEFAULT_TRAVEL_RULE, type TravelRuleConfig } from '../compliance/travel-rule/config.ts';
 import { deliverTravelRule } from '../compliance/travel-rule/delivery.ts';
 import {
@@ -50,11 +51,27 @@ export interface WithdrawDeps {
   verifyTotp?: (user: UserRecord, code: string) => Promise<void>;
 }
 
+/** What `GET /account/withdraw_permission` answers. */
+export interface WithdrawPermission {
+  allowed: boolean;
+  level: number;
+  otp: boolean;
+  hold_until: string | null;
+  /** The code a withdrawal would be refused with now; null when allowed. */
+  reason: typeof WALLET_ERRORS.withdrawNotPermitted | typeof SANCTIONS_ERRORS.frozen | null;
+}
+
 /**
  * Whether the user may withdraw now, and why not (GET /account/withdraw_permission). Withdrawals wait `holdHours`
- * after a password or 2FA change (beyond the spec: someone who took over a session cannot cash out at once).
+ * after a password or 2FA change (beyond the spec: someone who took over a session cannot cash out at once), and
+ * a sanctions screening hit freezes them until compliance decides it (issue 33). The freeze is named before the
+ * hold: a hold ends by itself within a day, the freeze does not, and the customer has to know whom to ask.
  */
-export async function withdrawPermission(db: pg.Pool, user: UserRecord, holdHours: number) {
+export async function withdrawPermission(
+  db: pg.Pool,
+  user: UserRecord,
+  holdHours: number,
+): Promise<WithdrawPermission> {
   const row = (
     await db.query(
       `select greatest(u.password_changed_at,
@@ -65,12 +82,31 @@ export async function withdrawPermission(db: pg.Pool, user: UserRecord, holdHour
     )
   ).rows[0];
   const holdUntil: Date | null = row?.hold_until && row.hold_until > new Date() ? row.hold_until : null;
+  const verified = user.level >= 3 && user.otp;
+  let reason: WithdrawPermission['reason'] = null;
+  if (!verified) reason = WALLET_ERRORS.withdrawNotPermitted;
+  else if (await sanctionsFrozen(db, user.id)) reason = SANCTIONS_ERRORS.frozen;
+  else if (holdUntil !== null) reason = WALLET_ERRORS.withdrawNotPermitted;
   return {
-    allowed: user.level >= 3 && user.otp && holdUntil === null,
+    allowed: reason === null,
     level: user.level,
     otp: user.otp,
     hold_until: holdUntil ? holdUntil.toISOString() : null,
+    reason,
   };
+}
+
+/**
+ * Refuses with 403 and the {@link withdrawPermission} reason a user who may not move money out now: every way out
+ * (withdrawal, transfer, bank and mass payout) asks here, so they refuse alike and as the permission says.
+ */
+export async function requireWithdrawPermission(
+  db: pg.Pool,
+  user: UserRecord,
+  holdHours: number,
+): Promise<void> {
+  const { reason } = await withdrawPermission(db, user, holdHours);
+  if (reason !== null) throw new AppError(403, [reason]);
 }
 
 /**
@@ -85,10 +121,7 @@ export async function createWithdrawal(
   origin: RequestOrigin | null = null,
 ) {
   const { db, core } = deps;
-  if (!(await withdrawPermission(db, user, deps.holdHours)).allowed)
-    throw new AppError(403, [WALLET_ERRORS.withdrawNotPermitted]);
-  // A sanctions screening hit freezes new withdrawals until compliance decides it (issue 33).
-  await refuseWhenSanctionsHit(db, user.id);
+  await requireWithdrawPermission(db, user, deps.holdHours);
   // Without a network, the beneficiary's: it was saved for one network only.
   let named: Awaited<ReturnType<typeof findBeneficiary>> | undefined;
   let blockchainKey = input.blockchain_key;
@@ -141,7 +174,7 @@ export async function createWithdrawal(
   const travelRule = await travelRuleForWithdrawal(
     { db, core, config: deps.travelRule ?? DEFAULT_TRAVEL_RULE },
     user,
-    { currency: input.currency, amount, internal, beneficiary },
+    { currency: input.currency, amount, recipient, beneficiary },
   );
   if (deps.verifyTotp) await deps.verifyTotp(user, input.otp);
   else await checkTotp(db, deps.keys, user, input.otp, WALLET_ERRORS.otpInvalid);

@@ -31,11 +31,22 @@ const transferSchema = z.object({
   }),
 });
 
+/** A deposit the app asks about (only the keys are read). */
+const incomingSchema = z.object({
+  network: z.string().min(1).max(64),
+  txid: z.string().min(1).max(200),
+  address: z.string().min(1).max(200),
+  from: z.string().min(1).max(200).nullable(),
+});
+
 /**
  * A counterparty provider as the travel-rule protocol reaches it: it refuses a message without the originator's or
  * the beneficiary's name (art. 14 of Regulation (EU) 2023/1113), and otherwise answers as its row in
  * `travel_rule_sim_providers` says (accept by default; `refuse`; `timeout`: no answer in time). Every message and
  * its answer is kept in `travel_rule_sim_messages`; the same reference is answered as the first time.
+ * For a deposit (`POST /incoming`), the network's side: the originator record a provider delivered for it
+ * (`travel_rule_sim_incoming`, by network, txid and our address), else whose the sender's address is
+ * (`travel_rule_sim_addresses`; none: not known as a provider's).
  */
 export async function travelRuleSimulatorRoutes(
   app: FastifyInstance,
@@ -86,5 +97,28 @@ export async function travelRuleSimulatorRoutes(
     return answer === 'accepted'
       ? { status: 'accepted', reference: `SIM-${reference}` }
       : { status: 'refused', reason };
+  });
+
+  app.post('/incoming', limited, async (request, reply) => {
+    const parsed = incomingSchema.safeParse(request.body);
+    if (!parsed.success) return reply.status(400).send({ status: 'error', reason: 'malformed' });
+    const { network, txid, address, from } = parsed.data;
+    const record = (
+      await deps.db.query(
+        `select provider_id, payload from travel_rule_sim_incoming
+          where blockchain_key = $1 and txid = $2 and address = $3`,
+        [network, txid, address],
+      )
+    ).rows[0];
+    if (record) return { status: 'record', provider_id: record.provider_id, payload: record.payload };
+    const owner = from
+      ? (
+          await deps.db.query(
+            'select provider_id from travel_rule_sim_addresses where blockchain_key = $1 and address = $2',
+            [network, from],
+          )
+        ).rows[0]
+      : undefined;
+    return { status: 'none', provider_id: owner?.provider_id ?? null };
   });
 }
