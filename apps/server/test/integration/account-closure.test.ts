@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closureQueue } from '../../src/modules/account-closure/admin.ts';
+import { closureQueue } from '../../src/modules/account-closure/admin-routes.ts';
 import { closureService } from '../../src/modules/account-closure/job.ts';
 import { hashPassword } from '../../src/modules/identity/passwords.ts';
 import { nextIp } from '../support/identity.ts';

@@ -3,11 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { SIM_RATE_DECIMALS } from '../../adapters/card-issuer/simulator/money.ts';
 import { networkCharge, networkReturn } from '../../adapters/card-issuer/simulator/network.ts';
-import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
 import { loopbackOnly } from '../../http/loopback.ts';
 import { docs } from '../../http/openapi.ts';
+import type { CardRouteDeps } from './deps.ts';
 import { listCards } from './repository.ts';
 
 /** Euro with at most 2 decimals. */
@@ -38,7 +38,7 @@ const spendSchema = z.object({
  * spend` does, and answers its outcome (`trade_id`, `status` settled or declined, `reason`); `POST /card/refund`
  * has the merchant refund one of those purchases (all of what is left, or `eur` of it), as `card refund` does.
  */
-export async function cardDevRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function cardDevRoutes(app: FastifyInstance, deps: CardRouteDeps): Promise<void> {
   const simulator = deps.cardSimulator;
   if (!simulator) return;
   app.addHook('onRequest', loopbackOnly);

@@ -21,7 +21,6 @@ import {
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
@@ -30,6 +29,7 @@ import { writesSessionOnly } from '../../http/session-only.ts';
 import { listActivities } from './activities.ts';
 import { issueCode } from './codes.ts';
 import { promoteWhenComplete } from './compat.ts';
+import type { IdentityRouteDeps } from './deps.ts';
 import { mailCode } from './notify.ts';
 import { disableOtp, enableOtp, generateOtpQr, verifyOtp } from './otp.ts';
 import { changePassword } from './password.ts';
@@ -81,7 +81,7 @@ function isJsonText(text: string): boolean {
  * Barong `resource/*`: the signed-in user's own data and security settings. Session, or an API key for reads
  * (the KYC routes and API keys, registered in the same scope, follow the same rule).
  */
-export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function userResourceRoutes(app: FastifyInstance, deps: IdentityRouteDeps): Promise<void> {
   app.addHook('onRequest', requireAuth(deps.users, deps.sessions, deps.apiKeys));
   // Programs may read here with an API key; every change (security settings, profile and user data, API keys,
   // identity documents, codes sent) needs the browser session, and its second factor where the route asks.

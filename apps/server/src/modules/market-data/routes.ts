@@ -17,11 +17,11 @@ import {
 } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
 import { AppError } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
 import { currencyParam, findCurrency, listCurrencies } from './currencies.ts';
+import type { MarketDataRouteDeps } from './deps.ts';
 import { KLINE_PERIODS, queryKlines, trim, wireCandle } from './klines.ts';
 import { openOrderBook } from './order-book.ts';
 import { listPublicWithdrawLimits } from './withdraw-limits.ts';
@@ -45,7 +45,7 @@ const klineQuery = z.object({
 });
 
 /** Peatio `public/*`: markets, tickers, depth, public trades, k-lines, currencies and fees. No login needed. */
-export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function marketDataRoutes(app: FastifyInstance, deps: MarketDataRouteDeps): Promise<void> {
   // 422 as Peatio answers it: there the market is a parameter its validation refuses, not a missing resource.
   const market = (id: string) => {
     if (!deps.core.markets.has(id)) throw new AppError(422, [MARKET_DATA_ERRORS.marketNotFound]);

@@ -13,9 +13,9 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AltchaCaptcha } from '../../adapters/captcha/altcha.ts';
-import type { AppDeps } from '../../app.ts';
 import { docs } from '../../http/openapi.ts';
 import { MIN_PASSWORD_ENTROPY } from '../identity/entropy.ts';
+import type { PublicRouteDeps } from './deps.ts';
 import { runningVersion } from './version.ts';
 
 /**
@@ -23,7 +23,7 @@ import { runningVersion } from './version.ts';
  * while the database does; `health/ready` also needs the exchange core to take commands (it pauses while it
  * reloads from a database that came back). Both answer 503 `server.database_unavailable` otherwise.
  */
-export async function peatioPublicRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function peatioPublicRoutes(app: FastifyInstance, deps: PublicRouteDeps): Promise<void> {
   // Peatio answers with a bare JSON string; Fastify would send a returned string as plain text.
   app.get(
     '/public/timestamp',
@@ -80,7 +80,7 @@ export async function peatioPublicRoutes(app: FastifyInstance, deps: AppDeps): P
 }
 
 /** Barong's liveness routes, the running version, the public client configuration and the captcha challenge. */
-export async function barongPublicRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function barongPublicRoutes(app: FastifyInstance, deps: PublicRouteDeps): Promise<void> {
   app.get('/identity/ping', docs('Liveness', { response: pingResponse }), async () => ({ ping: 'pong' }));
   app.get(
     '/identity/time',

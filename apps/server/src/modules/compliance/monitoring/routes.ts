@@ -12,10 +12,10 @@ import {
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../../app.ts';
 import { docs } from '../../../http/openapi.ts';
 import { paged } from '../../../http/paging.ts';
 import type { Staff } from '../../admin/access.ts';
+import type { ComplianceRouteDeps } from '../deps.ts';
 import { exportReport, reportXml } from './export.ts';
 import { assessRisk, listRiskProfiles, setRiskClass } from './risk.ts';
 import { closeAlert, escalateAlert, listAlerts, reportView, suspendWithdrawal } from './service.ts';
@@ -33,7 +33,7 @@ const PERMISSION: StaffPermission = 'monitoring.review';
  */
 export function adminMonitoringRoutes(
   app: FastifyInstance,
-  deps: AppDeps,
+  deps: ComplianceRouteDeps,
   staff: (request: FastifyRequest, permission: StaffPermission) => Promise<Staff>,
 ): void {
   const highRisk = deps.config.aml.highRiskCountries;

@@ -8,10 +8,10 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
 import type { Core } from '../../core/index.ts';
 import { docs } from '../../http/openapi.ts';
 import type { Staff } from '../admin/access.ts';
+import type { ClosureRouteDeps } from './deps.ts';
 import { precisions } from './repository.ts';
 
 /** Queue rows at most: the closures are few, and the console shows the newest first. */
@@ -25,7 +25,7 @@ const QUEUE_LIMIT = 200;
  */
 export function adminClosureRoutes(
   app: FastifyInstance,
-  deps: AppDeps,
+  deps: ClosureRouteDeps,
   staff: (request: FastifyRequest, permission: StaffPermission) => Promise<Staff>,
 ): void {
   app.get(
