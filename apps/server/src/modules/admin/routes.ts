@@ -35,7 +35,7 @@ import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
 import { decrypt } from '../identity/crypto.ts';
 import { consumeTotp } from '../identity/totp.ts';
-import { OWN_ACCOUNT_SQLSTATE, requireStaff, type Staff, stepUpUntil } from './access.ts';
+import { OWN_ACCOUNT_SQLSTATE, recordStepUp, requireStaff, type Staff, stepUpUntil } from './access.ts';
 import { decideAdjustment, listAdjustments, proposeAdjustment } from './adjustments.ts';
 import { cardHolderDocument, cardHolderQueue, reviewCardHolder } from './card-review.ts';
 import { endUserSessions, resetTwoFactor, searchUsers, setUserLocked, userDetail } from './customers.ts';
@@ -134,7 +134,7 @@ export async function adminRoutes(
       );
       if (check !== 'ok')
         throw new AppError(422, [check === 'used' ? ADMIN_ERRORS.codeUsed : ADMIN_ERRORS.invalidCode]);
-      await deps.db.query('update sessions set step_up_at = now() where id = $1', [who.sessionId]);
+      await recordStepUp(deps.db, who.sessionId);
       await recordStaffAction(deps.db, who, 'staff.step_up', null);
       return { step_up_until: await stepUpUntil(deps.db, who.sessionId) };
     },

@@ -40,7 +40,14 @@ import {
   verifyPhoneChangeOtp,
 } from './phone.ts';
 import { saveProfile } from './profile.ts';
-import { recordActivity, userEntity, userEntityExtras, userLabels } from './users-repository.ts';
+import {
+  recordActivity,
+  setAntiPhishingPhrase,
+  setUserData,
+  userEntity,
+  userEntityExtras,
+  userLabels,
+} from './users-repository.ts';
 
 /** A phrase the user recognises, shown in every email (empty removes it); letters, digits and spaces. */
 const antiPhishingSchema = z.object({
@@ -106,12 +113,9 @@ export async function userResourceRoutes(app: FastifyInstance, deps: IdentityRou
     async (request) => {
       const { data } = userDataSchema.parse(request.body ?? {});
       const user = authUser(request);
-      const updated = await deps.db.query(
-        'update users set data = $2, updated_at = now() where id = $1 returning *',
-        [user.id, data],
-      );
+      const updated = await setUserData(deps.db, user.id, data);
       deps.apiKeys.forgetUser(user.id);
-      return userEntity(deps.db, updated.rows[0]);
+      return userEntity(deps.db, updated);
     },
   );
 
@@ -326,10 +330,7 @@ export async function userResourceRoutes(app: FastifyInstance, deps: IdentityRou
     async (request) => {
       const { phrase } = antiPhishingSchema.parse(request.body ?? {});
       const user = authUser(request);
-      await deps.db.query('update users set anti_phishing_phrase = $2, updated_at = now() where id = $1', [
-        user.id,
-        phrase || null,
-      ]);
+      await setAntiPhishingPhrase(deps.db, user.id, phrase || null);
       deps.apiKeys.forgetUser(user.id);
       await recordActivity(deps.db, {
         userId: user.id,

@@ -16,6 +16,7 @@ import type { AltchaCaptcha } from '../../adapters/captcha/altcha.ts';
 import { docs } from '../../http/openapi.ts';
 import { MIN_PASSWORD_ENTROPY } from '../identity/entropy.ts';
 import type { PublicRouteDeps } from './deps.ts';
+import { pingDatabase } from './repository.ts';
 import { runningVersion } from './version.ts';
 
 /**
@@ -49,7 +50,7 @@ export async function peatioPublicRoutes(app: FastifyInstance, deps: PublicRoute
     docs('Liveness', { response: z.object({ status: z.literal('alive') }) }),
     async (_request, reply) => {
       try {
-        await deps.db.query('select 1');
+        await pingDatabase(deps.db);
         return { status: 'alive' };
       } catch {
         return reply.status(503).send({ errors: [ERRORS.databaseUnavailable] });
@@ -62,7 +63,7 @@ export async function peatioPublicRoutes(app: FastifyInstance, deps: PublicRoute
     docs('Readiness: the database and the exchange core', { response: readinessResponse }),
     async (_request, reply) => {
       try {
-        await deps.db.query('select 1');
+        await pingDatabase(deps.db);
       } catch {
         return reply.status(503).send({ errors: [ERRORS.databaseUnavailable] });
       }

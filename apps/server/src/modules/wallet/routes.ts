@@ -26,7 +26,7 @@ import { authUser, requireAuth } from '../../http/auth.ts';
 import { invalid, notFound } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
-import { currentDepositAddress } from './addresses.ts';
+import { currentDepositAddress, depositNetworkOf } from './addresses.ts';
 import type { BeneficiaryDeps } from './beneficiaries.ts';
 import { beneficiaryRoutes } from './beneficiary-routes.ts';
 import type { WalletRouteDeps } from './deps.ts';
@@ -109,13 +109,7 @@ export async function walletRoutes(
         .toLowerCase();
       const currency = DEPOSIT_ALIAS[requested] ?? requested;
       const { blockchain_key } = addressQuery.parse(request.query);
-      const row = (
-        await deps.db.query(
-          `select blockchain_key, deposit_enabled from currency_networks
-         where currency_id = $1 and ($2::text is null or blockchain_key = $2) order by id limit 1`,
-          [currency, blockchain_key ?? null],
-        )
-      ).rows[0];
+      const row = await depositNetworkOf(deps.db, currency, blockchain_key ?? null);
       const network = row ? wallet.chains.get(row.blockchain_key) : undefined;
       if (!row || !network) throw invalid(WALLET_ERRORS.networkNotFound);
       if (!row.deposit_enabled) throw invalid(WALLET_ERRORS.depositDisabled);

@@ -17,6 +17,7 @@ import { paged } from '../../../http/paging.ts';
 import type { Staff } from '../../admin/access.ts';
 import type { ComplianceRouteDeps } from '../deps.ts';
 import { exportReport, reportXml } from './export.ts';
+import { userIdByUid } from './repository.ts';
 import { assessRisk, listRiskProfiles, setRiskClass } from './risk.ts';
 import { closeAlert, escalateAlert, listAlerts, reportView, suspendWithdrawal } from './service.ts';
 
@@ -38,8 +39,8 @@ export function adminMonitoringRoutes(
 ): void {
   const highRisk = deps.config.aml.highRiskCountries;
   const reassess = async (uid: string) => {
-    const row = (await deps.db.query('select id from users where uid = $1', [uid])).rows[0];
-    if (row) await assessRisk(deps.db, Number(row.id), highRisk);
+    const userId = await userIdByUid(deps.db, uid);
+    if (userId !== undefined) await assessRisk(deps.db, userId, highRisk);
   };
 
   app.get(
