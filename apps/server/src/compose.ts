@@ -253,7 +253,7 @@ export async function composeApp(
     'mail sender': async () => mailSender?.start(),
     'session sweep': async () => sessionSweep.start(),
     'account closure': async () => closureSweep.start(),
-    // New jobs go last: a split deployment locks each job by its position (LOCKS.jobs + index).
+    // New jobs go last: a split deployment locks each job by its position (jobLock in db/locks.ts).
     'retention erasure': async () => retentionErasure.start(),
     'sanctions screening': async () => sanctions.start(),
     'transaction monitoring': async () => monitor.start(),
