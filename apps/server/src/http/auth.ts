@@ -17,7 +17,9 @@ export interface RequestUser {
 export interface AuthDeps {
   /** Users as requests see them, cached while the change feed is heard. */
   users: UserDirectory;
+  /** Browser sessions (the cookie's). */
   sessions: SessionStore;
+  /** Signed API-key requests. */
   apiKeys: ApiKeyAuthenticator;
 }
 

@@ -4,14 +4,19 @@ import { type Params, RpcError } from './params.ts';
 import type { BitcoinStore, Queryable } from './store.ts';
 import { RPC } from './validate.ts';
 
-/** What every RPC method of the simulated node is given and what it is: shared by Core's methods and the `sim` ones. */
+/**
+ * What every RPC method of the simulated node is given and what it is, and the helpers both Core's methods
+ * (methods.ts) and the simulator's own `sim` methods (sim-methods.ts) use: apart, so neither imports the other.
+ */
 
+/** What a method runs against: the node's store and whether it keeps a transaction index. */
 export interface MethodContext {
   store: BitcoinStore;
   /** As Core's -txindex: when false, getrawtransaction finds confirmed transactions only given their block. */
   txindex: boolean;
 }
 
+/** An RPC method: its parameter names, how many are required, and what it does. */
 export type Method = {
   names: readonly string[];
   required: number;
