@@ -9,7 +9,7 @@ import type { Wallet } from '../../modules/wallet/index.ts';
  * What the account-closure module's routes use, and nothing more: the app passes its whole dependency set, which has these
  * members among others, so the routes do not import the app (no import circle) and say what they touch.
  */
-export interface ClosureRouteDeps extends AuthDeps {
+export interface ClosureRouteDeps extends Pick<AuthDeps, 'sessions'> {
   /** The database pool. */
   db: pg.Pool;
   /** The exchange core: the only way balances and orders change. */

@@ -12,7 +12,7 @@ import type { Wallet } from '../../modules/wallet/index.ts';
  * What the admin module's routes use, and nothing more: the app passes its whole dependency set, which has these
  * members among others, so the routes do not import the app (no import circle) and say what they touch.
  */
-export interface AdminRouteDeps extends AuthDeps {
+export interface AdminRouteDeps extends Pick<AuthDeps, 'users' | 'sessions'> {
   /** The configuration. */
   config: Config;
   /** The database pool. */

@@ -10,7 +10,7 @@ import type { ServerKeys } from '../../modules/identity/crypto.ts';
  * What the api-keys module's routes use, and nothing more: the app passes its whole dependency set, which has these
  * members among others, so the routes do not import the app (no import circle) and say what they touch.
  */
-export interface ApiKeyRouteDeps extends AuthDeps {
+export interface ApiKeyRouteDeps extends Pick<AuthDeps, 'apiKeys'> {
   /** The configuration. */
   config: Config;
   /** The database pool. */
