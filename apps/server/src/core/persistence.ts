@@ -2,7 +2,7 @@ import type { EngineState, OrderView } from '@exchange/engine';
 import { toUnits } from '@exchange/shared';
 import type pg from 'pg';
 import { allQueries, type Tx } from '../db/pool.ts';
-import type { MarketInfo } from './engine-config.ts';
+import type { MarketInfo } from './market-info.ts';
 
 /** Decimal conversions between the engine's integers and the database's numerics. */
 export class Units {

@@ -2,6 +2,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { z } from 'zod';
+import {
+  addressOwner,
+  incomingRecord,
+  knownAnswer,
+  providerBehaviour,
+  recordMessage,
+  type SimAnswer,
+} from './store.ts';
 
 /** Where the simulator of a counterparty provider answers, on the app's own server. */
 export const TRAVEL_RULE_SIM_PREFIX = '/travel-rule-sim';
@@ -58,34 +66,20 @@ export async function travelRuleSimulatorRoutes(
     const parsed = transferSchema.safeParse(request.body);
     if (!parsed.success) return reply.status(400).send({ status: 'error', reason: 'malformed' });
     const { reference, providerId, payload } = parsed.data;
-    const known = (
-      await deps.db.query('select answer, reason from travel_rule_sim_messages where reference = $1', [
-        reference,
-      ])
-    ).rows[0];
+    const known = await knownAnswer(deps.db, reference);
     if (known && known.answer !== 'timeout')
       return { status: known.answer, reference: `SIM-${reference}`, reason: known.reason ?? undefined };
     const named = (persons: { naturalPerson?: { name: { nameIdentifier: unknown[] } } }[]) =>
       persons.some((p) => (p.naturalPerson?.name.nameIdentifier.length ?? 0) > 0);
-    const behaviour =
-      (
-        await deps.db.query('select behaviour from travel_rule_sim_providers where provider_id = $1', [
-          providerId,
-        ])
-      ).rows[0]?.behaviour ?? 'accept';
-    let answer: 'accepted' | 'refused' | 'timeout' = 'accepted';
+    const behaviour = await providerBehaviour(deps.db, providerId);
+    let answer: SimAnswer = 'accepted';
     let reason: string | null = null;
     if (!named(payload.originator.originatorPersons)) [answer, reason] = ['refused', 'missing_originator'];
     else if (!named(payload.beneficiary.beneficiaryPersons))
       [answer, reason] = ['refused', 'missing_beneficiary'];
     else if (behaviour === 'refuse') [answer, reason] = ['refused', 'policy'];
     else if (behaviour === 'timeout') answer = 'timeout';
-    await deps.db.query(
-      `insert into travel_rule_sim_messages (reference, provider_id, payload, answer, reason)
-       values ($1, $2, $3::jsonb, $4, $5)
-       on conflict (reference) do update set answer = excluded.answer, reason = excluded.reason`,
-      [reference, providerId, JSON.stringify(request.body), answer, reason],
-    );
+    await recordMessage(deps.db, { reference, providerId, body: request.body, answer, reason });
     if (answer === 'timeout') {
       // A provider that never answers: the connection is dropped once the client has surely given up, so no
       // half-closed socket outlives the request (it would hold the server's close).
@@ -103,22 +97,9 @@ export async function travelRuleSimulatorRoutes(
     const parsed = incomingSchema.safeParse(request.body);
     if (!parsed.success) return reply.status(400).send({ status: 'error', reason: 'malformed' });
     const { network, txid, address, from } = parsed.data;
-    const record = (
-      await deps.db.query(
-        `select provider_id, payload from travel_rule_sim_incoming
-          where blockchain_key = $1 and txid = $2 and address = $3`,
-        [network, txid, address],
-      )
-    ).rows[0];
+    const record = await incomingRecord(deps.db, { network, txid, address });
     if (record) return { status: 'record', provider_id: record.provider_id, payload: record.payload };
-    const owner = from
-      ? (
-          await deps.db.query(
-            'select provider_id from travel_rule_sim_addresses where blockchain_key = $1 and address = $2',
-            [network, from],
-          )
-        ).rows[0]
-      : undefined;
-    return { status: 'none', provider_id: owner?.provider_id ?? null };
+    const owner = from ? await addressOwner(deps.db, network, from) : null;
+    return { status: 'none', provider_id: owner };
   });
 }

@@ -5,13 +5,22 @@ import {
   type StaffPermission,
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type pg from 'pg';
 import { z } from 'zod';
-import type { AppDeps } from '../../../app.ts';
+import type { Core } from '../../../core/index.ts';
 import { docs } from '../../../http/openapi.ts';
 import type { Staff } from '../../admin/access.ts';
+import type { Wallet } from '../../wallet/index.ts';
 import { decideTravelRuleDeposit, listTravelRuleDeposits } from './incoming-review.ts';
 
 const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+/** What the console's travel-rule routes use (the app passes its whole dependency set). */
+export interface TravelRuleReviewRouteDeps {
+  db: pg.Pool;
+  core: Core;
+  wallet: Pick<Wallet, 'withdrawDeps'>;
+}
 
 /**
  * The console's incoming travel rule (`/api/v2/admin/travel_rule/deposits`, permission `travel_rule.review`): the
@@ -19,7 +28,7 @@ const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX
  */
 export function adminTravelRuleRoutes(
   app: FastifyInstance,
-  deps: AppDeps,
+  deps: TravelRuleReviewRouteDeps,
   staff: (request: FastifyRequest, permission: StaffPermission) => Promise<Staff>,
 ): void {
   app.get(
