@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { activeAccount, apiLogin, postFromPage } from '../support/accounts.ts';
 import { browserAndDatabase, openPage } from '../support/browser.ts';
 import { signedInStaff } from '../support/staff.ts';
+import { withdrawReady } from '../support/wallet.ts';
 
 const spec = browserAndDatabase();
 const POLL = { timeout: 30_000, interval: 500 };
@@ -38,6 +39,17 @@ describe('sanctions screening in the console', () => {
       )
       .toBe(1);
 
+    // The customer's withdraw screen says why there is no form: the freeze, not a verification step.
+    await withdrawReady(customer.page, spec.db, email);
+    await customer.page.goto('/deposit_withdraw');
+    await customer.page.getByTestId('tab-withdraw').click();
+    const frozen = customer.page.getByTestId('withdraw-frozen');
+    await frozen.waitFor();
+    expect(await frozen.textContent()).toBe(
+      'Withdrawals and transfers are paused while our compliance team reviews your account. Please contact support.',
+    );
+    expect(await customer.page.getByTestId('withdraw-amount').count()).toBe(0);
+
     const { page } = await signedInStaff(spec.browser, 'compliance');
     await page.getByRole('tab', { name: 'Sanctions' }).click();
     await page.getByTestId('admin-sanctions-list').getByText('demo-list.xml', { exact: false }).waitFor();
@@ -67,5 +79,10 @@ describe('sanctions screening in the console', () => {
       .click();
     const cleared = page.getByTestId('admin-sanctions-hit').filter({ hasText: email });
     await expect.poll(() => cleared.textContent(), POLL).toContain('Different date of birth');
+    // Cleared, the customer's withdraw form is back.
+    await customer.page.reload();
+    await customer.page.getByTestId('tab-withdraw').click();
+    await customer.page.getByTestId('withdraw-amount').waitFor();
+    expect(await frozen.count()).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { AppDeps } from '../../apps/server/src/app.ts';
+import type { AppDeps } from '../../apps/server/src/app-deps.ts';
 import { composeApp } from '../../apps/server/src/compose.ts';
 import { type Config, loadConfig } from '../../apps/server/src/config.ts';
 

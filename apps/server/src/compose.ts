@@ -1,32 +1,21 @@
-import { API } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import type { NatsConnection } from 'nats';
 import type pg from 'pg';
-import { BankWebhookDelivery } from './adapters/bank/simulator/delivery.ts';
-import { loadBankSimulatorCredentials } from './adapters/bank/simulator/store.ts';
 import { createAltchaCaptcha } from './adapters/captcha/altcha.ts';
 import { type CaptchaPort, noCaptcha } from './adapters/captcha/port.ts';
 import { createRecaptcha } from './adapters/captcha/recaptcha.ts';
-import { createMarqetaIssuer } from './adapters/card-issuer/marqeta.ts';
-import type { CardIssuer } from './adapters/card-issuer/port.ts';
-import type { WebhookCredentials } from './adapters/card-issuer/signing.ts';
-import { CardWebhookDelivery } from './adapters/card-issuer/simulator/delivery.ts';
-import { CARD_SIMULATOR_API } from './adapters/card-issuer/simulator/routes.ts';
-import { loadCardSimulatorCredentials } from './adapters/card-issuer/simulator/store.ts';
 import type { KeyScheme } from './adapters/chains/port.ts';
 import { NO_SIGNER, type SignerPort } from './adapters/chains/signing.ts';
-import { WebhookDelivery } from './adapters/kyc/simulator/delivery.ts';
-import { SIMULATOR_PREFIX } from './adapters/kyc/simulator/routes.ts';
-import { loadSimulatorCredentials } from './adapters/kyc/simulator/store.ts';
-import { createSumsubProvider } from './adapters/kyc/sumsub.ts';
 import { createOutboxMail } from './adapters/mail/outbox.ts';
 import { OutboxRetention } from './adapters/mail/retention.ts';
 import { createQueuedSmtpMail, MailSender } from './adapters/mail/smtp.ts';
 import { createOutboxSms } from './adapters/sms/port.ts';
 import { httpTravelRule } from './adapters/travel-rule/http-client.ts';
 import { TRAVEL_RULE_SIM_PREFIX } from './adapters/travel-rule/simulator/routes.ts';
-import { type AppDeps, buildApp } from './app.ts';
+import { buildApp } from './app.ts';
+import type { AppDeps } from './app-deps.ts';
 import { type Clock, systemClock, TestClock } from './clock.ts';
+import { bankFor, cardIssuerFor, kycFor } from './compose-providers.ts';
 import type { Config } from './config.ts';
 import { startCore } from './core/index.ts';
 import { ChangeFeed } from './db/change-feed.ts';
@@ -34,22 +23,18 @@ import { sealPlainIdentityData } from './db/seal-backfill.ts';
 import { currentUserResolver } from './http/auth.ts';
 import { loadBodyKey } from './http/body-encryption.ts';
 import { DiskGuard } from './http/disk-guard.ts';
-import { createLogger, type ModuleLogger } from './log.ts';
+import { createLogger } from './log.ts';
 import { RetentionErasure } from './modules/account-closure/erasure.ts';
 import { ClosureSweep, closureService } from './modules/account-closure/job.ts';
 import { ApiKeyAuthenticator } from './modules/api-keys/hmac.ts';
-import { BANK_WEBHOOK_PATH } from './modules/bank-deposits/routes.ts';
 import { Cards } from './modules/card/index.ts';
-import { CARD_WEBHOOK_PATH } from './modules/card/routes.ts';
 import { transactionMonitor } from './modules/compliance/monitoring/monitor.ts';
 import { SanctionsScreening } from './modules/compliance/sanctions/screening.ts';
-import { loadServerKeys, type ServerKeys } from './modules/identity/crypto.ts';
+import { loadServerKeys } from './modules/identity/crypto.ts';
 import { JwtIssuer } from './modules/identity/jwt.ts';
 import { SessionSweep } from './modules/identity/session-sweep.ts';
 import { DEFAULT_SESSION_POLICY, SessionStore } from './modules/identity/sessions.ts';
 import { UserDirectory } from './modules/identity/user-directory.ts';
-import { KYC_WEBHOOK_PATH } from './modules/kyc/routes.ts';
-import { KycService } from './modules/kyc/service.ts';
 import { MarketData } from './modules/market-data/service.ts';
 import { forwardingPublisher, receiveForwarded } from './modules/ranger/forwarded.ts';
 import { StreamHub } from './modules/ranger/hub.ts';
@@ -258,7 +243,7 @@ export async function composeApp(
     'mail sender': async () => mailSender?.start(),
     'session sweep': async () => sessionSweep.start(),
     'account closure': async () => closureSweep.start(),
-    // New jobs go last: a split deployment locks each job by its position (LOCKS.jobs + index).
+    // New jobs go last: a split deployment locks each job by its position (jobLock in db/locks.ts).
     'retention erasure': async () => retentionErasure.start(),
     'sanctions screening': async () => sanctions.start(),
     'transaction monitoring': async () => monitor.start(),
@@ -271,176 +256,12 @@ export async function composeApp(
  * The machine's clock, or with NODE_ENV=test a TestClock that the test-only control (modules/dev/clock-routes.ts)
  * moves, so an end-to-end test moves the server's time instead of waiting for it.
  */
-function clockFor(config: Config): Clock {
+export function clockFor(config: Pick<Config, 'env'>): Clock {
   return config.env === 'test' ? new TestClock() : systemClock;
 }
 
 /** Starts one background job (the wallet's loops, a webhook delivery, the card fee run). */
 export type BackgroundJobs = Record<string, () => Promise<void>>;
-
-/**
- * The KYC provider: the real Sumsub adapter, pointed at api.sumsub.com, or by default at the built-in
- * simulator in this same process (over HTTP, once the server listens), whose webhooks come back here.
- */
-async function kycFor(
-  config: Config,
-  db: pg.Pool,
-  keys: ServerKeys,
-  selfUrl: () => string | null,
-  feed: ChangeFeed | undefined,
-  log: ModuleLogger,
-) {
-  const widgetPath = `${SIMULATOR_PREFIX}/websdk`;
-  if (config.kyc.provider === 'sumsub' && config.kyc.sumsub) {
-    const s = config.kyc.sumsub;
-    const service = new KycService({
-      db,
-      keys,
-      provider: createSumsubProvider({ baseUrl: s.baseUrl, appToken: s.appToken, secretKey: s.secretKey }),
-      levelName: config.kyc.levelName,
-      kybLevelName: config.kyc.kybLevelName,
-      publicUrl: config.publicUrl,
-      webhookSecret: s.webhookSecret,
-      widget: { kind: 'sumsub', sdkUrl: config.kyc.webSdkUrl },
-      log,
-    });
-    return { service, simulator: undefined };
-  }
-  const credentials = await loadSimulatorCredentials(db);
-  const delivery = new WebhookDelivery({
-    db,
-    feed,
-    credentials,
-    algorithm: config.kyc.simDigestAlg,
-    webhookUrl: () => {
-      const base = selfUrl();
-      return base ? `${base}${API.barong}${KYC_WEBHOOK_PATH}` : null;
-    },
-    log,
-  });
-  const provider = createSumsubProvider({
-    baseUrl: () => `${selfUrl() ?? 'http://127.0.0.1:0'}${SIMULATOR_PREFIX}`,
-    appToken: credentials.appToken,
-    secretKey: credentials.secretKey,
-    kind: 'simulator',
-  });
-  const service = new KycService({
-    db,
-    keys,
-    provider,
-    levelName: config.kyc.levelName,
-    kybLevelName: config.kyc.kybLevelName,
-    publicUrl: config.publicUrl,
-    webhookSecret: credentials.webhookSecret,
-    widget: { kind: 'simulator', pagePath: widgetPath },
-    log,
-  });
-  const routes = {
-    db,
-    credentials,
-    publicUrl: config.publicUrl,
-    autoApproveSeconds: config.kyc.autoApproveSeconds,
-    kick: () => delivery.kick(),
-  };
-  return { service, simulator: { routes, delivery } };
-}
-
-/**
- * The card issuer: the Marqeta adapter, pointed at Marqeta, or by default at the built-in simulator in this same
- * process (over HTTP, once the server listens), whose signed webhooks come back here.
- */
-async function cardIssuerFor(
-  config: Config,
-  db: pg.Pool,
-  selfUrl: () => string | null,
-  feed: ChangeFeed | undefined,
-  log: ModuleLogger,
-): Promise<{
-  issuer: CardIssuer;
-  webhook: WebhookCredentials;
-  simulator: AppDeps['cardSimulator'];
-}> {
-  const m = config.card.marqeta;
-  if (config.card.issuer === 'marqeta' && m) {
-    const issuer = createMarqetaIssuer({
-      baseUrl: m.baseUrl,
-      username: m.appToken,
-      password: m.accessToken,
-      cardProductToken: m.cardProductToken,
-      timeoutMs: config.card.issuerTimeoutMs,
-    });
-    return { issuer, webhook: m.webhook, simulator: undefined };
-  }
-  const credentials = await loadCardSimulatorCredentials(db);
-  const delivery = new CardWebhookDelivery({
-    db,
-    feed,
-    credentials,
-    webhookUrl: () => {
-      const base = selfUrl();
-      return base ? `${base}${API.peatio}${CARD_WEBHOOK_PATH}` : null;
-    },
-    log,
-    eurPerUsdt: config.card.fees.eurPerUsdt,
-  });
-  const issuer = createMarqetaIssuer({
-    baseUrl: () => `${selfUrl() ?? 'http://127.0.0.1:0'}${CARD_SIMULATOR_API}`,
-    username: credentials.apiUsername,
-    password: credentials.apiPassword,
-    cardProductToken: 'sim_card_product',
-    kind: 'simulator',
-    timeoutMs: config.card.issuerTimeoutMs,
-  });
-  const routes = {
-    db,
-    credentials,
-    autoApproveSeconds: config.card.autoApproveSeconds,
-    shipSeconds: config.card.simShipSeconds,
-    topupSettleSeconds: config.card.topupSettleSeconds,
-    eurPerUsdt: config.card.fees.eurPerUsdt,
-    kick: () => delivery.kick(),
-  };
-  return {
-    issuer,
-    webhook: {
-      username: credentials.webhookUsername,
-      password: credentials.webhookPassword,
-      secret: credentials.webhookSecret,
-    },
-    simulator: { routes, delivery },
-  };
-}
-
-/**
- * The bank behind SEPA deposits: the built-in simulator (the collection account's one bank), reached over HTTP in
- * this same process, whose signed notifications come back here. A real bank's adapter would give its own secret.
- */
-async function bankFor(
-  config: Config,
-  db: pg.Pool,
-  selfUrl: () => string | null,
-  feed: ChangeFeed | undefined,
-  log: ModuleLogger,
-): Promise<{ webhookSecret: string; simulator: AppDeps['bankSimulator'] }> {
-  const credentials = await loadBankSimulatorCredentials(db);
-  const delivery = new BankWebhookDelivery({
-    db,
-    feed,
-    webhookSecret: credentials.webhookSecret,
-    webhookUrl: () => {
-      const base = selfUrl();
-      return base ? `${base}${API.peatio}${BANK_WEBHOOK_PATH}` : null;
-    },
-    log,
-  });
-  const routes = {
-    db,
-    credentials,
-    collection: config.bank.collection,
-    kick: () => delivery.kick(),
-  };
-  return { webhookSecret: credentials.webhookSecret, simulator: { routes, delivery } };
-}
 
 /** `http://host:port` of a listening app, for calls it makes to itself (loopback for a wildcard address). */
 function listeningUrl(app: FastifyInstance): string | null {

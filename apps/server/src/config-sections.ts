@@ -94,3 +94,6 @@ export interface ChainsConfig {
   /** SIGNER_URL and SIGNER_TOKEN: a signer elsewhere; unset: the app starts its own as a child process. */
   signer: { url: string; token: string } | undefined;
 }
+
+/** A configuration value that failed validation; its message is one line naming the variable. */
+export class ConfigError extends Error {}

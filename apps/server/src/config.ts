@@ -1,12 +1,23 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { type CollectionAccount, validIban } from './adapters/bank/port.ts';
-import type {
-  BackupConfig,
-  CardConfig,
-  ChainsConfig,
-  KycConfig,
-  WithdrawReviewRules,
+import type { CollectionAccount } from './adapters/bank/port.ts';
+import {
+  bankConfig,
+  bankEnv,
+  cardConfig,
+  cardEnv,
+  checkKyc,
+  kycConfig,
+  kycEnv,
+  marqetaConfig,
+} from './config-providers.ts';
+import {
+  type BackupConfig,
+  type CardConfig,
+  type ChainsConfig,
+  ConfigError,
+  type KycConfig,
+  type WithdrawReviewRules,
 } from './config-sections.ts';
 import {
   type TravelRuleConfig,
@@ -19,9 +30,6 @@ import { WEB_DIST } from './paths.ts';
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
   .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
-
-/** A USDT amount: a non-negative decimal with at most 6 decimals (USDT's precision). */
-const usdt = z.string().regex(/^(0|[1-9]\d{0,11})(\.\d{1,6})?$/, 'must be a decimal with at most 6 decimals');
 
 /** The parts of the app a process runs (docs/operations.md#process-model); all of them unless ROLE says otherwise. */
 export const ROLES = ['api', 'ws', 'core', 'worker'] as const;
@@ -114,61 +122,13 @@ const envSchema = z.object({
     .string()
     .regex(/^([A-Za-z]{2,3}(,[A-Za-z]{2,3})*)?$/, 'must be comma-separated ISO country codes')
     .default('KP,PRK,IR,IRN,MM,MMR'),
-  KYC_PROVIDER: z.enum(['simulator', 'sumsub']).default('simulator'),
-  KYC_LEVEL_NAME: z
-    .string()
-    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
-    .default('basic-kyc-level'),
-  KYB_LEVEL_NAME: z
-    .string()
-    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
-    .default('kyb-level'),
-  KYC_AUTO_APPROVE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(0),
-  KYC_SIM_DIGEST_ALG: z
-    .enum(['HMAC_SHA1_HEX', 'HMAC_SHA256_HEX', 'HMAC_SHA512_HEX'])
-    .default('HMAC_SHA256_HEX'),
-  SUMSUB_BASE_URL: z.url().default('https://api.sumsub.com'),
-  SUMSUB_APP_TOKEN: z.string().min(10).optional(),
-  SUMSUB_SECRET_KEY: z.string().min(10).optional(),
-  SUMSUB_WEBHOOK_SECRET: z.string().min(10).optional(),
-  SUMSUB_WEBSDK_URL: z.url().default('https://static.sumsub.com/idensic/static/sns-websdk-builder.js'),
-  // The exchange's collection account for SEPA deposits (the bank simulator keeps this one account).
-  BANK_COLLECTION_IBAN: z
-    .string()
-    .transform((v) => v.replace(/\s+/g, '').toUpperCase())
-    .refine(validIban, 'not a valid IBAN')
-    .default('DE89370400440532013000'),
-  BANK_COLLECTION_BIC: z
-    .string()
-    .regex(/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/)
-    .default('COBADEFFXXX'),
-  BANK_COLLECTION_NAME: z.string().min(2).max(70).default('Exchange Collection Account'),
-  CARD_ISSUER: z.enum(['simulator', 'marqeta']).default('simulator'),
-  CARD_AUTO_APPROVE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(0),
-  CARD_SIM_SHIP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(5),
-  CARD_POLL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
-  CARD_ISSUER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
-  CARD_ACTIVATION_FEE: usdt.default('10'),
-  CARD_ANNUAL_FEE: usdt.default('20'),
-  CARD_TOPUP_FEE: usdt.default('1'),
-  CARD_TOPUP_LIMIT: usdt.default('5000'),
-  CARD_LOAD_LIMIT: usdt.default('10000'),
-  CARD_TOPUP_SETTLE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(1800),
-  CARD_EUR_PER_USDT: z
-    .string()
-    .regex(/^(0|[1-9]\d{0,5})(\.\d{1,8})?$/, 'must be a decimal with at most 8 decimals')
-    .refine((v) => /[1-9]/.test(v), 'must be positive')
-    .default('0.92'),
-  MARQETA_BASE_URL: z.url().default('https://sandbox-api.marqeta.com/v3'),
-  MARQETA_APP_TOKEN: z.string().min(1).optional(),
-  MARQETA_ACCESS_TOKEN: z.string().min(1).optional(),
-  MARQETA_CARD_PRODUCT_TOKEN: z.string().min(1).optional(),
-  MARQETA_WEBHOOK_USERNAME: z.string().min(1).optional(),
-  MARQETA_WEBHOOK_PASSWORD: z.string().min(1).optional(),
-  MARQETA_WEBHOOK_SECRET: z.string().min(16).optional(),
+  ...kycEnv,
+  ...bankEnv,
+  ...cardEnv,
   ...travelRuleEnv,
 });
 
+export { ConfigError } from './config-sections.ts';
 export type { BackupConfig, CardConfig, KycConfig, WithdrawReviewRules };
 
 /** Validated runtime configuration; every field comes from an environment variable of the same meaning. */
@@ -270,9 +230,6 @@ export interface Config {
   baseAppCompat: boolean;
 }
 
-/** A configuration value that failed validation; its message is one line naming the variable. */
-export class ConfigError extends Error {}
-
 /**
  * Reads and validates the configuration from `env`.
  * @throws ConfigError naming the first offending variable, e.g. `PORT: Invalid input: expected number`.
@@ -293,38 +250,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration: RECAPTCHA_SECRET: RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET are required with CAPTCHA_TYPE=recaptcha',
     );
   }
-  if (
-    e.KYC_PROVIDER === 'sumsub' &&
-    !(e.SUMSUB_APP_TOKEN && e.SUMSUB_SECRET_KEY && e.SUMSUB_WEBHOOK_SECRET)
-  ) {
-    throw new ConfigError(
-      'Invalid configuration: SUMSUB_APP_TOKEN: SUMSUB_APP_TOKEN, SUMSUB_SECRET_KEY and SUMSUB_WEBHOOK_SECRET are required with KYC_PROVIDER=sumsub',
-    );
-  }
-  const marqeta =
-    e.MARQETA_APP_TOKEN &&
-    e.MARQETA_ACCESS_TOKEN &&
-    e.MARQETA_CARD_PRODUCT_TOKEN &&
-    e.MARQETA_WEBHOOK_USERNAME &&
-    e.MARQETA_WEBHOOK_PASSWORD &&
-    e.MARQETA_WEBHOOK_SECRET
-      ? {
-          baseUrl: e.MARQETA_BASE_URL,
-          appToken: e.MARQETA_APP_TOKEN,
-          accessToken: e.MARQETA_ACCESS_TOKEN,
-          cardProductToken: e.MARQETA_CARD_PRODUCT_TOKEN,
-          webhook: {
-            username: e.MARQETA_WEBHOOK_USERNAME,
-            password: e.MARQETA_WEBHOOK_PASSWORD,
-            secret: e.MARQETA_WEBHOOK_SECRET,
-          },
-        }
-      : undefined;
-  if (e.CARD_ISSUER === 'marqeta' && !marqeta) {
-    throw new ConfigError(
-      'Invalid configuration: MARQETA_APP_TOKEN: MARQETA_APP_TOKEN, MARQETA_ACCESS_TOKEN, MARQETA_CARD_PRODUCT_TOKEN, MARQETA_WEBHOOK_USERNAME, MARQETA_WEBHOOK_PASSWORD and MARQETA_WEBHOOK_SECRET are required with CARD_ISSUER=marqeta',
-    );
-  }
+  checkKyc(e);
+  const marqeta = marqetaConfig(e);
   const roles = new Set<Role>(e.ROLE ?? ROLES);
   const split = roles.size < ROLES.length;
   if (split && !(e.DATABASE_URL && e.NATS_URL)) {
@@ -398,43 +325,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     loginAttemptsPerWindow: e.LOGIN_ATTEMPTS_PER_WINDOW,
     baseAppCompat: e.BASEAPP_COMPAT,
     secretKey: e.SECRET_KEY,
-    kyc: {
-      provider: e.KYC_PROVIDER,
-      levelName: e.KYC_LEVEL_NAME,
-      kybLevelName: e.KYB_LEVEL_NAME,
-      autoApproveSeconds: e.KYC_AUTO_APPROVE_SECONDS,
-      simDigestAlg: e.KYC_SIM_DIGEST_ALG,
-      sumsub:
-        e.SUMSUB_APP_TOKEN && e.SUMSUB_SECRET_KEY && e.SUMSUB_WEBHOOK_SECRET
-          ? {
-              baseUrl: e.SUMSUB_BASE_URL,
-              appToken: e.SUMSUB_APP_TOKEN,
-              secretKey: e.SUMSUB_SECRET_KEY,
-              webhookSecret: e.SUMSUB_WEBHOOK_SECRET,
-            }
-          : undefined,
-      webSdkUrl: e.SUMSUB_WEBSDK_URL,
-    },
-    bank: {
-      collection: { iban: e.BANK_COLLECTION_IBAN, bic: e.BANK_COLLECTION_BIC, name: e.BANK_COLLECTION_NAME },
-    },
-    card: {
-      issuer: e.CARD_ISSUER,
-      autoApproveSeconds: e.CARD_AUTO_APPROVE_SECONDS,
-      simShipSeconds: e.CARD_SIM_SHIP_SECONDS,
-      pollMs: e.CARD_POLL_MS,
-      issuerTimeoutMs: e.CARD_ISSUER_TIMEOUT_MS,
-      fees: {
-        activationFee: e.CARD_ACTIVATION_FEE,
-        annualFee: e.CARD_ANNUAL_FEE,
-        topupFee: e.CARD_TOPUP_FEE,
-        topupLimit: e.CARD_TOPUP_LIMIT,
-        loadLimit: e.CARD_LOAD_LIMIT,
-        eurPerUsdt: e.CARD_EUR_PER_USDT,
-      },
-      topupSettleSeconds: e.CARD_TOPUP_SETTLE_SECONDS,
-      marqeta,
-    },
+    kyc: kycConfig(e),
+    bank: bankConfig(e),
+    card: cardConfig(e, marqeta),
     recaptcha:
       e.RECAPTCHA_SITE_KEY && e.RECAPTCHA_SECRET
         ? { siteKey: e.RECAPTCHA_SITE_KEY, secret: e.RECAPTCHA_SECRET }

@@ -6,7 +6,7 @@ import { holdLock } from './core/lease.ts';
 import { startProcessCore } from './core/start.ts';
 import { openDatabase } from './db/database.ts';
 import { APP_ROLE } from './db/embedded-roles.ts';
-import { LOCKS } from './db/locks.ts';
+import { jobLock } from './db/locks.ts';
 import { creditDemoBalances, seedDemoWallet } from './db/seed.ts';
 import { demoBot, seedDemoMarkets } from './demo/index.ts';
 import { DEMO_STAFF_EMAIL, ensureDemoStaff } from './demo/staff.ts';
@@ -125,7 +125,7 @@ async function main(): Promise<void> {
   if (config.split && config.roles.has('worker')) {
     // Each job runs in one worker at a time: the first to take its lock runs it, the others wait for it.
     for (const [i, [name, start]] of Object.entries(jobs).entries()) {
-      void holdLock(database.url, LOCKS.jobs + i, name, log, () => {
+      void holdLock(database.url, jobLock(i), name, log, () => {
         log.warn(`worker: the lock of the ${name} job was lost; exiting so that another worker takes over`);
         void exitStoppingDatabase(70);
       }).then(async (lock) => {

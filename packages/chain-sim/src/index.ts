@@ -10,4 +10,5 @@ export {
   type BitcoinSimulatorOptions,
   startBitcoinSimulator,
 } from './bitcoin/index.ts';
+export { SIM_LOCK_FAMILIES } from './locks.ts';
 export * from './tron/index.ts';

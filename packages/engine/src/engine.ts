@@ -2,6 +2,7 @@
 import { depth as sideDepth } from './book.ts';
 import { Rejection, type RejectionCode } from './codes.ts';
 import { validateConfig } from './config.ts';
+import type { CommandResult, PostingCause, SwapOutcome } from './events.ts';
 import { cause, flushBalances } from './ledger.ts';
 import { addMarket, setFeeRule, setMarketState, updateMarket } from './markets.ts';
 import type { Order } from './order.ts';
@@ -9,16 +10,7 @@ import { cancelAll, cancelOrder, placeOrder } from './orders.ts';
 import { exportSnapshot, importState } from './snapshot.ts';
 import { CoreState, type Tx } from './state.ts';
 import { swap } from './swap.ts';
-import type {
-  Command,
-  CommandResult,
-  EngineConfig,
-  EngineSnapshot,
-  EngineState,
-  OrderView,
-  PostingCause,
-  SwapOutcome,
-} from './types.ts';
+import type { Command, EngineConfig, EngineSnapshot, EngineState, OrderView } from './types.ts';
 import {
   cardFee,
   cardRefund,

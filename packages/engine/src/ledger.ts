@@ -2,8 +2,10 @@
  * Balance primitives. Every function moves money between two (or three) accounts, writes the matching
  * postings (which sum to zero per currency) and marks the user balances it touched.
  */
-import type { CoreState, SystemAccounts, Tx, UserAccount } from './state.ts';
-import type { PostingCause } from './types.ts';
+
+import type { PostingCause } from './events.ts';
+import type { UserAccount } from './order.ts';
+import type { CoreState, SystemAccounts, Tx } from './state.ts';
 
 /** Names of the system accounts. */
 export type SystemAccount = keyof SystemAccounts;

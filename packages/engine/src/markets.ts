@@ -5,7 +5,8 @@
  */
 import { Rejection, type RejectionCode } from './codes.ts';
 import { marketProblem, validRate } from './config.ts';
-import type { CoreState, MarketRt, Tx } from './state.ts';
+import type { MarketRt } from './market-rt.ts';
+import type { CoreState, Tx } from './state.ts';
 import type { AddMarket, MarketConfig, SetFeeRule, SetMarketState, UpdateMarket } from './types.ts';
 import { validLevel } from './wallet.ts';
 

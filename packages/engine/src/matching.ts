@@ -3,10 +3,11 @@
  * triggering stop orders.
  */
 import type { BookNode, BookSide } from './book.ts';
+import type { CancelReason } from './events.ts';
 import { cause, posting, release, touch } from './ledger.ts';
+import type { MarketRt } from './market-rt.ts';
 import type { Order } from './order.ts';
-import type { CoreState, MarketRt, Tx } from './state.ts';
-import type { CancelReason } from './types.ts';
+import type { CoreState, Tx } from './state.ts';
 
 const PPM = 1_000_000n;
 const PPM_CEIL = 999_999n;

@@ -1,6 +1,6 @@
 /** The internal order: also a node of a book level or stop set. Closed orders are recycled (see `reuse`). */
 import type { BookNode, Level } from './book.ts';
-import type { MarketRt, UserAccount } from './state.ts';
+import type { MarketRt } from './market-rt.ts';
 import type { OrderState, OrderView, OrdType, Side, TimeInForce } from './types.ts';
 
 /** Internal order; also a node of a book level or stop set. */
@@ -138,5 +138,48 @@ export class Order implements BookNode {
       postOnly: this.postOnly,
       seq: this.seq,
     };
+  }
+}
+
+/** One user's balances, indexed by currency index. */
+export class UserAccount {
+  readonly main: bigint[];
+  readonly locked: bigint[];
+  /** Command stamp of the last BalanceChanged bookkeeping, per currency. */
+  readonly stamp: number[];
+  readonly mainKey: string;
+  readonly lockedKey: string;
+  level = 0;
+  /** Open orders of this user in id order (doubly linked through Order.uprev/unext). */
+  ordersHead: Order | null = null;
+  ordersTail: Order | null = null;
+
+  constructor(
+    readonly id: number,
+    nCurrencies: number,
+  ) {
+    // packed (not holey) arrays
+    this.main = Array.from({ length: nCurrencies }, () => 0n);
+    this.locked = Array.from({ length: nCurrencies }, () => 0n);
+    this.stamp = Array.from({ length: nCurrencies }, () => -1);
+    this.mainKey = `u:${id}:main`;
+    this.lockedKey = `u:${id}:locked`;
+  }
+
+  linkOrder(o: Order): void {
+    o.unext = null;
+    o.uprev = this.ordersTail;
+    if (this.ordersTail === null) this.ordersHead = o;
+    else this.ordersTail.unext = o;
+    this.ordersTail = o;
+  }
+
+  unlinkOrder(o: Order): void {
+    if (o.uprev === null) this.ordersHead = o.unext;
+    else o.uprev.unext = o.unext;
+    if (o.unext === null) this.ordersTail = o.uprev;
+    else o.unext.uprev = o.uprev;
+    o.uprev = null;
+    o.unext = null;
   }
 }

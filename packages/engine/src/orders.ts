@@ -2,9 +2,11 @@
 import type { Level } from './book.ts';
 import { Rejection, type RejectionCode } from './codes.ts';
 import { cause, hold } from './ledger.ts';
+import type { MarketRt } from './market-rt.ts';
 import { cancelOpen, execute, touchOrder } from './matching.ts';
+import type { UserAccount } from './order.ts';
 import { Order } from './order.ts';
-import type { CoreState, MarketRt, Tx, UserAccount } from './state.ts';
+import type { CoreState, Tx } from './state.ts';
 import { cancelBeforeMatching, optionsRejection } from './time-in-force.ts';
 import type { CancelAll, CancelOrder, OrdType, PlaceOrder, Side } from './types.ts';
 

@@ -1,11 +1,13 @@
 /** Swap: against the book (an immediate market order with the given fee) or at a quoted price. */
 import type { Level } from './book.ts';
 import { Rejection, type RejectionCode } from './codes.ts';
+import type { SwapOutcome } from './events.ts';
 import { available, cause, sysToSys, sysToUser, userToSys } from './ledger.ts';
+import { type MarketRt, pow10 } from './market-rt.ts';
 import { execute, feeOf } from './matching.ts';
 import { openOrder, validUser } from './orders.ts';
-import { type CoreState, type MarketRt, pow10, type Tx } from './state.ts';
-import type { Swap, SwapOutcome } from './types.ts';
+import type { CoreState, Tx } from './state.ts';
+import type { Swap } from './types.ts';
 
 const PRICE_SCALE = 100_000_000n;
 

@@ -4,9 +4,10 @@
  */
 import type { BookNode } from './book.ts';
 import { Rejection, type RejectionCode } from './codes.ts';
+import type { CancelReason } from './events.ts';
+import type { MarketRt } from './market-rt.ts';
 import type { Order } from './order.ts';
-import type { MarketRt } from './state.ts';
-import type { CancelReason, OrdType, PlaceOrder } from './types.ts';
+import type { OrdType, PlaceOrder } from './types.ts';
 
 /**
  * The rejection for a PlaceOrder's `timeInForce` and `postOnly` against its order type, or null. Absent fields

@@ -1,5 +1,4 @@
 export { Rejection, type RejectionCode } from './codes.ts';
-export type * from './events.ts';
 
 /** Order side. */
 export type Side = 'buy' | 'sell';

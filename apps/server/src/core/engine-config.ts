@@ -2,24 +2,12 @@ import type { EngineConfig } from '@exchange/engine';
 import { formatUnits, toUnits } from '@exchange/shared';
 import type pg from 'pg';
 import { allQueries } from '../db/pool.ts';
+import type { MarketInfo } from './market-info.ts';
 import { NO_MAX_PRICE } from './market-rows.ts';
 
 /** Fee rates from decimal strings ("0.001") to parts per million. */
 function ppm(rate: string): bigint {
   return toUnits(rate, 6);
-}
-
-/** Market reference data as the core and the edges both need it. */
-export interface MarketInfo {
-  id: string;
-  base: string;
-  quote: string;
-  pricePrecision: number;
-  amountPrecision: number;
-  /** Smallest order volume, a decimal string ("0.001"). */
-  minAmount: string;
-  basePrecision: number;
-  quotePrecision: number;
 }
 
 /** Builds the engine's configuration from the reference tables (currencies, markets, fees). */

@@ -1,7 +1,7 @@
 import type { CommandResult, Engine } from '@exchange/engine';
 import type pg from 'pg';
-import type { MarketInfo } from './engine-config.ts';
 import { type CoreLease, DeposedError } from './lease.ts';
+import type { MarketInfo } from './market-info.ts';
 import { Units } from './persistence.ts';
 import { claimProjection, loadCore } from './recovery.ts';
 import {

@@ -1,6 +1,6 @@
 import type { Command, CommandResult, MarketConfig } from '@exchange/engine';
 import { formatUnits } from '@exchange/shared';
-import type { MarketInfo } from './engine-config.ts';
+import type { MarketInfo } from './market-info.ts';
 import type { Statement, Units } from './persistence.ts';
 
 /** The engine's "no upper price bound"; the `markets` table says 0 for it. */

@@ -2,7 +2,7 @@ import type { EngineState, OrderView } from '@exchange/engine';
 import { toUnits } from '@exchange/shared';
 import type pg from 'pg';
 import { allQueries, type Tx } from '../db/pool.ts';
-import type { MarketInfo } from './engine-config.ts';
+import type { MarketInfo } from './market-info.ts';
 
 /** Decimal conversions between the engine's integers and the database's numerics. */
 export class Units {
@@ -85,6 +85,17 @@ export async function executeBatch(tx: Tx, statements: Statement[]): Promise<voi
       }
     }
   }
+}
+
+/**
+ * Writes a batch's statements on `client`: a single statement is its own transaction; several are one (one after
+ * the other: node-postgres sends a client's queries in turn anyway, and deprecates queueing them).
+ */
+export async function writeStatements(client: Tx, statements: Statement[]): Promise<void> {
+  if (statements.length === 1) return executeBatch(client, statements);
+  await client.query('begin');
+  await executeBatch(client, statements);
+  await client.query('commit');
 }
 
 /** An `orders` row (as node-postgres returns it) converted back to the engine's integer view. */

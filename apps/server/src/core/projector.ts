@@ -166,11 +166,10 @@ export class Projector implements TablesProjector {
     const client = await this.db.connect();
     let broken = false;
     try {
-      await Promise.all([
-        client.query('begin'),
-        client.query('set local synchronous_commit = off'),
-        executeBatch(client as Tx, statements),
-      ]);
+      // One round trip opens the transaction (a simple query may hold two statements); node-postgres sends a
+      // client's queries one after the other anyway, and deprecates queueing them.
+      await client.query('begin; set local synchronous_commit = off');
+      await executeBatch(client as Tx, statements);
       await client.query('commit');
     } catch (err) {
       broken = true;

@@ -80,3 +80,14 @@ export type EngineLoader = () => Promise<LoadedCore>;
  * answer was lost with the connection (it was never published). The core waits for a returned promise.
  */
 export type RecoveredListener = (info: { seq: number; missed: boolean }) => void | Promise<void>;
+
+/** The sequencer's options where a caller gives none. */
+export const SEQUENCER_DEFAULTS: SequencerOptions = {
+  maxBatch: 5000,
+  maxDelayMs: 1,
+  now: Date.now,
+  writeThrough: false,
+  projector: 'thread',
+  snapshotEvery: { commands: 1_000_000, ms: 10 * 60 * 1000 },
+  log: console,
+};

@@ -1,60 +1,30 @@
-import type { Command, CommandResult, Engine } from '@exchange/engine';
+import type { Command, Engine } from '@exchange/engine';
 import type pg from 'pg';
-import { DatabaseUnavailableError, isDatabaseUnavailable } from '../db/errors.ts';
+import { DatabaseUnavailableError, isDatabaseUnavailable, retryWhileDatabaseDown } from '../db/errors.ts';
 import type { Tx } from '../db/pool.ts';
-import { encodeBatch, unjournalable } from './journal/codec.ts';
-import { journalStatement } from './journal/journal.ts';
-import { changesMarkets, followMarkets, unstorableMarketCommand } from './market-rows.ts';
-import { executeBatch, type Statement, type Units } from './persistence.ts';
-import { type JournalBatch, projectionStatements } from './projection.ts';
+import { type Pending, type PreparedBatch, prepareBatch } from './batch-prepare.ts';
+import { ClientCommands } from './client-commands.ts';
+import { unjournalable } from './journal/codec.ts';
+import { changesMarkets, unstorableMarketCommand } from './market-rows.ts';
+import { type Units, writeStatements } from './persistence.ts';
+import type { JournalBatch } from './projection.ts';
 import type { TablesProjector } from './projector.ts';
 import { startProjector } from './projector-start.ts';
-import { RecentRefs } from './recent-refs.ts';
+import { SequencerEvents } from './sequencer-events.ts';
 import type {
   Acknowledgement,
   BatchTiming,
-  CommittedBatch,
   CommittedResult,
   EngineLoader,
   LoadedCore,
-  RecoveredListener,
   SequencerOptions,
   SubmitOptions,
   Submitted,
 } from './sequencer-types.ts';
+import { SEQUENCER_DEFAULTS } from './sequencer-types.ts';
 
 // Callers import the sequencer's types from here as well.
 export type * from './sequencer-types.ts';
-
-interface PreparedBatch {
-  seq: number;
-  batch: Pending[];
-  journal: JournalBatch;
-  statements: Statement[];
-}
-
-interface Pending {
-  command: Command;
-  ref: string | undefined;
-  ack: Acknowledgement;
-  /** The time to stamp instead of the batch's (a dated history being replayed). */
-  at: number | undefined;
-  resolve(result: CommittedResult): void;
-  reject(err: Error): void;
-}
-
-const DEFAULTS: SequencerOptions = {
-  maxBatch: 5000,
-  maxDelayMs: 1,
-  now: Date.now,
-  writeThrough: false,
-  projector: 'thread',
-  snapshotEvery: { commands: 1_000_000, ms: 10 * 60 * 1000 },
-  log: console,
-};
-
-/** Waits between attempts to reload from a database that is still down, growing to this bound. */
-const RELOAD_BACKOFF_MS = [100, 250, 500, 1000, 2000];
 
 /**
  * The only writer of the engine. Commands are applied in arrival order in batches; each batch is appended to the
@@ -73,7 +43,7 @@ const RELOAD_BACKOFF_MS = [100, 250, 500, 1000, 2000];
  * committed, the WAL flushed). One batch at most is in each, so the next batch is applied and encoded while the
  * previous one is written, and the journal's commits land in batch order.
  */
-export class Sequencer {
+export class Sequencer extends SequencerEvents {
   private queue: Pending[] = [];
   /** The next batch, applied and prepared, waiting for the writing slot. */
   private prepared: PreparedBatch | undefined;
@@ -93,17 +63,12 @@ export class Sequencer {
   /** Sends a committed batch to the projector (`written`: the journal's transaction wrote its tables too). */
   private feed: (batch: JournalBatch, written: boolean) => void = () => {};
   private loaded: LoadedCore;
-  /** Client command ids in the journal whose rows the tables do not hold yet. */
-  private readonly recent = new RecentRefs();
+  /** Client command ids: at most once each, a repeat answered with the first outcome. */
+  private readonly clientCommands: ClientCommands;
   private timer: NodeJS.Timeout | undefined;
   private failure: Error | undefined;
   /** Every batch write still running, so a reload waits until none can still commit. */
   private readonly writes = new Set<Promise<void>>();
-  private readonly recoveredListeners: RecoveredListener[] = [];
-  private readonly inFlight = new Map<string, Promise<CommittedResult>>();
-  private readonly listeners: ((batch: CommittedBatch) => void)[] = [];
-  private readonly timings: ((batch: BatchTiming) => void)[] = [];
-  private readonly projectorListeners: ((projector: TablesProjector) => void)[] = [];
   private readonly options: SequencerOptions;
 
   constructor(
@@ -114,13 +79,15 @@ export class Sequencer {
     private readonly onFatal: (err: Error) => void = () => {},
     private readonly reload?: EngineLoader,
   ) {
-    this.options = { ...DEFAULTS, ...options };
+    super();
+    this.options = { ...SEQUENCER_DEFAULTS, ...options };
     this.engine = loaded.engine;
     this.appliedSeq = loaded.position.journalSeq;
     this.committedSeq = loaded.position.journalSeq;
     this.nextCommand = loaded.position.nextCommand;
     this.term = loaded.position.term;
     this.loaded = loaded;
+    this.clientCommands = new ClientCommands(db, (seq) => this.projector.whenProjected(seq));
     this.projector = this.startProjector(loaded);
   }
 
@@ -174,27 +141,6 @@ export class Sequencer {
     return this.projector;
   }
 
-  /** Subscribes to each projector, now and after every reload (metrics follow its writes). */
-  onProjector(listener: (projector: TablesProjector) => void): void {
-    this.projectorListeners.push(listener);
-    listener(this.projector);
-  }
-
-  /** Subscribes to each batch's size and commit time (metrics). */
-  onTimed(listener: (batch: BatchTiming) => void): void {
-    this.timings.push(listener);
-  }
-
-  /** Subscribes to batches committed to the journal. */
-  onCommitted(listener: (batch: CommittedBatch) => void): void {
-    this.listeners.push(listener);
-  }
-
-  /** Subscribes to reloads from the database after a lost connection. */
-  onRecovered(listener: RecoveredListener): void {
-    this.recoveredListeners.push(listener);
-  }
-
   /**
    * Resolves once the tables hold everything committed to the journal before this call: a read of the tables after
    * it sees every command answered before it (read your writes, and everyone else's).
@@ -212,16 +158,9 @@ export class Sequencer {
     if (this.failure) return Promise.reject(this.failure);
     const ack = options.ack ?? 'projected';
     if (ref === undefined) return this.enqueue(command, undefined, ack);
-    const existing = this.inFlight.get(ref);
-    if (existing) return existing;
-    // `firstSend`: a fresh id on its first delivery (NATS delivers a request at most once) cannot have been
-    // committed before, so the lookup is skipped; its retries look it up.
-    const promise = options.firstSend
-      ? this.enqueue(command, ref, ack)
-      : this.findCommitted(ref, ack).then((found) => found ?? this.enqueue(command, ref, ack));
-    this.inFlight.set(ref, promise);
-    promise.finally(() => this.inFlight.delete(ref)).catch(() => {});
-    return promise;
+    return this.clientCommands.submit(ref, options.firstSend === true, ack, () =>
+      this.enqueue(command, ref, ack),
+    );
   }
 
   /**
@@ -231,23 +170,6 @@ export class Sequencer {
   submitDated(command: Submitted, at: number): Promise<CommittedResult> {
     if (!Number.isSafeInteger(at)) return Promise.reject(new Error(`not a time: ${at}`));
     return this.enqueue(command, undefined, 'projected', at);
-  }
-
-  /** The outcome of a client command id committed before: from the journal's recent ids, else the tables. */
-  private async findCommitted(ref: string, ack: Acknowledgement): Promise<CommittedResult | undefined> {
-    const recent = this.recent.get(ref);
-    if (recent) {
-      if (ack === 'projected') await this.projector.whenProjected(recent.seq);
-      return outcome(ref, recent);
-    }
-    const row = (await this.db.query('select ok, code, order_id from client_commands where ref = $1', [ref]))
-      .rows[0];
-    if (!row) return undefined;
-    return outcome(ref, {
-      ok: row.ok,
-      code: row.code,
-      orderId: row.order_id === null ? null : Number(row.order_id),
-    });
   }
 
   private enqueue(
@@ -297,29 +219,14 @@ export class Sequencer {
     const seq = ++this.appliedSeq;
     const firstCommand = this.nextCommand;
     this.nextCommand += batch.length;
-    const results: CommandResult[] = [];
-    const commands: Command[] = [];
-    const at = this.options.now();
-    for (const pending of batch) {
-      pending.command.at = pending.at ?? at;
-      const result = this.engine.apply(pending.command);
-      results.push(result);
-      commands.push(pending.command);
-      // A market added or changed here is known before the next command's rows are formatted.
-      if (changesMarkets(pending.command)) followMarkets(this.units, result);
-    }
-    const body = encodeBatch(commands, at);
-    const journal: JournalBatch = { seq, firstCommand, commands, results, body };
-    const statements: Statement[] = [
-      journalStatement({ seq, term: this.term, firstCommand, commands: batch.length, at, body }),
-    ];
-    if (this.options.writeThrough) {
-      // The effects in the same transaction, right after the journal (the projector then has nothing to do).
-      statements.push(
-        ...projectionStatements(this.units, [journal], { from: seq - 1, to: seq, term: this.term }),
-      );
-    }
-    this.prepared = { seq, batch, journal, statements };
+    this.prepared = prepareBatch(
+      this.engine,
+      this.units,
+      batch,
+      { seq, firstCommand, term: this.term },
+      this.options.now(),
+      this.options.writeThrough,
+    );
     this.writeNext();
   }
 
@@ -345,13 +252,7 @@ export class Sequencer {
     try {
       client ??= await this.db.connect();
       this.connection = client;
-      const { statements } = next;
-      if (statements.length === 1) await executeBatch(client, statements);
-      else {
-        // Queued together: each statement goes out as soon as the one before it is answered.
-        await Promise.all([client.query('begin'), executeBatch(client, statements)]);
-        await client.query('commit');
-      }
+      await writeStatements(client, next.statements);
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
       this.connection = undefined;
@@ -382,7 +283,7 @@ export class Sequencer {
   private committed(next: PreparedBatch, timing: BatchTiming): void {
     const { seq, journal } = next;
     for (const listener of this.timings) listener(timing);
-    this.recent.add(seq, next.batch, journal.results);
+    this.clientCommands.recent.add(seq, next.batch, journal.results);
     this.feed(journal, this.options.writeThrough);
     let projected: Promise<void> | undefined;
     for (const [i, pending] of next.batch.entries()) {
@@ -398,19 +299,13 @@ export class Sequencer {
         );
       }
     }
-    for (const listener of this.listeners)
+    for (const listener of this.committedListeners)
       listener({ seq, results: journal.results, commands: journal.commands, body: journal.body });
   }
 
   private startProjector(loaded: LoadedCore): TablesProjector {
     // The ids of the journal beyond the tables first: the projector writes them next.
-    this.recent.clear();
-    for (const batch of loaded.tail)
-      this.recent.add(
-        batch.seq,
-        batch.commands.map((command) => ({ ref: command.ref })),
-        batch.results,
-      );
+    this.clientCommands.restart(loaded.tail);
     const { projector, feed } = startProjector(
       this.db,
       this.units,
@@ -424,8 +319,8 @@ export class Sequencer {
     );
     this.feed = feed;
     this.projector = projector;
-    projector.onProgress((seq) => this.recent.projected(seq));
-    for (const listener of this.projectorListeners ?? []) listener(projector);
+    projector.onProgress((seq) => this.clientCommands.recent.projected(seq));
+    for (const listener of this.projectorListeners) listener(projector);
     return projector;
   }
 
@@ -464,37 +359,27 @@ export class Sequencer {
   private async recover(): Promise<void> {
     await Promise.allSettled([...this.writes]);
     const published = this.committedSeq;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const loaded = await (this.reload as EngineLoader)();
-        const seq = loaded.position.journalSeq;
-        const info = { seq, missed: seq !== published };
-        this.engine = loaded.engine;
-        this.term = loaded.position.term;
-        this.appliedSeq = seq;
-        this.committedSeq = seq;
-        this.nextCommand = loaded.position.nextCommand;
-        this.writing = undefined;
-        this.loaded = loaded;
-        this.projector = this.startProjector(loaded);
-        // The journal's tail goes into the tables first: the listeners read them. Still paused: no batch can be
-        // committed or published meanwhile.
-        await this.ready();
-        for (const listener of this.recoveredListeners) await listener(info);
-        this.failure = undefined;
-        return;
-      } catch (err) {
-        const error = err instanceof Error ? err : new Error(String(err));
-        if (!isDatabaseUnavailable(error)) {
-          this.failure = new Error(
-            `exchange core stopped: reloading from the database failed: ${error.message}`,
-          );
-          this.onFatal(this.failure);
-          return;
-        }
-        const wait = RELOAD_BACKOFF_MS[Math.min(attempt, RELOAD_BACKOFF_MS.length - 1)] as number;
-        await new Promise((r) => setTimeout(r, wait));
-      }
+    const error = await retryWhileDatabaseDown(async () => {
+      const loaded = await (this.reload as EngineLoader)();
+      const seq = loaded.position.journalSeq;
+      const info = { seq, missed: seq !== published };
+      this.engine = loaded.engine;
+      this.term = loaded.position.term;
+      this.appliedSeq = seq;
+      this.committedSeq = seq;
+      this.nextCommand = loaded.position.nextCommand;
+      this.writing = undefined;
+      this.loaded = loaded;
+      this.projector = this.startProjector(loaded);
+      // The journal's tail goes into the tables first: the listeners read them. Still paused: no batch can be
+      // committed or published meanwhile.
+      await this.ready();
+      for (const listener of this.recoveredListeners) await listener(info);
+      this.failure = undefined;
+    });
+    if (error) {
+      this.failure = new Error(`exchange core stopped: reloading from the database failed: ${error.message}`);
+      this.onFatal(this.failure);
     }
   }
 
@@ -517,22 +402,4 @@ export class Sequencer {
     await this.drain();
     await this.projector.stop(new Error('the exchange core stopped'));
   }
-}
-
-/** A committed outcome as a repeat of its client command id gets it: no events, postings or orders. */
-function outcome(
-  ref: string,
-  found: { ok: boolean; code: string | null; orderId: number | null; seq?: number },
-): CommittedResult {
-  return {
-    ok: found.ok,
-    code: found.code as CommandResult['code'],
-    ref,
-    events: [],
-    postings: [],
-    orders: [],
-    orderId: found.orderId,
-    swap: null,
-    ...(found.seq === undefined ? {} : { seq: found.seq }),
-  };
 }

@@ -35,3 +35,24 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
     return true;
   return isDatabaseUnavailable(err.cause, depth + 1);
 }
+
+/** Pauses between attempts while the database is still down, growing to the last. */
+const RETRY_BACKOFF_MS = [100, 250, 500, 1000, 2000];
+
+/**
+ * Runs `attempt` until it succeeds, again after a growing pause each time it fails because the database is
+ * unavailable. Resolves with the first failure of another kind, or undefined once an attempt succeeded.
+ */
+export async function retryWhileDatabaseDown(attempt: () => Promise<void>): Promise<Error | undefined> {
+  for (let n = 0; ; n++) {
+    try {
+      await attempt();
+      return undefined;
+    } catch (err) {
+      const error = err instanceof Error ? err : new Error(String(err));
+      if (!isDatabaseUnavailable(error)) return error;
+      const wait = RETRY_BACKOFF_MS[Math.min(n, RETRY_BACKOFF_MS.length - 1)] as number;
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+}

@@ -2,11 +2,13 @@ import type pg from 'pg';
 import type { Tx } from './pool.ts';
 
 /**
- * Every PostgreSQL advisory lock the app takes, in one place, so that no two share a key.
+ * Every PostgreSQL advisory lock the app takes, in one place, so that no two share a key. No other file names a
+ * key or calls an advisory-lock function (apps/server/test/unit/locks.test.ts checks both).
  *
  * PostgreSQL keeps two key spaces apart: one 64-bit key, or two 32-bit keys. The fixed locks below use the first.
  * Families of locks (one per user, per address, per network) use the second, with the family's number first and
- * the member second, so a member's number or text hash can never land on another family's or a fixed lock's key.
+ * the member second, so a member's number or text hash can never land on another family's or a fixed lock's key
+ * (a text hashed into the one-key space, as `hashtext()` alone, could land on a fixed lock: none is taken so).
  */
 export const LOCKS = {
   /** Schema migrations and the embedded database's roles: one migrator at a time. */
@@ -17,11 +19,23 @@ export const LOCKS = {
   backup: 7_020_001,
   /** The retention erasure of closed accounts (issue 31, part 4): one run at a time. */
   retentionErasure: 7_031_004,
+  /** A sanctions-list import (issue 33): one at a time, a second replaces the first's list in turn. */
+  sanctionsImport: 7_033_001,
   /** The active exchange core's lease. */
   core: 7_104_650_217,
-  /** The first of the background jobs' locks in a split deployment (one per job, counting up). */
+  /** The first of the background jobs' locks in a split deployment (one per job: see {@link jobLock}). */
   jobs: 7_104_650_218,
 } as const;
+
+/** How many background jobs can have a lock: `LOCKS.jobs` up to this many keys further are theirs alone. */
+export const JOB_LOCK_SLOTS = 64;
+
+/** The lock of the background job at `index` (its position among the jobs) in a split deployment. */
+export function jobLock(index: number): number {
+  if (!Number.isInteger(index) || index < 0 || index >= JOB_LOCK_SLOTS)
+    throw new Error(`advisory lock: job ${index} is past the ${JOB_LOCK_SLOTS} reserved job locks`);
+  return LOCKS.jobs + index;
+}
 
 /** The families of locks (the first of two keys). */
 export const LOCK_FAMILIES = {
@@ -41,6 +55,15 @@ export const LOCK_FAMILIES = {
   dataExport: 7_031_002,
   /** Per user: account closure requests, cancels and completion, one at a time (issue 31, part 4). */
   accountClosure: 7_031_003,
+} as const;
+
+/**
+ * Families taken by code outside the product, kept here so that no family above reuses them: the chain
+ * simulators' per-chain locks (`SIM_LOCK_FAMILIES` in packages/chain-sim/src/locks.ts, checked equal by the test).
+ */
+export const RESERVED_FAMILIES = {
+  chainSimBitcoin: 7_040_001,
+  chainSimTron: 7_040_002,
 } as const;
 
 /**

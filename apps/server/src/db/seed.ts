@@ -1,8 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { coinIconPath, toUnits } from '@exchange/shared';
 import { hash } from '@node-rs/argon2';
 import type pg from 'pg';
 import type { Core } from '../core/index.ts';
+import { ARGON2_OPTIONS } from '../modules/identity/passwords.ts';
+import { newUid } from '../modules/identity/uid.ts';
 import { hotWallet } from '../modules/wallet/addresses.ts';
 import type { DevTools, Network } from '../modules/wallet/chains.ts';
 import type { Wallet } from '../modules/wallet/index.ts';
@@ -18,14 +19,6 @@ import {
   SEED_MARKETS,
   SEED_NETWORKS,
 } from './seed-data.ts';
-
-/** argon2id parameters required by docs/platform.md#dependencies: m=19 MiB, t=2, p=1. */
-export const ARGON2_OPTIONS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
-
-/** A new Barong-style user id: "ID" followed by ten upper-case hex digits. */
-export function newUid(): string {
-  return `ID${randomBytes(5).toString('hex').toUpperCase()}`;
-}
 
 /** Inserts reference data that is missing and fills in later details; never changes what an operator has edited. */
 export async function seedReferenceData(pool: pg.Pool): Promise<void> {

@@ -4,10 +4,11 @@ import { hash } from '@node-rs/argon2';
 import type pg from 'pg';
 import type { Core } from '../core/index.ts';
 import { withTransaction } from '../db/pool.ts';
-import { ARGON2_OPTIONS, newUid } from '../db/seed.ts';
 import { insertKey } from '../modules/api-keys/repository.ts';
 import { decrypt, encrypt, type ServerKeys } from '../modules/identity/crypto.ts';
+import { ARGON2_OPTIONS } from '../modules/identity/passwords.ts';
 import { newTotpSecret } from '../modules/identity/totp.ts';
+import { newUid } from '../modules/identity/uid.ts';
 
 /**
  * The demo liquidity's two accounts: the maker quotes the book, the taker trades against it. Two, because an

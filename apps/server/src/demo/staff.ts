@@ -1,8 +1,9 @@
 import { hash } from '@node-rs/argon2';
 import type pg from 'pg';
-import { ARGON2_OPTIONS, newUid } from '../db/seed.ts';
 import { decrypt, encrypt, type ServerKeys } from '../modules/identity/crypto.ts';
+import { ARGON2_OPTIONS } from '../modules/identity/passwords.ts';
 import { newTotpSecret } from '../modules/identity/totp.ts';
+import { newUid } from '../modules/identity/uid.ts';
 
 /** The development install's staff user: a superadmin with two-factor on (never in production). */
 export const DEMO_STAFF_EMAIL = 'admin@example.com';

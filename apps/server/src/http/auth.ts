@@ -7,6 +7,22 @@ import type { UserDirectory } from '../modules/identity/user-directory.ts';
 import type { UserRecord } from '../modules/identity/users-repository.ts';
 import { AppError } from './errors.ts';
 
+/** The signed-in user of a request, as far as the server can tell. */
+export interface RequestUser {
+  id: string;
+  email: string;
+}
+
+/** What the authentication hooks read: the user cache, the sessions and the API keys. */
+export interface AuthDeps {
+  /** Users as requests see them, cached while the change feed is heard. */
+  users: UserDirectory;
+  /** Browser sessions (the cookie's). */
+  sessions: SessionStore;
+  /** Signed API-key requests. */
+  apiKeys: ApiKeyAuthenticator;
+}
+
 /** Who made an authenticated request and how. */
 export interface AuthContext {
   user: UserRecord;

@@ -1,6 +1,7 @@
 import { errorEnvelope } from '@exchange/shared';
-import { z } from 'zod';
 import type { CollectedRoute, RouteContent, RouteDocs, RouteSecurity } from './openapi.ts';
+import { type Json, parameters, SchemaSet } from './openapi-schemas.ts';
+import { defaultSecurity, SAFE, SECURITY_SCHEMES, securityOf } from './openapi-security.ts';
 
 /** What a document says about itself. */
 export interface DocumentInfo {
@@ -10,8 +11,6 @@ export interface DocumentInfo {
   /** A sentence per tag (the first segment of a path); tags without one get a generic sentence. */
   tags?: Record<string, string>;
 }
-
-type Json = Record<string, unknown>;
 
 /** Why each error status happens, for the document's shared responses. */
 const ERROR_TEXT: Record<number, string> = {
@@ -30,85 +29,6 @@ const ERROR_TEXT: Record<number, string> = {
   503: 'The database or the exchange core is not available; retry (Retry-After)',
   504: 'A provider behind the call did not answer in time',
 };
-
-const SESSION = { session: [] };
-const SESSION_CSRF = { session: [], csrf: [] };
-const API_KEY = { apiKey: [], apiNonce: [], apiSignature: [] };
-const BEARER = { bearer: [] };
-const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** The security schemes of every document. */
-const SECURITY_SCHEMES = {
-  session: {
-    type: 'apiKey',
-    in: 'cookie',
-    name: 'session',
-    description: 'The HttpOnly session cookie that a login sets (Barong `POST /identity/sessions`).',
-  },
-  csrf: {
-    type: 'apiKey',
-    in: 'header',
-    name: 'X-CSRF-Token',
-    description:
-      "The session's CSRF token (`csrf_token` of the login answer), on every change made with a session.",
-  },
-  apiKey: {
-    type: 'apiKey',
-    in: 'header',
-    name: 'X-Auth-Apikey',
-    description: 'The kid of an API key (HS256); with X-Auth-Nonce and X-Auth-Signature.',
-  },
-  apiNonce: {
-    type: 'apiKey',
-    in: 'header',
-    name: 'X-Auth-Nonce',
-    description: 'Milliseconds since the epoch, within 5 s of the server clock, never used twice.',
-  },
-  apiSignature: {
-    type: 'apiKey',
-    in: 'header',
-    name: 'X-Auth-Signature',
-    description: 'hex(HMAC-SHA256(secret, nonce + kid)).',
-  },
-  bearer: {
-    type: 'http',
-    scheme: 'bearer',
-    bearerFormat: 'JWT',
-    description: "Barong's session JWT (RS256) from `/api/v2/barong/auth/*`.",
-  },
-};
-
-/** Who may call a route when it does not say: what its document and path say. */
-export function defaultSecurity(prefix: string, path: string, sessionOnly: boolean): RouteSecurity {
-  const account = sessionOnly ? 'session' : 'sessionOrKey';
-  if (path === '/swagger') return 'none';
-  if (prefix.endsWith('/barong')) {
-    if (path.startsWith('/resource/')) return account;
-    if (path.startsWith('/auth/')) return 'sessionOrKey';
-    return 'none';
-  }
-  if (prefix.endsWith('/peatio'))
-    return path.startsWith('/account/') || path.startsWith('/market/') ? account : 'none';
-  if (prefix.endsWith('/admin')) return 'session';
-  if (prefix.endsWith('/ranger')) return path.startsWith('/private') ? 'stream' : 'none';
-  return 'none';
-}
-
-function securityOf(kind: RouteSecurity, method: string): Json[] {
-  const session = SAFE.has(method) ? SESSION : SESSION_CSRF;
-  switch (kind) {
-    case 'none':
-      return [];
-    case 'session':
-      return [session];
-    case 'sessionNoCsrf':
-      return [SESSION];
-    case 'sessionOrKey':
-      return [session, API_KEY];
-    case 'stream':
-      return [SESSION, API_KEY, BEARER];
-  }
-}
 
 /** `:id` segments as OpenAPI writes them (`{id}`), a trailing `*` as `{path}`, and their names. */
 export function openApiPath(url: string): { path: string; names: string[] } {
@@ -148,82 +68,6 @@ export function tagOf(path: string): string {
   const first = path.split('/').filter(Boolean)[0] ?? 'root';
   if (first === 'swagger') return 'documents';
   return first.replace(/\.\w+$/, '');
-}
-
-/**
- * JSON Schemas of zod schemas, for one document: schemas named with `.meta({ id })` become components and are
- * referenced, every other one is written in place. Two different schemas may not share a name.
- */
-class SchemaSet {
-  readonly components: Record<string, Json> = {};
-
-  convert(schema: z.ZodType, io: 'input' | 'output'): Json {
-    const {
-      $schema: _drop,
-      $defs,
-      ...rest
-    } = z.toJSONSchema(schema, {
-      io,
-      unrepresentable: 'any',
-    }) as Json & { $defs?: Record<string, Json> };
-    for (const [name, def] of Object.entries($defs ?? {})) this.add(name, this.rewrite(def) as Json);
-    return this.rewrite(rest) as Json;
-  }
-
-  private add(name: string, schema: Json) {
-    const known = this.components[name];
-    if (known && JSON.stringify(known) !== JSON.stringify(schema))
-      throw new Error(`two different response schemas are named ${name}`);
-    this.components[name] = schema;
-  }
-
-  private rewrite(value: unknown): unknown {
-    if (Array.isArray(value)) return value.map((v) => this.rewrite(v));
-    if (!value || typeof value !== 'object') return value;
-    const out: Json = {};
-    for (const [key, v] of Object.entries(value)) {
-      out[key] =
-        key === '$ref' && typeof v === 'string'
-          ? v.replace('#/$defs/', '#/components/schemas/')
-          : this.rewrite(v);
-    }
-    return out;
-  }
-}
-
-/** The parameters of an object schema, one per property, in `location`. */
-function parameters(
-  schemas: SchemaSet,
-  schema: z.ZodType | undefined,
-  location: 'query' | 'path',
-  pathNames: string[],
-) {
-  const names = new Set(pathNames);
-  const out: Json[] = [];
-  if (schema) {
-    const json = schemas.convert(schema, 'input') as {
-      properties?: Record<string, Json>;
-      required?: string[];
-    };
-    for (const [name, property] of Object.entries(json.properties ?? {})) {
-      names.delete(name);
-      const required = location === 'path' || (json.required ?? []).includes(name);
-      const { default: _default, ...withoutDefault } = property;
-      // A path parameter has no default (it is always there); a query one keeps it.
-      out.push({ name, in: location, required, schema: location === 'path' ? withoutDefault : property });
-    }
-  }
-  // Path parameters a route reads without a schema are still listed.
-  if (location === 'path')
-    for (const name of names)
-      out.push({
-        name,
-        in: 'path',
-        required: true,
-        schema: { type: 'string' },
-        ...(name === 'path' ? { description: 'The rest of the path (any text)' } : {}),
-      });
-  return out;
 }
 
 const binary = (media: string) => [media, { type: 'string', contentMediaType: media }] as [string, Json];

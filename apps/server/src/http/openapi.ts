@@ -1,7 +1,7 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { z } from 'zod';
 
-/** Who may call a route, as its API document says (see openapi-document.ts for the schemes). */
+/** Who may call a route, as its API document says (see openapi-security.ts for the schemes). */
 export type RouteSecurity =
   /** Anyone. */
   | 'none'
@@ -38,7 +38,7 @@ export interface RouteDocs {
   status?: number;
   /** The success answer's content: JSON (the default), CSV, a page, a file, a ZIP archive, nothing or a websocket. */
   content?: RouteContent;
-  /** Who may call it; unset: what its path says (see `defaultSecurity` in openapi-document.ts). */
+  /** Who may call it; unset: what its path says (see `defaultSecurity` in openapi-security.ts). */
   security?: RouteSecurity;
   /** Error statuses it may answer besides the ones every route of its kind may. */
   errors?: number[];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { closureQueue } from '../../src/modules/account-closure/admin.ts';
 import { closureService } from '../../src/modules/account-closure/job.ts';
+import { closureQueue } from '../../src/modules/account-closure/queue.ts';
 import { hashPassword } from '../../src/modules/identity/passwords.ts';
 import { nextIp } from '../support/identity.ts';
 import { adminCall, person, stepUp } from '../support/staff.ts';

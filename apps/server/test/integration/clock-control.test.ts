@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestClock } from '../../src/clock.ts';
+import { systemClock, TestClock } from '../../src/clock.ts';
+import { clockFor } from '../../src/compose.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 
@@ -85,10 +86,8 @@ describe('the clock control', () => {
     }
   });
 
-  it('is absent from a server that runs on the machine clock outside tests', async () => {
-    // What compose.ts gives a development app: the machine's clock, which nothing can move.
-    await withApp({ NODE_ENV: 'development' }, async (t) => {
-      expect(t.deps.clock).not.toBeInstanceOf(TestClock);
-    });
+  it('is a movable clock only with NODE_ENV=test: the composition gives any other server the machine clock', () => {
+    expect(clockFor({ env: 'test' })).toBeInstanceOf(TestClock);
+    for (const env of ['development', 'production'] as const) expect(clockFor({ env })).toBe(systemClock);
   });
 });

@@ -323,6 +323,24 @@ describe('the admin document, answered live', () => {
     ok(await admin(second, 'POST', `/withdrawals/${pending.json().id}/reject`, reason));
   });
 
+  it('the travel rule: deposits held without originator information, one released, one returned', async () => {
+    // Held as the deposit watcher leaves them (no block: the watcher does not look at them again).
+    const held = (
+      await t.db.pool.query(
+        `insert into deposits (user_id, currency_id, blockchain_key, address, txid, txout, amount, from_address,
+                               travel_rule_status, travel_rule)
+         select $1, 'trx', 'tron-sim', 'TAddressOfTheCustomer', 'tx-' || n, 0, 5, 'TSender',
+                'held', '{"provider_id":"nordwind","provider_name":"Nordwind","payload":null}'::jsonb
+           from generate_series(1, 2) n
+         returning id::int`,
+        [customer.id],
+      )
+    ).rows.map((r) => r.id as number);
+    ok(await admin(boss, 'GET', '/travel_rule/deposits'));
+    ok(await admin(boss, 'POST', `/travel_rule/deposits/${held[0]}/release`, reason));
+    ok(await admin(boss, 'POST', `/travel_rule/deposits/${held[1]}/return`, reason));
+  });
+
   it('every answer matches the documents, and every operation was answered with a success', async () => {
     const docs = await documents(t);
     expect(checkAnswers(docs, answers)).toEqual([]);

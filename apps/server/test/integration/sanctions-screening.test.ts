@@ -250,6 +250,47 @@ describe('sanctions screening', () => {
     expect(await hitsOf(who.id)).toMatchObject([{ subject_kind: 'beneficiary', entry_logical_id: '900104' }]);
   });
 
+  it('says so in withdraw_permission while a hit freezes the account, over the wire, for that account only', async () => {
+    const base = await listening();
+    const permission = async (headers: Record<string, string>) => {
+      const res = await fetch(`${base}/api/v2/peatio/account/withdraw_permission`, { headers });
+      return { status: res.status, body: await res.json() };
+    };
+    const { who } = await w.withdrawer('frozen-permission@sanctions.test', 10n * TRX);
+    const other = await w.withdrawer('free-permission@sanctions.test', 10n * TRX);
+    // Older than the hold after a password change, so only the freeze can stand in the way.
+    await pool().query(
+      `update users set password_changed_at = now() - interval '3 days' where id = any($1)`,
+      [[who.id, other.who.id]],
+    );
+    const open = { allowed: true, level: 3, otp: true, hold_until: null, reason: null };
+    expect(await permission(who.headers)).toEqual({ status: 200, body: open });
+    await saveProfile(who, 'Borislav', 'Fictivenko');
+    await screening.drainQueue();
+    const [hit] = await hitsOf(who.id);
+    expect(hit).toMatchObject({ state: 'open', entry_logical_id: '900101' });
+    const frozen = { ...open, allowed: false, reason: FROZEN };
+    expect(await permission(who.headers)).toEqual({ status: 200, body: frozen });
+    // The same reason the refusal gives; another customer's session sees its own, open, permission.
+    expect((await w.withdraw(who, (await beneficiaryOf(who)) as number, '1')).json().errors).toEqual([
+      FROZEN,
+    ]);
+    expect(await permission(other.who.headers)).toEqual({ status: 200, body: open });
+    expect((await permission({})).status).toBe(401);
+    // A 2FA change's hold and the freeze together: the freeze is named (it does not end by itself).
+    await pool().query(`update users set password_changed_at = now() where id = $1`, [who.id]);
+    const both = (await permission(who.headers)).body;
+    expect(both).toMatchObject({ allowed: false, reason: FROZEN, hold_until: expect.any(String) });
+    await pool().query(`update users set password_changed_at = now() - interval '3 days' where id = $1`, [
+      who.id,
+    ]);
+    // Confirmed keeps it frozen; a false positive (the only other way out) opens it again.
+    await pool().query(`update sanctions_hits set state = 'confirmed' where id = $1`, [hit.id]);
+    expect((await permission(who.headers)).body).toEqual(frozen);
+    await pool().query(`update sanctions_hits set state = 'false_positive' where id = $1`, [hit.id]);
+    expect(await permission(who.headers)).toEqual({ status: 200, body: open });
+  });
+
   it('screens everyone daily: a name added to a newer list is found once the customer is due again', async () => {
     const t0 = new Date();
     const { who } = await w.withdrawer('quentin@sanctions.test', 10n * TRX);
@@ -296,6 +337,11 @@ describe('sanctions screening', () => {
     expect(refused.json().errors).toEqual([FROZEN]);
   });
 });
+
+/** The id of the customer's one saved address. */
+async function beneficiaryOf(who: Member): Promise<number | undefined> {
+  return (await pool().query('select id from beneficiaries where user_id = $1', [who.id])).rows[0]?.id;
+}
 
 let url: string | undefined;
 async function listening(): Promise<string> {

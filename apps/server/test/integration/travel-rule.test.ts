@@ -5,6 +5,7 @@ import bitcoinMessage from 'bitcoinjs-message';
 import { Wallet } from 'ethers';
 import { TronWeb } from 'tronweb';
 import { describe, expect, it } from 'vitest';
+import { bip322Key } from '../support/bip322-signer.ts';
 import { type Member, TRX, walletSuite } from '../support/wallet.ts';
 
 /**
@@ -322,5 +323,36 @@ describe('proof of a self-hosted address', () => {
     });
     const notNeeded = await call(who, 'POST', `/account/beneficiaries/${hosted}/ownership_challenge`);
     expect(notNeeded.json().errors).toEqual(['account.beneficiary.proof_not_needed']);
+  });
+
+  it('takes BIP-322 proofs (bitcoinjs-lib) for Taproot and native SegWit addresses, and refuses another key', async () => {
+    const who = await member('bip322@travel.test');
+    const saved = new Map<string, number>();
+    const prove = async (address: string, sign: (message: string) => string) => {
+      const id = saved.get(address) ?? (await savedOffChain(who, address, 'btc', 'btc-sim'));
+      saved.set(address, id);
+      const challenge = (await call(who, 'POST', `/account/beneficiaries/${id}/ownership_challenge`)).json();
+      const res = await call(who, 'POST', `/account/beneficiaries/${id}/ownership_proof`, {
+        challenge_id: challenge.challenge_id,
+        signature: sign(challenge.message),
+      });
+      return { method: challenge.method as string, res };
+    };
+    const taproot = bip322Key('p2tr', secp256k1.utils.randomSecretKey());
+    const stranger = bip322Key('p2tr', secp256k1.utils.randomSecretKey());
+    const wrong = await prove(taproot.address, (m) => stranger.sign(m));
+    expect(wrong.method).toBe('bip322');
+    expect(wrong.res.json().errors).toEqual(['account.beneficiary.invalid_signature']);
+    const right = await prove(taproot.address, (m) => taproot.sign(m));
+    expect(right.res.statusCode, right.res.body).toBe(200);
+    expect(right.res.json().ownership_proved_at).not.toBeNull();
+    const native = bip322Key('p2wpkh', secp256k1.utils.randomSecretKey());
+    const segwit = await prove(native.address, (m) => native.sign(m));
+    expect([segwit.method, segwit.res.statusCode]).toEqual(['bip137', 200]);
+    const stored = await w.t.db.pool.query(
+      `select ownership_proof->>'method' as method from beneficiaries where address = $1`,
+      [taproot.address],
+    );
+    expect(stored.rows[0].method).toBe('bip322');
   });
 });

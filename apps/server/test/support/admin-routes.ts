@@ -178,6 +178,14 @@ export const adminRoutes = (uid: string): AdminRoute[] => [
     body: { decision: 'false_positive', reason: 'route check' },
     path: '/sanctions/hits/{id}/decide',
   },
+  { method: 'GET', url: '/travel_rule/deposits', allowed: ['compliance'] },
+  ...['release', 'return'].map((decision) => ({
+    method: 'POST',
+    url: `/travel_rule/deposits/999999/${decision}`,
+    allowed: ['compliance'],
+    body: { reason: 'route check' },
+    path: `/travel_rule/deposits/{id}/${decision}`,
+  })),
   { method: 'GET', url: '/withdraw_limits', allowed: ['compliance', 'accountant'] },
   {
     method: 'PUT',

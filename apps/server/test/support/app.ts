@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../src/app.ts';
+import type { AppDeps } from '../../src/app-deps.ts';
 import { TestClock } from '../../src/clock.ts';
 import { composeApp } from '../../src/compose.ts';
 import { loadConfig } from '../../src/config.ts';

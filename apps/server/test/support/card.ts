@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { webhookHeaders } from '../../src/adapters/card-issuer/signing.ts';
 import { cardReview } from '../../src/adapters/card-issuer/simulator/cli.ts';
 import { multipart } from '../../src/adapters/kyc/sumsub.ts';
-import type { AppDeps } from '../../src/app.ts';
+import type { AppDeps } from '../../src/app-deps.ts';
 import { auditLedger } from '../../src/core/audit.ts';
 import { createTestApp, type TestApp } from './app.ts';
 import { JPEG, PNG } from './kyc.ts';

@@ -6,7 +6,12 @@ describe('travel-rule configuration', () => {
     const { travelRule } = loadConfig({});
     expect(travelRule.providers.map((p) => p.id)).toEqual(['vistula', 'nordwind', 'alpenkrypto']);
     expect(travelRule.selfHostedThresholdCents).toBe(100_000n);
-    expect(travelRule).toMatchObject({ protocol: 'simulator', holdUndeclared: false, eurPerUsdt: '0.92' });
+    expect(travelRule).toMatchObject({
+      protocol: 'simulator',
+      holdUndeclared: false,
+      eurPerUsdt: '0.92',
+      incomingWaitMinutes: 60,
+    });
   });
 
   it('reads the directory as JSON and the threshold exactly', () => {
@@ -23,6 +28,7 @@ describe('travel-rule configuration', () => {
     [{ TRAVEL_RULE_PROVIDERS: '[{"id":"a","name":"A"},{"id":"a","name":"B"}]' }, /TRAVEL_RULE_PROVIDERS/],
     [{ TRAVEL_RULE_SELF_HOSTED_EUR: '1000.001' }, /TRAVEL_RULE_SELF_HOSTED_EUR/],
     [{ TRAVEL_RULE_PROTOCOL: 'http' }, /TRAVEL_RULE_URL: required/],
+    [{ TRAVEL_RULE_INCOMING_WAIT_MINUTES: '-1' }, /TRAVEL_RULE_INCOMING_WAIT_MINUTES/],
   ])('refuses %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });

@@ -7,6 +7,7 @@ import { adminMarkets } from './en/admin-markets.ts';
 import { adminMonitoring } from './en/admin-monitoring.ts';
 import { adminSanctions } from './en/admin-sanctions.ts';
 import { adminSolvency } from './en/admin-solvency.ts';
+import { adminTravelRule } from './en/admin-travel-rule.ts';
 import { captcha } from './en/captcha.ts';
 import { card } from './en/card.ts';
 import { cardMoney } from './en/card-money.ts';
@@ -49,6 +50,7 @@ export const en = {
   ...adminCustody,
   ...adminSanctions,
   ...adminMonitoring,
+  ...adminTravelRule,
 };
 
 void i18next.use(initReactI18next).init({

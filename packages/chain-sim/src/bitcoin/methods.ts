@@ -1,9 +1,9 @@
 import { hex } from '@scure/base';
-import { Address, OutScript } from '@scure/btc-signer';
-import { BtcAmount, type DecodedTx, decodeTx, REGTEST, scriptPubKeyJson } from './codec.ts';
-import { type Params, RpcError } from './params.ts';
+import { BtcAmount, type DecodedTx, decodeTx, scriptPubKeyJson } from './codec.ts';
+import { addressScript, type Method, mine } from './method-kit.ts';
+import { RpcError } from './params.ts';
 import { SIM_METHODS } from './sim-methods.ts';
-import { type BitcoinStore, type Queryable, serializeBlock } from './store.ts';
+import { type BitcoinStore, serializeBlock } from './store.ts';
 import { checkForMempool, RPC } from './validate.ts';
 import { chainwork, headerJson, REGTEST_DIFFICULTY, txJson } from './views.ts';
 
@@ -11,18 +11,6 @@ import { chainwork, headerJson, REGTEST_DIFFICULTY, txJson } from './views.ts';
  * The RPC methods of the simulated node: Core's own (same names, parameters, results and errors) plus the
  * simulator's extensions, all prefixed `sim` (`simfaucet`, `simmine`, `simreorg`).
  */
-
-export interface MethodContext {
-  store: BitcoinStore;
-  /** As Core's -txindex: when false, getrawtransaction finds confirmed transactions only given their block. */
-  txindex: boolean;
-}
-
-export type Method = {
-  names: readonly string[];
-  required: number;
-  run: (ctx: MethodContext, p: Params) => Promise<unknown>;
-};
 
 /** sendrawtransaction's default maxfeerate: 0.10 BTC/kvB, in sat/kvB. */
 const DEFAULT_MAX_FEE_RATE = 10_000_000n;
@@ -312,30 +300,6 @@ export const METHODS: Record<string, Method> = {
 
   ...SIM_METHODS,
 };
-
-/** Mines `blocks` blocks paying `script`; returns their hashes. */
-export async function mine(
-  store: BitcoinStore,
-  q: Queryable,
-  blocks: number,
-  script: Uint8Array,
-): Promise<string[]> {
-  if (blocks < 0 || blocks > 1000)
-    throw new RpcError(RPC.INVALID_PARAMETER, 'nblocks must be between 0 and 1000');
-  const hashes: string[] = [];
-  for (let i = 0; i < blocks; i++) hashes.push(await store.mineBlock(q, script));
-  return hashes;
-}
-
-/** The output script of a regtest address, or null. */
-export function addressScript(address: string | null): Uint8Array | null {
-  if (!address) return null;
-  try {
-    return OutScript.encode(Address(REGTEST).decode(address));
-  } catch {
-    return null;
-  }
-}
 
 function decodeHex(text: string | null, message: string): DecodedTx {
   try {

@@ -1,4 +1,4 @@
-import { addressScript, type Method, mine } from './methods.ts';
+import { addressScript, type Method, mine } from './method-kit.ts';
 import { RpcError } from './params.ts';
 import { RPC } from './validate.ts';
 

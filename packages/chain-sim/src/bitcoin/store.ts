@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hex } from '@scure/base';
 import type pg from 'pg';
+import { SIM_CHAIN_LOCK, SIM_LOCK_FAMILIES } from '../locks.ts';
 import { blockHeader, COIN, compactSize, type DecodedTx, decodeTx, encodeTx, merkleRoot } from './codec.ts';
 
 /**
@@ -53,7 +54,7 @@ export class BitcoinStore {
     const client = await this.pool.connect();
     try {
       await client.query('begin');
-      await client.query('select pg_advisory_xact_lock(hashtext($1))', [`btcsim:${this.chain}`]);
+      await client.query(SIM_CHAIN_LOCK, [SIM_LOCK_FAMILIES.bitcoin, this.chain]);
       if (!(await this.tip(client))) await this.mineBlock(client, ANYONE_SCRIPT, NULL_TXID, 0);
       const result = await work(client);
       await client.query('commit');

@@ -1,6 +1,7 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import type pg from 'pg';
+import { SIM_CHAIN_LOCK, SIM_LOCK_FAMILIES } from '../locks.ts';
 import { forgeBlock, txTrieRoot } from './blocks.ts';
 import { addressOfPublicKey, bytesToHex, hexToBytes, sha256Hex, toBase58 } from './codec.ts';
 import { decodeTransfer, type Execution, execute, PendingState, type Refusal } from './executor.ts';
@@ -79,7 +80,7 @@ export class TronNode {
     const client = await this.pool.connect();
     try {
       await client.query('begin');
-      await client.query('select pg_advisory_xact_lock(hashtext($1))', [`tronsim:${this.chain}`]);
+      await client.query(SIM_CHAIN_LOCK, [SIM_LOCK_FAMILIES.tron, this.chain]);
       await this.ensureGenesis(client);
       const result = await work(client);
       await client.query('commit');

@@ -2,11 +2,42 @@ import { z } from 'zod';
 import { STATEMENT_CAUSES } from '../schemas/admin-statement.ts';
 import { WITHDRAW_REVIEW_REASONS } from '../schemas/admin-withdrawals.ts';
 import { decimal, isoDate, isoTime } from './common.ts';
+import { labelResponse, phoneResponse, profileEntityResponse } from './identity.ts';
 
 /**
  * The operator console's answers (`/api/v2/admin`): what staff see of users, reviews, adjustments, withdrawals,
  * markets, the ledger and statements (custody and solvency: solvency.ts).
  */
+
+// Shared building blocks: the console shows the same facts in several answers, written once here.
+
+/** Who a user is, in every list and detail of the console. */
+const userSummary = {
+  uid: z.string(),
+  email: z.string(),
+  role: z.string(),
+  level: z.number().int(),
+  state: z.string(),
+  otp: z.boolean(),
+};
+
+/** An available and a held (locked) amount. */
+const availableAndHeld = { balance: decimal, locked: decimal };
+
+/** A deposit or a withdrawal among a user's latest. */
+const transferRow = z.object({
+  id: z.number().int(),
+  currency: z.string(),
+  amount: decimal,
+  state: z.string(),
+  created_at: isoTime,
+});
+
+/** Whose identity a review is about: the person's, or a business account's company (KYB). */
+const reviewKind = z.enum(['individual', 'company']);
+
+/** A document held for a review (an identity's or a card holder's): its id, type and format. */
+const heldDocument = z.object({ id: z.number().int(), type: z.string(), mime_type: z.string() });
 
 /** `GET /admin/me`: the signed-in staff member. */
 export const staffMeResponse = z.object({
@@ -22,55 +53,29 @@ export const stepUpResponse = z.object({ step_up_until: isoTime.nullable() });
 
 /** A user of the console's search. */
 export const adminUserRowResponse = z
-  .object({
-    uid: z.string(),
-    email: z.string(),
-    role: z.string(),
-    level: z.number().int(),
-    state: z.string(),
-    otp: z.boolean(),
-    created_at: isoTime,
-  })
+  .object({ ...userSummary, created_at: isoTime })
   .meta({ id: 'AdminUserRow' });
-
-const idAndTime = { created_at: isoTime };
 
 /** `GET /admin/users/{uid}`: everything support sees of one user. */
 export const adminUserDetailResponse = z.object({
-  uid: z.string(),
-  email: z.string(),
-  role: z.string(),
-  level: z.number().int(),
-  state: z.string(),
-  otp: z.boolean(),
-  labels: z.array(z.object({ key: z.string(), value: z.string(), scope: z.string() })),
-  phones: z.array(z.object({ country: z.string(), number: z.string(), validated_at: isoTime.nullable() })),
-  profile: z
-    .object({
-      first_name: z.string().nullable(),
-      last_name: z.string().nullable(),
-      gender: z.string().nullable(),
-      dob: isoDate.nullable(),
-      address: z.string().nullable(),
-      postcode: z.string().nullable(),
-      city: z.string().nullable(),
-      country: z.string().nullable(),
-      state: z.string(),
-    })
-    .nullable(),
+  ...userSummary,
+  // The user's own answers' shapes (identity.ts), written in place here rather than as their named components.
+  labels: z.array(labelResponse.pick({ key: true, value: true, scope: true })),
+  phones: z.array(z.object(phoneResponse.shape)),
+  profile: z.object(profileEntityResponse.shape).nullable(),
   sessions: z.array(
     z.object({
       id: z.string(),
       ip: z.string().nullable(),
       user_agent: z.string().nullable(),
-      ...idAndTime,
+      created_at: isoTime,
       last_seen_at: isoTime,
     }),
   ),
-  api_keys: z.array(z.object({ kid: z.string(), state: z.string(), ...idAndTime })),
-  balances: z.array(z.object({ currency: z.string(), balance: decimal, locked: decimal })),
+  api_keys: z.array(z.object({ kid: z.string(), state: z.string(), created_at: isoTime })),
+  balances: z.array(z.object({ currency: z.string(), ...availableAndHeld })),
   activity: z.array(
-    z.object({ action: z.string(), result: z.string(), ip: z.string().nullable(), ...idAndTime }),
+    z.object({ action: z.string(), result: z.string(), ip: z.string().nullable(), created_at: isoTime }),
   ),
   orders: z.array(
     z.object({
@@ -81,27 +86,11 @@ export const adminUserDetailResponse = z.object({
       state: z.string(),
       price: decimal.nullable(),
       volume: decimal,
-      ...idAndTime,
+      created_at: isoTime,
     }),
   ),
-  deposits: z.array(
-    z.object({
-      id: z.number().int(),
-      currency: z.string(),
-      amount: decimal,
-      state: z.string(),
-      ...idAndTime,
-    }),
-  ),
-  withdrawals: z.array(
-    z.object({
-      id: z.number().int(),
-      currency: z.string(),
-      amount: decimal,
-      state: z.string(),
-      ...idAndTime,
-    }),
-  ),
+  deposits: z.array(transferRow),
+  withdrawals: z.array(transferRow),
 });
 
 /** Lock or unlock. */
@@ -119,7 +108,7 @@ export const kycQueueItemResponse = z.object({
   /** Personal or business: a business account's identity and its company are two cases. */
   account_type: z.enum(['personal', 'business']),
   /** `individual`: the person's identity; `company`: a business account's company (KYB). */
-  kind: z.enum(['individual', 'company']),
+  kind: reviewKind,
   applicant_id: z.string(),
   review_status: z.string(),
   submitted_at: isoTime,
@@ -127,9 +116,7 @@ export const kycQueueItemResponse = z.object({
   last_name: z.string().nullable(),
   dob: isoDate.nullable(),
   country: z.string().nullable(),
-  documents: z.array(
-    z.object({ id: z.number().int(), type: z.string(), side: z.string().nullable(), mime_type: z.string() }),
-  ),
+  documents: z.array(heldDocument.extend({ side: z.string().nullable() })),
   /** A company case: the company, its people and the issue date of its newest register extract. */
   company: z
     .object({
@@ -148,7 +135,7 @@ export const kycQueueItemResponse = z.object({
 /** A decided identity review. */
 export const kycDecisionResponse = z.object({
   uid: z.string(),
-  kind: z.enum(['individual', 'company']),
+  kind: reviewKind,
   review_status: z.string(),
   review_answer: z.string().nullable(),
 });
@@ -163,7 +150,7 @@ export const cardHolderQueueItemResponse = z.object({
   id_type: z.string(),
   status: z.string(),
   submitted_at: isoTime.nullable(),
-  documents: z.array(z.object({ id: z.number().int(), type: z.string(), mime_type: z.string() })),
+  documents: z.array(heldDocument),
 });
 
 /** A decided card holder review. */
@@ -340,8 +327,7 @@ export const statementRowResponse = z.object({
   /** Change of the held (locked) balance. */
   locked_change: decimal,
   /** Available and held balances after this movement. */
-  balance: decimal,
-  locked: decimal,
+  ...availableAndHeld,
 });
 export type StatementRowEntity = z.infer<typeof statementRowResponse>;
 
@@ -350,7 +336,7 @@ export const statementResponse = z.object({
   uid: z.string(),
   currency: z.string(),
   /** What the ledger held before its postings named their commands (databases older than the journal). */
-  opening: z.object({ balance: decimal, locked: decimal }),
+  opening: z.object(availableAndHeld),
   rows: z.array(statementRowResponse),
   total: z.number().int(),
 });

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { SANCTIONS_ERRORS } from '../schemas/sanctions.ts';
+import { WALLET_ERRORS } from '../schemas/wallet.ts';
 import { decimal, isoTime } from './common.ts';
 
 /** Peatio's wallet answers: deposit addresses, histories, withdrawals, beneficiaries, swaps and bank payouts. */
@@ -83,12 +85,18 @@ export const transactionItemResponse = z
   .meta({ id: 'Transaction' });
 export type TransactionItem = z.infer<typeof transactionItemResponse>;
 
-/** `GET /account/withdraw_permission`: whether the user may withdraw now, and why not. */
+/**
+ * `GET /account/withdraw_permission`: whether the user may withdraw now, and why not. `reason` is the code a
+ * withdrawal, transfer or payout would be refused with now (null when allowed): `account.withdraw.not_permitted`
+ * (level, 2FA or the hold after a password or 2FA change, see `level`, `otp`, `hold_until`), or
+ * `account.withdraw.sanctions_review` (a sanctions screening hit waits for compliance, or was confirmed).
+ */
 export const withdrawPermissionResponse = z.object({
   allowed: z.boolean(),
   level: z.number().int(),
   otp: z.boolean(),
   hold_until: isoTime.nullable(),
+  reason: z.enum([WALLET_ERRORS.withdrawNotPermitted, SANCTIONS_ERRORS.frozen]).nullable(),
 });
 
 /** A saved withdrawal address (docs/wallet.md#data Beneficiary, with Peatio's `uid` and `sent_at`). */

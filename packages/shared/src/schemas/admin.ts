@@ -26,6 +26,8 @@ export type StaffRole = (typeof STAFF_ROLES)[number];
  *   balances after it), and its CSV export.
  * - `sanctions.review`: the sanctions screening hits and the current list; decide a hit (false positive or
  *   confirmed) with a reason.
+ * - `travel_rule.review`: the crypto deposits held for want of the originator's information (travel rule);
+ *   release (credit) or return one with a reason.
  *
  * No permission reaches the staff member's own customer account: whatever acts on one account (an adjustment, a
  * withdrawal decision, a KYC or card-holder review, lock, unlock, 2FA reset, sessions) is refused on one's own
@@ -50,6 +52,8 @@ export const STAFF_PERMISSIONS = {
   'sanctions.review': ['compliance'],
   /** Transaction-monitoring alerts, reports to the FIU, suspensions and risk classes (issue 33). */
   'monitoring.review': ['compliance'],
+  /** Deposits held under the travel rule (no originator information from the sending provider). */
+  'travel_rule.review': ['compliance'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseUnits } from '../money.ts';
-import { CARD_ERRORS } from './card.ts';
+import { cardReference } from './card.ts';
 
 /**
  * The card suite's wire contract, money half (docs/cards.md#screens, #data, #validation, #api, #constants): top-ups, the USDT↔EUR
@@ -70,12 +70,6 @@ export const CARD_TRANSACTION_TYPES: Record<number, string> = {
   200: 'Settlement adjustment',
   500: 'Fee',
 };
-
-const cardReference = z
-  .string({ error: CARD_ERRORS.cardNumberRequired })
-  .trim()
-  .min(1, CARD_ERRORS.cardNumberRequired)
-  .max(32, CARD_ERRORS.cardNumberRequired);
 
 /** `POST /account/card_topup`: USDT from the spot wallet onto a card; at least 1, at most 6 decimals. */
 export const cardTopupSchema = z.object({

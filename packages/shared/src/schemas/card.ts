@@ -264,7 +264,7 @@ export const shippingAddressSchema = z.object(
 export type ShippingAddress = z.infer<typeof shippingAddressSchema>;
 
 /** A card the user names: the number as the card list shows it (masked) or in full. */
-const cardReference = z
+export const cardReference = z
   .string({ error: CARD_ERRORS.cardNumberRequired })
   .trim()
   .min(1, CARD_ERRORS.cardNumberRequired)

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseUnits } from '../money.ts';
+import { jsonText } from '../validation.ts';
 import { peatioPaging } from './paging.ts';
 
 /** Order types with the Peatio seed names. */
@@ -156,14 +157,7 @@ const paging = peatioPaging;
 const searchText = z.string().max(40).optional();
 /** `search` as a query gives it: `search[code]=bt` (an object) or Peatio's JSON text `{"code":"bt"}`. */
 const currencySearch = z.preprocess(
-  (value) => {
-    if (typeof value !== 'string') return value;
-    try {
-      return JSON.parse(value);
-    } catch {
-      return value;
-    }
-  },
+  jsonText,
   z.object({ code: searchText, name: searchText }, { error: MARKET_DATA_ERRORS.currencySearchInvalid }),
 );
 
@@ -257,29 +251,35 @@ export function orderRuleIssues(order: PlaceOrderInput, rules: OrderRules): Orde
   if ('code' in volume) fail('volume', volume.code);
   else if (min.ok && volume.units < min.units) fail('volume', ORDER_ERRORS.invalidVolume);
 
-  const priced = PRICED_ORD_TYPES.includes(order.ord_type);
-  if (order.price === undefined) {
-    if (priced) fail('price', ORDER_ERRORS.missingPrice);
-  } else if (!priced) fail('price', ORDER_ERRORS.marketOrderPrice);
-  else {
-    const price = checkDecimal(order.price, rules.price_precision, {
-      precision: ORDER_ERRORS.pricePrecision,
-      zero: ORDER_ERRORS.nonPositivePrice,
-    });
-    if ('code' in price) fail('price', price.code);
-  }
-
-  const stopped = STOP_ORD_TYPES.includes(order.ord_type);
-  if (order.stop_price === undefined) {
-    if (stopped) fail('stop_price', ORDER_ERRORS.missingStopPrice);
-  } else if (!stopped) fail('stop_price', ORDER_ERRORS.unexpectedStopPrice);
-  else {
-    const stop = checkDecimal(order.stop_price, rules.price_precision, {
-      precision: ORDER_ERRORS.pricePrecision,
-      zero: ORDER_ERRORS.nonPositiveStopPrice,
-    });
-    if ('code' in stop) fail('stop_price', stop.code);
-  }
+  // A price field: required by some order types, refused by the others, and then a positive price of the
+  // market's precision.
+  const priceField = (
+    path: 'price' | 'stop_price',
+    text: string | undefined,
+    wanted: boolean,
+    codes: { missing: string; unexpected: string; zero: string },
+  ) => {
+    if (text === undefined) {
+      if (wanted) fail(path, codes.missing);
+    } else if (!wanted) fail(path, codes.unexpected);
+    else {
+      const price = checkDecimal(text, rules.price_precision, {
+        precision: ORDER_ERRORS.pricePrecision,
+        zero: codes.zero,
+      });
+      if ('code' in price) fail(path, price.code);
+    }
+  };
+  priceField('price', order.price, PRICED_ORD_TYPES.includes(order.ord_type), {
+    missing: ORDER_ERRORS.missingPrice,
+    unexpected: ORDER_ERRORS.marketOrderPrice,
+    zero: ORDER_ERRORS.nonPositivePrice,
+  });
+  priceField('stop_price', order.stop_price, STOP_ORD_TYPES.includes(order.ord_type), {
+    missing: ORDER_ERRORS.missingStopPrice,
+    unexpected: ORDER_ERRORS.unexpectedStopPrice,
+    zero: ORDER_ERRORS.nonPositiveStopPrice,
+  });
 
   const tif = order.time_in_force;
   if (tif !== undefined && order.ord_type === 'market')

@@ -21,7 +21,7 @@ export const TRAVEL_RULE_ERRORS = {
   addressUnverified: 'account.withdraw.address_unverified',
   /** Proof asked for an address that is not self-hosted (422). */
   proofNotNeeded: 'account.beneficiary.proof_not_needed',
-  /** The address's format has no message signing we verify (e.g. Taproot, P2WSH) (422). */
+  /** The address's format has no message signing we verify (e.g. P2WSH) (422). */
   proofUnsupported: 'account.beneficiary.proof_unsupported',
   /** The challenge is unknown, someone else's, for another address, used, expired, or out of attempts (422). */
   challengeInvalid: 'account.beneficiary.invalid_challenge',
@@ -88,8 +88,11 @@ export const ownershipChallengeResponse = z
   .object({
     challenge_id: z.number().int(),
     address: z.string(),
-    /** `bip137` (Bitcoin signed message), `eip191` (personal_sign) or `tip191` (TRON signMessageV2). */
-    method: z.enum(['bip137', 'eip191', 'tip191']),
+    /**
+     * `bip137` (Bitcoin signed message; a native SegWit address also takes BIP-322), `bip322` (BIP-322 simple, for
+     * Taproot), `eip191` (personal_sign) or `tip191` (TRON signMessageV2).
+     */
+    method: z.enum(['bip137', 'bip322', 'eip191', 'tip191']),
     message: z.string(),
     expires_at: z.string(),
   })

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ERRORS } from '../errors.ts';
 import { formatUnits, parseUnits } from '../money.ts';
-import { textField } from '../validation.ts';
+import { jsonText, textField } from '../validation.ts';
 import { mailedTokenField } from './identity.ts';
 import { peatioPaging } from './paging.ts';
 import { beneficiaryInfoFields } from './travel-rule.ts';
@@ -146,16 +146,6 @@ export const withdrawSchema = z.object({
   blockchain_key: blockchainKey.optional(),
 });
 export type WithdrawInput = z.infer<typeof withdrawSchema>;
-
-/** A JSON text read as its value (anything else, or text that is not JSON, is passed on unchanged for the schema to judge). */
-function jsonText(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
 
 /** `POST /account/beneficiaries`. A memo travels in the address after `?dt=` (docs/wallet.md#data). */
 export const createBeneficiarySchema = z.object({

@@ -145,3 +145,27 @@ export async function precisions(db: Db): Promise<Map<string, number>> {
   const rows = (await db.query('select id, precision from currencies')).rows;
   return new Map(rows.map((r) => [r.id as string, r.precision as number]));
 }
+
+/**
+ * The closures of one queue filter (`for_conversion` reads the open ones), newest request first, with the
+ * currencies already on their way to an address of the user's.
+ */
+export async function closureQueueRows(
+  db: pg.Pool,
+  filter: 'open' | 'for_conversion' | 'closed' | 'all',
+  limit: number,
+) {
+  return (
+    await db.query(
+      `select c.id::int, u.id::text as user_id, u.uid, u.email, c.state, c.requested_at, c.conversion_due_at,
+              c.closed_at, c.records_erase_at, c.correspondence_erase_at,
+              array(select w.currency_id from account_closure_withdrawals l join withdrawals w on w.id = l.withdrawal_id
+                     where l.closure_id = c.id and w.state not in ('rejected', 'canceled', 'failed', 'skipped'))
+                as sent_currencies
+         from account_closures c join users u on u.id = c.user_id
+        where ($1 = 'all' or c.state = case when $1 = 'for_conversion' then 'open' else $1 end)
+        order by c.requested_at desc limit $2`,
+      [filter, limit],
+    )
+  ).rows;
+}

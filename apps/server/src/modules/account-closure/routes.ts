@@ -1,9 +1,9 @@
 import { closureResponse, requestClosureSchema } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app.ts';
 import { authUser } from '../../http/auth.ts';
 import { docs } from '../../http/openapi.ts';
 import { sessionOnly } from '../../http/session-only.ts';
+import type { ClosureRouteDeps } from './deps.ts';
 import { closureService } from './job.ts';
 
 const origin = (request: FastifyRequest) => ({
@@ -16,7 +16,7 @@ const origin = (request: FastifyRequest) => ({
  * scope (its authentication and CSRF). Session only: an API key is for a program that trades, never for ending
  * the account.
  */
-export async function accountClosureRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function accountClosureRoutes(app: FastifyInstance, deps: ClosureRouteDeps): Promise<void> {
   const service = closureService(deps);
 
   app.get(

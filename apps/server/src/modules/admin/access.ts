@@ -77,3 +77,8 @@ export async function stepUpUntil(db: pg.Pool, sessionId: string): Promise<strin
   ).rows[0];
   return row ? (row.until as Date).toISOString() : null;
 }
+
+/** Records a step-up on the staff member's session now (the next five minutes need no further code). */
+export async function recordStepUp(db: pg.Pool, sessionId: string): Promise<void> {
+  await db.query('update sessions set step_up_at = now() where id = $1', [sessionId]);
+}

@@ -1,5 +1,5 @@
 import type { ComponentHealth } from '@exchange/shared';
-import type { AppDeps } from '../../app.ts';
+import type { AdminRouteDeps } from './deps.ts';
 
 export type { ComponentHealth };
 
@@ -8,7 +8,7 @@ export type { ComponentHealth };
  * watcher (its height; stalled when it has not finished a pass for a while), the providers' webhooks (deliveries
  * failing) and the withdrawals needing an operator (errored, or waiting for review).
  */
-export async function componentHealth(deps: AppDeps): Promise<ComponentHealth[]> {
+export async function componentHealth(deps: AdminRouteDeps): Promise<ComponentHealth[]> {
   const out: ComponentHealth[] = [];
   const started = process.hrtime.bigint();
   try {

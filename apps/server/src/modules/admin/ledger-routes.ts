@@ -1,15 +1,15 @@
 import { ledgerViewResponse } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.ts';
 import { docs } from '../../http/openapi.ts';
 import { requireStaff } from './access.ts';
+import type { AdminRouteDeps } from './deps.ts';
 import { ledgerCsv, ledgerView } from './ledger.ts';
 
 /**
  * The ledger view (role `accountant`, permission `ledger.read`), registered inside {@link adminRoutes}'s scope:
  * totals per currency and system account with the audit, and the same totals as a CSV download.
  */
-export async function adminLedgerRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function adminLedgerRoutes(app: FastifyInstance, deps: AdminRouteDeps): Promise<void> {
   app.get(
     '/ledger',
     docs('Totals per currency and system account, and the ledger audit', { response: ledgerViewResponse }),

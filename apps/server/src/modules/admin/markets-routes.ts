@@ -8,9 +8,9 @@ import {
 } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
 import { docs } from '../../http/openapi.ts';
 import { requireStaff } from './access.ts';
+import type { AdminRouteDeps } from './deps.ts';
 import { addMarket, changeNetwork, updateMarket } from './markets.ts';
 import { listMarkets, listNetworks } from './markets-repository.ts';
 
@@ -25,7 +25,7 @@ const networkParams = z.object({
  * {@link adminRoutes}'s scope (session check). A market changes through the exchange core; a network in the
  * database. Each change is a staff action in the trail with before and after.
  */
-export async function adminMarketRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function adminMarketRoutes(app: FastifyInstance, deps: AdminRouteDeps): Promise<void> {
   const staff = (request: Parameters<typeof requireStaff>[1]) =>
     requireStaff(deps.db, request, 'markets.manage');
 

@@ -27,25 +27,19 @@ import {
   twoFactorResetResponse,
   userStateResponse,
 } from '@exchange/shared';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
 import { requireAuth } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
-import { adminClosureRoutes } from '../account-closure/admin.ts';
-import { adminBankTransferRoutes } from '../bank-deposits/routes.ts';
-import { adminMonitoringRoutes } from '../compliance/monitoring/routes.ts';
-import { adminSanctionsRoutes } from '../compliance/sanctions/admin-routes.ts';
-import { adminCustodyRoutes } from '../custody/console-routes.ts';
-import { adminSolvencyRoutes } from '../custody/solvency-routes.ts';
 import { decrypt } from '../identity/crypto.ts';
 import { consumeTotp } from '../identity/totp.ts';
-import { OWN_ACCOUNT_SQLSTATE, requireStaff, stepUpUntil } from './access.ts';
+import { OWN_ACCOUNT_SQLSTATE, recordStepUp, requireStaff, type Staff, stepUpUntil } from './access.ts';
 import { decideAdjustment, listAdjustments, proposeAdjustment } from './adjustments.ts';
 import { cardHolderDocument, cardHolderQueue, reviewCardHolder } from './card-review.ts';
 import { endUserSessions, resetTwoFactor, searchUsers, setUserLocked, userDetail } from './customers.ts';
+import type { AdminRouteDeps } from './deps.ts';
 import { componentHealth } from './health.ts';
 import { kycDocument, kycQueue, reviewApplicant } from './kyc-review.ts';
 import { adminLedgerRoutes } from './ledger-routes.ts';
@@ -63,12 +57,31 @@ const adjustmentsQuery = z.object({
   state: z.enum(['proposed', 'pending', 'accepted', 'rejected']).optional(),
 });
 
+/** The staff check a console section runs first in each handler: the permission, two-factor and step-up. */
+export type StaffCheck = (request: FastifyRequest, permission: StaffPermission) => Promise<Staff>;
+
+/**
+ * Other modules' parts of the console (bank transfers, closures, sanctions, monitoring, custody). The app registers
+ * them in this scope, so they share its authentication hook and error handler, without this module importing
+ * another module's route file.
+ */
+export interface AdminSections {
+  /** Registered after the adjustments; each checks its permission with the `staff` check it is given. */
+  guarded: ((app: FastifyInstance, staff: StaffCheck) => void)[];
+  /** Registered after this module's market, ledger and statement routes. */
+  more: ((app: FastifyInstance) => Promise<void>)[];
+}
+
 /**
  * The operator console's API (`/api/v2/admin`). Every route checks on the server: a session of a staff user
  * whose role holds the route's permission, two-factor on, and (except `me` and `step_up`) a fresh authenticator
  * code. Every change is written to the append-only staff trail. No staff member acts on their own account.
  */
-export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function adminRoutes(
+  app: FastifyInstance,
+  deps: AdminRouteDeps,
+  sections: AdminSections,
+): Promise<void> {
   app.addHook('onRequest', requireAuth(deps.users, deps.sessions));
   // The database refused a decision on the staff member's own account that the service let through (a bug, so
   // logged): answered as the service's own refusal. Every other error goes on to the app's handler.
@@ -121,7 +134,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
       );
       if (check !== 'ok')
         throw new AppError(422, [check === 'used' ? ADMIN_ERRORS.codeUsed : ADMIN_ERRORS.invalidCode]);
-      await deps.db.query('update sessions set step_up_at = now() where id = $1', [who.sessionId]);
+      await recordStepUp(deps.db, who.sessionId);
       await recordStaffAction(deps.db, who, 'staff.step_up', null);
       return { step_up_until: await stepUpUntil(deps.db, who.sessionId) };
     },
@@ -313,11 +326,9 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     );
   }
 
-  adminWithdrawalRoutes(app, deps, (request, permission) => staff(request, permission));
-  adminBankTransferRoutes(app, deps, (request, permission) => staff(request, permission));
-  adminClosureRoutes(app, deps, (request, permission) => staff(request, permission));
-  adminSanctionsRoutes(app, deps, (request, permission) => staff(request, permission));
-  adminMonitoringRoutes(app, deps, (request, permission) => staff(request, permission));
+  const staffCheck: StaffCheck = (request, permission) => staff(request, permission);
+  adminWithdrawalRoutes(app, deps, staffCheck);
+  for (const section of sections.guarded) section(app, staffCheck);
 
   app.get(
     '/health',
@@ -340,8 +351,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
   await adminMarketRoutes(app, deps);
   await adminLedgerRoutes(app, deps);
   await adminStatementRoutes(app, deps);
-  await adminSolvencyRoutes(app, deps);
-  await adminCustodyRoutes(app, deps);
+  for (const section of sections.more) await section(app);
 
   app.get(
     '/actions',

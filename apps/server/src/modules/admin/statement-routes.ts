@@ -1,12 +1,12 @@
 import { ADMIN_ERRORS, statementQuery, statementResponse } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
 import { AppError } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
 import { requireStaff } from './access.ts';
 import { userByUid } from './customers.ts';
+import type { AdminRouteDeps } from './deps.ts';
 import { accountStatement, statementCsv } from './statement.ts';
 
 const uidParam = z.object({ uid: z.string().regex(/^ID[0-9A-F]{10}$/, ADMIN_ERRORS.userNotFound) });
@@ -16,7 +16,7 @@ const uidParam = z.object({ uid: z.string().regex(/^ID[0-9A-F]{10}$/, ADMIN_ERRO
  * every movement of one currency with its cause and the balances after it, paged (`Total`, `Page`, `Per-Page`),
  * and the whole of it as CSV.
  */
-export async function adminStatementRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function adminStatementRoutes(app: FastifyInstance, deps: AdminRouteDeps): Promise<void> {
   const subject = async (params: unknown, currency: string) => {
     if (!deps.core.units.precisions.has(currency))
       throw new AppError(422, [ADMIN_ERRORS.statementInvalidCurrency]);

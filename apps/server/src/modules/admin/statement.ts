@@ -68,21 +68,20 @@ export async function accountStatement(
 ): Promise<StatementEntity> {
   return withReadSnapshot(db, async (client) => {
     const args = [`u:${user.id}`, q.currency, q.from ?? null, q.to ?? null];
-    const [rows, counted, opening] = await Promise.all([
-      client.query<MovementRow>(`${MOVEMENTS} ${ROW} order by command_seq, rank, ref limit $5 offset $6`, [
-        ...args,
-        q.limit,
-        (q.page - 1) * q.limit,
-      ]),
-      client.query(`${MOVEMENTS} select count(*)::int as n from (${ROW}) w`, args),
-      client.query(
-        `select trim_scale(coalesce(sum(amount) filter (where account = $1 || ':main'), 0))::text as balance,
-           trim_scale(coalesce(sum(amount) filter (where account = $1 || ':locked'), 0))::text as locked
-         from ledger_postings where account in ($1 || ':main', $1 || ':locked') and currency_id = $2
-           and command_seq is null`,
-        args.slice(0, 2),
-      ),
-    ]);
+    // One after the other: one connection runs one query at a time (node-postgres only queued the others, and
+    // deprecates that); the snapshot keeps the three reads consistent all the same.
+    const rows = await client.query<MovementRow>(
+      `${MOVEMENTS} ${ROW} order by command_seq, rank, ref limit $5 offset $6`,
+      [...args, q.limit, (q.page - 1) * q.limit],
+    );
+    const counted = await client.query(`${MOVEMENTS} select count(*)::int as n from (${ROW}) w`, args);
+    const opening = await client.query(
+      `select trim_scale(coalesce(sum(amount) filter (where account = $1 || ':main'), 0))::text as balance,
+         trim_scale(coalesce(sum(amount) filter (where account = $1 || ':locked'), 0))::text as locked
+       from ledger_postings where account in ($1 || ':main', $1 || ':locked') and currency_id = $2
+         and command_seq is null`,
+      args.slice(0, 2),
+    );
     return {
       uid: user.uid,
       currency: q.currency,

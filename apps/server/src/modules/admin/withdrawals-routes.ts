@@ -10,10 +10,10 @@ import {
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
 import type { Staff } from './access.ts';
+import type { AdminRouteDeps } from './deps.ts';
 import { listWithdrawLimits, setWithdrawLimit } from './withdraw-limits.ts';
 import { decideWithdrawal, listWithdrawals, resolveWithdrawal } from './withdrawals.ts';
 
@@ -25,7 +25,7 @@ const idParam = z.object({ id: z.coerce.number().int().positive() });
  */
 export function adminWithdrawalRoutes(
   app: FastifyInstance,
-  deps: AppDeps,
+  deps: AdminRouteDeps,
   staff: (request: FastifyRequest, permission: StaffPermission) => Promise<Staff>,
 ): void {
   app.get(

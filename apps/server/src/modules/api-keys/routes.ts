@@ -9,10 +9,10 @@ import {
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
 import { authUser } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
+import type { ApiKeyRouteDeps } from './deps.ts';
 import { listKeys } from './repository.ts';
 import { createApiKey, deleteApiKey, updateApiKey } from './service.ts';
 
@@ -31,7 +31,7 @@ function requireTwoFactor(request: FastifyRequest): void {
 }
 
 /** `resource/api_keys`: list, create, switch on/off and delete the user's own keys; every change needs TOTP. */
-export async function apiKeyRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function apiKeyRoutes(app: FastifyInstance, deps: ApiKeyRouteDeps): Promise<void> {
   app.get(
     '/resource/api_keys',
     docs('API keys, paged (Total, Page, Per-Page) and ordered', {

@@ -11,12 +11,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type CreditNotification, creditTransfersOf } from '../../adapters/bank/port.ts';
 import { verifyBankWebhook } from '../../adapters/bank/signing.ts';
-import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
 import type { Staff } from '../admin/access.ts';
+import type { BankDepositRouteDeps } from './deps.ts';
 import { listAdminTransfers } from './repository.ts';
 import { assignTransfer, depositInstructions, receiveTransfer, returnTransfer } from './service.ts';
 
@@ -53,7 +53,7 @@ const notificationSchema = z.object({
 }) satisfies z.ZodType<CreditNotification>;
 
 /** `GET /account/bank_deposit` (Peatio scope): the verified business's SEPA details and reference. */
-export async function bankDepositRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function bankDepositRoutes(app: FastifyInstance, deps: BankDepositRouteDeps): Promise<void> {
   app.addHook('onRequest', requireAuth(deps.users, deps.sessions, deps.apiKeys));
   app.get(
     '/account/bank_deposit',
@@ -72,7 +72,7 @@ export async function bankDepositRoutes(app: FastifyInstance, deps: AppDeps): Pr
  * The bank's credit notifications (camt.054 in JSON), signed with `X-Bank-Timestamp` and `X-Bank-Signature`
  * (checked before the body is read). Each booked credit is credited or queued once; a repeat answers 200.
  */
-export async function bankWebhookRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function bankWebhookRoutes(app: FastifyInstance, deps: BankDepositRouteDeps): Promise<void> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     '*',
@@ -117,7 +117,7 @@ const idParam = z.object({ id: z.coerce.number().int().positive() });
 /** The console's bank transfer queue (permission `bank_transfers.review`), inside {@link adminRoutes}. */
 export function adminBankTransferRoutes(
   app: FastifyInstance,
-  deps: AppDeps,
+  deps: BankDepositRouteDeps,
   staff: (request: FastifyRequest, permission: StaffPermission) => Promise<Staff>,
 ): void {
   app.get(

@@ -6,12 +6,12 @@ import {
   ERRORS,
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app.ts';
 import { authUser } from '../../http/auth.ts';
 import { invalid } from '../../http/errors.ts';
 import { readMultipart, streamMultipart } from '../../http/multipart.ts';
 import { docs } from '../../http/openapi.ts';
 import { CompanyService } from './company-service.ts';
+import type { BusinessRouteDeps } from './deps.ts';
 
 const limit = (max: number) => ({ config: { rateLimit: { max, timeWindow: '1 minute' } } });
 
@@ -27,7 +27,7 @@ const origin = (request: FastifyRequest) => ({
   userAgent: request.headers['user-agent'] ?? null,
 });
 
-export async function companyRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function companyRoutes(app: FastifyInstance, deps: BusinessRouteDeps): Promise<void> {
   // One extract per upload, streamed after the session check; a larger body is refused from its Content-Length.
   streamMultipart(app, DOCUMENT_LIMITS.maxBytes + 64 * 1024);
   const companies = new CompanyService({

@@ -2,13 +2,17 @@ import { cardNetworkOutcomeResponse, ERRORS, toUnits } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { SIM_RATE_DECIMALS } from '../../adapters/card-issuer/simulator/money.ts';
-import { networkCharge, networkReturn } from '../../adapters/card-issuer/simulator/network.ts';
-import type { AppDeps } from '../../app.ts';
+import {
+  networkCharge,
+  networkReturn,
+  purchaseCardToken,
+} from '../../adapters/card-issuer/simulator/network.ts';
 import { dateOf } from '../../clock.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
 import { loopbackOnly } from '../../http/loopback.ts';
 import { docs } from '../../http/openapi.ts';
+import type { CardRouteDeps } from './deps.ts';
 import { listCards } from './repository.ts';
 
 /** Euro with at most 2 decimals. */
@@ -39,7 +43,7 @@ const spendSchema = z.object({
  * spend` does, and answers its outcome (`trade_id`, `status` settled or declined, `reason`); `POST /card/refund`
  * has the merchant refund one of those purchases (all of what is left, or `eur` of it), as `card refund` does.
  */
-export async function cardDevRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function cardDevRoutes(app: FastifyInstance, deps: CardRouteDeps): Promise<void> {
   const simulator = deps.cardSimulator;
   if (!simulator) return;
   app.addHook('onRequest', loopbackOnly);
@@ -82,15 +86,10 @@ export async function cardDevRoutes(app: FastifyInstance, deps: AppDeps): Promis
     }),
     async (request, reply) => {
       const input = refundSchema.parse(request.body ?? {});
-      const trade = (
-        await deps.db.query(
-          'select card_token from cardsim_transactions where token = $1 and type_code = 150',
-          [input.trade_id],
-        )
-      ).rows[0] as { card_token: string } | undefined;
+      const cardToken = await purchaseCardToken(deps.db, input.trade_id);
       const own = await listCards(deps.db, authUser(request).id);
       // Someone else's purchase, or none at all: not found either way.
-      if (!trade || !own.some((card) => card.issuer_token === trade.card_token)) throw notFound();
+      if (!cardToken || !own.some((card) => card.issuer_token === cardToken)) throw notFound();
       const outcome = await networkReturn(deps.db, {
         tradeId: input.trade_id,
         kind: 'refund',

@@ -30,7 +30,6 @@ import {
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { readMultipart, streamMultipart } from '../../http/multipart.ts';
@@ -38,6 +37,7 @@ import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
 import { sessionOnly } from '../../http/session-only.ts';
 import { utcToday } from './context.ts';
+import type { CardRouteDeps } from './deps.ts';
 import { WEBHOOK_ERRORS } from './webhooks.ts';
 
 /** Path of the issuer's webhooks, under the Peatio prefix. */
@@ -61,7 +61,7 @@ const perAccount = (max: number) => ({
  * API key may read and top up; the holder's application and documents, the card number and the PIN need the
  * browser session ({@link sessionOnly}).
  */
-export async function cardRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function cardRoutes(app: FastifyInstance, deps: CardRouteDeps): Promise<void> {
   app.addHook('onRequest', requireAuth(deps.users, deps.sessions, deps.apiKeys));
   // One image under 10 MB and its form, streamed after the session check; a larger Content-Length is refused
   // before the body is read.
@@ -299,7 +299,7 @@ const WEBHOOK_RATE = { config: { rateLimit: { max: 600, timeWindow: '1 minute' }
  * The issuer's webhooks (no session): the raw body is kept as bytes, because its signature is checked before
  * anything parses it. A post without the webhook's Basic credentials is refused before its body is read.
  */
-export async function cardWebhookRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function cardWebhookRoutes(app: FastifyInstance, deps: CardRouteDeps): Promise<void> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     '*',

@@ -1,11 +1,11 @@
 import { contactSchema, messageResponse } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.ts';
 import { docs } from '../../http/openapi.ts';
+import type { ContactRouteDeps } from './deps.ts';
 import { submitInquiry } from './service.ts';
 
 /** `POST /identity/inquiry` under the Barong prefix: the contact form. */
-export async function contactRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function contactRoutes(app: FastifyInstance, deps: ContactRouteDeps): Promise<void> {
   app.post(
     '/identity/inquiry',
     docs(

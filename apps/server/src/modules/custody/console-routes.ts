@@ -8,12 +8,12 @@ import {
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
 import { authUser } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
 import { requireStaff } from '../admin/access.ts';
 import { custodyView, resolveCustodyAlert, setCustodyLimits } from './console.ts';
+import type { CustodyRouteDeps } from './deps.ts';
 import type { NetworkSource } from './solvency-routes.ts';
 
 const alertParam = z.object({
@@ -32,7 +32,7 @@ const alertParam = z.object({
  */
 export async function adminCustodyRoutes(
   app: FastifyInstance,
-  deps: AppDeps,
+  deps: CustodyRouteDeps,
   networks: NetworkSource = () => deps.wallet.chains.all(),
 ): Promise<void> {
   /** Either reading permission (checked first, as every admin route does), then two-factor and step-up. */

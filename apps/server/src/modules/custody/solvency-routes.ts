@@ -6,13 +6,13 @@ import {
   solvencySnapshotResponse,
 } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
 import { requireStaff } from '../admin/access.ts';
 import { recordStaffAction } from '../admin/trail.ts';
 import type { Network } from '../wallet/chains.ts';
+import type { CustodyRouteDeps } from './deps.ts';
 import { makeSnapshot, proofFor } from './snapshots.ts';
 import { solvencyCsv, solvencyReport } from './solvency.ts';
 
@@ -26,7 +26,7 @@ export type NetworkSource = () => readonly Network[];
  */
 export async function adminSolvencyRoutes(
   app: FastifyInstance,
-  deps: AppDeps,
+  deps: CustodyRouteDeps,
   networks: NetworkSource = () => deps.wallet.chains.all(),
 ): Promise<void> {
   app.get(
@@ -80,7 +80,7 @@ export async function adminSolvencyRoutes(
  * The signed-in customer's own proof of liabilities (Peatio scope, `/account/solvency/proof`): only ever the
  * session's (or API key's) own account; there is no parameter naming another.
  */
-export async function accountSolvencyRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function accountSolvencyRoutes(app: FastifyInstance, deps: CustodyRouteDeps): Promise<void> {
   app.addHook('onRequest', requireAuth(deps.users, deps.sessions, deps.apiKeys));
   app.get(
     '/account/solvency/proof',

@@ -1,11 +1,11 @@
 import { ERRORS } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.ts';
 import { authUser } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
 import { refuseForeignPages } from '../../http/same-origin.ts';
 import { sessionOnly } from '../../http/session-only.ts';
+import type { DataExportRouteDeps } from './deps.ts';
 import { DataExport } from './service.ts';
 
 /**
@@ -18,7 +18,7 @@ import { DataExport } from './service.ts';
  * not start it in the visitor's browser either (403 `authz.origin_not_allowed`): a top-level link from elsewhere
  * would carry the SameSite=Lax cookie and spend the user's export of the day.
  */
-export async function dataExportRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function dataExportRoutes(app: FastifyInstance, deps: DataExportRouteDeps): Promise<void> {
   const service = new DataExport({
     db: deps.db,
     units: deps.core.units,

@@ -2,9 +2,9 @@ import { outboxMessageResponse } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { readOutbox } from '../../adapters/mail/outbox.ts';
-import type { AppDeps } from '../../app.ts';
 import { loopbackOnly } from '../../http/loopback.ts';
 import { docs } from '../../http/openapi.ts';
+import type { DevRouteDeps } from './deps.ts';
 
 const outboxQuery = z.object({
   to: z.string().max(254).optional(),
@@ -17,7 +17,7 @@ const outboxQuery = z.object({
  * one-time secret (code, reset link, pin) is in the answer that first shows it and then gone from the database:
  * a later read shows `[redacted]` in its place.
  */
-export async function devRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function devRoutes(app: FastifyInstance, deps: DevRouteDeps): Promise<void> {
   app.get(
     '/dev/outbox',
     docs(

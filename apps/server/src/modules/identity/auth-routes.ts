@@ -1,8 +1,8 @@
 import { authJwtResponse, jwksResponse } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
 import { docs } from '../../http/openapi.ts';
+import type { IdentityRouteDeps } from './deps.ts';
 
 /**
  * Barong's authorisation endpoint (`/api/v2/auth/*`, here under `/api/v2/barong`): a request with a live session
@@ -10,7 +10,7 @@ import { docs } from '../../http/openapi.ts';
  * the session JWT an OpenDAX gateway passes on to the services behind it, and the same token in the body. Anything
  * else is the usual 401. The JWT is what Ranger takes on `/private` (see jwt.ts for what it holds).
  */
-export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function authRoutes(app: FastifyInstance, deps: IdentityRouteDeps): Promise<void> {
   app.route({
     method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url: '/auth/*',

@@ -1,12 +1,12 @@
 import { type CompatRegisterInput, ERRORS } from '@exchange/shared';
 import { SECRET, withSecret } from '../../adapters/mail/port.ts';
 import { withTransaction } from '../../db/pool.ts';
-import { newUid } from '../../db/seed.ts';
 import { invalid } from '../../http/errors.ts';
 import { windowLimiter } from './limiter.ts';
 import { mailedToken, mailedTokenSubject } from './mailed-token.ts';
 import { hashPassword, isBreachedPassword } from './passwords.ts';
 import type { IdentityDeps, RequestOrigin } from './registration.ts';
+import { newUid } from './uid.ts';
 import {
   findUserByEmail,
   findUserById,

@@ -1,10 +1,10 @@
 import { addIpWhitelistSchema, ipWhitelistEntryResponse, removeIpWhitelistSchema } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
 import { authUser } from '../../http/auth.ts';
 import { docs } from '../../http/openapi.ts';
 import { sessionOnly } from '../../http/session-only.ts';
+import type { IdentityRouteDeps } from './deps.ts';
 import { addLoginWhitelistEntry, listLoginWhitelist, removeLoginWhitelistEntry } from './ip-whitelist.ts';
 
 /** Any short text: a malformed id answers like an unknown one (404), never a 422 that tells them apart. */
@@ -21,7 +21,7 @@ const limit = (max: number) => ({ config: { rateLimit: { max, timeWindow: '1 min
  * read too (the list is a security setting; a program's key has its own `allowed_ips`). Registered in the
  * `resource` scope, whose hooks authenticate and ask a change for the session's CSRF token.
  */
-export async function ipWhitelistRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function ipWhitelistRoutes(app: FastifyInstance, deps: IdentityRouteDeps): Promise<void> {
   app.get(
     '/resource/ip_whitelist',
     docs(

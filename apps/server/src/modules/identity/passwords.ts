@@ -1,6 +1,8 @@
 import { hash, verify } from '@node-rs/argon2';
-import { ARGON2_OPTIONS } from '../../db/seed.ts';
 import { randomToken } from './crypto.ts';
+
+/** argon2id parameters required by docs/platform.md#dependencies: m=19 MiB, t=2, p=1. */
+export const ARGON2_OPTIONS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 /**
  * Base words of the most common breached passwords. A password whose letters, with digits and symbols removed

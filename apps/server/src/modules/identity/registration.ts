@@ -8,7 +8,6 @@ import {
 import type pg from 'pg';
 import type { Clock } from '../../clock.ts';
 import { withTransaction } from '../../db/pool.ts';
-import { newUid } from '../../db/seed.ts';
 import { invalid } from '../../http/errors.ts';
 import type { CountryLookup } from '../../net/geo-country.ts';
 import { checkCodes, issueCode } from './codes.ts';
@@ -16,6 +15,7 @@ import type { ServerKeys } from './crypto.ts';
 import { type Messengers, mailCode, smsCode } from './notify.ts';
 import { hashPassword, isBreachedPassword } from './passwords.ts';
 import { registrationToken } from './registration-token.ts';
+import { newUid } from './uid.ts';
 import { findUserByEmail, latestPhone, recordActivity, setLabel } from './users-repository.ts';
 
 /** What identity services need. */

@@ -21,7 +21,6 @@ import {
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
@@ -30,6 +29,7 @@ import { writesSessionOnly } from '../../http/session-only.ts';
 import { listActivities } from './activities.ts';
 import { issueCode } from './codes.ts';
 import { promoteWhenComplete } from './compat.ts';
+import type { IdentityRouteDeps } from './deps.ts';
 import { mailCode } from './notify.ts';
 import { disableOtp, enableOtp, generateOtpQr, verifyOtp } from './otp.ts';
 import { changePassword } from './password.ts';
@@ -40,7 +40,14 @@ import {
   verifyPhoneChangeOtp,
 } from './phone.ts';
 import { saveProfile } from './profile.ts';
-import { recordActivity, userEntity, userEntityExtras, userLabels } from './users-repository.ts';
+import {
+  recordActivity,
+  setAntiPhishingPhrase,
+  setUserData,
+  userEntity,
+  userEntityExtras,
+  userLabels,
+} from './users-repository.ts';
 
 /** A phrase the user recognises, shown in every email (empty removes it); letters, digits and spaces. */
 const antiPhishingSchema = z.object({
@@ -81,7 +88,7 @@ function isJsonText(text: string): boolean {
  * Barong `resource/*`: the signed-in user's own data and security settings. Session, or an API key for reads
  * (the KYC routes and API keys, registered in the same scope, follow the same rule).
  */
-export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function userResourceRoutes(app: FastifyInstance, deps: IdentityRouteDeps): Promise<void> {
   app.addHook('onRequest', requireAuth(deps.users, deps.sessions, deps.apiKeys));
   // Programs may read here with an API key; every change (security settings, profile and user data, API keys,
   // identity documents, codes sent) needs the browser session, and its second factor where the route asks.
@@ -106,12 +113,9 @@ export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): P
     async (request) => {
       const { data } = userDataSchema.parse(request.body ?? {});
       const user = authUser(request);
-      const updated = await deps.db.query(
-        'update users set data = $2, updated_at = now() where id = $1 returning *',
-        [user.id, data],
-      );
+      const updated = await setUserData(deps.db, user.id, data);
       deps.apiKeys.forgetUser(user.id);
-      return userEntity(deps.db, updated.rows[0]);
+      return userEntity(deps.db, updated);
     },
   );
 
@@ -326,10 +330,7 @@ export async function userResourceRoutes(app: FastifyInstance, deps: AppDeps): P
     async (request) => {
       const { phrase } = antiPhishingSchema.parse(request.body ?? {});
       const user = authUser(request);
-      await deps.db.query('update users set anti_phishing_phrase = $2, updated_at = now() where id = $1', [
-        user.id,
-        phrase || null,
-      ]);
+      await setAntiPhishingPhrase(deps.db, user.id, phrase || null);
       deps.apiKeys.forgetUser(user.id);
       await recordActivity(deps.db, {
         userId: user.id,

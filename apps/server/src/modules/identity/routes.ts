@@ -24,12 +24,12 @@ import {
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
 import { requireAuth } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
 import { jsonBodyOnly, refuseForeignPages } from '../../http/same-origin.ts';
 import { confirmByToken, registerByEmail, resendConfirmationLink } from './compat.ts';
+import type { IdentityRouteDeps } from './deps.ts';
 import { passwordEntropy } from './entropy.ts';
 import { identityState, login, sendLoginCode } from './login.ts';
 import { confirmPasswordReset, requestPasswordReset, resetTokenValid } from './password.ts';
@@ -57,7 +57,7 @@ const limit = (max: number) => ({ config: { rateLimit: { max, timeWindow: '1 min
  * Barong `identity/*` routes: registration, verification, login and logout. Every route that acts on an account
  * without a session refuses pages of other sites (`open`); login, which sets the session cookie, takes JSON only.
  */
-export async function identityRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function identityRoutes(app: FastifyInstance, deps: IdentityRouteDeps): Promise<void> {
   const foreignPages = refuseForeignPages(deps.config.publicUrl);
   const open = (max: number) => ({ ...limit(max), onRequest: foreignPages });
   const compat = deps.config.baseAppCompat;

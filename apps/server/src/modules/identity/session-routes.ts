@@ -1,11 +1,11 @@
 import { ERRORS, otherSessionsEndedResponse, sessionResponse } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
 import { authUser } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
+import type { IdentityRouteDeps } from './deps.ts';
 import { endOtherSessions, endSession, listSessions } from './device-sessions.ts';
 
 const sessionsQuery = z.object({
@@ -33,7 +33,7 @@ function currentSession(request: FastifyRequest): string {
  * /resource/sessions` all the others. Registered in the `resource` scope: its hooks authenticate, refuse
  * API keys for a change (`writesSessionOnly`) and ask a change for the session's CSRF token.
  */
-export async function sessionRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function sessionRoutes(app: FastifyInstance, deps: IdentityRouteDeps): Promise<void> {
   app.get(
     '/resource/sessions',
     docs('Live sessions (devices) of the signed-in user, newest first, paged', {

@@ -174,3 +174,20 @@ export async function recordActivity(
     ],
   );
 }
+
+/** Replaces the user's free-form `data` (Barong's `resource/users/me` update); the updated row. */
+export async function setUserData(db: Db, userId: string, data: string): Promise<UserRecord> {
+  const updated = await db.query('update users set data = $2, updated_at = now() where id = $1 returning *', [
+    userId,
+    data,
+  ]);
+  return updated.rows[0];
+}
+
+/** Sets (or with null clears) the user's anti-phishing phrase. */
+export async function setAntiPhishingPhrase(db: Db, userId: string, phrase: string | null): Promise<void> {
+  await db.query('update users set anti_phishing_phrase = $2, updated_at = now() where id = $1', [
+    userId,
+    phrase,
+  ]);
+}

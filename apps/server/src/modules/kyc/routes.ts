@@ -14,12 +14,12 @@ import {
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
 import { authUser } from '../../http/auth.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { readMultipart, streamMultipart } from '../../http/multipart.ts';
 import { docs } from '../../http/openapi.ts';
 import { sessionOnly } from '../../http/session-only.ts';
+import type { KycRouteDeps } from './deps.ts';
 import type { DocumentRow } from './repository.ts';
 
 /** Path of the provider's webhooks, under the identity prefix. */
@@ -31,7 +31,7 @@ const limit = (max: number) => ({ config: { rateLimit: { max, timeWindow: '1 min
  * The KYC calls of docs/kyc.md#api (`resource/*`, signed-in users; mounted inside the authenticated
  * scope): the widget token, the applicant id, documents and the net-verify flow.
  */
-export async function kycResourceRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function kycResourceRoutes(app: FastifyInstance, deps: KycRouteDeps): Promise<void> {
   // Uploads are streamed after the session check; a body larger than five full files and their form is
   // refused from its Content-Length, before it is read.
   streamMultipart(app, DOCUMENT_LIMITS.maxFiles * DOCUMENT_LIMITS.maxBytes + 256 * 1024);
@@ -134,7 +134,7 @@ const WEBHOOK_RATE = { config: { rateLimit: { max: 300, timeWindow: '1 minute' }
  * The provider's webhooks (identity prefix, no session): the raw body is kept as bytes, because its digest
  * is checked before anything parses it. A post without a digest header is refused before its body is read.
  */
-export async function kycWebhookRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function kycWebhookRoutes(app: FastifyInstance, deps: KycRouteDeps): Promise<void> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     '*',

@@ -1,8 +1,8 @@
 import { type CurrencyListQuery, MARKET_DATA_ERRORS } from '@exchange/shared';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
 import { invalid } from '../../http/errors.ts';
 import { usdtPriceText } from '../wallet/valuation.ts';
+import type { MarketDataRouteDeps } from './deps.ts';
 
 /** `GET /public/currencies/{id}`: any case, as Peatio's `Currency.visible.codes(bothcase: true)`. */
 export const currencyParam = z.object({
@@ -53,7 +53,7 @@ const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}
  * The visible currencies with their networks, in display order, narrowed by `filter`, and how many match
  * before paging. Peatio's search matches the code or the name (either, case-insensitive).
  */
-async function queryCurrencies(deps: Pick<AppDeps, 'db' | 'core'>, filter: CurrencyFilter) {
+async function queryCurrencies(deps: Pick<MarketDataRouteDeps, 'db' | 'core'>, filter: CurrencyFilter) {
   const code = filter.search?.code ? likeText(filter.search.code) : null;
   const name = filter.search?.name ? likeText(filter.search.name) : null;
   const where = `visible and ($1::text is null or id = $1) and ($2::text is null or type = $2)
@@ -117,7 +117,7 @@ function withdrawLimits(perDay: string | null) {
 }
 
 /** `GET /public/currencies`: the visible currencies with their networks, filtered and paged as Peatio does. */
-export function listCurrencies(deps: Pick<AppDeps, 'db' | 'core'>, query: CurrencyListQuery) {
+export function listCurrencies(deps: Pick<MarketDataRouteDeps, 'db' | 'core'>, query: CurrencyListQuery) {
   return queryCurrencies(deps, {
     ...(query.type ? { type: query.type } : {}),
     search: query.search,
@@ -129,7 +129,7 @@ export function listCurrencies(deps: Pick<AppDeps, 'db' | 'core'>, query: Curren
  * `GET /public/currencies/{id}`: one visible currency in the list's item shape; an unknown or hidden one is
  * Peatio's 422 `public.currency.doesnt_exist`.
  */
-export async function findCurrency(deps: Pick<AppDeps, 'db' | 'core'>, id: string) {
+export async function findCurrency(deps: Pick<MarketDataRouteDeps, 'db' | 'core'>, id: string) {
   const {
     items: [currency],
   } = await queryCurrencies(deps, { id });

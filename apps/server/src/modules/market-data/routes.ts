@@ -17,13 +17,14 @@ import {
 } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
 import { AppError } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
 import { currencyParam, findCurrency, listCurrencies } from './currencies.ts';
+import type { MarketDataRouteDeps } from './deps.ts';
 import { KLINE_PERIODS, queryKlines, trim, wireCandle } from './klines.ts';
 import { openOrderBook } from './order-book.ts';
+import { listPublicMarkets, recentTrades, tradingFees, tradingLevels } from './repository.ts';
 import { listPublicWithdrawLimits } from './withdraw-limits.ts';
 
 const marketParam = z.object({ id: z.string().max(20) });
@@ -45,7 +46,7 @@ const klineQuery = z.object({
 });
 
 /** Peatio `public/*`: markets, tickers, depth, public trades, k-lines, currencies and fees. No login needed. */
-export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function marketDataRoutes(app: FastifyInstance, deps: MarketDataRouteDeps): Promise<void> {
   // 422 as Peatio answers it: there the market is a parameter its validation refuses, not a missing resource.
   const market = (id: string) => {
     if (!deps.core.markets.has(id)) throw new AppError(422, [MARKET_DATA_ERRORS.marketNotFound]);
@@ -61,20 +62,15 @@ export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Pro
     }),
     async (request, reply) => {
       const q = publicMarketsQuery.parse(request.query);
-      const where = `state <> 'hidden' and ($1::text is null or base_unit = $1) and ($2::text is null or quote_unit = $2)`;
-      const filters = [q.base_unit?.toLowerCase() ?? null, q.quote_unit?.toLowerCase() ?? null];
-      const [rows, total] = await Promise.all([
-        deps.db.query(
-          `select id, id as symbol, upper(base_unit) || '/' || upper(quote_unit) as name, 'spot' as type, base_unit, quote_unit,
-             trim_scale(min_price)::text as min_price, trim_scale(max_price)::text as max_price,
-             trim_scale(min_amount)::text as min_amount, amount_precision, price_precision, state
-           from markets where ${where} order by position, id limit $3 offset $4`,
-          [...filters, q.limit, (q.page - 1) * q.limit],
-        ),
-        deps.db.query(`select count(*)::int as n from markets where ${where}`, filters),
-      ]);
-      paged(reply, total.rows[0].n, q.page, q.limit);
-      return rows.rows;
+      const { items, total } = await listPublicMarkets(
+        deps.db,
+        q.base_unit?.toLowerCase() ?? null,
+        q.quote_unit?.toLowerCase() ?? null,
+        q.limit,
+        (q.page - 1) * q.limit,
+      );
+      paged(reply, total, q.page, q.limit);
+      return items;
     },
   );
 
@@ -133,13 +129,9 @@ export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Pro
     async (request) => {
       const id = market(marketParam.parse(request.params).id);
       await deps.core.sequencer.settled();
-      const rows = await deps.db.query(
-        `select id, trim_scale(price)::text as price, trim_scale(amount)::text as amount, trim_scale(total)::text as total,
-         market_id as market, created_at, taker_type from trades where market_id = $1 order by id desc limit $2`,
-        [id, tradesQuery.parse(request.query).limit],
-      );
+      const rows = await recentTrades(deps.db, id, tradesQuery.parse(request.query).limit);
       // As the `{market}.trades` stream has them: tid, date in Unix seconds, type = the taker's side.
-      return rows.rows.map(
+      return rows.map(
         (r): PublicTrade => ({
           ...r,
           id: Number(r.id),
@@ -207,23 +199,14 @@ export async function marketDataRoutes(app: FastifyInstance, deps: AppDeps): Pro
     '/public/trading_fees',
     docs('Trading fees', { response: z.array(tradingFeeResponse) }),
     async () => {
-      const rows = await deps.db.query(
-        `select id, "group", market_id, trim_scale(maker)::text as maker, trim_scale(taker)::text as taker, created_at
-       from trading_fees order by id`,
-      );
-      return rows.rows.map((r) => ({ ...r, id: Number(r.id), maker: trim(r.maker), taker: trim(r.taker) }));
+      const rows = await tradingFees(deps.db);
+      return rows.map((r) => ({ ...r, id: Number(r.id), maker: trim(r.maker), taker: trim(r.taker) }));
     },
   );
 
   app.get(
     '/public/trading_level',
     docs('Fees per trading level', { response: z.array(tradingLevelResponse) }),
-    async () => {
-      const rows = await deps.db.query(
-        `select "group" as level, trim_scale(maker)::text as maker, trim_scale(taker)::text as taker
-       from trading_fees where market_id = 'any' order by "group"`,
-      );
-      return rows.rows;
-    },
+    async () => tradingLevels(deps.db),
   );
 }

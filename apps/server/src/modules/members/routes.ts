@@ -1,16 +1,16 @@
 import { memberResponse, portfolioResponse } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
 import { docs } from '../../http/openapi.ts';
 import { listBalances } from '../trading/repository.ts';
 import { portfolio } from '../wallet/valuation.ts';
+import type { MemberRouteDeps } from './deps.ts';
 
 /**
  * Peatio member routes of the signed-in user: `account/members/me` and `account/me` (the member entity) and the
  * portfolio (`account/portfolio`, `account/update/portfolio`).
  */
-export async function memberRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function memberRoutes(app: FastifyInstance, deps: MemberRouteDeps): Promise<void> {
   app.addHook('onRequest', requireAuth(deps.users, deps.sessions, deps.apiKeys));
   /**
    * Peatio's member entity, on both paths: uid, email, level, role, group, state, the accounts (currency, balance,

@@ -8,12 +8,12 @@ import {
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
 import { invalid } from '../../http/errors.ts';
 import { readMultipart, streamMultipart } from '../../http/multipart.ts';
 import { docs } from '../../http/openapi.ts';
 import { sessionOnly } from '../../http/session-only.ts';
+import type { PayoutRouteDeps } from './deps.ts';
 import { Payouts } from './service.ts';
 
 /** Per account, so that businesses behind one address do not share a budget. */
@@ -32,7 +32,7 @@ const perAccount = (max: number, timeWindow: string) => ({
  * only: a leaked API key must not be able to pay a thousand addresses. Every route answers 403
  * `account.payout.business_required` to anyone else, and 404 for a file that is not the caller's.
  */
-export async function payoutRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function payoutRoutes(app: FastifyInstance, deps: PayoutRouteDeps): Promise<void> {
   const payouts = new Payouts({
     ...deps.wallet.withdrawDeps(),
     log: deps.logger.child({ module: 'payouts' }),

@@ -5,16 +5,19 @@ import {
   type PayoutFile,
   type PayoutFileDetail,
   toUnits,
-  WALLET_ERRORS,
 } from '@exchange/shared';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
 import type { UploadedFile } from '../../http/multipart.ts';
 import { isVerifiedBusiness } from '../business/account-type.ts';
-import { refuseWhenSanctionsHit } from '../compliance/sanctions/screening.ts';
+import { DEFAULT_TRAVEL_RULE } from '../compliance/travel-rule/config.ts';
+import {
+  travelRuleForWithdrawal,
+  undeclaredBeneficiary,
+} from '../compliance/travel-rule/withdrawal-check.ts';
 import type { RequestOrigin } from '../identity/registration.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
 import { checkTotp } from '../wallet/totp-check.ts';
-import { placeWithdrawal, type WithdrawDeps, withdrawPermission } from '../wallet/withdrawals.ts';
+import { placeWithdrawal, requireWithdrawPermission, type WithdrawDeps } from '../wallet/withdrawals.ts';
 import { decodeUtf8, parseCsv } from './csv.ts';
 import * as repo from './repository.ts';
 import { checkRows, shortfall } from './validate.ts';
@@ -139,9 +142,7 @@ export class Payouts {
     const file = await repo.findFile(db, userId, id);
     if (!file) throw notFound();
     if (file.state !== 'validated') throw invalid(PAYOUT_ERRORS.alreadyExecuted);
-    if (!(await withdrawPermission(this.deps, user)).allowed)
-      throw new AppError(403, [WALLET_ERRORS.withdrawNotPermitted]);
-    await refuseWhenSanctionsHit(db, user.id);
+    await requireWithdrawPermission(this.deps, user);
     const needs = (await repo.fileNeeds(db, id)).map((n) => {
       const precision = this.deps.core.units.precision(n.currency);
       return {
@@ -204,6 +205,18 @@ export class Payouts {
       const amount = toUnits(row.amount, precision);
       const fee = toUnits(row.fee, precision);
       try {
+        // The file names no beneficiary: an outside address's record says so (`missing`, held for review with
+        // TRAVEL_RULE_HOLD_UNDECLARED); a customer here is named from their verified profile.
+        const travelRule = await travelRuleForWithdrawal(
+          { db, core, config: this.deps.travelRule ?? DEFAULT_TRAVEL_RULE },
+          user,
+          {
+            currency: row.currency,
+            amount: amount + fee,
+            recipient: row.internalUserId,
+            beneficiary: undeclaredBeneficiary(row.recipient),
+          },
+        );
         const withdrawalId = await placeWithdrawal(
           this.deps,
           user,
@@ -218,6 +231,7 @@ export class Payouts {
             fee,
             precision,
             recipient: row.internalUserId,
+            travelRule,
           },
           origin,
         );

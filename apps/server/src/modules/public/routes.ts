@@ -13,9 +13,10 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AltchaCaptcha } from '../../adapters/captcha/altcha.ts';
-import type { AppDeps } from '../../app.ts';
 import { docs } from '../../http/openapi.ts';
 import { MIN_PASSWORD_ENTROPY } from '../identity/entropy.ts';
+import type { PublicRouteDeps } from './deps.ts';
+import { pingDatabase } from './repository.ts';
 import { runningVersion } from './version.ts';
 
 /**
@@ -23,7 +24,7 @@ import { runningVersion } from './version.ts';
  * while the database does; `health/ready` also needs the exchange core to take commands (it pauses while it
  * reloads from a database that came back). Both answer 503 `server.database_unavailable` otherwise.
  */
-export async function peatioPublicRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function peatioPublicRoutes(app: FastifyInstance, deps: PublicRouteDeps): Promise<void> {
   // Peatio answers with a bare JSON string; Fastify would send a returned string as plain text.
   app.get(
     '/public/timestamp',
@@ -49,7 +50,7 @@ export async function peatioPublicRoutes(app: FastifyInstance, deps: AppDeps): P
     docs('Liveness', { response: z.object({ status: z.literal('alive') }) }),
     async (_request, reply) => {
       try {
-        await deps.db.query('select 1');
+        await pingDatabase(deps.db);
         return { status: 'alive' };
       } catch {
         return reply.status(503).send({ errors: [ERRORS.databaseUnavailable] });
@@ -62,7 +63,7 @@ export async function peatioPublicRoutes(app: FastifyInstance, deps: AppDeps): P
     docs('Readiness: the database and the exchange core', { response: readinessResponse }),
     async (_request, reply) => {
       try {
-        await deps.db.query('select 1');
+        await pingDatabase(deps.db);
       } catch {
         return reply.status(503).send({ errors: [ERRORS.databaseUnavailable] });
       }
@@ -80,7 +81,7 @@ export async function peatioPublicRoutes(app: FastifyInstance, deps: AppDeps): P
 }
 
 /** Barong's liveness routes, the running version, the public client configuration and the captcha challenge. */
-export async function barongPublicRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function barongPublicRoutes(app: FastifyInstance, deps: PublicRouteDeps): Promise<void> {
   app.get('/identity/ping', docs('Liveness', { response: pingResponse }), async () => ({ ping: 'pong' }));
   app.get(
     '/identity/time',

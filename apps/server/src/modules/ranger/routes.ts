@@ -2,12 +2,12 @@ import { ERRORS } from '@exchange/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
 import { sessionUser } from '../../http/auth.ts';
 import { docs } from '../../http/openapi.ts';
 import { userOfClaims } from '../identity/jwt.ts';
 import { SESSION_COOKIE } from '../identity/sessions.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
+import type { RangerRouteDeps } from './deps.ts';
 import { MAX_BUFFERED_BYTES, type StreamClient } from './hub.ts';
 import { clientStreamName, queryStreamNames, routeStreams } from './streams.ts';
 
@@ -64,7 +64,7 @@ function jwtMessage(message: unknown): { token: string | undefined } | undefined
  * restricted to addresses, presented from one of them); else undefined.
  */
 async function jwtUser(
-  deps: AppDeps,
+  deps: RangerRouteDeps,
   token: string | undefined,
   ip: string,
 ): Promise<UserRecord | undefined> {
@@ -94,7 +94,7 @@ function requestedStreams(request: FastifyRequest): string[] {
 function attach(
   socket: WebSocket,
   request: FastifyRequest,
-  deps: AppDeps,
+  deps: RangerRouteDeps,
   identity: Identity = {},
   early: readonly RawData[] = [],
 ): void {
@@ -199,7 +199,7 @@ const bearerUsers = new WeakMap<FastifyRequest, UserRecord>();
  * The user of a `/private` connection: a checked bearer JWT's, an API key's owner (programs), else the session
  * cookie's user.
  */
-async function privateUser(deps: AppDeps, request: FastifyRequest): Promise<UserRecord | undefined> {
+async function privateUser(deps: RangerRouteDeps, request: FastifyRequest): Promise<UserRecord | undefined> {
   const bearer = bearerUsers.get(request);
   if (bearer) return bearer;
   if (request.headers['x-auth-apikey'] !== undefined && !request.cookies[SESSION_COOKIE]) {
@@ -220,7 +220,7 @@ const withoutCredentials = (request: FastifyRequest) =>
  * taken out of it, the others are handled once the connection is attached.
  */
 async function jwtFromFirstMessage(
-  deps: AppDeps,
+  deps: RangerRouteDeps,
   socket: WebSocket,
   early: RawData[],
   /** The client's address: a token of an address-restricted API key counts from its addresses only. */
@@ -265,7 +265,7 @@ async function jwtFromFirstMessage(
  * X-Auth headers). A cookie-authenticated upgrade from a page of another origin is refused before the upgrade,
  * so a foreign site cannot read a visitor's private streams with the visitor's cookie.
  */
-export async function rangerRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function rangerRoutes(app: FastifyInstance, deps: RangerRouteDeps): Promise<void> {
   for (const path of ['/public', '/public/']) {
     app.get(
       path,

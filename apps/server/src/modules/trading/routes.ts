@@ -12,7 +12,6 @@ import {
 } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
@@ -20,6 +19,7 @@ import { paged } from '../../http/paging.ts';
 import { privateStreamKey } from '../ranger/streams.ts';
 import { accountDepositAddresses } from '../wallet/addresses.ts';
 import { usdtPriceText } from '../wallet/valuation.ts';
+import type { TradingRouteDeps } from './deps.ts';
 import {
   findOwnOrder,
   listBalances,
@@ -49,7 +49,7 @@ const favouriteSchema = z.object({
 const userId = (request: Parameters<typeof authUser>[0]) => Number(authUser(request).id);
 
 /** Peatio `market/*` and `account/balances`: orders and trades of the signed-in user (session or API key). */
-export async function tradingRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function tradingRoutes(app: FastifyInstance, deps: TradingRouteDeps): Promise<void> {
   app.addHook('onRequest', requireAuth(deps.users, deps.sessions, deps.apiKeys));
   // Orders, trades and balances are read from the tables, which the core writes from its journal just behind its
   // answers: a read waits until they hold every command answered before it (read your writes).

@@ -212,3 +212,18 @@ export async function accountDepositAddresses(
   }
   return addresses;
 }
+
+/** The network a currency deposits on (the given one, or its first), with whether deposits are on; none: undefined. */
+export async function depositNetworkOf(
+  db: pg.Pool,
+  currency: string,
+  blockchainKey: string | null,
+): Promise<{ blockchain_key: string; deposit_enabled: boolean } | undefined> {
+  return (
+    await db.query(
+      `select blockchain_key, deposit_enabled from currency_networks
+     where currency_id = $1 and ($2::text is null or blockchain_key = $2) order by id limit 1`,
+      [currency, blockchainKey],
+    )
+  ).rows[0];
+}

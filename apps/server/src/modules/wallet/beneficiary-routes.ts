@@ -10,7 +10,6 @@ import {
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
 import { authUser } from '../../http/auth.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
@@ -24,6 +23,7 @@ import {
   resendPin,
 } from './beneficiaries.ts';
 import { requestRemoval } from './beneficiary-removal.ts';
+import type { WalletRouteDeps } from './deps.ts';
 
 const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 /** Where a request came from, for the security log. */
@@ -38,7 +38,7 @@ const origin = (request: FastifyRequest) => ({
  */
 export function beneficiaryRoutes(
   app: FastifyInstance,
-  deps: AppDeps,
+  deps: WalletRouteDeps,
   beneficiaryDeps: BeneficiaryDeps,
   limits: {
     config: { rateLimit: { max: number; timeWindow: string; keyGenerator: (r: FastifyRequest) => string } };

@@ -1,10 +1,10 @@
 import { DEV_ERRORS, faucetResponse, mineResponse, parseUnits } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
 import { invalid } from '../../http/errors.ts';
 import { loopbackOnly } from '../../http/loopback.ts';
 import { docs } from '../../http/openapi.ts';
+import type { WalletRouteDeps } from './deps.ts';
 
 const faucetSchema = z.object({
   blockchain_key: z.string().max(64),
@@ -21,7 +21,7 @@ const mineSchema = z.object({
  * Developer tools for trying deposits (only with DEV_TOOLS, and only from this machine): send coins from nowhere to any address on a
  * simulated chain, and mine blocks. The command line's `faucet` and `mine` call these.
  */
-export async function walletDevRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function walletDevRoutes(app: FastifyInstance, deps: WalletRouteDeps): Promise<void> {
   const network = (key: string) => {
     const n = deps.wallet.chains.get(key);
     if (!n?.dev) throw invalid(DEV_ERRORS.unsupportedNetwork);

@@ -4,12 +4,11 @@ import type { BankPort, PayoutResult } from '../../adapters/bank/port.ts';
 import { validIban } from '../../adapters/bank/port.ts';
 import type { Clock } from '../../clock.ts';
 import type { Core } from '../../core/index.ts';
-import { AppError, invalid, notFound } from '../../http/errors.ts';
-import { refuseWhenSanctionsHit } from '../compliance/sanctions/screening.ts';
+import { invalid, notFound } from '../../http/errors.ts';
 import type { ServerKeys } from '../identity/crypto.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
 import { checkTotp } from './totp-check.ts';
-import { withdrawPermission } from './withdrawals.ts';
+import { requireWithdrawPermission } from './withdrawals.ts';
 
 export interface FiatDeps {
   db: pg.Pool;
@@ -37,10 +36,7 @@ const SELECT = `select id, currency_id as currency, trim_scale(amount)::text as 
  */
 export async function createFiatWithdrawal(deps: FiatDeps, user: UserRecord, input: FiatWithdrawInput) {
   const { db, core } = deps;
-  if (!(await withdrawPermission(deps, user)).allowed)
-    throw new AppError(403, [WALLET_ERRORS.withdrawNotPermitted]);
-  // A sanctions screening hit freezes new withdrawals until compliance decides it (issue 33).
-  await refuseWhenSanctionsHit(db, user.id);
+  await requireWithdrawPermission(deps, user);
   const currency = (
     await db.query('select precision from currencies where id = $1 and type = $2', [input.currency, 'fiat'])
   ).rows[0];

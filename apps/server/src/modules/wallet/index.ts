@@ -9,7 +9,7 @@ import type { WithdrawReviewRules } from '../../config.ts';
 import type { Core } from '../../core/index.ts';
 import type { ChangeFeed } from '../../db/change-feed.ts';
 import { Repeating } from '../../jobs/repeating.ts';
-import type { TravelRuleConfig } from '../compliance/travel-rule/config.ts';
+import { DEFAULT_TRAVEL_RULE, type TravelRuleConfig } from '../compliance/travel-rule/config.ts';
 import type { ServerKeys } from '../identity/crypto.ts';
 import type { StreamPublisher } from '../ranger/forwarded.ts';
 import { DEPOSIT_STREAM_NAMES, privateStreamKey } from '../ranger/streams.ts';
@@ -45,7 +45,10 @@ export interface WalletOptions {
   withdrawReview: WithdrawReviewRules;
   /** The travel rule's settings (the defaults when not given). */
   travelRule?: TravelRuleConfig;
-  /** Reaches the beneficiary's provider with the travel-rule message. */
+  /**
+   * Reaches the beneficiary's provider with the travel-rule message, and asks about deposits from other providers
+   * (none: deposits are credited without the check).
+   */
   travelRulePort?: TravelRulePort;
   /** Pays fiat withdrawals; the built-in simulated bank by default. */
   bank?: BankPort;
@@ -114,7 +117,17 @@ export class Wallet {
       height: (network: string, latest: number) => void this.latest.set(network, latest),
     };
     this.bank = options.bank ?? createSimulatedBank();
-    this.watcherDeps = { db: options.db, core: options.core, events, log: options.log };
+    this.watcherDeps = {
+      db: options.db,
+      core: options.core,
+      events,
+      log: options.log,
+      // The travel rule on deposits asks the same port that carries our messages to other providers.
+      incoming: options.travelRulePort && {
+        port: options.travelRulePort,
+        config: options.travelRule ?? DEFAULT_TRAVEL_RULE,
+      },
+    };
     this.processor = new WithdrawalProcessor({ ...this.withdrawDeps(), log: options.log });
   }
 

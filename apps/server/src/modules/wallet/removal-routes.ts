@@ -1,11 +1,11 @@
 import { API, beneficiaryRemovalSchema, beneficiaryRemovedResponse } from '@exchange/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
-import type { AppDeps } from '../../app.ts';
 import { AppError } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
 import { refuseForeignPages } from '../../http/same-origin.ts';
 import { confirmRemoval, REMOVAL_PATH, type RemovalSubject, removalSubject } from './beneficiary-removal.ts';
+import type { WalletRouteDeps } from './deps.ts';
 
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -41,7 +41,7 @@ const html = (reply: FastifyReply, status: number, text: string) =>
  * button's POST removes the address. The token is the proof: no session is needed, the owner may open the mail
  * anywhere. Pages of other sites may not post here.
  */
-export async function beneficiaryRemovalRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function beneficiaryRemovalRoutes(app: FastifyInstance, deps: WalletRouteDeps): Promise<void> {
   const removalDeps = {
     db: deps.db,
     keys: deps.keys,

@@ -22,15 +22,14 @@ import {
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
 import { invalid, notFound } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
-import { travelRuleRoutes } from '../compliance/travel-rule/routes.ts';
-import { currentDepositAddress } from './addresses.ts';
+import { currentDepositAddress, depositNetworkOf } from './addresses.ts';
 import type { BeneficiaryDeps } from './beneficiaries.ts';
 import { beneficiaryRoutes } from './beneficiary-routes.ts';
+import type { WalletRouteDeps } from './deps.ts';
 import { createFiatWithdrawal, fiatCallback, findFiat, listFiat } from './fiat.ts';
 import { depositByTxid, historyItem, listHistory, listSwaps } from './history.ts';
 import { executeSwap, quoteSwap } from './swaps.ts';
@@ -47,8 +46,23 @@ const DEPOSIT_ALIAS: Record<string, string> = { usd: 'usdt', eur: 'usdt' };
 /** A transaction id in a path: a chain's hash or our internal reference, never longer than 128 characters. */
 const txidParams = z.object({ txid: z.string().min(1).max(128) });
 
+/** The per-account rate limit of the wallet's changing calls, as a route's options. */
+export interface WalletLimits {
+  config: { rateLimit: { max: number; timeWindow: string; keyGenerator: (r: FastifyRequest) => string } };
+}
+
+/**
+ * Another module's customer calls registered in the wallet's scope, with its authentication and `limits` (the
+ * travel rule's): the app passes them in, so this module imports no other module's route file.
+ */
+export type WalletSection = (app: FastifyInstance, limits: WalletLimits) => void;
+
 /** Peatio `account/*` wallet calls of the signed-in user (session or API key). */
-export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function walletRoutes(
+  app: FastifyInstance,
+  deps: WalletRouteDeps,
+  sections: WalletSection[] = [],
+): Promise<void> {
   app.addHook('onRequest', requireAuth(deps.users, deps.sessions, deps.apiKeys));
   const { wallet } = deps;
   const uid = (request: FastifyRequest) => authUser(request).id;
@@ -61,7 +75,7 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
     travelRule: deps.config.travelRule,
   };
   // Per account, so users behind one address do not share a budget.
-  const strict = {
+  const strict: WalletLimits = {
     config: {
       rateLimit: {
         max: 60,
@@ -96,13 +110,7 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
         .toLowerCase();
       const currency = DEPOSIT_ALIAS[requested] ?? requested;
       const { blockchain_key } = addressQuery.parse(request.query);
-      const row = (
-        await deps.db.query(
-          `select blockchain_key, deposit_enabled from currency_networks
-         where currency_id = $1 and ($2::text is null or blockchain_key = $2) order by id limit 1`,
-          [currency, blockchain_key ?? null],
-        )
-      ).rows[0];
+      const row = await depositNetworkOf(deps.db, currency, blockchain_key ?? null);
       const network = row ? wallet.chains.get(row.blockchain_key) : undefined;
       if (!row || !network) throw invalid(WALLET_ERRORS.networkNotFound);
       if (!row.deposit_enabled) throw invalid(WALLET_ERRORS.depositDisabled);
@@ -277,7 +285,7 @@ export async function walletRoutes(app: FastifyInstance, deps: AppDeps): Promise
   );
 
   beneficiaryRoutes(app, deps, beneficiaryDeps, strict);
-  travelRuleRoutes(app, deps, strict);
+  for (const section of sections) section(app, strict);
 
   const swapDeps = { db: deps.db, core: deps.core, keys: deps.keys };
   app.get(

@@ -8,7 +8,8 @@ import {
   withdrawMinimum,
 } from '@exchange/shared';
 import { AppError, invalid } from '../../http/errors.ts';
-import { refuseWhenSanctionsHit } from '../compliance/sanctions/screening.ts';
+import { DEFAULT_TRAVEL_RULE } from '../compliance/travel-rule/config.ts';
+import { travelRuleForInternal } from '../compliance/travel-rule/withdrawal-check.ts';
 import {
   beginAttempt,
   failAttempt,
@@ -19,7 +20,7 @@ import {
 import { verifyPassword } from '../identity/passwords.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
 import { addressOwner } from './addresses.ts';
-import { placeWithdrawal, type WithdrawDeps, withdrawPermission } from './withdrawals.ts';
+import { placeWithdrawal, requireWithdrawPermission, type WithdrawDeps } from './withdrawals.ts';
 
 /** A network of the currency, as a transfer needs it. */
 interface CurrencyNetwork {
@@ -55,10 +56,7 @@ export async function createTransfer(
   input: InternalTransferInput,
 ): Promise<number> {
   const { db } = deps;
-  if (!(await withdrawPermission(deps, user)).allowed)
-    throw new AppError(403, [WALLET_ERRORS.withdrawNotPermitted]);
-  // A sanctions screening hit freezes new withdrawals until compliance decides it (issue 33).
-  await refuseWhenSanctionsHit(db, user.id);
+  await requireWithdrawPermission(deps, user);
   const networks = (
     await db.query<CurrencyNetwork>(
       `select n.blockchain_key, n.min_withdraw_amount::text, n.withdraw_fee::text, n.withdraw_enabled, c.precision
@@ -87,6 +85,12 @@ export async function createTransfer(
   }
   if (deps.core.sequencer.state.balance(Number(user.id), input.currency).balance < amount)
     throw invalid(WALLET_ERRORS.insufficientBalance);
+  // Both are our verified customers: the record names both from their profiles (nothing to send anywhere).
+  const travelRule = await travelRuleForInternal(
+    { db, config: deps.travelRule ?? DEFAULT_TRAVEL_RULE },
+    user,
+    recipient.userId,
+  );
   return placeWithdrawal(deps, user, {
     currency: input.currency,
     blockchainKey: recipient.network.blockchain_key,
@@ -97,6 +101,7 @@ export async function createTransfer(
     fee: 0n,
     precision,
     recipient: recipient.userId,
+    travelRule,
   });
 }
 

@@ -3,9 +3,11 @@ import type pg from 'pg';
 import type { ChainBlock } from '../../adapters/chains/port.ts';
 import type { Core } from '../../core/index.ts';
 import { withTransaction } from '../../db/pool.ts';
+import { type IncomingDeps, mayCreditIncoming } from '../compliance/travel-rule/incoming.ts';
 import { hotWallet, newDepositAddress } from './addresses.ts';
 import type { Network } from './chains.ts';
 import { Collector } from './collector.ts';
+import { creditDeposit } from './deposit-credit.ts';
 
 /** What the watcher tells the rest of the app: a new address to show, a deposit that changed. */
 export interface WatcherEvents {
@@ -20,6 +22,11 @@ export interface WatcherDeps {
   core: Core;
   events: WatcherEvents;
   log: { warn(message: string): void };
+  /**
+   * The travel rule on incoming transfers: asked before a deposit is credited (none: every deposit is credited at
+   * its confirmations, as before).
+   */
+  incoming?: Omit<IncomingDeps, 'db' | 'log'>;
 }
 
 /** Blocks scanned per tick at most, so one tick stays short. */
@@ -214,8 +221,9 @@ export class DepositWatcher {
         if (precision === undefined) continue;
         const row = (
           await tx.query(
-            `insert into deposits (user_id, currency_id, blockchain_key, address, txid, txout, amount, block_height, block_hash)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+            `insert into deposits (user_id, currency_id, blockchain_key, address, txid, txout, amount, block_height, block_hash,
+                                   from_address)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
              on conflict (blockchain_key, txid, txout) do update
                set block_height = excluded.block_height, block_hash = excluded.block_hash, updated_at = now(),
                    state = case when deposits.state = 'canceled' and deposits.note = 'reorg' then 'submitted' else deposits.state end,
@@ -231,6 +239,7 @@ export class DepositWatcher {
               formatUnits(t.amount, precision),
               block.height,
               block.hash,
+              t.from,
             ],
           )
         ).rows[0];
@@ -264,16 +273,22 @@ export class DepositWatcher {
     this.deps.events.depositAddress(userId, this.network.key, fresh);
   }
 
-  /** Credits deposits that reached the confirmation threshold; those under the network minimum are rejected. */
+  /**
+   * Credits deposits that reached the confirmation threshold; those under the network minimum are rejected, and
+   * those the travel rule holds (from another provider without the originator's information) wait.
+   */
   private async confirm(latest: number): Promise<void> {
     const { db, core } = this.deps;
     const ready = await db.query(
-      `select d.id, d.user_id, d.currency_id, d.amount::text, n.min_deposit_amount::text as min
+      `select d.id, d.user_id, d.currency_id, trim_scale(d.amount)::text as amount, n.min_deposit_amount::text as min,
+              d.blockchain_key,
+              d.txid, d.address, d.from_address, d.created_at, d.travel_rule_status, d.travel_rule_checked_at
        from deposits d join currency_networks n on n.currency_id = d.currency_id and n.blockchain_key = d.blockchain_key
        where d.blockchain_key = $1 and d.state = 'submitted' and d.block_height is not null and d.block_height <= $2
        order by d.id`,
       [this.network.key, latest - this.network.confirmations + 1],
     );
+    const incoming = this.deps.incoming;
     for (const d of ready.rows) {
       const precision = core.units.precision(d.currency_id);
       const amount = toUnits(d.amount, precision);
@@ -283,16 +298,8 @@ export class DepositWatcher {
           [d.id],
         );
       } else {
-        const result = await core.sequencer.submit(
-          { type: 'Credit', user: Number(d.user_id), currency: d.currency_id, amount, kind: 'deposit' },
-          `deposit:${d.id}`,
-        );
-        const state = result.ok ? 'accepted' : 'errored';
-        await db.query(
-          `update deposits set state = $2, credited_at = case when $3 then now() end, note = $4, updated_at = now()
-           where id = $1 and state = 'submitted'`,
-          [d.id, state, result.ok, result.ok ? null : result.code],
-        );
+        if (incoming && !(await mayCreditIncoming({ ...incoming, db, log: this.deps.log }, d))) continue;
+        await creditDeposit(this.deps, { ...d, amount });
       }
       this.deps.events.deposit(Number(d.user_id), Number(d.id));
     }

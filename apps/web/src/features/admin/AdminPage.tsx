@@ -31,6 +31,7 @@ import { AdminNetworks } from './AdminNetworks.tsx';
 import { AdminSanctions } from './AdminSanctions.tsx';
 import { AdminSolvency } from './AdminSolvency.tsx';
 import { AdminTrail } from './AdminTrail.tsx';
+import { AdminTravelRule } from './AdminTravelRule.tsx';
 import { AdminUsers } from './AdminUsers.tsx';
 import { AdminWithdrawals } from './AdminWithdrawals.tsx';
 
@@ -115,6 +116,7 @@ export function AdminPage() {
       ['bankTransfers', 'bank_transfers.review', () => <AdminBankTransfers me={staff.uid} />],
       ['sanctions', 'sanctions.review', () => <AdminSanctions me={staff.uid} />],
       ['monitoring', 'monitoring.review', () => <AdminMonitoring me={staff.uid} />],
+      ['travelRule', 'travel_rule.review', () => <AdminTravelRule me={staff.uid} />],
       ['trail', 'trail.read', () => <AdminTrail />],
     ] as const
   )

@@ -1,4 +1,4 @@
-import { CODE_LENGTH, executePayoutSchema, fieldErrors, type PayoutFileDetail } from '@exchange/shared';
+import { executePayoutSchema, type PayoutFileDetail } from '@exchange/shared';
 import {
   Alert,
   Anchor,
@@ -6,7 +6,6 @@ import {
   Button,
   Container,
   Group,
-  Modal,
   Paper,
   Stack,
   Table,
@@ -18,9 +17,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from '../../app/toast.ts';
-import { CodeInput } from '../../components/CodeInput.tsx';
+import { CodeConfirmModal } from '../../components/CodeConfirmModal.tsx';
 import { TableHead } from '../../components/TableHead.tsx';
-import { codeText, errorText } from '../auth/components/errors.ts';
+import { errorText } from '../auth/components/errors.ts';
 import { formatDateTime } from '../settings/kyc.ts';
 import { discardPayout, executePayout, getPayout, PAYOUTS_QUERY } from './api.ts';
 
@@ -178,49 +177,22 @@ function ExecuteModal({
   onDone: () => Promise<void>;
 }) {
   const { t } = useTranslation();
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string>();
-  const run = useMutation({
-    mutationFn: (otp: string) => executePayout(file.id, otp),
-    onSuccess: onDone,
-    onError: (err) => setError(errorText(t, err) || t('server.error')),
-  });
   return (
-    <Modal opened onClose={onClose} centered title={t('payouts.executeTitle', { count: file.row_count })}>
-      <form
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          const parsed = executePayoutSchema.safeParse({ otp: code });
-          if (!parsed.success) {
-            const first = fieldErrors(parsed.error).otp;
-            setError(first ? codeText(t, first) : undefined);
-            return;
-          }
-          run.mutate(parsed.data.otp);
-        }}
-      >
-        <Stack>
-          <Text size="sm" c="dimmed">
-            {t('payouts.executeHint')}
-          </Text>
-          <CodeInput
-            label={t('payouts.totpLabel')}
-            length={CODE_LENGTH.totp}
-            value={code}
-            onChange={(value) => {
-              setCode(value);
-              setError(undefined);
-            }}
-            error={error}
-            autoFocus
-            testId="payout-totp"
-          />
-          <Button type="submit" loading={run.isPending} data-testid="payout-confirm">
-            {t('payouts.confirm')}
-          </Button>
-        </Stack>
-      </form>
-    </Modal>
+    <CodeConfirmModal
+      title={t('payouts.executeTitle', { count: file.row_count })}
+      code={{
+        field: 'otp',
+        label: t('payouts.totpLabel'),
+        hint: t('payouts.executeHint'),
+        testId: 'payout-totp',
+      }}
+      check={(code) => executePayoutSchema.safeParse({ otp: code })}
+      onSubmit={async ({ otp }) => {
+        await executePayout(file.id, otp);
+        await onDone();
+      }}
+      onClose={onClose}
+      submit={{ label: t('payouts.confirm'), testId: 'payout-confirm' }}
+    />
   );
 }

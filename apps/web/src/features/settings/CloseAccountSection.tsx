@@ -1,21 +1,14 @@
-import {
-  type ClosureEntity,
-  fieldErrors,
-  type RequestClosureInput,
-  requestClosureSchema,
-} from '@exchange/shared';
+import { type ClosureEntity, type RequestClosureInput, requestClosureSchema } from '@exchange/shared';
 import {
   Alert,
   Anchor,
   Button,
-  Modal,
   Paper,
   PasswordInput,
   Select,
   Stack,
   Table,
   Text,
-  TextInput,
   Title,
 } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -25,8 +18,9 @@ import { Link, useNavigate } from 'react-router';
 import { api } from '../../api/client.ts';
 import type { User } from '../../api/user.ts';
 import { toast } from '../../app/toast.ts';
+import { CodeConfirmModal } from '../../components/CodeConfirmModal.tsx';
 import { forgetSession } from '../auth/api.ts';
-import { codeText, errorText } from '../auth/components/errors.ts';
+import { errorText } from '../auth/components/errors.ts';
 import { useBeneficiaries } from '../wallet/api.ts';
 import { formatDateTime } from './kyc.ts';
 import { SECURITY_LOG_QUERY } from './SecurityLogSection.tsx';
@@ -245,66 +239,38 @@ function ConfirmClosure({
 }) {
   const { t } = useTranslation();
   const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    const parsed = requestClosureSchema.safeParse({
-      password,
-      ...(otp ? { otp_code: code } : {}),
-      addresses,
-    });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error));
-      return;
-    }
-    setBusy(true);
-    try {
-      await onDone(await api<ClosureEntity>('barong', PATH, { method: 'POST', body: parsed.data }));
-    } catch (err) {
-      setErrors({ form: errorText(t, err) });
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
-    <Modal opened onClose={onClose} centered title={title}>
-      <form onSubmit={submit} noValidate>
-        <Stack>
+    <CodeConfirmModal
+      title={title}
+      // The password comes first and keeps the dialog's first focus.
+      code={
+        otp
+          ? { field: 'otp_code', label: t('closure.otp'), testId: 'closure-otp', autoFocus: false }
+          : undefined
+      }
+      check={(code) =>
+        requestClosureSchema.safeParse({ password, ...(otp ? { otp_code: code } : {}), addresses })
+      }
+      onSubmit={async (body) => onDone(await api<ClosureEntity>('barong', PATH, { method: 'POST', body }))}
+      onClose={onClose}
+      // A wrong password or code is the whole confirmation's refusal.
+      refusalIn="alert"
+      alertTestId="closure-error"
+      submit={{ label: t('closure.confirm'), testId: 'closure-confirm', color: 'red' }}
+    >
+      {(errorOf) => (
+        <>
           <Text size="sm">{t('closure.confirmText')}</Text>
           <PasswordInput
             label={t('closure.password')}
             autoComplete="current-password"
             value={password}
             onChange={(e) => setPassword(e.currentTarget.value)}
-            error={errors.password ? codeText(t, errors.password) : undefined}
+            error={errorOf('password')}
             data-testid="closure-password"
           />
-          {otp && (
-            <TextInput
-              label={t('closure.otp')}
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={6}
-              value={code}
-              onChange={(e) => setCode(e.currentTarget.value)}
-              error={errors.otp_code ? codeText(t, errors.otp_code) : undefined}
-              data-testid="closure-otp"
-            />
-          )}
-          {errors.form && (
-            <Alert color="red" role="alert" data-testid="closure-error">
-              {errors.form}
-            </Alert>
-          )}
-          <Button type="submit" color="red" loading={busy} data-testid="closure-confirm">
-            {t('closure.confirm')}
-          </Button>
-        </Stack>
-      </form>
-    </Modal>
+        </>
+      )}
+    </CodeConfirmModal>
   );
 }

@@ -1,4 +1,4 @@
-import { fiatWithdrawSchema, WALLET_ERRORS } from '@exchange/shared';
+import { fiatWithdrawSchema, SANCTIONS_ERRORS, WALLET_ERRORS } from '@exchange/shared';
 import { Alert, Button, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -64,7 +64,11 @@ export function FiatWithdrawModal({
     >
       {permission && !permission.allowed ? (
         <Alert color="yellow" data-testid="fiat-not-permitted">
-          {t('wallet.fiat.notPermitted')}
+          {t(
+            permission.reason === SANCTIONS_ERRORS.frozen
+              ? SANCTIONS_ERRORS.frozen
+              : 'wallet.fiat.notPermitted',
+          )}
         </Alert>
       ) : (
         <form onSubmit={submit} noValidate>

@@ -1,3 +1,4 @@
+import { SANCTIONS_ERRORS } from '@exchange/shared';
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
@@ -62,8 +63,9 @@ export function WithdrawPromptModal({ prompt, onClose }: { prompt: WithdrawPromp
 }
 
 /**
- * Shows the withdraw form only to a user who may withdraw; otherwise says why: identity verification, 2FA, or
- * the 24-hour hold after a password or 2FA change.
+ * Shows the withdraw form only to a user who may withdraw; otherwise says why: identity verification, 2FA, the
+ * freeze while compliance reviews a sanctions screening hit (no form: nothing can be sent), or the 24-hour hold
+ * after a password or 2FA change.
  */
 export function WithdrawGate({
   permission,
@@ -88,6 +90,12 @@ export function WithdrawGate({
             </Button>
           </Group>
         </Stack>
+      </Alert>
+    );
+  if (permission.reason === SANCTIONS_ERRORS.frozen)
+    return (
+      <Alert color="red" data-testid="withdraw-frozen">
+        {t(SANCTIONS_ERRORS.frozen)}
       </Alert>
     );
   const holdUntil = permission.hold_until ? new Date(permission.hold_until) : undefined;

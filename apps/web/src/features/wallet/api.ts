@@ -56,6 +56,11 @@ export interface WithdrawPermission {
   otp: boolean;
   /** ISO time until which withdrawals are held after a password or 2FA change. */
   hold_until: string | null;
+  /**
+   * The code a withdrawal would be refused with now (null when allowed): `account.withdraw.sanctions_review` while
+   * a sanctions screening hit waits for compliance.
+   */
+  reason: string | null;
 }
 
 export type HistoryKind = 'deposits' | 'withdraws' | 'adjustments';

@@ -100,7 +100,8 @@ export const wallet = {
   'wallet.beneficiary.prove': 'Prove it is mine',
   'wallet.beneficiary.proof.intro':
     'Sign this message with the address in your wallet ({{method}}), then paste the signature below.',
-  'wallet.beneficiary.proof.method.bip137': 'Bitcoin "Sign message"',
+  'wallet.beneficiary.proof.method.bip137': 'Bitcoin "Sign message", legacy or BIP-322',
+  'wallet.beneficiary.proof.method.bip322': 'Bitcoin "Sign message", BIP-322',
   'wallet.beneficiary.proof.method.eip191': 'Ethereum personal_sign',
   'wallet.beneficiary.proof.method.tip191': 'TRON signMessageV2',
   'wallet.beneficiary.proof.message': 'Message to sign',

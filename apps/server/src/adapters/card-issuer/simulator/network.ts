@@ -242,3 +242,13 @@ function toRateUnits(text: string): bigint {
   const [whole, fraction = ''] = text.split('.');
   return BigInt(whole + fraction.padEnd(SIM_RATE_DECIMALS, '0').slice(0, SIM_RATE_DECIMALS));
 }
+
+/** The card token of a simulated purchase (type 150) by its trade token, or undefined when there is none. */
+export async function purchaseCardToken(db: pg.Pool, tradeId: string): Promise<string | undefined> {
+  const row = (
+    await db.query('select card_token from cardsim_transactions where token = $1 and type_code = 150', [
+      tradeId,
+    ])
+  ).rows[0] as { card_token: string } | undefined;
+  return row?.card_token;
+}

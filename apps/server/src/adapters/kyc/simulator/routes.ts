@@ -18,6 +18,7 @@ import {
   createSimApplicant,
   findSimApplicant,
   findSimApplicantByExternalId,
+  hasCompanyDocument,
   issueAccessToken,
   type SimulatorCredentials,
   simulatorDocumentKey,
@@ -212,11 +213,8 @@ function registerRestRoutes(app: FastifyInstance, deps: SimulatorDeps): void {
     // The KYB level asks for the company's documents: a company applicant without one cannot be submitted.
     const applicant = await findSimApplicant(deps.db, (request.params as { id: string }).id);
     if (applicant?.applicant_type === 'company') {
-      const docs = await deps.db.query(
-        `select 1 from kyc_sim_documents where applicant_id = $1 and id_doc_type = 'COMPANY_DOC'`,
-        [applicant.id],
-      );
-      if (!docs.rowCount) return fail(reply, 400, 'Required company documents are missing');
+      if (!(await hasCompanyDocument(deps.db, applicant.id)))
+        return fail(reply, 400, 'Required company documents are missing');
     }
     const result = await actOnApplicant(
       deps.db,

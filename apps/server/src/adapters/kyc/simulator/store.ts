@@ -341,3 +341,12 @@ export async function applicantForToken(db: Db, token: string): Promise<SimAppli
     )
   ).rows[0];
 }
+
+/** Whether a company applicant has uploaded a company document (the KYB level asks for one). */
+export async function hasCompanyDocument(db: pg.Pool, applicantId: string): Promise<boolean> {
+  const docs = await db.query(
+    `select 1 from kyc_sim_documents where applicant_id = $1 and id_doc_type = 'COMPANY_DOC'`,
+    [applicantId],
+  );
+  return Boolean(docs.rowCount);
+}

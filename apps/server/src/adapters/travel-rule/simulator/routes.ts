@@ -2,6 +2,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { z } from 'zod';
+import {
+  addressOwner,
+  incomingRecord,
+  knownAnswer,
+  providerBehaviour,
+  recordMessage,
+  type SimAnswer,
+} from './store.ts';
 
 /** Where the simulator of a counterparty provider answers, on the app's own server. */
 export const TRAVEL_RULE_SIM_PREFIX = '/travel-rule-sim';
@@ -31,11 +39,22 @@ const transferSchema = z.object({
   }),
 });
 
+/** A deposit the app asks about (only the keys are read). */
+const incomingSchema = z.object({
+  network: z.string().min(1).max(64),
+  txid: z.string().min(1).max(200),
+  address: z.string().min(1).max(200),
+  from: z.string().min(1).max(200).nullable(),
+});
+
 /**
  * A counterparty provider as the travel-rule protocol reaches it: it refuses a message without the originator's or
  * the beneficiary's name (art. 14 of Regulation (EU) 2023/1113), and otherwise answers as its row in
  * `travel_rule_sim_providers` says (accept by default; `refuse`; `timeout`: no answer in time). Every message and
  * its answer is kept in `travel_rule_sim_messages`; the same reference is answered as the first time.
+ * For a deposit (`POST /incoming`), the network's side: the originator record a provider delivered for it
+ * (`travel_rule_sim_incoming`, by network, txid and our address), else whose the sender's address is
+ * (`travel_rule_sim_addresses`; none: not known as a provider's).
  */
 export async function travelRuleSimulatorRoutes(
   app: FastifyInstance,
@@ -47,34 +66,20 @@ export async function travelRuleSimulatorRoutes(
     const parsed = transferSchema.safeParse(request.body);
     if (!parsed.success) return reply.status(400).send({ status: 'error', reason: 'malformed' });
     const { reference, providerId, payload } = parsed.data;
-    const known = (
-      await deps.db.query('select answer, reason from travel_rule_sim_messages where reference = $1', [
-        reference,
-      ])
-    ).rows[0];
+    const known = await knownAnswer(deps.db, reference);
     if (known && known.answer !== 'timeout')
       return { status: known.answer, reference: `SIM-${reference}`, reason: known.reason ?? undefined };
     const named = (persons: { naturalPerson?: { name: { nameIdentifier: unknown[] } } }[]) =>
       persons.some((p) => (p.naturalPerson?.name.nameIdentifier.length ?? 0) > 0);
-    const behaviour =
-      (
-        await deps.db.query('select behaviour from travel_rule_sim_providers where provider_id = $1', [
-          providerId,
-        ])
-      ).rows[0]?.behaviour ?? 'accept';
-    let answer: 'accepted' | 'refused' | 'timeout' = 'accepted';
+    const behaviour = await providerBehaviour(deps.db, providerId);
+    let answer: SimAnswer = 'accepted';
     let reason: string | null = null;
     if (!named(payload.originator.originatorPersons)) [answer, reason] = ['refused', 'missing_originator'];
     else if (!named(payload.beneficiary.beneficiaryPersons))
       [answer, reason] = ['refused', 'missing_beneficiary'];
     else if (behaviour === 'refuse') [answer, reason] = ['refused', 'policy'];
     else if (behaviour === 'timeout') answer = 'timeout';
-    await deps.db.query(
-      `insert into travel_rule_sim_messages (reference, provider_id, payload, answer, reason)
-       values ($1, $2, $3::jsonb, $4, $5)
-       on conflict (reference) do update set answer = excluded.answer, reason = excluded.reason`,
-      [reference, providerId, JSON.stringify(request.body), answer, reason],
-    );
+    await recordMessage(deps.db, { reference, providerId, body: request.body, answer, reason });
     if (answer === 'timeout') {
       // A provider that never answers: the connection is dropped once the client has surely given up, so no
       // half-closed socket outlives the request (it would hold the server's close).
@@ -86,5 +91,15 @@ export async function travelRuleSimulatorRoutes(
     return answer === 'accepted'
       ? { status: 'accepted', reference: `SIM-${reference}` }
       : { status: 'refused', reason };
+  });
+
+  app.post('/incoming', limited, async (request, reply) => {
+    const parsed = incomingSchema.safeParse(request.body);
+    if (!parsed.success) return reply.status(400).send({ status: 'error', reason: 'malformed' });
+    const { network, txid, address, from } = parsed.data;
+    const record = await incomingRecord(deps.db, { network, txid, address });
+    if (record) return { status: 'record', provider_id: record.provider_id, payload: record.payload };
+    const owner = from ? await addressOwner(deps.db, network, from) : null;
+    return { status: 'none', provider_id: owner };
   });
 }

@@ -146,3 +146,9 @@ export async function openAlert(db: pg.Pool, userId: number, opId: number, hit: 
   );
   return inserted.rowCount === 1;
 }
+
+/** The id of the user with this uid, or undefined. */
+export async function userIdByUid(db: pg.Pool, uid: string): Promise<number | undefined> {
+  const row = (await db.query('select id from users where uid = $1', [uid])).rows[0];
+  return row ? Number(row.id) : undefined;
+}

@@ -12,12 +12,13 @@ import {
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../../app.ts';
 import { dateOf } from '../../../clock.ts';
 import { docs } from '../../../http/openapi.ts';
 import { paged } from '../../../http/paging.ts';
 import type { Staff } from '../../admin/access.ts';
+import type { ComplianceRouteDeps } from '../deps.ts';
 import { exportReport, reportXml } from './export.ts';
+import { userIdByUid } from './repository.ts';
 import { assessRisk, listRiskProfiles, setRiskClass } from './risk.ts';
 import { closeAlert, escalateAlert, listAlerts, reportView, suspendWithdrawal } from './service.ts';
 
@@ -34,13 +35,13 @@ const PERMISSION: StaffPermission = 'monitoring.review';
  */
 export function adminMonitoringRoutes(
   app: FastifyInstance,
-  deps: AppDeps,
+  deps: ComplianceRouteDeps,
   staff: (request: FastifyRequest, permission: StaffPermission) => Promise<Staff>,
 ): void {
   const highRisk = deps.config.aml.highRiskCountries;
   const reassess = async (uid: string) => {
-    const row = (await deps.db.query('select id from users where uid = $1', [uid])).rows[0];
-    if (row) await assessRisk(deps.db, Number(row.id), highRisk);
+    const userId = await userIdByUid(deps.db, uid);
+    if (userId !== undefined) await assessRisk(deps.db, userId, highRisk);
   };
 
   app.get(

@@ -7,9 +7,9 @@ import {
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../../app.ts';
 import { docs } from '../../../http/openapi.ts';
 import type { Staff } from '../../admin/access.ts';
+import type { ComplianceRouteDeps } from '../deps.ts';
 import { decideSanctionsHit, listSanctionsHits } from './hits.ts';
 import { currentSanctionsList } from './import.ts';
 
@@ -21,7 +21,7 @@ const idParam = z.object({ id: z.coerce.number().int().positive() });
  */
 export function adminSanctionsRoutes(
   app: FastifyInstance,
-  deps: AppDeps,
+  deps: ComplianceRouteDeps,
   staff: (request: FastifyRequest, permission: StaffPermission) => Promise<Staff>,
 ): void {
   app.get(

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import type pg from 'pg';
+import { LOCKS, lockForTransaction } from '../../../db/locks.ts';
 import { withTransaction } from '../../../db/pool.ts';
 import { SERVER_DIR } from '../../../paths.ts';
 import { readSanctionsList, type SanctionsEntity, SanctionsFileError } from './xml.ts';
@@ -51,7 +52,7 @@ export async function importSanctionsList(db: pg.Pool, file: string | URL): Prom
   const names = [...unique.values()].reduce((n, e) => n + e.names.length, 0);
   return withTransaction(db, async (tx) => {
     // One import at a time: a second one waits here and then replaces this one's list in turn.
-    await tx.query(`select pg_advisory_xact_lock(hashtext('sanctions_lists'))`);
+    await lockForTransaction(tx, LOCKS.sanctionsImport);
     await tx.query(`delete from sanctions_entries`);
     await tx.query(`update sanctions_lists set current = false where current`);
     const list = (

@@ -1,6 +1,5 @@
-import { SANCTIONS_ERRORS, type SanctionsSubjectKind } from '@exchange/shared';
+import type { SanctionsSubjectKind } from '@exchange/shared';
 import type pg from 'pg';
-import { AppError } from '../../../http/errors.ts';
 import { Repeating, runEnded } from '../../../jobs/repeating.ts';
 import { NameIndex } from './matcher.ts';
 
@@ -20,24 +19,25 @@ interface Subject {
 }
 
 /**
- * Refuses (403 `account.withdraw.sanctions_review`) a withdrawal, payout or transfer out while the customer has a
- * screening hit that compliance has not cleared as a false positive (open, or confirmed).
+ * Whether the customer has a screening hit that compliance has not cleared as a false positive (open, or
+ * confirmed): their new withdrawals, payouts and transfers out are frozen (the wallet's withdrawal permission
+ * says so, and refuses them with 403 `account.withdraw.sanctions_review`).
  */
-export async function refuseWhenSanctionsHit(db: pg.Pool, userId: string | number): Promise<void> {
+export async function sanctionsFrozen(db: pg.Pool, userId: string | number): Promise<boolean> {
   const row = (
     await db.query(
       `select 1 from sanctions_hits where user_id = $1 and state in ('open', 'confirmed') limit 1`,
       [userId],
     )
   ).rows[0];
-  if (row) throw new AppError(403, [SANCTIONS_ERRORS.frozen]);
+  return row !== undefined;
 }
 
 /**
  * Screens customers' names against the current sanctions list: those whose names changed (queued by the
  * database's triggers, within seconds), and every customer once a day. A name scoring at or above `threshold`
  * (0..100) against a list name becomes a hit, which freezes the customer's new withdrawals until compliance
- * decides it ({@link refuseWhenSanctionsHit}).
+ * decides it ({@link sanctionsFrozen}; refused with 403 `account.withdraw.sanctions_review`).
  */
 export class SanctionsScreening {
   private cached: { listId: string; index: NameIndex; entries: Map<number, EntryFacts> } | undefined;

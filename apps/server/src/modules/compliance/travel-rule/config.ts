@@ -59,6 +59,11 @@ export const travelRuleEnv = {
     .default(false),
   /** Minutes a message to sign stays usable. */
   TRAVEL_RULE_CHALLENGE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
+  /**
+   * Minutes a deposit from another provider waits for the originator's information (from when it was first seen
+   * on chain) before it is held for compliance.
+   */
+  TRAVEL_RULE_INCOMING_WAIT_MINUTES: z.coerce.number().int().min(0).max(10_080).default(60),
 };
 
 export interface TravelRuleConfig {
@@ -71,6 +76,8 @@ export interface TravelRuleConfig {
   url: string | undefined;
   timeoutMs: number;
   holdUndeclared: boolean;
+  /** Minutes a deposit from another provider waits for the originator's information before it is held. */
+  incomingWaitMinutes: number;
   /** EUR per USDT (CARD_EUR_PER_USDT), for valuing a withdrawal in EUR. */
   eurPerUsdt: string;
 }
@@ -89,6 +96,7 @@ export function travelRuleConfig(e: TravelRuleEnv, eurPerUsdt: string): TravelRu
     url: e.TRAVEL_RULE_URL,
     timeoutMs: e.TRAVEL_RULE_TIMEOUT_MS,
     holdUndeclared: e.TRAVEL_RULE_HOLD_UNDECLARED,
+    incomingWaitMinutes: e.TRAVEL_RULE_INCOMING_WAIT_MINUTES,
   };
 }
 

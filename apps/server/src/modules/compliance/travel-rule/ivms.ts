@@ -52,9 +52,12 @@ interface ProfileRow {
 
 /** The saved address's beneficiary information, as the withdrawal uses it. */
 export interface BeneficiaryParty {
+  /** The address it goes to; for a transfer between two customers here, the recipient's account (uid). */
   address: string;
   beneficiaryName: string | null;
   provider: { name: string; lei: string | null } | null;
+  /** The beneficiary as a verified customer here ({@link customerBeneficiary}), in place of a declared name. */
+  person?: NaturalPerson;
 }
 
 /** A provider as an IVMS legal person: its name, and its LEI when known. */
@@ -110,13 +113,27 @@ export async function originatorPerson(
   return { person, complete: person.name.nameIdentifier.length > 0 };
 }
 
+/**
+ * A customer here as the beneficiary of another customer's transfer: what art. 14(2) asks of a beneficiary, the
+ * name (from the verified profile, as for an originator) and the account (the uid); their address and date of
+ * birth stay out of the sender's record. `complete` is false for a name-less profile.
+ */
+export async function customerBeneficiary(
+  db: pg.Pool,
+  userId: number | string,
+): Promise<{ uid: string; person: NaturalPerson; complete: boolean }> {
+  const uid: string = (await db.query('select uid from users where id = $1', [userId])).rows[0]?.uid ?? '';
+  const { person, complete } = await originatorPerson(db, String(userId), uid);
+  return { uid, person: { name: person.name, customerIdentification: uid }, complete };
+}
+
 /** The IVMS 101 payload of a withdrawal from `originator` to the saved address `beneficiary`. */
 export function buildPayload(
   config: Pick<TravelRuleConfig, 'vasp'>,
   originator: NaturalPerson,
   beneficiary: BeneficiaryParty,
 ): IvmsPayload {
-  const beneficiaryPerson: NaturalPerson = {
+  const beneficiaryPerson: NaturalPerson = beneficiary.person ?? {
     name: {
       nameIdentifier: beneficiary.beneficiaryName
         ? [{ primaryIdentifier: beneficiary.beneficiaryName, nameIdentifierType: 'LEGL' }]

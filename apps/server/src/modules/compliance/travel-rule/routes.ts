@@ -7,9 +7,9 @@ import {
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../../app.ts';
 import { authUser } from '../../../http/auth.ts';
 import { docs } from '../../../http/openapi.ts';
+import type { ComplianceRouteDeps } from '../deps.ts';
 import { issueChallenge, submitProof } from './proofs.ts';
 
 /**
@@ -18,7 +18,7 @@ import { issueChallenge, submitProof } from './proofs.ts';
  */
 export function travelRuleRoutes(
   app: FastifyInstance,
-  deps: AppDeps,
+  deps: ComplianceRouteDeps,
   limits: {
     config: { rateLimit: { max: number; timeWindow: string; keyGenerator: (r: FastifyRequest) => string } };
   },

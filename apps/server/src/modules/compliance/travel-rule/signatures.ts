@@ -3,8 +3,9 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { base64, bech32, createBase58check, hex } from '@scure/base';
+import { base64, bech32, bech32m, createBase58check, hex } from '@scure/base';
 import { verifyMessage } from 'ethers';
+import { type SegwitProgram, varint, verifyBip322Simple } from './bip322.ts';
 
 /**
  * Proof that the customer controls a self-hosted address (Regulation (EU) 2023/1113, art. 14(5) and 16(2)): a
@@ -12,13 +13,13 @@ import { verifyMessage } from 'ethers';
  * recovers the signer from the signature and compares it with the saved address; nothing else is trusted.
  */
 
-/** The signed-message formats we verify, one per address kind. */
+/** The signed-message formats we verify, one per address kind (Taproot addresses: BIP-322, see {@link proofMethod}). */
 export const PROOF_METHODS = {
   btc: 'bip137',
   evm: 'eip191',
   tron: 'tip191',
 } as const satisfies Record<AddressKind, string>;
-export type ProofMethod = (typeof PROOF_METHODS)[AddressKind];
+export type ProofMethod = (typeof PROOF_METHODS)[AddressKind] | 'bip322';
 
 const base58check = createBase58check(sha256);
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -34,15 +35,17 @@ export function addressKind(address: string): AddressKind | null {
 }
 
 /**
- * The signed-message format an address proves control with, or null: Bitcoin addresses without a single key's
- * hash (Taproot, P2WSH) cannot sign a BIP-137 message.
+ * The signed-message format an address proves control with, or null: BIP-137 for the Bitcoin addresses of a single
+ * key's hash (legacy, nested and native SegWit; a native SegWit address also takes a BIP-322 simple signature),
+ * BIP-322 simple for Taproot; a P2WSH script has no single key to sign with.
  */
 export function proofMethod(address: string): ProofMethod | null {
   const kind = addressKind(address);
   if (!kind) return null;
   if (kind === 'btc') {
     try {
-      if (!btcAddressHash(address)) return null;
+      if (btcAddressHash(address)) return PROOF_METHODS.btc;
+      return segwitProgram(address)?.version === 1 ? 'bip322' : null;
     } catch {
       return null;
     }
@@ -56,7 +59,7 @@ export function verifyAddressProof(address: string, message: string, signature: 
     const kind = addressKind(address);
     if (kind === 'evm') return verifyEip191(address, message, signature);
     if (kind === 'tron') return verifyTip191(address, message, signature);
-    if (kind === 'btc') return verifyBip137(address, message, signature);
+    if (kind === 'btc') return verifyBitcoin(address, message, signature);
     return false;
   } catch {
     // A signature that does not parse or whose key cannot be recovered proves nothing.
@@ -67,13 +70,6 @@ export function verifyAddressProof(address: string, message: string, signature: 
 /** EIP-191 `personal_sign` ("\x19Ethereum Signed Message:\n" + length), as MetaMask and ethers sign. */
 export function verifyEip191(address: string, message: string, signature: string): boolean {
   return verifyMessage(message, signature.trim()).toLowerCase() === address.toLowerCase();
-}
-
-/** Bitcoin's varint (CompactSize) of a length. */
-function varint(n: number): Uint8Array {
-  if (n < 0xfd) return Uint8Array.of(n);
-  if (n <= 0xffff) return Uint8Array.of(0xfd, n & 0xff, n >> 8);
-  return Uint8Array.of(0xfe, n & 0xff, (n >> 8) & 0xff, (n >> 16) & 0xff, n >>> 24);
 }
 
 /** The digest Bitcoin wallets sign for a message: sha256d of the magic prefix and the message, each length-prefixed. */
@@ -115,14 +111,41 @@ export function verifyBip137(address: string, message: string, signature: string
   return target.type === 'p2wpkh' && same(target.hash, keyHash);
 }
 
+/**
+ * A Bitcoin proof: a BIP-322 simple signature (a witness stack) for native SegWit and Taproot addresses, else
+ * BIP-137. The two cannot be taken for each other: a BIP-137 signature is 65 bytes, a BIP-322 witness never is.
+ */
+function verifyBitcoin(address: string, message: string, signature: string): boolean {
+  const program = segwitProgram(address);
+  if (program && verifyBip322Simple(program, message, signature)) return true;
+  return program?.version !== 1 && verifyBip137(address, message, signature);
+}
+
+/**
+ * The witness program of a native SegWit (v0, bech32, 20-byte key hash) or Taproot (v1, bech32m, 32-byte key)
+ * address; null for any other address (P2WSH included: no single key signs for it).
+ */
+export function segwitProgram(address: string): SegwitProgram | null {
+  const lower = address.toLowerCase();
+  if (!/^(bc|tb|bcrt)1/.test(lower)) return null;
+  const v0 = bech32.decodeUnsafe(lower, 90);
+  if (v0?.words[0] === 0) {
+    const program = bech32.fromWords(v0.words.slice(1));
+    return program.length === 20 ? { version: 0, program } : null;
+  }
+  const v1 = bech32m.decodeUnsafe(lower, 90);
+  if (v1?.words[0] === 1) {
+    const program = bech32m.fromWords(v1.words.slice(1));
+    return program.length === 32 ? { version: 1, program } : null;
+  }
+  return null;
+}
+
 /** The type and 20-byte hash of a single-key Bitcoin address (Taproot and P2WSH have none: BIP-137 cannot sign them). */
 function btcAddressHash(address: string): { type: 'p2pkh' | 'p2sh' | 'p2wpkh'; hash: Uint8Array } | null {
-  const lower = address.toLowerCase();
-  if (/^(bc|tb|bcrt)1/.test(lower)) {
-    const decoded = bech32.decodeUnsafe(lower);
-    if (decoded?.words[0] !== 0) return null;
-    const program = bech32.fromWords(decoded.words.slice(1));
-    return program.length === 20 ? { type: 'p2wpkh', hash: program } : null;
+  if (/^(bc|tb|bcrt)1/i.test(address)) {
+    const program = segwitProgram(address);
+    return program?.version === 0 ? { type: 'p2wpkh', hash: program.program } : null;
   }
   const payload = base58check.decode(address);
   if (payload.length !== 21) return null;

@@ -1,0 +1,13 @@
+import type pg from 'pg';
+import type { ServerKeys } from '../../modules/identity/crypto.ts';
+
+/**
+ * What the dev module's routes use, and nothing more: the app passes its whole dependency set, which has these
+ * members among others, so the routes do not import the app (no import circle) and say what they touch.
+ */
+export interface DevRouteDeps {
+  /** The database pool. */
+  db: pg.Pool;
+  /** The server's secrets (encryption and signing keys). */
+  keys: ServerKeys;
+}

@@ -1,0 +1,33 @@
+import type pg from 'pg';
+import type { Core } from '../../core/index.ts';
+
+/** A chain deposit about to be credited. */
+export interface CreditableDeposit {
+  id: number | string;
+  user_id: number | string;
+  currency_id: string;
+  /** In units of the currency. */
+  amount: bigint;
+}
+
+/**
+ * Credits a chain deposit through the core and marks it `accepted` (or `errored` with the core's code), from
+ * `submitted` only. The core runs the command id `deposit:<id>` once, so whoever credits (the watcher at its
+ * confirmations, compliance releasing a deposit the travel rule held) and however often, the balance moves once.
+ * @returns whether the core credited it.
+ */
+export async function creditDeposit(
+  deps: { db: pg.Pool; core: Core },
+  d: CreditableDeposit,
+): Promise<boolean> {
+  const result = await deps.core.sequencer.submit(
+    { type: 'Credit', user: Number(d.user_id), currency: d.currency_id, amount: d.amount, kind: 'deposit' },
+    `deposit:${d.id}`,
+  );
+  await deps.db.query(
+    `update deposits set state = $2, credited_at = case when $3 then now() end, note = $4, updated_at = now()
+     where id = $1 and state = 'submitted'`,
+    [d.id, result.ok ? 'accepted' : 'errored', result.ok, result.ok ? null : result.code],
+  );
+  return result.ok;
+}

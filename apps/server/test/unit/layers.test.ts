@@ -1,0 +1,190 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { checkLayers } from '../../../../scripts/check-layers.mjs';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+/**
+ * A small repository that keeps every rule: a server with a core, two modules (routes, repository, service), the
+ * app and its composition root, a pure engine and a web app. Each case below adds or replaces files to break one
+ * rule.
+ */
+const CLEAN: Record<string, string> = {
+  'package.json': json({
+    name: 'fixture',
+    private: true,
+    workspaces: ['apps/server', 'apps/web', 'packages/engine'],
+  }),
+  'apps/server/package.json': json({ name: '@fixture/server', dependencies: { pg: '*' } }),
+  'apps/web/package.json': json({ name: '@fixture/web' }),
+  'packages/engine/package.json': json({ name: '@fixture/engine' }),
+  'packages/engine/src/index.ts': 'export const add = (a: bigint, b: bigint): bigint => a + b;\n',
+  'apps/server/src/compose.ts': "import { buildApp } from './app.ts';\nexport const app = buildApp();\n",
+  'apps/server/src/app.ts':
+    "import type { AppDeps } from './app-deps.ts';\nimport { aRoutes } from './modules/a/routes.ts';\n" +
+    'export function buildApp(deps?: AppDeps) {\n  return aRoutes(deps);\n}\n',
+  'apps/server/src/app-deps.ts': "import type pg from 'pg';\nexport interface AppDeps {\n  db: pg.Pool;\n}\n",
+  'apps/server/src/core/sequencer.ts':
+    "import { add } from '../../../../packages/engine/src/index.ts';\nexport const one = add(0n, 1n);\n",
+  'apps/server/src/db/seed.ts': 'export const seeded = true;\n',
+  'apps/server/src/modules/a/deps.ts':
+    "import type pg from 'pg';\nexport interface ADeps {\n  db: pg.Pool;\n}\n",
+  'apps/server/src/modules/a/routes.ts':
+    "import type { ADeps } from './deps.ts';\nimport { listA } from './repository.ts';\n" +
+    'export const aRoutes = (deps?: ADeps) => (deps ? listA(deps.db) : undefined);\n',
+  'apps/server/src/modules/a/repository.ts':
+    "import type pg from 'pg';\nexport const listA = (db: pg.Pool) => db.query('select 1');\n",
+  'apps/server/src/modules/b/service.ts':
+    "import { one } from '../../core/sequencer.ts';\nimport { listA } from '../a/repository.ts';\nexport const b = [listA, one];\n",
+  'apps/web/src/main.ts': 'export const web = 1;\n',
+};
+
+/** One case per rule: the files that break it (added to, or replacing, the clean tree). */
+const CASES: { rule: string; files: Record<string, string> }[] = [
+  {
+    rule: 'engine-no-io',
+    files: {
+      'packages/engine/src/io.ts':
+        "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n",
+    },
+  },
+  {
+    rule: 'engine-no-io-packages',
+    files: {
+      'packages/engine/package.json': json({ name: '@fixture/engine', dependencies: { pg: '*' } }),
+      'packages/engine/src/db.ts': "import pg from 'pg';\nexport const p = pg;\n",
+    },
+  },
+  {
+    rule: 'core-no-modules',
+    files: {
+      'apps/server/src/core/uses-module.ts':
+        "import { listA } from '../modules/a/repository.ts';\nexport const x = listA;\n",
+    },
+  },
+  {
+    rule: 'no-other-module-routes',
+    files: {
+      'apps/server/src/modules/b/uses-routes.ts':
+        "import { aRoutes } from '../a/routes.ts';\nexport const x = aRoutes;\n",
+    },
+  },
+  {
+    rule: 'modules-no-seed-demo-dev',
+    files: {
+      'apps/server/src/modules/b/seeded.ts':
+        "import { seeded } from '../../db/seed.ts';\nexport const x = seeded;\n",
+    },
+  },
+  {
+    rule: 'no-app-import',
+    files: {
+      'apps/server/src/modules/b/app-user.ts':
+        "import { buildApp } from '../../app.ts';\nexport const x = buildApp;\n",
+    },
+  },
+  {
+    rule: 'no-app-deps-import-in-src',
+    files: {
+      'apps/server/src/modules/b/deps-user.ts':
+        "import type { AppDeps } from '../../app-deps.ts';\nexport type X = AppDeps;\n",
+    },
+  },
+  {
+    rule: 'web-no-server',
+    files: {
+      'apps/web/src/reach.ts':
+        "import { listA } from '../../server/src/modules/a/repository.ts';\nexport const x = listA;\n",
+    },
+  },
+  {
+    // Through a type-only import: a circle of types is a circle too.
+    rule: 'no-circular',
+    files: {
+      'apps/server/src/modules/b/x.ts':
+        "import type { Y } from './y.ts';\nexport interface X {\n  y?: Y;\n}\n",
+      'apps/server/src/modules/b/y.ts':
+        "import type { X } from './x.ts';\nexport interface Y {\n  x?: X;\n}\n",
+    },
+  },
+  {
+    rule: 'not-in-package-json',
+    files: {
+      'apps/server/src/modules/b/broker.ts': "import { connect } from 'nats';\nexport const c = connect;\n",
+    },
+  },
+  {
+    rule: 'not-resolvable',
+    files: {
+      'apps/server/src/modules/b/missing.ts':
+        "import { gone } from './nowhere.ts';\nexport const x = gone;\n",
+    },
+  },
+  {
+    rule: 'no-sql-in-routes',
+    files: {
+      'apps/server/src/modules/a/routes.ts':
+        "import type { ADeps } from './deps.ts';\nexport const aRoutes = (deps?: ADeps) => deps?.db.query('select 1');\n",
+    },
+  },
+  {
+    rule: 'types-are-dev-dependencies',
+    files: {
+      'apps/server/package.json': json({
+        name: '@fixture/server',
+        dependencies: { pg: '*', '@types/pg': '*' },
+      }),
+    },
+  },
+];
+
+/** Lays out the tree in a new folder whose node_modules is the repository's (so `pg` and `nats` resolve). */
+function layOut(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'layers-'));
+  symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text);
+  }
+  return dir;
+}
+
+async function violations(files: Record<string, string>) {
+  const dir = layOut(files);
+  try {
+    return await checkLayers(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('the layering check (scripts/check-layers.mjs, in npm run lint)', () => {
+  it('passes a tree that keeps every rule', async () => {
+    expect(await violations(CLEAN)).toEqual([]);
+  });
+
+  it.each(CASES)(
+    'fails on a tree that breaks $rule',
+    async ({ rule, files }) => {
+      const found = await violations({ ...CLEAN, ...files });
+      expect(found.map((v) => v.rule)).toContain(rule);
+      // Only the files the case added or replaced are to blame.
+      const blamed = Object.keys(files);
+      for (const v of found.filter((f) => f.rule === rule))
+        expect(blamed.some((file) => v.from === file || v.to.includes(file))).toBe(true);
+    },
+    30_000,
+  );
+
+  it('every rule of the rule set has a case here', async () => {
+    const { FORBIDDEN } = await import('../../../../scripts/layers/rules.mjs');
+    const named = (FORBIDDEN as { name: string }[]).map((r) => r.name);
+    const covered = CASES.map((c) => c.rule);
+    for (const name of named) expect(covered).toContain(name);
+  });
+});

@@ -1,0 +1,25 @@
+/** The incoming travel rule: the console's tab (/admin) for deposits held without the originator's information. */
+export const adminTravelRule = {
+  'admin.travel_rule.deposit_not_found': 'No such deposit.',
+  'admin.travel_rule.not_held': 'This deposit is not held (any more).',
+
+  'admin.tab.travelRule': 'Travel rule',
+  'admin.travelRule.title': 'Deposits held under the travel rule',
+  'admin.travelRule.intro':
+    'Deposits from another provider that came without the originator’s information are not credited. Release one once the information was obtained, or return it to the sender.',
+  'admin.travelRule.empty': 'No deposit here.',
+  'admin.travelRule.state.held': 'Held',
+  'admin.travelRule.state.awaiting': 'Waiting for the record',
+  'admin.travelRule.state.released': 'Released',
+  'admin.travelRule.state.returned': 'Returned',
+  'admin.travelRule.state.all': 'All',
+  'admin.travelRule.deposit': '{{amount}} {{currency}} on {{network}} · txid {{txid}}',
+  'admin.travelRule.from': 'From {{from}} ({{provider}}) to {{address}}',
+  'admin.travelRule.unknownProvider': 'a provider',
+  'admin.travelRule.record': 'Record received without the originator’s information',
+  'admin.travelRule.noRecord': 'No record received',
+  'admin.travelRule.reason': 'Reason (for the trail)',
+  'admin.travelRule.release': 'Release: credit it',
+  'admin.travelRule.return': 'Return to the sender',
+  'admin.travelRule.decided': 'Decided by {{by}} at {{at}}: {{reason}}',
+};

@@ -1,0 +1,168 @@
+#!/usr/bin/env node
+/**
+ * Checks the layering rules (scripts/layers/rules.mjs) with dependency-cruiser, plus two rules an import graph
+ * cannot see: route files hold no SQL (no `.query(` in a server `routes.ts` or `*-routes.ts`: it belongs in the
+ * module's repository or service), and type packages (`@types/*`) are development dependencies. Part of
+ * `npm run lint`; prints each violation and exits 1 when there is one.
+ *
+ * `checkLayers(baseDir)` is exported for the test that runs it on a tree breaking each rule.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cruise } from 'dependency-cruiser';
+import { FORBIDDEN } from './layers/rules.mjs';
+
+/** Where the code lives, relative to the repository's root (those present are cruised). */
+const ROOTS = [
+  'apps/server/src',
+  'apps/server/test',
+  'apps/web/src',
+  'apps/web/test',
+  'packages/shared/src',
+  'packages/engine/src',
+  'packages/engine/test',
+  'packages/chain-sim/src',
+  'packages/chain-sim/test',
+  'e2e',
+  'scripts',
+];
+
+/** A file name that marks a route file. */
+const ROUTE_FILE = /(^|\/)(routes|[^/]+-routes)\.ts$/;
+
+/**
+ * @typedef {{ rule: string; from: string; to: string }} Violation
+ */
+
+/**
+ * The violations of the layering rules in the repository (or test tree) at `baseDir`.
+ * @param {string} baseDir
+ * @returns {Promise<Violation[]>}
+ */
+export async function checkLayers(baseDir) {
+  const roots = ROOTS.filter((root) => existsSync(path.join(baseDir, root)));
+  const previous = process.cwd();
+  // dependency-cruiser reports paths relative to the working directory; the rules are written relative to the root.
+  process.chdir(baseDir);
+  let result;
+  try {
+    result = await cruise(
+      roots,
+      {
+        ruleSet: { forbidden: FORBIDDEN },
+        validate: true,
+        // Type-only imports count: a circle through types is still a circle, an undeclared type package still missing.
+        tsPreCompilationDeps: true,
+        // A workspace's own package.json plus the root's (the shared toolchain: vitest, typescript, @types/node).
+        combinedDependencies: true,
+        // Build output and data folders of the workspaces (not a package's own dist/ in node_modules).
+        exclude: { path: ['^apps/[^/]+/dist/', '^packages/[^/]+/dist/', '^data/'] },
+        doNotFollow: { path: 'node_modules' },
+      },
+      { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+    );
+  } finally {
+    process.chdir(previous);
+  }
+  /** @type {Violation[]} */
+  const violations = result.output.summary.violations.map((v) => ({
+    rule: v.rule.name,
+    from: v.from,
+    to: v.cycle ? v.cycle.map((step) => (typeof step === 'string' ? step : step.name)).join(' > ') : v.to,
+  }));
+  violations.push(...undeclared(baseDir, result.output.modules));
+  for (const file of routeFiles(baseDir)) {
+    const text = readFileSync(path.join(baseDir, file), 'utf8');
+    if (text.includes('.query(')) violations.push({ rule: 'no-sql-in-routes', from: file, to: '.query(' });
+  }
+  for (const manifest of manifests(baseDir)) {
+    const pkg = JSON.parse(readFileSync(path.join(baseDir, manifest), 'utf8'));
+    for (const name of Object.keys(pkg.dependencies ?? {}))
+      if (name.startsWith('@types/'))
+        violations.push({ rule: 'types-are-dev-dependencies', from: manifest, to: name });
+  }
+  return violations;
+}
+
+/**
+ * Imports of a package (npm or workspace) that the importing file's workspace does not declare: the closest
+ * package.json to the file, plus the root's (the shared toolchain). Node's built-ins need no declaration.
+ */
+function undeclared(baseDir, modules) {
+  /** @type {Violation[]} */
+  const found = [];
+  const declared = new Map();
+  for (const module of modules) {
+    if (module.source.includes('node_modules/')) continue;
+    for (const dep of module.dependencies) {
+      if (
+        dep.coreModule ||
+        dep.module.startsWith('.') ||
+        dep.module.startsWith('/') ||
+        dep.module.includes(':')
+      )
+        continue;
+      const name = dep.module.match(/^(@[^/]+\/)?[^/]+/)?.[0];
+      const manifest = closestManifest(baseDir, module.source);
+      if (!name || !manifest) continue;
+      if (!declared.has(manifest)) declared.set(manifest, declaredNames(baseDir, manifest));
+      if (!declared.get(manifest).has(name))
+        found.push({ rule: 'not-in-package-json', from: module.source, to: `${name} (not in ${manifest})` });
+    }
+  }
+  return found;
+}
+
+/** The package.json closest to `file` (both relative to `baseDir`), or undefined outside any. */
+function closestManifest(baseDir, file) {
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    const candidate = dir === '.' ? 'package.json' : `${dir}/package.json`;
+    if (existsSync(path.join(baseDir, candidate))) return candidate;
+    if (dir === '.' || dir === '/') return undefined;
+  }
+}
+
+/** What a package.json declares (any kind of dependency), plus the root's. */
+function declaredNames(baseDir, manifest) {
+  const names = new Set();
+  for (const m of new Set([manifest, 'package.json'])) {
+    const pkg = JSON.parse(readFileSync(path.join(baseDir, m), 'utf8'));
+    names.add(pkg.name);
+    for (const field of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'])
+      for (const name of Object.keys(pkg[field] ?? {})) names.add(name);
+  }
+  return names;
+}
+
+/** The server's route files, relative to `baseDir`. */
+function routeFiles(baseDir) {
+  const src = path.join(baseDir, 'apps/server/src');
+  if (!existsSync(src)) return [];
+  return readdirSync(src, { recursive: true, encoding: 'utf8' })
+    .map((f) => path.join('apps/server/src', f).split(path.sep).join('/'))
+    .filter((f) => ROUTE_FILE.test(f));
+}
+
+/** The root's and every workspace's package.json, relative to `baseDir`. */
+function manifests(baseDir) {
+  const root = path.join(baseDir, 'package.json');
+  if (!existsSync(root)) return [];
+  const workspaces = JSON.parse(readFileSync(root, 'utf8')).workspaces ?? [];
+  return ['package.json', ...workspaces.map((w) => `${w}/package.json`)].filter((m) =>
+    existsSync(path.join(baseDir, m)),
+  );
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  const violations = await checkLayers(root);
+  for (const v of violations) console.error(`check-layers: ${v.rule}: ${v.from} -> ${v.to}`);
+  if (violations.length > 0) {
+    console.error(
+      `check-layers: ${violations.length} violation(s) of the layering rules (scripts/layers/rules.mjs)`,
+    );
+    process.exit(1);
+  }
+  console.log('check-layers: no layering violation, no import circle, every import declared');
+}
