@@ -62,10 +62,13 @@ export function kycHarness(ctx: () => { t: TestApp; base: string }) {
     return { kyc: get('basic-kyc-level'), document: get('document'), level: level as number };
   }
 
-  /** Lets the simulator deliver what it queued, then reads the user's state. */
+  /**
+   * Lets the simulator deliver what it queued, then reads the user's state. Waits on the condition (every webhook
+   * delivered), for up to 20 s: a fixed number of rounds ran out on a loaded machine and read the state too early.
+   */
   async function settled(userId: string) {
     const delivery = ctx().t.deps.kycSimulator?.delivery;
-    for (let i = 0; i < 50; i++) {
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
       delivery?.kick();
       await delivery?.idle();
       const pending = await ctx().t.db.pool.query(
