@@ -1,7 +1,7 @@
 import type { Command, CommandResult, Engine } from '@exchange/engine';
-import { encodeBatch } from './journal/codec.ts';
+import { encodeBatch, unjournalable } from './journal/codec.ts';
 import { journalStatement } from './journal/journal.ts';
-import { changesMarkets, followMarkets } from './market-rows.ts';
+import { changesMarkets, followMarkets, unstorableMarketCommand } from './market-rows.ts';
 import type { Statement, Units } from './persistence.ts';
 import { type JournalBatch, projectionStatements } from './projection.ts';
 import type { Acknowledgement, CommittedResult } from './sequencer-types.ts';
@@ -64,4 +64,13 @@ export function prepareBatch(
   if (writeThrough)
     statements.push(...projectionStatements(units, [journal], { from: seq - 1, to: seq, term }));
   return { seq, batch, journal, statements };
+}
+
+/**
+ * Why a command must not reach the engine, or null: a market change the tables cannot store, or a command the
+ * journal cannot hold exactly (the api processes of a split deployment check the same before sending).
+ */
+export function refusedBeforeEngine(stamped: Command): string | null {
+  const why = (changesMarkets(stamped) ? unstorableMarketCommand(stamped) : null) ?? unjournalable(stamped);
+  return why ? `refused before the engine: ${why}` : null;
 }

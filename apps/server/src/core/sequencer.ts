@@ -2,10 +2,8 @@ import type { Command, Engine } from '@exchange/engine';
 import type pg from 'pg';
 import { DatabaseUnavailableError, isDatabaseUnavailable, retryWhileDatabaseDown } from '../db/errors.ts';
 import type { Tx } from '../db/pool.ts';
-import { type Pending, type PreparedBatch, prepareBatch } from './batch-prepare.ts';
+import { type Pending, type PreparedBatch, prepareBatch, refusedBeforeEngine } from './batch-prepare.ts';
 import { ClientCommands } from './client-commands.ts';
-import { unjournalable } from './journal/codec.ts';
-import { changesMarkets, unstorableMarketCommand } from './market-rows.ts';
 import { type Units, writeStatements } from './persistence.ts';
 import type { JournalBatch } from './projection.ts';
 import type { TablesProjector } from './projector.ts';
@@ -180,14 +178,10 @@ export class Sequencer extends SequencerEvents {
   ): Promise<CommittedResult> {
     // The core may have paused while a client command id was being looked up: nothing would cut this batch.
     if (this.failure) return Promise.reject(this.failure);
-    const unstorable = changesMarkets(command as Command)
-      ? unstorableMarketCommand(command as Command)
-      : null;
-    if (unstorable) return Promise.reject(new Error(`refused before the engine: ${unstorable}`));
     const stamped = { ...command, at: 0 } as Command;
     if (ref) stamped.ref = ref;
-    const unwritable = unjournalable(stamped);
-    if (unwritable) return Promise.reject(new Error(`refused before the engine: ${unwritable}`));
+    const refused = refusedBeforeEngine(stamped);
+    if (refused) return Promise.reject(new Error(refused));
     return new Promise((resolve, reject) => {
       this.queue.push({ command: stamped, ref, ack, at, resolve, reject });
       this.schedule();
