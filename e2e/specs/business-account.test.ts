@@ -103,7 +103,13 @@ describe('business accounts', () => {
       btnName: 'proceedBtn',
     };
     expect((await postFromPage(page, '/api/v2/barong/resource/profiles', profile)).status).toBe(201);
-    const token = await getJson<{ token: string }>(page, '/api/v2/barong/resource/sumsub/token');
+    // The token as the KYC page asks for it; its status is checked first, so a refusal names itself.
+    const tokenReply = await page.evaluate(async () => {
+      const res = await fetch('/api/v2/barong/resource/sumsub/token', { credentials: 'include' });
+      return { status: res.status, body: await res.text() };
+    });
+    expect(tokenReply, tokenReply.body).toMatchObject({ status: 200 });
+    const token = JSON.parse(tokenReply.body) as { token: string };
     const submitted = await page.request.post('/kyc-sim/websdk/submit', {
       multipart: {
         access_token: token.token,

@@ -23,6 +23,8 @@ export function SelfieCapture({ uploaded }: { uploaded: boolean }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [version, setVersion] = useState(0);
+  // Capture draws the current frame: until the camera delivers one, there is nothing to draw.
+  const [hasFrame, setHasFrame] = useState(false);
 
   useEffect(() => {
     const element = video.current;
@@ -39,6 +41,7 @@ export function SelfieCapture({ uploaded }: { uploaded: boolean }) {
 
   const open = async () => {
     setError(undefined);
+    setHasFrame(false);
     setCamera('starting');
     try {
       if (!navigator.mediaDevices?.getUserMedia) throw new Error('no camera');
@@ -100,6 +103,7 @@ export function SelfieCapture({ uploaded }: { uploaded: boolean }) {
             autoPlay
             aria-label={t('card.selfie.video')}
             data-testid="card-selfie-video"
+            onLoadedData={(event) => setHasFrame(event.currentTarget.videoWidth > 0)}
             style={{ width: '100%', maxWidth: 360, borderRadius: 8, transform: 'scaleX(-1)' }}
           />
         )}
@@ -110,7 +114,12 @@ export function SelfieCapture({ uploaded }: { uploaded: boolean }) {
         )}
         <Group>
           {camera === 'live' ? (
-            <Button onClick={() => void capture()} loading={busy} data-testid="card-selfie-capture">
+            <Button
+              onClick={() => void capture()}
+              loading={busy}
+              disabled={!hasFrame}
+              data-testid="card-selfie-capture"
+            >
               {t('card.selfie.capture')}
             </Button>
           ) : (
