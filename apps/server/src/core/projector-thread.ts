@@ -76,8 +76,6 @@ export class ProjectorThread implements TablesProjector {
     this.worker = BOOT
       ? new Worker(BOOT, { workerData: { ...data, entry: ENTRY.href } })
       : new Worker(ENTRY, { workerData: data });
-    // The core's lifetime, not the thread's, keeps the process up.
-    this.worker.unref();
     let ready!: () => void;
     let notReady!: (err: Error) => void;
     this.ready = new Promise((resolve, reject) => {
@@ -112,6 +110,9 @@ export class ProjectorThread implements TablesProjector {
       stopped();
     });
     this.worker.on('exit', () => stopped());
+    // The core's lifetime, not the thread's, keeps the process up. After the listeners: adding a 'message'
+    // listener to a Worker refs its port again, so an unref before them would not hold.
+    this.worker.unref();
   }
 
   /** The last batch the tables hold. */
