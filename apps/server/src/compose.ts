@@ -181,7 +181,7 @@ export async function composeApp(
     sessions,
     users,
     apiKeys: new ApiKeyAuthenticator(db, keys, () => clock.now(), config.split, users, feed),
-    jwt: new JwtIssuer(db, keys),
+    jwt: new JwtIssuer(db, keys, clock),
     bodyKey: await loadBodyKey(db, keys),
     core,
     marketData: overrides.marketData ?? (await MarketData.start(db, core, hub)),

@@ -120,21 +120,23 @@ describe('the admin API', () => {
     expect((await call('POST', '/step_up', who.headers, { otp_code: '000000' })).json()).toEqual({
       errors: ['admin.step_up.invalid_code'],
     });
-    const fresh = code(who);
+    const fresh = code(who, t.clock.offset);
     const ok = await call('POST', '/step_up', who.headers, { otp_code: fresh });
     expect(ok.statusCode).toBe(200);
-    expect(new Date(ok.json().step_up_until).getTime()).toBeGreaterThan(Date.now() + 4 * 60_000);
+    const until = new Date(ok.json().step_up_until).getTime();
+    expect(until).toBeGreaterThan(t.clock.now() + 4 * 60_000);
     expect((await call('POST', '/step_up', who.headers, { otp_code: fresh })).json()).toEqual({
       errors: ['admin.step_up.code_used'],
     });
     const me = (await call('GET', '/me', who.headers)).json();
     expect(me).toMatchObject({ role: 'support', permissions: ['users.read', 'users.manage', 'trail.read'] });
-    // The step-up expires after 5 minutes.
-    await t.db.pool.query(
-      `update sessions set step_up_at = now() - interval '6 minutes' where user_id = $1`,
-      [who.id],
-    );
+    // The step-up lasts 5 minutes on the app's clock: a second before its end staff still act, a second after not.
+    t.clock.set(until - 1000);
+    expect((await call('GET', '/users', who.headers)).statusCode).toBe(200);
+    expect((await call('GET', '/me', who.headers)).json().step_up_until).toBe(new Date(until).toISOString());
+    t.clock.advance(2000);
     expect((await call('GET', '/users', who.headers)).json()).toEqual({ errors: ['admin.step_up_required'] });
+    expect((await call('GET', '/me', who.headers)).json().step_up_until).toBeNull();
   });
 
   it('lets support find, lock and unlock an account; a locked customer is signed out at once', async () => {

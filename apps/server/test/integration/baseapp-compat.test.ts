@@ -87,7 +87,7 @@ describe('BASEAPP_COMPAT on: sign-up with email and password, confirmation by th
     const forged = `${id}.${expires}.${hash.replace(/^./, (c) => (c === 'a' ? 'b' : 'a'))}`;
     const expired = mailedToken(compat.t.deps.keys, 'email_confirm', id, Date.now() - 25 * 3600_000);
     // A removal token of the same subject is no confirmation.
-    const otherPurpose = mailedToken(compat.t.deps.keys, 'beneficiary_removal', id);
+    const otherPurpose = mailedToken(compat.t.deps.keys, 'beneficiary_removal', id, Date.now());
     for (const bad of [forged, expired, otherPurpose]) {
       const res = await client.barong('POST', '/identity/users/email/confirm_code', { token: bad });
       expect(res.status, bad).toBe(422);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RESET_POLICY } from '../../src/modules/identity/password.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { barongCall, loginWithEmailCode, outbox, signedInUser } from '../support/identity.ts';
 
@@ -124,7 +125,7 @@ describe('passwords', () => {
     expect((await call('POST', '/identity/users/password/confirm_code', undefined, reset)).json()).toEqual({
       errors: ['identity.user.invalid_reset_token'],
     });
-    await t.db.pool.query(`update password_resets set created_at = now() - interval '2 minutes'`);
+    t.clock.advance(RESET_POLICY.resendSeconds * 1000 + 1000);
     await call('POST', '/identity/users/password/generate_code', undefined, { email });
     const [mail2] = await outbox(t, email);
     const token2 = /\/password-reset\/([\w-]+)/.exec(mail2?.body ?? '')?.[1] ?? '';
@@ -135,5 +136,36 @@ describe('passwords', () => {
     expect(done.statusCode).toBe(201);
     expect((await call('GET', '/resource/users/me', session)).statusCode).toBe(401);
     await loginWithEmailCode(t, email, 'Fresh-Start#42');
+  });
+
+  it('mails a new link at most once a minute, and a link lasts its hour, on the app clock', async () => {
+    const { email } = await signedIn('reset-clock@example.com');
+    const ask = () => call('POST', '/identity/users/password/generate_code', undefined, { email });
+    /** The reset mails sent to the account so far (the outbox hands each link out once; the count stays). */
+    const resets = async () => (await outbox(t, email, 20)).filter((m) => m.template === 'password_reset');
+    const valid = (token: string) =>
+      call('GET', `/identity/sessions/verify_access_token?access_token=${token}`, undefined);
+    expect((await ask()).statusCode).toBe(201);
+    expect(await resets()).toHaveLength(1);
+    t.clock.advance((RESET_POLICY.resendSeconds - 2) * 1000);
+    expect((await ask()).statusCode).toBe(201);
+    expect(await resets()).toHaveLength(1);
+    t.clock.advance(3000);
+    expect((await ask()).statusCode).toBe(201);
+    const mailed = await resets();
+    expect(mailed).toHaveLength(2);
+    const latest = /\/password-reset\/([\w-]+)/.exec(mailed[0]?.body ?? '')?.[1] ?? '';
+    expect(latest).toMatch(/^[\w-]{20,}$/);
+    // Ten seconds before its hour ends the link is good; ten seconds after, it is refused and sets nothing.
+    t.clock.advance(RESET_POLICY.ttlMinutes * 60_000 - 10_000);
+    expect((await valid(latest)).json()).toEqual({ valid: true });
+    t.clock.advance(20_000);
+    expect((await valid(latest)).json()).toEqual({ errors: ['identity.user.invalid_reset_token'] });
+    const late = await call('POST', '/identity/users/password/confirm_code', undefined, {
+      reset_password_token: latest,
+      password: 'Fresh-Start#42',
+      confirm_password: 'Fresh-Start#42',
+    });
+    expect(late.json()).toEqual({ errors: ['identity.user.invalid_reset_token'] });
   });
 });

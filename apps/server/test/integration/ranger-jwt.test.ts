@@ -257,3 +257,20 @@ describe('the jwt message', () => {
     client.socket.close();
   });
 });
+
+describe('the token lifetime', () => {
+  // Last in the file: it moves the app's clock five minutes on.
+  it('lasts five minutes on the app clock: accepted a second before its end, refused after it', async () => {
+    const token = await jwtOf(alice);
+    const { iat, exp } = part(token, 1) as { iat: number; exp: number };
+    t.clock.set(exp * 1000 - 1000);
+    await expect(t.deps.jwt.verify(token)).resolves.toMatchObject({ iat, exp });
+    const open1 = await open('/api/v2/ranger/private/?stream=order', { authorization: `Bearer ${token}` });
+    if (!('socket' in open1)) throw new Error(`refused ${open1.refused}`);
+    open1.socket.close();
+    t.clock.advance(2000);
+    await expect(t.deps.jwt.verify(token)).rejects.toThrow();
+    const late = await open('/api/v2/ranger/private/?stream=order', { authorization: `Bearer ${token}` });
+    expect('refused' in late && late.refused).toBe(401);
+  });
+});

@@ -59,9 +59,12 @@ export const adminCall = (
  */
 export async function stepUp(t: TestApp, p: Person): Promise<void> {
   const until = (await adminCall(t, 'GET', '/me', p.headers)).json().step_up_until as string | null;
-  if (until && new Date(until).getTime() > Date.now() + 60_000) return;
-  let res = await adminCall(t, 'POST', '/step_up', p.headers, { otp_code: totpCode(p) });
+  // On the app's clock, which a test may have moved: its window and its authenticator step.
+  if (until && new Date(until).getTime() > t.clock.now() + 60_000) return;
+  let res = await adminCall(t, 'POST', '/step_up', p.headers, { otp_code: totpCode(p, t.clock.offset) });
   if (res.statusCode === 422)
-    res = await adminCall(t, 'POST', '/step_up', p.headers, { otp_code: totpCode(p, 30_000) });
+    res = await adminCall(t, 'POST', '/step_up', p.headers, {
+      otp_code: totpCode(p, t.clock.offset + 30_000),
+    });
   expect(res.statusCode, res.body).toBe(200);
 }

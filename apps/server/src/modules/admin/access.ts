@@ -1,6 +1,7 @@
 import { ADMIN_ERRORS, STAFF_ROLES, STEP_UP_MINUTES, type StaffPermission, staffMay } from '@exchange/shared';
 import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
+import { type Clock, dateOf } from '../../clock.ts';
 import { authUser } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
@@ -42,7 +43,7 @@ export function isStaffRole(role: string): boolean {
  * entered in the last {@link STEP_UP_MINUTES} minutes (403 `admin.step_up_required`).
  */
 export async function requireStaff(
-  db: pg.Pool,
+  deps: StepUpDeps,
   request: FastifyRequest,
   permission: StaffPermission | null,
   stepUp = true,
@@ -52,33 +53,39 @@ export async function requireStaff(
   if (!isStaffRole(user.role) || (permission && !staffMay(user.role, permission)) || !sessionId)
     throw new AppError(403, [ADMIN_ERRORS.forbidden]);
   if (!user.otp) throw new AppError(403, [ADMIN_ERRORS.twoFactorRequired]);
-  if (stepUp && !(await steppedUp(db, sessionId))) throw new AppError(403, [ADMIN_ERRORS.stepUpRequired]);
+  if (stepUp && !(await steppedUp(deps, sessionId))) throw new AppError(403, [ADMIN_ERRORS.stepUpRequired]);
   return { user, sessionId, ip: request.ip };
 }
 
-async function steppedUp(db: pg.Pool, sessionId: string): Promise<boolean> {
+/** Where the step-up is kept (the session's row) and the clock its window is measured on. */
+export interface StepUpDeps {
+  db: pg.Pool;
+  clock: Clock;
+}
+
+async function steppedUp({ db, clock }: StepUpDeps, sessionId: string): Promise<boolean> {
   const row = (
     await db.query(
-      `select step_up_at > now() - make_interval(mins => $2) as fresh from sessions where id = $1`,
-      [sessionId, STEP_UP_MINUTES],
+      `select step_up_at > $3::timestamptz - make_interval(mins => $2) as fresh from sessions where id = $1`,
+      [sessionId, STEP_UP_MINUTES, dateOf(clock)],
     )
   ).rows[0];
   return row?.fresh === true;
 }
 
 /** Until when the session's step-up lets staff act (ISO), or null. */
-export async function stepUpUntil(db: pg.Pool, sessionId: string): Promise<string | null> {
+export async function stepUpUntil({ db, clock }: StepUpDeps, sessionId: string): Promise<string | null> {
   const row = (
     await db.query(
       `select step_up_at + make_interval(mins => $2) as until from sessions
-       where id = $1 and step_up_at > now() - make_interval(mins => $2)`,
-      [sessionId, STEP_UP_MINUTES],
+       where id = $1 and step_up_at > $3::timestamptz - make_interval(mins => $2)`,
+      [sessionId, STEP_UP_MINUTES, dateOf(clock)],
     )
   ).rows[0];
   return row ? (row.until as Date).toISOString() : null;
 }
 
 /** Records a step-up on the staff member's session now (the next five minutes need no further code). */
-export async function recordStepUp(db: pg.Pool, sessionId: string): Promise<void> {
-  await db.query('update sessions set step_up_at = now() where id = $1', [sessionId]);
+export async function recordStepUp({ db, clock }: StepUpDeps, sessionId: string): Promise<void> {
+  await db.query('update sessions set step_up_at = $2 where id = $1', [sessionId, dateOf(clock)]);
 }

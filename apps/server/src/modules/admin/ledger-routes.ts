@@ -14,7 +14,7 @@ export async function adminLedgerRoutes(app: FastifyInstance, deps: AdminRouteDe
     '/ledger',
     docs('Totals per currency and system account, and the ledger audit', { response: ledgerViewResponse }),
     async (request, reply) => {
-      await requireStaff(deps.db, request, 'ledger.read');
+      await requireStaff(deps, request, 'ledger.read');
       // What the exchange holds: for this staff member's eyes only, never kept by a browser or a proxy.
       reply.header('cache-control', 'no-store, private');
       return ledgerView(deps.db);
@@ -25,7 +25,7 @@ export async function adminLedgerRoutes(app: FastifyInstance, deps: AdminRouteDe
     '/ledger.csv',
     docs('The ledger totals as CSV (a download)', { content: 'csv' }),
     async (request, reply) => {
-      await requireStaff(deps.db, request, 'ledger.read');
+      await requireStaff(deps, request, 'ledger.read');
       const view = await ledgerView(deps.db);
       const day = view.at.slice(0, 10);
       return reply

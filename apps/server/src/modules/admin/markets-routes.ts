@@ -27,7 +27,7 @@ const networkParams = z.object({
  */
 export async function adminMarketRoutes(app: FastifyInstance, deps: AdminRouteDeps): Promise<void> {
   const staff = (request: Parameters<typeof requireStaff>[1]) =>
-    requireStaff(deps.db, request, 'markets.manage');
+    requireStaff(deps, request, 'markets.manage');
 
   app.get(
     '/markets',

@@ -97,7 +97,7 @@ export async function adminRoutes(
     request: Parameters<typeof requireStaff>[1],
     permission: StaffPermission | null,
     stepUp = true,
-  ) => requireStaff(deps.db, request, permission, stepUp);
+  ) => requireStaff(deps, request, permission, stepUp);
 
   app.get(
     '/me',
@@ -112,7 +112,7 @@ export async function adminRoutes(
         email: who.user.email,
         role: who.user.role,
         permissions,
-        step_up_until: await stepUpUntil(deps.db, who.sessionId),
+        step_up_until: await stepUpUntil(deps, who.sessionId),
       };
     },
   );
@@ -134,9 +134,9 @@ export async function adminRoutes(
       );
       if (check !== 'ok')
         throw new AppError(422, [check === 'used' ? ADMIN_ERRORS.codeUsed : ADMIN_ERRORS.invalidCode]);
-      await recordStepUp(deps.db, who.sessionId);
+      await recordStepUp(deps, who.sessionId);
       await recordStaffAction(deps.db, who, 'staff.step_up', null);
-      return { step_up_until: await stepUpUntil(deps.db, who.sessionId) };
+      return { step_up_until: await stepUpUntil(deps, who.sessionId) };
     },
   );
 

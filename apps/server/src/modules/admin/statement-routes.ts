@@ -34,7 +34,7 @@ export async function adminStatementRoutes(app: FastifyInstance, deps: AdminRout
       paged: true,
     }),
     async (request, reply) => {
-      await requireStaff(deps.db, request, 'statements.read');
+      await requireStaff(deps, request, 'statements.read');
       const q = statementQuery.parse(request.query);
       const statement = await accountStatement(deps.db, await subject(request.params, q.currency), q);
       reply.header('cache-control', 'no-store, private');
@@ -47,7 +47,7 @@ export async function adminStatementRoutes(app: FastifyInstance, deps: AdminRout
     '/users/:uid/statement.csv',
     docs('The statement as CSV (a download)', { params: uidParam, query: statementQuery, content: 'csv' }),
     async (request, reply) => {
-      await requireStaff(deps.db, request, 'statements.read');
+      await requireStaff(deps, request, 'statements.read');
       const q = statementQuery.parse(request.query);
       const user = await subject(request.params, q.currency);
       return reply

@@ -40,9 +40,9 @@ export async function adminCustodyRoutes(
     const { role } = authUser(request);
     if (!staffMay(role, 'ledger.read') && !staffMay(role, 'markets.manage'))
       throw new AppError(403, [ADMIN_ERRORS.forbidden]);
-    return requireStaff(deps.db, request, null);
+    return requireStaff(deps, request, null);
   };
-  const writer = (request: FastifyRequest) => requireStaff(deps.db, request, 'markets.manage');
+  const writer = (request: FastifyRequest) => requireStaff(deps, request, 'markets.manage');
 
   app.get(
     '/custody',

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { Clock } from '../../clock.ts';
 import type { AuthDeps } from '../../http/auth.ts';
 import type { ServerKeys } from '../../modules/identity/crypto.ts';
 import type { Wallet } from '../../modules/wallet/index.ts';
@@ -8,6 +9,8 @@ import type { Wallet } from '../../modules/wallet/index.ts';
  * members among others, so the routes do not import the app (no import circle) and say what they touch.
  */
 export interface CustodyRouteDeps extends AuthDeps {
+  /** The app's clock (clock.ts): the staff step-up window is measured on it. */
+  clock: Clock;
   /** The database pool. */
   db: pg.Pool;
   /** The server's secrets (encryption and signing keys). */

@@ -36,7 +36,7 @@ export async function adminSolvencyRoutes(
       security: 'session',
     }),
     async (request, reply) => {
-      await requireStaff(deps.db, request, 'ledger.read');
+      await requireStaff(deps, request, 'ledger.read');
       // What the exchange holds: for this staff member's eyes only, never kept by a browser or a proxy.
       reply.header('cache-control', 'no-store, private');
       return solvencyReport(deps.db, networks());
@@ -47,7 +47,7 @@ export async function adminSolvencyRoutes(
     '/solvency.csv',
     docs('The solvency report as CSV (a download)', { content: 'csv', security: 'session' }),
     async (request, reply) => {
-      await requireStaff(deps.db, request, 'ledger.read');
+      await requireStaff(deps, request, 'ledger.read');
       const report = await solvencyReport(deps.db, networks());
       return reply
         .header('cache-control', 'no-store, private')
@@ -65,7 +65,7 @@ export async function adminSolvencyRoutes(
       security: 'session',
     }),
     async (request, reply) => {
-      const staff = await requireStaff(deps.db, request, 'ledger.read');
+      const staff = await requireStaff(deps, request, 'ledger.read');
       const snapshot = await makeSnapshot(deps.db, deps.keys, staff.user.id, (tx, s) =>
         recordStaffAction(tx, staff, 'solvency.snapshot', `solvency_snapshot:${s.id}`, {
           after: { root: s.root, leaf_count: s.leaf_count },

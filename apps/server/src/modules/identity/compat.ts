@@ -40,7 +40,7 @@ export async function mailConfirmationLink(
   const key = user.email.toLowerCase();
   const limiter = windowLimiter(deps, 'confirmation-link', 1, RESEND_SECONDS * 1000);
   if (!(await limiter.take(key))) return;
-  const token = mailedToken(deps.keys, 'email_confirm', user.id);
+  const token = mailedToken(deps.keys, 'email_confirm', user.id, deps.clock.now());
   await deps.mail.send({
     to: user.email,
     template: 'account_confirmation',
@@ -92,7 +92,7 @@ export async function registerByEmail(
  * `identity.user.active_or_doesnt_exist`. No session is opened: the user logs in next, as BaseApp's screen does.
  */
 export async function confirmByToken(deps: IdentityDeps, token: string, origin: RequestOrigin) {
-  const userId = mailedTokenSubject(deps.keys, 'email_confirm', token);
+  const userId = mailedTokenSubject(deps.keys, 'email_confirm', token, deps.clock.now());
   if (!userId) throw invalid(ERRORS.invalidConfirmationToken);
   const user = await findUserById(deps.db, userId);
   if (user?.state !== 'pending') throw invalid(ERRORS.activeOrDoesntExist);

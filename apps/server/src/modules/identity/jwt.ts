@@ -9,6 +9,7 @@ import {
   verify,
 } from 'node:crypto';
 import type pg from 'pg';
+import { type Clock, systemClock } from '../../clock.ts';
 import { IpRuleSet } from '../../net/ip-rules.ts';
 import { decrypt, encrypt, type ServerKeys } from './crypto.ts';
 import type { SessionLiveness } from './sessions.ts';
@@ -63,6 +64,8 @@ export class JwtIssuer {
   constructor(
     private readonly db: pg.Pool,
     private readonly keys: ServerKeys,
+    /** The app's clock: a token's issue time and its expiry check are measured on it. */
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /**
@@ -98,7 +101,7 @@ export class JwtIssuer {
   async issue(
     user: UserRecord,
     binding: JwtBinding,
-    now = Date.now(),
+    now = this.clock.now(),
   ): Promise<{ token: string; exp: number }> {
     const { privateKey, kid } = await this.load();
     const iat = Math.floor(now / 1000);
@@ -126,7 +129,7 @@ export class JwtIssuer {
    * claiming another algorithm (`none`, HS256 with the public key as secret) is refused before any check.
    * @throws JwtRefused
    */
-  async verify(token: string, now = Date.now()): Promise<SessionClaims> {
+  async verify(token: string, now = this.clock.now()): Promise<SessionClaims> {
     const parts = token.split('.');
     if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z0-9_-]*$/.test(p)))
       throw new JwtRefused('malformed');

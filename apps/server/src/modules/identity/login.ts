@@ -253,7 +253,7 @@ export async function login(
         phones: phone ? [{ number: phone.number }] : [],
         level: user.level,
         state: user.state,
-        registration_token: registrationToken(deps.keys, user.id),
+        registration_token: registrationToken(deps.keys, user.id, deps.clock.now()),
       },
     };
   }

@@ -23,7 +23,7 @@ export function mailedToken(
   keys: ServerKeys,
   purpose: MailedTokenPurpose,
   subject: string,
-  now = Date.now(),
+  now: number,
 ): string {
   const expires = String(Math.floor(now / 1000) + MAILED_TOKEN_MINUTES[purpose] * 60);
   return `${subject}.${expires}.${mac(keys, purpose, subject, expires)}`;
@@ -34,7 +34,7 @@ export function mailedTokenSubject(
   keys: ServerKeys,
   purpose: MailedTokenPurpose,
   token: string,
-  now = Date.now(),
+  now: number,
 ): string | undefined {
   const [subject = '', expires = '', hash = ''] = token.split('.');
   if (!/^\d+$/.test(subject) || !(Number(expires) * 1000 > now)) return undefined;

@@ -1,6 +1,7 @@
 import { ERRORS } from '@exchange/shared';
 import type pg from 'pg';
 import { SECRET, withSecret } from '../../adapters/mail/port.ts';
+import { dateOf } from '../../clock.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { randomToken, sha256 } from './crypto.ts';
@@ -25,15 +26,18 @@ export async function requestPasswordReset(
 ): Promise<void> {
   const user = await findUserByEmail(deps.db, email);
   if (user?.state !== 'active') return;
+  // The resend gap and the link's hour are measured on the app's clock (a test moves it instead of waiting).
+  const now = dateOf(deps.clock);
   const recent = await deps.db.query(
-    `select 1 from password_resets where user_id = $1 and created_at > now() - make_interval(secs => $2)`,
-    [user.id, RESET_POLICY.resendSeconds],
+    `select 1 from password_resets where user_id = $1 and created_at > $3::timestamptz - make_interval(secs => $2)`,
+    [user.id, RESET_POLICY.resendSeconds, now],
   );
   if (recent.rowCount) return;
   const token = randomToken(32);
   await deps.db.query(
-    `insert into password_resets (token_hash, user_id, expires_at) values ($1, $2, now() + make_interval(mins => $3))`,
-    [sha256(token), user.id, RESET_POLICY.ttlMinutes],
+    `insert into password_resets (token_hash, user_id, created_at, expires_at)
+     values ($1, $2, $4, $4::timestamptz + make_interval(mins => $3))`,
+    [sha256(token), user.id, RESET_POLICY.ttlMinutes, now],
   );
   await deps.mail.send({
     to: user.email,
@@ -66,8 +70,8 @@ async function setPassword(
   const digest = await hashPassword(password);
   await withTransaction(deps.db, async (tx) => {
     await tx.query(
-      'update users set password_digest = $2, password_changed_at = now(), updated_at = now() where id = $1',
-      [user.id, digest],
+      'update users set password_digest = $2, password_changed_at = $3, updated_at = now() where id = $1',
+      [user.id, digest, dateOf(deps.clock)],
     );
     await clearFailures(tx, user.id);
     await endPasswordResets(tx, user.id);
@@ -86,9 +90,9 @@ export async function confirmPasswordReset(
 ): Promise<void> {
   const row = (
     await deps.db.query(
-      `update password_resets set used_at = now()
-       where token_hash = $1 and used_at is null and expires_at > now() returning user_id`,
-      [sha256(token)],
+      `update password_resets set used_at = $2
+       where token_hash = $1 and used_at is null and expires_at > $2 returning user_id`,
+      [sha256(token), dateOf(deps.clock)],
     )
   ).rows[0];
   const user: UserRecord | undefined = row
@@ -132,8 +136,8 @@ export async function changePassword(
 /** True while a password-reset token is unused and unexpired (the reset page checks its link first). */
 export async function resetTokenValid(deps: IdentityDeps, token: string): Promise<boolean> {
   const row = await deps.db.query(
-    'select 1 from password_resets where token_hash = $1 and used_at is null and expires_at > now()',
-    [sha256(token)],
+    'select 1 from password_resets where token_hash = $1 and used_at is null and expires_at > $2',
+    [sha256(token), dateOf(deps.clock)],
   );
   return row.rowCount === 1;
 }

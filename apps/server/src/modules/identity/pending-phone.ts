@@ -32,7 +32,7 @@ export async function changePendingPhone(
   );
   if (deps.config.rateLimits && !(await limiter.take(email))) throw new AppError(429, [ERRORS.rateLimited]);
   const user = await findUserByEmail(deps.db, email);
-  if (!user || !registrationTokenValid(deps.keys, user.id, input.registration_token))
+  if (!user || !registrationTokenValid(deps.keys, user.id, input.registration_token, deps.clock.now()))
     throw invalid(ERRORS.registrationTokenInvalid);
   if (user.state !== 'pending') throw invalid(ERRORS.alreadyVerified);
   // E.164 digits of a mobile number (issue 32), or refused as the shared schema refuses it.

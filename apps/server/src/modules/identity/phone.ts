@@ -1,4 +1,5 @@
 import { ERRORS, mobileFromInternational } from '@exchange/shared';
+import { dateOf } from '../../clock.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { invalid } from '../../http/errors.ts';
 import { checkCodes, issueCode } from './codes.ts';
@@ -28,7 +29,10 @@ export async function verifyPhoneChangeOtp(
 ) {
   await requireTotp(deps, user, code);
   if (sessionId)
-    await deps.db.query('update sessions set otp_verified_at = now() where id = $1', [sessionId]);
+    await deps.db.query('update sessions set otp_verified_at = $2 where id = $1', [
+      sessionId,
+      dateOf(deps.clock),
+    ]);
 }
 
 async function secondFactorPassed(
@@ -41,8 +45,8 @@ async function secondFactorPassed(
   if (code) return consumeTotp(deps, user.id, decrypt(deps.keys, user.otp_secret_enc), code);
   if (!sessionId) return 'invalid';
   const row = await deps.db.query(
-    `select 1 from sessions where id = $1 and otp_verified_at > now() - make_interval(mins => $2)`,
-    [sessionId, SECOND_FACTOR_GRACE_MINUTES],
+    `select 1 from sessions where id = $1 and otp_verified_at > $3::timestamptz - make_interval(mins => $2)`,
+    [sessionId, SECOND_FACTOR_GRACE_MINUTES, dateOf(deps.clock)],
   );
   return row.rowCount === 1 ? 'ok' : 'invalid';
 }

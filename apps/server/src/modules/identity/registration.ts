@@ -88,7 +88,7 @@ export async function register(deps: IdentityDeps, input: RegisterInput, origin:
   return {
     email: input.email,
     phone_number: phone,
-    registration_token: registrationToken(deps.keys, userId),
+    registration_token: registrationToken(deps.keys, userId, deps.clock.now()),
   };
 }
 

@@ -45,7 +45,7 @@ export async function requestRemoval(
   const row = await findBeneficiary(deps.db, user.id, id);
   const limiter = windowLimiter(deps, 'beneficiary-removal', 1, RESEND_SECONDS * 1000);
   if (!(await limiter.take(`${user.uid}:${row.id}`))) return;
-  const token = mailedToken(deps.keys, 'beneficiary_removal', String(row.id));
+  const token = mailedToken(deps.keys, 'beneficiary_removal', String(row.id), deps.clock.now());
   await deps.mail.send({
     to: user.email,
     template: 'beneficiary_removal',
@@ -63,7 +63,7 @@ export async function requestRemoval(
 
 /** The beneficiary a removal token names, or 422 `account.beneficiary.invalid_removal_token`. */
 export async function removalSubject(deps: BeneficiaryDeps, token: string): Promise<RemovalSubject> {
-  const id = mailedTokenSubject(deps.keys, 'beneficiary_removal', token);
+  const id = mailedTokenSubject(deps.keys, 'beneficiary_removal', token, deps.clock.now());
   const row = id
     ? (
         await deps.db.query(
