@@ -31,6 +31,15 @@ const ROOTS = [
 /** A file name that marks a route file. */
 const ROUTE_FILE = /(^|\/)(routes|[^/]+-routes)\.ts$/;
 
+/** A file name that marks a repository: where a module's SQL lives. */
+const REPOSITORY_FILE = /(^|\/)(repository|[^/]+-repository)\.ts$/;
+
+/**
+ * The module files that still run SQL outside a repository (issue 34, item 3), one path per line: the list only
+ * shrinks. A module file not on it that runs a query fails the check, and so does a listed file that no longer does.
+ */
+const SQL_LIST = 'scripts/layers/sql-outside-repositories.txt';
+
 /**
  * @typedef {{ rule: string; from: string; to: string }} Violation
  */
@@ -76,6 +85,7 @@ export async function checkLayers(baseDir) {
     const text = readFileSync(path.join(baseDir, file), 'utf8');
     if (text.includes('.query(')) violations.push({ rule: 'no-sql-in-routes', from: file, to: '.query(' });
   }
+  violations.push(...sqlOutsideRepositories(baseDir));
   for (const manifest of manifests(baseDir)) {
     const pkg = JSON.parse(readFileSync(path.join(baseDir, manifest), 'utf8'));
     for (const name of Object.keys(pkg.dependencies ?? {}))
@@ -137,11 +147,41 @@ function declaredNames(baseDir, manifest) {
 
 /** The server's route files, relative to `baseDir`. */
 function routeFiles(baseDir) {
-  const src = path.join(baseDir, 'apps/server/src');
-  if (!existsSync(src)) return [];
-  return readdirSync(src, { recursive: true, encoding: 'utf8' })
-    .map((f) => path.join('apps/server/src', f).split(path.sep).join('/'))
-    .filter((f) => ROUTE_FILE.test(f));
+  return sourceFiles(baseDir, 'apps/server/src').filter((f) => ROUTE_FILE.test(f));
+}
+
+/** The TypeScript files under `dir`, relative to `baseDir`. */
+function sourceFiles(baseDir, dir) {
+  const root = path.join(baseDir, dir);
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .map((f) => path.join(dir, f).split(path.sep).join('/'))
+    .filter((f) => f.endsWith('.ts'));
+}
+
+/**
+ * Module files (not repositories, not route files: those have a rule of their own) that run SQL without being on
+ * {@link SQL_LIST}, and listed files that no longer run any (the list is kept exact, so it only shrinks).
+ */
+function sqlOutsideRepositories(baseDir) {
+  const listPath = path.join(baseDir, SQL_LIST);
+  const listed = existsSync(listPath)
+    ? readFileSync(listPath, 'utf8')
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== '' && !line.startsWith('#'))
+    : [];
+  /** @type {Violation[]} */
+  const found = [];
+  const runsSql = (file) => readFileSync(path.join(baseDir, file), 'utf8').includes('.query(');
+  for (const file of sourceFiles(baseDir, 'apps/server/src/modules')) {
+    if (REPOSITORY_FILE.test(file) || ROUTE_FILE.test(file) || listed.includes(file)) continue;
+    if (runsSql(file)) found.push({ rule: 'sql-outside-repositories', from: file, to: '.query(' });
+  }
+  for (const file of listed)
+    if (!existsSync(path.join(baseDir, file)) || !runsSql(file))
+      found.push({ rule: 'sql-list-stale', from: SQL_LIST, to: `${file} (runs no SQL now: remove it)` });
+  return found;
 }
 
 /** The root's and every workspace's package.json, relative to `baseDir`. */

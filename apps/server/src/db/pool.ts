@@ -56,3 +56,8 @@ export async function allQueries<T extends readonly unknown[]>(
   for (const query of queries) results.push(await query());
   return results as unknown as T;
 }
+
+/** Whether the database answers a trivial query (health checks and metrics); throws when it does not. */
+export async function pingDatabase(db: pg.Pool): Promise<void> {
+  await db.query('select 1');
+}

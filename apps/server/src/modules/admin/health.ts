@@ -1,4 +1,5 @@
 import type { ComponentHealth } from '@exchange/shared';
+import { pingDatabase } from '../../db/pool.ts';
 import type { AdminRouteDeps } from './deps.ts';
 
 export type { ComponentHealth };
@@ -12,7 +13,7 @@ export async function componentHealth(deps: AdminRouteDeps): Promise<ComponentHe
   const out: ComponentHealth[] = [];
   const started = process.hrtime.bigint();
   try {
-    await deps.db.query('select 1');
+    await pingDatabase(deps.db);
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     out.push({ component: 'database', status: ms < 500 ? 'ok' : 'degraded', detail: `${ms.toFixed(1)} ms` });
   } catch (err) {

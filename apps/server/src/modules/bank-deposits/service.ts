@@ -13,6 +13,7 @@ import { AppError, invalid } from '../../http/errors.ts';
 import type { Staff } from '../admin/access.ts';
 import { recordStaffAction } from '../admin/trail.ts';
 import { isVerifiedBusiness } from '../business/account-type.ts';
+import { uidOfUser, userIdOfUid } from '../identity/users-repository.ts';
 import { referenceOf } from './reference.ts';
 import {
   adminTransfer,
@@ -126,16 +127,18 @@ async function credit(
   const depositId = await withTransaction(deps.db, async (tx) => {
     const id = await recordCredit(tx, claimed, userId);
     if (decided)
-      await recordStaffAction(tx, decided.staff, 'bank_transfer.assign', (await uidOf(tx, userId)) ?? null, {
-        after: { bank_transfer: Number(claimed.id), amount: claimed.amount, deposit: id },
-      });
+      await recordStaffAction(
+        tx,
+        decided.staff,
+        'bank_transfer.assign',
+        (await uidOfUser(tx, userId)) ?? null,
+        {
+          after: { bank_transfer: Number(claimed.id), amount: claimed.amount, deposit: id },
+        },
+      );
     return id;
   });
   deps.onDeposit(Number(userId), depositId);
-}
-
-async function uidOf(db: pg.Pool | pg.PoolClient, userId: string): Promise<string | undefined> {
-  return (await db.query('select uid from users where id = $1', [userId])).rows[0]?.uid;
 }
 
 /**
@@ -150,11 +153,9 @@ export async function assignTransfer(
   uid: string,
   note: string,
 ): Promise<AdminBankTransfer> {
-  const user = (await deps.db.query('select id from users where uid = $1', [uid])).rows[0] as
-    | { id: string }
-    | undefined;
-  if (!user) throw invalid(BANK_DEPOSIT_ERRORS.userUnknown);
-  if (String(user.id) === String(staff.user.id)) throw new AppError(403, [ADMIN_ERRORS.ownAccount]);
+  const userId = await userIdOfUid(deps.db, uid);
+  if (userId === undefined) throw invalid(BANK_DEPOSIT_ERRORS.userUnknown);
+  if (userId === String(staff.user.id)) throw new AppError(403, [ADMIN_ERRORS.ownAccount]);
   const row = (await adminTransfer(deps.db, id)) ?? null;
   if (row?.state !== 'queued') throw invalid(BANK_DEPOSIT_ERRORS.notQueued);
   await credit(
@@ -170,7 +171,7 @@ export async function assignTransfer(
       state: 'queued',
       user_id: null,
     },
-    String(user.id),
+    userId,
     { staff, note },
   );
   return (await adminTransfer(deps.db, id)) as AdminBankTransfer;

@@ -47,6 +47,16 @@ export async function findCompany(db: Db, userId: string, lock = false): Promise
 }
 
 /** The company of a provider applicant, locked for the webhook that changes it. */
+/** The account whose company has the provider applicant `applicantId`, or undefined. */
+export async function companyOwnerByApplicant(tx: Tx, applicantId: string): Promise<string | undefined> {
+  const row = (
+    await tx.query<{ user_id: string }>('select user_id from companies where applicant_id = $1', [
+      applicantId,
+    ])
+  ).rows[0];
+  return row === undefined ? undefined : String(row.user_id);
+}
+
 export async function findCompanyByApplicant(tx: Tx, applicantId: string): Promise<CompanyRow | undefined> {
   return (
     await tx.query(`select ${COMPANY} from companies where applicant_id = $1 for update`, [applicantId])

@@ -12,10 +12,11 @@ import { type Tx, withTransaction } from '../../db/pool.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { sniffDocumentType, type UploadedFile } from '../../http/multipart.ts';
 import { openBytes, type ServerKeys, sealBytes } from '../identity/crypto.ts';
-import { recordActivity, type UserRecord } from '../identity/users-repository.ts';
+import { lockUser, recordActivity, type UserRecord } from '../identity/users-repository.ts';
 import { createdAtMs, type KycWebhook, labelFor } from '../kyc/labels.ts';
 import {
   type CompanyRow,
+  companyOwnerByApplicant,
   findCompany,
   findCompanyByApplicant,
   insertCompanyDocument,
@@ -28,7 +29,7 @@ import {
   setCompanyReview,
   unfiledDocuments,
 } from './company-repository.ts';
-import { settleLevel } from './level.ts';
+import { settleLevel } from './level-repository.ts';
 
 export interface CompanyOptions {
   db: pg.Pool;
@@ -286,12 +287,10 @@ export async function applyCompanyWebhook(
   event: KycWebhook,
   nowMs: number,
 ): Promise<{ outcome: 'applied' | 'stale' | 'ignored' | 'unknown_applicant'; userId: string | null }> {
-  const owner = (await tx.query('select user_id from companies where applicant_id = $1', [event.applicantId]))
-    .rows[0];
-  if (!owner) return { outcome: 'unknown_applicant', userId: null };
-  const userId = String(owner.user_id);
+  const userId = await companyOwnerByApplicant(tx, event.applicantId);
+  if (userId === undefined) return { outcome: 'unknown_applicant', userId: null };
   // The same lock order as the person's webhooks: the user, then what changes.
-  await tx.query('select 1 from users where id = $1 for update', [userId]);
+  await lockUser(tx, userId);
   const company = await findCompanyByApplicant(tx, event.applicantId);
   if (!company) return { outcome: 'unknown_applicant', userId: null };
   const label = event.type === 'applicantCreated' ? null : labelFor(event);

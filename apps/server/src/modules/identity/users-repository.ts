@@ -64,6 +64,22 @@ export async function findUserById(db: Db, id: string): Promise<UserRecord | und
     .rows[0];
 }
 
+/** Locks the account's row until the transaction ends (the lock order of changes that concern one account). */
+export async function lockUser(tx: Tx, id: string): Promise<void> {
+  await tx.query('select 1 from users where id = $1 for update', [id]);
+}
+
+/** The public uid of the account with row id `id`, or undefined. */
+export async function uidOfUser(db: Db, id: string): Promise<string | undefined> {
+  return (await db.query<{ uid: string }>('select uid from users where id = $1', [id])).rows[0]?.uid;
+}
+
+/** The row id of the account with public uid `uid`, or undefined. */
+export async function userIdOfUid(db: Db, uid: string): Promise<string | undefined> {
+  const row = (await db.query<{ id: string }>('select id from users where uid = $1', [uid])).rows[0];
+  return row === undefined ? undefined : String(row.id);
+}
+
 /** The latest phone of a user. */
 export async function latestPhone(
   db: Db,

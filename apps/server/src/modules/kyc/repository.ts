@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Tx } from '../../db/pool.ts';
-import { settleLevel } from '../business/level.ts';
+import { settleLevel } from '../business/level-repository.ts';
 import { setLabel } from '../identity/users-repository.ts';
 import { KYC_LABEL_KEY, type KycLabel } from './labels.ts';
 

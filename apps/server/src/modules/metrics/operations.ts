@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { listBackups } from '../../backup/catalogue.ts';
 import { embeddedRestarts } from '../../db/embedded.ts';
+import { pingDatabase } from '../../db/pool.ts';
 
 /** How long a scrape waits for a value read from the database before it leaves the series out. */
 const DATABASE_READ_LIMIT_MS = 1_000;
@@ -70,7 +71,7 @@ export interface OperationsSources {
  */
 export function addOperationsMetrics(registry: Registry, sources: OperationsSources): void {
   const { db } = sources;
-  const databaseAnswers = boundedRead(() => db.query('select 1'));
+  const databaseAnswers = boundedRead(() => pingDatabase(db).then(() => true));
   new Gauge({
     name: 'exchange_database_up',
     help: `Whether the database answered a query within ${DATABASE_READ_LIMIT_MS} ms at this scrape`,

@@ -13,10 +13,10 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AltchaCaptcha } from '../../adapters/captcha/altcha.ts';
+import { pingDatabase } from '../../db/pool.ts';
 import { docs } from '../../http/openapi.ts';
 import { MIN_PASSWORD_ENTROPY } from '../identity/entropy.ts';
 import type { PublicRouteDeps } from './deps.ts';
-import { pingDatabase } from './repository.ts';
 import { runningVersion } from './version.ts';
 
 /**
