@@ -3,6 +3,7 @@ import QRCode from 'qrcode';
 import { AppError, invalid } from '../../http/errors.ts';
 import { decrypt, encrypt } from './crypto.ts';
 import { mailSecurityNotice } from './notify.ts';
+import { clearOtp, enableOtpWithStep, setPendingOtpSecret } from './otp-repository.ts';
 import { endPasswordResets } from './password.ts';
 import type { IdentityDeps, RequestOrigin } from './registration.ts';
 import { consumeTotp, matchTotpStep, newTotpSecret, totpUrl } from './totp.ts';
@@ -16,10 +17,7 @@ import { recordActivity, type UserRecord } from './users-repository.ts';
 export async function generateOtpQr(deps: IdentityDeps, user: UserRecord) {
   if (user.otp) throw new AppError(400, [ERRORS.otpAlreadyEnabled]);
   const secret = newTotpSecret();
-  await deps.db.query('update users set otp_pending_secret_enc = $2 where id = $1', [
-    user.id,
-    encrypt(deps.keys, secret),
-  ]);
+  await setPendingOtpSecret(deps.db, user.id, encrypt(deps.keys, secret));
   const url = totpUrl(secret, user.email);
   const png = await QRCode.toBuffer(url, { type: 'png', margin: 1, width: 240 });
   return { data: { barcode: png.toString('base64'), url } };
@@ -34,15 +32,8 @@ export async function enableOtp(deps: IdentityDeps, user: UserRecord, code: stri
   if (!user.otp_pending_secret_enc) throw invalid(ERRORS.otpNotGenerated);
   const secret = decrypt(deps.keys, user.otp_pending_secret_enc);
   const step = matchTotpStep(secret, code, deps.clock.now());
-  const updated =
-    step === null
-      ? { rowCount: 0 }
-      : await deps.db.query(
-          `update users set otp = true, otp_secret_enc = otp_pending_secret_enc, otp_pending_secret_enc = null,
-             otp_last_step = $2, updated_at = now() where id = $1 and otp = false and otp_last_step < $2`,
-          [user.id, step],
-        );
-  if (updated.rowCount !== 1) {
+  const enabled = step !== null && (await enableOtpWithStep(deps.db, user.id, step));
+  if (!enabled) {
     await recordActivity(deps.db, {
       userId: user.id,
       action: 'otp.enable',
@@ -108,10 +99,7 @@ export async function disableOtp(deps: IdentityDeps, user: UserRecord, code: str
     });
     throw err;
   }
-  await deps.db.query(
-    'update users set otp = false, otp_secret_enc = null, otp_pending_secret_enc = null, updated_at = now() where id = $1',
-    [user.id],
-  );
+  await clearOtp(deps.db, user.id);
   await endPasswordResets(deps.db, user.id);
   await recordActivity(deps.db, {
     userId: user.id,

@@ -7,10 +7,18 @@ import { AppError, invalid } from '../../http/errors.ts';
 import { randomToken, sha256 } from './crypto.ts';
 import { beginAttempt, clearFailures, failAttempt, lockoutKey, releaseAttempt } from './lockout.ts';
 import { mailSecurityNotice, phishingLine } from './notify.ts';
+import {
+  endResetsOf,
+  insertPasswordReset,
+  resetMailedSince,
+  resetTokenUnused,
+  setPasswordDigest,
+  useResetToken,
+} from './password-repository.ts';
 import { hashPassword, isBreachedPassword, verifyPassword } from './passwords.ts';
 import type { IdentityDeps, RequestOrigin } from './registration.ts';
 import type { SessionStore } from './sessions.ts';
-import { findUserByEmail, recordActivity, type UserRecord } from './users-repository.ts';
+import { findUserByEmail, findUserById, recordActivity, type UserRecord } from './users-repository.ts';
 
 /** A reset link lives an hour; a new one is mailed at most once a minute per account. */
 export const RESET_POLICY = { ttlMinutes: 60, resendSeconds: 60 } as const;
@@ -27,18 +35,15 @@ export async function requestPasswordReset(
   const user = await findUserByEmail(deps.db, email);
   if (user?.state !== 'active') return;
   // The resend gap and the link's hour are measured on the app's clock (a test moves it instead of waiting).
-  const now = dateOf(deps.clock);
-  const recent = await deps.db.query(
-    `select 1 from password_resets where user_id = $1 and created_at > $3::timestamptz - make_interval(secs => $2)`,
-    [user.id, RESET_POLICY.resendSeconds, now],
-  );
-  if (recent.rowCount) return;
+  const now = deps.clock.now();
+  if (await resetMailedSince(deps.db, user.id, new Date(now - RESET_POLICY.resendSeconds * 1000))) return;
   const token = randomToken(32);
-  await deps.db.query(
-    `insert into password_resets (token_hash, user_id, created_at, expires_at)
-     values ($1, $2, $4, $4::timestamptz + make_interval(mins => $3))`,
-    [sha256(token), user.id, RESET_POLICY.ttlMinutes, now],
-  );
+  await insertPasswordReset(deps.db, {
+    tokenHash: sha256(token),
+    userId: user.id,
+    at: new Date(now),
+    expiresAt: new Date(now + RESET_POLICY.ttlMinutes * 60_000),
+  });
   await deps.mail.send({
     to: user.email,
     template: 'password_reset',
@@ -54,9 +59,7 @@ export async function requestPasswordReset(
  * issued in (a link from before a password change would otherwise undo the change).
  */
 export async function endPasswordResets(db: pg.Pool | pg.PoolClient, userId: string): Promise<void> {
-  await db.query('update password_resets set used_at = now() where user_id = $1 and used_at is null', [
-    userId,
-  ]);
+  await endResetsOf(db, userId);
 }
 
 async function setPassword(
@@ -69,10 +72,7 @@ async function setPassword(
   if (isBreachedPassword(password, user.email)) throw invalid(ERRORS.passwordWeak);
   const digest = await hashPassword(password);
   await withTransaction(deps.db, async (tx) => {
-    await tx.query(
-      'update users set password_digest = $2, password_changed_at = $3, updated_at = now() where id = $1',
-      [user.id, digest, dateOf(deps.clock)],
-    );
+    await setPasswordDigest(tx, user.id, digest, dateOf(deps.clock));
     await clearFailures(tx, user.id);
     await endPasswordResets(tx, user.id);
     await recordActivity(tx, { userId: user.id, action, result: 'succeed', topic: 'password', ...origin });
@@ -88,16 +88,8 @@ export async function confirmPasswordReset(
   password: string,
   origin: RequestOrigin,
 ): Promise<void> {
-  const row = (
-    await deps.db.query(
-      `update password_resets set used_at = $2
-       where token_hash = $1 and used_at is null and expires_at > $2 returning user_id`,
-      [sha256(token), dateOf(deps.clock)],
-    )
-  ).rows[0];
-  const user: UserRecord | undefined = row
-    ? (await deps.db.query('select * from users where id = $1', [row.user_id])).rows[0]
-    : undefined;
+  const userId = await useResetToken(deps.db, sha256(token), dateOf(deps.clock));
+  const user = userId === undefined ? undefined : await findUserById(deps.db, userId);
   // A locked (or otherwise inactive) account gets no new password by mail.
   if (user?.state !== 'active') throw invalid(ERRORS.invalidResetToken);
   await setPassword(deps, user, password, origin, 'password.reset');
@@ -135,9 +127,5 @@ export async function changePassword(
 
 /** True while a password-reset token is unused and unexpired (the reset page checks its link first). */
 export async function resetTokenValid(deps: IdentityDeps, token: string): Promise<boolean> {
-  const row = await deps.db.query(
-    'select 1 from password_resets where token_hash = $1 and used_at is null and expires_at > $2',
-    [sha256(token), dateOf(deps.clock)],
-  );
-  return row.rowCount === 1;
+  return resetTokenUnused(deps.db, sha256(token), dateOf(deps.clock));
 }

@@ -4,7 +4,7 @@ import { windowLimiter } from './limiter.ts';
 import type { IdentityDeps } from './registration.ts';
 import { sendVerificationCodes } from './registration.ts';
 import { registrationTokenValid } from './registration-token.ts';
-import { findUserByEmail } from './users-repository.ts';
+import { findUserByEmail, replaceLatestPhone } from './users-repository.ts';
 
 /**
  * How many phone changes one email may ask for per window, from all addresses together (the per-address limit
@@ -38,14 +38,8 @@ export async function changePendingPhone(
   // E.164 digits of a mobile number (issue 32), or refused as the shared schema refuses it.
   const phone = mobileFromInternational(fullPhoneNumber(input.country_code, input.phone_number));
   if (!phone) throw invalid(ERRORS.invalidPhone);
-  await deps.db.query(
-    'update phones set number = $2, country = coalesce($3, country) where id = (select max(id) from phones where user_id = $1)',
-    [
-      user.id,
-      phone,
-      REGISTRATION_COUNTRIES.find((c) => c.dial === input.country_code.replace(/\D/g, ''))?.code ?? null,
-    ],
-  );
+  const country = REGISTRATION_COUNTRIES.find((c) => c.dial === input.country_code.replace(/\D/g, ''))?.code;
+  await replaceLatestPhone(deps.db, user.id, phone, country ?? null);
   await sendVerificationCodes(deps, user, phone, 'phone');
   return { email: user.email, phone_number: phone };
 }

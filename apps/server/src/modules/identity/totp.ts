@@ -1,6 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import type pg from 'pg';
 import type { Clock } from '../../clock.ts';
+import { useTotpStep } from './otp-repository.ts';
 
 /** RFC 6238: 30-second steps, 6 digits, SHA-1, one step of drift either side. */
 const PERIOD = 30;
@@ -48,9 +49,5 @@ export async function consumeTotp(
 ): Promise<TotpCheck> {
   const step = matchTotpStep(secret, code, clock.now());
   if (step === null) return 'invalid';
-  const updated = await db.query('update users set otp_last_step = $2 where id = $1 and otp_last_step < $2', [
-    userId,
-    step,
-  ]);
-  return updated.rowCount === 1 ? 'ok' : 'used';
+  return (await useTotpStep(db, userId, step)) ? 'ok' : 'used';
 }

@@ -80,6 +80,19 @@ export async function userIdOfUid(db: Db, uid: string): Promise<string | undefin
   return row === undefined ? undefined : String(row.id);
 }
 
+/** Replaces the number (and the country, when known) of the account's latest phone: a pending account's change. */
+export async function replaceLatestPhone(
+  db: Db,
+  userId: string,
+  number: string,
+  country: string | null,
+): Promise<void> {
+  await db.query(
+    'update phones set number = $2, country = coalesce($3, country) where id = (select max(id) from phones where user_id = $1)',
+    [userId, number, country],
+  );
+}
+
 /** The latest phone of a user. */
 export async function latestPhone(
   db: Db,
