@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { type Provider, type StandaloneSimulator, startStandalone } from '@exchange/provider-sims/standalone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyBankWebhook } from '../../src/adapters/bank/signing.ts';
@@ -170,5 +172,55 @@ describe('the provider simulators as their own servers', () => {
     expect(notification.entries).toEqual([
       expect.objectContaining({ amount: '125.50', currency: 'EUR', credit_debit: 'CRDT' }),
     ]);
+  });
+
+  it('`npm run sim -- bank` runs one as its own process, prints its address and credentials, and stops on SIGTERM', async () => {
+    const root = fileURLToPath(new URL('../../../../', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'packages/provider-sims/src/main.ts', 'bank'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: db.url, WEBHOOK_URL: `${receiverUrl}/bank-process`, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      let output = '';
+      child.stdout.on('data', (chunk) => {
+        output += chunk.toString();
+      });
+      child.stderr.on('data', (chunk) => {
+        output += chunk.toString();
+      });
+      let started: { url: string; credentials: BankSimulatorCredentials } | undefined;
+      for (const deadline = Date.now() + 30_000; !started && Date.now() < deadline; ) {
+        try {
+          started = JSON.parse(output);
+        } catch {
+          if (child.exitCode !== null) throw new Error(`the simulator exited: ${output}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+      if (!started) throw new Error(`the simulator did not start: ${output}`);
+      expect(started.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/bank-sim\/v1$/);
+      const { apiUsername, apiPassword } = started.credentials;
+      const booked = await fetch(`${started.url}/incoming-transfers`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${apiUsername}:${apiPassword}`).toString('base64')}`,
+          'content-type': 'application/json',
+          'idempotency-key': 'standalone-process-transfer',
+        },
+        body: JSON.stringify({
+          amount: '7.25',
+          debtor_name: 'ACME GmbH',
+          debtor_iban: 'FR1420041010050500013M02606',
+        }),
+      });
+      expect(booked.status, await booked.clone().text()).toBe(201);
+      const [hook] = await webhooks('/bank-process', 1);
+      expect(verifyBankWebhook(started.credentials.webhookSecret, hook!.body, hook!.headers)).toBe(true);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
   });
 });
