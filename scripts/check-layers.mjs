@@ -24,6 +24,8 @@ const ROOTS = [
   'packages/engine/test',
   'packages/chain-sim/src',
   'packages/chain-sim/test',
+  'packages/provider-sims/src',
+  'packages/provider-sims/test',
   'e2e',
   'scripts',
 ];

@@ -84,6 +84,34 @@ export const FORBIDDEN = [
     to: { path: `${SERVER}app-deps\\.ts$` },
   },
   {
+    name: 'simulators-only-in-composition',
+    comment:
+      'The server imports no provider simulator (packages/provider-sims) but in its one composition point ' +
+      '(compose-providers.ts), which loads one by a dynamic import when the configuration selects it: a start ' +
+      'with the real providers never loads simulator code.',
+    severity: 'error',
+    from: { path: SERVER, pathNot: `${SERVER}compose-providers\\.ts$` },
+    to: { path: '(^|/)(packages/provider-sims|node_modules/@exchange/provider-sims)/' },
+  },
+  {
+    name: 'chain-simulators-only-in-networks',
+    comment:
+      "The server imports no chain simulator (packages/chain-sim) but where a network's node is chosen " +
+      "(modules/wallet/networks.ts), by a dynamic import when no node's URL is configured.",
+    severity: 'error',
+    from: { path: SERVER, pathNot: `${SERVER}modules/wallet/networks\\.ts$` },
+    to: { path: '(^|/)(packages/chain-sim|node_modules/@exchange/chain-sim)/' },
+  },
+  {
+    name: 'simulators-through-kit',
+    comment:
+      'A provider simulator reaches the server through its kit only (apps/server/src/provider-kit.ts, published as ' +
+      '`@exchange/server/provider-kit`): the protocols, ports and plumbing it shares, never a product module.',
+    severity: 'error',
+    from: { path: '^packages/provider-sims/' },
+    to: { path: '^apps/server/src/', pathNot: '^apps/server/src/provider-kit\\.ts$' },
+  },
+  {
     name: 'web-no-server',
     comment: 'The web app imports packages/shared, never the server or the engine.',
     severity: 'error',

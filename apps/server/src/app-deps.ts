@@ -1,16 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { NatsConnection } from 'nats';
 import type pg from 'pg';
-import type { BankWebhookDelivery } from './adapters/bank/simulator/delivery.ts';
-import type { BankSimulatorDeps } from './adapters/bank/simulator/routes.ts';
 import type { CaptchaPort } from './adapters/captcha/port.ts';
 import type { CardIssuer } from './adapters/card-issuer/port.ts';
-import type { CardWebhookDelivery } from './adapters/card-issuer/simulator/delivery.ts';
-import type { CardSimulatorDeps } from './adapters/card-issuer/simulator/routes.ts';
-import type { WebhookDelivery } from './adapters/kyc/simulator/delivery.ts';
-import type { SimulatorDeps } from './adapters/kyc/simulator/routes.ts';
 import type { MailPort } from './adapters/mail/port.ts';
 import type { OutboxRetention } from './adapters/mail/retention.ts';
+import type { BankSimulator, CardSimulator, KycSimulator } from './adapters/simulators.ts';
 import type { SmsPort } from './adapters/sms/port.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -68,18 +63,18 @@ export interface AppDeps {
   wallet: Wallet;
   /** Identity verification through the configured provider. */
   kyc: KycService;
-  /** The built-in Sumsub-compatible simulator, when it is the provider (the default). */
-  kycSimulator?: { routes: SimulatorDeps; delivery: WebhookDelivery };
+  /** The Sumsub-compatible simulator (packages/provider-sims), when it is the provider (the default). */
+  kycSimulator?: KycSimulator;
   /** The card issuer (Marqeta, or by default the built-in simulator reached over HTTP). */
   cardIssuer: CardIssuer;
   /** The card suite: holders, cards, their fees and the issuer's webhooks. */
   cards: Cards;
-  /** The built-in Marqeta-shaped issuer simulator, when it is the issuer (the default). */
-  cardSimulator?: { routes: CardSimulatorDeps; delivery: CardWebhookDelivery };
+  /** The Marqeta-shaped issuer simulator (packages/provider-sims), when it is the issuer (the default). */
+  cardSimulator?: CardSimulator;
   /** EUR deposits by SEPA transfer: the collection account, the bank's webhook secret, crediting. */
   bankDeposits: BankDepositDeps;
-  /** The built-in bank simulator (the collection account's incoming transfers and their notifications). */
-  bankSimulator?: { routes: BankSimulatorDeps; delivery: BankWebhookDelivery };
+  /** The bank simulator (packages/provider-sims; incoming transfers, their notifications, payouts), by default. */
+  bankSimulator?: BankSimulator;
   /** Where the request log goes (tests read it); stdout when absent. */
   logStream?: { write(line: string): void };
   /** The NATS connection of a split deployment (its state is a metric). */

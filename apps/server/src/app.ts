@@ -7,9 +7,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import { BANK_SIMULATOR_PREFIX, bankSimulatorRoutes } from './adapters/bank/simulator/routes.ts';
-import { CARD_SIMULATOR_API, cardSimulatorRoutes } from './adapters/card-issuer/simulator/routes.ts';
-import { SIMULATOR_PREFIX, simulatorRoutes } from './adapters/kyc/simulator/routes.ts';
+import type { MountedSimulator } from './adapters/simulators.ts';
 import {
   TRAVEL_RULE_SIM_PREFIX,
   travelRuleSimulatorRoutes,
@@ -223,35 +221,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register((dev) => cardDevRoutes(dev, deps), { prefix: API.dev });
   }
   if (streams) await app.register((ranger) => rangerRoutes(ranger, deps), { prefix: API.ranger });
-  const simulator = deps.kycSimulator;
-  if (simulator) {
-    if (api)
-      await app.register((sim) => simulatorRoutes(sim, simulator.routes), { prefix: SIMULATOR_PREFIX });
-    // Before the server closes: a pass sending a webhook to this server must not outlive it.
+  // The providers' simulators composed into this process (compose-providers.ts): their APIs where the api role
+  // answers, their webhooks stopped before the server closes (a pass sending to this server must not outlive it).
+  const mount = async (simulator: MountedSimulator<unknown> | undefined) => {
+    if (!simulator) return;
+    if (api) await app.register((sim) => simulator.routes(sim), { prefix: simulator.prefix });
     app.addHook('preClose', () => simulator.delivery.stop());
-  }
+  };
+  await mount(deps.kycSimulator);
   if (api && deps.config.travelRule.protocol === 'simulator')
     await app.register(
       (sim) =>
         travelRuleSimulatorRoutes(sim, { db: deps.db, holdMs: deps.config.travelRule.timeoutMs + 1000 }),
       { prefix: TRAVEL_RULE_SIM_PREFIX },
     );
-  const cardSimulator = deps.cardSimulator;
-  if (cardSimulator) {
-    if (api)
-      await app.register((sim) => cardSimulatorRoutes(sim, cardSimulator.routes), {
-        prefix: CARD_SIMULATOR_API,
-      });
-    app.addHook('preClose', () => cardSimulator.delivery.stop());
-  }
-  const bankSimulator = deps.bankSimulator;
-  if (bankSimulator) {
-    if (api)
-      await app.register((sim) => bankSimulatorRoutes(sim, bankSimulator.routes), {
-        prefix: BANK_SIMULATOR_PREFIX,
-      });
-    app.addHook('preClose', () => bankSimulator.delivery.stop());
-  }
+  await mount(deps.cardSimulator);
+  await mount(deps.bankSimulator);
 
   if (api) {
     apiDocsRoutes(app, routes, deps.config.devTools);

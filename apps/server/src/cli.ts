@@ -1,12 +1,5 @@
-import {
-  CARD_NETWORK_USAGE,
-  CARD_USAGE,
-  cardNetwork,
-  cardReview,
-  cardStatus,
-} from './adapters/card-issuer/simulator/cli.ts';
-import { kycCommand } from './adapters/kyc/simulator/cli.ts';
 import { BACKUP_USAGE, backupCommand, isOfflineBackupCommand, offlineBackupCommand } from './backup/cli.ts';
+import { loadSimulator, offlineCardSimulator, offlineKycSimulator } from './compose-providers.ts';
 import { loadConfig } from './config.ts';
 import { auditLedger } from './core/audit.ts';
 import { describeReport, journalFailures, verifyJournal } from './core/journal/verify.ts';
@@ -14,9 +7,11 @@ import { openDatabase } from './db/database.ts';
 import { searchUsers } from './modules/admin/customers.ts';
 import { STAFF_USAGE, staffCommand } from './modules/admin/staff.ts';
 import { findUserDetail } from './modules/admin/users.ts';
+import { CARD_NETWORK_USAGE, CARD_USAGE, cardReview, cardStatus } from './modules/card/review-commands.ts';
 import { SANCTIONS_USAGE, sanctionsCommand } from './modules/compliance/sanctions/cli.ts';
 import { CUSTODY_USAGE, custodyCommand, custodyNetworks } from './modules/custody/cli.ts';
 import { auditSolvency } from './modules/custody/solvency-audit.ts';
+import { kycCommand } from './modules/kyc/review-commands.ts';
 import { SIGNER_USAGE, signerCommand } from './modules/signer/cli.ts';
 import { WALLET_USAGE, walletCommand } from './modules/wallet/cli.ts';
 import { locateDatabase, runningApps, runtimeDir } from './runtime-registry.ts';
@@ -118,12 +113,17 @@ async function main(argv: string[]): Promise<number> {
         console.error('KYC_PROVIDER=sumsub: reviews happen in the Sumsub dashboard');
         return 1;
       }
-      const result = await kycCommand(database.pool, command, args[0]);
+      const { desk } = await offlineKycSimulator(config, database.pool);
+      const result = await kycCommand(database.pool, desk, command, args[0]);
       (result.ok ? console.log : console.error)(result.message);
       return result.ok ? 0 : 1;
     }
     if (area === 'card' && command === 'status' && args[0]) {
-      const result = await cardStatus(database.pool, args[0]);
+      const desk =
+        config.card.issuer === 'simulator'
+          ? (await offlineCardSimulator(config, database.pool)).desk
+          : undefined;
+      const result = await cardStatus(database.pool, desk, args[0]);
       (result.ok ? console.log : console.error)(result.message);
       return result.ok ? 0 : 1;
     }
@@ -133,7 +133,8 @@ async function main(argv: string[]): Promise<number> {
         return 1;
       }
       const reason = args.slice(2).join(' ') || undefined;
-      const result = await cardReview(database.pool, args[0], args[1], reason);
+      const { desk } = await offlineCardSimulator(config, database.pool);
+      const result = await cardReview(database.pool, desk, args[0], args[1], reason);
       (result.ok ? console.log : console.error)(result.message);
       return result.ok ? 0 : 1;
     }
@@ -142,6 +143,7 @@ async function main(argv: string[]): Promise<number> {
         console.error('CARD_ISSUER=marqeta: card transactions happen on the real network');
         return 1;
       }
+      const { cardNetwork } = await loadSimulator.cardIssuer();
       const result = await cardNetwork(database.pool, command, args, config.card.fees.eurPerUsdt);
       (result.ok ? console.log : console.error)(result.message);
       return result.ok ? 0 : 1;

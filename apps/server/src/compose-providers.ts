@@ -1,18 +1,11 @@
 import { API } from '@exchange/shared';
 import type pg from 'pg';
-import { BankWebhookDelivery } from './adapters/bank/simulator/delivery.ts';
-import type { BankSimulatorDeps } from './adapters/bank/simulator/routes.ts';
-import { loadBankSimulatorCredentials } from './adapters/bank/simulator/store.ts';
+import type { BankPort } from './adapters/bank/port.ts';
 import { createMarqetaIssuer } from './adapters/card-issuer/marqeta.ts';
 import type { CardIssuer } from './adapters/card-issuer/port.ts';
 import type { WebhookCredentials } from './adapters/card-issuer/signing.ts';
-import { CardWebhookDelivery } from './adapters/card-issuer/simulator/delivery.ts';
-import { CARD_SIMULATOR_API, type CardSimulatorDeps } from './adapters/card-issuer/simulator/routes.ts';
-import { loadCardSimulatorCredentials } from './adapters/card-issuer/simulator/store.ts';
-import { WebhookDelivery } from './adapters/kyc/simulator/delivery.ts';
-import { SIMULATOR_PREFIX } from './adapters/kyc/simulator/routes.ts';
-import { loadSimulatorCredentials } from './adapters/kyc/simulator/store.ts';
 import { createSumsubProvider } from './adapters/kyc/sumsub.ts';
+import type { BankSimulator, CardSimulator, KycSimulator } from './adapters/simulators.ts';
 import type { Config } from './config.ts';
 import type { ChangeFeed } from './db/change-feed.ts';
 import type { ModuleLogger } from './log.ts';
@@ -24,13 +17,23 @@ import { KycService } from './modules/kyc/service.ts';
 
 /**
  * The composition of the third-party providers with a simulator as the default (identity verification, the card
- * issuer, the bank): the real adapter from the configuration, or the built-in simulator reached over HTTP in this
- * same process, whose webhooks come back to it. Part of the composition root (compose.ts).
+ * issuer, the bank): the real adapter from the configuration, or the provider's simulator (packages/provider-sims)
+ * reached over HTTP in this same process, whose webhooks come back to it. Part of the composition root
+ * (compose.ts), and the one place of the server that loads a simulator: by a dynamic import, only when the
+ * configuration selects it, so that a start with the real providers never loads simulator code (lint rule
+ * `simulators-only-in-composition`; the built start in test/integration/built-server.test.ts).
  */
 
+/** The simulators' modules, each loaded on first use (the operator CLI loads them through these too). */
+export const loadSimulator = {
+  kyc: () => import('@exchange/provider-sims/kyc'),
+  cardIssuer: () => import('@exchange/provider-sims/card-issuer'),
+  bank: () => import('@exchange/provider-sims/bank'),
+};
+
 /**
- * The KYC provider: the real Sumsub adapter, pointed at api.sumsub.com, or by default at the built-in
- * simulator in this same process (over HTTP, once the server listens), whose webhooks come back here.
+ * The KYC provider: the real Sumsub adapter, pointed at api.sumsub.com, or by default at the KYC simulator mounted
+ * in this same process (over HTTP, once the server listens), whose webhooks come back here.
  */
 export async function kycFor(
   config: Config,
@@ -39,65 +42,56 @@ export async function kycFor(
   selfUrl: () => string | null,
   feed: ChangeFeed | undefined,
   log: ModuleLogger,
-) {
-  const widgetPath = `${SIMULATOR_PREFIX}/websdk`;
+): Promise<{ service: KycService; simulator: KycSimulator | undefined }> {
+  const common = {
+    db,
+    keys,
+    levelName: config.kyc.levelName,
+    kybLevelName: config.kyc.kybLevelName,
+    publicUrl: config.publicUrl,
+    log,
+  };
   if (config.kyc.provider === 'sumsub' && config.kyc.sumsub) {
     const s = config.kyc.sumsub;
     const service = new KycService({
-      db,
-      keys,
+      ...common,
       provider: createSumsubProvider({ baseUrl: s.baseUrl, appToken: s.appToken, secretKey: s.secretKey }),
-      levelName: config.kyc.levelName,
-      kybLevelName: config.kyc.kybLevelName,
-      publicUrl: config.publicUrl,
       webhookSecret: s.webhookSecret,
       widget: { kind: 'sumsub', sdkUrl: config.kyc.webSdkUrl },
-      log,
     });
     return { service, simulator: undefined };
   }
-  const credentials = await loadSimulatorCredentials(db);
-  const delivery = new WebhookDelivery({
+  const { createKycSimulator } = await loadSimulator.kyc();
+  const simulator = await createKycSimulator({
     db,
     feed,
-    credentials,
-    algorithm: config.kyc.simDigestAlg,
+    publicUrl: config.publicUrl,
+    autoApproveSeconds: config.kyc.autoApproveSeconds,
+    digestAlgorithm: config.kyc.simDigestAlg,
     webhookUrl: () => {
       const base = selfUrl();
       return base ? `${base}${API.barong}${KYC_WEBHOOK_PATH}` : null;
     },
     log,
   });
-  const provider = createSumsubProvider({
-    baseUrl: () => `${selfUrl() ?? 'http://127.0.0.1:0'}${SIMULATOR_PREFIX}`,
-    appToken: credentials.appToken,
-    secretKey: credentials.secretKey,
-    kind: 'simulator',
-  });
+  const { credentials } = simulator;
   const service = new KycService({
-    db,
-    keys,
-    provider,
-    levelName: config.kyc.levelName,
-    kybLevelName: config.kyc.kybLevelName,
-    publicUrl: config.publicUrl,
+    ...common,
+    provider: createSumsubProvider({
+      baseUrl: () => `${selfUrl() ?? 'http://127.0.0.1:0'}${simulator.prefix}`,
+      appToken: credentials.appToken,
+      secretKey: credentials.secretKey,
+      kind: 'simulator',
+    }),
     webhookSecret: credentials.webhookSecret,
-    widget: { kind: 'simulator', pagePath: widgetPath },
-    log,
+    widget: { kind: 'simulator', pagePath: `${simulator.prefix}/websdk` },
   });
-  const routes = {
-    db,
-    credentials,
-    publicUrl: config.publicUrl,
-    autoApproveSeconds: config.kyc.autoApproveSeconds,
-    kick: () => delivery.kick(),
-  };
-  return { service, simulator: { routes, delivery } };
+  return { service, simulator };
 }
 
 /**
- * The card issuer: the Marqeta adapter, pointed at Marqeta, or by default at the built-in simulator in this same
- * process (over HTTP, once the server listens), whose signed webhooks come back here.
+ * The card issuer: the Marqeta adapter, pointed at Marqeta, or by default at the card issuer simulator mounted in
+ * this same process (over HTTP, once the server listens), whose signed webhooks come back here.
  */
 export async function cardIssuerFor(
   config: Config,
@@ -105,11 +99,7 @@ export async function cardIssuerFor(
   selfUrl: () => string | null,
   feed: ChangeFeed | undefined,
   log: ModuleLogger,
-): Promise<{
-  issuer: CardIssuer;
-  webhook: WebhookCredentials;
-  simulator: { routes: CardSimulatorDeps; delivery: CardWebhookDelivery } | undefined;
-}> {
+): Promise<{ issuer: CardIssuer; webhook: WebhookCredentials; simulator: CardSimulator | undefined }> {
   const m = config.card.marqeta;
   if (config.card.issuer === 'marqeta' && m) {
     const issuer = createMarqetaIssuer({
@@ -121,35 +111,29 @@ export async function cardIssuerFor(
     });
     return { issuer, webhook: m.webhook, simulator: undefined };
   }
-  const credentials = await loadCardSimulatorCredentials(db);
-  const delivery = new CardWebhookDelivery({
+  const { createCardSimulator } = await loadSimulator.cardIssuer();
+  const simulator = await createCardSimulator({
     db,
     feed,
-    credentials,
+    autoApproveSeconds: config.card.autoApproveSeconds,
+    shipSeconds: config.card.simShipSeconds,
+    topupSettleSeconds: config.card.topupSettleSeconds,
+    eurPerUsdt: config.card.fees.eurPerUsdt,
     webhookUrl: () => {
       const base = selfUrl();
       return base ? `${base}${API.peatio}${CARD_WEBHOOK_PATH}` : null;
     },
     log,
-    eurPerUsdt: config.card.fees.eurPerUsdt,
   });
+  const { credentials } = simulator;
   const issuer = createMarqetaIssuer({
-    baseUrl: () => `${selfUrl() ?? 'http://127.0.0.1:0'}${CARD_SIMULATOR_API}`,
+    baseUrl: () => `${selfUrl() ?? 'http://127.0.0.1:0'}${simulator.api}`,
     username: credentials.apiUsername,
     password: credentials.apiPassword,
     cardProductToken: 'sim_card_product',
     kind: 'simulator',
     timeoutMs: config.card.issuerTimeoutMs,
   });
-  const routes = {
-    db,
-    credentials,
-    autoApproveSeconds: config.card.autoApproveSeconds,
-    shipSeconds: config.card.simShipSeconds,
-    topupSettleSeconds: config.card.topupSettleSeconds,
-    eurPerUsdt: config.card.fees.eurPerUsdt,
-    kick: () => delivery.kick(),
-  };
   return {
     issuer,
     webhook: {
@@ -157,13 +141,24 @@ export async function cardIssuerFor(
       password: credentials.webhookPassword,
       secret: credentials.webhookSecret,
     },
-    simulator: { routes, delivery },
+    simulator,
   };
 }
 
+/** No bank adapter for payouts is configured: every payout is refused, nothing paid (the withdrawal fails). */
+const NO_PAYOUT_BANK: BankPort = {
+  async payout() {
+    return { status: 'ERROR', bankRef: '', reason: 'no bank is configured for payouts' };
+  },
+  async status() {
+    return { status: 'ERROR', bankRef: '', reason: 'no bank is configured for payouts' };
+  },
+};
+
 /**
- * The bank behind SEPA deposits: the built-in simulator (the collection account's one bank), reached over HTTP in
- * this same process, whose signed notifications come back here. A real bank's adapter would give its own secret.
+ * The bank behind SEPA deposits and fiat payouts: by default the bank simulator mounted in this same process
+ * (its signed notifications come back here, its payouts pay at once); with BANK_PROVIDER=external, the real
+ * bank's notifications signed with BANK_WEBHOOK_SECRET, and no payout adapter yet (payouts are refused).
  */
 export async function bankFor(
   config: Config,
@@ -171,26 +166,47 @@ export async function bankFor(
   selfUrl: () => string | null,
   feed: ChangeFeed | undefined,
   log: ModuleLogger,
-): Promise<{
-  webhookSecret: string;
-  simulator: { routes: BankSimulatorDeps; delivery: BankWebhookDelivery };
-}> {
-  const credentials = await loadBankSimulatorCredentials(db);
-  const delivery = new BankWebhookDelivery({
+): Promise<{ webhookSecret: string; payouts: BankPort; simulator: BankSimulator | undefined }> {
+  if (config.bank.provider === 'external' && config.bank.webhookSecret)
+    return { webhookSecret: config.bank.webhookSecret, payouts: NO_PAYOUT_BANK, simulator: undefined };
+  const { createBankSimulator } = await loadSimulator.bank();
+  const simulator = await createBankSimulator({
     db,
     feed,
-    webhookSecret: credentials.webhookSecret,
+    collection: config.bank.collection,
     webhookUrl: () => {
       const base = selfUrl();
       return base ? `${base}${API.peatio}${BANK_WEBHOOK_PATH}` : null;
     },
     log,
   });
-  const routes = {
+  return { webhookSecret: simulator.credentials.webhookSecret, payouts: simulator.payouts, simulator };
+}
+
+/**
+ * The KYC simulator for the operator CLI (`kyc approve <email>`): its reviewer's desk queues the decision's
+ * webhook; the running app delivers it.
+ */
+export async function offlineKycSimulator(config: Config, db: pg.Pool): Promise<KycSimulator> {
+  const { createKycSimulator } = await loadSimulator.kyc();
+  return createKycSimulator({
     db,
-    credentials,
-    collection: config.bank.collection,
-    kick: () => delivery.kick(),
-  };
-  return { webhookSecret: credentials.webhookSecret, simulator: { routes, delivery } };
+    publicUrl: config.publicUrl,
+    autoApproveSeconds: config.kyc.autoApproveSeconds,
+    digestAlgorithm: config.kyc.simDigestAlg,
+    webhookUrl: () => null,
+  });
+}
+
+/** The card issuer simulator for the operator CLI (`card review`, `card status`): as {@link offlineKycSimulator}. */
+export async function offlineCardSimulator(config: Config, db: pg.Pool): Promise<CardSimulator> {
+  const { createCardSimulator } = await loadSimulator.cardIssuer();
+  return createCardSimulator({
+    db,
+    autoApproveSeconds: config.card.autoApproveSeconds,
+    shipSeconds: config.card.simShipSeconds,
+    topupSettleSeconds: config.card.topupSettleSeconds,
+    eurPerUsdt: config.card.fees.eurPerUsdt,
+    webhookUrl: () => null,
+  });
 }

@@ -89,7 +89,9 @@ export async function composeApp(
     !config.roles.has('api') && config.apiUrl ? config.apiUrl : app ? listeningUrl(app) : null;
   // Background work runs in the worker role; in a split deployment only once the jobs lock is held (main.ts).
   const jobs = config.roles.has('worker') && !config.split;
+  // A provider's simulator is loaded (a dynamic import) only when the configuration selects it.
   const kyc = await kycFor(config, db, keys, selfUrl, feed, logOf('kyc'));
+  const bank = await bankFor(config, db, selfUrl, feed, logOf('bank'));
   // A delivered secret is kept (sealed, until the dev outbox shows it once) only where the developer tools read
   // it: never with SMTP, never without DEV_TOOLS.
   const devOutboxKeys = config.devTools ? keys : undefined;
@@ -127,6 +129,7 @@ export async function composeApp(
       feed,
       withdrawHoldHours: config.withdrawHoldHours,
       clock,
+      bank: bank.payouts,
       withdrawReview: config.withdrawReview,
       travelRule: config.travelRule,
       // The simulator of a counterparty provider answers on this app's own server, like the other simulators.
@@ -167,7 +170,6 @@ export async function composeApp(
       },
       config.card.pollMs,
     );
-  const bank = await bankFor(config, db, selfUrl, feed, logOf('bank'));
   const deps: AppDeps = {
     config,
     db,

@@ -34,8 +34,11 @@ export const kycEnv = {
   SUMSUB_WEBSDK_URL: z.url().default('https://static.sumsub.com/idensic/static/sns-websdk-builder.js'),
 };
 
-/** BANK_COLLECTION_*: the collection account of SEPA deposits. */
+/** BANK_*: the bank (its simulator by default) and the collection account of SEPA deposits. */
 export const bankEnv = {
+  // `external`: a real bank sends its notifications signed with BANK_WEBHOOK_SECRET; the simulator is not loaded.
+  BANK_PROVIDER: z.enum(['simulator', 'external']).default('simulator'),
+  BANK_WEBHOOK_SECRET: z.string().min(16).optional(),
   // The exchange's collection account for SEPA deposits (the bank simulator keeps this one account).
   BANK_COLLECTION_IBAN: z
     .string()
@@ -142,9 +145,15 @@ export function kycConfig(e: z.output<typeof kycSchema>): KycConfig {
   };
 }
 
-/** The bank: the collection account customers send SEPA deposits to. */
+/** The bank: the provider, its notifications' secret, the collection account customers send SEPA deposits to. */
 export function bankConfig(e: z.output<typeof bankSchema>) {
+  if (e.BANK_PROVIDER === 'external' && !e.BANK_WEBHOOK_SECRET)
+    throw new ConfigError(
+      'Invalid configuration: BANK_WEBHOOK_SECRET: BANK_WEBHOOK_SECRET is required with BANK_PROVIDER=external',
+    );
   return {
+    provider: e.BANK_PROVIDER,
+    webhookSecret: e.BANK_WEBHOOK_SECRET,
     collection: { iban: e.BANK_COLLECTION_IBAN, bic: e.BANK_COLLECTION_BIC, name: e.BANK_COLLECTION_NAME },
   };
 }

@@ -220,8 +220,11 @@ export interface Config {
   secretKey: string | undefined;
   /** The card program: the issuer, its simulator's demo settings, the fees and limits. */
   card: CardConfig;
-  /** The bank: the collection account customers send SEPA deposits to (the built-in simulator's one account). */
-  bank: { collection: CollectionAccount };
+  /**
+   * The bank: its simulator (by default) or an external bank whose notifications are signed with `webhookSecret`,
+   * and the collection account customers send SEPA deposits to (the simulator's one account).
+   */
+  bank: { provider: 'simulator' | 'external'; webhookSecret?: string; collection: CollectionAccount };
   /**
    * BASEAPP_COMPAT: serve BaseApp 2.6's flows besides the spec's (registration with email and password, account
    * confirmation by a mailed link's token, a 6-digit emailed login code sent by itself, beneficiary removal

@@ -1,7 +1,4 @@
 import type pg from 'pg';
-import { seal } from '../adapters/card-issuer/simulator/keys.ts';
-import { loadCardSimulatorCredentials } from '../adapters/card-issuer/simulator/store.ts';
-import { loadSimulatorCredentials, simulatorDocumentKey } from '../adapters/kyc/simulator/store.ts';
 import { sealIdNumber } from '../modules/card/context.ts';
 import { encrypt, type ServerKeys, sealBytes } from '../modules/identity/crypto.ts';
 
@@ -19,23 +16,13 @@ interface Backfill {
 }
 
 /**
- * Seals what an earlier version stored in plain text (migration 0025): identity document images (the exchange's
- * and the KYC and card simulators' copies), KYC document numbers, card holders' id numbers and the card simulator's
- * identifications. The keys are the app's, which SQL never sees, hence at start rather than in the migration. Safe
+ * Seals what an earlier version stored in plain text (migration 0025): identity document images, KYC document
+ * numbers and card holders' id numbers (the simulators seal their own copies when they are composed:
+ * packages/provider-sims). The keys are the app's, which SQL never sees, hence at start rather than in the migration. Safe
  * in several processes at once (each update names the plain value it replaces) and cheap when nothing is left.
  * @returns how many values were sealed, by what.
  */
 export async function sealPlainIdentityData(db: pg.Pool, keys: ServerKeys): Promise<Record<string, number>> {
-  let kycSimKey: Buffer | undefined;
-  let cardSimKey: string | undefined;
-  const kycSim = async () => {
-    kycSimKey ??= simulatorDocumentKey(await loadSimulatorCredentials(db));
-    return kycSimKey;
-  };
-  const cardSim = async () => {
-    cardSimKey ??= (await loadCardSimulatorCredentials(db)).dataKey;
-    return cardSimKey;
-  };
   const image = (table: string, key: () => Promise<Buffer>): Backfill => ({
     name: `${table}.content`,
     select: `select id, content from ${table} where content is not null limit ${BATCH}`,
@@ -48,8 +35,6 @@ export async function sealPlainIdentityData(db: pg.Pool, keys: ServerKeys): Prom
   const backfills: Backfill[] = [
     image('kyc_documents', async () => keys.encryptionKey),
     image('card_holder_documents', async () => keys.encryptionKey),
-    image('kyc_sim_documents', kycSim),
-    image('cardsim_documents', async () => Buffer.from(await cardSim(), 'base64url')),
     {
       name: 'kyc_documents.doc_number',
       select: `select id, doc_number from kyc_documents where doc_number is not null limit ${BATCH}`,
@@ -69,17 +54,6 @@ export async function sealPlainIdentityData(db: pg.Pool, keys: ServerKeys): Prom
           [row.id, row.id_no, sealed.id_no_sealed, sealed.id_no_hash],
         );
       },
-    },
-    {
-      name: 'cardsim_users.identifications',
-      select: `select token, identifications::text as plain from cardsim_users
-        where identifications <> '[]'::jsonb limit ${BATCH}`,
-      seal: async (db, row) =>
-        db.query(
-          `update cardsim_users set identifications_sealed = $3, identifications = '[]'
-            where token = $1 and identifications::text = $2`,
-          [row.token, row.plain, seal(await cardSim(), row.plain as string)],
-        ),
     },
   ];
   const sealed: Record<string, number> = {};

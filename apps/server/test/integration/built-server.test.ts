@@ -1,7 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { readFile, rm } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer } from '../../build.mjs';
 import { SignedApiClient } from '../../src/demo/api-client.ts';
 import { apiKeyFor } from '../support/api-key.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -14,9 +18,13 @@ let db: TestDatabase;
 let server: ServerProcess;
 let base: string;
 let dataDir: string;
+let metafile: Metafile;
 
 beforeAll(async () => {
-  execFileSync(process.execPath, ['build.mjs'], { cwd: SERVER, stdio: 'pipe' });
+  // The build `npm run build:server` makes, with esbuild's account of it (what each output holds and imports).
+  const built = await buildServer({ metafile: true });
+  if (!built.metafile) throw new Error('esbuild gave no metafile');
+  metafile = built.metafile;
   db = await createTestDatabase();
   const setup = await serverSetup('exchange-built-', { DATABASE_URL: db.url, DEMO_BOOKS: 'false' });
   ({ base, dataDir } = setup);
@@ -78,4 +86,126 @@ describe('the built server', () => {
     };
     expect(address.address).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
   });
+});
+
+/** A source file of the providers' simulators, by its real path or through node_modules. */
+const SIMULATOR_SOURCE = /(packages|@exchange)\/provider-sims\//;
+
+/** The outputs (`dist/…`) that hold a source file of the providers' simulators (packages/provider-sims). */
+const simulatorOutputs = () =>
+  Object.entries(metafile.outputs)
+    .filter(([, output]) => Object.keys(output.inputs).some((input) => SIMULATOR_SOURCE.test(input)))
+    .map(([name]) => name);
+
+/** The outputs a start loads before any dynamic import runs: the entry and what it imports statically. */
+function staticallyLoaded(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const queue = [entry];
+  while (queue.length > 0) {
+    const name = queue.pop() as string;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    for (const edge of metafile.outputs[name]?.imports ?? [])
+      if (edge.kind === 'import-statement' && !edge.external) queue.push(edge.path);
+  }
+  return seen;
+}
+
+describe('the simulators apart from the product (issue 34, item 4)', () => {
+  it('bundles the simulators in chunks of their own, reached only by a dynamic import', () => {
+    const sims = simulatorOutputs();
+    // KYC, card issuer and bank: at least one chunk holds them, so the one-process default still has them.
+    expect(sims.length).toBeGreaterThan(0);
+    for (const entry of ['dist/main.js', 'dist/signer-main.js', 'dist/projector-worker.js']) {
+      const loaded = staticallyLoaded(entry);
+      expect(loaded.has(entry)).toBe(true);
+      for (const sim of sims) expect(loaded.has(sim), `${entry} loads ${sim} at start`).toBe(false);
+    }
+    const dynamicTargets = new Set(
+      Object.values(metafile.outputs).flatMap((o) =>
+        o.imports.filter((edge) => edge.kind === 'dynamic-import').map((edge) => edge.path),
+      ),
+    );
+    // Each simulator's entry (kyc, card-issuer, bank) is the target of a dynamic import.
+    for (const provider of ['kyc', 'card-issuer', 'bank']) {
+      const entryChunk = Object.entries(metafile.outputs).find(([, o]) =>
+        Object.keys(o.inputs).some(
+          (input) => SIMULATOR_SOURCE.test(input) && input.endsWith(`/src/${provider}/index.ts`),
+        ),
+      )?.[0];
+      expect(entryChunk, provider).toBeDefined();
+      expect(dynamicTargets.has(entryChunk as string), provider).toBe(true);
+    }
+  });
+
+  it('a start with the real providers configured loads no simulator module', async () => {
+    const realDb = await createTestDatabase();
+    const recorder = await mkdtemp(path.join(tmpdir(), 'module-loads-'));
+    const log = path.join(recorder, 'loaded.txt');
+    // Every module Node loads, in the app, its signer child and its worker threads (they inherit `--import`).
+    await writeFile(
+      path.join(recorder, 'hooks.mjs'),
+      [
+        "import { appendFileSync } from 'node:fs';",
+        'export async function load(url, context, next) {',
+        "  appendFileSync(process.env.MODULE_LOAD_LOG, url + '\\n');",
+        '  return next(url, context);',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    await writeFile(
+      path.join(recorder, 'register.mjs'),
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(path.join(recorder, 'hooks.mjs')).href)});\n`,
+    );
+    const setup = await serverSetup('exchange-real-providers-', {
+      DATABASE_URL: realDb.url,
+      DEMO_BOOKS: 'false',
+      MODULE_LOAD_LOG: log,
+      KYC_PROVIDER: 'sumsub',
+      SUMSUB_BASE_URL: 'http://127.0.0.1:9',
+      SUMSUB_APP_TOKEN: 'prd:real-app-token',
+      SUMSUB_SECRET_KEY: 'real-secret-key-0001',
+      SUMSUB_WEBHOOK_SECRET: 'real-webhook-secret-0001',
+      CARD_ISSUER: 'marqeta',
+      MARQETA_BASE_URL: 'http://127.0.0.1:9/v3',
+      MARQETA_APP_TOKEN: 'real-app',
+      MARQETA_ACCESS_TOKEN: 'real-access',
+      MARQETA_CARD_PRODUCT_TOKEN: 'real-product',
+      MARQETA_WEBHOOK_USERNAME: 'real-hook',
+      MARQETA_WEBHOOK_PASSWORD: 'real-hook-password',
+      MARQETA_WEBHOOK_SECRET: 'real-webhook-secret-0002',
+      BANK_PROVIDER: 'external',
+      BANK_WEBHOOK_SECRET: 'real-bank-secret-0003',
+    });
+    let real: ServerProcess | undefined;
+    try {
+      real = await startServerProcess(setup.env, 60_000, 'Exchange is running', 'built', [
+        '--import',
+        pathToFileURL(path.join(recorder, 'register.mjs')).href,
+      ]);
+      expect((await fetch(`${setup.base}/api/v2/peatio/public/health/ready`)).status).toBe(200);
+      // Not mounted: the simulators' APIs are not there.
+      for (const url of ['/kyc-sim/websdk', '/card-sim/v3/users/x', '/bank-sim/v1/incoming-transfers'])
+        expect((await fetch(`${setup.base}${url}`)).status, url).toBe(404);
+      const loaded = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
+      const distLoaded = loaded
+        .filter((url) => url.startsWith(pathToFileURL(`${SERVER}dist/`).href))
+        .map((url) => `dist/${url.slice(pathToFileURL(`${SERVER}dist/`).href.length)}`);
+      // The recorder saw the start (the entry and its chunks), and no chunk of a simulator among them.
+      expect(distLoaded).toContain('dist/main.js');
+      expect(distLoaded).toContain('dist/signer-main.js');
+      const sims = new Set(simulatorOutputs());
+      expect(distLoaded.filter((file) => sims.has(file))).toEqual([]);
+      expect(loaded.filter((url) => url.includes('provider-sims'))).toEqual([]);
+    } finally {
+      if (real && real.child.exitCode === null) {
+        real.child.kill('SIGTERM');
+        await real.exited;
+      }
+      await realDb.drop();
+      await rm(setup.dataDir, { recursive: true, force: true });
+      await rm(recorder, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kycCommand } from '../../src/adapters/kyc/simulator/cli.ts';
 import { isVerifiedBusiness } from '../../src/modules/business/account-type.ts';
+import { kycCommand } from '../../src/modules/kyc/review-commands.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { businessHarness, COMPANY, daysAgo } from '../support/business.ts';
 import type { BarongSession } from '../support/identity.ts';
-import { JPEG, kycHarness, PROFILE } from '../support/kyc.ts';
+import { JPEG, kycDesk, kycHarness, PROFILE } from '../support/kyc.ts';
 import { adminCall, asStaff, person, stepUp } from '../support/staff.ts';
 
 // Business accounts: the company's verification (KYB) and level 3, which needs both the company and its
@@ -108,13 +108,13 @@ describe('company verification (KYB) and level 3', () => {
     expect(await isVerifiedBusiness(t.db.pool, u.id)).toBe(false);
 
     // Then the person: level 3.
-    expect((await kycCommand(t.db.pool, 'approve', u.email)).ok).toBe(true);
+    expect((await kycCommand(t.db.pool, kycDesk(t), 'approve', u.email)).ok).toBe(true);
     expect(await settled(u.id)).toEqual({ kyc: 'verified', document: 'verified', level: 3 });
     expect(await isVerifiedBusiness(t.db.pool, u.id)).toBe(true);
     expect((await call('GET', '/resource/company', u.session)).json().review_state).toBe('verified');
 
     // The company's verification withdrawn at the provider: back to level 2.
-    expect((await kycCommand(t.db.pool, 'company-reset', u.email)).ok).toBe(true);
+    expect((await kycCommand(t.db.pool, kycDesk(t), 'company-reset', u.email)).ok).toBe(true);
     expect(await settled(u.id)).toMatchObject({ kyc: 'verified', level: 2 });
     expect(await companyState(u.id)).toBe('draft');
   });
@@ -122,12 +122,12 @@ describe('company verification (KYB) and level 3', () => {
   it('the person alone does not make a business level 3; a personal account is unchanged', async () => {
     const biz = await user('kyb-person-only@example.com', 'business');
     await submitIdentity(biz);
-    expect((await kycCommand(t.db.pool, 'approve', biz.email)).ok).toBe(true);
+    expect((await kycCommand(t.db.pool, kycDesk(t), 'approve', biz.email)).ok).toBe(true);
     expect(await settled(biz.id)).toEqual({ kyc: 'verified', document: 'verified', level: 2 });
 
     const plain = await user('kyb-personal-level@example.com');
     await submitIdentity(plain);
-    expect((await kycCommand(t.db.pool, 'approve', plain.email)).ok).toBe(true);
+    expect((await kycCommand(t.db.pool, kycDesk(t), 'approve', plain.email)).ok).toBe(true);
     expect(await settled(plain.id)).toEqual({ kyc: 'verified', document: 'verified', level: 3 });
     expect(await isVerifiedBusiness(t.db.pool, plain.id)).toBe(false);
   });

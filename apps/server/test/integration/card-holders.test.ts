@@ -1,9 +1,8 @@
+import { loadCardSimulatorCredentials, unseal } from '@exchange/provider-sims/card-issuer';
 import { CARD_IMAGE_MAX_BYTES } from '@exchange/shared';
 import { describe, expect, it } from 'vitest';
-import { cardReview, cardStatus } from '../../src/adapters/card-issuer/simulator/cli.ts';
-import { unseal } from '../../src/adapters/card-issuer/simulator/keys.ts';
-import { loadCardSimulatorCredentials } from '../../src/adapters/card-issuer/simulator/store.ts';
-import { cardSuite, JPEG, PASSPORT_APPLICATION, PNG, uniqueIdNo } from '../support/card.ts';
+import { cardReview, cardStatus } from '../../src/modules/card/review-commands.ts';
+import { cardDesk, cardSuite, JPEG, PASSPORT_APPLICATION, PNG, uniqueIdNo } from '../support/card.ts';
 import { PDF } from '../support/kyc.ts';
 
 /** The card holder: application rules, document images, review by the simulator's operator, the wizard state. */
@@ -282,7 +281,7 @@ describe('review', () => {
     expect((await s.upload(who, 'selfie', PNG, 'image/png')).json().errors).toEqual([
       'account.card.holder_under_review',
     ]);
-    expect((await cardReview(s.db, 'approve', who.email)).ok).toBe(false);
+    expect((await cardReview(s.db, cardDesk(s.t), 'approve', who.email)).ok).toBe(false);
   });
 
   it('a rejection shows with its reason; the CLI refuses unknown users and decisions; status shows no image data', async () => {
@@ -293,9 +292,9 @@ describe('review', () => {
       status: 'rejection',
       description: 'The application was declined.',
     });
-    expect((await cardReview(s.db, 'approve', 'nobody@card.test')).ok).toBe(false);
-    expect((await cardReview(s.db, 'maybe', who.email)).ok).toBe(false);
-    const status = await cardStatus(s.db, who.email);
+    expect((await cardReview(s.db, cardDesk(s.t), 'approve', 'nobody@card.test')).ok).toBe(false);
+    expect((await cardReview(s.db, cardDesk(s.t), 'maybe', who.email)).ok).toBe(false);
+    const status = await cardStatus(s.db, cardDesk(s.t), who.email);
     expect(status.ok).toBe(true);
     const shown = JSON.parse(status.message);
     expect(shown.holder).toMatchObject({ status: 'rejection', id_type: 'passport' });

@@ -1,5 +1,5 @@
+import { cardNetwork } from '@exchange/provider-sims/card-issuer';
 import { describe, expect, it, vi } from 'vitest';
-import { cardNetwork } from '../../src/adapters/card-issuer/simulator/cli.ts';
 import { cardSuite } from '../support/card.ts';
 import type { Member } from '../support/wallet.ts';
 

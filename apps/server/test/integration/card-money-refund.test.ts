@@ -1,6 +1,6 @@
+import { SIM_RATE_DECIMALS, settleDueGpaOrders } from '@exchange/provider-sims/card-issuer';
 import { CARD_MONEY_ERRORS } from '@exchange/shared';
 import { describe, expect, it } from 'vitest';
-import { SIM_RATE_DECIMALS, settleDueGpaOrders } from '../../src/adapters/card-issuer/simulator/money.ts';
 import { auditCards, auditLedger } from '../../src/core/audit.ts';
 import { withTransaction } from '../../src/db/pool.ts';
 import { cardSuite, USDT } from '../support/card.ts';

@@ -1,8 +1,6 @@
+import { cardNetwork, moveReplacedBalances, SIM_RATE_DECIMALS } from '@exchange/provider-sims/card-issuer';
 import { toUnits } from '@exchange/shared';
 import { describe, expect, it } from 'vitest';
-import { cardNetwork } from '../../src/adapters/card-issuer/simulator/cli.ts';
-import { SIM_RATE_DECIMALS } from '../../src/adapters/card-issuer/simulator/money.ts';
-import { moveReplacedBalances } from '../../src/adapters/card-issuer/simulator/replacement.ts';
 import { auditLedger } from '../../src/core/audit.ts';
 import { cardSuite, USDT } from '../support/card.ts';
 

@@ -1,6 +1,6 @@
+import { cardNetwork } from '@exchange/provider-sims/card-issuer';
 import { CARD_MONEY_ERRORS } from '@exchange/shared';
 import { describe, expect, it } from 'vitest';
-import { cardNetwork } from '../../src/adapters/card-issuer/simulator/cli.ts';
 import { auditLedger } from '../../src/core/audit.ts';
 import { cardSuite } from '../support/card.ts';
 import type { Member } from '../support/wallet.ts';

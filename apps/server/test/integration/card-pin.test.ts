@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { unseal } from '@exchange/provider-sims/card-issuer';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { unseal } from '../../src/adapters/card-issuer/simulator/keys.ts';
 import { encrypt } from '../../src/modules/identity/crypto.ts';
 import { cardSuite } from '../support/card.ts';
 import { freshTotp, type Member } from '../support/wallet.ts';
@@ -29,7 +29,7 @@ const outboxRows = async () => (await s.db.query('select count(*)::int as n from
 async function issuerPin(who: Member, masked: string): Promise<string> {
   const token = (await s.row(who, masked)).issuer_token;
   const row = (await s.db.query('select pin_enc from cardsim_cards where token = $1', [token])).rows[0];
-  const key = s.t.deps.cardSimulator?.routes.credentials.dataKey ?? '';
+  const key = s.t.deps.cardSimulator?.credentials.dataKey ?? '';
   return unseal(key, row.pin_enc);
 }
 

@@ -45,7 +45,7 @@ describe('webhook authentication', () => {
     });
     await refused(bare);
     // The right signature without the Basic credentials is not enough either.
-    const c = s.t.deps.cardSimulator?.routes.credentials;
+    const c = s.t.deps.cardSimulator?.credentials;
     const signatureOnly = await s.t.app.inject({
       method: 'POST',
       url: '/api/v2/peatio/public/card/webhook',

@@ -1,5 +1,5 @@
+import { createSimApplicant, issueAccessToken } from '@exchange/provider-sims/kyc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSimApplicant, issueAccessToken } from '../../src/adapters/kyc/simulator/store.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { plainUser, sessionFor } from '../support/core.ts';
 import { nextIp } from '../support/identity.ts';

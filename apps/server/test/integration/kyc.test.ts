@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KycProviderError } from '../../src/adapters/kyc/port.ts';
-import { kycCommand } from '../../src/adapters/kyc/simulator/cli.ts';
 import { createSumsubProvider, multipart } from '../../src/adapters/kyc/sumsub.ts';
+import { kycCommand } from '../../src/modules/kyc/review-commands.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { activeUser, loginWithEmailCode } from '../support/identity.ts';
-import { JPEG, kycHarness, PDF, PNG, PROFILE } from '../support/kyc.ts';
+import { JPEG, kycDesk, kycHarness, PDF, PNG, PROFILE } from '../support/kyc.ts';
 
 let t: TestApp;
 let base: string;
@@ -107,7 +107,7 @@ describe('identity verification flow', () => {
     expect(submitted.status).toBe(303);
     expect(await settled(u.id)).toEqual({ kyc: 'in_review', document: 'pending', level: 2 });
 
-    expect((await kycCommand(t.db.pool, 'approve', u.email)).ok).toBe(true);
+    expect((await kycCommand(t.db.pool, kycDesk(t), 'approve', u.email)).ok).toBe(true);
     expect(await settled(u.id)).toEqual({ kyc: 'verified', document: 'verified', level: 3 });
     const me = await call('GET', '/resource/users/me', u.session);
     expect(me.json().level).toBe(3);
@@ -122,7 +122,7 @@ describe('identity verification flow', () => {
     });
 
     // A reset at the provider drops level 3.
-    expect((await kycCommand(t.db.pool, 'reset', u.email)).ok).toBe(true);
+    expect((await kycCommand(t.db.pool, kycDesk(t), 'reset', u.email)).ok).toBe(true);
     expect(await settled(u.id)).toEqual({ kyc: 'initiated', document: null, level: 2 });
   });
 
@@ -131,16 +131,16 @@ describe('identity verification flow', () => {
     await call('POST', '/resource/profiles', u.session, PROFILE);
     const token = (await call('GET', '/resource/sumsub/token', u.session)).json();
     expect((await submitOnPage(token.token)).status).toBe(303);
-    expect((await kycCommand(t.db.pool, 'approve', 'nobody@example.com')).ok).toBe(false);
-    expect(await kycCommand(t.db.pool, 'retry', u.email)).toMatchObject({ ok: true });
+    expect((await kycCommand(t.db.pool, kycDesk(t), 'approve', 'nobody@example.com')).ok).toBe(false);
+    expect(await kycCommand(t.db.pool, kycDesk(t), 'retry', u.email)).toMatchObject({ ok: true });
     expect(await settled(u.id)).toEqual({ kyc: 'retry', document: 'retry', level: 2 });
 
     const again = (await call('GET', '/resource/sumsub/token', u.session)).json();
     expect((await submitOnPage(again.token)).status).toBe(303);
     expect(await settled(u.id)).toEqual({ kyc: 'in_review', document: 'pending', level: 2 });
-    expect((await kycCommand(t.db.pool, 'hold', u.email)).ok).toBe(true);
+    expect((await kycCommand(t.db.pool, kycDesk(t), 'hold', u.email)).ok).toBe(true);
     expect(await settled(u.id)).toEqual({ kyc: 'onhold', document: 'pending', level: 2 });
-    expect((await kycCommand(t.db.pool, 'reject', u.email)).ok).toBe(true);
+    expect((await kycCommand(t.db.pool, kycDesk(t), 'reject', u.email)).ok).toBe(true);
     expect(await settled(u.id)).toEqual({ kyc: 'rejected', document: 'rejected', level: 2 });
 
     expect((await call('GET', '/resource/sumsub/token', u.session)).json()).toEqual({
@@ -149,7 +149,7 @@ describe('identity verification flow', () => {
     const blocked = await submitOnPage(again.token);
     expect(blocked.status).toBe(422);
     expect(await blocked.text()).toContain('Your verification was rejected');
-    expect(await kycCommand(t.db.pool, 'approve', u.email)).toMatchObject({ ok: false });
+    expect(await kycCommand(t.db.pool, kycDesk(t), 'approve', u.email)).toMatchObject({ ok: false });
     expect(await settled(u.id)).toEqual({ kyc: 'rejected', document: 'rejected', level: 2 });
   });
 });

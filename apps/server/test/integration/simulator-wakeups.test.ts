@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { WebhookOutbox } from '@exchange/provider-sims/outbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebhookOutbox } from '../../src/adapters/webhooks/outbox.ts';
 import { ChangeFeed } from '../../src/db/change-feed.ts';
 import { IDLE_RECHECK_MS } from '../../src/jobs/due-worker.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';

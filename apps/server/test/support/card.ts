@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import { webhookHeaders } from '../../src/adapters/card-issuer/signing.ts';
-import { cardReview } from '../../src/adapters/card-issuer/simulator/cli.ts';
 import { multipart } from '../../src/adapters/kyc/sumsub.ts';
+import type { CardReviewDesk } from '../../src/adapters/simulators.ts';
 import type { AppDeps } from '../../src/app-deps.ts';
 import { auditLedger } from '../../src/core/audit.ts';
+import { cardReview } from '../../src/modules/card/review-commands.ts';
 import { createTestApp, type TestApp } from './app.ts';
 import { JPEG, PNG } from './kyc.ts';
 import { type Member, member, peatio } from './wallet.ts';
@@ -14,6 +15,13 @@ const nextMemberPhone = () =>
   `43660${String(++memberPhones).padStart(4, '0')}${String(Date.now() % 10_000).padStart(4, '0')}`;
 
 export { JPEG, PNG };
+
+/** The card issuer simulator's reviewer's desk in a test app (the CLI's `card review` decides through it). */
+export function cardDesk(t: TestApp): CardReviewDesk {
+  const sim = t.deps.cardSimulator;
+  if (!sim) throw new Error('the simulator is not the issuer');
+  return sim.desk;
+}
 
 /** One USDT in units (precision 6). */
 export const USDT = 1_000_000n;
@@ -152,7 +160,7 @@ export class CardSuite {
 
   /** The simulator's reviewer decides (the operator CLI's function), and the webhook is delivered. */
   review = async (who: Member, decision: 'approve' | 'reject' | 'incomplete', reason?: string) => {
-    const result = await cardReview(this.db, decision, who.email, reason);
+    const result = await cardReview(this.db, cardDesk(this.t), decision, who.email, reason);
     expect(result.ok, result.message).toBe(true);
     await this.settle();
   };
@@ -226,7 +234,7 @@ export class CardSuite {
     override: { username?: string; password?: string; secret?: string } = {},
     raw?: string,
   ) => {
-    const c = this.t.deps.cardSimulator?.routes.credentials;
+    const c = this.t.deps.cardSimulator?.credentials;
     if (!c) throw new Error('the simulator is not the issuer');
     const text = raw ?? JSON.stringify(body);
     const signedOver = raw === undefined ? text : JSON.stringify(body);

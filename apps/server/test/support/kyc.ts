@@ -1,9 +1,17 @@
 import { payloadDigest } from '../../src/adapters/kyc/signing.ts';
 import { multipart } from '../../src/adapters/kyc/sumsub.ts';
+import type { KycReviewDesk } from '../../src/adapters/simulators.ts';
 import type { TestApp } from './app.ts';
 import { type BarongSession, barongCall, nextIp, signedInUser } from './identity.ts';
 
 type Session = BarongSession;
+
+/** The KYC simulator's reviewer's desk in a test app (the CLI's `kyc approve` decides through it). */
+export function kycDesk(t: TestApp): KycReviewDesk {
+  const sim = t.deps.kycSimulator;
+  if (!sim) throw new Error('the simulator is not the provider');
+  return sim.desk;
+}
 
 /** A JPEG, a PNG and a PDF by their signatures (the server tells types by content). */
 export const PNG = Buffer.concat([
@@ -31,7 +39,7 @@ export function kycHarness(ctx: () => { t: TestApp; base: string }) {
   const credentials = () => {
     const sim = ctx().t.deps.kycSimulator;
     if (!sim) throw new Error('the simulator is not the provider');
-    return sim.routes.credentials;
+    return sim.credentials;
   };
 
   const call = barongCall(() => ctx().t);

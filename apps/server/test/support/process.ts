@@ -28,11 +28,13 @@ export async function startServerProcess(
   readyText = 'Exchange is running',
   /** `built`: the bundle in apps/server/dist (build it first), with no TypeScript loader. */
   from: 'source' | 'built' = 'source',
+  /** Node's own options before the entry point (e.g. `--import` of a module-load recorder). */
+  nodeArgs: string[] = [],
 ): Promise<ServerProcess> {
   // A test's app announces itself (for the command line) inside its own data folder, not where the apps of the
   // machine's user are looked for: a developer's `npm run cli` does not find the test suite's apps.
   const runtime = env.DATA_DIR ? { RUNTIME_DIR: path.join(env.DATA_DIR, 'run') } : {};
-  const args = from === 'built' ? [BUILT_MAIN] : ['--import', 'tsx', MAIN];
+  const args = [...nodeArgs, ...(from === 'built' ? [BUILT_MAIN] : ['--import', 'tsx', MAIN])];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', ...runtime, ...env },

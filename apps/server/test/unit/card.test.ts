@@ -1,7 +1,7 @@
+import { expiration, generatePan, SIM_BIN } from '@exchange/provider-sims/card-issuer';
 import { luhnValid } from '@exchange/shared';
 import { describe, expect, it } from 'vitest';
 import { verifyWebhook, webhookHeaders, webhookSignature } from '../../src/adapters/card-issuer/signing.ts';
-import { expiration, generatePan, SIM_BIN } from '../../src/adapters/card-issuer/simulator/keys.ts';
 import { loadConfig } from '../../src/config.ts';
 import { redactCardNumbers, redactSecrets } from '../../src/http/redact.ts';
 import { KeyedMutex, utcToday } from '../../src/modules/card/context.ts';

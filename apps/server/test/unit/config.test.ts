@@ -41,6 +41,8 @@ describe('configuration', () => {
     ['TRUST_PROXY', '10.0.0.0/33'],
     ['MAIL_RETENTION_DAYS', '0'],
     ['MAIL_RETENTION_DAYS', '1.5'],
+    ['BANK_PROVIDER', 'acme'],
+    ['BANK_WEBHOOK_SECRET', 'short'],
   ])('stops on a bad %s with a one-line message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     try {
@@ -62,5 +64,18 @@ describe('configuration', () => {
     ]);
     expect(loadConfig({ TRUST_PROXY: 'loopback' }).trustProxy).toEqual(['loopback']);
     expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: true would trust every hop/);
+  });
+
+  it('selects the bank simulator by default, and a real bank with the secret of its notifications', () => {
+    expect(loadConfig({}).bank).toMatchObject({ provider: 'simulator', webhookSecret: undefined });
+    // A real bank without the secret its notifications are signed with: refused, naming the missing variable.
+    expect(() => loadConfig({ BANK_PROVIDER: 'external' })).toThrow(
+      /^Invalid configuration: BANK_WEBHOOK_SECRET: .*required with BANK_PROVIDER=external$/,
+    );
+    const secret = 'b'.repeat(32);
+    expect(loadConfig({ BANK_PROVIDER: 'external', BANK_WEBHOOK_SECRET: secret }).bank).toMatchObject({
+      provider: 'external',
+      webhookSecret: secret,
+    });
   });
 });

@@ -96,6 +96,32 @@ const CASES: { rule: string; files: Record<string, string> }[] = [
     },
   },
   {
+    rule: 'simulators-only-in-composition',
+    files: {
+      'packages/provider-sims/package.json': json({ name: '@fixture/provider-sims' }),
+      'packages/provider-sims/src/kyc.ts': 'export const kycSimulator = 1;\n',
+      'apps/server/src/modules/b/sim.ts':
+        "import { kycSimulator } from '../../../../../packages/provider-sims/src/kyc.ts';\nexport const s = kycSimulator;\n",
+    },
+  },
+  {
+    rule: 'chain-simulators-only-in-networks',
+    files: {
+      'packages/chain-sim/package.json': json({ name: '@fixture/chain-sim' }),
+      'packages/chain-sim/src/index.ts': 'export const node = 1;\n',
+      'apps/server/src/modules/b/node.ts':
+        "import { node } from '../../../../../packages/chain-sim/src/index.ts';\nexport const n = node;\n",
+    },
+  },
+  {
+    rule: 'simulators-through-kit',
+    files: {
+      'packages/provider-sims/package.json': json({ name: '@fixture/provider-sims' }),
+      'packages/provider-sims/src/kyc.ts':
+        "import { listA } from '../../../apps/server/src/modules/a/repository.ts';\nexport const x = listA;\n",
+    },
+  },
+  {
     rule: 'web-no-server',
     files: {
       'apps/web/src/reach.ts':

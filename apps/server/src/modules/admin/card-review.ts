@@ -1,6 +1,6 @@
 import { ADMIN_ERRORS } from '@exchange/shared';
 import type pg from 'pg';
-import { decideSimKyc, type ReviewDecision } from '../../adapters/card-issuer/simulator/store.ts';
+import type { CardDeskDecision, CardReviewDesk } from '../../adapters/simulators.ts';
 import { AppError } from '../../http/errors.ts';
 import { openBytes, type ServerKeys } from '../identity/crypto.ts';
 import { isoSql } from '../identity/users-repository.ts';
@@ -44,9 +44,10 @@ export async function cardHolderDocument(db: pg.Pool, keys: ServerKeys, uid: str
  */
 export async function reviewCardHolder(
   db: pg.Pool,
+  desk: CardReviewDesk | undefined,
   staff: Staff,
   uid: string,
-  decision: ReviewDecision,
+  decision: CardDeskDecision,
   reason: string,
 ) {
   refuseOwnAccount(staff, uid);
@@ -57,8 +58,9 @@ export async function reviewCardHolder(
     )
   ).rows[0];
   if (!holder) throw new AppError(404, [ADMIN_ERRORS.userNotFound]);
-  const kyc = await decideSimKyc(
-    db,
+  // With Marqeta the issuer's own reviewers decide: nothing is reviewable here.
+  if (!desk) throw new AppError(422, [ADMIN_ERRORS.cardHolderNotReviewable]);
+  const kyc = await desk.decide(
     holder.issuer_user_token,
     decision,
     decision === 'approve' ? undefined : reason,

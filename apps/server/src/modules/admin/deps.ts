@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import type { SimulatorCredentials } from '../../adapters/kyc/simulator/store.ts';
 import type { MailPort } from '../../adapters/mail/port.ts';
+import type { CardReviewDesk, KycReviewDesk } from '../../adapters/simulators.ts';
 import type { SmsPort } from '../../adapters/sms/port.ts';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
@@ -30,6 +30,8 @@ export interface AdminRouteDeps extends Pick<AuthDeps, 'users' | 'sessions'> {
   sms: SmsPort;
   /** Deposits, withdrawals and the chains behind them. */
   wallet: Wallet;
-  /** The built-in KYC simulator, when it is the provider: the console reads its stored documents. */
-  kycSimulator?: { routes: { credentials: SimulatorCredentials } };
+  /** The KYC simulator, when it is the provider: the console decides and reads documents at its reviewer's desk. */
+  kycSimulator?: { desk: KycReviewDesk };
+  /** The card issuer simulator, when it is the issuer: the console decides holders at its reviewer's desk. */
+  cardSimulator?: { desk: CardReviewDesk };
 }

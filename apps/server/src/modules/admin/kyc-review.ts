@@ -1,12 +1,6 @@
 import { ADMIN_ERRORS } from '@exchange/shared';
 import type pg from 'pg';
-import {
-  actOnApplicant,
-  findSimApplicantByExternalId,
-  type SimulatorCredentials,
-  simDocumentImage,
-  simulatorDocumentKey,
-} from '../../adapters/kyc/simulator/store.ts';
+import type { KycReviewDesk } from '../../adapters/simulators.ts';
 import { AppError } from '../../http/errors.ts';
 import { COMPANY_APPLICANT_SUFFIX } from '../business/company-service.ts';
 import { isoSql } from '../identity/users-repository.ts';
@@ -17,8 +11,9 @@ import { recordStaffAction } from './trail.ts';
  * Applicants waiting for a review (submitted to the provider, not decided), oldest first, with the
  * documents the provider holds: persons (`kind: individual`) and the companies of business accounts (`kind:
  * company`, the provider's company applicant `<uid>-kyb`, with the company, its people and the representative's
- * profile). Reviews go to the provider (the built-in simulator's reviewer, as the CLI's `kyc approve`); its signed
- * webhook then moves the user's labels, company and level, as it would from Sumsub.
+ * profile). Reviews go to the provider (the KYC simulator's reviewer's desk, as the CLI's `kyc approve`); its signed
+ * webhook then moves the user's labels, company and level, as it would from Sumsub. The queue reads the simulator's
+ * applicant tables (the same database); with Sumsub they are empty and the reviews are in its dashboard.
  */
 export async function kycQueue(db: pg.Pool) {
   const rows = await db.query(
@@ -46,16 +41,11 @@ export async function kycQueue(db: pg.Pool) {
 }
 
 /**
- * A document image of an applicant in the queue, opened with the simulator's key: served only to staff, never
+ * A document image of an applicant in the queue, opened at the simulator's desk: served only to staff, never
  * cached. With Sumsub (no simulator) the documents are in its dashboard.
  */
-export async function kycDocument(
-  db: pg.Pool,
-  simulator: SimulatorCredentials | undefined,
-  uid: string,
-  id: number,
-) {
-  const image = simulator ? await simDocumentImage(db, simulatorDocumentKey(simulator), uid, id) : undefined;
+export async function kycDocument(desk: KycReviewDesk | undefined, uid: string, id: number) {
+  const image = desk ? await desk.document(uid, id) : undefined;
   if (!image) throw new AppError(404, [ADMIN_ERRORS.userNotFound]);
   return image;
 }
@@ -67,7 +57,7 @@ export async function kycDocument(
  * (403 `admin.user.own_account`).
  */
 export async function reviewApplicant(
-  db: pg.Pool,
+  desk: KycReviewDesk | undefined,
   staff: Staff,
   uid: string,
   decision: 'approve' | 'reject' | 'retry',
@@ -76,15 +66,14 @@ export async function reviewApplicant(
 ) {
   // A business account's company is its holder's case as much as their identity: never one's own either.
   refuseOwnAccount(staff, uid);
-  const applicant = await findSimApplicantByExternalId(
-    db,
-    kind === 'company' ? `${uid}${COMPANY_APPLICANT_SUFFIX}` : uid,
-  );
+  // With Sumsub (no simulator) the reviews are made in its dashboard: no applicant is found here.
+  if (!desk) throw new AppError(404, [ADMIN_ERRORS.userNotFound]);
+  const applicant = await desk.applicant(kind === 'company' ? `${uid}${COMPANY_APPLICANT_SUFFIX}` : uid);
   if (applicant && applicant.applicant_type !== kind) throw new AppError(404, [ADMIN_ERRORS.userNotFound]);
   if (!applicant) throw new AppError(404, [ADMIN_ERRORS.userNotFound]);
   // The reason of a rejection or a retry goes to the applicant (the provider's comment to them).
   const comment = decision === 'approve' ? null : reason;
-  const result = await actOnApplicant(db, applicant.id, decision, 0, comment, (tx, before, after) =>
+  const result = await desk.decide(applicant.id, decision, comment, (tx, before, after) =>
     recordStaffAction(tx, staff, kind === 'company' ? `kyc.company.${decision}` : `kyc.${decision}`, uid, {
       before: { review_status: before.review_status },
       after: { review_status: after.review_status, review_answer: after.review_answer, reason },

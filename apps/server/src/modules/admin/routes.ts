@@ -227,7 +227,7 @@ export async function adminRoutes(
     async (request, reply) => {
       await staff(request, 'kyc.review');
       const { uid, id } = documentParams.parse(request.params);
-      const document = await kycDocument(deps.db, deps.kycSimulator?.routes.credentials, uid, id);
+      const document = await kycDocument(deps.kycSimulator?.desk, uid, id);
       // Identity documents: for this staff member's eyes only, never kept by a browser or a proxy.
       reply.header('cache-control', 'no-store, private').header('content-disposition', 'inline');
       return reply.type(document.mimeType).send(document.content);
@@ -245,7 +245,14 @@ export async function adminRoutes(
       const who = await staff(request, 'kyc.review');
       if (deps.config.kyc.provider !== 'simulator') throw new AppError(422, [ADMIN_ERRORS.kycNotReviewable]);
       const { decision, reason, kind } = kycReviewSchema.parse(request.body ?? {});
-      return reviewApplicant(deps.db, who, uidParam.parse(request.params).uid, decision, reason, kind);
+      return reviewApplicant(
+        deps.kycSimulator?.desk,
+        who,
+        uidParam.parse(request.params).uid,
+        decision,
+        reason,
+        kind,
+      );
     },
   );
 
@@ -282,7 +289,14 @@ export async function adminRoutes(
       if (deps.config.card.issuer !== 'simulator')
         throw new AppError(422, [ADMIN_ERRORS.cardHolderNotReviewable]);
       const { decision, reason } = cardHolderReviewSchema.parse(request.body ?? {});
-      return reviewCardHolder(deps.db, who, uidParam.parse(request.params).uid, decision, reason);
+      return reviewCardHolder(
+        deps.db,
+        deps.cardSimulator?.desk,
+        who,
+        uidParam.parse(request.params).uid,
+        decision,
+        reason,
+      );
     },
   );
 

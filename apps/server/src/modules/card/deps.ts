@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { CardWebhookDelivery } from '../../adapters/card-issuer/simulator/delivery.ts';
+import type { CardSimulator } from '../../adapters/simulators.ts';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { AuthDeps } from '../../http/auth.ts';
@@ -18,6 +18,6 @@ export interface CardRouteDeps extends AuthDeps {
   db: pg.Pool;
   /** The card suite. */
   cards: Cards;
-  /** The built-in issuer simulator, when it is the issuer: the development routes drive its card network. */
-  cardSimulator?: { delivery: CardWebhookDelivery };
+  /** The issuer simulator, when it is the issuer: the development routes drive its card network. */
+  cardSimulator?: Pick<CardSimulator, 'delivery' | 'network'>;
 }

@@ -1,12 +1,6 @@
 import { cardNetworkOutcomeResponse, ERRORS, toUnits } from '@exchange/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { SIM_RATE_DECIMALS } from '../../adapters/card-issuer/simulator/money.ts';
-import {
-  networkCharge,
-  networkReturn,
-  purchaseCardToken,
-} from '../../adapters/card-issuer/simulator/network.ts';
 import { dateOf } from '../../clock.ts';
 import { authUser, requireAuth } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
@@ -59,14 +53,12 @@ export async function cardDevRoutes(app: FastifyInstance, deps: CardRouteDeps): 
     async (request, reply) => {
       const input = spendSchema.parse(request.body ?? {});
       const card = await deps.cards.cards.resolve(authUser(request), input.card_number);
-      const outcome = await networkCharge(
-        deps.db,
+      const outcome = await simulator.network.purchase(
         {
           cardToken: card.issuer_token,
-          kind: 'purchase',
           eurCents: toUnits(input.eur, 2),
           merchant: input.merchant || 'Dev card terminal',
-          rate: toUnits(deps.config.card.fees.eurPerUsdt, SIM_RATE_DECIMALS),
+          eurPerUsdt: deps.config.card.fees.eurPerUsdt,
         },
         dateOf(deps.clock),
       );
@@ -86,15 +78,14 @@ export async function cardDevRoutes(app: FastifyInstance, deps: CardRouteDeps): 
     }),
     async (request, reply) => {
       const input = refundSchema.parse(request.body ?? {});
-      const cardToken = await purchaseCardToken(deps.db, input.trade_id);
+      const cardToken = await simulator.network.purchaseCard(input.trade_id);
       const own = await listCards(deps.db, authUser(request).id);
       // Someone else's purchase, or none at all: not found either way.
       if (!cardToken || !own.some((card) => card.issuer_token === cardToken)) throw notFound();
-      const outcome = await networkReturn(deps.db, {
-        tradeId: input.trade_id,
-        kind: 'refund',
-        eurCents: input.eur === undefined ? undefined : toUnits(input.eur, 2),
-      });
+      const outcome = await simulator.network.refund(
+        input.trade_id,
+        input.eur === undefined ? undefined : toUnits(input.eur, 2),
+      );
       if (outcome === 'unknown_trade') throw notFound();
       if (outcome === 'too_much') return reply.status(422).send({ errors: [ERRORS.invalidParams] });
       simulator.delivery.kick();

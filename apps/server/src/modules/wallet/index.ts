@@ -1,6 +1,5 @@
 import type pg from 'pg';
 import type { BankPort } from '../../adapters/bank/port.ts';
-import { createSimulatedBank } from '../../adapters/bank/simulator.ts';
 import type { EvmDevnet } from '../../adapters/chains/evm/devnet.ts';
 import type { MailPort } from '../../adapters/mail/port.ts';
 import type { TravelRulePort } from '../../adapters/travel-rule/port.ts';
@@ -50,8 +49,8 @@ export interface WalletOptions {
    * (none: deposits are credited without the check).
    */
   travelRulePort?: TravelRulePort;
-  /** Pays fiat withdrawals; the built-in simulated bank by default. */
-  bank?: BankPort;
+  /** Pays fiat withdrawals (the bank simulator's payouts by default: compose-providers.ts). */
+  bank: BankPort;
   /** Where each network's node is (or its simulator), and the signer. */
   networks: NetworkSettings;
   /** Announces new or moved withdrawals and adjustments (`w:`), so an idle pass can leave their tables alone. */
@@ -116,7 +115,7 @@ export class Wallet {
       deposit: (userId: number, id: number) => void this.publishItem(userId, 'deposits', id),
       height: (network: string, latest: number) => void this.latest.set(network, latest),
     };
-    this.bank = options.bank ?? createSimulatedBank();
+    this.bank = options.bank;
     this.watcherDeps = {
       db: options.db,
       core: options.core,

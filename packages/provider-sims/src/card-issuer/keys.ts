@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes, randomInt } from 'node:crypto';
+import type { CardSimulatorCredentials } from '@exchange/server/provider-kit';
 import { luhnValid } from '@exchange/shared';
 import type pg from 'pg';
 
@@ -6,14 +7,7 @@ import type pg from 'pg';
  * The simulator's credentials, as an issuer's dashboard would hand them out: the API's Basic credentials, the
  * webhook's Basic credentials and signing secret, and the key it encrypts card numbers and PINs with.
  */
-export interface CardSimulatorCredentials {
-  apiUsername: string;
-  apiPassword: string;
-  webhookUsername: string;
-  webhookPassword: string;
-  webhookSecret: string;
-  dataKey: string;
-}
+export type { CardSimulatorCredentials };
 
 /** Loads the simulator's credentials, generating them once (shared by the app and the operator CLI). */
 export async function loadCardSimulatorCredentials(db: pg.Pool): Promise<CardSimulatorCredentials> {

@@ -1,6 +1,6 @@
+import { type Tx, withTransaction } from '@exchange/server/provider-kit';
 import { formatUnits } from '@exchange/shared';
 import type pg from 'pg';
-import { type Tx, withTransaction } from '../../../db/pool.ts';
 import { insertSimTransaction, SIM_USDT_DECIMALS } from './money.ts';
 import { enqueueWebhook, type SimCardRow } from './store.ts';
 

@@ -1,15 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import type { BankSimulatorCredentials, CreditNotification } from '@exchange/server/provider-kit';
 import type pg from 'pg';
-import type { CreditNotification } from '../port.ts';
 
 /** The simulated bank's secrets, made once and kept in `app_secrets` (like the other simulators'). */
-export interface BankSimulatorCredentials {
-  /** Basic credentials of the simulator's own API (its developer endpoint that books a transfer). */
-  apiUsername: string;
-  apiPassword: string;
-  /** Signs the notifications it sends the exchange (see ../signing.ts). */
-  webhookSecret: string;
-}
+export type { BankSimulatorCredentials };
 
 /** Loads the simulator's credentials, creating them on first use. */
 export async function loadBankSimulatorCredentials(db: pg.Pool): Promise<BankSimulatorCredentials> {

@@ -1,18 +1,18 @@
 import { hkdfSync, randomBytes, randomUUID } from 'node:crypto';
+import type { Applicant, ApplicantStatus, KycSimulatorCredentials } from '@exchange/server/provider-kit';
+import {
+  formatCreatedAtMs,
+  openBytes,
+  sealBytes,
+  type Tx,
+  withTransaction,
+} from '@exchange/server/provider-kit';
 import type pg from 'pg';
-import { type Tx, withTransaction } from '../../../db/pool.ts';
-import { openBytes, sealBytes } from '../../../modules/identity/crypto.ts';
-import { formatCreatedAtMs } from '../../../modules/kyc/labels.ts';
-import type { Applicant, ApplicantStatus } from '../port.ts';
 
 type Db = pg.Pool | Tx;
 
 /** The simulator's credentials: what a Sumsub dashboard would hand out (app token, its secret, webhook secret). */
-export interface SimulatorCredentials {
-  appToken: string;
-  secretKey: string;
-  webhookSecret: string;
-}
+export type SimulatorCredentials = KycSimulatorCredentials;
 
 /** Loads the simulator's credentials, generating them once (shared by the app and the operator CLI). */
 export async function loadSimulatorCredentials(db: pg.Pool): Promise<SimulatorCredentials> {

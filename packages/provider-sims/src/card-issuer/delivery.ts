@@ -1,8 +1,8 @@
+import type { ChangeFeed } from '@exchange/server/provider-kit';
+import { webhookHeaders } from '@exchange/server/provider-kit';
 import { toUnits } from '@exchange/shared';
 import type pg from 'pg';
-import type { ChangeFeed } from '../../../db/change-feed.ts';
-import { WebhookOutbox } from '../../webhooks/outbox.ts';
-import { webhookHeaders } from '../signing.ts';
+import { WebhookOutbox } from '../outbox.ts';
 import { SIM_RATE_DECIMALS, settleDueGpaOrders } from './money.ts';
 import { moveReplacedBalances } from './replacement.ts';
 import { advanceFulfilment, autoApproveDue, type CardSimulatorCredentials } from './store.ts';

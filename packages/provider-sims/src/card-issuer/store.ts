@@ -1,8 +1,12 @@
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
+import type {
+  IssuerCard,
+  IssuerCardState,
+  IssuerFulfillment,
+  IssuerKyc,
+} from '@exchange/server/provider-kit';
+import { sealBytes, type Tx, withTransaction } from '@exchange/server/provider-kit';
 import type pg from 'pg';
-import { type Tx, withTransaction } from '../../../db/pool.ts';
-import { sealBytes } from '../../../modules/identity/crypto.ts';
-import type { IssuerCard, IssuerCardState, IssuerFulfillment, IssuerKyc } from '../port.ts';
 import { expiration, generatePan, seal, unseal } from './keys.ts';
 
 export { type CardSimulatorCredentials, loadCardSimulatorCredentials } from './keys.ts';

@@ -1,7 +1,7 @@
+import type { ChangeFeed } from '@exchange/server/provider-kit';
+import { bankWebhookHeaders } from '@exchange/server/provider-kit';
 import type pg from 'pg';
-import type { ChangeFeed } from '../../../db/change-feed.ts';
-import { WebhookOutbox } from '../../webhooks/outbox.ts';
-import { bankWebhookHeaders } from '../signing.ts';
+import { WebhookOutbox } from '../outbox.ts';
 
 export interface BankDeliveryOptions {
   db: pg.Pool;

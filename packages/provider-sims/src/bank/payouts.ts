@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BankPort, PayoutRequest, PayoutResult } from './port.ts';
+import type { BankPort, PayoutRequest, PayoutResult } from '@exchange/server/provider-kit';
 
 /** A single payout the simulated bank pays at most this much (EUR); above it refuses, like a real limit. */
 export const SIM_BANK_PAYOUT_LIMIT = 100_000n;

@@ -1,7 +1,7 @@
+import type { ChangeFeed } from '@exchange/server/provider-kit';
+import { type DigestAlgorithm, payloadDigest } from '@exchange/server/provider-kit';
 import type pg from 'pg';
-import type { ChangeFeed } from '../../../db/change-feed.ts';
-import { WebhookOutbox } from '../../webhooks/outbox.ts';
-import { type DigestAlgorithm, payloadDigest } from '../signing.ts';
+import { WebhookOutbox } from '../outbox.ts';
 import { actOnApplicant, type SimulatorCredentials } from './store.ts';
 
 export interface DeliveryOptions {

@@ -1,7 +1,6 @@
+import { type CollectionAccount, checkBasicAuth, validIban } from '@exchange/server/provider-kit';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type pg from 'pg';
-import { checkBasicAuth } from '../../card-issuer/signing.ts';
-import { type CollectionAccount, validIban } from '../port.ts';
 import { type BankSimulatorCredentials, bookIncomingTransfer } from './store.ts';
 
 /** Where the bank simulator is mounted in the app. */

@@ -1,9 +1,9 @@
 import type pg from 'pg';
-import { COMPANY_APPLICANT_SUFFIX } from '../../../modules/business/company-service.ts';
-import { findUserByEmail } from '../../../modules/identity/users-repository.ts';
-import { actOnApplicant, findSimApplicantByExternalId, type SimAction } from './store.ts';
+import type { KycDeskAction, KycReviewDesk } from '../../adapters/simulators.ts';
+import { COMPANY_APPLICANT_SUFFIX } from '../business/company-service.ts';
+import { findUserByEmail } from '../identity/users-repository.ts';
 
-const ACTIONS: Record<string, SimAction> = {
+const ACTIONS: Record<string, KycDeskAction> = {
   approve: 'approve',
   reject: 'reject',
   retry: 'retry',
@@ -19,12 +19,13 @@ const REFUSALS: Record<string, string> = {
 };
 
 /**
- * `npm run cli -- kyc approve|reject|retry|hold|reset|status <email>`: the simulator's reviewer; with a `company-`
- * prefix (`kyc company-approve <email>`) it decides a business account's company (KYB) instead. The decision
- * is queued as a webhook; the running app delivers it, signed, to itself, as Sumsub would.
+ * `npm run cli -- kyc approve|reject|retry|hold|reset|status <email>`: the simulator's reviewer (its desk); with a
+ * `company-` prefix (`kyc company-approve <email>`) it decides a business account's company (KYB) instead. The
+ * decision is queued as a webhook; the running app delivers it, signed, to itself, as Sumsub would.
  */
 export async function kycCommand(
   db: pg.Pool,
+  desk: KycReviewDesk,
   command: string,
   email: string,
 ): Promise<{ ok: boolean; message: string }> {
@@ -33,10 +34,7 @@ export async function kycCommand(
   // `company-approve` etc.: the same decisions on a business account's company applicant (`<uid>-kyb`).
   const company = command.startsWith('company-');
   if (company) command = command.slice('company-'.length);
-  const applicant = await findSimApplicantByExternalId(
-    db,
-    company ? `${user.uid}${COMPANY_APPLICANT_SUFFIX}` : user.uid,
-  );
+  const applicant = await desk.applicant(company ? `${user.uid}${COMPANY_APPLICANT_SUFFIX}` : user.uid);
   if (command === 'status') {
     const labels = (
       await db.query(
@@ -73,7 +71,7 @@ export async function kycCommand(
       message: `unknown kyc command: ${command} (approve, reject, retry, hold, reset, status)`,
     };
   if (!applicant) return { ok: false, message: `${email} ${REFUSALS.not_found}` };
-  const result = await actOnApplicant(db, applicant.id, action);
+  const result = await desk.decide(applicant.id, action);
   if (typeof result === 'string') return { ok: false, message: `${email} ${REFUSALS[result] ?? result}` };
   const answer = result.review_answer
     ? ` ${result.review_answer}${result.reject_type ? ` ${result.reject_type}` : ''}`

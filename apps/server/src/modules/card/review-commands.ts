@@ -1,10 +1,6 @@
-import { createHmac } from 'node:crypto';
-import { toUnits } from '@exchange/shared';
 import type pg from 'pg';
-import { findUserByEmail } from '../../../modules/identity/users-repository.ts';
-import { SIM_RATE_DECIMALS } from './money.ts';
-import { networkCharge, networkReturn } from './network.ts';
-import { decideSimKyc, loadCardSimulatorCredentials, type ReviewDecision } from './store.ts';
+import type { CardDeskDecision, CardReviewDesk } from '../../adapters/simulators.ts';
+import { findUserByEmail } from '../identity/users-repository.ts';
 
 /** The card operator commands, with their usage lines for the command line's help. */
 export const CARD_USAGE = `  card review approve <email>
@@ -15,18 +11,19 @@ export const CARD_USAGE = `  card review approve <email>
                             the holder must upload documents again (incomplete_information)
   card status <email>       the card holder, document images (types and sizes) and cards (masked numbers)`;
 
-const DECISIONS: Record<string, ReviewDecision> = {
+const DECISIONS: Record<string, CardDeskDecision> = {
   approve: 'approve',
   reject: 'reject',
   incomplete: 'incomplete',
 };
 
 /**
- * `npm run cli -- card review approve|reject|incomplete <email> [reason]`: the simulator's reviewer. The
- * decision is queued as a `kycs` webhook, which the running app delivers, signed, to itself as Marqeta would.
+ * `npm run cli -- card review approve|reject|incomplete <email> [reason]`: the simulator's reviewer (its desk).
+ * The decision is queued as a `kycs` webhook, which the running app delivers, signed, to itself as Marqeta would.
  */
 export async function cardReview(
   db: pg.Pool,
+  desk: CardReviewDesk,
   decision: string,
   email: string,
   reason?: string,
@@ -39,7 +36,7 @@ export async function cardReview(
     await db.query('select issuer_user_token, status from card_holders where user_id = $1', [user.id])
   ).rows[0];
   if (!holder) return { ok: false, message: `${email} has not applied for a card` };
-  const kyc = await decideSimKyc(db, holder.issuer_user_token, action, reason?.slice(0, 500));
+  const kyc = await desk.decide(holder.issuer_user_token, action, reason?.slice(0, 500));
   if (!kyc)
     return { ok: false, message: `${email} has no application waiting for review (${holder.status})` };
   return {
@@ -48,8 +45,15 @@ export async function cardReview(
   };
 }
 
-/** `npm run cli -- card status <email>`: what the exchange and the simulator know; never an image or a number. */
-export async function cardStatus(db: pg.Pool, email: string): Promise<{ ok: boolean; message: string }> {
+/**
+ * `npm run cli -- card status <email>`: what the exchange and the simulator (its desk, when it is the issuer)
+ * know; never an image or a number.
+ */
+export async function cardStatus(
+  db: pg.Pool,
+  desk: CardReviewDesk | undefined,
+  email: string,
+): Promise<{ ok: boolean; message: string }> {
   const user = await findUserByEmail(db, email);
   if (!user) return { ok: false, message: `no user with email ${email}` };
   const holder = (
@@ -75,15 +79,7 @@ export async function cardStatus(db: pg.Pool, email: string): Promise<{ ok: bool
       [user.id],
     )
   ).rows;
-  const review = holder
-    ? (
-        await db.query(
-          `select token, status, codes, created_time from cardsim_kyc where user_token = $1
-           order by created_time desc limit 1`,
-          [holder.issuer_user_token],
-        )
-      ).rows[0]
-    : undefined;
+  const review = holder && desk ? await desk.latest(holder.issuer_user_token) : undefined;
   const status = {
     email: user.email,
     level: user.level,
@@ -122,7 +118,7 @@ export async function cardStatus(db: pg.Pool, email: string): Promise<{ ok: bool
   return { ok: true, message: JSON.stringify(status, null, 2) };
 }
 
-/** The card network commands, with their usage lines. */
+/** The card network commands (the simulator's: `cardNetwork` in packages/provider-sims), with their usage lines. */
 export const CARD_NETWORK_USAGE = `  card spend <card_number> <eur> [merchant]
                             the simulated card network: a purchase (authorised, then cleared) in EUR
   card atm <card_number> <eur>
@@ -133,68 +129,3 @@ export const CARD_NETWORK_USAGE = `  card spend <card_number> <eur> [merchant]
                             the merchant refunds a purchase (all of it, or eur of it)
   card reverse <trade_id> [eur]
                             the authorisation is reversed (all that is left of it, or eur of it)`;
-
-const EUR_AMOUNT = /^(0|[1-9]\d{0,8})(\.\d{1,2})?$/;
-
-/**
- * `npm run cli -- card spend|atm|fee <card_number> <eur> [merchant|reason]` and `card refund|reverse <trade_id> [eur]`: the
- * simulator's card network, converting at `eurPerUsdt`; the outcome's webhooks are queued for the running app.
- */
-export async function cardNetwork(
-  db: pg.Pool,
-  command: string,
-  args: string[],
-  eurPerUsdt: string,
-  /** The network's time: the machine's for the operator's command; a test names the day its limits count in. */
-  now = new Date(),
-): Promise<{ ok: boolean; message: string }> {
-  const eur = (text: string | undefined) => (text && EUR_AMOUNT.test(text) ? toUnits(text, 2) : undefined);
-  if (command === 'spend' || command === 'atm' || command === 'fee') {
-    const [pan, amount, ...merchant] = args;
-    const cents = eur(amount);
-    if (!pan || !/^\d{16}$/.test(pan.replace(/[\s-]/g, '')) || cents === undefined || cents <= 0n)
-      return {
-        ok: false,
-        message: `usage: card ${command} <card_number> <eur>${command === 'atm' ? '' : command === 'fee' ? ' [reason]' : ' [merchant]'}`,
-      };
-    const credentials = await loadCardSimulatorCredentials(db);
-    const hash = createHmac('sha256', Buffer.from(credentials.dataKey, 'base64url'))
-      .update(pan.replace(/[\s-]/g, ''))
-      .digest('hex');
-    const card = (await db.query('select token from cardsim_cards where pan_hash = $1', [hash])).rows[0];
-    if (!card) return { ok: false, message: 'no such card at the simulator' };
-    const outcome = await networkCharge(
-      db,
-      {
-        cardToken: card.token,
-        kind: command === 'atm' ? 'atm' : command === 'fee' ? 'fee' : 'purchase',
-        eurCents: cents,
-        merchant:
-          command === 'atm'
-            ? 'ATM withdrawal'
-            : merchant.join(' ').slice(0, 200) || (command === 'fee' ? 'Card fee' : 'Simulated merchant'),
-        rate: toUnits(eurPerUsdt, SIM_RATE_DECIMALS),
-      },
-      now,
-    );
-    return { ok: outcome.status !== 'declined', message: JSON.stringify(outcome) };
-  }
-  if (command === 'refund' || command === 'reverse') {
-    const [tradeId, amount] = args;
-    const cents = amount === undefined ? undefined : eur(amount);
-    if (!tradeId || (amount !== undefined && cents === undefined))
-      return {
-        ok: false,
-        message: `usage: card ${command} <trade_id> [eur]`,
-      };
-    const outcome = await networkReturn(db, {
-      tradeId,
-      kind: command === 'reverse' ? 'reversal' : 'refund',
-      eurCents: cents,
-    });
-    if (outcome === 'unknown_trade') return { ok: false, message: `no purchase ${tradeId} to ${command}` };
-    if (outcome === 'too_much') return { ok: false, message: 'more than what is left of the purchase' };
-    return { ok: true, message: JSON.stringify(outcome) };
-  }
-  return { ok: false, message: `unknown card command: ${command}` };
-}

@@ -1,9 +1,13 @@
+import type { IssuerCardState } from '@exchange/server/provider-kit';
+import {
+  acceptMultipart,
+  checkBasicAuth,
+  parseMultipart,
+  sniffDocumentType,
+} from '@exchange/server/provider-kit';
 import { parseUnits } from '@exchange/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
-import { acceptMultipart, parseMultipart, sniffDocumentType } from '../../../http/multipart.ts';
-import type { IssuerCardState } from '../port.ts';
-import { checkBasicAuth } from '../signing.ts';
 import { createSimGpaOrder, gpaOrderView, listSimTransactions, SIM_USDT_DECIMALS } from './money.ts';
 import {
   type CardSimulatorCredentials,

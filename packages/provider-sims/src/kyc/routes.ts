@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type pg from 'pg';
 import {
   acceptMultipart,
+  checkRequestHeaders,
+  checkRequestSignature,
   MAX_DOCUMENT_BYTES,
+  ownRedirect,
   parseMultipart,
   readMultipart,
   sniffDocumentType,
   streamMultipart,
-} from '../../../http/multipart.ts';
-import { ownRedirect } from '../../../http/redirects.ts';
-import { checkRequestHeaders, checkRequestSignature } from '../signing.ts';
+} from '@exchange/server/provider-kit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type pg from 'pg';
 import {
   actOnApplicant,
   addSimDocument,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { type Tx, withTransaction } from '@exchange/server/provider-kit';
 import { formatUnits } from '@exchange/shared';
 import type pg from 'pg';
-import { type Tx, withTransaction } from '../../../db/pool.ts';
 import { enqueueWebhook, type SimCardRow } from './store.ts';
 
 type Db = pg.Pool | Tx;

@@ -1,6 +1,6 @@
+import { type MultipartBody, sniffDocumentType } from '@exchange/server/provider-kit';
 import { REGISTRATION_COUNTRIES } from '@exchange/shared';
 import type pg from 'pg';
-import { type MultipartBody, sniffDocumentType } from '../../../http/multipart.ts';
 import {
   actOnApplicant,
   addSimDocument,

@@ -1,6 +1,5 @@
+import { type ChangeFeed, DueWorker } from '@exchange/server/provider-kit';
 import type pg from 'pg';
-import type { ChangeFeed } from '../../db/change-feed.ts';
-import { DueWorker } from '../../jobs/due-worker.ts';
 
 /** The simulators' webhook tables: id, payload, attempts, next_attempt_at, delivered_at, last_error. */
 export type WebhookTable = 'kyc_sim_webhooks' | 'cardsim_webhooks' | 'banksim_webhooks';

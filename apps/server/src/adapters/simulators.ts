@@ -1,0 +1,187 @@
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import type { ChangeFeed } from '../db/change-feed.ts';
+import type { Tx } from '../db/pool.ts';
+import type { BankPort, CollectionAccount } from './bank/port.ts';
+import type { DigestAlgorithm } from './kyc/signing.ts';
+
+/**
+ * The ports by which the product composes a provider's simulator (packages/provider-sims) into its one process.
+ * The product knows these types only: the simulators implement them, and compose-providers.ts loads them by a
+ * dynamic import when the configuration selects them, so a start with the real providers never loads their code.
+ */
+
+/** A simulator's outgoing side: its webhooks to the exchange, signed as its provider signs them. */
+export interface SimulatorDelivery {
+  /** Starts delivering (a background job). */
+  start(): void;
+  /** Stops, waiting for a pass under way. */
+  stop(): Promise<void>;
+  /** Sends what is queued now rather than at the next poll. */
+  kick(): void;
+  /** Resolves once no pass is under way. */
+  idle(): Promise<void>;
+}
+
+/** A simulator composed into the one process: its HTTP API (a Fastify plugin) and its webhooks. */
+export interface MountedSimulator<Credentials> {
+  /** Where the one process mounts its HTTP API; a standalone simulator serves the same paths. */
+  prefix: string;
+  /** The Fastify plugin that speaks the provider's protocol. */
+  routes(app: FastifyInstance): Promise<void>;
+  /** Its webhooks to the exchange. */
+  delivery: SimulatorDelivery;
+  /** What its dashboard would hand out: the exchange's adapter and webhook check use them. */
+  credentials: Credentials;
+}
+
+/** What every simulator is built from in the one process. */
+export interface SimulatorOptions {
+  db: pg.Pool;
+  /** Announces work queued by any process (its webhooks wake up at once). */
+  feed?: ChangeFeed;
+  /** Where the exchange receives the simulator's webhooks; null while the server does not listen yet. */
+  webhookUrl: () => string | null;
+  log?: { warn(obj: unknown, msg?: string): void };
+}
+
+/** The KYC simulator's credentials: a Sumsub dashboard's app token, its secret and the webhook secret. */
+export interface KycSimulatorCredentials {
+  appToken: string;
+  secretKey: string;
+  webhookSecret: string;
+}
+
+/** An applicant as the reviewer's desk shows it. */
+export interface DeskApplicant {
+  id: string;
+  level_name: string;
+  review_status: 'init' | 'pending' | 'onHold' | 'completed';
+  review_answer: 'GREEN' | 'RED' | null;
+  reject_type: 'RETRY' | 'FINAL' | null;
+  applicant_type: 'individual' | 'company';
+}
+
+/** What a KYC reviewer does to an applicant. */
+export type KycDeskAction = 'approve' | 'reject' | 'retry' | 'hold' | 'reset';
+
+/** Why a reviewer's action is refused. */
+export type KycDeskRefusal = 'not_found' | 'final' | 'not_submitted' | 'already_reviewed';
+
+/**
+ * The reviewer's desk of the KYC simulator (Sumsub has its own dashboard): the console's review and the operator
+ * command `kyc approve` decide through it; the decision reaches the exchange by the provider's signed webhook.
+ */
+export interface KycReviewDesk {
+  /** The newest applicant of an external user id (a uid, or `<uid>-kyb` for a company). */
+  applicant(externalUserId: string): Promise<DeskApplicant | undefined>;
+  /** Decides; `record` runs in the decision's transaction (the console's staff trail). */
+  decide(
+    applicantId: string,
+    action: KycDeskAction,
+    comment?: string | null,
+    record?: (tx: Tx, before: DeskApplicant, after: DeskApplicant) => Promise<void>,
+  ): Promise<DeskApplicant | KycDeskRefusal>;
+  /** One document image of the applicants of `externalUserId` (the person or their company), opened. */
+  document(externalUserId: string, id: number): Promise<{ mimeType: string; content: Buffer } | undefined>;
+}
+
+/** The KYC simulator in the one process. */
+export interface KycSimulator extends MountedSimulator<KycSimulatorCredentials> {
+  desk: KycReviewDesk;
+}
+
+/** How the KYC simulator is built. */
+export interface KycSimulatorOptions extends SimulatorOptions {
+  publicUrl: string;
+  autoApproveSeconds: number;
+  /** The `x-payload-digest-alg` of its webhooks. */
+  digestAlgorithm: DigestAlgorithm;
+}
+
+/** The card issuer simulator's credentials: Marqeta's API and webhook credentials, and its data key. */
+export interface CardSimulatorCredentials {
+  apiUsername: string;
+  apiPassword: string;
+  webhookUsername: string;
+  webhookPassword: string;
+  webhookSecret: string;
+  dataKey: string;
+}
+
+/** A card issuer reviewer's decision on a holder's identity check. */
+export type CardDeskDecision = 'approve' | 'reject' | 'incomplete';
+
+/** A decided identity check: its token and outcome. */
+export interface CardDeskReview {
+  token: string;
+  result: { status: 'pending' | 'success' | 'failure' };
+}
+
+/** The card issuer simulator's reviewer: the console's holder review and `card review` decide through it. */
+export interface CardReviewDesk {
+  /** Decides the holder's pending check (null: none pending); `record` runs in the decision's transaction. */
+  decide(
+    userToken: string,
+    decision: CardDeskDecision,
+    reason?: string,
+    record?: (tx: Tx, decided: CardDeskReview) => Promise<void>,
+  ): Promise<CardDeskReview | null>;
+  /** The holder's latest check at the issuer, for `card status`. */
+  latest(userToken: string): Promise<Record<string, unknown> | undefined>;
+}
+
+/** A card network outcome: the trade, settled or declined and why. */
+export interface CardNetworkOutcome {
+  trade_id: string;
+  status: 'settled' | 'declined' | 'reversed';
+  reason?: string;
+  /** What the card paid or got back, in USDT. */
+  usdt?: string;
+}
+
+/** The simulated card network (the dev card terminal): purchases and refunds on the simulator's cards. */
+export interface CardNetworkDesk {
+  /** A purchase of `eurCents` on a card, converted at `eurPerUsdt`, counted on `now`'s day. */
+  purchase(
+    input: { cardToken: string; eurCents: bigint; merchant: string; eurPerUsdt: string },
+    now: Date,
+  ): Promise<CardNetworkOutcome>;
+  /** The card a purchase was made with. */
+  purchaseCard(tradeId: string): Promise<string | undefined>;
+  /** The merchant refunds a purchase (all that is left, or `eurCents` of it). */
+  refund(tradeId: string, eurCents?: bigint): Promise<CardNetworkOutcome | 'unknown_trade' | 'too_much'>;
+}
+
+/** The card issuer simulator in the one process. */
+export interface CardSimulator extends MountedSimulator<CardSimulatorCredentials> {
+  /** Marqeta's API is under `/v3` of the prefix. */
+  api: string;
+  desk: CardReviewDesk;
+  network: CardNetworkDesk;
+}
+
+/** How the card issuer simulator is built. */
+export interface CardSimulatorOptions extends SimulatorOptions {
+  autoApproveSeconds: number;
+  shipSeconds: number;
+  topupSettleSeconds: number;
+  eurPerUsdt: string;
+}
+
+/** The bank simulator's credentials: its own API's Basic credentials and its notification secret. */
+export interface BankSimulatorCredentials {
+  apiUsername: string;
+  apiPassword: string;
+  webhookSecret: string;
+}
+
+/** The bank simulator in the one process: the collection account's bank and the payouts' bank. */
+export interface BankSimulator extends MountedSimulator<BankSimulatorCredentials> {
+  payouts: BankPort;
+}
+
+/** How the bank simulator is built. */
+export interface BankSimulatorOptions extends SimulatorOptions {
+  collection: CollectionAccount;
+}

@@ -1,0 +1,38 @@
+/**
+ * `npm run sim -- kyc|card|bank`: one provider's simulator as its own HTTP server, on the exchange's database.
+ *
+ * Environment: DATABASE_URL (required; migrated by the exchange), WEBHOOK_URL (required: the exchange's webhook for
+ * this provider, e.g. http://127.0.0.1:3000/api/v2/barong/public/kyc/webhook), PORT (default 4001, 4002, 4003),
+ * HOST (default 127.0.0.1), PUBLIC_URL (KYC: the exchange's public URL). Prints its base URL and credentials, to
+ * configure the exchange with as with the real provider; stops on SIGINT or SIGTERM.
+ */
+import { createPool } from '@exchange/server/provider-kit';
+import { PROVIDERS, type Provider, startStandalone } from './standalone.ts';
+
+const DEFAULT_PORTS: Record<Provider, number> = { kyc: 4001, card: 4002, bank: 4003 };
+
+const provider = process.argv[2] as Provider;
+const databaseUrl = process.env.DATABASE_URL;
+const webhookUrl = process.env.WEBHOOK_URL;
+if (!PROVIDERS.includes(provider) || !databaseUrl || !webhookUrl) {
+  console.error(
+    `usage: DATABASE_URL=... WEBHOOK_URL=... npm run sim -- ${PROVIDERS.join('|')}  (PORT, HOST, PUBLIC_URL optional)`,
+  );
+  process.exit(2);
+}
+const db = createPool(databaseUrl, 5);
+const sim = await startStandalone(provider, {
+  db,
+  host: process.env.HOST ?? '127.0.0.1',
+  port: Number(process.env.PORT ?? DEFAULT_PORTS[provider]),
+  webhookUrl,
+  publicUrl: process.env.PUBLIC_URL,
+});
+console.log(JSON.stringify({ provider, url: sim.url, credentials: sim.credentials }, null, 2));
+const stop = async () => {
+  await sim.close();
+  await db.end();
+  process.exit(0);
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);

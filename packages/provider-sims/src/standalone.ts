@@ -1,0 +1,83 @@
+import type { MountedSimulator } from '@exchange/server/provider-kit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { createBankSimulator } from './bank/index.ts';
+import { createCardSimulator } from './card-issuer/index.ts';
+import { createKycSimulator } from './kyc/index.ts';
+
+/** The simulators a standalone server can be. */
+export const PROVIDERS = ['kyc', 'card', 'bank'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+/** What a standalone simulator needs besides its database. */
+export interface StandaloneOptions {
+  /** Its database: the exchange's (the simulators' tables are made by the exchange's migrations). */
+  db: pg.Pool;
+  host?: string;
+  /** 0: any free port. */
+  port?: number;
+  /** The exchange's full webhook URL for this provider (what the provider's dashboard would be told). */
+  webhookUrl: string;
+  /** KYC: the exchange's public URL (its verification page's links and redirects stay under it). */
+  publicUrl?: string;
+  /** Card: EUR per USDT, a decimal string. */
+  eurPerUsdt?: string;
+  /** Bank: the collection account it keeps. */
+  collection?: { iban: string; bic: string; name: string };
+}
+
+/** A running standalone simulator: its address, its credentials (to configure the exchange with), and its end. */
+export interface StandaloneSimulator {
+  url: string;
+  credentials: unknown;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts one simulator as its own HTTP server: the same routes under the same prefix as mounted in the exchange's
+ * one process, its webhooks delivered to `webhookUrl`. The exchange reaches it as it reaches the real provider
+ * (SUMSUB_BASE_URL, MARQETA_BASE_URL, with the credentials printed at start).
+ */
+export async function startStandalone(
+  provider: Provider,
+  options: StandaloneOptions,
+): Promise<StandaloneSimulator> {
+  const common = { db: options.db, webhookUrl: () => options.webhookUrl };
+  let simulator: MountedSimulator<unknown>;
+  if (provider === 'kyc')
+    simulator = await createKycSimulator({
+      ...common,
+      publicUrl: options.publicUrl ?? 'http://127.0.0.1:3000',
+      autoApproveSeconds: 0,
+      digestAlgorithm: 'HMAC_SHA256_HEX',
+    });
+  else if (provider === 'card')
+    simulator = await createCardSimulator({
+      ...common,
+      autoApproveSeconds: 0,
+      shipSeconds: 5,
+      topupSettleSeconds: 1800,
+      eurPerUsdt: options.eurPerUsdt ?? '0.92',
+    });
+  else
+    simulator = await createBankSimulator({
+      ...common,
+      collection: options.collection ?? {
+        iban: 'DE89370400440532013000',
+        bic: 'COBADEFFXXX',
+        name: 'Exchange Collection Account',
+      },
+    });
+  const app = Fastify({ bodyLimit: 1 << 20 });
+  await app.register((sim) => simulator.routes(sim), { prefix: simulator.prefix });
+  app.addHook('preClose', () => simulator.delivery.stop());
+  const url = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+  simulator.delivery.start();
+  return {
+    url: `${url}${simulator.prefix}`,
+    credentials: simulator.credentials,
+    app,
+    close: () => app.close(),
+  };
+}
