@@ -304,5 +304,91 @@ describe('incoming transfers under the travel rule', () => {
     expect(row).toMatchObject({ state: CREDITED, travel_rule_status: 'unchecked', credited: true });
     expect(row.travel_rule.detail).toMatch(/ECONNREFUSED/);
     expect(w.balance(who, 'trx')).toEqual({ balance: 13n * TRX, locked: 0n });
+
+    // Listed for compliance to follow up, under its own filter and in `all`; not among the held ones.
+    const ids = async (query: string) =>
+      (await adminCall(w.t, 'GET', `/travel_rule/deposits${query}`, compliance.headers))
+        .json()
+        .map((r: { id: number }) => r.id);
+    const unchecked = await adminCall(
+      w.t,
+      'GET',
+      '/travel_rule/deposits?state=unchecked',
+      compliance.headers,
+    );
+    expect(unchecked.statusCode).toBe(200);
+    expect(unchecked.json()).toContainEqual(
+      expect.objectContaining({
+        id: d.id,
+        status: 'unchecked',
+        email: 'unreached@incoming.test',
+        amount: '13',
+      }),
+    );
+    expect(await ids('?state=all')).toContain(d.id);
+    expect(await ids('')).not.toContain(d.id);
+    // Nobody else sees it: support, the customer, no session; an unknown filter is refused.
+    expect(
+      (await adminCall(w.t, 'GET', '/travel_rule/deposits?state=unchecked', support.headers)).statusCode,
+    ).toBe(403);
+    expect(
+      (await adminCall(w.t, 'GET', '/travel_rule/deposits?state=unchecked', who.headers)).statusCode,
+    ).toBe(403);
+    expect((await adminCall(w.t, 'GET', '/travel_rule/deposits?state=unchecked', {})).statusCode).toBe(401);
+    expect(
+      (await adminCall(w.t, 'GET', '/travel_rule/deposits?state=sideways', compliance.headers)).statusCode,
+    ).toBe(422);
+    // The customer is told nothing: it was credited as usual.
+    expect((await history(who)).find((i) => i.id === d.id)).toMatchObject({ message: null });
+  });
+
+  it("tells the customer a held deposit waits for the sender's information, and only the customer", async () => {
+    const who = await w.member('told@incoming.test');
+    const other = await w.member('nosy@incoming.test');
+    const d = await sent(who, 16n);
+    await attributed(d.from, 'nordwind', async () => {
+      await w.mine(CONFIRMATIONS);
+      expect((await history(who)).find((i) => i.id === d.id)).toMatchObject({
+        state: 'submitted',
+        message: 'account.deposit.travel_rule_awaiting_originator',
+      });
+      await windowPassed(d.id);
+    });
+    expect((await deposit(d.id)).travel_rule_status).toBe('held');
+    const item = (await history(who)).find((i) => i.id === d.id);
+    expect(item).toMatchObject({
+      state: 'submitted',
+      message: 'account.deposit.travel_rule_awaiting_originator',
+    });
+    // The deposit by its txid says the same; another customer does not see it, nor anyone without a session.
+    const one = await w.t.app.inject({
+      method: 'GET',
+      url: `/api/v2/peatio/account/deposits/${d.txid}`,
+      headers: who.headers,
+    });
+    expect(one.json()).toMatchObject({
+      id: d.id,
+      message: 'account.deposit.travel_rule_awaiting_originator',
+    });
+    expect((await history(other)).map((i) => i.id)).not.toContain(d.id);
+    const foreign = await w.t.app.inject({
+      method: 'GET',
+      url: `/api/v2/peatio/account/deposits/${d.txid}`,
+      headers: other.headers,
+    });
+    expect(foreign.statusCode).toBe(404);
+    const anonymous = await w.t.app.inject({ method: 'GET', url: '/api/v2/peatio/account/deposits' });
+    expect(anonymous.statusCode).toBe(401);
   });
 });
+
+/** The customer's deposit history, as the web app reads it. */
+async function history(who: Member): Promise<{ id: number; state: string; message?: string | null }[]> {
+  const res = await w.t.app.inject({
+    method: 'GET',
+    url: '/api/v2/peatio/account/deposits',
+    headers: who.headers,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}

@@ -25,10 +25,32 @@ export const INCOMING_TRAVEL_RULE_STATUSES = [
 ] as const;
 export type IncomingTravelRuleStatus = (typeof INCOMING_TRAVEL_RULE_STATUSES)[number];
 
-/** `GET /admin/travel_rule/deposits`: the held deposits (default), those still waiting, the decided ones, or all. */
+/**
+ * `GET /admin/travel_rule/deposits`: the held deposits (default), those still waiting, the decided ones, those
+ * credited `unchecked` (the travel-rule service could not be asked: for compliance to follow up), or all.
+ */
+export const ADMIN_TRAVEL_RULE_FILTERS = [
+  'held',
+  'awaiting',
+  'unchecked',
+  'released',
+  'returned',
+  'all',
+] as const;
+/** The list's query: one of {@link ADMIN_TRAVEL_RULE_FILTERS}, `held` when none is given. */
 export const adminTravelRuleDepositsQuery = z.object({
-  state: z.enum(['held', 'awaiting', 'released', 'returned', 'all']).default('held'),
+  state: z.enum(ADMIN_TRAVEL_RULE_FILTERS).default('held'),
 });
+
+/**
+ * What a customer's deposit history says of a deposit under the travel rule (`message` of the deposit item), as
+ * dotted codes the web app translates: waiting for the sender's information (`awaiting` or `held`: not credited
+ * yet), or sent back to the sender (`returned`).
+ */
+export const DEPOSIT_TRAVEL_RULE_MESSAGES = {
+  awaitingOriginator: 'account.deposit.travel_rule_awaiting_originator',
+  returned: 'account.deposit.travel_rule_returned',
+} as const;
 
 /** `POST /admin/travel_rule/deposits/:id/release` and `/return`: why. */
 export const decideTravelRuleDepositSchema = z.object({ reason: staffReason });

@@ -1,4 +1,8 @@
-import { type AdminTravelRuleDeposit, decideTravelRuleDepositSchema } from '@exchange/shared';
+import {
+  ADMIN_TRAVEL_RULE_FILTERS,
+  type AdminTravelRuleDeposit,
+  decideTravelRuleDepositSchema,
+} from '@exchange/shared';
 import { Badge, Button, Group, Paper, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -8,7 +12,7 @@ import { OwnAccountNote } from './OwnAccountNote.tsx';
 import { useAdminAction } from './useAdminAction.ts';
 
 const DEPOSITS = ['adminTravelRuleDeposits'];
-const FILTERS = ['held', 'awaiting', 'released', 'returned', 'all'] as const;
+const FILTERS = ADMIN_TRAVEL_RULE_FILTERS;
 type Filter = (typeof FILTERS)[number];
 
 /**
@@ -83,8 +87,14 @@ function Deposit({ deposit: d, me }: { deposit: AdminTravelRuleDeposit; me: stri
             address: d.address,
           })}
         </Text>
-        <Text size="sm" c="dimmed">
-          {t(d.record ? 'admin.travelRule.record' : 'admin.travelRule.noRecord')}
+        <Text size="sm" c="dimmed" data-testid="travel-rule-record">
+          {t(
+            d.status === 'unchecked'
+              ? 'admin.travelRule.uncheckedNote'
+              : d.record
+                ? 'admin.travelRule.record'
+                : 'admin.travelRule.noRecord',
+          )}
         </Text>
         {d.status === 'held' ? (
           <Group align="end">

@@ -10,6 +10,7 @@ export const adminTravelRule = {
   'admin.travelRule.empty': 'No deposit here.',
   'admin.travelRule.state.held': 'Held',
   'admin.travelRule.state.awaiting': 'Waiting for the record',
+  'admin.travelRule.state.unchecked': 'Not checked',
   'admin.travelRule.state.released': 'Released',
   'admin.travelRule.state.returned': 'Returned',
   'admin.travelRule.state.all': 'All',
@@ -18,6 +19,8 @@ export const adminTravelRule = {
   'admin.travelRule.unknownProvider': 'a provider',
   'admin.travelRule.record': 'Record received without the originator’s information',
   'admin.travelRule.noRecord': 'No record received',
+  'admin.travelRule.uncheckedNote':
+    'Credited without a travel-rule check: the travel-rule service could not be reached. Ask the sending provider for the originator’s information if the sender is one.',
   'admin.travelRule.reason': 'Reason (for the trail)',
   'admin.travelRule.release': 'Release: credit it',
   'admin.travelRule.return': 'Return to the sender',

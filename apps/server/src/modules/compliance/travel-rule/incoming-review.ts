@@ -1,4 +1,5 @@
 import {
+  ADMIN_TRAVEL_RULE_FILTERS,
   type AdminTravelRuleDeposit,
   type DecideTravelRuleDepositInput,
   TRAVEL_RULE_INCOMING_ERRORS,
@@ -12,6 +13,9 @@ import { refuseOwnAccount, type Staff } from '../../admin/access.ts';
 import { recordStaffAction } from '../../admin/trail.ts';
 import { isoSql } from '../../identity/users-repository.ts';
 import { creditDeposit } from '../../wallet/deposit-credit.ts';
+
+/** A filter of the console's list. */
+export type AdminTravelRuleFilter = (typeof ADMIN_TRAVEL_RULE_FILTERS)[number];
 
 /** What a decision needs: the database, the core, and the customer's deposit stream. */
 export interface IncomingReviewDeps {
@@ -30,14 +34,15 @@ const SELECT = `select d.id::int, u.uid, u.email, d.currency_id as currency, d.b
 
 /**
  * The deposits under the travel rule in one status, newest first: `held` (waiting for a decision: not credited,
- * still on the chain), `awaiting` (the window for the originator's information still runs), `released`,
- * `returned`, or all of these.
+ * still on the chain), `awaiting` (the window for the originator's information still runs), `unchecked`
+ * (credited while the travel-rule service could not be asked: compliance follows each up, art. 16(1)),
+ * `released`, `returned`, or all of these.
  */
 export async function listTravelRuleDeposits(
   db: pg.Pool,
-  state: 'held' | 'awaiting' | 'released' | 'returned' | 'all',
+  state: AdminTravelRuleFilter,
 ): Promise<AdminTravelRuleDeposit[]> {
-  const statuses = state === 'all' ? ['held', 'awaiting', 'released', 'returned'] : [state];
+  const statuses = state === 'all' ? ADMIN_TRAVEL_RULE_FILTERS.filter((f) => f !== 'all') : [state];
   return (
     await db.query(
       `${SELECT} where d.travel_rule_status = any($1)

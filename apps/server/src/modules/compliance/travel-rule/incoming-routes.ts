@@ -33,10 +33,13 @@ export function adminTravelRuleRoutes(
 ): void {
   app.get(
     '/travel_rule/deposits',
-    docs('Deposits under the travel rule: held (default), awaiting their record, released, returned or all', {
-      query: adminTravelRuleDepositsQuery,
-      response: z.array(adminTravelRuleDepositResponse),
-    }),
+    docs(
+      'Deposits under the travel rule: held (default), awaiting their record, credited unchecked (the service was unreachable), released, returned or all',
+      {
+        query: adminTravelRuleDepositsQuery,
+        response: z.array(adminTravelRuleDepositResponse),
+      },
+    ),
     async (request) => {
       await staff(request, 'travel_rule.review');
       return listTravelRuleDeposits(deps.db, adminTravelRuleDepositsQuery.parse(request.query).state);
