@@ -1,15 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adminCall, asStaff, type Person, person, stepUp } from '../support/staff.ts';
-import { type Member, TRX, walletSuite } from '../support/wallet.ts';
+import { incomingKit } from '../support/travel-rule-incoming.ts';
+import { TRX, walletSuite } from '../support/wallet.ts';
 
 /**
  * The travel rule on incoming transfers (issue 33 item 4; Regulation (EU) 2023/1113 art. 16-17): a deposit whose
  * sender the travel-rule network attributes to another provider, or for which a provider delivered a record
  * without the originator, is not credited; after the window (10 minutes here) it is held until compliance
- * releases it (credited once) or returns it. The simulator of the network answers over HTTP on the app's own
- * server; what it knows is written into its tables, as an operator would.
+ * releases it (credited once) or returns it (travel-rule-return.test.ts). The simulator of the network answers over
+ * HTTP on the app's own server; what it knows is written into its tables, as an operator would.
  */
 const w = walletSuite({ TRAVEL_RULE_INCOMING_WAIT_MINUTES: '10' });
+const { sent, deposit, delivered, originatorRecord, decide, history } = incomingKit(w);
 const CONFIRMATIONS = 30;
 let compliance: Person;
 let support: Person;
@@ -25,28 +27,6 @@ beforeAll(async () => {
 const pool = () => w.t.db.pool;
 /** Credited: accepted, or already being swept to the hot wallet. */
 const CREDITED = expect.stringMatching(/^(accepted|collecting|collected)$/);
-
-/** Sends `trx` TRX from the simulator's faucet to `who`'s deposit address and records it (one block). */
-async function sent(who: Member, trx: bigint) {
-  const address = await w.depositAddress(who);
-  const txid = await w.tron.faucet(address, 'trx', trx * TRX);
-  await w.mine(1);
-  const row = (
-    await pool().query('select id::int, from_address from deposits where txid = $1 and address = $2', [
-      txid,
-      address,
-    ])
-  ).rows[0];
-  return { txid, address, id: row.id as number, from: row.from_address as string };
-}
-
-const deposit = async (id: number) =>
-  (
-    await pool().query(
-      `select state, travel_rule_status, travel_rule, credited_at is not null as credited from deposits where id = $1`,
-      [id],
-    )
-  ).rows[0];
 
 /** The window ran out: the deposit was first seen 11 minutes ago and the service last asked a minute ago. */
 async function windowPassed(id: number) {
@@ -70,41 +50,6 @@ async function attributed<T>(from: string, provider: string, work: () => Promise
     await pool().query('delete from travel_rule_sim_addresses where address = $1', [from]);
   }
 }
-
-/** The record a sending provider delivered for a transfer to our address. */
-const delivered = (txid: string, address: string, provider: string, payload: unknown) =>
-  pool().query(
-    `insert into travel_rule_sim_incoming (blockchain_key, txid, address, provider_id, payload)
-     values ('tron-sim', $1, $2, $3, $4::jsonb)`,
-    [txid, address, provider, JSON.stringify(payload)],
-  );
-
-const originatorRecord = (from: string, named: boolean) => ({
-  originator: {
-    originatorPersons: [
-      {
-        naturalPerson: {
-          name: {
-            nameIdentifier: named
-              ? [{ primaryIdentifier: 'Lis', secondaryIdentifier: 'Piotr', nameIdentifierType: 'LEGL' }]
-              : [],
-          },
-        },
-      },
-    ],
-    accountNumber: [from],
-  },
-  beneficiary: { beneficiaryPersons: [], accountNumber: [] },
-});
-
-const decide = (who: Person, id: number, decision: 'release' | 'return', reason?: string) =>
-  adminCall(
-    w.t,
-    'POST',
-    `/travel_rule/deposits/${id}/${decision}`,
-    who.headers,
-    reason === undefined ? {} : { reason },
-  );
 
 describe('incoming transfers under the travel rule', () => {
   it('credits a deposit from a sender no provider claims, as before', async () => {
@@ -233,37 +178,6 @@ describe('incoming transfers under the travel rule', () => {
     expect(w.balance(who, 'trx')).toEqual({ balance: 15n * TRX, locked: 0n });
   });
 
-  it('holds a deposit whose record names no originator, and returns it without crediting', async () => {
-    const who = await w.member('nameless@incoming.test');
-    const d = await sent(who, 12n);
-    // No attribution of the sender: the record itself says a provider sent it.
-    await delivered(d.txid, d.address, 'alpenkrypto', originatorRecord(d.from, false));
-    await pool().query(`update deposits set created_at = now() - interval '11 minutes' where id = $1`, [
-      d.id,
-    ]);
-    await w.mine(CONFIRMATIONS);
-    expect(await deposit(d.id)).toMatchObject({ state: 'submitted', travel_rule_status: 'held' });
-    const returned = await decide(compliance, d.id, 'return', 'No originator information after two requests');
-    expect(returned.statusCode, returned.body).toBe(200);
-    expect(returned.json()).toMatchObject({
-      status: 'returned',
-      state: 'rejected',
-      provider_id: 'alpenkrypto',
-      record: originatorRecord(d.from, false),
-    });
-    await w.mine(2);
-    expect(await deposit(d.id)).toMatchObject({ state: 'rejected', credited: false });
-    expect(w.balance(who, 'trx')).toEqual({ balance: 0n, locked: 0n });
-    expect((await decide(compliance, d.id, 'release', 'changed my mind')).statusCode).toBe(422);
-    const returnedList = await adminCall(
-      w.t,
-      'GET',
-      '/travel_rule/deposits?state=returned',
-      compliance.headers,
-    );
-    expect(returnedList.json().map((r: { id: number }) => r.id)).toContain(d.id);
-  });
-
   it('never lets staff decide a deposit of their own account; the database refuses it too', async () => {
     const officer = await w.member('own-deposit@incoming.test');
     const d = await sent(officer, 11n);
@@ -381,14 +295,3 @@ describe('incoming transfers under the travel rule', () => {
     expect(anonymous.statusCode).toBe(401);
   });
 });
-
-/** The customer's deposit history, as the web app reads it. */
-async function history(who: Member): Promise<{ id: number; state: string; message?: string | null }[]> {
-  const res = await w.t.app.inject({
-    method: 'GET',
-    url: '/api/v2/peatio/account/deposits',
-    headers: who.headers,
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
-}

@@ -11,6 +11,15 @@ export const TRAVEL_RULE_INCOMING_ERRORS = {
   depositNotFound: 'admin.travel_rule.deposit_not_found',
   /** The deposit is not held (any more): never held, decided already, or dropped by a reorg (422). */
   notHeld: 'admin.travel_rule.not_held',
+  /**
+   * Return refused: the chain does not name the sender (Bitcoin: a transaction's inputs have no single sender),
+   * so the product cannot send it back; the operator returns it outside the product, or releases it (422).
+   */
+  senderUnknown: 'admin.travel_rule.sender_unknown',
+  /** Return refused: the network's withdrawal fee is as large as the deposit, nothing would reach the sender (422). */
+  returnBelowFee: 'admin.travel_rule.return_below_fee',
+  /** Return refused: the deposit's network has no withdrawal rules for its currency any more (422). */
+  networkUnavailable: 'admin.travel_rule.network_unavailable',
 } as const;
 
 /** Where a chain deposit stands under the travel rule (see migration 0049). */
@@ -77,6 +86,21 @@ export const adminTravelRuleDepositResponse = z
     provider_name: z.string().nullable(),
     /** The IVMS 101 record the sending provider delivered, incomplete (null when none came). */
     record: z.record(z.string(), z.unknown()).nullable(),
+    /**
+     * A returned deposit's way back to the sender: the withdrawal the hot wallet pays (its id, state as any
+     * withdrawal's, the amount with the network fee kept, the sender's address, the transaction once sent).
+     */
+    return: z
+      .object({
+        withdrawal_id: z.number().int(),
+        state: z.string(),
+        amount: z.string(),
+        fee: z.string(),
+        to_address: z.string(),
+        txid: z.string().nullable(),
+        error: z.string().nullable(),
+      })
+      .nullable(),
     decided_by: z.string().nullable(),
     decided_at: z.string().nullable(),
     reason: z.string().nullable(),

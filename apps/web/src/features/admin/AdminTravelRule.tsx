@@ -96,6 +96,24 @@ function Deposit({ deposit: d, me }: { deposit: AdminTravelRuleDeposit; me: stri
                 : 'admin.travelRule.noRecord',
           )}
         </Text>
+        {d.return && (
+          <Text size="sm" data-testid="travel-rule-return-state">
+            {t('admin.travelRule.returnState', {
+              amount: d.return.amount,
+              fee: d.return.fee,
+              currency: d.currency.toUpperCase(),
+              to: d.return.to_address,
+              state: t(`admin.travelRule.returnStates.${d.return.state}`, { defaultValue: d.return.state }),
+              txid: d.return.txid ?? '—',
+            })}
+            {d.return.error ? ` (${d.return.error})` : ''}
+          </Text>
+        )}
+        {d.status === 'held' && d.from_address === null && (
+          <Text size="sm" c="dimmed">
+            {t('admin.travelRule.noSender')}
+          </Text>
+        )}
         {d.status === 'held' ? (
           <Group align="end">
             <TextInput
@@ -118,7 +136,7 @@ function Deposit({ deposit: d, me }: { deposit: AdminTravelRuleDeposit; me: stri
             <Button
               color="red"
               variant="light"
-              disabled={own}
+              disabled={own || d.from_address === null}
               loading={busy === 'return'}
               onClick={() => decide('return')}
               data-testid="travel-rule-return"

@@ -2,11 +2,16 @@
 export const adminTravelRule = {
   'admin.travel_rule.deposit_not_found': 'No such deposit.',
   'admin.travel_rule.not_held': 'This deposit is not held (any more).',
+  'admin.travel_rule.sender_unknown':
+    'This network does not name the sender of a transfer (Bitcoin), so it cannot be returned from here: return it outside the product, or release it.',
+  'admin.travel_rule.return_below_fee':
+    'The network fee is as large as this deposit: nothing would reach the sender.',
+  'admin.travel_rule.network_unavailable': 'This network has no withdrawal rules for the currency any more.',
 
   'admin.tab.travelRule': 'Travel rule',
   'admin.travelRule.title': 'Deposits held under the travel rule',
   'admin.travelRule.intro':
-    'Deposits from another provider that came without the originator’s information are not credited. Release one once the information was obtained, or return it to the sender.',
+    'Deposits from another provider that came without the originator’s information are not credited. Release one once the information was obtained, or return it: the hot wallet sends it back to the sender, less the network fee.',
   'admin.travelRule.empty': 'No deposit here.',
   'admin.travelRule.state.held': 'Held',
   'admin.travelRule.state.awaiting': 'Waiting for the record',
@@ -24,5 +29,16 @@ export const adminTravelRule = {
   'admin.travelRule.reason': 'Reason (for the trail)',
   'admin.travelRule.release': 'Release: credit it',
   'admin.travelRule.return': 'Return to the sender',
+  'admin.travelRule.noSender':
+    'The network does not name the sender (Bitcoin): it cannot be returned from here; return it outside the product, or release it.',
+  'admin.travelRule.returnState':
+    'Return: {{amount}} {{currency}} less the network fee {{fee}} to {{to}} · {{state}} · txid {{txid}}',
+  'admin.travelRule.returnStates.prepared': 'being held',
+  'admin.travelRule.returnStates.accepted': 'waiting to be sent',
+  'admin.travelRule.returnStates.processing': 'being sent',
+  'admin.travelRule.returnStates.confirming': 'sent, confirming',
+  'admin.travelRule.returnStates.succeed': 'returned',
+  'admin.travelRule.returnStates.failed': 'failed: the funds are back, uncredited',
+  'admin.travelRule.returnStates.errored': 'needs an operator (Withdrawals tab)',
   'admin.travelRule.decided': 'Decided by {{by}} at {{at}}: {{reason}}',
 };
