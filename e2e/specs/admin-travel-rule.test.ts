@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { activeAccount } from '../support/accounts.ts';
-import { browserAndDatabase } from '../support/browser.ts';
+import { activeAccount, apiLogin } from '../support/accounts.ts';
+import { browserAndDatabase, openPage } from '../support/browser.ts';
 import { signedInStaff } from '../support/staff.ts';
 
 const spec = browserAndDatabase();
@@ -11,6 +11,8 @@ const POLL = { timeout: 30_000, interval: 500 };
 describe('deposits held under the travel rule, in the console', () => {
   it('a compliance officer sees a held deposit and releases it: it is credited', async () => {
     const { email } = await activeAccount('held-deposit');
+    const customer = await openPage(spec.browser);
+    await apiLogin(customer.page, email);
     // Held as the deposit watcher leaves one when the window runs out (no block: the watcher leaves it alone).
     const id = (
       await spec.db.query(
@@ -23,6 +25,15 @@ describe('deposits held under the travel rule, in the console', () => {
         [email],
       )
     ).rows[0].id as number;
+
+    // The customer's history says it waits for the sender's information.
+    await customer.page.goto('/history/account');
+    const waiting = customer.page.getByTestId('history-row').filter({ hasText: '25' }).first();
+    await waiting.waitFor();
+    await expect
+      .poll(() => waiting.getByTestId('history-message').textContent(), POLL)
+      .toContain('Waiting for the sender’s information');
+    await customer.context.close();
 
     const { page } = await signedInStaff(spec.browser, 'compliance');
     await page.getByRole('tab', { name: 'Travel rule' }).click();
@@ -58,5 +69,31 @@ describe('deposits held under the travel rule, in the console', () => {
       .click();
     const released = page.getByTestId('admin-travel-rule-deposit').filter({ hasText: email });
     await expect.poll(() => released.textContent(), POLL).toContain(`Decided by ${row.decided_by}`);
+  });
+
+  it('lists a deposit credited unchecked (the service was unreachable) under its own filter', async () => {
+    const { email } = await activeAccount('unchecked');
+    // As the watcher marks one (no block, so the watcher leaves this made-up row alone; nothing is credited).
+    await spec.db.query(
+      `insert into deposits (user_id, currency_id, blockchain_key, address, txid, txout, amount, from_address,
+                             travel_rule_status, travel_rule)
+       select u.id, 'trx', 'tron-sim', 'TOurUncheckedAddress', 'e2e-unchecked-' || u.id, 0, 7, 'TSomeSender',
+              'unchecked', '{"detail":"connect ECONNREFUSED"}'::jsonb
+         from users u where u.email = $1`,
+      [email],
+    );
+    const { page } = await signedInStaff(spec.browser, 'compliance');
+    await page.getByRole('tab', { name: 'Travel rule' }).click();
+    await page
+      .locator('label')
+      .filter({ hasText: /^Not checked$/ })
+      .click();
+    const item = page.getByTestId('admin-travel-rule-deposit').filter({ hasText: email });
+    await expect.poll(() => item.textContent(), POLL).toContain('7 TRX on tron-sim');
+    expect(await item.getByTestId('travel-rule-record').textContent()).toContain(
+      'the travel-rule service could not be reached',
+    );
+    // Nothing to decide: it was credited.
+    expect(await item.getByTestId('travel-rule-release').count()).toBe(0);
   });
 });

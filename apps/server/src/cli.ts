@@ -1,3 +1,4 @@
+import { TRAVEL_RULE_USAGE, travelRuleCommand } from './adapters/travel-rule/simulator/cli.ts';
 import { BACKUP_USAGE, backupCommand, isOfflineBackupCommand, offlineBackupCommand } from './backup/cli.ts';
 import { loadSimulator, offlineCardSimulator, offlineKycSimulator } from './compose-providers.ts';
 import { loadConfig } from './config.ts';
@@ -42,6 +43,7 @@ ${STAFF_USAGE}
 ${SIGNER_USAGE}
 ${CUSTODY_USAGE}
 ${SANCTIONS_USAGE}
+${TRAVEL_RULE_USAGE}
 ${BACKUP_USAGE}`;
 
 /** Operator command line against the same database as the app (shares a running embedded server). */
@@ -99,6 +101,8 @@ async function main(argv: string[]): Promise<number> {
     }
     const sanctions = await sanctionsCommand(argv, database.pool, config);
     if (sanctions !== undefined) return sanctions;
+    const travelRule = await travelRuleCommand(argv, database.pool, config.travelRule);
+    if (travelRule !== undefined) return travelRule;
     const custody = await custodyCommand(argv, database, config);
     if (custody !== undefined) return custody;
     const staff = await staffCommand(argv, database.pool);

@@ -81,6 +81,24 @@ export function sysToUser(
   touch(tx, a, ci);
 }
 
+/** system account → user locked (funds held for the user that never reached the balance). */
+export function sysToLocked(
+  st: CoreState,
+  tx: Tx,
+  sys: SystemAccount,
+  a: UserAccount,
+  ci: number,
+  amt: bigint,
+): void {
+  if (amt === 0n) return;
+  const s = st.sys[sys];
+  s[ci] = (s[ci] as bigint) - amt;
+  a.locked[ci] = (a.locked[ci] as bigint) + amt;
+  post(st, tx, sys, ci, -amt);
+  post(st, tx, a.lockedKey, ci, amt);
+  touch(tx, a, ci);
+}
+
 /** user main → system account. */
 export function userToSys(
   st: CoreState,

@@ -125,13 +125,18 @@ export interface Debit extends CommandBase {
   amount: bigint;
   kind: 'withdrawal' | 'adjustment';
 }
-/** Lock `amount` (fee included) for a withdrawal: balance → locked. */
+/**
+ * Lock `amount` (fee included) for a withdrawal: balance → locked. With `fromExternal`, the amount comes from
+ * `external` straight into the hold instead, never through the user's balance: funds that arrived for the user
+ * but were never credited, sent back where they came from (a deposit returned under the travel rule).
+ */
 export interface HoldWithdrawal extends CommandBase {
   type: 'HoldWithdrawal';
   user: number;
   currency: string;
   amount: bigint;
   withdrawalId: string;
+  fromExternal?: boolean;
 }
 /**
  * The held withdrawal leaves: `amount - fee` to `external`, `fee` to `fees`. With `toUser` it is an internal
@@ -143,10 +148,14 @@ export interface SettleWithdrawal extends CommandBase {
   fee: bigint;
   toUser?: number;
 }
-/** The held withdrawal is returned: locked → balance. */
+/**
+ * The held withdrawal is returned: locked → balance. With `toExternal`, locked → `external` instead: a hold taken
+ * `fromExternal` whose funds did not leave goes back to being uncredited, never to the user's balance.
+ */
 export interface ReleaseWithdrawal extends CommandBase {
   type: 'ReleaseWithdrawal';
   withdrawalId: string;
+  toExternal?: boolean;
 }
 /** Transfer to another user of this exchange, no fee. */
 export interface InternalTransfer extends CommandBase {

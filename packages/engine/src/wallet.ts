@@ -8,6 +8,7 @@ import {
   lockedToUser,
   release,
   type SystemAccount,
+  sysToLocked,
   sysToSys,
   sysToUser,
   userToSys,
@@ -64,7 +65,7 @@ export function debit(st: CoreState, tx: Tx, c: Debit): RejectionCode | null {
   return null;
 }
 
-/** HoldWithdrawal: balance → locked, remembered under `withdrawalId`. */
+/** HoldWithdrawal: balance (or `external`, for funds never credited) → locked, remembered under `withdrawalId`. */
 export function holdWithdrawal(st: CoreState, tx: Tx, c: HoldWithdrawal): RejectionCode | null {
   if (!validUser(c.user)) return Rejection.InvalidUser;
   const ci = cur(st, c.currency);
@@ -72,6 +73,14 @@ export function holdWithdrawal(st: CoreState, tx: Tx, c: HoldWithdrawal): Reject
   if (typeof c.withdrawalId !== 'string' || !isAmount(c.amount)) return Rejection.InvalidCommand;
   if (c.amount <= 0n) return Rejection.WithdrawNonPositiveAmount;
   if (st.withdrawals.has(c.withdrawalId)) return Rejection.WithdrawDuplicate;
+  if (c.fromExternal !== undefined && typeof c.fromExternal !== 'boolean') return Rejection.InvalidCommand;
+  if (c.fromExternal) {
+    // Never credited: `external` → locked, the user's available balance untouched.
+    const acct = st.account(c.user);
+    sysToLocked(st, tx, 'external', acct, ci, c.amount);
+    st.withdrawals.set(c.withdrawalId, { acct, cur: ci, amount: c.amount });
+    return null;
+  }
   if (available(st, c.user, ci) < c.amount) return Rejection.WithdrawInsufficientBalance;
   const acct = st.account(c.user);
   hold(st, tx, acct, ci, c.amount);
@@ -95,12 +104,14 @@ export function settleWithdrawal(st: CoreState, tx: Tx, c: SettleWithdrawal): Re
   return null;
 }
 
-/** ReleaseWithdrawal: locked → balance. */
+/** ReleaseWithdrawal: locked → balance (or → `external` for a hold taken from it). */
 export function releaseWithdrawal(st: CoreState, tx: Tx, c: ReleaseWithdrawal): RejectionCode | null {
   const w = st.withdrawals.get(c.withdrawalId);
   if (w === undefined) return Rejection.WithdrawNotFound;
+  if (c.toExternal !== undefined && typeof c.toExternal !== 'boolean') return Rejection.InvalidCommand;
   st.withdrawals.delete(c.withdrawalId);
-  release(st, tx, w.acct, w.cur, w.amount);
+  if (c.toExternal) lockedToSys(st, tx, w.acct, 'external', w.cur, w.amount);
+  else release(st, tx, w.acct, w.cur, w.amount);
   return null;
 }
 

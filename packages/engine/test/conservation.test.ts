@@ -70,6 +70,7 @@ const cmd: fc.Arbitrary<Command> = fc.oneof(
     currency: cur,
     amount,
     withdrawalId: fc.constantFrom('a', 'b', 'c'),
+    fromExternal: fc.boolean(),
     at,
   }),
   fc.record({
@@ -81,6 +82,7 @@ const cmd: fc.Arbitrary<Command> = fc.oneof(
   fc.record({
     type: fc.constant('ReleaseWithdrawal' as const),
     withdrawalId: fc.constantFrom('a', 'b', 'c'),
+    toExternal: fc.boolean(),
     at,
   }),
   fc.record({

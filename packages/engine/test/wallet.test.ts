@@ -92,6 +92,78 @@ describe('withdrawals', () => {
     rejects(e, { type: 'ReleaseWithdrawal', withdrawalId: 'w1', at: AT }, Rejection.WithdrawNotFound);
   });
 
+  it('a hold from external (funds never credited, sent back) never touches the balance; settle or release to external', () => {
+    const e = setup();
+    const r = ok(e, {
+      type: 'HoldWithdrawal',
+      user: 2,
+      currency: 'usdt',
+      amount: 50n,
+      withdrawalId: 'r1',
+      fromExternal: true,
+      at: AT,
+    });
+    expect(r.postings).toEqual([
+      { account: 'external', currency: 'usdt', amount: -50n, cause: 'withdrawal', causeId: 0 },
+      { account: 'u:2:locked', currency: 'usdt', amount: 50n, cause: 'withdrawal', causeId: 0 },
+    ]);
+    // Held, not available: nothing of it can be traded, transferred or withdrawn by the user.
+    expect(e.balance(2, 'usdt')).toEqual({ balance: 0n, locked: 50n });
+    rejects(
+      e,
+      { type: 'Debit', user: 2, currency: 'usdt', amount: 1n, kind: 'withdrawal', at: AT },
+      Rejection.InsufficientFunds,
+    );
+    ok(e, { type: 'SettleWithdrawal', withdrawalId: 'r1', fee: 4n, at: AT });
+    expect(e.balance(2, 'usdt')).toEqual({ balance: 0n, locked: 0n });
+    expect(e.systemBalance('fees', 'usdt')).toBe(4n);
+    expect(checkConservation(e).ok).toBe(true);
+
+    ok(e, {
+      type: 'HoldWithdrawal',
+      user: 2,
+      currency: 'usdt',
+      amount: 30n,
+      withdrawalId: 'r2',
+      fromExternal: true,
+      at: AT,
+    });
+    const back = ok(e, { type: 'ReleaseWithdrawal', withdrawalId: 'r2', toExternal: true, at: AT });
+    expect(back.postings).toEqual([
+      { account: 'u:2:locked', currency: 'usdt', amount: -30n, cause: 'withdrawal', causeId: 0 },
+      { account: 'external', currency: 'usdt', amount: 30n, cause: 'withdrawal', causeId: 0 },
+    ]);
+    expect(e.balance(2, 'usdt')).toEqual({ balance: 0n, locked: 0n });
+    expect(checkConservation(e).ok).toBe(true);
+    rejects(
+      e,
+      {
+        type: 'HoldWithdrawal',
+        user: 2,
+        currency: 'usdt',
+        amount: 1n,
+        withdrawalId: 'r3',
+        fromExternal: 'yes',
+        at: AT,
+      } as unknown as Command,
+      Rejection.InvalidCommand,
+    );
+    ok(e, {
+      type: 'HoldWithdrawal',
+      user: 2,
+      currency: 'usdt',
+      amount: 1n,
+      withdrawalId: 'r3',
+      fromExternal: true,
+      at: AT,
+    });
+    rejects(
+      e,
+      { type: 'ReleaseWithdrawal', withdrawalId: 'r3', toExternal: 1, at: AT } as unknown as Command,
+      Rejection.InvalidCommand,
+    );
+  });
+
   it('rejections', () => {
     const e = setup();
     const H = (o: object) =>

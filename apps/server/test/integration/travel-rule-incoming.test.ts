@@ -1,15 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adminCall, asStaff, type Person, person, stepUp } from '../support/staff.ts';
-import { type Member, TRX, walletSuite } from '../support/wallet.ts';
+import { incomingKit } from '../support/travel-rule-incoming.ts';
+import { TRX, walletSuite } from '../support/wallet.ts';
 
 /**
  * The travel rule on incoming transfers (issue 33 item 4; Regulation (EU) 2023/1113 art. 16-17): a deposit whose
  * sender the travel-rule network attributes to another provider, or for which a provider delivered a record
  * without the originator, is not credited; after the window (10 minutes here) it is held until compliance
- * releases it (credited once) or returns it. The simulator of the network answers over HTTP on the app's own
- * server; what it knows is written into its tables, as an operator would.
+ * releases it (credited once) or returns it (travel-rule-return.test.ts). The simulator of the network answers over
+ * HTTP on the app's own server; what it knows is written into its tables, as an operator would.
  */
 const w = walletSuite({ TRAVEL_RULE_INCOMING_WAIT_MINUTES: '10' });
+const { sent, deposit, delivered, originatorRecord, decide, history } = incomingKit(w);
 const CONFIRMATIONS = 30;
 let compliance: Person;
 let support: Person;
@@ -25,28 +27,6 @@ beforeAll(async () => {
 const pool = () => w.t.db.pool;
 /** Credited: accepted, or already being swept to the hot wallet. */
 const CREDITED = expect.stringMatching(/^(accepted|collecting|collected)$/);
-
-/** Sends `trx` TRX from the simulator's faucet to `who`'s deposit address and records it (one block). */
-async function sent(who: Member, trx: bigint) {
-  const address = await w.depositAddress(who);
-  const txid = await w.tron.faucet(address, 'trx', trx * TRX);
-  await w.mine(1);
-  const row = (
-    await pool().query('select id::int, from_address from deposits where txid = $1 and address = $2', [
-      txid,
-      address,
-    ])
-  ).rows[0];
-  return { txid, address, id: row.id as number, from: row.from_address as string };
-}
-
-const deposit = async (id: number) =>
-  (
-    await pool().query(
-      `select state, travel_rule_status, travel_rule, credited_at is not null as credited from deposits where id = $1`,
-      [id],
-    )
-  ).rows[0];
 
 /** The window ran out: the deposit was first seen 11 minutes ago and the service last asked a minute ago. */
 async function windowPassed(id: number) {
@@ -70,41 +50,6 @@ async function attributed<T>(from: string, provider: string, work: () => Promise
     await pool().query('delete from travel_rule_sim_addresses where address = $1', [from]);
   }
 }
-
-/** The record a sending provider delivered for a transfer to our address. */
-const delivered = (txid: string, address: string, provider: string, payload: unknown) =>
-  pool().query(
-    `insert into travel_rule_sim_incoming (blockchain_key, txid, address, provider_id, payload)
-     values ('tron-sim', $1, $2, $3, $4::jsonb)`,
-    [txid, address, provider, JSON.stringify(payload)],
-  );
-
-const originatorRecord = (from: string, named: boolean) => ({
-  originator: {
-    originatorPersons: [
-      {
-        naturalPerson: {
-          name: {
-            nameIdentifier: named
-              ? [{ primaryIdentifier: 'Lis', secondaryIdentifier: 'Piotr', nameIdentifierType: 'LEGL' }]
-              : [],
-          },
-        },
-      },
-    ],
-    accountNumber: [from],
-  },
-  beneficiary: { beneficiaryPersons: [], accountNumber: [] },
-});
-
-const decide = (who: Person, id: number, decision: 'release' | 'return', reason?: string) =>
-  adminCall(
-    w.t,
-    'POST',
-    `/travel_rule/deposits/${id}/${decision}`,
-    who.headers,
-    reason === undefined ? {} : { reason },
-  );
 
 describe('incoming transfers under the travel rule', () => {
   it('credits a deposit from a sender no provider claims, as before', async () => {
@@ -233,37 +178,6 @@ describe('incoming transfers under the travel rule', () => {
     expect(w.balance(who, 'trx')).toEqual({ balance: 15n * TRX, locked: 0n });
   });
 
-  it('holds a deposit whose record names no originator, and returns it without crediting', async () => {
-    const who = await w.member('nameless@incoming.test');
-    const d = await sent(who, 12n);
-    // No attribution of the sender: the record itself says a provider sent it.
-    await delivered(d.txid, d.address, 'alpenkrypto', originatorRecord(d.from, false));
-    await pool().query(`update deposits set created_at = now() - interval '11 minutes' where id = $1`, [
-      d.id,
-    ]);
-    await w.mine(CONFIRMATIONS);
-    expect(await deposit(d.id)).toMatchObject({ state: 'submitted', travel_rule_status: 'held' });
-    const returned = await decide(compliance, d.id, 'return', 'No originator information after two requests');
-    expect(returned.statusCode, returned.body).toBe(200);
-    expect(returned.json()).toMatchObject({
-      status: 'returned',
-      state: 'rejected',
-      provider_id: 'alpenkrypto',
-      record: originatorRecord(d.from, false),
-    });
-    await w.mine(2);
-    expect(await deposit(d.id)).toMatchObject({ state: 'rejected', credited: false });
-    expect(w.balance(who, 'trx')).toEqual({ balance: 0n, locked: 0n });
-    expect((await decide(compliance, d.id, 'release', 'changed my mind')).statusCode).toBe(422);
-    const returnedList = await adminCall(
-      w.t,
-      'GET',
-      '/travel_rule/deposits?state=returned',
-      compliance.headers,
-    );
-    expect(returnedList.json().map((r: { id: number }) => r.id)).toContain(d.id);
-  });
-
   it('never lets staff decide a deposit of their own account; the database refuses it too', async () => {
     const officer = await w.member('own-deposit@incoming.test');
     const d = await sent(officer, 11n);
@@ -304,5 +218,80 @@ describe('incoming transfers under the travel rule', () => {
     expect(row).toMatchObject({ state: CREDITED, travel_rule_status: 'unchecked', credited: true });
     expect(row.travel_rule.detail).toMatch(/ECONNREFUSED/);
     expect(w.balance(who, 'trx')).toEqual({ balance: 13n * TRX, locked: 0n });
+
+    // Listed for compliance to follow up, under its own filter and in `all`; not among the held ones.
+    const ids = async (query: string) =>
+      (await adminCall(w.t, 'GET', `/travel_rule/deposits${query}`, compliance.headers))
+        .json()
+        .map((r: { id: number }) => r.id);
+    const unchecked = await adminCall(
+      w.t,
+      'GET',
+      '/travel_rule/deposits?state=unchecked',
+      compliance.headers,
+    );
+    expect(unchecked.statusCode).toBe(200);
+    expect(unchecked.json()).toContainEqual(
+      expect.objectContaining({
+        id: d.id,
+        status: 'unchecked',
+        email: 'unreached@incoming.test',
+        amount: '13',
+      }),
+    );
+    expect(await ids('?state=all')).toContain(d.id);
+    expect(await ids('')).not.toContain(d.id);
+    // Nobody else sees it: support, the customer, no session; an unknown filter is refused.
+    expect(
+      (await adminCall(w.t, 'GET', '/travel_rule/deposits?state=unchecked', support.headers)).statusCode,
+    ).toBe(403);
+    expect(
+      (await adminCall(w.t, 'GET', '/travel_rule/deposits?state=unchecked', who.headers)).statusCode,
+    ).toBe(403);
+    expect((await adminCall(w.t, 'GET', '/travel_rule/deposits?state=unchecked', {})).statusCode).toBe(401);
+    expect(
+      (await adminCall(w.t, 'GET', '/travel_rule/deposits?state=sideways', compliance.headers)).statusCode,
+    ).toBe(422);
+    // The customer is told nothing: it was credited as usual.
+    expect((await history(who)).find((i) => i.id === d.id)).toMatchObject({ message: null });
+  });
+
+  it("tells the customer a held deposit waits for the sender's information, and only the customer", async () => {
+    const who = await w.member('told@incoming.test');
+    const other = await w.member('nosy@incoming.test');
+    const d = await sent(who, 16n);
+    await attributed(d.from, 'nordwind', async () => {
+      await w.mine(CONFIRMATIONS);
+      expect((await history(who)).find((i) => i.id === d.id)).toMatchObject({
+        state: 'submitted',
+        message: 'account.deposit.travel_rule_awaiting_originator',
+      });
+      await windowPassed(d.id);
+    });
+    expect((await deposit(d.id)).travel_rule_status).toBe('held');
+    const item = (await history(who)).find((i) => i.id === d.id);
+    expect(item).toMatchObject({
+      state: 'submitted',
+      message: 'account.deposit.travel_rule_awaiting_originator',
+    });
+    // The deposit by its txid says the same; another customer does not see it, nor anyone without a session.
+    const one = await w.t.app.inject({
+      method: 'GET',
+      url: `/api/v2/peatio/account/deposits/${d.txid}`,
+      headers: who.headers,
+    });
+    expect(one.json()).toMatchObject({
+      id: d.id,
+      message: 'account.deposit.travel_rule_awaiting_originator',
+    });
+    expect((await history(other)).map((i) => i.id)).not.toContain(d.id);
+    const foreign = await w.t.app.inject({
+      method: 'GET',
+      url: `/api/v2/peatio/account/deposits/${d.txid}`,
+      headers: other.headers,
+    });
+    expect(foreign.statusCode).toBe(404);
+    const anonymous = await w.t.app.inject({ method: 'GET', url: '/api/v2/peatio/account/deposits' });
+    expect(anonymous.statusCode).toBe(401);
   });
 });

@@ -5,7 +5,7 @@ import bitcoinMessage from 'bitcoinjs-message';
 import { Wallet } from 'ethers';
 import { TronWeb } from 'tronweb';
 import { describe, expect, it } from 'vitest';
-import { bip322Key } from '../support/bip322-signer.ts';
+import { bip322Key, bip322WitnessScript } from '../support/bip322-signer.ts';
 import { type Member, TRX, walletSuite } from '../support/wallet.ts';
 
 /**
@@ -325,7 +325,7 @@ describe('proof of a self-hosted address', () => {
     expect(notNeeded.json().errors).toEqual(['account.beneficiary.proof_not_needed']);
   });
 
-  it('takes BIP-322 proofs (bitcoinjs-lib) for Taproot and native SegWit addresses, and refuses another key', async () => {
+  it('takes BIP-322 proofs (bitcoinjs-lib) for Taproot, native SegWit and P2WSH addresses, and refuses another key', async () => {
     const who = await member('bip322@travel.test');
     const saved = new Map<string, number>();
     const prove = async (address: string, sign: (message: string) => string) => {
@@ -349,6 +349,25 @@ describe('proof of a self-hosted address', () => {
     const native = bip322Key('p2wpkh', secp256k1.utils.randomSecretKey());
     const segwit = await prove(native.address, (m) => native.sign(m));
     expect([segwit.method, segwit.res.statusCode]).toEqual(['bip137', 200]);
+    // P2WSH: a single-key witness script and a 2-of-2 multisig, signed by bitcoinjs-lib; another key is refused.
+    const [k1, k2] = [secp256k1.utils.randomSecretKey(), secp256k1.utils.randomSecretKey()];
+    const single = bip322WitnessScript(Uint8Array.of(33, ...secp256k1.getPublicKey(k1, true), 0xac), [k1]);
+    const wrongKey = await prove(single.address, (m) =>
+      bip322WitnessScript(Uint8Array.of(33, ...secp256k1.getPublicKey(k2, true), 0xac), [k2]).sign(m),
+    );
+    expect([wrongKey.method, wrongKey.res.json().errors]).toEqual([
+      'bip322',
+      ['account.beneficiary.invalid_signature'],
+    ]);
+    const wsh = await prove(single.address, (m) => single.sign(m));
+    expect([wsh.method, wsh.res.statusCode]).toEqual(['bip322', 200]);
+    const pubs = [k1, k2].map((k) => secp256k1.getPublicKey(k, true));
+    const multisig = bip322WitnessScript(
+      Uint8Array.of(0x52, ...pubs.flatMap((p) => [33, ...p]), 0x52, 0xae),
+      [k1, k2],
+    );
+    const both = await prove(multisig.address, (m) => multisig.sign(m));
+    expect([both.method, both.res.statusCode], both.res.body).toEqual(['bip322', 200]);
     const stored = await w.t.db.pool.query(
       `select ownership_proof->>'method' as method from beneficiaries where address = $1`,
       [taproot.address],

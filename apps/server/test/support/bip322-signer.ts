@@ -53,6 +53,38 @@ export function bip322Key(
       signSchnorr: (hash) => ecc.signSchnorr(hash, tweaked),
     };
   }
+  return psbtSigner(payment, [signer], kind === 'p2tr' ? { tapInternalKey: xOnly } : {}, network);
+}
+
+/**
+ * A P2WSH address of `witnessScript` (bitcoinjs-lib's `payments.p2wsh`), signed by the keys of `secrets` in that
+ * order; bitcoinjs-lib's finaliser builds the witness (for multisig: the empty dummy, the signatures in the
+ * script's key order, the script).
+ */
+export function bip322WitnessScript(
+  witnessScript: Uint8Array,
+  secrets: Uint8Array[],
+  network: bitcoin.Network = bitcoin.networks.regtest,
+): Bip322Key {
+  const payment = bitcoin.payments.p2wsh({
+    redeem: { output: Buffer.from(witnessScript), network },
+    network,
+  });
+  const signers = secrets.map((secret): bitcoin.Signer => {
+    const pub = ecc.pointFromScalar(secret, true);
+    if (!pub) throw new Error('not a secret key');
+    return { publicKey: pub, sign: (hash) => ecc.sign(hash, secret) };
+  });
+  return psbtSigner(payment, signers, { witnessScript: Buffer.from(witnessScript) }, network);
+}
+
+/** The BIP-322 signer of a payment: `to_spend` pays it, a PSBT `to_sign` spends it, signed by `signers`. */
+function psbtSigner(
+  payment: bitcoin.Payment,
+  signers: bitcoin.Signer[],
+  input: { tapInternalKey?: Uint8Array; witnessScript?: Buffer },
+  network: bitcoin.Network,
+): Bip322Key {
   const script = payment.output;
   const address = payment.address;
   if (!script || !address) throw new Error('no script');
@@ -75,16 +107,19 @@ export function bip322Key(
         index: 0,
         sequence: 0,
         witnessUtxo: { script, value: 0n },
-        ...(kind === 'p2tr' ? { tapInternalKey: xOnly } : {}),
+        ...input,
         ...(sighashType === undefined ? {} : { sighashType }),
       });
       toSign.addOutput({ script: Buffer.from([0x6a]), value: 0n });
-      toSign.signInput(0, signer, sighashType === undefined ? undefined : [sighashType]);
+      for (const signer of signers)
+        toSign.signInput(0, signer, sighashType === undefined ? undefined : [sighashType]);
       toSign.finalizeAllInputs();
       const witness = toSign.extractTransaction().ins[0]?.witness ?? [];
+      // Bitcoin's CompactSize lengths (a script of many keys is longer than 252 bytes).
+      const size = (n: number) => (n < 0xfd ? Buffer.from([n]) : Buffer.from([0xfd, n & 0xff, n >> 8]));
       return Buffer.concat([
-        Buffer.from([witness.length]),
-        ...witness.flatMap((item) => [Buffer.from([item.length]), Buffer.from(item)]),
+        size(witness.length),
+        ...witness.flatMap((item) => [size(item.length), Buffer.from(item)]),
       ]).toString('base64');
     },
   };

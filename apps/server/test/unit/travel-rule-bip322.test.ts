@@ -15,7 +15,7 @@ import {
   segwitProgram,
   verifyAddressProof,
 } from '../../src/modules/compliance/travel-rule/signatures.ts';
-import { bip322Key } from '../support/bip322-signer.ts';
+import { bip322Key, bip322WitnessScript } from '../support/bip322-signer.ts';
 
 // BIP-322 simple signatures: the BIP's own test vectors, and signatures made in the test by bitcoinjs-lib's PSBT
 // signer (test/support/bip322-signer.ts), never by our code.
@@ -79,12 +79,12 @@ describe('BIP-322 signatures made by bitcoinjs-lib', () => {
   const native = bip322Key('p2wpkh', secret('native'));
   const taproot = bip322Key('p2tr', secret('taproot'));
 
-  it('names the method of each address: BIP-322 for Taproot, none for P2WSH', () => {
+  it('names the method of each address: BIP-322 for Taproot and P2WSH', () => {
     expect(proofMethod(taproot.address)).toBe('bip322');
     expect(proofMethod(native.address)).toBe('bip137');
     const script = bitcoin.payments.p2wsh({ redeem: { output: Buffer.from([0x51]) } }).address;
     expect(script).toMatch(/^bc1q.{58}$/);
-    expect(proofMethod(script as string)).toBe(null);
+    expect(proofMethod(script as string)).toBe('bip322');
   });
 
   it('accepts a native SegWit signature (ECDSA, SIGHASH_ALL) on any network', () => {
@@ -151,5 +151,129 @@ describe('BIP-322 signatures made by bitcoinjs-lib', () => {
     expect(verifyBip322Simple(program, MESSAGE, encode([sig, Uint8Array.of(0x50, 1)]))).toBe(false);
     const notAPoint = { version: 1 as const, program: new Uint8Array(32).fill(0xff) };
     expect(verifyBip322Simple(notAPoint, MESSAGE, encode([sig]))).toBe(false);
+  });
+});
+
+describe('BIP-322 signatures of P2WSH addresses, made by bitcoinjs-lib', () => {
+  const pub = (label: string) => secp256k1.getPublicKey(secret(label), true);
+  const encode = (items: Uint8Array[]) =>
+    base64.encode(Uint8Array.from([items.length, ...items.flatMap((i) => [i.length, ...i])]));
+  /** `<pubkey> OP_CHECKSIG`, as bitcoinjs-lib's p2pk payment writes it. */
+  const singleScript = (label: string) => {
+    const output = bitcoin.payments.p2pk({ pubkey: Buffer.from(pub(label)) }).output;
+    if (!output) throw new Error('no script');
+    return Uint8Array.from(output);
+  };
+  /** `OP_m <pubkey>… OP_n OP_CHECKMULTISIG`, as bitcoinjs-lib's p2ms payment writes it. */
+  const multisigScript = (m: number, labels: string[]) => {
+    const output = bitcoin.payments.p2ms({ m, pubkeys: labels.map((l) => Buffer.from(pub(l))) }).output;
+    if (!output) throw new Error('no script');
+    return Uint8Array.from(output);
+  };
+
+  it('accepts a single-key witness script signed by its key, on any network, and refuses another key', () => {
+    const wallet = bip322WitnessScript(singleScript('wsh-single'), [secret('wsh-single')]);
+    expect(wallet.address).toMatch(/^bcrt1q.{58}$/);
+    expect(proofMethod(wallet.address)).toBe('bip322');
+    const signature = wallet.sign(MESSAGE);
+    expect(decodeWitness(base64.decode(signature))).toHaveLength(2);
+    expect(verifyAddressProof(wallet.address, MESSAGE, signature)).toBe(true);
+    const mainnet = bip322WitnessScript(
+      singleScript('wsh-single'),
+      [secret('wsh-single')],
+      bitcoin.networks.bitcoin,
+    );
+    expect(verifyAddressProof(mainnet.address, MESSAGE, signature)).toBe(true);
+    expect(verifyAddressProof(wallet.address, `${MESSAGE} `, signature)).toBe(false);
+    // The script of another key (its own address), or this script signed by another key.
+    const other = bip322WitnessScript(singleScript('wsh-other'), [secret('wsh-other')]);
+    expect(verifyAddressProof(wallet.address, MESSAGE, other.sign(MESSAGE))).toBe(false);
+    const [, script] = decodeWitness(base64.decode(signature)) ?? [];
+    const [foreignSig] = decodeWitness(base64.decode(other.sign(MESSAGE))) ?? [];
+    if (!script || !foreignSig) throw new Error('no witness');
+    expect(verifyAddressProof(wallet.address, MESSAGE, encode([foreignSig, script]))).toBe(false);
+    // A BIP-137 signature proves nothing for a script address.
+    expect(verifyAddressProof(wallet.address, MESSAGE, base64.encode(new Uint8Array(65).fill(31)))).toBe(
+      false,
+    );
+  });
+
+  it('accepts a 2-of-3 multisig signed by any two of its keys, in key order', () => {
+    const labels = ['ms-a', 'ms-b', 'ms-c'];
+    const script = multisigScript(2, labels);
+    const ab = bip322WitnessScript(script, [secret('ms-a'), secret('ms-b')]);
+    const bc = bip322WitnessScript(script, [secret('ms-b'), secret('ms-c')]);
+    const ac = bip322WitnessScript(script, [secret('ms-c'), secret('ms-a')]);
+    expect(ab.address).toBe(bc.address);
+    for (const signer of [ab, bc, ac]) {
+      const signature = signer.sign(MESSAGE);
+      const witness = decodeWitness(base64.decode(signature));
+      // The empty dummy, two signatures, the script.
+      expect(witness?.map((item) => item.length)[0]).toBe(0);
+      expect(witness).toHaveLength(4);
+      expect(verifyAddressProof(ab.address, MESSAGE, signature)).toBe(true);
+    }
+    expect(verifyAddressProof(ab.address, `${MESSAGE}!`, ab.sign(MESSAGE))).toBe(false);
+    // A 3-of-3 of the same keys is another address; a 2-of-3 of other keys too.
+    expect(
+      verifyAddressProof(
+        bip322WitnessScript(multisigScript(3, labels), []).address,
+        MESSAGE,
+        ab.sign(MESSAGE),
+      ),
+    ).toBe(false);
+  });
+
+  it('refuses one signature short, signatures out of key order or twice by one key, a non-empty dummy', () => {
+    const script = multisigScript(2, ['ms-a', 'ms-b', 'ms-c']);
+    const ab = bip322WitnessScript(script, [secret('ms-a'), secret('ms-b')]);
+    const program = segwitProgram(ab.address);
+    if (program?.version !== 0) throw new Error('not native segwit');
+    const [dummy, sigA, sigB] = decodeWitness(base64.decode(ab.sign(MESSAGE))) ?? [];
+    if (!dummy || !sigA || !sigB) throw new Error('no witness');
+    expect(verifyBip322Simple(program, MESSAGE, encode([dummy, sigA, sigB, script]))).toBe(true);
+    expect(verifyBip322Simple(program, MESSAGE, encode([dummy, sigA, script]))).toBe(false);
+    expect(verifyBip322Simple(program, MESSAGE, encode([dummy, sigB, sigA, script]))).toBe(false);
+    expect(verifyBip322Simple(program, MESSAGE, encode([dummy, sigA, sigA, script]))).toBe(false);
+    expect(verifyBip322Simple(program, MESSAGE, encode([Uint8Array.of(0), sigA, sigB, script]))).toBe(false);
+    expect(verifyBip322Simple(program, MESSAGE, encode([dummy, sigA, sigB, new Uint8Array(0), script]))).toBe(
+      false,
+    );
+    // The witness script must be the one the address commits to.
+    const other = multisigScript(2, ['ms-a', 'ms-b', 'ms-d']);
+    expect(verifyBip322Simple(program, MESSAGE, encode([dummy, sigA, sigB, other]))).toBe(false);
+    // A hash type other than SIGHASH_ALL.
+    const none = ab.sign(MESSAGE, bitcoin.Transaction.SIGHASH_NONE);
+    expect(verifyBip322Simple(program, MESSAGE, none)).toBe(false);
+  });
+
+  /** The P2WSH address of any script (bitcoinjs-lib's payment refuses to build some of those below). */
+  const wshAddress = (script: Uint8Array) =>
+    bitcoin.address.toBech32(Buffer.from(createHash('sha256').update(script).digest()), 0, 'bcrt');
+
+  it('refuses witness scripts it does not interpret, even ones anyone could satisfy', () => {
+    // OP_TRUE: spendable by an empty witness; a proof by it would prove nothing about the customer.
+    const anyone = Uint8Array.of(0x51);
+    const address = wshAddress(anyone);
+    expect(verifyAddressProof(address, MESSAGE, encode([anyone]))).toBe(false);
+    expect(verifyAddressProof(address, MESSAGE, encode([Uint8Array.of(1), anyone]))).toBe(false);
+    // An uncompressed key in a single-key script (segwit v0 takes compressed keys only).
+    const uncompressed = secp256k1.getPublicKey(secret('wsh-loose'), false);
+    const loose = Uint8Array.of(65, ...uncompressed, 0xac);
+    const looseAddress = wshAddress(loose);
+    expect(verifyAddressProof(looseAddress, MESSAGE, encode([new Uint8Array(72), loose]))).toBe(false);
+    // OP_CHECKSIGVERIFY, or m greater than n, are not the templates.
+    const verify = Uint8Array.of(33, ...pub('wsh-single'), 0xad);
+    expect(verifyAddressProof(wshAddress(verify), MESSAGE, encode([new Uint8Array(72), verify]))).toBe(false);
+    const script = multisigScript(2, ['ms-a', 'ms-b']);
+    const backwards = Uint8Array.from(script);
+    backwards[0] = 0x53;
+    expect(
+      verifyAddressProof(
+        wshAddress(backwards),
+        MESSAGE,
+        encode([new Uint8Array(0), new Uint8Array(72), new Uint8Array(72), new Uint8Array(72), backwards]),
+      ),
+    ).toBe(false);
   });
 });

@@ -36,6 +36,11 @@ export const walletHistoryItemResponse = z
     confirmations: z.number().int().optional(),
     /** Withdrawals: what staff told the user (the reason of a rejection after review), or null. */
     note: z.string().nullable().optional(),
+    /**
+     * Deposits: a dotted code saying why it is not credited yet or what became of it (the travel rule: waiting for
+     * the sender's information, or returned to the sender), or null.
+     */
+    message: z.string().nullable().optional(),
     created_at: isoTime,
     updated_at: isoTime,
   })

@@ -110,6 +110,8 @@ export const ownershipProofSchema = z.object({
     .string({ error: TRAVEL_RULE_ERRORS.signatureRequired })
     .trim()
     .min(1, TRAVEL_RULE_ERRORS.signatureRequired)
-    .max(200, TRAVEL_RULE_ERRORS.signatureInvalid),
+    // A BIP-322 witness of a P2WSH multisig (up to 16 signatures and the script) is a little over 2,300 base64
+    // characters; every other format is far shorter.
+    .max(4000, TRAVEL_RULE_ERRORS.signatureInvalid),
 });
 export type OwnershipProofInput = z.infer<typeof ownershipProofSchema>;

@@ -43,7 +43,9 @@ export async function accountClosureRoutes(app: FastifyInstance, deps: ClosureRo
           'Needs no open orders (422 `resource.closure.open_orders`), the password (`resource.closure.invalid_password`) ' +
           'and with two-factor on a code (`resource.closure.missing_otp`, `resource.closure.invalid_otp`). Each entry of ' +
           '`addresses` names an activated beneficiary of the user for a currency still held; its whole available balance ' +
-          "is withdrawn there as an ordinary withdrawal (fee as usual). Another user's, a pending or a foreign-currency " +
+          "is withdrawn there as an ordinary withdrawal (fee as usual; the travel rule's record and holds as usual: a " +
+          'self-hosted address above the threshold must be proved first, else 422 `account.withdraw.address_unverified`). ' +
+          "Another user's, a pending or a foreign-currency " +
           'beneficiary answers 422 `resource.closure.invalid_beneficiary`. When nothing is left and no withdrawal is on ' +
           'its way the account is closed: no login, sessions and API keys ended. Balances with no address wait; after ' +
           '30 days the operator may convert them to fiat.',

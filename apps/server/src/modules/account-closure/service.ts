@@ -13,6 +13,11 @@ import type { Core } from '../../core/index.ts';
 import { LOCK_FAMILIES, lockForTransaction } from '../../db/locks.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { AppError, invalid } from '../../http/errors.ts';
+import { DEFAULT_TRAVEL_RULE } from '../compliance/travel-rule/config.ts';
+import {
+  type TravelRuleBeneficiary,
+  travelRuleForWithdrawal,
+} from '../compliance/travel-rule/withdrawal-check.ts';
 import type { ServerKeys } from '../identity/crypto.ts';
 import { verifyPassword } from '../identity/passwords.ts';
 import type { RequestOrigin } from '../identity/registration.ts';
@@ -54,13 +59,23 @@ export interface ClosureDeps {
 
 const TOPIC = 'account_closure';
 
+/** The saved address's own columns the plan reads besides its travel-rule ones. */
+interface BeneficiaryColumns {
+  id: number;
+  currency_id: string;
+  blockchain_key: string;
+  memo: string | null;
+  state: string;
+}
+
 /**
  * Account closure (issue 31, part 4; the terms' termination clause). The user asks with the password (and the
  * authenticator code with two-factor on), with no open orders, naming an activated beneficiary of theirs for each
  * remaining balance; each balance leaves as an ordinary withdrawal (the core holds and settles it, its fee as
- * usual, staff review as usual). Once the account holds nothing and no withdrawal is on its way, it is closed:
- * state `deleted`, sessions and API keys ended, the retention dates recorded. Balances without an address wait;
- * after 30 days the operator console lists them for conversion to fiat.
+ * usual, staff review as usual, and the travel rule's IVMS 101 record and holds as for any withdrawal). Once the
+ * account holds nothing and no withdrawal is on its way, it is closed: state `deleted`, sessions and API keys
+ * ended, the retention dates recorded. Balances without an address wait; after 30 days the operator console lists
+ * them for conversion to fiat.
  */
 export class AccountClosure {
   constructor(private readonly deps: ClosureDeps) {}
@@ -180,10 +195,11 @@ export class AccountClosure {
     for (const { currency, beneficiary_id } of addresses) {
       if (seen.has(currency)) throw invalid(CLOSURE_ERRORS.nothingToWithdraw);
       seen.add(currency);
-      const beneficiary = (
+      const beneficiary: (TravelRuleBeneficiary & BeneficiaryColumns) | undefined = (
         await db.query(
-          `select id::int, currency_id, blockchain_key, address, memo, state from beneficiaries
-            where id = $1 and user_id = $2`,
+          `select id::int, currency_id, blockchain_key, address, memo, state, beneficiary_name, hosting,
+             provider_id, provider_name, provider_lei, ownership_proved_at
+           from beneficiaries where id = $1 and user_id = $2`,
           [beneficiary_id, user.id],
         )
       ).rows[0];
@@ -210,7 +226,16 @@ export class AccountClosure {
           },
         });
       }
+      // The travel rule as for any withdrawal: the originator from the verified profile, the beneficiary as the
+      // saved address declares it; a self-hosted address above the threshold must have been proved first.
+      const withdrawDeps = this.deps.withdrawals();
+      const travelRule = await travelRuleForWithdrawal(
+        { db, core: this.deps.core, config: withdrawDeps.travelRule ?? DEFAULT_TRAVEL_RULE },
+        user,
+        { currency, amount, recipient, beneficiary },
+      );
       planned.push({
+        travelRule,
         currency,
         blockchainKey: beneficiary.blockchain_key,
         beneficiaryId: beneficiary.id,

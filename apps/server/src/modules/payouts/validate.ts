@@ -266,7 +266,7 @@ async function dayLimits(
          where l.currency_id = c.id and l.level <= $2 order by l.level desc limit 1) as per_day,
        (select coalesce(trim_scale(sum(amount)), 0)::text from withdrawals w
          where w.user_id = $1 and w.currency_id = c.id and w.created_at > now() - interval '24 hours'
-           and w.state not in ('rejected', 'canceled', 'failed')) as day_total
+           and w.state not in ('rejected', 'canceled', 'failed') and w.travel_rule_return_of is null) as day_total
      from currencies c where c.id = any($3)`,
     [payer.id, payer.level, currencies],
   );

@@ -1,6 +1,7 @@
 import {
   ADJUSTMENT_STATE_FILTERS,
   DEPOSIT_STATE_FILTERS,
+  DEPOSIT_TRAVEL_RULE_MESSAGES,
   type SwapItem,
   WALLET_ERRORS,
   type WalletHistoryItem,
@@ -21,6 +22,8 @@ export interface Page<T> {
 type HistoryRow = Omit<WalletHistoryItem, 'id' | 'tid' | 'confirmations' | 'created_at' | 'updated_at'> & {
   id: string;
   block_height: string | null;
+  /** Deposits: where it stands under the travel rule (migration 0049), or null. */
+  travel_rule_status?: string | null;
   created_at: Date;
   updated_at: Date;
 };
@@ -40,7 +43,7 @@ const SELECT: Record<Kind, string> = {
       trim_scale(fee)::text as fee, state, txid,
       case when internal_withdrawal_id is null then txid end as blockchain_txid, address as rid,
       case when internal_withdrawal_id is null then 'external' else 'internal' end as transaction_type,
-      block_height, created_at, updated_at from deposits`,
+      block_height, travel_rule_status, created_at, updated_at from deposits`,
   withdrawals: `select id, currency_id as currency, blockchain_key, trim_scale(amount)::text as amount,
       trim_scale(fee)::text as fee, state, txid, txid as blockchain_txid, rid,
       case when internal_user_id is null then 'external' else 'internal' end as transaction_type,
@@ -174,10 +177,23 @@ function toItem(
   };
   if (kind === 'withdrawals') item.note = r.note ?? null;
   if (kind === 'deposits') {
+    item.message = depositMessage(r.travel_rule_status ?? null);
     const seen = depositConfirmations(r.blockchain_key, r.block_height, confirmations, latestHeight);
     if (seen !== undefined) item.confirmations = seen;
   }
   return item;
+}
+
+/**
+ * What the customer is told of a deposit under the travel rule: it waits for the sender's information (the
+ * sending provider has not delivered the originator's data; not credited meanwhile, compliance follows it up), or
+ * it went back to the sender. Null for every other deposit.
+ */
+export function depositMessage(travelRuleStatus: string | null): string | null {
+  if (travelRuleStatus === 'awaiting' || travelRuleStatus === 'held')
+    return DEPOSIT_TRAVEL_RULE_MESSAGES.awaitingOriginator;
+  if (travelRuleStatus === 'returned') return DEPOSIT_TRAVEL_RULE_MESSAGES.returned;
+  return null;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { toUnits } from '@exchange/shared';
 import { BroadcastUnknownError } from '../../adapters/chains/port.ts';
 import { SignerRefusedError } from '../../adapters/chains/signing.ts';
+import { finishReturns, isReturn } from '../compliance/travel-rule/incoming-return.ts';
 import { hotWallet } from './addresses.ts';
 import { releaseHold, setState, settleInternal, type WithdrawDeps } from './withdrawals.ts';
 
@@ -49,7 +50,7 @@ export class WithdrawalProcessor {
        where w.state = 'rejected' order by w.id limit 50`,
     );
     for (const w of rejected.rows) {
-      await releaseHold(core, Number(w.id));
+      await releaseHold(core, Number(w.id), await isReturn(db, Number(w.id)));
       this.deps.onChange(Number(w.user_id), Number(w.id));
     }
     const internal = await db.query(
@@ -60,6 +61,8 @@ export class WithdrawalProcessor {
       await settleInternal(this.deps, Number(w.id), Number(w.internal_user_id));
       this.deps.onChange(Number(w.user_id), Number(w.id));
     }
+    // Travel-rule returns recorded but not held when a crash came.
+    await finishReturns(this.deps);
   }
 
   /** Errored withdrawals an operator found were never sent: the funds go back to the user. */
@@ -137,13 +140,16 @@ export class WithdrawalProcessor {
     }
   }
 
-  /** The funds come back to the user: the hold is released through the core, then the state is `failed`. */
+  /**
+   * The funds come back to the user: the hold is released through the core, then the state is `failed`. A
+   * travel-rule return's go back to `external` (never credited): the deposit stays returned, for an operator.
+   */
   private async fail(
     id: number,
     reason: string,
     from: 'processing' | 'confirming' | 'errored',
   ): Promise<void> {
-    await releaseHold(this.deps.core, id);
+    await releaseHold(this.deps.core, id, await isReturn(this.deps.db, id));
     const updated = await this.deps.db.query(
       `update withdrawals set state = 'failed', error = $2, updated_at = now() where id = $1 and state = $3`,
       [id, reason, from],

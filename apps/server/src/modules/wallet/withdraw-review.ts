@@ -31,7 +31,7 @@ export async function reviewReasons(
        select (select per_withdrawal from lim), (select per_day from lim),
          (select coalesce(trim_scale(sum(amount)), 0)::text from withdrawals
            where user_id = $1 and currency_id = $2 and created_at > now() - interval '24 hours'
-             and state not in ('rejected', 'canceled', 'failed')) as day_total,
+             and state not in ('rejected', 'canceled', 'failed') and travel_rule_return_of is null) as day_total,
          $5::int > 0 and exists (select 1 from beneficiaries where id = $4
            and activated_at > now() - make_interval(hours => $5::int)) as new_beneficiary,
          case when $6::int > 0 then (select coalesce(trim_scale(sum(amount)), 0)::text from deposits
@@ -39,7 +39,7 @@ export async function reviewReasons(
          else '0' end as recent_deposits,
          (select coalesce(trim_scale(sum(amount)), 0)::text from withdrawals
            where user_id = $1 and currency_id = $2 and created_at > now() - make_interval(mins => $6::int)
-             and state not in ('rejected', 'canceled', 'failed')) as recent_withdrawals,
+             and state not in ('rejected', 'canceled', 'failed') and travel_rule_return_of is null) as recent_withdrawals,
          (select role <> 'member' from users where id = $1) as staff`,
       [w.userId, w.currency, w.level, w.beneficiaryId, rules.newBeneficiaryHours, rules.passThroughMinutes],
     )

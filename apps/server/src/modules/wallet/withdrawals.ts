@@ -347,10 +347,13 @@ export async function settleInternal(deps: WithdrawDeps, id: number, recipient: 
 /** The reference of an internal transfer, shared by both sides: the sender's withdrawal id as `W<id>`. */
 const INTERNAL_REFERENCE_SQL = `'W' || w.id`;
 
-/** Gives a withdrawal's held amount back to its user through the core: once, however often it is asked. */
-export async function releaseHold(core: Core, id: number): Promise<void> {
+/**
+ * Gives a withdrawal's held amount back to its user through the core: once, however often it is asked. A
+ * travel-rule return (`toExternal`) gives it back to `external` instead: those funds were never the user's.
+ */
+export async function releaseHold(core: Core, id: number, toExternal = false): Promise<void> {
   const result = await core.sequencer.submit(
-    { type: 'ReleaseWithdrawal', withdrawalId: `w${id}` },
+    { type: 'ReleaseWithdrawal', withdrawalId: `w${id}`, ...(toExternal ? { toExternal: true } : {}) },
     `withdraw-release:${id}`,
   );
   if (!result.ok) throw new Error(`withdrawal ${id} could not be released: ${result.code}`);

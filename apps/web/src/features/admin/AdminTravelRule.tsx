@@ -1,4 +1,8 @@
-import { type AdminTravelRuleDeposit, decideTravelRuleDepositSchema } from '@exchange/shared';
+import {
+  ADMIN_TRAVEL_RULE_FILTERS,
+  type AdminTravelRuleDeposit,
+  decideTravelRuleDepositSchema,
+} from '@exchange/shared';
 import { Badge, Button, Group, Paper, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -8,7 +12,7 @@ import { OwnAccountNote } from './OwnAccountNote.tsx';
 import { useAdminAction } from './useAdminAction.ts';
 
 const DEPOSITS = ['adminTravelRuleDeposits'];
-const FILTERS = ['held', 'awaiting', 'released', 'returned', 'all'] as const;
+const FILTERS = ADMIN_TRAVEL_RULE_FILTERS;
 type Filter = (typeof FILTERS)[number];
 
 /**
@@ -83,9 +87,33 @@ function Deposit({ deposit: d, me }: { deposit: AdminTravelRuleDeposit; me: stri
             address: d.address,
           })}
         </Text>
-        <Text size="sm" c="dimmed">
-          {t(d.record ? 'admin.travelRule.record' : 'admin.travelRule.noRecord')}
+        <Text size="sm" c="dimmed" data-testid="travel-rule-record">
+          {t(
+            d.status === 'unchecked'
+              ? 'admin.travelRule.uncheckedNote'
+              : d.record
+                ? 'admin.travelRule.record'
+                : 'admin.travelRule.noRecord',
+          )}
         </Text>
+        {d.return && (
+          <Text size="sm" data-testid="travel-rule-return-state">
+            {t('admin.travelRule.returnState', {
+              amount: d.return.amount,
+              fee: d.return.fee,
+              currency: d.currency.toUpperCase(),
+              to: d.return.to_address,
+              state: t(`admin.travelRule.returnStates.${d.return.state}`, { defaultValue: d.return.state }),
+              txid: d.return.txid ?? '—',
+            })}
+            {d.return.error ? ` (${d.return.error})` : ''}
+          </Text>
+        )}
+        {d.status === 'held' && d.from_address === null && (
+          <Text size="sm" c="dimmed">
+            {t('admin.travelRule.noSender')}
+          </Text>
+        )}
         {d.status === 'held' ? (
           <Group align="end">
             <TextInput
@@ -108,7 +136,7 @@ function Deposit({ deposit: d, me }: { deposit: AdminTravelRuleDeposit; me: stri
             <Button
               color="red"
               variant="light"
-              disabled={own}
+              disabled={own || d.from_address === null}
               loading={busy === 'return'}
               onClick={() => decide('return')}
               data-testid="travel-rule-return"

@@ -88,6 +88,11 @@ export function HistoryTable({
                   {t(statusKey(kind, item.state), { defaultValue: item.state })}
                 </Text>
                 {kind === 'deposits' && item.state === 'submitted' && <Confirmations item={item} />}
+                {item.message && (
+                  <Text size="xs" c="orange" maw={320} data-testid="history-message">
+                    {t(item.message)}
+                  </Text>
+                )}
                 {item.note && (
                   <Text size="xs" c="dimmed" data-testid="history-note">
                     {item.note}

@@ -128,6 +128,9 @@ export const wallet = {
   'wallet.history.type.external': '—',
   'wallet.history.type.adjustment': 'Deposit',
   'wallet.status.pending': 'Pending',
+  'account.deposit.travel_rule_awaiting_originator':
+    'Waiting for the sender’s information: the provider that sent it has not yet given the details the law asks for (the travel rule). It is credited once they arrive or our compliance team releases it.',
+  'account.deposit.travel_rule_returned': 'Returned to the sender under the travel rule.',
   'wallet.history.confirmations': '{{n}}/{{needed}} confirmations',
   'wallet.status.completed': 'Completed',
   'wallet.status.canceled': 'Canceled',

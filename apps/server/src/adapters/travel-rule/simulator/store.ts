@@ -61,3 +61,122 @@ export async function addressOwner(db: pg.Pool, network: string, address: string
     ).rows[0]?.provider_id ?? null
   );
 }
+
+/** How a simulated provider is set to answer messages (`travel_rule_sim_providers.behaviour`). */
+export type SimBehaviour = 'accept' | 'refuse' | 'timeout';
+
+/** Attributes a sending address on a network to a provider (replacing an earlier attribution of it). */
+export async function attributeAddress(
+  db: pg.Pool,
+  entry: { network: string; address: string; providerId: string },
+): Promise<void> {
+  await db.query(
+    `insert into travel_rule_sim_addresses (blockchain_key, address, provider_id) values ($1, $2, $3)
+     on conflict (blockchain_key, address) do update set provider_id = excluded.provider_id`,
+    [entry.network, entry.address, entry.providerId],
+  );
+}
+
+/** Forgets whose a sending address is; false when it was not attributed. */
+export async function forgetAddress(db: pg.Pool, network: string, address: string): Promise<boolean> {
+  const deleted = await db.query(
+    'delete from travel_rule_sim_addresses where blockchain_key = $1 and address = $2',
+    [network, address],
+  );
+  return deleted.rowCount === 1;
+}
+
+/** Sets how a provider answers messages (`accept` is the default: its row is removed). */
+export async function setBehaviour(db: pg.Pool, providerId: string, behaviour: SimBehaviour): Promise<void> {
+  if (behaviour === 'accept') {
+    await db.query('delete from travel_rule_sim_providers where provider_id = $1', [providerId]);
+    return;
+  }
+  await db.query(
+    `insert into travel_rule_sim_providers (provider_id, behaviour) values ($1, $2)
+     on conflict (provider_id) do update set behaviour = excluded.behaviour`,
+    [providerId, behaviour],
+  );
+}
+
+/** Keeps the originator record a provider delivered for an incoming transfer (replacing an earlier one). */
+export async function recordIncoming(
+  db: pg.Pool,
+  entry: { network: string; txid: string; address: string; providerId: string; payload: unknown },
+): Promise<void> {
+  await db.query(
+    `insert into travel_rule_sim_incoming (blockchain_key, txid, address, provider_id, payload)
+     values ($1, $2, $3, $4, $5::jsonb)
+     on conflict (blockchain_key, txid, address)
+       do update set provider_id = excluded.provider_id, payload = excluded.payload, created_at = now()`,
+    [entry.network, entry.txid, entry.address, entry.providerId, JSON.stringify(entry.payload)],
+  );
+}
+
+/** Forgets the record of an incoming transfer; false when there was none. */
+export async function forgetIncoming(
+  db: pg.Pool,
+  transfer: { network: string; txid: string; address: string },
+): Promise<boolean> {
+  const deleted = await db.query(
+    'delete from travel_rule_sim_incoming where blockchain_key = $1 and txid = $2 and address = $3',
+    [transfer.network, transfer.txid, transfer.address],
+  );
+  return deleted.rowCount === 1;
+}
+
+/** Everything the simulator was told, for `travel-rule list`. */
+export async function simulatorContents(db: pg.Pool): Promise<{
+  addresses: { blockchain_key: string; address: string; provider_id: string }[];
+  behaviours: { provider_id: string; behaviour: SimBehaviour }[];
+  incoming: {
+    blockchain_key: string;
+    txid: string;
+    address: string;
+    provider_id: string;
+    payload: unknown;
+  }[];
+  messages: { provider_id: string; answer: SimAnswer; count: number }[];
+}> {
+  const [addresses, behaviours, incoming, messages] = await Promise.all([
+    db.query(
+      'select blockchain_key, address, provider_id from travel_rule_sim_addresses order by blockchain_key, address',
+    ),
+    db.query('select provider_id, behaviour from travel_rule_sim_providers order by provider_id'),
+    db.query(
+      `select blockchain_key, txid, address, provider_id, payload from travel_rule_sim_incoming
+        order by created_at desc limit 200`,
+    ),
+    db.query(
+      `select provider_id, answer, count(*)::int as count from travel_rule_sim_messages
+        group by provider_id, answer order by provider_id, answer`,
+    ),
+  ]);
+  return {
+    addresses: addresses.rows,
+    behaviours: behaviours.rows,
+    incoming: incoming.rows,
+    messages: messages.rows,
+  };
+}
+
+/** Whether the app knows this network (`blockchains.key`). */
+export async function networkExists(db: pg.Pool, network: string): Promise<boolean> {
+  return (await db.query('select 1 from blockchains where key = $1', [network])).rowCount === 1;
+}
+
+/** The sender the chain named for a deposit the app saw (null: none seen, or a chain that names none). */
+export async function depositSender(
+  db: pg.Pool,
+  transfer: { network: string; txid: string; address: string },
+): Promise<string | null> {
+  return (
+    (
+      await db.query(
+        `select from_address from deposits where blockchain_key = $1 and txid = $2 and address = $3
+          order by id desc limit 1`,
+        [transfer.network, transfer.txid, transfer.address],
+      )
+    ).rows[0]?.from_address ?? null
+  );
+}

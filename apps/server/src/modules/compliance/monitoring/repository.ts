@@ -45,6 +45,8 @@ export async function newOperations(db: pg.Pool, horizonHours: number, limit = 5
          case when w.internal_user_id is not null then ${profileCountry('w.internal_user_id')} end
        from withdrawals w
        where w.created_at > now() - make_interval(hours => $1) and w.state <> 'prepared'
+         -- A travel-rule return sends back what the customer never had: not the customer's operation.
+         and w.travel_rule_return_of is null
          and not exists (select 1 from aml_operations o where o.source = 'withdrawal' and o.source_id = w.id)
        union all
        select 'swap', s.id, s.user_id, 'swap', s.from_currency, trim_scale(s.amount)::text, s.created_at, null

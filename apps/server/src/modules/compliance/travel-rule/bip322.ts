@@ -4,15 +4,21 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { base64 } from '@scure/base';
 
 /**
- * BIP-322 "simple" signatures (the generic signed message format) for the single-key segwit outputs: native
- * P2WPKH (segwit v0, ECDSA) and Taproot key-path spends (segwit v1, BIP-340 Schnorr). Written from the BIP's text:
- * the message is committed to by a virtual transaction `to_spend` paying the address's scriptPubKey, and the
- * signature is the witness that spends it in a second virtual transaction `to_sign`; the proof is valid when that
- * witness satisfies the address's script under the consensus rules and BIP-322's required rules (SIGHASH_ALL only,
- * strict low-S DER, a clean stack). Scripts we do not interpret (P2WSH, Taproot script paths) are not accepted.
+ * BIP-322 "simple" signatures (the generic signed message format) for segwit outputs: native P2WPKH (segwit v0,
+ * ECDSA), P2WSH whose witness script is one of the two standard templates (a single key, `<pubkey> OP_CHECKSIG`,
+ * or bare multisig, `OP_m <pubkey>… OP_n OP_CHECKMULTISIG`; ECDSA) and Taproot key-path spends (segwit v1,
+ * BIP-340 Schnorr). Written from the BIP's text: the message is committed to by a virtual transaction `to_spend`
+ * paying the address's scriptPubKey, and the signature is the witness that spends it in a second virtual
+ * transaction `to_sign`; the proof is valid when that witness satisfies the address's script under the consensus
+ * rules and BIP-322's required rules (SIGHASH_ALL only, strict low-S DER, compressed keys, an empty multisig
+ * dummy, a clean stack). Scripts we do not interpret (any other witness script, Taproot script paths) are not
+ * accepted.
  */
 
-/** The witness program of a segwit address: version 0 with a 20-byte key hash, or version 1 with a 32-byte key. */
+/**
+ * The witness program of a segwit address: version 0 with a 20-byte key hash (P2WPKH) or a 32-byte script hash
+ * (P2WSH), or version 1 with a 32-byte key (Taproot).
+ */
 export type SegwitProgram = { version: 0; program: Uint8Array } | { version: 1; program: Uint8Array };
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -116,12 +122,16 @@ const outpointOf = (txid: Uint8Array) => concat(txid, u32le(0));
 /** `to_sign`'s outputs, serialised: one output of 0 to OP_RETURN. */
 const TO_SIGN_OUTPUTS = concat(ZERO_AMOUNT, withLength(OP_RETURN_SCRIPT));
 
+/** The BIP-143 script code of a P2WPKH input: the key hash's P2PKH script. */
+const p2wpkhScriptCode = (keyHash: Uint8Array) =>
+  concat(Uint8Array.of(0x76, 0xa9, 0x14), keyHash, Uint8Array.of(0x88, 0xac));
+
 /**
- * BIP-143's digest of `to_sign` for its P2WPKH input under SIGHASH_ALL: version 0, the one prevout and sequence,
- * the key hash's P2PKH script code, the spent amount 0, the OP_RETURN output, lock time 0.
+ * BIP-143's digest of `to_sign` for its segwit v0 input under SIGHASH_ALL: version 0, the one prevout and
+ * sequence, the script code (P2WPKH: the key hash's P2PKH script; P2WSH: the witness script, which holds no
+ * OP_CODESEPARATOR in the templates we take), the spent amount 0, the OP_RETURN output, lock time 0.
  */
-function p2wpkhSighash(txid: Uint8Array, keyHash: Uint8Array): Uint8Array {
-  const scriptCode = concat(Uint8Array.of(0x76, 0xa9, 0x14), keyHash, Uint8Array.of(0x88, 0xac));
+function segwitV0Sighash(txid: Uint8Array, scriptCode: Uint8Array): Uint8Array {
   return sha256d(
     concat(
       u32le(0),
@@ -189,8 +199,9 @@ export function strictDer(der: Uint8Array): Uint8Array | null {
 /**
  * Whether `signature` (base64 of a witness stack) is a valid BIP-322 simple signature of `message` by the
  * segwit `address` program: for P2WPKH the stack is a low-S strict-DER SIGHASH_ALL signature and the compressed
- * key whose hash160 is the program; for Taproot it is one BIP-340 signature (64 bytes, or 65 ending in
- * SIGHASH_ALL) by the program's output key. False for anything else, malformed input included.
+ * key whose hash160 is the program; for P2WSH, the signatures its witness script asks for and the script (see
+ * {@link witnessScriptKeys}); for Taproot it is one BIP-340 signature (64 bytes, or 65 ending in SIGHASH_ALL) by
+ * the program's output key. False for anything else, malformed input included.
  */
 export function verifyBip322Simple(address: SegwitProgram, message: string, signature: string): boolean {
   let bytes: Uint8Array;
@@ -213,18 +224,13 @@ export function verifyBip322Simple(address: SegwitProgram, message: string, sign
 function satisfies(address: SegwitProgram, message: string, witness: Uint8Array[]): boolean {
   const scriptPubKey = segwitScript(address);
   const txid = toSpendTxid(bip322MessageHash(message), scriptPubKey);
+  if (address.version === 0 && address.program.length === 32)
+    return satisfiesP2wsh(address.program, txid, witness);
   if (address.version === 0) {
     const [sig, key] = witness;
     if (witness.length !== 2 || !sig || !key || address.program.length !== 20) return false;
-    // Segwit v0 takes compressed keys only.
-    if (key.length !== 33 || (key[0] !== 0x02 && key[0] !== 0x03)) return false;
-    if (sig[sig.length - 1] !== SIGHASH_ALL) return false;
-    const compact = strictDer(sig.slice(0, -1));
-    if (!compact || !equal(hash160(key), address.program)) return false;
-    return secp256k1.verify(compact, p2wpkhSighash(txid, address.program), key, {
-      prehash: false,
-      lowS: true,
-    });
+    if (!compressedKey(key) || !equal(hash160(key), address.program)) return false;
+    return checkSig(sig, key, segwitV0Sighash(txid, p2wpkhScriptCode(address.program)));
   }
   // Key path only: one item (a second would be a script path's, or an annex).
   const [sig] = witness;
@@ -235,3 +241,73 @@ function satisfies(address: SegwitProgram, message: string, witness: Uint8Array[
 }
 
 const equal = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
+
+/** Segwit v0 takes compressed keys only (33 bytes, 02 or 03 first). */
+const compressedKey = (key: Uint8Array) => key.length === 33 && (key[0] === 0x02 || key[0] === 0x03);
+
+/** A low-S, strictly DER-encoded ECDSA signature ending in SIGHASH_ALL, by `key`, of `digest`. */
+function checkSig(sig: Uint8Array, key: Uint8Array, digest: Uint8Array): boolean {
+  if (sig[sig.length - 1] !== SIGHASH_ALL) return false;
+  const compact = strictDer(sig.slice(0, -1));
+  if (!compact) return false;
+  return secp256k1.verify(compact, digest, key, { prehash: false, lowS: true });
+}
+
+const OP_CHECKSIG = 0xac;
+const OP_CHECKMULTISIG = 0xae;
+/** OP_1 … OP_16: the small numbers a multisig script's m and n are written with. */
+const smallNumber = (op: number | undefined) =>
+  op !== undefined && op >= 0x51 && op <= 0x60 ? op - 0x50 : null;
+
+/**
+ * The keys a witness script asks signatures of, and how many: `<33-byte key> OP_CHECKSIG` (one of one), or
+ * `OP_m <33-byte key>×n OP_n OP_CHECKMULTISIG` with 1 ≤ m ≤ n ≤ 16. Null for any other script.
+ */
+export function witnessScriptKeys(script: Uint8Array): { required: number; keys: Uint8Array[] } | null {
+  if (script.length === 35 && script[0] === 33 && script[34] === OP_CHECKSIG) {
+    const key = script.slice(1, 34);
+    return compressedKey(key) ? { required: 1, keys: [key] } : null;
+  }
+  const m = smallNumber(script[0]);
+  const n = smallNumber(script[script.length - 2]);
+  if (m === null || n === null || m > n || script[script.length - 1] !== OP_CHECKMULTISIG) return null;
+  if (script.length !== 3 + 34 * n) return null;
+  const keys: Uint8Array[] = [];
+  for (let i = 0; i < n; i++) {
+    const at = 1 + 34 * i;
+    if (script[at] !== 33) return null;
+    const key = script.slice(at + 1, at + 34);
+    if (!compressedKey(key)) return null;
+    keys.push(key);
+  }
+  return { required: m, keys };
+}
+
+/**
+ * Whether `witness` spends a P2WSH output of `scriptHash` for the message of `txid`: its last item is the witness
+ * script, whose SHA-256 is the program and which is one of {@link witnessScriptKeys}' templates; before it, the
+ * one signature of a single-key script, or for multisig the empty dummy item OP_CHECKMULTISIG consumes (NULLDUMMY)
+ * and exactly m signatures, in the order of their keys, each by a distinct key (as OP_CHECKMULTISIG matches them).
+ */
+function satisfiesP2wsh(scriptHash: Uint8Array, txid: Uint8Array, witness: Uint8Array[]): boolean {
+  const script = witness[witness.length - 1];
+  if (!script || !equal(sha256(script), scriptHash)) return false;
+  const template = witnessScriptKeys(script);
+  if (!template) return false;
+  const digest = segwitV0Sighash(txid, script);
+  const single = script[script.length - 1] === OP_CHECKSIG;
+  if (single) {
+    const [sig, key] = [witness[0], template.keys[0]];
+    return witness.length === 2 && sig !== undefined && key !== undefined && checkSig(sig, key, digest);
+  }
+  if (witness.length !== template.required + 2 || witness[0]?.length !== 0) return false;
+  const sigs = witness.slice(1, -1);
+  let key = 0;
+  for (const sig of sigs) {
+    // Each signature is checked against the keys left, in order; a key is used once.
+    while (key < template.keys.length && !checkSig(sig, template.keys[key] as Uint8Array, digest)) key += 1;
+    if (key === template.keys.length) return false;
+    key += 1;
+  }
+  return true;
+}

@@ -33,10 +33,13 @@ export function adminTravelRuleRoutes(
 ): void {
   app.get(
     '/travel_rule/deposits',
-    docs('Deposits under the travel rule: held (default), awaiting their record, released, returned or all', {
-      query: adminTravelRuleDepositsQuery,
-      response: z.array(adminTravelRuleDepositResponse),
-    }),
+    docs(
+      'Deposits under the travel rule: held (default), awaiting their record, credited unchecked (the service was unreachable), released, returned or all',
+      {
+        query: adminTravelRuleDepositsQuery,
+        response: z.array(adminTravelRuleDepositResponse),
+      },
+    ),
     async (request) => {
       await staff(request, 'travel_rule.review');
       return listTravelRuleDeposits(deps.db, adminTravelRuleDepositsQuery.parse(request.query).state);
@@ -49,7 +52,7 @@ export function adminTravelRuleRoutes(
       docs(
         decision === 'release'
           ? 'Release a held deposit: credit it to the customer (once), with a reason'
-          : 'Return a held deposit: reject it, its funds to go back to the sender, with a reason',
+          : 'Return a held deposit: reject it and send its funds back to the sender from the hot wallet (less the network fee), with a reason; refused where the chain names no sender',
         { params: idParam, body: decideTravelRuleDepositSchema, response: adminTravelRuleDepositResponse },
       ),
       async (request) => {
@@ -57,7 +60,7 @@ export function adminTravelRuleRoutes(
         const input = decideTravelRuleDepositSchema.parse(request.body ?? {});
         const wallet = deps.wallet.withdrawDeps();
         return decideTravelRuleDeposit(
-          { db: deps.db, core: deps.core, onDeposit: wallet.onDeposit },
+          { db: deps.db, core: deps.core, onDeposit: wallet.onDeposit, onChange: wallet.onChange },
           who,
           idParam.parse(request.params).id,
           decision,

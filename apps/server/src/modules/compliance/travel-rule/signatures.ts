@@ -37,7 +37,7 @@ export function addressKind(address: string): AddressKind | null {
 /**
  * The signed-message format an address proves control with, or null: BIP-137 for the Bitcoin addresses of a single
  * key's hash (legacy, nested and native SegWit; a native SegWit address also takes a BIP-322 simple signature),
- * BIP-322 simple for Taproot; a P2WSH script has no single key to sign with.
+ * BIP-322 simple for Taproot and for P2WSH (whose witness script is a single key or a multisig, see bip322.ts).
  */
 export function proofMethod(address: string): ProofMethod | null {
   const kind = addressKind(address);
@@ -45,7 +45,7 @@ export function proofMethod(address: string): ProofMethod | null {
   if (kind === 'btc') {
     try {
       if (btcAddressHash(address)) return PROOF_METHODS.btc;
-      return segwitProgram(address)?.version === 1 ? 'bip322' : null;
+      return segwitProgram(address) ? 'bip322' : null;
     } catch {
       return null;
     }
@@ -112,8 +112,9 @@ export function verifyBip137(address: string, message: string, signature: string
 }
 
 /**
- * A Bitcoin proof: a BIP-322 simple signature (a witness stack) for native SegWit and Taproot addresses, else
- * BIP-137. The two cannot be taken for each other: a BIP-137 signature is 65 bytes, a BIP-322 witness never is.
+ * A Bitcoin proof: a BIP-322 simple signature (a witness stack) for native SegWit (P2WPKH, P2WSH) and Taproot
+ * addresses, else BIP-137 (never for P2WSH or Taproot: no key hash to recover). The two cannot be taken for each
+ * other: a BIP-137 signature is 65 bytes, a BIP-322 witness never is.
  */
 function verifyBitcoin(address: string, message: string, signature: string): boolean {
   const program = segwitProgram(address);
@@ -122,8 +123,8 @@ function verifyBitcoin(address: string, message: string, signature: string): boo
 }
 
 /**
- * The witness program of a native SegWit (v0, bech32, 20-byte key hash) or Taproot (v1, bech32m, 32-byte key)
- * address; null for any other address (P2WSH included: no single key signs for it).
+ * The witness program of a native SegWit (v0, bech32: a 20-byte key hash, or a 32-byte P2WSH script hash) or
+ * Taproot (v1, bech32m, 32-byte key) address; null for any other address.
  */
 export function segwitProgram(address: string): SegwitProgram | null {
   const lower = address.toLowerCase();
@@ -131,7 +132,7 @@ export function segwitProgram(address: string): SegwitProgram | null {
   const v0 = bech32.decodeUnsafe(lower, 90);
   if (v0?.words[0] === 0) {
     const program = bech32.fromWords(v0.words.slice(1));
-    return program.length === 20 ? { version: 0, program } : null;
+    return program.length === 20 || program.length === 32 ? { version: 0, program } : null;
   }
   const v1 = bech32m.decodeUnsafe(lower, 90);
   if (v1?.words[0] === 1) {
@@ -145,7 +146,9 @@ export function segwitProgram(address: string): SegwitProgram | null {
 function btcAddressHash(address: string): { type: 'p2pkh' | 'p2sh' | 'p2wpkh'; hash: Uint8Array } | null {
   if (/^(bc|tb|bcrt)1/i.test(address)) {
     const program = segwitProgram(address);
-    return program?.version === 0 ? { type: 'p2wpkh', hash: program.program } : null;
+    return program?.version === 0 && program.program.length === 20
+      ? { type: 'p2wpkh', hash: program.program }
+      : null;
   }
   const payload = base58check.decode(address);
   if (payload.length !== 21) return null;
