@@ -43,12 +43,14 @@ const RESTART_BACKOFF_MS = [250, 500, 1000, 2000];
  * previous run that was killed: a leftover server of ours is shut down, a stale lock file is removed.
  * While the app runs, a server that dies (killed, crashed) is started again on the same cluster and port.
  * With `archiveTo`, every finished WAL segment is archived into that folder (continuous archiving for backups).
+ * `settings` are more server settings (`name=value`), after the defaults: the test suite's throwaway server, which
+ * no test kills, turns `fsync` off.
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
   port: number,
   log: Logger,
-  options: { attach?: boolean; archiveTo?: string } = {},
+  options: { attach?: boolean; archiveTo?: string; settings?: readonly string[] } = {},
 ): Promise<EmbeddedDatabase> {
   const clusterDir = path.join(dataDir, 'pg');
   await mkdir(dataDir, { recursive: true });
@@ -81,6 +83,7 @@ export async function startEmbeddedPostgres(
       'unix_socket_directories=',
       ...WRITE_PATH_SETTINGS,
       ...(options.archiveTo ? archiveSettings(options.archiveTo) : []),
+      ...(options.settings ?? []).flatMap((setting) => ['-c', setting]),
     ],
     onLog: (message: string) => {
       lastLog = message;

@@ -86,7 +86,10 @@ describe('the command line without DATA_DIR, PORT or EMBEDDED_PG_PORT', () => {
     expect(existsSync(path.join(elsewhere, 'data'))).toBe(false);
   });
 
-  it('refuses in one line when several apps run, naming their data folders', async () => {
+  // It starts a second app (a fresh database: initdb, migrations, seed), as the test above starts the first.
+  it('refuses in one line when several apps run, naming their data folders', {
+    timeout: 120_000,
+  }, async () => {
     const { announceRunningApp } = await import('../../src/runtime-registry.ts');
     // A second app is simulated by announcing this test process (a vitest worker) under another folder:
     // the command line only counts announcements of live processes running src/main.ts, so it is not counted…

@@ -25,6 +25,14 @@ declare module 'vitest' {
 const TEMPLATE = 'exchange_template';
 
 /**
+ * The run's server is thrown away after it and no test kills it (the crash and kill tests start servers of their
+ * own): a commit need not wait for the disk. With `fsync` off, PostgreSQL still writes every commit to the kernel
+ * before it answers, so what one connection committed the next one reads, as with the defaults; only a machine
+ * crash could lose it. The tests that check durability run on the product's own settings, in their own servers.
+ */
+const THROWAWAY_SETTINGS = ['fsync=off', 'full_page_writes=off'];
+
+/**
  * Starts one embedded PostgreSQL for the whole integration run and prepares a migrated template database, with
  * the roles the app runs with: migrated by the owner, seeded by the app's restricted role.
  */
@@ -33,7 +41,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // PostgreSQL runs as its own user when we are root; it must be able to enter the folder.
   await chmod(dir, 0o755);
   const log = { info: () => {}, warn: (m: string) => console.warn(m) };
-  const server = await startEmbeddedPostgres(dir, await freePort(), log);
+  const server = await startEmbeddedPostgres(dir, await freePort(), log, { settings: THROWAWAY_SETTINGS });
   const adminUrl = server.url.replace(/\/exchange$/, '/postgres');
   const admin = createPool(adminUrl, 1);
   await admin.query(`create database ${TEMPLATE}`);
