@@ -185,6 +185,9 @@ export async function readOrCreatePassword(file: string): Promise<string> {
   return password;
 }
 
+/** The entry points of the app's processes: main and cli from source, main built into dist/ (`npm start`). */
+const APP_ENTRY = /(^|\/)(src\/(main|cli)\.ts|dist\/main\.js)$/;
+
 /** A PostgreSQL server running on our cluster: its pid, port, and whether a live app process owns it. */
 async function runningServer(
   clusterDir: string,
@@ -196,8 +199,9 @@ async function runningServer(
   const port = Number.parseInt(lines[3] ?? '', 10);
   if (!(pid > 0) || !(await isPostgresOf(pid, clusterDir))) return null;
   const parent = await parentOf(pid);
-  // Owned only by a live process of this app; an orphan is re-parented to init or some other reaper.
-  const owned = parent > 1 && (await cmdline(parent)).some((arg) => /(^|\/)src\/(main|cli)\.ts$/.test(arg));
+  // Owned only by a live process of this app (from source, or built as `npm start` runs it); an orphan is
+  // re-parented to init or some other reaper.
+  const owned = parent > 1 && (await cmdline(parent)).some((arg) => APP_ENTRY.test(arg));
   return { pid, port, owned };
 }
 

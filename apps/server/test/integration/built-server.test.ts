@@ -209,3 +209,36 @@ describe('the simulators apart from the product (issue 34, item 4)', () => {
     }
   }, 120_000);
 });
+
+describe('the command line beside a built app on its embedded database', () => {
+  // `npm start` runs dist/main.js; the command line must share that app's PostgreSQL, not stop it as a leftover.
+  it("shares the running app's embedded PostgreSQL and leaves it running", async () => {
+    const setup = await serverSetup('exchange-built-embedded-', { DEMO_BOOKS: 'false', SIM_BLOCK_MS: '0' });
+    let app: ServerProcess | undefined;
+    try {
+      app = await startServerProcess(setup.env, 90_000, 'Exchange is running', 'built');
+      const postgresPid = async () =>
+        (await readFile(path.join(setup.dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0];
+      const before = await postgresPid();
+      const cli = execFileSync(
+        process.execPath,
+        ['--import', 'tsx', `${SERVER}src/cli.ts`, 'user', 'show', 'alice@example.com'],
+        {
+          cwd: SERVER,
+          env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', DATA_DIR: setup.dataDir },
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      );
+      expect(JSON.parse(cli)).toMatchObject({ email: 'alice@example.com' });
+      expect(await postgresPid()).toBe(before);
+      expect((await fetch(`${setup.base}/api/v2/peatio/public/health/ready`)).status).toBe(200);
+    } finally {
+      if (app && app.child.exitCode === null) {
+        app.child.kill('SIGTERM');
+        await app.exited;
+      }
+      await rm(setup.dataDir, { recursive: true, force: true });
+    }
+  }, 150_000);
+});
