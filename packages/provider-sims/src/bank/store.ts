@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { BankSimulatorCredentials, CreditNotification } from '@exchange/server/provider-kit';
 import type pg from 'pg';
+import { storedCredentials } from '../credentials.ts';
 
 /** The simulated bank's secrets, made once and kept in `app_secrets` (like the other simulators'). */
 export type { BankSimulatorCredentials };
@@ -12,12 +13,7 @@ export async function loadBankSimulatorCredentials(db: pg.Pool): Promise<BankSim
     apiPassword: randomBytes(24).toString('base64url'),
     webhookSecret: randomBytes(32).toString('base64url'),
   };
-  await db.query(
-    `insert into app_secrets (name, value) values ('bank_simulator', $1) on conflict (name) do nothing`,
-    [JSON.stringify(fresh)],
-  );
-  const row = (await db.query(`select value from app_secrets where name = 'bank_simulator'`)).rows[0];
-  return JSON.parse(row.value) as BankSimulatorCredentials;
+  return storedCredentials<BankSimulatorCredentials>(db, 'bank_simulator', fresh);
 }
 
 /** A transfer someone sends into the collection account (the developer endpoint's body). */

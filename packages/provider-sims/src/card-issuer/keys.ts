@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes, randomInt } from 'node:c
 import type { CardSimulatorCredentials } from '@exchange/server/provider-kit';
 import { luhnValid } from '@exchange/shared';
 import type pg from 'pg';
+import { storedCredentials } from '../credentials.ts';
 
 /**
  * The simulator's credentials, as an issuer's dashboard would hand them out: the API's Basic credentials, the
@@ -20,12 +21,7 @@ export async function loadCardSimulatorCredentials(db: pg.Pool): Promise<CardSim
     webhookSecret: token(),
     dataKey: randomBytes(32).toString('base64url'),
   };
-  await db.query(
-    `insert into app_secrets (name, value) values ('card_simulator', $1) on conflict (name) do nothing`,
-    [JSON.stringify(fresh)],
-  );
-  const row = (await db.query(`select value from app_secrets where name = 'card_simulator'`)).rows[0];
-  return JSON.parse(row.value) as CardSimulatorCredentials;
+  return storedCredentials<CardSimulatorCredentials>(db, 'card_simulator', fresh);
 }
 
 /** The simulator's bank identification number: its cards start with it. */

@@ -8,6 +8,7 @@ import {
   withTransaction,
 } from '@exchange/server/provider-kit';
 import type pg from 'pg';
+import { storedCredentials } from '../credentials.ts';
 
 type Db = pg.Pool | Tx;
 
@@ -21,12 +22,7 @@ export async function loadSimulatorCredentials(db: pg.Pool): Promise<SimulatorCr
     secretKey: randomBytes(24).toString('base64url'),
     webhookSecret: randomBytes(24).toString('base64url'),
   };
-  await db.query(
-    `insert into app_secrets (name, value) values ('kyc_simulator', $1) on conflict (name) do nothing`,
-    [JSON.stringify(fresh)],
-  );
-  const row = (await db.query(`select value from app_secrets where name = 'kyc_simulator'`)).rows[0];
-  return JSON.parse(row.value) as SimulatorCredentials;
+  return storedCredentials<SimulatorCredentials>(db, 'kyc_simulator', fresh);
 }
 
 /**
