@@ -271,7 +271,7 @@ describe('account closure', () => {
     // The withdrawal never leaves: cancelled, its hold released through the core (as the processor does).
     const { releaseHold, setState } = await import('../../src/modules/wallet/withdrawals.ts');
     expect(await setState(w.t.db.pool, id, 'canceled')).toBe(true);
-    await releaseHold(w.t.deps.core, id);
+    await releaseHold({ core: w.t.deps.core, db: w.t.db.pool }, id);
     const back = (await closure(who, 'GET')).json();
     expect(back).toMatchObject({
       state: 'open',

@@ -144,4 +144,33 @@ describe('returning a held deposit to its sender', () => {
     );
     expect(trail.rows[0].n).toBe(0);
   });
+
+  it('gives a return that never leaves back to external, never to the customer, whichever path releases it', async () => {
+    const who = await w.member('undone@return.test');
+    const d = await sent(who, 9n);
+    await delivered(d.txid, d.address, 'alpenkrypto', originatorRecord(d.from, false));
+    await pool().query(`update deposits set created_at = now() - interval '11 minutes' where id = $1`, [
+      d.id,
+    ]);
+    await w.mine(CONFIRMATIONS);
+    const returned = await decide(compliance, d.id, 'return', 'No originator information');
+    expect(returned.statusCode).toBe(200);
+    const wid = returned.json().return.withdrawal_id as number;
+    expect(w.balance(who, 'trx')).toEqual({ balance: 0n, locked: 9n * TRX });
+    // Cancelled before it was sent, and released as every path releases a hold (no path names the destination).
+    const { releaseHold, setState } = await import('../../src/modules/wallet/withdrawals.ts');
+    expect(await setState(pool(), wid, 'canceled')).toBe(true);
+    await releaseHold({ core: w.t.deps.core, db: pool() }, wid);
+    await releaseHold({ core: w.t.deps.core, db: pool() }, wid);
+    expect(w.balance(who, 'trx')).toEqual({ balance: 0n, locked: 0n });
+    await w.t.deps.core.sequencer.drain?.();
+    const postings = await pool().query(
+      `select account, trim_scale(amount)::text as amount from ledger_postings where ref = $1 order by account`,
+      [`withdraw-release:${wid}`],
+    );
+    expect(postings.rows).toEqual([
+      { account: 'external', amount: '9' },
+      { account: `u:${who.id}:locked`, amount: '-9' },
+    ]);
+  });
 });

@@ -89,7 +89,7 @@ export async function decideWithdrawal(
     return { userId: Number(current.user_id), recipient: current.internal_user_id as string | null };
   });
   // After the commit: should this process stop here, the processor finishes the step (see finishDecided).
-  if (!approve) await releaseHold(deps.core, id);
+  if (!approve) await releaseHold(deps, id);
   else if (decided.recipient !== null) await settleInternal(deps, id, Number(decided.recipient));
   deps.onChange(decided.userId, id);
   return withdrawalEntity(deps.db, id);

@@ -1,7 +1,7 @@
 import { toUnits } from '@exchange/shared';
 import { BroadcastUnknownError } from '../../adapters/chains/port.ts';
 import { SignerRefusedError } from '../../adapters/chains/signing.ts';
-import { finishReturns, isReturn } from '../compliance/travel-rule/incoming-return.ts';
+import { finishReturns } from '../compliance/travel-rule/incoming-return.ts';
 import { hotWallet } from './addresses.ts';
 import { releaseHold, setState, settleInternal, type WithdrawDeps } from './withdrawals.ts';
 
@@ -50,7 +50,7 @@ export class WithdrawalProcessor {
        where w.state = 'rejected' order by w.id limit 50`,
     );
     for (const w of rejected.rows) {
-      await releaseHold(core, Number(w.id), await isReturn(db, Number(w.id)));
+      await releaseHold({ core, db }, Number(w.id));
       this.deps.onChange(Number(w.user_id), Number(w.id));
     }
     const internal = await db.query(
@@ -149,7 +149,7 @@ export class WithdrawalProcessor {
     reason: string,
     from: 'processing' | 'confirming' | 'errored',
   ): Promise<void> {
-    await releaseHold(this.deps.core, id, await isReturn(this.deps.db, id));
+    await releaseHold(this.deps, id);
     const updated = await this.deps.db.query(
       `update withdrawals set state = 'failed', error = $2, updated_at = now() where id = $1 and state = $3`,
       [id, reason, from],

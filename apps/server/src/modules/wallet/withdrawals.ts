@@ -17,6 +17,7 @@ import { AppError, invalid } from '../../http/errors.ts';
 import { sanctionsFrozen } from '../compliance/sanctions/screening.ts';
 import { DEFAULT_TRAVEL_RULE, type TravelRuleConfig } from '../compliance/travel-rule/config.ts';
 import { deliverTravelRule } from '../compliance/travel-rule/delivery.ts';
+import { isReturn } from '../compliance/travel-rule/incoming-return.ts';
 import {
   type TravelRuleRecord,
   travelRuleForWithdrawal,
@@ -349,9 +350,11 @@ const INTERNAL_REFERENCE_SQL = `'W' || w.id`;
 
 /**
  * Gives a withdrawal's held amount back to its user through the core: once, however often it is asked. A
- * travel-rule return (`toExternal`) gives it back to `external` instead: those funds were never the user's.
+ * travel-rule return gives it back to `external` instead: those funds were never the user's. Which one it is, is
+ * read here from the withdrawal's row, never left to the caller, so no path can credit a return to the customer.
  */
-export async function releaseHold(core: Core, id: number, toExternal = false): Promise<void> {
+export async function releaseHold({ core, db }: { core: Core; db: pg.Pool }, id: number): Promise<void> {
+  const toExternal = await isReturn(db, id);
   const result = await core.sequencer.submit(
     { type: 'ReleaseWithdrawal', withdrawalId: `w${id}`, ...(toExternal ? { toExternal: true } : {}) },
     `withdraw-release:${id}`,
