@@ -1,5 +1,6 @@
 import { TOTP } from 'otpauth';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
+import { isStaffRole } from '../../src/modules/admin/access.ts';
 import { encrypt } from '../../src/modules/identity/crypto.ts';
 import { newTotpSecret } from '../../src/modules/identity/totp.ts';
 import type { TestApp } from './app.ts';
@@ -31,7 +32,19 @@ export async function asStaff(t: TestApp, id: number, role: string, otp = true):
       [id, role, otp, encrypt(t.deps.keys, secret)],
     )
   ).rows[0];
-  return { id, uid: row.uid, email: row.email, headers: await sessionFor(t.deps.sessions, id), secret };
+  const headers = await sessionFor(t.deps.sessions, id);
+  // The app hears of the change through the database's change feed, within a second (later on a loaded
+  // machine): wait until its console sees the new role, so that no test starts on the account's cached old one.
+  if (isStaffRole(role))
+    await vi.waitFor(
+      async () => {
+        const me = await adminCall(t, 'GET', '/me', headers);
+        if (otp) expect(me.json(), me.body).toMatchObject({ role });
+        else expect(me.json()).toEqual({ errors: ['admin.2fa_required'] });
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+  return { id, uid: row.uid, email: row.email, headers, secret };
 }
 
 /** The authenticator code of `p` at now + `offset` milliseconds. */
