@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeAccount, apiLogin, latestCode, postFromPage } from '../support/accounts.ts';
+import { activeAccount, apiLogin, latestCode } from '../support/accounts.ts';
 import { browserAndDatabase, openPage } from '../support/browser.ts';
 import { expectAccessibleDialog, topDialog } from '../support/dialogs.ts';
 import { chooseWithArrows, hasFocus, tabTo, waitForFocus } from '../support/keyboard.ts';
@@ -138,8 +138,6 @@ describe('keyboard only: wallet', () => {
     await expect.poll(() => page.getByTestId('swap-row').count(), POLL).toBe(1);
     expect(await page.getByTestId('swap-row').textContent()).toContain('TRX');
 
-    await postFromPage(bob.page, '/api/v2/peatio/market/orders/cancel', {});
-    await bob.context.close();
     await context.close();
   }, 240_000);
 });

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll, inject, onTestFailed } from 'vitest';
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'];
 
@@ -63,7 +63,34 @@ export async function openPage(
   if (options.privacyConsent !== false)
     await context.addInitScript(() => localStorage.setItem('privacyConsent', 'accepted'));
   const page = await context.newPage();
+  describeOnFailure(page);
   return { context, page };
+}
+
+/**
+ * When the running test fails, prints what its page showed: the address, the focused element and the visible
+ * text (toasts and field errors among it), so a failure in CI's log says what the user would have seen. Pages
+ * opened outside a test (a file's beforeAll) are left out.
+ */
+function describeOnFailure(page: Page): void {
+  try {
+    onTestFailed(async () => {
+      if (page.isClosed()) return;
+      const seen = await page
+        .evaluate(() => {
+          const focused = document.activeElement;
+          const focus = focused
+            ? `<${focused.tagName.toLowerCase()} ${focused.getAttribute('data-testid') ?? focused.getAttribute('aria-label') ?? ''}>`
+            : 'nothing';
+          // biome-ignore lint/performance/useDomNodeTextContent: the text as shown, without hidden elements' text
+          return `focus on ${focus}; text: ${document.body.innerText.replace(/\s+/g, ' ').slice(0, 1500)}`;
+        })
+        .catch((err: unknown) => `(the page could not be read: ${String(err)})`);
+      console.error(`page ${page.url()} at the failure: ${seen}`);
+    });
+  } catch {
+    // Not inside a test: nothing to report to.
+  }
 }
 
 /** The Chromium and the pool on the started app's database that a spec file shares; both closed after it. */

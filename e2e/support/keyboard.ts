@@ -24,8 +24,8 @@ export function focusedElement(page: Page): Promise<string> {
 /**
  * Whether the focused element shows that it has the focus (WCAG 2.4.7): it matches `:focus-visible` and draws an
  * outline or a shadow, as Mantine's focus ring and the browser's own do; a Mantine text field instead turns its
- * border (or its box's, for a password field) the primary colour, and a Mantine switch outlines the track next to
- * its hidden input.
+ * border (or its box's, for a password field) the primary colour, or outlines it when it shows an error, and a
+ * Mantine switch outlines the track next to its hidden input.
  */
 export function focusIndicatorShown(page: Page): Promise<boolean> {
   return page.evaluate(() => {
@@ -38,14 +38,14 @@ export function focusIndicatorShown(page: Page): Promise<boolean> {
       const outline = style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) > 0;
       return outline || (style.boxShadow !== '' && style.boxShadow !== 'none');
     };
-    if (drawn(el) || drawn(el.nextElementSibling)) return true;
+    // The field itself, or the box around it (a password field's input sits inside the bordered box).
+    const box = el.closest('.mantine-Input-input') ?? el;
+    if (drawn(el) || drawn(el.nextElementSibling) || drawn(box)) return true;
     const probe = document.createElement('span');
     probe.style.color = 'var(--mantine-primary-color-filled)';
     document.body.append(probe);
     const primary = getComputedStyle(probe).color;
     probe.remove();
-    // The field itself, or the box around it (a password field's input sits inside the bordered box).
-    const box = el.closest('.mantine-Input-input') ?? el;
     return getComputedStyle(box).borderTopColor === primary;
   });
 }
@@ -107,15 +107,31 @@ export async function focusEscape(page: Page, dialog: Locator, presses: number):
  * Enter takes the highlighted option. Fails when the option is not met within `max` presses.
  */
 export async function chooseWithArrows(page: Page, option: string, max = 40): Promise<void> {
-  const highlighted = page.locator('[role="option"][data-combobox-selected]');
+  let seen: string | null = null;
   for (let presses = 0; presses <= max; presses++) {
     await page.keyboard.press('ArrowDown');
-    if ((await highlighted.count()) > 0 && (await highlighted.first().textContent())?.trim() === option) {
+    seen = await highlightedOption(page);
+    if (seen === option) {
       await page.keyboard.press('Enter');
       return;
     }
   }
-  throw new Error(`option ${option} not reached with ${max} ArrowDown presses`);
+  throw new Error(
+    `option ${option} not reached with ${max} ArrowDown presses; the last highlighted: ${seen}`,
+  );
+}
+
+/**
+ * The option highlighted in the list of the focused field (the list its aria-controls names), or null. Only that
+ * list counts: another select's list may still be in the page while it closes, with its own option highlighted.
+ */
+function highlightedOption(page: Page): Promise<string | null> {
+  return page.evaluate(() => {
+    const list = document.activeElement?.getAttribute('aria-controls');
+    const listbox = list ? document.getElementById(list) : null;
+    const option = listbox?.querySelector('[role="option"][data-combobox-selected]');
+    return option?.textContent?.trim() ?? null;
+  });
 }
 
 /**

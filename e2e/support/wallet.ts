@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import { apiLogin, DEMO_PASSWORD, postFromPage } from './accounts.ts';
 import { openPage } from './browser.ts';
 import { totpCodes } from './totp.ts';
@@ -94,7 +94,8 @@ export async function depositFromFaucet(
 
 /**
  * Bob, a demo user, signed in on a page of his own with a bid for 100 TRX at 0.1 USDT (the e2e app starts with
- * empty books): a price for a swap. The caller cancels it and closes his context.
+ * empty books): a price for a swap. When the test ends, passed or failed, his orders are cancelled and his context
+ * closed, so the next spec file finds his open orders and the book as they were.
  */
 export async function bobBidsForTrx(browser: Browser) {
   const bob = await openPage(browser);
@@ -105,6 +106,10 @@ export async function bobBidsForTrx(browser: Browser) {
     ord_type: 'limit',
     volume: '100',
     price: '0.1',
+  });
+  onTestFinished(async () => {
+    await postFromPage(bob.page, '/api/v2/peatio/market/orders/cancel', {});
+    await bob.context.close();
   });
   expect(bid.status).toBe(201);
   return bob;
