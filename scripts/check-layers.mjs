@@ -43,6 +43,15 @@ const REPOSITORY_FILE = /(^|\/)(repository|[^/]+-repository)\.ts$/;
 const SQL_LIST = 'scripts/layers/sql-outside-repositories.txt';
 
 /**
+ * The module files that still read the machine's clock instead of the app's (issue 34, item 5), one path per line:
+ * the list only shrinks. Those left on it time something operational (a cache, a poll, a wait), not a rule.
+ */
+const WALL_CLOCK_LIST = 'scripts/layers/wall-clock.txt';
+
+/** A read of the machine's clock. */
+const WALL_CLOCK = /\bDate\.now\(\)|\bnew Date\(\)/;
+
+/**
  * @typedef {{ rule: string; from: string; to: string }} Violation
  */
 
@@ -88,6 +97,7 @@ export async function checkLayers(baseDir) {
     if (text.includes('.query(')) violations.push({ rule: 'no-sql-in-routes', from: file, to: '.query(' });
   }
   violations.push(...sqlOutsideRepositories(baseDir));
+  violations.push(...wallClockOutsideTheClock(baseDir));
   for (const manifest of manifests(baseDir)) {
     const pkg = JSON.parse(readFileSync(path.join(baseDir, manifest), 'utf8'));
     for (const name of Object.keys(pkg.dependencies ?? {}))
@@ -166,7 +176,47 @@ function sourceFiles(baseDir, dir) {
  * {@link SQL_LIST}, and listed files that no longer run any (the list is kept exact, so it only shrinks).
  */
 function sqlOutsideRepositories(baseDir) {
-  const listPath = path.join(baseDir, SQL_LIST);
+  return shrinkingList(baseDir, {
+    list: SQL_LIST,
+    rule: 'sql-outside-repositories',
+    stale: 'sql-list-stale',
+    what: '.query(',
+    exempt: (file) => REPOSITORY_FILE.test(file) || ROUTE_FILE.test(file),
+    uses: (text) => text.includes('.query('),
+  });
+}
+
+/**
+ * Module files that read the machine's clock (`Date.now()`, `new Date()`) instead of the app's (clock.ts), without
+ * being on {@link WALL_CLOCK_LIST}; and listed files that no longer do. A rule dated by the machine's clock cannot
+ * be moved in time by a test (issue 34, item 5).
+ */
+function wallClockOutsideTheClock(baseDir) {
+  return shrinkingList(baseDir, {
+    list: WALL_CLOCK_LIST,
+    rule: 'wall-clock-outside-the-clock',
+    stale: 'wall-clock-list-stale',
+    what: 'Date.now() or new Date()',
+    exempt: () => false,
+    uses: (text) => WALL_CLOCK.test(withoutComments(text)),
+  });
+}
+
+/** `text` without its comments (line comments and doc comments), roughly: enough that prose never counts as code. */
+function withoutComments(text) {
+  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
+}
+
+/**
+ * A rule kept by a list that only shrinks: module files (not `exempt`) whose text `uses` the thing must be on the
+ * list at `list`, and every listed file must still use it (so the list stays exact).
+ * @param {string} baseDir
+ * @param {{ list: string; rule: string; stale: string; what: string; exempt: (file: string) => boolean;
+ *   uses: (text: string) => boolean }} check
+ * @returns {Violation[]}
+ */
+function shrinkingList(baseDir, check) {
+  const listPath = path.join(baseDir, check.list);
   const listed = existsSync(listPath)
     ? readFileSync(listPath, 'utf8')
         .split('\n')
@@ -175,14 +225,14 @@ function sqlOutsideRepositories(baseDir) {
     : [];
   /** @type {Violation[]} */
   const found = [];
-  const runsSql = (file) => readFileSync(path.join(baseDir, file), 'utf8').includes('.query(');
+  const uses = (file) => check.uses(readFileSync(path.join(baseDir, file), 'utf8'));
   for (const file of sourceFiles(baseDir, 'apps/server/src/modules')) {
-    if (REPOSITORY_FILE.test(file) || ROUTE_FILE.test(file) || listed.includes(file)) continue;
-    if (runsSql(file)) found.push({ rule: 'sql-outside-repositories', from: file, to: '.query(' });
+    if (check.exempt(file) || listed.includes(file)) continue;
+    if (uses(file)) found.push({ rule: check.rule, from: file, to: check.what });
   }
   for (const file of listed)
-    if (!existsSync(path.join(baseDir, file)) || !runsSql(file))
-      found.push({ rule: 'sql-list-stale', from: SQL_LIST, to: `${file} (runs no SQL now: remove it)` });
+    if (!existsSync(path.join(baseDir, file)) || !uses(file))
+      found.push({ rule: check.stale, from: check.list, to: `${file} (no ${check.what} now: remove it)` });
   return found;
 }
 

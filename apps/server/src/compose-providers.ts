@@ -6,6 +6,7 @@ import type { CardIssuer } from './adapters/card-issuer/port.ts';
 import type { WebhookCredentials } from './adapters/card-issuer/signing.ts';
 import { createSumsubProvider } from './adapters/kyc/sumsub.ts';
 import type { BankSimulator, CardSimulator, KycSimulator } from './adapters/simulators.ts';
+import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { ChangeFeed } from './db/change-feed.ts';
 import type { ModuleLogger } from './log.ts';
@@ -39,6 +40,7 @@ export async function kycFor(
   config: Config,
   db: pg.Pool,
   keys: ServerKeys,
+  clock: Clock,
   selfUrl: () => string | null,
   feed: ChangeFeed | undefined,
   log: ModuleLogger,
@@ -46,6 +48,7 @@ export async function kycFor(
   const common = {
     db,
     keys,
+    clock,
     levelName: config.kyc.levelName,
     kybLevelName: config.kyc.kybLevelName,
     publicUrl: config.publicUrl,

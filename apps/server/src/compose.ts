@@ -90,7 +90,7 @@ export async function composeApp(
   // Background work runs in the worker role; in a split deployment only once the jobs lock is held (main.ts).
   const jobs = config.roles.has('worker') && !config.split;
   // A provider's simulator is loaded (a dynamic import) only when the configuration selects it.
-  const kyc = await kycFor(config, db, keys, selfUrl, feed, logOf('kyc'));
+  const kyc = await kycFor(config, db, keys, clock, selfUrl, feed, logOf('kyc'));
   const bank = await bankFor(config, db, selfUrl, feed, logOf('bank'));
   // A delivered secret is kept (sealed, until the dev outbox shows it once) only where the developer tools read
   // it: never with SMTP, never without DEV_TOOLS.
@@ -226,7 +226,7 @@ export async function composeApp(
   const closureSweep = new ClosureSweep(closureService(deps), logOf('account-closure'));
   app.addHook('preClose', () => closureSweep.stop());
   // Closed accounts' correspondence and records are erased once the AML retention periods end (issue 31, part 4).
-  const retentionErasure = new RetentionErasure(db, logOf('retention-erasure'));
+  const retentionErasure = new RetentionErasure(db, clock, logOf('retention-erasure'));
   app.addHook('preClose', () => retentionErasure.stop());
   // Names screened against the sanctions list: changed ones within seconds, everyone daily (issue 33).
   const sanctions = new SanctionsScreening(db, config.sanctionsMatchThreshold, logOf('sanctions'));

@@ -234,14 +234,14 @@ describe('account closure', () => {
     });
     // Asking again with the closure under way changes nothing (it names no address).
     expect((await ask(who)).statusCode).toBe(201);
-    const open = await closureQueue(w.t.db.pool, w.t.deps.core, 'open');
+    const open = await closureQueue(w.t.db.pool, w.t.deps.core, 'open', w.t.clock.now());
     expect(open.find((c) => c.email === who.email)).toMatchObject({ state: 'open', for_conversion: false });
     await w.t.db.pool.query(
       `update account_closures set requested_at = now() - interval '31 days',
               conversion_due_at = now() - interval '1 day' where user_id = $1 and state = 'open'`,
       [who.id],
     );
-    const due = await closureQueue(w.t.db.pool, w.t.deps.core, 'for_conversion');
+    const due = await closureQueue(w.t.db.pool, w.t.deps.core, 'for_conversion', w.t.clock.now());
     expect(due.find((c) => c.email === who.email)).toMatchObject({
       for_conversion: true,
       balances: [{ currency: 'trx', balance: '40', locked: '0' }],

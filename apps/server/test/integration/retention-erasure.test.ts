@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock.ts';
 import { auditLedger } from '../../src/core/audit.ts';
 import { eraseDue, RetentionErasure } from '../../src/modules/account-closure/erasure.ts';
 import { hashPassword } from '../../src/modules/identity/passwords.ts';
@@ -171,7 +172,7 @@ describe('retention erasure of closed accounts', () => {
     expect(await trail(who)).toEqual([]);
 
     // After 5 years: the correspondence only.
-    const job = new RetentionErasure(db(), { warn: () => {}, info: () => {} });
+    const job = new RetentionErasure(db(), systemClock, { warn: () => {}, info: () => {} });
     const five = await job.run(later(5.01));
     expect(five).toEqual([
       { uid, stage: 'correspondence', rows: { contact_messages: 1, mail_outbox: before.mail } },

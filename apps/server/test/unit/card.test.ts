@@ -21,7 +21,8 @@ describe('simulated card numbers', () => {
     expect(expiration(new Date('2026-01-05T00:00:00Z'))).toBe('0129');
     expect(expiryDate('1129')).toBe('11/29');
     expect(maskedNumber({ first4: '5300', last4: '1234' })).toBe('5300 **** **** 1234');
-    expect(utcToday(new Date('2026-02-03T23:59:59Z'))).toBe('2026-02-03');
+    expect(utcToday({ now: () => Date.parse('2026-02-03T23:59:59Z') })).toBe('2026-02-03');
+    expect(utcToday({ now: () => Date.parse('2026-02-04T00:00:00Z') })).toBe('2026-02-04');
   });
 });
 

@@ -173,6 +173,18 @@ const CASES: { rule: string; files: Record<string, string> }[] = [
     },
   },
   {
+    // A module dates something by the machine's clock instead of the app's.
+    rule: 'wall-clock-outside-the-clock',
+    files: {
+      'apps/server/src/modules/b/service.ts': 'export const late = (due: number) => Date.now() > due;\n',
+    },
+  },
+  {
+    // The list of files still allowed the machine's clock names one that no longer reads it.
+    rule: 'wall-clock-list-stale',
+    files: { 'scripts/layers/wall-clock.txt': '# allowed\napps/server/src/modules/b/service.ts\n' },
+  },
+  {
     rule: 'types-are-dev-dependencies',
     files: {
       'apps/server/package.json': json({
@@ -230,6 +242,30 @@ describe('the layering check (scripts/check-layers.mjs, in npm run lint)', () =>
     });
     expect(found).toEqual([]);
   });
+
+  it('counts a read of the clock, not a comment about one nor a date made from a value', async () => {
+    const file = 'apps/server/src/modules/b/service.ts';
+    const quiet = await violations({
+      ...CLEAN,
+      [file]:
+        '/** Not Date.now(): the given moment. */\n' +
+        'export const dayOf = (at: number) => new Date(at).toISOString(); // never new Date()\n',
+    });
+    expect(quiet).toEqual([]);
+    const read = await violations({
+      ...CLEAN,
+      [file]: 'export const stamp = () => new Date().toISOString();\n',
+    });
+    expect(read).toEqual([
+      { rule: 'wall-clock-outside-the-clock', from: file, to: 'Date.now() or new Date()' },
+    ]);
+    const listed = await violations({
+      ...CLEAN,
+      [file]: 'export const stamp = () => new Date().toISOString();\n',
+      'scripts/layers/wall-clock.txt': `${file}\n`,
+    });
+    expect(listed).toEqual([]);
+  }, 30_000);
 
   it('every rule of the rule set has a case here', async () => {
     const { FORBIDDEN } = await import('../../../../scripts/layers/rules.mjs');

@@ -26,7 +26,7 @@ export function adminClosureRoutes(
     async (request) => {
       await staff(request, 'users.read');
       const { state } = adminClosuresQuery.parse(request.query);
-      return closureQueue(deps.db, deps.core, state);
+      return closureQueue(deps.db, deps.core, state, deps.clock.now());
     },
   );
 }

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { Clock } from '../../clock.ts';
 import type { Core } from '../../core/index.ts';
 import type { AuthDeps } from '../../http/auth.ts';
 import type { ModuleLogger } from '../../log.ts';
@@ -12,6 +13,8 @@ import type { Wallet } from '../../modules/wallet/index.ts';
 export interface ClosureRouteDeps extends Pick<AuthDeps, 'sessions'> {
   /** The database pool. */
   db: pg.Pool;
+  /** Where time comes from (clock.ts). */
+  clock: Clock;
   /** The exchange core: the only way balances and orders change. */
   core: Core;
   /** The server's secrets (encryption and signing keys). */

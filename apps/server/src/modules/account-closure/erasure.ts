@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { type Clock, dateOf } from '../../clock.ts';
 import { LOCK_FAMILIES, LOCKS, lockForTransaction, withTryLock } from '../../db/locks.ts';
 import { type Tx, withTransaction } from '../../db/pool.ts';
 import { Repeating } from '../../jobs/repeating.ts';
@@ -270,13 +271,15 @@ export class RetentionErasure {
 
   constructor(
     private readonly db: pg.Pool,
+    /** The app's clock: what is past its retention period is judged on it. */
+    clock: Clock,
     log: { warn(message: string): void; info(message: string): void },
     intervalMs = ERASURE_INTERVAL_MS,
   ) {
     this.repeating = new Repeating(
       intervalMs,
       async () => {
-        const reports = await this.run(new Date());
+        const reports = await this.run(dateOf(clock));
         if (reports.length > 0) log.info(`retention erasure: ${reports.length} stage(s) erased`);
       },
       (err) => log.warn(`retention erasure failed: ${String(err)}`),

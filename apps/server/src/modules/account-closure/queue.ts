@@ -6,16 +6,16 @@ import { closureQueueRows, precisions } from './repository.ts';
 /** Queue rows at most: the closures are few, and the console shows the newest first. */
 const QUEUE_LIMIT = 200;
 
-/** The queue for one filter, newest request first. */
+/** The queue for one filter, newest request first; a closure is due for conversion from `now` (ms) on. */
 export async function closureQueue(
   db: pg.Pool,
   core: Core,
   filter: 'open' | 'for_conversion' | 'closed' | 'all',
+  now: number,
 ): Promise<AdminClosureEntity[]> {
   const rows = await closureQueueRows(db, filter, QUEUE_LIMIT);
   const scale = await precisions(db);
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
-  const now = Date.now();
   const items = rows.map((r): AdminClosureEntity => {
     const held = core.sequencer.state
       .balances(Number(r.user_id))

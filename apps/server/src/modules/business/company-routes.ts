@@ -33,6 +33,7 @@ export async function companyRoutes(app: FastifyInstance, deps: BusinessRouteDep
   const companies = new CompanyService({
     db: deps.db,
     keys: deps.keys,
+    clock: deps.clock,
     provider: deps.kyc.port,
     kybLevelName: deps.kyc.kybLevelName,
     log: deps.logger,

@@ -8,6 +8,7 @@ import {
 } from '@exchange/shared';
 import type pg from 'pg';
 import { type KycProvider, KycProviderError } from '../../adapters/kyc/port.ts';
+import type { Clock } from '../../clock.ts';
 import { type Tx, withTransaction } from '../../db/pool.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { sniffDocumentType, type UploadedFile } from '../../http/multipart.ts';
@@ -34,6 +35,8 @@ import { settleLevel } from './level-repository.ts';
 export interface CompanyOptions {
   db: pg.Pool;
   keys: ServerKeys;
+  /** The app's clock: a register extract's age is measured on its day (UTC). */
+  clock: Clock;
   provider: KycProvider;
   /** The provider's company (KYB) level (`KYB_LEVEL_NAME`). */
   kybLevelName: string;
@@ -49,8 +52,8 @@ export const COMPANY_APPLICANT_SUFFIX = '-kyb';
 /** States in which the company's details and documents may still change. */
 const EDITABLE: CompanyRow['review_state'][] = ['draft', 'retry'];
 
-/** Today in UTC, as the register extract's date is compared. */
-const today = () => new Date().toISOString().slice(0, 10);
+/** The day of `clock` in UTC, as the register extract's date is compared. */
+const today = (clock: Clock) => new Date(clock.now()).toISOString().slice(0, 10);
 
 /**
  * Business accounts (issue 31, part 3): the company, its people and its register extract, and its verification
@@ -95,7 +98,7 @@ export class CompanyService {
   ): Promise<CompanyResponse> {
     const company = await this.own(user);
     this.editable(company);
-    const dateError = registerExtractDateError(issuedOn, today());
+    const dateError = registerExtractDateError(issuedOn, today(this.o.clock));
     if (dateError) throw invalid(dateError);
     if (files.length === 0) throw invalid(ERRORS.documentMissingUpload);
     if (files.length > 1) throw invalid(ERRORS.documentTooMany);
@@ -128,7 +131,7 @@ export class CompanyService {
     const documents = await listCompanyDocuments(this.o.db, company.id);
     const newest = documents.at(-1);
     if (!newest) throw invalid(COMPANY_ERRORS.extractMissing);
-    const dateError = registerExtractDateError(newest.issued_on, today());
+    const dateError = registerExtractDateError(newest.issued_on, today(this.o.clock));
     if (dateError) throw invalid(dateError);
     const people = await listRepresentatives(this.o.db, company.id);
     const externalUserId = `${user.uid}${COMPANY_APPLICANT_SUFFIX}`;

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { Clock } from '../../clock.ts';
 import type { ModuleLogger } from '../../log.ts';
 import type { ServerKeys } from '../../modules/identity/crypto.ts';
 import type { KycService } from '../../modules/kyc/service.ts';
@@ -10,6 +11,8 @@ import type { KycService } from '../../modules/kyc/service.ts';
 export interface BusinessRouteDeps {
   /** The database pool. */
   db: pg.Pool;
+  /** Where time comes from (clock.ts). */
+  clock: Clock;
   /** The server's secrets (encryption and signing keys). */
   keys: ServerKeys;
   /** Identity verification. */

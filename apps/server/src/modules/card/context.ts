@@ -64,9 +64,9 @@ export function sealIdNumber(keys: ServerKeys, idNo: string): { id_no_sealed: st
   return { id_no_sealed: encrypt(keys, idNo), id_no_hash: idNumberHash(keys, idNo) };
 }
 
-/** Today in UTC, `YYYY-MM-DD`. */
-export function utcToday(now = new Date()): string {
-  return now.toISOString().slice(0, 10);
+/** The day of `clock` in UTC, `YYYY-MM-DD`. */
+export function utcToday(clock: Clock): string {
+  return new Date(clock.now()).toISOString().slice(0, 10);
 }
 
 /** Runs tasks one at a time per key (in this process), without holding any database connection while waiting. */

@@ -64,7 +64,7 @@ export class CardFeeCharger {
       );
       return 'refused';
     }
-    const today = utcToday();
+    const today = utcToday(this.ctx.clock);
     await withTransaction(this.ctx.db, async (tx) => {
       for (const line of lines) {
         await tx.query(
@@ -98,7 +98,7 @@ export class CardFeeCharger {
    * (`next_charge_on` null, the Pay button) until paid. Also re-activates at the issuer the cards paid since.
    * @returns how many cards were charged and how many were suspended.
    */
-  async chargeDue(today = utcToday()): Promise<{ charged: number; suspended: number }> {
+  async chargeDue(today = utcToday(this.ctx.clock)): Promise<{ charged: number; suspended: number }> {
     const { db } = this.ctx;
     const due: CardRow[] = (
       await db.query(

@@ -263,9 +263,12 @@ export async function cardRoutes(app: FastifyInstance, deps: CardRouteDeps): Pro
   );
   app.post(
     '/account/card_transaction',
-    docs('Card: the statement', { body: cardTransactionSchema(utcToday()), response: statementPageResponse }),
+    docs('Card: the statement', {
+      body: cardTransactionSchema(utcToday(deps.clock)),
+      response: statementPageResponse,
+    }),
     async (request) => {
-      const input = cardTransactionSchema(utcToday()).parse(request.body ?? {});
+      const input = cardTransactionSchema(utcToday(deps.clock)).parse(request.body ?? {});
       return deps.cards.statement.page(authUser(request), input);
     },
   );

@@ -82,16 +82,24 @@ export class CardTopups {
           // The engine decides; this spares a row for a top-up that cannot pass.
           const available = this.ctx.core.sequencer.state.balance(Number(user.id), CARD_CURRENCY).balance;
           if (available < amount + fee) throw invalid(CARD_MONEY_ERRORS.insufficientBalance);
-          const sums = await cardSums(client, card.id);
+          const today = utcToday(this.ctx.clock);
+          const sums = await cardSums(client, card.id, today);
           if (sums.balance + sums.pending + amount > loadLimit)
             throw new AppError(422, [CARD_MONEY_ERRORS.loadLimitExceeded], { limit: fmtUsdt(loadLimit) });
           if (sums.today + amount > dailyLimit)
             throw new AppError(422, [CARD_MONEY_ERRORS.dailyLimitExceeded], { limit: fmtUsdt(dailyLimit) });
           return (
             await client.query(
-              `insert into card_topups (card_id, user_id, amount, fee, state, issuer_token)
-               values ($1, $2, $3, $4, 'new', $5) returning *`,
-              [card.id, user.id, fmtUsdt(amount), fmtUsdt(fee), `ctp_${randomBytes(12).toString('hex')}`],
+              `insert into card_topups (card_id, user_id, amount, fee, state, issuer_token, created_on)
+               values ($1, $2, $3, $4, 'new', $5, $6::date) returning *`,
+              [
+                card.id,
+                user.id,
+                fmtUsdt(amount),
+                fmtUsdt(fee),
+                `ctp_${randomBytes(12).toString('hex')}`,
+                today,
+              ],
             )
           ).rows[0] as TopupRow;
         });
@@ -254,7 +262,7 @@ export class CardTopups {
   async wallet(
     card: Pick<CardRow, 'id'>,
   ): Promise<{ balance: bigint; pending: bigint; today: bigint; eurCents: bigint }> {
-    const sums = await cardSums(this.ctx.db, card.id);
+    const sums = await cardSums(this.ctx.db, card.id, utcToday(this.ctx.clock));
     return { ...sums, eurCents: usdtToEurCents(sums.balance, this.rate) };
   }
 
@@ -298,10 +306,11 @@ async function inTransaction<T>(client: Tx, work: () => Promise<T>): Promise<T> 
   }
 }
 
-/** A card's settled balance, its top-ups on their way, and today's (UTC) top-ups, in USDT units. */
+/** A card's settled balance, its top-ups on their way, and the top-ups of `today` (UTC), in USDT units. */
 async function cardSums(
   db: Tx | CardContext['db'],
   cardId: string,
+  today: string,
 ): Promise<{ balance: bigint; pending: bigint; today: bigint }> {
   const row = (
     await db.query(
@@ -310,7 +319,7 @@ async function cardSums(
          coalesce((select sum(amount) from card_topups where card_id = c.id and state = any($3)
            and created_on = $4::date), 0)::text as today
        from cards c where c.id = $1`,
-      [cardId, PENDING, LIVE, utcToday()],
+      [cardId, PENDING, LIVE, today],
     )
   ).rows[0];
   return {

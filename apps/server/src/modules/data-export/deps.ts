@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { Core } from '../../core/index.ts';
 import type { ModuleLogger } from '../../log.ts';
@@ -12,6 +13,8 @@ import type { Wallet } from '../../modules/wallet/index.ts';
 export interface DataExportRouteDeps {
   /** The configuration. */
   config: Config;
+  /** Where time comes from (clock.ts). */
+  clock: Clock;
   /** The database pool. */
   db: pg.Pool;
   /** The exchange core: the only way balances and orders change. */

@@ -17,26 +17,30 @@ export type WalkedTable =
   | 'api_keys';
 
 /**
- * When the user may take the next copy of their data: the newest export of the last 24 hours that did not fail,
- * plus 24 hours; null when one is possible now. Call it under the user's `dataExport` lock.
+ * When the user may take the next copy of their data: the newest export of the 24 hours before `now` that did not
+ * fail, plus 24 hours; null when one is possible now. Call it under the user's `dataExport` lock.
  */
-export async function nextExportAt(tx: Tx, userId: string): Promise<Date | null> {
+export async function nextExportAt(tx: Tx, userId: string, now: Date): Promise<Date | null> {
   const row = (
-    await tx.query(
+    await tx.query<{ next_at: Date }>(
       `select created_at + make_interval(hours => $2) as next_at from data_exports
-        where user_id = $1 and failed_at is null and created_at > now() - make_interval(hours => $2)
+        where user_id = $1 and failed_at is null and created_at > $3::timestamptz - make_interval(hours => $2)
         order by created_at desc limit 1`,
-      [userId, EXPORT_INTERVAL_HOURS],
+      [userId, EXPORT_INTERVAL_HOURS, now],
     )
-  ).rows[0] as { next_at: Date } | undefined;
+  ).rows[0];
   return row?.next_at ?? null;
 }
 
-/** Records an export that begins now; returns its id. */
-export async function insertExport(tx: Tx, userId: string): Promise<number> {
-  const row = (await tx.query('insert into data_exports (user_id) values ($1) returning id', [userId]))
-    .rows[0];
-  return Number(row.id);
+/** Records an export that begins at `at`; returns its id. */
+export async function insertExport(tx: Tx, userId: string, at: Date): Promise<number> {
+  const row = (
+    await tx.query<{ id: string }>(
+      'insert into data_exports (user_id, created_at) values ($1, $2) returning id',
+      [userId, at],
+    )
+  ).rows[0];
+  return Number(row?.id);
 }
 
 /** The export was sent in full: its size in bytes. */

@@ -27,6 +27,7 @@ export async function dataExportRoutes(app: FastifyInstance, deps: DataExportRou
     statement: deps.cards.statement,
     log: deps.logger.child({ module: 'data-export' }),
     mailRetentionDays: deps.config.mailRetentionDays,
+    clock: deps.clock,
     settled: () => deps.core.sequencer.settled(),
   });
 
@@ -57,7 +58,7 @@ export async function dataExportRoutes(app: FastifyInstance, deps: DataExportRou
         userAgent: request.headers['user-agent'] ?? null,
       });
       if ('nextAt' in started) {
-        const seconds = Math.max(1, Math.ceil((started.nextAt.getTime() - Date.now()) / 1000));
+        const seconds = Math.max(1, Math.ceil((started.nextAt.getTime() - deps.clock.now()) / 1000));
         reply.header('retry-after', String(seconds));
         throw new AppError(429, [ERRORS.dataExportLimit], { next_at: started.nextAt.toISOString() });
       }

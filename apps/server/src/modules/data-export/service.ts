@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { type Clock, dateOf } from '../../clock.ts';
 import { LOCK_FAMILIES, lockForTransaction } from '../../db/locks.ts';
 import { withTransaction } from '../../db/pool.ts';
 import type { RequestOrigin } from '../identity/registration.ts';
@@ -12,6 +13,8 @@ import { type SectionDeps, tableSections } from './sections.ts';
 export interface DataExportDeps extends SectionDeps {
   log: { warn(obj: unknown, msg?: string): void };
   mailRetentionDays: number;
+  /** The app's clock: the day's allowance and the archive's date are read on it. */
+  clock: Clock;
   /** Resolves once every command answered so far is in the tables (orders, trades, balances). */
   settled(): Promise<void>;
 }
@@ -35,13 +38,14 @@ export class DataExport {
    * under the user's lock, so two requests at once give one export. The archive is then written as it is read.
    */
   async start(user: UserRecord, origin: RequestOrigin): Promise<StartedExport | { nextAt: Date }> {
+    const asked = dateOf(this.deps.clock);
     const claim = await withTransaction(
       this.deps.db,
       async (tx): Promise<{ nextAt: Date } | { id: number }> => {
         await lockForTransaction(tx, [LOCK_FAMILIES.dataExport, Number(user.id)]);
-        const nextAt = await nextExportAt(tx, user.id);
+        const nextAt = await nextExportAt(tx, user.id, asked);
         if (nextAt) return { nextAt };
-        const id = await insertExport(tx, user.id);
+        const id = await insertExport(tx, user.id, asked);
         await recordActivity(tx, {
           userId: user.id,
           action: 'data_export',
@@ -57,7 +61,7 @@ export class DataExport {
     if ('nextAt' in claim) return claim;
     // The file includes every order and trade the user was answered before asking for it.
     await this.deps.settled();
-    const at = new Date();
+    const at = dateOf(this.deps.clock);
     const stream = zipStream(await this.files(user, at), at, {
       done: (bytes) => this.settle(finishExport(this.deps.db, claim.id, bytes)),
       failed: (err) => {

@@ -1,3 +1,4 @@
+import { dateOf } from '../../clock.ts';
 import { LOCK_FAMILIES, lockForTransaction } from '../../db/locks.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { deviceOf } from './devices.ts';
@@ -48,7 +49,7 @@ export async function recordSuccessfulLogin(
     await mailNewSignInNotice(
       deps,
       user.email,
-      { browser: device.browser, os: device.os, ip: origin.ip, country, at: new Date() },
+      { browser: device.browser, os: device.os, ip: origin.ip, country, at: dateOf(deps.clock) },
       fresh,
       user.anti_phishing_phrase,
     );

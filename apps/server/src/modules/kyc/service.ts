@@ -10,6 +10,7 @@ import {
 import type pg from 'pg';
 import { type KycProvider, KycProviderError } from '../../adapters/kyc/port.ts';
 import { verifyPayloadDigest } from '../../adapters/kyc/signing.ts';
+import type { Clock } from '../../clock.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
 import type { UploadedFile } from '../../http/multipart.ts';
@@ -37,6 +38,8 @@ export interface KycOptions {
   db: pg.Pool;
   /** Seal the documents users upload, and their numbers, at rest. */
   keys: ServerKeys;
+  /** The app's clock: a webhook's staleness and a company's decision are dated on it. */
+  clock: Clock;
   provider: KycProvider;
   levelName: string;
   /** The company (KYB) level of business accounts; its webhooks move companies, not persons. */
@@ -144,7 +147,7 @@ export class KycService {
       const id = await recordWebhook(tx, { ...e, payload: parsed });
       if (!id) return 'duplicate';
       if (isCompanyWebhook(e, this.kybLevelName)) {
-        const company = await applyCompanyWebhook(tx, e, Date.now());
+        const company = await applyCompanyWebhook(tx, e, this.o.clock.now());
         await setWebhookOutcome(tx, id, company.outcome, company.userId, createdAtMs(e.createdAtMs));
         return company.outcome;
       }
@@ -156,7 +159,7 @@ export class KycService {
       // One webhook at a time per user: the stale check and the write see the same state.
       await tx.query('select 1 from users where id = $1 for update', [userId]);
       const applied = await findApplicantRecord(tx, userId);
-      const decision = decide(e, this.o.levelName, Number(applied?.applied_at_ms ?? 0), Date.now());
+      const decision = decide(e, this.o.levelName, Number(applied?.applied_at_ms ?? 0), this.o.clock.now());
       if (decision.outcome === 'applied') {
         await applyKycState(tx, {
           userId,

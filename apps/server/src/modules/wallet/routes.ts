@@ -31,7 +31,7 @@ import type { BeneficiaryDeps } from './beneficiaries.ts';
 import { beneficiaryRoutes } from './beneficiary-routes.ts';
 import type { WalletRouteDeps } from './deps.ts';
 import { createFiatWithdrawal, fiatCallback, findFiat, listFiat } from './fiat.ts';
-import { depositByTxid, historyItem, listHistory, listSwaps } from './history.ts';
+import { checkRange, depositByTxid, historyItem, listHistory, listSwaps } from './history.ts';
 import { executeSwap, quoteSwap } from './swaps.ts';
 import { listTransactions } from './transactions.ts';
 import { createTransfer } from './transfers.ts';
@@ -136,6 +136,7 @@ export async function walletRoutes(
       }),
       async (request, reply) => {
         const q = walletHistoryQuery.parse(request.query);
+        checkRange(q, deps.clock);
         const page = await listHistory(
           deps.db,
           uid(request),
@@ -179,6 +180,7 @@ export async function walletRoutes(
     }),
     async (request, reply) => {
       const q = transactionsQuery.parse(request.query);
+      checkRange(q, deps.clock);
       const page = await listTransactions(
         deps.db,
         uid(request),
@@ -306,6 +308,7 @@ export async function walletRoutes(
     docs('Swaps, paged', { query: walletHistoryQuery, response: z.array(swapResponse), paged: true }),
     async (request, reply) => {
       const q = walletHistoryQuery.parse(request.query);
+      checkRange(q, deps.clock);
       const page = await listSwaps(deps.db, uid(request), q);
       paged(reply, page.total, q.page, q.limit);
       return page.items;
