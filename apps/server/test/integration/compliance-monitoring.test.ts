@@ -267,6 +267,60 @@ describe('alerts in the console', () => {
     expect(w.balance(who, 'trx')).toEqual({ balance: 100n * TRX, locked: 0n });
   });
 
+  it('the rules class customers by country, business account and PEP status, which lasts a year after office', async () => {
+    const p = await compliance();
+    const uidOf = async (who: Member) =>
+      (await w.t.db.pool.query('select uid from users where id = $1', [who.id])).rows[0].uid as string;
+    const iranian = await w.member('resident-ir@monitoring.test');
+    await w.t.db.pool.query(
+      `insert into profiles (user_id, first_name, last_name, country) values ($1, 'Ali', 'Example', 'IR')`,
+      [iranian.id],
+    );
+    const business = await w.member('business@monitoring.test');
+    await w.t.db.pool.query(`update users set account_type = 'business' where id = $1`, [business.id]);
+    // Two PEPs set low by staff: one left office a year ago yesterday (still a PEP), one a year ago today (no more).
+    const today = (
+      await w.t.db.pool.query(
+        `select to_char(now() at time zone 'Europe/Warsaw', 'YYYY-MM-DD') as today,
+           to_char((now() at time zone 'Europe/Warsaw')::date - interval '1 year' + interval '1 day', 'YYYY-MM-DD') as recent,
+           to_char((now() at time zone 'Europe/Warsaw')::date - interval '1 year', 'YYYY-MM-DD') as expired`,
+      )
+    ).rows[0];
+    const pepRecent = await w.member('pep-recent@monitoring.test');
+    const pepExpired = await w.member('pep-expired@monitoring.test');
+    for (const [who, left] of [
+      [pepRecent, today.recent],
+      [pepExpired, today.expired],
+    ] as const) {
+      const set = await admin(p, 'PUT', `/monitoring/risk/${await uidOf(who)}`, {
+        class: 'low',
+        reason: 'Former official, low exposure',
+        pep: true,
+        pep_left_office: left,
+      });
+      expect(set.statusCode, set.body).toBe(200);
+    }
+    // A small ordinary operation of each brings them into a monitoring pass, which reassesses them.
+    for (const who of [iranian, business, pepRecent, pepExpired]) await bankDeposit(who, '10');
+    await monitor().scan();
+    const risk = (await admin(p, 'GET', '/monitoring/risk')).json() as {
+      uid: string;
+      class: string;
+      reasons: string[];
+      source: string;
+    }[];
+    const of = async (who: Member) => {
+      const uid = await uidOf(who);
+      const row = risk.find((r) => r.uid === uid);
+      return row && [row.class, row.reasons, row.source];
+    };
+    expect(await of(iranian)).toEqual(['high', ['country.high_risk'], 'rules']);
+    expect(await of(business)).toEqual(['average', ['business'], 'rules']);
+    // The rules raise a staff class for a PEP within the year; a year after leaving office it stays as staff set it.
+    expect(await of(pepRecent)).toEqual(['high', ['pep'], 'rules']);
+    expect(await of(pepExpired)).toEqual(['low', ['staff'], 'staff']);
+  });
+
   it('compliance sets a risk class with a reason; overdue reviews are listed', async () => {
     const p = await compliance();
     const who = await w.member('pep@monitoring.test');
