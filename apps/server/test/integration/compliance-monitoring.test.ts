@@ -1,6 +1,6 @@
-import { addBusinessHours, toUnits } from '@exchange/shared';
+import { addBusinessHours } from '@exchange/shared';
 import { describe, expect, it } from 'vitest';
-import { transactionMonitor } from '../../src/modules/compliance/monitoring/monitor.ts';
+import { bankDeposit as depositEur, monitorOf } from '../support/monitoring.ts';
 import { adminCall, asStaff, type Person, stepUp } from '../support/staff.ts';
 import { externalAddress, type Member, TRX, walletSuite } from '../support/wallet.ts';
 
@@ -16,38 +16,10 @@ const w = walletSuite({
   WITHDRAW_REVIEW_NEW_BENEFICIARY_HOURS: '24',
   WITHDRAW_REVIEW_PASS_THROUGH_MINUTES: '60',
 });
-const monitor = () =>
-  transactionMonitor({ db: w.t.db.pool, core: w.t.deps.core, config: w.t.deps.config, log: console });
+const monitor = () => monitorOf(w.t);
 
-let seq = 0;
-/**
- * A credited EUR bank deposit of `amount` (a SEPA transfer from `iban`) as the bank module records it: the transfer,
- * its credit through the core (`bank-deposit:<id>`, so the ledger audit holds) and the deposit row.
- */
-async function bankDeposit(who: { id: number }, amount: string, iban = 'DE89370400440532013000') {
-  seq += 1;
-  const tx = `MON-${Date.now()}-${seq}`;
-  const transfer = (
-    await w.t.db.pool.query(
-      `insert into bank_transfers (bank_transaction_id, amount, currency, debtor_name, debtor_iban, end_to_end_id,
-         booking_date, state, user_id)
-       values ($1, $2, 'EUR', 'Payer', $3, $1, current_date, 'credited', $4) returning id`,
-      [tx, amount, iban, who.id],
-    )
-  ).rows[0].id;
-  const units = toUnits(amount, 2);
-  const credited = await w.t.deps.core.sequencer.submit(
-    { type: 'Credit', user: who.id, currency: 'eur', amount: units, kind: 'deposit' },
-    `bank-deposit:${transfer}`,
-  );
-  expect(credited.ok).toBe(true);
-  await w.t.db.pool.query(
-    `insert into deposits (user_id, currency_id, blockchain_key, address, txid, txout, amount, state, credited_at,
-       bank_transfer_id)
-     values ($1, 'eur', null, $2, $3, 0, $4, 'accepted', now(), $5)`,
-    [who.id, iban, tx, amount, transfer],
-  );
-}
+const bankDeposit = (who: { id: number }, amount: string, iban?: string) =>
+  depositEur(w.t, who, amount, iban);
 
 type Alert = { id: number; uid: string; email: string; rule: string; eur: string; operation_ids: number[] };
 const admin = (p: Person, method: string, url: string, body?: unknown) =>
@@ -101,6 +73,32 @@ describe('transaction monitoring rules', () => {
     await bankDeposit(occasional, '1000.00');
     await monitor().scan();
     expect((await alertsOf(p, occasional)).map((a) => a.rule)).toEqual(['threshold.identification']);
+  });
+
+  it('links an operation exactly AML_LINKED_WINDOW_DAYS (7) before as outside the window, a microsecond later inside', async () => {
+    const p = await compliance();
+    /** 10,000 then 5,000 EUR, the first moved to `offset` before the second (as SQL interval text). */
+    const pair = async (email: string, offset: string) => {
+      const who = await w.member(email);
+      await bankDeposit(who, '10000');
+      await monitor().scan();
+      const second = await bankDeposit(who, '5000');
+      // The first operation, already valued, is moved back relative to the second's own time (as the monitor reads
+      // it: a JavaScript Date, to the millisecond).
+      const moved = await w.t.db.pool.query(
+        `update aml_operations
+         set occurred_at = (select date_trunc('milliseconds', credited_at) from deposits where id = $2) - $3::interval
+         where user_id = $1 and source = 'deposit' and source_id <> $2`,
+        [who.id, second, offset],
+      );
+      expect(moved.rowCount).toBe(1);
+      await monitor().scan();
+      return alertsOf(p, who);
+    };
+    expect(await pair('outside@monitoring.test', '7 days')).toEqual([]);
+    const inside = await pair('inside@monitoring.test', '7 days - 1 microsecond');
+    expect(inside.map((a) => [a.rule, a.eur])).toEqual([['threshold.linked', '15000']]);
+    expect(inside[0]?.operation_ids).toHaveLength(2);
   });
 
   it('rapid in-and-out across currencies: EUR in, USDT out within the window, valued in EUR', async () => {
@@ -267,6 +265,60 @@ describe('alerts in the console', () => {
     });
     expect(reject.statusCode, reject.body).toBe(200);
     expect(w.balance(who, 'trx')).toEqual({ balance: 100n * TRX, locked: 0n });
+  });
+
+  it('the rules class customers by country, business account and PEP status, which lasts a year after office', async () => {
+    const p = await compliance();
+    const uidOf = async (who: Member) =>
+      (await w.t.db.pool.query('select uid from users where id = $1', [who.id])).rows[0].uid as string;
+    const iranian = await w.member('resident-ir@monitoring.test');
+    await w.t.db.pool.query(
+      `insert into profiles (user_id, first_name, last_name, country) values ($1, 'Ali', 'Example', 'IR')`,
+      [iranian.id],
+    );
+    const business = await w.member('business@monitoring.test');
+    await w.t.db.pool.query(`update users set account_type = 'business' where id = $1`, [business.id]);
+    // Two PEPs set low by staff: one left office a year ago yesterday (still a PEP), one a year ago today (no more).
+    const today = (
+      await w.t.db.pool.query(
+        `select to_char(now() at time zone 'Europe/Warsaw', 'YYYY-MM-DD') as today,
+           to_char((now() at time zone 'Europe/Warsaw')::date - interval '1 year' + interval '1 day', 'YYYY-MM-DD') as recent,
+           to_char((now() at time zone 'Europe/Warsaw')::date - interval '1 year', 'YYYY-MM-DD') as expired`,
+      )
+    ).rows[0];
+    const pepRecent = await w.member('pep-recent@monitoring.test');
+    const pepExpired = await w.member('pep-expired@monitoring.test');
+    for (const [who, left] of [
+      [pepRecent, today.recent],
+      [pepExpired, today.expired],
+    ] as const) {
+      const set = await admin(p, 'PUT', `/monitoring/risk/${await uidOf(who)}`, {
+        class: 'low',
+        reason: 'Former official, low exposure',
+        pep: true,
+        pep_left_office: left,
+      });
+      expect(set.statusCode, set.body).toBe(200);
+    }
+    // A small ordinary operation of each brings them into a monitoring pass, which reassesses them.
+    for (const who of [iranian, business, pepRecent, pepExpired]) await bankDeposit(who, '10');
+    await monitor().scan();
+    const risk = (await admin(p, 'GET', '/monitoring/risk')).json() as {
+      uid: string;
+      class: string;
+      reasons: string[];
+      source: string;
+    }[];
+    const of = async (who: Member) => {
+      const uid = await uidOf(who);
+      const row = risk.find((r) => r.uid === uid);
+      return row && [row.class, row.reasons, row.source];
+    };
+    expect(await of(iranian)).toEqual(['high', ['country.high_risk'], 'rules']);
+    expect(await of(business)).toEqual(['average', ['business'], 'rules']);
+    // The rules raise a staff class for a PEP within the year; a year after leaving office it stays as staff set it.
+    expect(await of(pepRecent)).toEqual(['high', ['pep'], 'rules']);
+    expect(await of(pepExpired)).toEqual(['low', ['staff'], 'staff']);
   });
 
   it('compliance sets a risk class with a reason; overdue reviews are listed', async () => {

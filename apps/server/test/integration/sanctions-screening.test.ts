@@ -9,7 +9,7 @@ import { SanctionsScreening } from '../../src/modules/compliance/sanctions/scree
 import { hashPassword } from '../../src/modules/identity/passwords.ts';
 import { sessionFor } from '../support/core.ts';
 import { adminCall, type Person, person, stepUp } from '../support/staff.ts';
-import { type Member, TRX, walletSuite } from '../support/wallet.ts';
+import { externalAddress, type Member, TRX, walletSuite } from '../support/wallet.ts';
 
 // Issue 33, item 3: names screened against the imported EU consolidated list; a hit freezes withdrawals and
 // transfers out until compliance decides it. Driven with raw requests (no web app), by role.
@@ -335,6 +335,46 @@ describe('sanctions screening', () => {
       '12',
     );
     expect(refused.json().errors).toEqual([FROZEN]);
+  });
+});
+
+describe('sanctions screening of a business paying out', () => {
+  it("refuses to execute a frozen business's mass payout file, moving nothing; a cleared hit lets it run", async () => {
+    const payer = await w.member('payout-payer@sanctions.test');
+    await pool().query(`update users set account_type = 'business', level = 3 where id = $1`, [payer.id]);
+    await w.credit(payer, 'trx', 50n * TRX);
+    const csv = `currency,network,recipient,amount,reference\r\ntrx,tron-sim,${externalAddress('tron')},40,invoice`;
+    const boundary = 'sanctions-payout-boundary';
+    const uploaded = await w.t.app.inject({
+      method: 'POST',
+      url: '/api/v2/peatio/account/payouts',
+      headers: { ...payer.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.from(
+        `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="p.csv"\r\n` +
+          `content-type: text/csv\r\n\r\n${csv}\r\n--${boundary}--\r\n`,
+      ),
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const file = uploaded.json().id as number;
+    // The company's director is on the list: the screening finds the name and freezes the account.
+    await saveProfile(payer, 'Borislav', 'Fictivenko');
+    await screening.drainQueue();
+    const [hit] = await hitsOf(payer.id);
+    expect(hit).toMatchObject({ state: 'open', entry_logical_id: '900101' });
+    const execute = async () =>
+      w.call(payer, 'POST', `/account/payouts/${file}/execute`, { otp: await w.totp(payer) });
+    const refused = await execute();
+    expect([refused.statusCode, refused.json().errors]).toEqual([403, [FROZEN]]);
+    expect(w.balance(payer, 'trx')).toEqual({ balance: 50n * TRX, locked: 0n });
+    expect((await w.call(payer, 'GET', `/account/payouts/${file}`)).json().state).toBe('validated');
+
+    const cleared = await adminCall(w.t, 'POST', `/sanctions/hits/${hit.id}/decide`, compliance.headers, {
+      decision: 'false_positive',
+      reason: 'Different person: other date of birth and citizenship',
+    });
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    const run = await execute();
+    expect(run.statusCode, run.body).toBe(202);
   });
 });
 

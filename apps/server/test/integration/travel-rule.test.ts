@@ -123,7 +123,13 @@ describe('proof of a self-hosted address', () => {
     const above = await withdraw(who, id, '51');
     expect(above.statusCode).toBe(422);
     expect(above.json()).toEqual({ errors: ['account.withdraw.address_unverified'], threshold_eur: '46.00' });
+    // One cent above: 50.01087 TRX is EUR 46.0100004, i.e. 46.01.
+    const cent = await withdraw(who, id, '50.01087');
+    expect([cent.statusCode, cent.json().errors]).toEqual([422, ['account.withdraw.address_unverified']]);
     expect(balance(who, 'trx')).toEqual({ balance: 200n * TRX, locked: 0n });
+    // 50.010869 TRX is EUR 46.0099995, rounded down to 46.00 cents: not above.
+    const under = await withdraw(who, id, '50.010869');
+    expect(under.statusCode, under.body).toBe(201);
     // EUR 46.00 exactly is not above EUR 46.
     const at = await withdraw(who, id, '50');
     expect(at.statusCode).toBe(201);
