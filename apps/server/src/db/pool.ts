@@ -31,15 +31,25 @@ export function withReadSnapshot<T>(pool: pg.Pool, work: (tx: Tx) => Promise<T>)
 async function inTransaction<T>(pool: pg.Pool, begin: string, work: (tx: Tx) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query(begin);
-    const result = await work(client);
+    return await transactionOn(client, () => work(client), begin);
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * Runs `work` in one transaction on a connection the caller already holds (one that keeps a session-level
+ * advisory lock across the transaction, say): commit on success, rollback and rethrow on failure.
+ */
+export async function transactionOn<T>(client: Tx, work: () => Promise<T>, begin = 'begin'): Promise<T> {
+  await client.query(begin);
+  try {
+    const result = await work();
     await client.query('commit');
     return result;
   } catch (err) {
     await client.query('rollback').catch(() => {});
     throw err;
-  } finally {
-    client.release();
   }
 }
 

@@ -6,7 +6,7 @@ import type { UserRecord } from '../identity/users-repository.ts';
 import { sealCard } from './cards.ts';
 import { type CardContext, viaIssuer } from './context.ts';
 import { cardListItem } from './presenters.ts';
-import { type CardRow, findCard, insertReplacement, moveCard } from './repository.ts';
+import { type CardRow, findCard, findHolder, insertReplacement, moveCard } from './repository.ts';
 
 /** The refusal for an action on a card in a state other than `normal`. */
 export function refusalFor(card: CardRow, action: 'block' | 'unblock' | 'replace' | 'pin'): AppError {
@@ -59,12 +59,9 @@ export class CardActions {
       const card = await this.resolve(user, reference);
       if (card.status !== 'normal' && card.status !== 'loss') throw refusalFor(card, 'replace');
       if (card.next_charge_on === null) throw invalid(CARD_ERRORS.cardNotActive);
-      const holder = (
-        await this.ctx.db.query(
-          'select issuer_user_token, first_name, last_name from card_holders where user_id = $1',
-          [user.id],
-        )
-      ).rows[0];
+      const holder = await findHolder(this.ctx.db, user.id);
+      // A card is only ever issued to a holder: none here is a broken database, not a request to refuse.
+      if (!holder) throw new Error(`card ${card.id} has no card holder`);
       const claimed = await moveCard(this.ctx.db, card.id, [card.status], 'Card replacement processing');
       if (!claimed) throw invalid(CARD_ERRORS.replacementInProgress);
       const token = `card_${randomBytes(12).toString('hex')}`;

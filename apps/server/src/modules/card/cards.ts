@@ -30,6 +30,7 @@ import {
   listCharges,
   moveCard,
   reserveCardSlot,
+  staleOrders,
 } from './repository.ts';
 import type { CardTopups } from './topups.ts';
 
@@ -179,14 +180,7 @@ export class CardService {
    * ten minutes the issuer is asked; a card it made becomes the user's (unpaid), otherwise the slot is freed.
    */
   private async reconcileStaleOrders(userId: string): Promise<void> {
-    const stale = (
-      await this.ctx.db.query(
-        `select id, issuer_token from cards where user_id = $1 and status = 'ordering'
-           and created_at < now() - interval '10 minutes'`,
-        [userId],
-      )
-    ).rows as { id: string; issuer_token: string }[];
-    for (const row of stale) {
+    for (const row of await staleOrders(this.ctx.db, userId)) {
       const card = await viaIssuer(this.ctx, (issuer) => issuer.getCard(row.issuer_token, true));
       if (card?.pan) await completeOrder(this.ctx.db, row.id, sealCard(this.ctx, card.pan, card.expiration));
       else await dropReservation(this.ctx.db, row.id);

@@ -1,7 +1,15 @@
 import { formatUnits, toUnits } from '@exchange/shared';
 import { REASON } from '../../adapters/card-issuer/port.ts';
-import { withTransaction } from '../../db/pool.ts';
 import { CARD_CURRENCY, type CardContext, utcToday } from './context.ts';
+import {
+  cardsDue,
+  countRefusedCharge,
+  type FeeCard,
+  feeCard,
+  markFeeUnpaid,
+  paidButSuspended,
+  recordPaidPeriod,
+} from './fee-repository.ts';
 import { type CardRow, setFeeSuspended } from './repository.ts';
 
 /** One fee line of a period: the activation fee (first period only) and the annual fee. */
@@ -47,7 +55,7 @@ export class CardFeeCharger {
    * Charges the card's current period. On success records the charges and moves `next_charge_on` a year on:
    * from `nextFrom` (the due date, for a renewal on time) or from today (a first or late payment).
    */
-  async charge(card: CardRow, nextFrom?: string): Promise<'paid' | 'refused'> {
+  async charge(card: FeeCard, nextFrom?: string): Promise<'paid' | 'refused'> {
     const period = card.paid_periods;
     const ref = `card-fee:${card.id}:${period}:${card.fee_attempts}`;
     const lines = this.lines(card);
@@ -57,37 +65,18 @@ export class CardFeeCharger {
         ? await this.ctx.core.sequencer.submit({ type: 'CardFee', user: Number(card.user_id), amount }, ref)
         : { ok: true };
     if (!result.ok) {
-      await this.ctx.db.query(
-        `update cards set fee_attempts = fee_attempts + 1, updated_at = now()
-         where id = $1 and paid_periods = $2 and fee_attempts = $3`,
-        [card.id, period, card.fee_attempts],
-      );
+      await countRefusedCharge(this.ctx.db, card, period);
       return 'refused';
     }
     const today = utcToday(this.ctx.clock);
-    await withTransaction(this.ctx.db, async (tx) => {
-      for (const line of lines) {
-        await tx.query(
-          `insert into card_charges (card_id, user_id, fee_type, period, currency, fee, command_ref, fee_deduction_date)
-           values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict (card_id, period, fee_type) do nothing`,
-          [
-            card.id,
-            card.user_id,
-            line.type,
-            period,
-            CARD_CURRENCY,
-            formatUnits(line.units, this.precision),
-            ref,
-            today,
-          ],
-        );
-      }
-      await tx.query(
-        `update cards set paid_periods = paid_periods + 1, fee_attempts = 0,
-           next_charge_on = ($3::date + interval '1 year')::date, updated_at = now()
-         where id = $1 and paid_periods = $2`,
-        [card.id, period, nextFrom ?? today],
-      );
+    await recordPaidPeriod(this.ctx.db, {
+      card,
+      period,
+      currency: CARD_CURRENCY,
+      lines: lines.map((line) => ({ type: line.type, fee: formatUnits(line.units, this.precision) })),
+      commandRef: ref,
+      today,
+      nextFrom: nextFrom ?? today,
     });
     return 'paid';
   }
@@ -100,17 +89,11 @@ export class CardFeeCharger {
    */
   async chargeDue(today = utcToday(this.ctx.clock)): Promise<{ charged: number; suspended: number }> {
     const { db } = this.ctx;
-    const due: CardRow[] = (
-      await db.query(
-        `select id from cards where next_charge_on <= $1::date and paid_periods > 0
-           and status in ('unverified', 'normal', 'loss', 'Card replacement processing') order by next_charge_on, id limit 500`,
-        [today],
-      )
-    ).rows;
+    const due = await cardsDue(db, today);
     let charged = 0;
     let suspended = 0;
     for (const { id } of due) {
-      const card = await this.load(id);
+      const card = await feeCard(db, id);
       if (!card?.next_charge_on || card.next_charge_on > today) continue;
       try {
         if ((await this.charge(card, card.next_charge_on)) === 'paid') {
@@ -119,10 +102,7 @@ export class CardFeeCharger {
         }
         // Suspend first: if the issuer cannot be reached the card stays due and the next run tries again.
         if (card.status === 'normal' && !card.fee_suspended) await this.transition(card, 'SUSPENDED');
-        await db.query(
-          `update cards set next_charge_on = null, fee_suspended = true, updated_at = now() where id = $1`,
-          [card.id],
-        );
+        await markFeeUnpaid(db, card.id);
         suspended++;
       } catch (err) {
         this.ctx.log.warn({ card: card.id, err: String(err) }, 'card annual fee: charge failed');
@@ -133,7 +113,7 @@ export class CardFeeCharger {
   }
 
   /** Lifts the fee suspension of a paid card (at the issuer too when the card is in use). */
-  async reinstate(card: CardRow): Promise<void> {
+  async reinstate(card: FeeCard): Promise<void> {
     if (!card.fee_suspended || card.next_charge_on === null) return;
     if (card.status === 'normal') await this.transition(card, 'ACTIVE');
     await setFeeSuspended(this.ctx.db, card.id, false);
@@ -141,29 +121,13 @@ export class CardFeeCharger {
 
   /** Cards paid whose reinstatement at the issuer failed before: tried again on every run. */
   private async reinstatePaid(): Promise<void> {
-    const rows = (
-      await this.ctx.db.query(
-        `select id from cards where fee_suspended and next_charge_on is not null
-           and status in ('unverified', 'normal', 'loss', 'Card replacement processing') limit 100`,
-      )
-    ).rows;
-    for (const { id } of rows) {
-      const card = await this.load(id);
+    for (const { id } of await paidButSuspended(this.ctx.db)) {
+      const card = await feeCard(this.ctx.db, id);
       if (card) await this.reinstate(card).catch(() => {});
     }
   }
 
-  private async load(id: string): Promise<CardRow | undefined> {
-    return (
-      await this.ctx.db.query(
-        `select id, user_id, issuer_token, status, fee_suspended, paid_periods, fee_attempts,
-           to_char(next_charge_on, 'YYYY-MM-DD') as next_charge_on from cards where id = $1`,
-        [id],
-      )
-    ).rows[0];
-  }
-
-  private async transition(card: CardRow, state: 'ACTIVE' | 'SUSPENDED'): Promise<void> {
+  private async transition(card: FeeCard, state: 'ACTIVE' | 'SUSPENDED'): Promise<void> {
     await this.ctx.issuer.transitionCard({
       card_token: card.issuer_token,
       state,

@@ -18,6 +18,7 @@ import { sniffDocumentType } from '../../http/multipart.ts';
 import { decrypt, openBytes, sealBytes } from '../identity/crypto.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
 import { type CardContext, idNumberHash, sealIdNumber, viaIssuer } from './context.ts';
+import { confirmedPhone, latestProfile } from './member-repository.ts';
 import { holderState } from './presenters.ts';
 import {
   type DocumentInfo,
@@ -67,19 +68,8 @@ export class CardHolders {
       if (await findHolder(db, user.id)) throw invalid(CARD_ERRORS.cardholderExists);
       if (await idNumberTaken(db, idNumberHash(this.ctx.keys, input.id_no)))
         throw invalid(CARD_ERRORS.idnoExists);
-      const profile = (
-        await db.query(
-          `select first_name, last_name, address, city, postcode from profiles where user_id = $1
-           order by id desc limit 1`,
-          [user.id],
-        )
-      ).rows[0];
-      const phone = (
-        await db.query(
-          'select number from phones where user_id = $1 and validated_at is not null order by id desc limit 1',
-          [user.id],
-        )
-      ).rows[0]?.number as string | undefined;
+      const profile = await latestProfile(db, user.id);
+      const phone = await confirmedPhone(db, user.id);
       const token = issuerUserToken(user.uid);
       const names = { first_name: profile?.first_name ?? '', last_name: profile?.last_name ?? '' };
       await viaIssuer(this.ctx, (issuer) =>

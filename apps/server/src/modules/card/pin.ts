@@ -12,6 +12,7 @@ import { recordActivity, type UserRecord } from '../identity/users-repository.ts
 import { refusalFor } from './actions.ts';
 import type { RequestMeta } from './cards.ts';
 import { type CardContext, viaIssuer } from './context.ts';
+import { recentFailures } from './member-repository.ts';
 import type { CardRow } from './repository.ts';
 
 /**
@@ -65,14 +66,8 @@ export class CardPin {
     });
   }
 
-  private async recentFailures(user: UserRecord): Promise<number> {
-    const row = await this.ctx.db.query(
-      `select count(*)::int as n from activities
-        where user_id = $1 and action = $2 and result = 'failed'
-          and created_at > now() - make_interval(mins => $3)`,
-      [user.id, ACTION, PIN_REVEAL_POLICY.windowMinutes],
-    );
-    return row.rows[0].n as number;
+  private recentFailures(user: UserRecord): Promise<number> {
+    return recentFailures(this.ctx.db, user.id, ACTION, PIN_REVEAL_POLICY.windowMinutes);
   }
 
   private record(user: UserRecord, meta: RequestMeta, result: 'succeed' | 'failed', data: unknown) {

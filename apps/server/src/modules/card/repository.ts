@@ -21,6 +21,8 @@ export interface HolderRow {
   status: HolderStatus;
   description: string | null;
   kyc_token: string | null;
+  submitted_at: Date | null;
+  reviewed_at: Date | null;
 }
 
 /** What is stored about a holder's image, without the image. */
@@ -80,7 +82,7 @@ export async function idNumberTaken(db: Db, idNoHash: string): Promise<boolean> 
 
 export async function insertHolder(
   db: Db,
-  h: Omit<HolderRow, 'id' | 'status' | 'description' | 'kyc_token'>,
+  h: Omit<HolderRow, 'id' | 'status' | 'description' | 'kyc_token' | 'submitted_at' | 'reviewed_at'>,
 ): Promise<HolderRow> {
   return (
     await db.query(
@@ -203,6 +205,11 @@ export async function listCards(db: Db, userId: string): Promise<CardRow[]> {
   ).rows;
 }
 
+/** Every card of the user, in any status (an order being placed too), oldest first (the operator's status). */
+export async function everyCard(db: Db, userId: string): Promise<CardRow[]> {
+  return (await db.query<CardRow>(`select ${CARD} from cards where user_id = $1 order by id`, [userId])).rows;
+}
+
 /** Every card of the user the issuer knows (all but an order still being placed), oldest first (the data export). */
 export async function issuedCards(db: Db, userId: string): Promise<CardRow[]> {
   return (
@@ -294,6 +301,17 @@ export async function completeOrder(
        fulfillment = 'ordered', updated_at = now() where id = $1 and status = 'ordering'`,
     [id, c.panEnc, c.panHash, c.first4, c.last4, c.expiry],
   );
+}
+
+/** The user's card orders placed more than 10 minutes ago and never completed (the issuer may have the card). */
+export async function staleOrders(db: Db, userId: string): Promise<{ id: string; issuer_token: string }[]> {
+  return (
+    await db.query<{ id: string; issuer_token: string }>(
+      `select id, issuer_token from cards where user_id = $1 and status = 'ordering'
+         and created_at < now() - interval '10 minutes'`,
+      [userId],
+    )
+  ).rows;
 }
 
 export async function dropReservation(db: Db, id: string): Promise<void> {

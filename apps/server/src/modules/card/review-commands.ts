@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { CardDeskDecision, CardReviewDesk } from '../../adapters/simulators.ts';
 import { findUserByEmail } from '../identity/users-repository.ts';
+import { everyCard, findHolder, holderDocuments } from './repository.ts';
 
 /** The card operator commands, with their usage lines for the command line's help. */
 export const CARD_USAGE = `  card review approve <email>
@@ -32,9 +33,7 @@ export async function cardReview(
   if (!action) return { ok: false, message: `unknown decision: ${decision} (approve, reject, incomplete)` };
   const user = await findUserByEmail(db, email);
   if (!user) return { ok: false, message: `no user with email ${email}` };
-  const holder = (
-    await db.query('select issuer_user_token, status from card_holders where user_id = $1', [user.id])
-  ).rows[0];
+  const holder = await findHolder(db, user.id);
   if (!holder) return { ok: false, message: `${email} has not applied for a card` };
   const kyc = await desk.decide(holder.issuer_user_token, action, reason?.slice(0, 500));
   if (!kyc)
@@ -56,29 +55,9 @@ export async function cardStatus(
 ): Promise<{ ok: boolean; message: string }> {
   const user = await findUserByEmail(db, email);
   if (!user) return { ok: false, message: `no user with email ${email}` };
-  const holder = (
-    await db.query(
-      `select id, issuer_user_token, first_name, last_name, country, id_type, status, description,
-         submitted_at, reviewed_at from card_holders where user_id = $1`,
-      [user.id],
-    )
-  ).rows[0];
-  const documents = holder
-    ? (
-        await db.query(
-          `select doc_type, mime_type, size_bytes, updated_at from card_holder_documents where holder_id = $1
-           order by id`,
-          [holder.id],
-        )
-      ).rows
-    : [];
-  const cards = (
-    await db.query(
-      `select id, first4, last4, status, fee_suspended, to_char(next_charge_on, 'YYYY-MM-DD') as next_charge_on,
-         fulfillment, expiry, replaces_card_id, replaced_by from cards where user_id = $1 order by id`,
-      [user.id],
-    )
-  ).rows;
+  const holder = await findHolder(db, user.id);
+  const documents = holder ? await holderDocuments(db, holder.id) : [];
+  const cards = await everyCard(db, user.id);
   const review = holder && desk ? await desk.latest(holder.issuer_user_token) : undefined;
   const status = {
     email: user.email,

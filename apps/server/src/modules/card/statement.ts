@@ -10,6 +10,7 @@ import { type CardContext, viaIssuer } from './context.ts';
 import { fmtEur, fmtUsdt, rateUnits, USDT_DECIMALS, usdtToEurCents } from './money.ts';
 import { maskedNumber } from './presenters.ts';
 import type { CardRow } from './repository.ts';
+import { topupFeesByToken } from './topup-repository.ts';
 
 const STATUS: Record<string, string> = {
   PENDING: 'pending',
@@ -77,12 +78,7 @@ export class CardStatement {
   private async topupFees(card: CardRow, transactions: IssuerTransaction[]): Promise<Map<string, bigint>> {
     const tokens = transactions.flatMap((t) => (t.gpa_order?.token ? [t.gpa_order.token] : []));
     if (tokens.length === 0) return new Map();
-    const rows = (
-      await this.ctx.db.query(
-        'select issuer_token, fee::text as fee from card_topups where card_id = $1 and issuer_token = any($2)',
-        [card.id, tokens],
-      )
-    ).rows as { issuer_token: string; fee: string }[];
+    const rows = await topupFeesByToken(this.ctx.db, card.id, tokens);
     return new Map(rows.map((r) => [r.issuer_token, toUnits(r.fee, USDT_DECIMALS)]));
   }
 }

@@ -11,31 +11,33 @@ import {
   toUnits,
 } from '@exchange/shared';
 import { LOCK_FAMILIES, withLock } from '../../db/locks.ts';
-import type { Tx } from '../../db/pool.ts';
+import { type Tx, transactionOn } from '../../db/pool.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
 import { CARD_CURRENCY, type CardContext, utcToday, viaIssuer } from './context.ts';
 import { eurToUsdt, fmtEur, fmtUsdt, rateUnits, topupFee, USDT_DECIMALS, usdtToEurCents } from './money.ts';
 import type { CardRow } from './repository.ts';
+import {
+  cardSumsText,
+  dropNewTopup,
+  failedTopup,
+  failTopup,
+  holderToken,
+  insertTopup,
+  markTopupRefunded,
+  markTopupSent,
+  markTopupSubmitted,
+  refundsDue,
+  settleTopup,
+  type TopupRow,
+  topupByTokenForUpdate,
+  topupPage,
+  unsentTopups,
+  unsubmittedTopups,
+} from './topup-repository.ts';
 
 /** The funding source of our program at the issuer. */
 export const FUNDING_SOURCE_TOKEN = 'program_funding';
-
-export interface TopupRow {
-  id: string;
-  card_id: string;
-  user_id: string;
-  amount: string;
-  fee: string;
-  state: 'new' | 'submitted' | 'settled' | 'failed' | 'refunded';
-  issuer_token: string;
-  sent: boolean;
-  created_at: Date;
-}
-
-/** States whose amount counts as loaded today (towards the daily limit) or on its way to the card. */
-const LIVE = ['new', 'submitted', 'settled'];
-const PENDING = ['new', 'submitted'];
 
 /** A `gpa.credit` transaction the issuer reports: a top-up settled (COMPLETION) or refused (DECLINED). */
 export interface FundingEvent {
@@ -78,7 +80,7 @@ export class CardTopups {
     // is committed before the core is asked, so a crash in between is finished by the recovery.
     const row = await this.ctx.mutex.run(`topup:${user.id}`, async () => {
       return withLock(this.ctx.db, [LOCK_FAMILIES.cardTopup, user.id], async (client) => {
-        const inserted = await inTransaction(client, async () => {
+        const inserted = await transactionOn(client, async () => {
           // The engine decides; this spares a row for a top-up that cannot pass.
           const available = this.ctx.core.sequencer.state.balance(Number(user.id), CARD_CURRENCY).balance;
           if (available < amount + fee) throw invalid(CARD_MONEY_ERRORS.insufficientBalance);
@@ -88,20 +90,14 @@ export class CardTopups {
             throw new AppError(422, [CARD_MONEY_ERRORS.loadLimitExceeded], { limit: fmtUsdt(loadLimit) });
           if (sums.today + amount > dailyLimit)
             throw new AppError(422, [CARD_MONEY_ERRORS.dailyLimitExceeded], { limit: fmtUsdt(dailyLimit) });
-          return (
-            await client.query(
-              `insert into card_topups (card_id, user_id, amount, fee, state, issuer_token, created_on)
-               values ($1, $2, $3, $4, 'new', $5, $6::date) returning *`,
-              [
-                card.id,
-                user.id,
-                fmtUsdt(amount),
-                fmtUsdt(fee),
-                `ctp_${randomBytes(12).toString('hex')}`,
-                today,
-              ],
-            )
-          ).rows[0] as TopupRow;
+          return insertTopup(client, {
+            cardId: card.id,
+            userId: user.id,
+            amount: fmtUsdt(amount),
+            fee: fmtUsdt(fee),
+            issuerToken: `ctp_${randomBytes(12).toString('hex')}`,
+            today,
+          });
         });
         const result = await this.submit(inserted);
         if (result !== 'submitted') throw invalid(result);
@@ -129,31 +125,29 @@ export class CardTopups {
       `card-topup:${row.id}`,
     );
     if (!result.ok) {
-      await this.ctx.db.query(`delete from card_topups where id = $1 and state = 'new'`, [row.id]);
+      await dropNewTopup(this.ctx.db, row.id);
       return result.code ?? CARD_MONEY_ERRORS.insufficientBalance;
     }
-    await this.ctx.db.query(`update card_topups set state = 'submitted' where id = $1 and state = 'new'`, [
-      row.id,
-    ]);
+    await markTopupSubmitted(this.ctx.db, row.id);
     return 'submitted';
   }
 
   /** Asks the issuer to fund the card; the order's token is the top-up's, so a retry is the same order. */
   private async send(row: TopupRow, card: Pick<CardRow, 'issuer_token'>): Promise<void> {
-    const holder = (
-      await this.ctx.db.query('select issuer_user_token from card_holders where user_id = $1', [row.user_id])
-    ).rows[0];
+    const userToken = await holderToken(this.ctx.db, row.user_id);
+    // A top-up is only ever made on a holder's card: none here is a broken database, not a refusal.
+    if (!userToken) throw new Error(`top-up ${row.id}: its user has no card holder`);
     await viaIssuer(this.ctx, (issuer) =>
       issuer.createGpaOrder({
         token: row.issuer_token,
-        user_token: holder.issuer_user_token,
+        user_token: userToken,
         card_token: card.issuer_token,
         amount: row.amount,
         currency_code: CARD_CURRENCY.toUpperCase(),
         funding_source_token: FUNDING_SOURCE_TOKEN,
       }),
     );
-    await this.ctx.db.query('update card_topups set sent = true where id = $1', [row.id]);
+    await markTopupSent(this.ctx.db, row.id);
   }
 
   /**
@@ -164,21 +158,15 @@ export class CardTopups {
   async onFunding(tx: Tx, event: FundingEvent): Promise<{ outcome: string; refund?: string }> {
     const token = event.gpa_order?.token;
     if (!token) return { outcome: 'ignored' };
-    const row: TopupRow | undefined = (
-      await tx.query('select * from card_topups where issuer_token = $1 for update', [token])
-    ).rows[0];
+    const row = await topupByTokenForUpdate(tx, token);
     if (!row) return { outcome: 'unknown' };
     if (row.state !== 'submitted') return { outcome: 'stale' };
     if (event.state === 'COMPLETION') {
-      await tx.query(`update card_topups set state = 'settled', settled_at = now() where id = $1`, [row.id]);
-      await tx.query('update cards set balance = balance + $2, updated_at = now() where id = $1', [
-        row.card_id,
-        row.amount,
-      ]);
+      await settleTopup(tx, row);
       return { outcome: 'applied' };
     }
     if (event.state === 'DECLINED') {
-      await tx.query(`update card_topups set state = 'failed' where id = $1`, [row.id]);
+      await failTopup(tx, row.id);
       return { outcome: 'applied', refund: row.id };
     }
     return { outcome: 'ignored' };
@@ -186,9 +174,7 @@ export class CardTopups {
 
   /** Returns a refused top-up's amount to the spot balance: once (`card-refund:<id>`), even across restarts. */
   async refund(id: string): Promise<boolean> {
-    const row: TopupRow | undefined = (
-      await this.ctx.db.query(`select * from card_topups where id = $1 and state = 'failed'`, [id])
-    ).rows[0];
+    const row = await failedTopup(this.ctx.db, id);
     if (!row) return false;
     const result = await this.ctx.core.sequencer.submit(
       { type: 'CardRefund', user: Number(row.user_id), amount: toUnits(row.amount, USDT_DECIMALS) },
@@ -198,10 +184,7 @@ export class CardTopups {
       this.ctx.log.warn({ topup: row.id, code: result.code }, 'card top-up: refund refused by the core');
       return false;
     }
-    await this.ctx.db.query(
-      `update card_topups set state = 'refunded', refunded_at = now() where id = $1 and state = 'failed'`,
-      [row.id],
-    );
+    await markTopupRefunded(this.ctx.db, row.id);
     return true;
   }
 
@@ -212,46 +195,21 @@ export class CardTopups {
   async recover(minAgeMs = 30_000): Promise<{ submitted: number; sent: number; refunded: number }> {
     const { db } = this.ctx;
     const done = { submitted: 0, sent: 0, refunded: 0 };
-    const fresh = (
-      await db.query(
-        `select * from card_topups where state = 'new' and created_at <= now() - make_interval(secs => $1::float / 1000)
-         order by id limit 200`,
-        [minAgeMs],
-      )
-    ).rows as TopupRow[];
-    for (const row of fresh) if ((await this.submit(row)) === 'submitted') done.submitted++;
-    const unsent = (
-      await db.query(
-        `select t.*, c.issuer_token as card_token from card_topups t join cards c on c.id = t.card_id
-         where t.state = 'submitted' and not t.sent order by t.id limit 200`,
-      )
-    ).rows as (TopupRow & { card_token: string })[];
-    for (const row of unsent) {
+    for (const row of await unsubmittedTopups(db, minAgeMs))
+      if ((await this.submit(row)) === 'submitted') done.submitted++;
+    for (const row of await unsentTopups(db)) {
       await this.send(row, { issuer_token: row.card_token })
         .then(() => done.sent++)
         .catch((err) => this.ctx.log.warn({ topup: row.id, err: String(err) }, 'card top-up: send failed'));
     }
-    const failed = (await db.query(`select id from card_topups where state = 'failed' order by id limit 200`))
-      .rows;
-    for (const { id } of failed) if (await this.refund(id)) done.refunded++;
+    for (const { id } of await refundsDue(db)) if (await this.refund(id)) done.refunded++;
     return done;
   }
 
   /** `GET /account/list/topup_transactions`: one card's top-ups, newest first. */
   async list(user: UserRecord, reference: string, page: number, limit: number): Promise<TopupList> {
     const card = await this.resolve(user, reference);
-    const total = (
-      await this.ctx.db.query(
-        `select count(*)::int as n from card_topups where card_id = $1 and state <> 'new'`,
-        [card.id],
-      )
-    ).rows[0].n as number;
-    const rows = (
-      await this.ctx.db.query(
-        `select * from card_topups where card_id = $1 and state <> 'new' order by id desc limit $2 offset $3`,
-        [card.id, limit, (page - 1) * limit],
-      )
-    ).rows as TopupRow[];
+    const { rows, total } = await topupPage(this.ctx.db, card.id, page, limit);
     return { items: rows.map(topupItem), totalItem: total };
   }
 
@@ -293,35 +251,13 @@ export class CardTopups {
   }
 }
 
-/** Runs `work` in a transaction on this connection. */
-async function inTransaction<T>(client: Tx, work: () => Promise<T>): Promise<T> {
-  await client.query('begin');
-  try {
-    const result = await work();
-    await client.query('commit');
-    return result;
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
-  }
-}
-
 /** A card's settled balance, its top-ups on their way, and the top-ups of `today` (UTC), in USDT units. */
 async function cardSums(
   db: Tx | CardContext['db'],
   cardId: string,
   today: string,
 ): Promise<{ balance: bigint; pending: bigint; today: bigint }> {
-  const row = (
-    await db.query(
-      `select c.balance::text as balance,
-         coalesce((select sum(amount) from card_topups where card_id = c.id and state = any($2)), 0)::text as pending,
-         coalesce((select sum(amount) from card_topups where card_id = c.id and state = any($3)
-           and created_on = $4::date), 0)::text as today
-       from cards c where c.id = $1`,
-      [cardId, PENDING, LIVE, today],
-    )
-  ).rows[0];
+  const row = await cardSumsText(db, cardId, today);
   return {
     balance: toUnits(row.balance, USDT_DECIMALS),
     pending: toUnits(row.pending, USDT_DECIMALS),

@@ -5,8 +5,15 @@ import { type Tx, withTransaction } from '../../db/pool.ts';
 import { AppError } from '../../http/errors.ts';
 import type { CardContext } from './context.ts';
 import { kycDecision } from './holders.ts';
-import { type CardRow, recordWebhookEvent, setHolderStatus, setWebhookOutcome } from './repository.ts';
+import { recordWebhookEvent, setHolderStatus, setWebhookOutcome } from './repository.ts';
 import type { CardTopups } from './topups.ts';
+import {
+  cardForFulfilment,
+  holderForDecision,
+  moveCardBalance,
+  promoteReplacement,
+  setFulfilment,
+} from './webhook-repository.ts';
 
 /** Codes of a refused webhook (the issuer retries it; no user sees them). */
 export const WEBHOOK_ERRORS = {
@@ -131,11 +138,7 @@ export class CardWebhooks {
       if (sign === undefined || !event.amount || !event.card_token) return 'ignored';
       if (event.state !== 'PENDING' && event.state !== 'COMPLETION') return 'ignored';
       if (sign === 0n) return 'applied';
-      const moved = await tx.query(
-        'update cards set balance = balance + $2::numeric * $3, updated_at = now() where issuer_token = $1',
-        [event.card_token, event.amount, sign.toString()],
-      );
-      return moved.rowCount === 1 ? 'applied' : 'unknown';
+      return (await moveCardBalance(tx, event.card_token, event.amount, sign)) ? 'applied' : 'unknown';
     });
     // After the commit: the failed top-up is recorded, so a crash here leaves it to the card tick's recovery.
     if (refund) await this.topups.refund(refund).catch(() => {});
@@ -145,13 +148,7 @@ export class CardWebhooks {
   private async kyc(event: z.infer<typeof kycEvent>): Promise<string> {
     let approvedEmail: string | null = null;
     const outcome = await this.once(event.token, 'kyc', event, async (tx) => {
-      const holder = (
-        await tx.query(
-          `select h.id, h.status, h.kyc_token, u.email from card_holders h join users u on u.id = h.user_id
-           where h.issuer_user_token = $1 for update of h`,
-          [event.user_token],
-        )
-      ).rows[0];
+      const holder = await holderForDecision(tx, event.user_token);
       if (!holder) return 'unknown';
       const decision = kycDecision(event.result);
       if (!decision) return 'ignored';
@@ -171,17 +168,12 @@ export class CardWebhooks {
   private async transition(event: z.infer<typeof transitionEvent>): Promise<string> {
     let terminate: string | null = null;
     const outcome = await this.once(event.token, event.type ?? 'cardtransition', event, async (tx) => {
-      const card: CardRow | undefined = (
-        await tx.query(
-          `select id, user_id, status, fulfillment, replaces_card_id from cards where issuer_token = $1 for update`,
-          [event.card_token],
-        )
-      ).rows[0];
+      const card = await cardForFulfilment(tx, event.card_token);
       if (!card) return 'unknown';
       const next = fulfilmentOf(event);
       // State changes are ours (made through the API); only fulfilment moves a card here.
       if (!next || FULFILMENT_RANK[next] <= FULFILMENT_RANK[card.fulfillment ?? 'ordered']) return 'ignored';
-      await tx.query('update cards set fulfillment = $2, updated_at = now() where id = $1', [card.id, next]);
+      await setFulfilment(tx, card.id, next);
       if (next === 'delivered' && card.status === 'replacement_pending' && card.replaces_card_id)
         terminate = await promoteReplacement(tx, card);
       return 'applied';
@@ -232,32 +224,4 @@ function fulfilmentOf(event: z.infer<typeof transitionEvent>): Fulfilment | null
   const fromType = /^fulfillment\.(ordered|shipped|delivered)$/.exec(event.type ?? '')?.[1];
   const value = (fromType ?? event.fulfillment_status ?? '').toLowerCase();
   return value in FULFILMENT_RANK ? (value as Fulfilment) : null;
-}
-
-/**
- * A replacement arrived: the new card appears (not active yet) paid like the card it replaces, which is
- * terminated. Returns the old card's issuer token, to terminate it at the issuer.
- */
-async function promoteReplacement(
-  tx: Tx,
-  card: Pick<CardRow, 'id' | 'replaces_card_id'>,
-): Promise<string | null> {
-  const old = (
-    await tx.query(`select id, issuer_token from cards where id = $1 and status <> 'terminated' for update`, [
-      card.replaces_card_id,
-    ])
-  ).rows[0];
-  if (!old) return null;
-  await tx.query(
-    `update cards n set status = 'unverified', paid_periods = o.paid_periods, fee_attempts = o.fee_attempts,
-       next_charge_on = o.next_charge_on, fee_suspended = o.fee_suspended, updated_at = now()
-     from cards o where n.id = $1 and o.id = $2`,
-    [card.id, old.id],
-  );
-  await tx.query(
-    `update cards set status = 'terminated', terminated_at = now(), next_charge_on = null, updated_at = now()
-     where id = $1`,
-    [old.id],
-  );
-  return old.issuer_token;
 }
