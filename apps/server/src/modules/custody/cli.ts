@@ -8,6 +8,7 @@ import { ChainRegistry, type Network } from '../wallet/chains.ts';
 import { recordedEndpoint } from '../wallet/endpoints.ts';
 import { networkFactory } from '../wallet/networks.ts';
 import { sweepLegacyKeys } from './legacy.ts';
+import { erc20Tokens } from './legacy-repository.ts';
 
 export const CUSTODY_USAGE = `  custody sweep-legacy      empty the addresses of earlier versions (each with a key of its own) into the hot
                             wallets and retire their keys; needs SECRET_KEY and the owner's connection (app running)`;
@@ -51,14 +52,7 @@ export async function custodyCommand(
       keys,
       networks,
       async (key) => config.evmRpcUrl ?? (await recordedEndpoint(database.pool, key)),
-      async (key) =>
-        (
-          await database.pool.query(
-            `select currency_id as currency, contract_address as contract from currency_networks
-             where blockchain_key = $1 and protocol = 'ERC20' and contract_address is not null`,
-            [key],
-          )
-        ).rows,
+      (key) => erc20Tokens(database.pool, key),
     );
     for (const s of result.sent)
       console.log(`${s.network}: ${s.address}: sent ${s.currency} to the hot wallet (${s.txid})`);

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { decrypt, type ServerKeys } from '../identity/crypto.ts';
 import { hotWallet } from '../wallet/addresses.ts';
 import type { Network } from '../wallet/chains.ts';
+import { retireLegacyKey, unretiredLegacyKeys } from './legacy-repository.ts';
 
 const ERC20 = [
   'function balanceOf(address owner) view returns (uint256)',
@@ -38,11 +39,7 @@ export async function sweepLegacyKeys(
   tokensOf: (network: string) => Promise<{ currency: string; contract: string }[]>,
 ): Promise<LegacySweepResult> {
   const result: LegacySweepResult = { retired: [], sent: [], waiting: [] };
-  const rows = await owner.query(
-    `select k.blockchain_key, k.address, k.secret_enc, b.client from legacy_wallet_keys k
-     join blockchains b on b.key = k.blockchain_key where k.retired_at is null order by k.blockchain_key, k.address`,
-  );
-  for (const row of rows.rows) {
+  for (const row of await unretiredLegacyKeys(owner)) {
     const network = networks.find((n) => n.key === row.blockchain_key);
     const rpcUrl = row.client === 'evm' ? await rpcUrlOf(row.blockchain_key) : undefined;
     if (row.client === 'evm') {
@@ -113,10 +110,7 @@ export async function sweepLegacyKeys(
         provider.destroy();
       }
     }
-    await owner.query(
-      `update legacy_wallet_keys set secret_enc = null, retired_at = now() where blockchain_key = $1 and address = $2`,
-      [row.blockchain_key, row.address],
-    );
+    await retireLegacyKey(owner, row.blockchain_key, row.address);
     result.retired.push(row.address);
   }
   return result;

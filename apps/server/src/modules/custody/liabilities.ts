@@ -1,6 +1,7 @@
 import { formatUnits, type SolvencyLiabilitiesEntity, toUnits } from '@exchange/shared';
 import type { Queryable } from '../../core/audit.ts';
 import { CARD_CURRENCY } from '../card/context.ts';
+import { accountTotals, currencyTotals } from './liabilities-repository.ts';
 
 /**
  * What the exchange owes its customers, read from the ledger's materialised balances (which `npm run audit` checks
@@ -22,21 +23,6 @@ import { CARD_CURRENCY } from '../card/context.ts';
  * `external` (the counter of money that came in or went out, not anybody's claim), and the settled part of `card`.
  */
 
-/** Card top-ups whose amount a customer may still get back: `t` is `card_topups`. */
-const CARD_IN_FLIGHT = `(t.state in ('submitted', 'failed') or (t.state = 'new' and exists (
-    select 1 from client_commands c where c.ref = 'card-topup:' || t.id and c.ok)))`;
-
-const TOTALS = `with u as (select currency_id, sum(balance) as available, sum(locked) as locked
-      from balances group by 1),
-    h as (select currency_id, sum(amount) as held from withdrawal_holds group by 1),
-    k as (select sum(t.amount) as card from card_topups t where ${CARD_IN_FLIGHT})
-  select c.id as currency, c.type, c.precision,
-    coalesce(u.available, 0)::text as available, coalesce(u.locked, 0)::text as locked,
-    coalesce(h.held, 0)::text as held,
-    (case when c.id = $1 then coalesce((select card from k), 0) else 0 end)::text as card
-  from currencies c left join u on u.currency_id = c.id left join h on h.currency_id = c.id
-  order by c.position, c.id`;
-
 /** One currency's liabilities in integer units, with its type and precision. */
 export interface CurrencyLiabilities {
   currency: string;
@@ -51,7 +37,7 @@ export interface CurrencyLiabilities {
 
 /** Liabilities per currency (every currency, zero ones included), in the order the exchange lists them. */
 export async function liabilitiesByCurrency(db: Queryable): Promise<CurrencyLiabilities[]> {
-  const rows = (await db.query(TOTALS, [CARD_CURRENCY])).rows;
+  const rows = await currencyTotals(db, CARD_CURRENCY);
   return rows.map((r) => {
     const p = Number(r.precision);
     const available = toUnits(r.available, p);
@@ -95,17 +81,7 @@ export interface AccountLiabilities {
  * accounts and amounts {@link liabilitiesByCurrency} sums, so the leaves of a snapshot add up to the report.
  */
 export async function liabilitiesByAccount(db: Queryable): Promise<AccountLiabilities[]> {
-  const rows = (
-    await db.query(
-      `with owed as (
-         select user_id, currency_id, balance + locked as amount from balances
-         union all select t.user_id, $1, t.amount from card_topups t where ${CARD_IN_FLIGHT})
-       select o.user_id, u.uid, o.currency_id, c.precision, sum(o.amount)::text as amount
-       from owed o join users u on u.id = o.user_id join currencies c on c.id = o.currency_id
-       group by o.user_id, u.uid, o.currency_id, c.precision order by o.user_id, o.currency_id`,
-      [CARD_CURRENCY],
-    )
-  ).rows;
+  const rows = await accountTotals(db, CARD_CURRENCY);
   const accounts = new Map<number, AccountLiabilities>();
   for (const r of rows) {
     const userId = Number(r.user_id);

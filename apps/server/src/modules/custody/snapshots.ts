@@ -17,6 +17,15 @@ import {
   snapshotSalt,
   solvencySaltKey,
 } from './merkle.ts';
+import {
+  beginSnapshotRead,
+  currencyPrecisions,
+  insertSnapshot,
+  leafOf,
+  nodeHashes,
+  type SnapshotRow,
+  snapshotRow,
+} from './snapshots-repository.ts';
 
 /**
  * Merkle snapshots of customer liabilities (proof of liabilities): each one a published root with its time, the
@@ -24,16 +33,13 @@ import {
  * proof always refers to a root that was published and never changes.
  */
 
-const SNAPSHOT_COLUMNS = 'id, root, leaf_count, totals, created_at';
-
-// biome-ignore lint/suspicious/noExplicitAny: a raw database row
-function snapshotEntity(r: Record<string, any>): SolvencySnapshotEntity {
+function snapshotEntity(r: SnapshotRow): SolvencySnapshotEntity {
   return {
     id: Number(r.id),
     root: r.root,
     leaf_count: Number(r.leaf_count),
     totals: r.totals,
-    created_at: (r.created_at as Date).toISOString(),
+    created_at: r.created_at.toISOString(),
   };
 }
 
@@ -51,15 +57,10 @@ export async function makeSnapshot(
 ): Promise<SolvencySnapshotEntity> {
   const saltKey = solvencySaltKey(keys.encryptionKey);
   return withTransaction(db, async (tx) => {
-    await tx.query('set transaction isolation level repeatable read');
-    const head = (
-      await tx.query(`select nextval(pg_get_serial_sequence('solvency_snapshots', 'id')) as id, now() as at`)
-    ).rows[0];
-    const id = Number(head.id);
+    const head = await beginSnapshotRead(tx);
+    const id = head.id;
     const accounts = await liabilitiesByAccount(tx);
-    const precisions = new Map<string, number>(
-      (await tx.query('select id, precision from currencies')).rows.map((r) => [r.id, Number(r.precision)]),
-    );
+    const precisions = await currencyPrecisions(tx);
     const leaves = accounts
       .map((a) => {
         const data = leafData(a.uid, snapshotSalt(saltKey, id, a.uid), a.balances);
@@ -79,25 +80,15 @@ export async function makeSnapshot(
         .sort(([a], [b]) => (a < b ? -1 : 1))
         .map(([c, v]) => [c, formatUnits(v, precisions.get(c) as number)]),
     );
-    const row = (
-      await tx.query(
-        `insert into solvency_snapshots (id, root, leaf_count, totals, created_by, created_at)
-         values ($1, $2, $3, $4, $5, $6) returning ${SNAPSHOT_COLUMNS}`,
-        [id, root, leaves.length, JSON.stringify(totalsJson), createdBy, head.at],
-      )
-    ).rows[0];
-    if (leaves.length > 0)
-      await tx.query(
-        `insert into solvency_leaves (snapshot_id, user_id, position, balances)
-         select $1, u, p, b from unnest($2::bigint[], $3::int[], $4::text[]) as t(u, p, b)`,
-        [id, leaves.map((l) => l.account.userId), leaves.map((_, i) => i), leaves.map((l) => l.encoded)],
-      );
-    const nodes = levels.flatMap((level, l) => level.map((hash, position) => ({ l, position, hash })));
-    await tx.query(
-      `insert into solvency_nodes (snapshot_id, level, position, hash)
-       select $1, l, p, decode(h, 'hex') from unnest($2::smallint[], $3::int[], $4::text[]) as t(l, p, h)`,
-      [id, nodes.map((n) => n.l), nodes.map((n) => n.position), nodes.map((n) => n.hash)],
-    );
+    const row = await insertSnapshot(tx, {
+      id,
+      root,
+      at: head.at,
+      totals: totalsJson,
+      createdBy,
+      leaves: leaves.map((l) => ({ userId: l.account.userId, balances: l.encoded })),
+      nodes: levels.flatMap((level, l) => level.map((hash, position) => ({ level: l, position, hash }))),
+    });
     const snapshot = snapshotEntity(row);
     await andThen?.(tx, snapshot);
     return snapshot;
@@ -106,8 +97,7 @@ export async function makeSnapshot(
 
 /** The newest published snapshot, or null before the first. */
 export async function latestSnapshot(db: pg.Pool): Promise<SolvencySnapshotEntity | null> {
-  const row = (await db.query(`select ${SNAPSHOT_COLUMNS} from solvency_snapshots order by id desc limit 1`))
-    .rows[0];
+  const row = await snapshotRow(db);
   return row ? snapshotEntity(row) : null;
 }
 
@@ -124,34 +114,13 @@ export async function proofFor(
   userId: string,
   snapshotId?: number,
 ): Promise<SolvencyProofEntity | ProofMissing> {
-  const snapshot = (
-    snapshotId === undefined
-      ? await db.query(`select ${SNAPSHOT_COLUMNS} from solvency_snapshots order by id desc limit 1`)
-      : await db.query(`select ${SNAPSHOT_COLUMNS} from solvency_snapshots where id = $1`, [snapshotId])
-  ).rows[0];
+  const snapshot = await snapshotRow(db, snapshotId);
   if (!snapshot) return 'no_snapshot';
   const s = snapshotEntity(snapshot);
-  const leaf = (
-    await db.query(
-      `select l.position, l.balances, u.uid, encode(n.hash, 'hex') as hash
-       from solvency_leaves l join users u on u.id = l.user_id
-       join solvency_nodes n on n.snapshot_id = l.snapshot_id and n.level = 0 and n.position = l.position
-       where l.snapshot_id = $1 and l.user_id = $2`,
-      [s.id, userId],
-    )
-  ).rows[0];
+  const leaf = await leafOf(db, s.id, userId);
   if (!leaf) return 'not_in_snapshot';
   const siblings = siblingsOf(s.leaf_count, Number(leaf.position));
-  const hashes = new Map<string, string>(
-    (
-      await db.query(
-        `select n.level, n.position, encode(n.hash, 'hex') as hash from solvency_nodes n
-         join unnest($2::smallint[], $3::int[]) as t(l, p) on n.level = t.l and n.position = t.p
-         where n.snapshot_id = $1`,
-        [s.id, siblings.map((x) => x.level), siblings.map((x) => x.position)],
-      )
-    ).rows.map((r) => [`${r.level}:${r.position}`, r.hash]),
-  );
+  const hashes = await nodeHashes(db, s.id, siblings);
   const salt = snapshotSalt(solvencySaltKey(keys.encryptionKey), s.id, leaf.uid);
   const balances = decodeBalances(leaf.balances);
   return {

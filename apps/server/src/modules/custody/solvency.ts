@@ -12,6 +12,7 @@ import { csvField } from '../admin/ledger.ts';
 import type { Network } from '../wallet/chains.ts';
 import { type CurrencyLiabilities, liabilitiesByCurrency, liabilitiesEntity } from './liabilities.ts';
 import { latestSnapshot } from './snapshots.ts';
+import { databaseNow, ourAddresses } from './solvency-repository.ts';
 
 /** Balance reads in flight at once, over all networks: a node is not flooded by a wallet of many addresses. */
 export const BALANCE_CONCURRENCY = 8;
@@ -55,7 +56,7 @@ export async function solvencyReport(
 function readLedger(db: pg.Pool): Promise<{ liabilities: CurrencyLiabilities[]; at: string }> {
   return withReadSnapshot(db, async (client) => {
     const liabilities = await liabilitiesByCurrency(client);
-    const at = (await client.query('select now() as at')).rows[0].at as Date;
+    const at = await databaseNow(client);
     return { liabilities, at: at.toISOString() };
   });
 }
@@ -66,20 +67,13 @@ function readLedger(db: pg.Pool): Promise<{ liabilities: CurrencyLiabilities[]; 
  */
 async function readAddresses(db: pg.Pool, keys: string[]): Promise<Map<string, NetworkAddresses>> {
   const out = new Map<string, NetworkAddresses>(keys.map((k) => [k, { deposit: [], hot: null, cold: null }]));
-  const [deposit, hot, cold] = await Promise.all([
-    db.query(
-      'select blockchain_key, address from deposit_addresses where blockchain_key = any($1) order by id',
-      [keys],
-    ),
-    db.query('select blockchain_key, address from hot_wallets where blockchain_key = any($1)', [keys]),
-    db.query('select blockchain_key, address from cold_wallets where blockchain_key = any($1)', [keys]),
-  ]);
-  for (const r of deposit.rows) out.get(r.blockchain_key)?.deposit.push(r.address);
-  for (const r of hot.rows) {
+  const { deposit, hot, cold } = await ourAddresses(db, keys);
+  for (const r of deposit) out.get(r.blockchain_key)?.deposit.push(r.address);
+  for (const r of hot) {
     const n = out.get(r.blockchain_key);
     if (n) n.hot = r.address;
   }
-  for (const r of cold.rows) {
+  for (const r of cold) {
     const n = out.get(r.blockchain_key);
     if (n) n.cold = r.address;
   }
