@@ -4,6 +4,7 @@ import type pg from 'pg';
 import type { EvmTransactionRequest, SigningPurpose, WalletKey } from '../../adapters/chains/signing.ts';
 import type { Scheme, SignerKeys } from './keys.ts';
 import { type ChainRules, type Intent, PolicyRefusal, type SigningPolicy } from './policy.ts';
+import { evmTokenAt } from './repository.ts';
 
 const ERC20 = new Interface(['function transfer(address to, uint256 value) returns (bool)']);
 
@@ -58,12 +59,7 @@ export async function signEvm(
   let recipient = tx.to as string;
   let amount = tx.value;
   if (tx.data !== '0x') {
-    const token = (
-      await db.query(
-        `select currency_id from currency_networks where blockchain_key = $1 and lower(contract_address) = lower($2)`,
-        [request.network, tx.to],
-      )
-    ).rows[0];
+    const token = await evmTokenAt(db, request.network, tx.to);
     if (!token || tx.value !== 0n) throw new PolicyRefusal('signer.evm.call_not_allowed');
     let decoded: ReturnType<Interface['decodeFunctionData']>;
     try {
@@ -71,7 +67,7 @@ export async function signEvm(
     } catch {
       throw new PolicyRefusal('signer.evm.call_not_allowed');
     }
-    currency = token.currency_id;
+    currency = token;
     recipient = getAddress(String(decoded[0]));
     amount = BigInt(decoded[1]);
   }

@@ -4,6 +4,7 @@ import type { KeyScheme } from '../../adapters/chains/port.ts';
 import type { WalletKey } from '../../adapters/chains/signing.ts';
 import { accountPath, accountXpub, KEY_SCHEMES } from '../custody/hd.ts';
 import { PolicyRefusal } from './policy.ts';
+import { publishXpub } from './repository.ts';
 
 /** The two accounts of every scheme: deposit addresses (0) and the hot wallet (1). */
 const ACCOUNTS = [0, 1] as const;
@@ -42,17 +43,12 @@ export class SignerKeys {
     for (const scheme of KEY_SCHEMES) {
       for (const account of ACCOUNTS) {
         const xpub = accountXpub(this.root, scheme, account);
-        await db.query(
-          `insert into custody_xpubs (purpose, coin_type, account, xpub) values ($1, $2, $3, $4)
-           on conflict (purpose, coin_type, account) do nothing`,
-          [scheme.purpose, scheme.coinType, account, xpub],
-        );
-        const stored = (
-          await db.query(
-            'select xpub from custody_xpubs where purpose = $1 and coin_type = $2 and account = $3',
-            [scheme.purpose, scheme.coinType, account],
-          )
-        ).rows[0]?.xpub;
+        const stored = await publishXpub(db, {
+          purpose: scheme.purpose,
+          coinType: scheme.coinType,
+          account,
+          xpub,
+        });
         if (stored !== xpub)
           throw new Error(
             `the database's wallet (${accountPath(scheme, account)}) comes from another seed than this signer's: refusing to start`,

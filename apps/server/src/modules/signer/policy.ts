@@ -5,6 +5,7 @@ import { DEPOSIT_ACCOUNT, HOT_ACCOUNT } from '../../adapters/chains/signing.ts';
 import { LOCK_FAMILIES, lockForTransaction } from '../../db/locks.ts';
 import { withTransaction } from '../../db/pool.ts';
 import type { SignerConfig } from './config.ts';
+import { logDecision, logSignedWithdrawal, signedToday, withdrawalToSign } from './repository.ts';
 
 /**
  * What a transaction does, read by the signer from the transaction itself (never from what the caller says it
@@ -40,9 +41,10 @@ export class PolicyRefusal extends Error {
   }
 }
 
-const refuse = (code: string): never => {
+/** Refuses the request with `code` (a declared function, so that the compiler knows nothing runs after it). */
+function refuse(code: string): never {
   throw new PolicyRefusal(code);
-};
+}
 
 /**
  * The signer's policy: a transaction is signed only when it is exactly one of
@@ -131,14 +133,7 @@ export class SigningPolicy {
     await withTransaction(this.db, async (tx) => {
       // One decision per network at a time: the daily sum cannot be raced past its cap.
       await lockForTransaction(tx, [LOCK_FAMILIES.signerNetwork, intent.network]);
-      const w = (
-        await tx.query(
-          `select w.state, w.blockchain_key, w.currency_id, w.rid, w.amount::text, w.fee::text, w.internal_user_id,
-             c.precision
-           from withdrawals w join currencies c on c.id = w.currency_id where w.id = $1`,
-          [withdrawalId],
-        )
-      ).rows[0];
+      const w = await withdrawalToSign(tx, withdrawalId);
       if (!w) refuse('signer.withdrawal.not_found');
       if (w.state !== 'processing' || w.internal_user_id !== null) refuse('signer.withdrawal.not_approved');
       if (w.blockchain_key !== intent.network || w.currency_id !== intent.currency)
@@ -148,30 +143,19 @@ export class SigningPolicy {
       if (payment.amount !== due) refuse('signer.withdrawal.wrong_amount');
       const cap = this.config.dailyCaps.get(intent.currency);
       if (cap !== undefined) {
-        const today = (
-          await tx.query(
-            `select coalesce(sum(amount), 0)::text as total from signer_log
-             where blockchain_key = $1 and currency_id = $2 and purpose = 'withdrawal' and decision = 'signed'
-               and created_at >= date_trunc('day', now() at time zone 'utc') at time zone 'utc'`,
-            [intent.network, intent.currency],
-          )
-        ).rows[0].total;
+        const today = await signedToday(tx, intent.network, intent.currency);
         if (toUnits(today, w.precision) + payment.amount > toUnits(cap, w.precision))
           refuse('signer.withdrawal.daily_cap');
       }
-      const signed = await tx.query(
-        `insert into signer_log (blockchain_key, purpose, reference, decision, currency_id, amount, destination, txid)
-         values ($1, 'withdrawal', $2, 'signed', $3, $4, $5, $6) on conflict do nothing`,
-        [
-          intent.network,
-          `withdrawal:${withdrawalId}`,
-          intent.currency,
-          formatUnits(payment.amount, w.precision),
-          payment.destination,
-          txid,
-        ],
-      );
-      if (signed.rowCount !== 1) refuse('signer.withdrawal.already_signed');
+      const signed = await logSignedWithdrawal(tx, {
+        network: intent.network,
+        reference: `withdrawal:${withdrawalId}`,
+        currency: intent.currency,
+        amount: formatUnits(payment.amount, w.precision),
+        destination: payment.destination,
+        txid,
+      });
+      if (!signed) refuse('signer.withdrawal.already_signed');
     });
   }
 
@@ -184,20 +168,16 @@ export class SigningPolicy {
   ): Promise<void> {
     const purpose = intent.purpose;
     const payment = intent.payments[0];
-    await q.query(
-      `insert into signer_log (blockchain_key, purpose, reference, decision, reason, currency_id, destination, txid)
-       values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [
-        intent.network,
-        purpose.kind,
-        purpose.kind === 'withdrawal' ? `withdrawal:${purpose.withdrawalId}` : null,
-        decision,
-        reason,
-        intent.currency,
-        payment?.destination ?? null,
-        txid,
-      ],
-    );
+    await logDecision(q, {
+      network: intent.network,
+      purpose: purpose.kind,
+      reference: purpose.kind === 'withdrawal' ? `withdrawal:${purpose.withdrawalId}` : null,
+      decision,
+      reason,
+      currency: intent.currency,
+      destination: payment?.destination ?? null,
+      txid,
+    });
   }
 }
 

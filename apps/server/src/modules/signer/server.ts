@@ -8,6 +8,7 @@ import type { SignerConfig } from './config.ts';
 import { signEvm } from './evm.ts';
 import type { SignerKeys } from './keys.ts';
 import { PolicyRefusal, SigningPolicy } from './policy.ts';
+import { carriedOn } from './repository.ts';
 import { signTron } from './tron.ts';
 
 /** A signing request is small (a PSBT of a sweep of many inputs is the largest): anything bigger is refused. */
@@ -83,11 +84,7 @@ export async function serveSigner(
 ): Promise<{ url: string; server: Server; close(): Promise<void> }> {
   const policy = new SigningPolicy(db, config);
   const native = async (network: string, currency: string) => {
-    const row = await db.query(
-      'select 1 from currency_networks where blockchain_key = $1 and currency_id = $2',
-      [network, currency],
-    );
-    if (row.rowCount !== 1) throw new PolicyRefusal('signer.network.unknown');
+    if (!(await carriedOn(db, network, currency))) throw new PolicyRefusal('signer.network.unknown');
   };
   const routes: Record<string, (body: unknown) => Promise<unknown>> = {
     '/v1/bitcoin/sign': async (body) => {

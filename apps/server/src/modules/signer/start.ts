@@ -4,6 +4,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import type { SignerConfig } from './config.ts';
 import { SignerKeys } from './keys.ts';
+import { setColdAddress } from './repository.ts';
 import { newMnemonic, readSeedFile, rootOf, writeSeedFile } from './seed.ts';
 import { serveSigner } from './server.ts';
 
@@ -49,11 +50,7 @@ export async function startSigner(config: SignerConfig, db: pg.Pool, log: Log) {
   const keys = await openSeed(config, log);
   await keys.publish(db);
   for (const [network, address] of config.coldAddresses) {
-    await db.query(
-      `insert into cold_wallets (blockchain_key, address) values ($1, $2)
-       on conflict (blockchain_key) do update set address = excluded.address, updated_at = now()`,
-      [network, address],
-    );
+    await setColdAddress(db, network, address);
   }
   const served = await serveSigner(config, db, keys, log);
   log.info(`signer: listening on ${served.url}`);

@@ -8,6 +8,7 @@ import type { SigningPurpose, TronUnsignedTransaction, WalletKey } from '../../a
 import { decodeTronRawData } from '../../adapters/chains/tron/transaction.ts';
 import type { Scheme, SignerKeys } from './keys.ts';
 import { type ChainRules, type Intent, PolicyRefusal, type SigningPolicy } from './policy.ts';
+import { tronTokenAt } from './repository.ts';
 
 /** `transfer(address,uint256)`: the only contract call the signer signs. */
 const TRANSFER_SELECTOR = 'a9059cbb';
@@ -65,18 +66,13 @@ export async function signTron(
     amount = data.amount;
     fee = TRX_TRANSFER_FEE_BOUND;
   } else if (data.type === 'TriggerSmartContract') {
-    const token = (
-      await db.query(
-        `select currency_id from currency_networks where blockchain_key = $1 and contract_address = $2`,
-        [request.network, data.contract],
-      )
-    ).rows[0];
+    const token = await tronTokenAt(db, request.network, data.contract);
     const call = data.data.toLowerCase();
     if (!token || data.callValue !== 0n || !call.startsWith(TRANSFER_SELECTOR) || call.length !== 8 + 128)
       throw new PolicyRefusal('signer.tron.call_not_allowed');
     const addressWord = call.slice(8, 72);
     if (!/^0{24}/.test(addressWord)) throw new PolicyRefusal('signer.tron.call_not_allowed');
-    currency = token.currency_id;
+    currency = token;
     recipient = encodeTronAddress(hexToBytes(addressWord.slice(24)));
     amount = BigInt(`0x${call.slice(72)}`);
     fee = data.feeLimit;
