@@ -4,7 +4,7 @@ import type pg from 'pg';
 import type { EvmTransactionRequest, SigningPurpose, WalletKey } from '../../adapters/chains/signing.ts';
 import type { Scheme, SignerKeys } from './keys.ts';
 import { type ChainRules, type Intent, PolicyRefusal, type SigningPolicy } from './policy.ts';
-import { evmTokenAt } from './repository.ts';
+import { tokenAt } from './repository.ts';
 
 const ERC20 = new Interface(['function transfer(address to, uint256 value) returns (bool)']);
 
@@ -59,7 +59,7 @@ export async function signEvm(
   let recipient = tx.to as string;
   let amount = tx.value;
   if (tx.data !== '0x') {
-    const token = await evmTokenAt(db, request.network, tx.to);
+    const token = await tokenAt(db, request.network, tx.to, true);
     if (!token || tx.value !== 0n) throw new PolicyRefusal('signer.evm.call_not_allowed');
     let decoded: ReturnType<Interface['decodeFunctionData']>;
     try {

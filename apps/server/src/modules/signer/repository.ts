@@ -18,29 +18,20 @@ export async function carriedOn(db: Db, network: string, currency: string): Prom
   return row.rowCount === 1;
 }
 
-/** The currency of the EVM token contract `contract` on `network` (addresses compared in any case), or undefined. */
-export async function evmTokenAt(
+/**
+ * The currency of the token contract `contract` on `network`, or undefined. EVM addresses are compared in any case
+ * (`anyCase`: checksummed or not); TRON's hex form is compared exactly.
+ */
+export async function tokenAt(
   db: Db,
   network: string,
   contract: string | null,
+  anyCase: boolean,
 ): Promise<string | undefined> {
+  const match = anyCase ? 'lower(contract_address) = lower($2)' : 'contract_address = $2';
   return (
     await db.query<{ currency_id: string }>(
-      `select currency_id from currency_networks where blockchain_key = $1 and lower(contract_address) = lower($2)`,
-      [network, contract],
-    )
-  ).rows[0]?.currency_id;
-}
-
-/** The currency of the TRON token contract `contract` (its hex form, exactly) on `network`, or undefined. */
-export async function tronTokenAt(
-  db: Db,
-  network: string,
-  contract: string | null,
-): Promise<string | undefined> {
-  return (
-    await db.query<{ currency_id: string }>(
-      `select currency_id from currency_networks where blockchain_key = $1 and contract_address = $2`,
+      `select currency_id from currency_networks where blockchain_key = $1 and ${match}`,
       [network, contract],
     )
   ).rows[0]?.currency_id;

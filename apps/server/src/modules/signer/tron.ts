@@ -8,7 +8,7 @@ import type { SigningPurpose, TronUnsignedTransaction, WalletKey } from '../../a
 import { decodeTronRawData } from '../../adapters/chains/tron/transaction.ts';
 import type { Scheme, SignerKeys } from './keys.ts';
 import { type ChainRules, type Intent, PolicyRefusal, type SigningPolicy } from './policy.ts';
-import { tronTokenAt } from './repository.ts';
+import { tokenAt } from './repository.ts';
 
 /** `transfer(address,uint256)`: the only contract call the signer signs. */
 const TRANSFER_SELECTOR = 'a9059cbb';
@@ -66,7 +66,7 @@ export async function signTron(
     amount = data.amount;
     fee = TRX_TRANSFER_FEE_BOUND;
   } else if (data.type === 'TriggerSmartContract') {
-    const token = await tronTokenAt(db, request.network, data.contract);
+    const token = await tokenAt(db, request.network, data.contract, false);
     const call = data.data.toLowerCase();
     if (!token || data.callValue !== 0n || !call.startsWith(TRANSFER_SELECTOR) || call.length !== 8 + 128)
       throw new PolicyRefusal('signer.tron.call_not_allowed');
