@@ -1,5 +1,6 @@
 import { ADMIN_ERRORS } from '@exchange/shared';
 import type pg from 'pg';
+import { containsPattern } from '../../db/like.ts';
 import { type Tx, withTransaction } from '../../db/pool.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Messengers, mailSecurityNotice } from '../identity/notify.ts';
@@ -19,8 +20,7 @@ import { recordStaffAction } from './trail.ts';
 
 /** Users whose email, phone or uid contains `q` (all when empty), newest first, with the total. */
 export function searchUsers(db: pg.Pool, q: { q: string; page: number; limit: number }) {
-  const like = `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return userSearchPage(db, like, q.limit, (q.page - 1) * q.limit);
+  return userSearchPage(db, containsPattern(q.q), q.limit, (q.page - 1) * q.limit);
 }
 
 /** A user by uid, for the console; 404 `admin.user.not_found` when there is none. */
@@ -35,11 +35,8 @@ export async function userByUid(
   return user;
 }
 
-/** Everything support sees of one user: profile, labels, phones, sessions, API keys, balances, recent log. */
-export async function userDetail(db: pg.Pool, uid: string) {
-  const user = await userByUid(db, uid);
-  const { labels, phones, profiles, sessions, apiKeys, balances, activity, orders, deposits, withdrawals } =
-    await supportView(db, user.id);
+/** Who a user is, as every list and detail of the console (and the CLI's `user show`) starts. */
+export function userSummary(user: Pick<UserRecord, 'uid' | 'email' | 'role' | 'level' | 'state' | 'otp'>) {
   return {
     uid: user.uid,
     email: user.email,
@@ -47,6 +44,16 @@ export async function userDetail(db: pg.Pool, uid: string) {
     level: user.level,
     state: user.state,
     otp: user.otp,
+  };
+}
+
+/** Everything support sees of one user: profile, labels, phones, sessions, API keys, balances, recent log. */
+export async function userDetail(db: pg.Pool, uid: string) {
+  const user = await userByUid(db, uid);
+  const { labels, phones, profiles, sessions, apiKeys, balances, activity, orders, deposits, withdrawals } =
+    await supportView(db, user.id);
+  return {
+    ...userSummary(user),
     labels,
     phones,
     profile: profiles[0] ?? null,

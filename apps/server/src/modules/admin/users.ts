@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { findUserByEmail } from '../identity/users-repository.ts';
+import { userSummary } from './customers.ts';
 import { cliUserView } from './customers-repository.ts';
 
 /** A user with labels, phones, profile and balances (decimal strings), or null when the email is unknown. */
@@ -8,12 +9,7 @@ export async function findUserDetail(db: pg.Pool, email: string) {
   if (!user) return null;
   const { labels, phones, profiles, balances } = await cliUserView(db, user.id);
   return {
-    uid: user.uid,
-    email: user.email,
-    role: user.role,
-    level: user.level,
-    state: user.state,
-    otp: user.otp,
+    ...userSummary(user),
     created_at: user.created_at,
     labels,
     phones,
