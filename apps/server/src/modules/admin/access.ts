@@ -5,6 +5,7 @@ import { type Clock, dateOf } from '../../clock.ts';
 import { authUser } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
+import { setStepUp, stepUpEnd, stepUpFresh } from './staff-repository.ts';
 
 /** The staff member behind an admin request, with the session the step-up is kept on. */
 export interface Staff {
@@ -64,28 +65,16 @@ export interface StepUpDeps {
 }
 
 async function steppedUp({ db, clock }: StepUpDeps, sessionId: string): Promise<boolean> {
-  const row = (
-    await db.query(
-      `select step_up_at > $3::timestamptz - make_interval(mins => $2) as fresh from sessions where id = $1`,
-      [sessionId, STEP_UP_MINUTES, dateOf(clock)],
-    )
-  ).rows[0];
-  return row?.fresh === true;
+  return stepUpFresh(db, sessionId, STEP_UP_MINUTES, dateOf(clock));
 }
 
 /** Until when the session's step-up lets staff act (ISO), or null. */
 export async function stepUpUntil({ db, clock }: StepUpDeps, sessionId: string): Promise<string | null> {
-  const row = (
-    await db.query(
-      `select step_up_at + make_interval(mins => $2) as until from sessions
-       where id = $1 and step_up_at > $3::timestamptz - make_interval(mins => $2)`,
-      [sessionId, STEP_UP_MINUTES, dateOf(clock)],
-    )
-  ).rows[0];
-  return row ? (row.until as Date).toISOString() : null;
+  const until = await stepUpEnd(db, sessionId, STEP_UP_MINUTES, dateOf(clock));
+  return until ? until.toISOString() : null;
 }
 
 /** Records a step-up on the staff member's session now (the next five minutes need no further code). */
 export async function recordStepUp({ db, clock }: StepUpDeps, sessionId: string): Promise<void> {
-  await db.query('update sessions set step_up_at = $2 where id = $1', [sessionId, dateOf(clock)]);
+  await setStepUp(db, sessionId, dateOf(clock));
 }

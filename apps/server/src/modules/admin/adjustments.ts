@@ -3,28 +3,25 @@ import type pg from 'pg';
 import type { Core } from '../../core/index.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { AppError } from '../../http/errors.ts';
-import { isoSql } from '../identity/users-repository.ts';
+import { userIdOfUid } from '../identity/users-repository.ts';
 import { applyAdjustment } from '../wallet/adjustments.ts';
 import { refuseOwnAccount, type Staff } from './access.ts';
+import {
+  type AdjustmentEntity,
+  adjustmentEntity,
+  insertProposal,
+  lockProposal,
+  markDecided,
+  staffAdjustments,
+} from './adjustments-repository.ts';
+import { currencyPrecision } from './markets-repository.ts';
 import { recordStaffAction } from './trail.ts';
 
 const invalid = (code: string) => new AppError(422, [code]);
 
-/** A staff proposal as the console lists it. */
-const SELECT = `select a.id::int, u.uid, u.email, a.currency_id as currency, trim_scale(a.amount)::text as amount,
-  a.reason, a.state, p.email as proposed_by, d.email as decided_by,
-  ${isoSql('a.created_at')} as created_at
-  from adjustments a join users u on u.id = a.user_id
-  left join users p on p.id = a.proposed_by left join users d on d.id = a.decided_by`;
-
 /** Adjustments proposed by staff, newest first, optionally in one state. */
-export async function listAdjustments(db: pg.Pool, state: string | undefined) {
-  return (
-    await db.query(
-      `${SELECT} where a.proposed_by is not null and ($1::text is null or a.state = $1) order by a.id desc limit 200`,
-      [state ?? null],
-    )
-  ).rows;
+export function listAdjustments(db: pg.Pool, state: string | undefined): Promise<AdjustmentEntity[]> {
+  return staffAdjustments(db, state ?? null);
 }
 
 /**
@@ -36,26 +33,25 @@ export async function proposeAdjustment(
   staff: Staff,
   input: { uid: string; currency: string; amount: string; reason: string },
 ) {
-  const currency = (await db.query('select precision from currencies where id = $1', [input.currency]))
-    .rows[0];
-  if (!currency) throw invalid(ADMIN_ERRORS.adjustmentInvalidCurrency);
-  const parsed = parseUnits(input.amount.replace(/^-/, ''), currency.precision);
+  const precision = await currencyPrecision(db, input.currency);
+  if (precision === undefined) throw invalid(ADMIN_ERRORS.adjustmentInvalidCurrency);
+  const parsed = parseUnits(input.amount.replace(/^-/, ''), precision);
   if (!parsed.ok || parsed.units === 0n) throw invalid(ADMIN_ERRORS.adjustmentInvalidAmount);
-  const user = (await db.query('select id from users where uid = $1', [input.uid])).rows[0];
-  if (!user) throw new AppError(404, [ADMIN_ERRORS.userNotFound]);
-  refuseOwnAccount(staff, user.id);
+  const userId = await userIdOfUid(db, input.uid);
+  if (userId === undefined) throw new AppError(404, [ADMIN_ERRORS.userNotFound]);
+  refuseOwnAccount(staff, userId);
   const id = await withTransaction(db, async (tx) => {
-    const row = (
-      await tx.query(
-        `insert into adjustments (user_id, currency_id, amount, reason, state, proposed_by)
-         values ($1, $2, $3, $4, 'proposed', $5) returning id`,
-        [user.id, input.currency, input.amount, input.reason, staff.user.id],
-      )
-    ).rows[0];
-    await recordStaffAction(tx, staff, 'adjustment.propose', `adjustment:${row.id}`, { after: input });
-    return Number(row.id);
+    const id = await insertProposal(tx, {
+      userId,
+      currency: input.currency,
+      amount: input.amount,
+      reason: input.reason,
+      proposedBy: staff.user.id,
+    });
+    await recordStaffAction(tx, staff, 'adjustment.propose', `adjustment:${id}`, { after: input });
+    return id;
   });
-  return (await db.query(`${SELECT} where a.id = $1`, [id])).rows[0];
+  return adjustmentEntity(db, id);
 }
 
 /**
@@ -72,17 +68,12 @@ export async function decideAdjustment(
   reason: string | undefined,
 ) {
   const decided = await withTransaction(db, async (tx) => {
-    const current = (
-      await tx.query(`select * from adjustments where id = $1 and state = 'proposed' for update`, [id])
-    ).rows[0];
+    const current = await lockProposal(tx, id);
     if (!current) throw invalid(ADMIN_ERRORS.adjustmentNotProposed);
     refuseOwnAccount(staff, current.user_id);
     if (String(current.proposed_by) === staff.user.id) throw invalid(ADMIN_ERRORS.adjustmentOwnProposal);
     const state = approve ? 'pending' : 'rejected';
-    await tx.query(
-      `update adjustments set state = $2, decided_by = $3, decided_at = now(), updated_at = now() where id = $1`,
-      [id, state, staff.user.id],
-    );
+    await markDecided(tx, id, state, staff.user.id);
     await recordStaffAction(
       tx,
       staff,
@@ -93,8 +84,8 @@ export async function decideAdjustment(
         after: { state, ...(reason ? { reason } : {}) },
       },
     );
-    return { ...current, amount: String(current.amount), approve };
+    return { ...current, approve };
   });
   if (decided.approve) await applyAdjustment(db, core, decided);
-  return (await db.query(`${SELECT} where a.id = $1`, [id])).rows[0];
+  return adjustmentEntity(db, id);
 }

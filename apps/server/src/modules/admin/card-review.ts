@@ -3,8 +3,13 @@ import type pg from 'pg';
 import type { CardDeskDecision, CardReviewDesk } from '../../adapters/simulators.ts';
 import { AppError } from '../../http/errors.ts';
 import { openBytes, type ServerKeys } from '../identity/crypto.ts';
-import { isoSql } from '../identity/users-repository.ts';
 import { refuseOwnAccount, type Staff } from './access.ts';
+import {
+  type CardHolderQueueItem,
+  cardHolderQueueItems,
+  holderOfUid,
+  sealedHolderDocument,
+} from './reviews-repository.ts';
 import { recordStaffAction } from './trail.ts';
 
 /**
@@ -12,29 +17,15 @@ import { recordStaffAction } from './trail.ts';
  * decision goes to the issuer (the simulator's reviewer, as the CLI's `card review`); its signed `kycs` webhook
  * then moves the holder, as it would from Marqeta.
  */
-export async function cardHolderQueue(db: pg.Pool) {
-  const rows = await db.query(
-    `select u.uid, u.email, h.first_name, h.last_name, h.country, h.id_type, h.status,
-       ${isoSql('h.submitted_at')} as submitted_at,
-       coalesce((select json_agg(json_build_object('id', d.id, 'type', d.doc_type, 'mime_type', d.mime_type)
-         order by d.id) from card_holder_documents d where d.holder_id = h.id), '[]') as documents
-     from card_holders h join users u on u.id = h.user_id
-     where h.status = 'under_review' order by h.submitted_at, h.id`,
-  );
-  return rows.rows;
+export function cardHolderQueue(db: pg.Pool): Promise<CardHolderQueueItem[]> {
+  return cardHolderQueueItems(db);
 }
 
 /** A document image of a card holder, opened with the server key: served only to staff, never cached. */
 export async function cardHolderDocument(db: pg.Pool, keys: ServerKeys, uid: string, id: number) {
-  const row = (
-    await db.query(
-      `select d.mime_type, d.content_sealed from card_holder_documents d join card_holders h on h.id = d.holder_id
-       join users u on u.id = h.user_id where u.uid = $1 and d.id = $2`,
-      [uid, id],
-    )
-  ).rows[0];
+  const row = await sealedHolderDocument(db, uid, id);
   if (!row) throw new AppError(404, [ADMIN_ERRORS.userNotFound]);
-  return { mimeType: row.mime_type as string, content: openBytes(keys.encryptionKey, row.content_sealed) };
+  return { mimeType: row.mime_type, content: openBytes(keys.encryptionKey, row.content_sealed) };
 }
 
 /**
@@ -51,12 +42,7 @@ export async function reviewCardHolder(
   reason: string,
 ) {
   refuseOwnAccount(staff, uid);
-  const holder = (
-    await db.query(
-      `select h.issuer_user_token, h.status from card_holders h join users u on u.id = h.user_id where u.uid = $1`,
-      [uid],
-    )
-  ).rows[0];
+  const holder = await holderOfUid(db, uid);
   if (!holder) throw new AppError(404, [ADMIN_ERRORS.userNotFound]);
   // With Marqeta the issuer's own reviewers decide: nothing is reviewable here.
   if (!desk) throw new AppError(422, [ADMIN_ERRORS.cardHolderNotReviewable]);

@@ -1,73 +1,42 @@
 import { ADMIN_ERRORS } from '@exchange/shared';
 import type pg from 'pg';
+import { containsPattern } from '../../db/like.ts';
 import { type Tx, withTransaction } from '../../db/pool.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Messengers, mailSecurityNotice } from '../identity/notify.ts';
 import { endPasswordResets } from '../identity/password.ts';
 import type { SessionStore } from '../identity/sessions.ts';
-import { isoSql, recordActivity } from '../identity/users-repository.ts';
+import { recordActivity, type UserRecord } from '../identity/users-repository.ts';
 import { refuseOwnAccount, type Staff } from './access.ts';
+import {
+  countOpenSessions,
+  findUserByUid,
+  setUserState,
+  supportView,
+  turnOffTwoFactor,
+  userSearchPage,
+} from './customers-repository.ts';
 import { recordStaffAction } from './trail.ts';
 
 /** Users whose email, phone or uid contains `q` (all when empty), newest first, with the total. */
-export async function searchUsers(db: pg.Pool, q: { q: string; page: number; limit: number }) {
-  const like = `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const where = `where $1 = '%%' or u.email ilike $1 or u.uid ilike $1
-    or exists (select 1 from phones p where p.user_id = u.id and p.number like $1)`;
-  const [rows, total] = await Promise.all([
-    db.query(
-      `select u.uid, u.email, u.role, u.level, u.state, u.otp, ${isoSql('u.created_at')} as created_at
-       from users u ${where} order by u.id desc limit $2 offset $3`,
-      [like, q.limit, (q.page - 1) * q.limit],
-    ),
-    db.query(`select count(*)::int as n from users u ${where}`, [like]),
-  ]);
-  return { items: rows.rows, total: total.rows[0].n as number };
+export function searchUsers(db: pg.Pool, q: { q: string; page: number; limit: number }) {
+  return userSearchPage(db, containsPattern(q.q), q.limit, (q.page - 1) * q.limit);
 }
 
 /** A user by uid, for the console; 404 `admin.user.not_found` when there is none. */
-export async function userByUid(db: pg.Pool, uid: string) {
-  const user = (await db.query('select * from users where uid = $1', [uid])).rows[0];
+export async function userByUid(
+  db: pg.Pool,
+  uid: string,
+): Promise<
+  Pick<UserRecord, 'id' | 'uid' | 'email' | 'role' | 'level' | 'state' | 'otp' | 'anti_phishing_phrase'>
+> {
+  const user = await findUserByUid(db, uid);
   if (!user) throw new AppError(404, [ADMIN_ERRORS.userNotFound]);
-  return user as {
-    id: string;
-    uid: string;
-    email: string;
-    role: string;
-    level: number;
-    state: string;
-    otp: boolean;
-    anti_phishing_phrase: string | null;
-  };
+  return user;
 }
 
-/** Everything support sees of one user: profile, labels, phones, sessions, API keys, balances, recent log. */
-export async function userDetail(db: pg.Pool, uid: string) {
-  const user = await userByUid(db, uid);
-  const q = (sql: string) => db.query(sql, [user.id]).then((r) => r.rows);
-  const [labels, phones, profiles, sessions, apiKeys, balances, activity, orders, deposits, withdrawals] =
-    await Promise.all([
-      q('select key, value, scope from labels where user_id = $1 order by key'),
-      q(`select country, number, ${isoSql('validated_at')} as validated_at from phones where user_id = $1`),
-      q(`select first_name, last_name, gender, dob::text, address, postcode, city, country, state
-         from profiles where user_id = $1`),
-      q(`select id, ip, user_agent, ${isoSql('created_at')} as created_at, ${isoSql('last_seen_at')} as last_seen_at
-         from sessions where user_id = $1 and revoked_at is null and expires_at > now() order by created_at desc`),
-      q(
-        `select kid, state, ${isoSql('created_at')} as created_at from api_keys where user_id = $1 order by id`,
-      ),
-      q(`select currency_id as currency, trim_scale(balance)::text as balance, trim_scale(locked)::text as locked
-         from balances where user_id = $1 and (balance <> 0 or locked <> 0) order by currency_id`),
-      q(`select action, result, ip, ${isoSql('created_at')} as created_at from activities
-         where user_id = $1 order by id desc limit 20`),
-      q(`select id::int, market_id as market, side, ord_type, state, trim_scale(price)::text as price,
-         trim_scale(origin_volume)::text as volume, ${isoSql('created_at')} as created_at
-         from orders where user_id = $1 order by id desc limit 20`),
-      q(`select id::int, currency_id as currency, trim_scale(amount)::text as amount, state,
-         ${isoSql('created_at')} as created_at from deposits where user_id = $1 order by id desc limit 20`),
-      q(`select id::int, currency_id as currency, trim_scale(amount)::text as amount, state,
-         ${isoSql('created_at')} as created_at from withdrawals where user_id = $1 order by id desc limit 20`),
-    ]);
+/** Who a user is, as every list and detail of the console (and the CLI's `user show`) starts. */
+export function userSummary(user: Pick<UserRecord, 'uid' | 'email' | 'role' | 'level' | 'state' | 'otp'>) {
   return {
     uid: user.uid,
     email: user.email,
@@ -75,6 +44,16 @@ export async function userDetail(db: pg.Pool, uid: string) {
     level: user.level,
     state: user.state,
     otp: user.otp,
+  };
+}
+
+/** Everything support sees of one user: profile, labels, phones, sessions, API keys, balances, recent log. */
+export async function userDetail(db: pg.Pool, uid: string) {
+  const user = await userByUid(db, uid);
+  const { labels, phones, profiles, sessions, apiKeys, balances, activity, orders, deposits, withdrawals } =
+    await supportView(db, user.id);
+  return {
+    ...userSummary(user),
     labels,
     phones,
     profile: profiles[0] ?? null,
@@ -106,10 +85,7 @@ export async function setUserLocked(
   if (user.state === 'deleted') throw new AppError(422, [ADMIN_ERRORS.accountClosed]);
   const state = locked ? 'locked' : 'active';
   await withTransaction(db, async (tx) => {
-    await tx.query(`update users set state = $2, updated_at = now() where id = $1 and state <> 'deleted'`, [
-      user.id,
-      state,
-    ]);
+    await setUserState(tx, user.id, state);
     if (locked) {
       await endPasswordResets(tx, user.id);
       await recordStaffSessionEnd(tx, user.id, staff, 'lock');
@@ -131,12 +107,7 @@ export async function setUserLocked(
 export async function endUserSessions(db: pg.Pool, sessions: SessionStore, staff: Staff, uid: string) {
   const user = await userByUid(db, uid);
   refuseOwnAccount(staff, user.id);
-  const open = (
-    await db.query(
-      'select count(*)::int as n from sessions where user_id = $1 and revoked_at is null and expires_at > now()',
-      [user.id],
-    )
-  ).rows[0].n as number;
+  const open = await countOpenSessions(db, user.id);
   await withTransaction(db, async (tx) => {
     await recordStaffAction(tx, staff, 'user.sessions.end', uid, {
       before: { sessions: open },
@@ -182,11 +153,7 @@ export async function resetTwoFactor(
   refuseOwnAccount(staff, user.id);
   if (!user.otp) throw new AppError(422, [ADMIN_ERRORS.twoFactorOff]);
   await withTransaction(db, async (tx) => {
-    await tx.query(
-      `update users set otp = false, otp_secret_enc = null, otp_pending_secret_enc = null, updated_at = now()
-       where id = $1`,
-      [user.id],
-    );
+    await turnOffTwoFactor(tx, user.id);
     await endPasswordResets(tx, user.id);
     await recordActivity(tx, {
       userId: user.id,

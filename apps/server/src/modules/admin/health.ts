@@ -1,6 +1,7 @@
 import type { ComponentHealth } from '@exchange/shared';
 import { pingDatabase } from '../../db/pool.ts';
 import type { AdminRouteDeps } from './deps.ts';
+import { operatorCounts } from './health-repository.ts';
 
 export type { ComponentHealth };
 
@@ -40,14 +41,7 @@ export async function componentHealth(deps: AdminRouteDeps): Promise<ComponentHe
         height === undefined ? 'no block seen yet' : `height ${height}, last pass ${Math.round(lag)} s ago`,
     });
   }
-  const counts = (
-    await deps.db.query(
-      `select (select count(*)::int from kyc_sim_webhooks where delivered_at is null and attempts > 0) as kyc,
-         (select count(*)::int from cardsim_webhooks where delivered_at is null and attempts > 0) as card,
-         (select count(*)::int from withdrawals where state = 'errored') as errored,
-         (select count(*)::int from withdrawals where state = 'under_review') as review`,
-    )
-  ).rows[0];
+  const counts = await operatorCounts(deps.db);
   for (const [name, n] of [
     ['KYC webhooks', counts.kyc],
     ['card webhooks', counts.card],

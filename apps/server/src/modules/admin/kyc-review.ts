@@ -3,8 +3,8 @@ import type pg from 'pg';
 import type { KycReviewDesk } from '../../adapters/simulators.ts';
 import { AppError } from '../../http/errors.ts';
 import { COMPANY_APPLICANT_SUFFIX } from '../business/company-service.ts';
-import { isoSql } from '../identity/users-repository.ts';
 import { refuseOwnAccount, type Staff } from './access.ts';
+import { type KycQueueItem, kycQueueItems } from './reviews-repository.ts';
 import { recordStaffAction } from './trail.ts';
 
 /**
@@ -15,29 +15,8 @@ import { recordStaffAction } from './trail.ts';
  * webhook then moves the user's labels, company and level, as it would from Sumsub. The queue reads the simulator's
  * applicant tables (the same database); with Sumsub they are empty and the reviews are in its dashboard.
  */
-export async function kycQueue(db: pg.Pool) {
-  const rows = await db.query(
-    `select u.uid, u.email, u.level, u.account_type, a.id as applicant_id, a.review_status, a.applicant_type as kind,
-       ${isoSql('a.updated_at')} as submitted_at,
-       p.first_name, p.last_name, p.dob::text, p.country,
-       coalesce((select json_agg(json_build_object('id', d.id, 'type', d.id_doc_type, 'side', d.id_doc_sub_type,
-         'mime_type', d.mime_type) order by d.id) from kyc_sim_documents d where d.applicant_id = a.id), '[]') as documents,
-       case when a.applicant_type = 'company' then (
-         select json_build_object('name', c.name, 'registration_number', c.registration_number, 'country', c.country,
-           'address', c.address,
-           'register_extract_issued_on', (select to_char(max(cd.issued_on), 'YYYY-MM-DD') from company_documents cd
-             where cd.company_id = c.id),
-           'representatives', coalesce((select json_agg(json_build_object('name', r.name, 'role', r.role,
-             'ownership', trim_scale(r.ownership)::text) order by r.position) from company_representatives r
-             where r.company_id = c.id), '[]'))
-         from companies c where c.applicant_id = a.id) end as company
-     from kyc_sim_applicants a
-     join users u on u.uid = a.external_user_id
-       or (a.applicant_type = 'company' and u.uid || '${COMPANY_APPLICANT_SUFFIX}' = a.external_user_id)
-     left join lateral (select * from profiles where user_id = u.id order by id desc limit 1) p on true
-     where a.review_status in ('pending', 'onHold') order by a.updated_at`,
-  );
-  return rows.rows;
+export function kycQueue(db: pg.Pool): Promise<KycQueueItem[]> {
+  return kycQueueItems(db);
 }
 
 /**

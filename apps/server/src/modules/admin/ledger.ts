@@ -2,23 +2,7 @@ import type { LedgerTotalsEntity, LedgerViewEntity } from '@exchange/shared';
 import type pg from 'pg';
 import { auditLedger } from '../../core/audit.ts';
 import { withReadSnapshot } from '../../db/pool.ts';
-
-/** Per currency: users' balances and holds, each system account, and their sum (0 when money is conserved). */
-const TOTALS = `with u as (select currency_id, sum(balance) as balance, sum(locked) as locked from balances group by 1),
-  s as (select currency_id,
-      coalesce(sum(amount) filter (where account = 'fees'), 0) as fees,
-      coalesce(sum(amount) filter (where account = 'external'), 0) as external,
-      coalesce(sum(amount) filter (where account = 'card'), 0) as card,
-      coalesce(sum(amount) filter (where account = 'swap'), 0) as swap
-    from system_balances group by 1)
-  select c.id as currency,
-    trim_scale(coalesce(u.balance, 0))::text as balance, trim_scale(coalesce(u.locked, 0))::text as locked,
-    trim_scale(coalesce(s.fees, 0))::text as fees, trim_scale(coalesce(s.external, 0))::text as external,
-    trim_scale(coalesce(s.card, 0))::text as card, trim_scale(coalesce(s.swap, 0))::text as swap,
-    trim_scale(coalesce(u.balance, 0) + coalesce(u.locked, 0) + coalesce(s.fees, 0) + coalesce(s.external, 0)
-      + coalesce(s.card, 0) + coalesce(s.swap, 0))::text as sum
-  from currencies c left join u on u.currency_id = c.id left join s on s.currency_id = c.id
-  order by c.position, c.id`;
+import { ledgerTotals, transactionTime } from './ledger-repository.ts';
 
 /**
  * The ledger as accountants see it: totals per currency and system account, and the audit of `npm run audit`,
@@ -26,9 +10,9 @@ const TOTALS = `with u as (select currency_id, sum(balance) as balance, sum(lock
  */
 export function ledgerView(db: pg.Pool): Promise<LedgerViewEntity> {
   return withReadSnapshot(db, async (client) => {
-    const totals = (await client.query<LedgerTotalsEntity>(TOTALS)).rows;
+    const totals = await ledgerTotals(client);
     const failures = await auditLedger(client);
-    const at = (await client.query('select now() as at')).rows[0].at as Date;
+    const at = await transactionTime(client);
     return { totals, audit: { clean: failures.length === 0, failures }, at: at.toISOString() };
   });
 }

@@ -25,6 +25,12 @@ export async function findMarket(db: pg.Pool, id: string): Promise<AdminMarketEn
   return (await db.query(`${MARKETS} where m.id = $1`, [id])).rows[0];
 }
 
+/** The number of decimals of a currency, or undefined for an unknown currency. */
+export async function currencyPrecision(db: pg.Pool | Tx, id: string): Promise<number | undefined> {
+  return (await db.query<{ precision: number }>('select precision from currencies where id = $1', [id]))
+    .rows[0]?.precision;
+}
+
 const NETWORKS = `select n.currency_id as currency, n.blockchain_key, c.precision::int, n.deposit_enabled,
     n.withdraw_enabled, trim_scale(n.withdraw_fee)::text as withdraw_fee, trim_scale(n.deposit_fee)::text as deposit_fee,
     trim_scale(n.min_withdraw_amount)::text as min_withdraw_amount,

@@ -2,53 +2,14 @@ import type { StatementEntity, StatementQuery, StatementRowEntity } from '@excha
 import type pg from 'pg';
 import { withReadSnapshot } from '../../db/pool.ts';
 import { csvField } from './ledger.ts';
+import {
+  countStatementMovements,
+  type MovementRow,
+  openingBalances,
+  statementMovements,
+} from './ledger-repository.ts';
 
-/**
- * A user's movements in one currency, from the ledger: the postings on the user's available (`u:<id>:main`) and
- * held (`u:<id>:locked`) accounts, one row per command and cause (a trade, its fee, an order's hold, a deposit ...),
- * oldest first, with the balances after each row. Postings from before the journal named no command: they are
- * summed into the opening balances. Read in one snapshot, so the running balances agree with the rows.
- */
-/**
- * Within one command, movements follow the order money moved in: an order's hold or release, the trade, the
- * command's own cause, then the fees it charged.
- */
-const CAUSE_ORDER = `array_position(array['order', 'trade', 'deposit', 'adjustment', 'withdrawal', 'transfer', 'swap',
-  'card_topup', 'card_fee', 'card_refund', 'liquidity', 'fee'], kind)`;
-
-const MOVEMENTS = `with p as (
-    select command_seq, kind, ${CAUSE_ORDER} as rank, ref, min(created_at) as at,
-      coalesce(sum(amount) filter (where account = $1 || ':main'), 0) as main,
-      coalesce(sum(amount) filter (where account = $1 || ':locked'), 0) as locked
-    from ledger_postings
-    where account in ($1 || ':main', $1 || ':locked') and currency_id = $2 and command_seq is not null
-    group by command_seq, kind, ref),
-  opening as (
-    select coalesce(sum(amount) filter (where account = $1 || ':main'), 0) as main,
-      coalesce(sum(amount) filter (where account = $1 || ':locked'), 0) as locked
-    from ledger_postings
-    where account in ($1 || ':main', $1 || ':locked') and currency_id = $2 and command_seq is null),
-  running as (
-    select p.*, o.main + sum(p.main) over w as balance_after, o.locked + sum(p.locked) over w as locked_after,
-      count(*) over () as total
-    from p, opening o
-    window w as (order by p.command_seq, p.rank, p.ref rows unbounded preceding))`;
-
-const ROW = `select command_seq, kind, rank, ref, at, trim_scale(main)::text as main, trim_scale(locked)::text as locked,
-    trim_scale(balance_after)::text as balance_after, trim_scale(locked_after)::text as locked_after, total
-  from running where ($3::timestamptz is null or at >= $3) and ($4::timestamptz is null or at < $4)`;
-
-interface MovementRow {
-  command_seq: string;
-  kind: StatementRowEntity['cause'];
-  ref: string | null;
-  at: Date;
-  main: string;
-  locked: string;
-  balance_after: string;
-  locked_after: string;
-}
-
+/** A movement as the statement shows it. */
 const entity = (r: MovementRow): StatementRowEntity => ({
   command: Number(r.command_seq),
   at: r.at.toISOString(),
@@ -60,35 +21,27 @@ const entity = (r: MovementRow): StatementRowEntity => ({
   locked: r.locked_after,
 });
 
-/** One page of a user's statement (oldest first), with the number of movements in the window for `Total`. */
+/**
+ * A user's movements in one currency, from the ledger: the postings on the user's available (`u:<id>:main`) and
+ * held (`u:<id>:locked`) accounts, one row per command and cause (a trade, its fee, an order's hold, a deposit ...),
+ * oldest first, with the balances after each row. Postings from before the journal named no command: they are
+ * summed into the opening balances. Read in one snapshot, so the running balances agree with the rows.
+ *
+ * One page of it (oldest first), with the number of movements in the window for `Total`.
+ */
 export async function accountStatement(
   db: pg.Pool,
   user: { id: string; uid: string },
   q: StatementQuery,
 ): Promise<StatementEntity> {
   return withReadSnapshot(db, async (client) => {
-    const args = [`u:${user.id}`, q.currency, q.from ?? null, q.to ?? null];
+    const span = { account: `u:${user.id}`, currency: q.currency, from: q.from ?? null, to: q.to ?? null };
     // One after the other: one connection runs one query at a time (node-postgres only queued the others, and
     // deprecates that); the snapshot keeps the three reads consistent all the same.
-    const rows = await client.query<MovementRow>(
-      `${MOVEMENTS} ${ROW} order by command_seq, rank, ref limit $5 offset $6`,
-      [...args, q.limit, (q.page - 1) * q.limit],
-    );
-    const counted = await client.query(`${MOVEMENTS} select count(*)::int as n from (${ROW}) w`, args);
-    const opening = await client.query(
-      `select trim_scale(coalesce(sum(amount) filter (where account = $1 || ':main'), 0))::text as balance,
-         trim_scale(coalesce(sum(amount) filter (where account = $1 || ':locked'), 0))::text as locked
-       from ledger_postings where account in ($1 || ':main', $1 || ':locked') and currency_id = $2
-         and command_seq is null`,
-      args.slice(0, 2),
-    );
-    return {
-      uid: user.uid,
-      currency: q.currency,
-      opening: opening.rows[0],
-      rows: rows.rows.map(entity),
-      total: counted.rows[0].n,
-    };
+    const rows = await statementMovements(client, span, q.limit, (q.page - 1) * q.limit);
+    const total = await countStatementMovements(client, span);
+    const opening = await openingBalances(client, span.account, span.currency);
+    return { uid: user.uid, currency: q.currency, opening, rows: rows.map(entity), total };
   });
 }
 

@@ -7,18 +7,21 @@ import {
 import type pg from 'pg';
 import { withTransaction } from '../../db/pool.ts';
 import { AppError } from '../../http/errors.ts';
-import { isoSql } from '../identity/users-repository.ts';
 import type { Staff } from './access.ts';
+import { currencyPrecision } from './markets-repository.ts';
 import { recordStaffAction } from './trail.ts';
+import {
+  deleteWithdrawLimit,
+  lockWithdrawLimit,
+  upsertWithdrawLimit,
+  withdrawLimits,
+} from './withdraw-limits-repository.ts';
 
 const invalid = (code: string) => new AppError(422, [code]);
 
-const SELECT = `select level::int, currency_id as currency, trim_scale(per_withdrawal)::text as per_withdrawal,
-  trim_scale(per_day)::text as per_day, ${isoSql('updated_at')} as updated_at from withdraw_limits`;
-
 /** Every limit, by currency then level. */
-export async function listWithdrawLimits(db: pg.Pool): Promise<WithdrawLimitEntity[]> {
-  return (await db.query(`${SELECT} order by currency_id, level`)).rows;
+export function listWithdrawLimits(db: pg.Pool): Promise<WithdrawLimitEntity[]> {
+  return withdrawLimits(db);
 }
 
 /**
@@ -31,32 +34,18 @@ export async function setWithdrawLimit(
   staff: Staff,
   input: WithdrawLimitInput,
 ): Promise<WithdrawLimitEntity | null> {
-  const currency = (await db.query('select precision from currencies where id = $1', [input.currency]))
-    .rows[0];
-  if (!currency) throw invalid(ADMIN_WITHDRAW_ERRORS.limitInvalidCurrency);
+  const precision = await currencyPrecision(db, input.currency);
+  if (precision === undefined) throw invalid(ADMIN_WITHDRAW_ERRORS.limitInvalidCurrency);
   for (const amount of [input.per_withdrawal, input.per_day]) {
     if (amount === null) continue;
-    const parsed = parseUnits(amount, currency.precision);
+    const parsed = parseUnits(amount, precision);
     if (!parsed.ok || parsed.units <= 0n) throw invalid(ADMIN_WITHDRAW_ERRORS.limitInvalidAmount);
   }
-  const key = [input.level, input.currency];
   return withTransaction(db, async (tx) => {
-    const before =
-      (await tx.query(`${SELECT} where level = $1 and currency_id = $2 for update`, key)).rows[0] ?? null;
+    const before = (await lockWithdrawLimit(tx, input.level, input.currency)) ?? null;
     const remove = input.per_withdrawal === null && input.per_day === null;
-    if (remove) await tx.query('delete from withdraw_limits where level = $1 and currency_id = $2', key);
-    const after = remove
-      ? null
-      : (
-          await tx.query(
-            `insert into withdraw_limits (level, currency_id, per_withdrawal, per_day) values ($1, $2, $3, $4)
-             on conflict (level, currency_id)
-             do update set per_withdrawal = $3, per_day = $4, updated_at = now()
-             returning level::int, currency_id as currency, trim_scale(per_withdrawal)::text as per_withdrawal,
-               trim_scale(per_day)::text as per_day, ${isoSql('updated_at')} as updated_at`,
-            [...key, input.per_withdrawal, input.per_day],
-          )
-        ).rows[0];
+    if (remove) await deleteWithdrawLimit(tx, input.level, input.currency);
+    const after = remove ? null : ((await upsertWithdrawLimit(tx, input)) ?? null);
     await recordStaffAction(
       tx,
       staff,

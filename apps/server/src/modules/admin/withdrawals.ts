@@ -5,44 +5,33 @@ import {
 } from '@exchange/shared';
 import { withTransaction } from '../../db/pool.ts';
 import { AppError } from '../../http/errors.ts';
-import { isoSql } from '../identity/users-repository.ts';
 import { resolveErrored } from '../wallet/withdraw-review.ts';
 import { releaseHold, settleInternal, type WithdrawDeps } from '../wallet/withdrawals.ts';
 import { refuseOwnAccount, type Staff } from './access.ts';
 import { recordStaffAction } from './trail.ts';
+import {
+  adminWithdrawal,
+  lockUnderReview,
+  markReviewed,
+  withdrawalPage,
+  withdrawalParties,
+} from './withdrawals-repository.ts';
 
 const invalid = (code: string) => new AppError(422, [code]);
 
-const SELECT = `select w.id::int, u.uid, u.email, u.level, w.currency_id as currency, w.blockchain_key,
-  trim_scale(w.amount)::text as amount, trim_scale(w.fee)::text as fee, w.rid, w.state,
-  w.internal_user_id is not null as internal, i.uid as recipient_uid,
-  coalesce(w.review_reasons, '{}') as review_reasons, w.error, w.note,
-  b.name as beneficiary, ${isoSql('b.activated_at')} as beneficiary_activated_at, r.email as reviewed_by,
-  ${isoSql('w.created_at')} as created_at
-  from withdrawals w join users u on u.id = w.user_id left join users i on i.id = w.internal_user_id
-  left join beneficiaries b on b.id = w.beneficiary_id left join users r on r.id = w.reviewed_by`;
-
 /** Withdrawals in one state (`all`: every one), oldest first: the queue is worked in order of arrival. */
-export async function listWithdrawals(
+export function listWithdrawals(
   db: WithdrawDeps['db'],
   q: { state: 'under_review' | 'errored' | 'all'; page: number; limit: number },
 ): Promise<{ items: AdminWithdrawalEntity[]; total: number }> {
-  const state = q.state === 'all' ? null : q.state;
-  const where = `where ($1::text is null or w.state = $1)`;
-  const order = state ? 'w.id' : 'w.id desc';
-  const [rows, count] = await Promise.all([
-    db.query(`${SELECT} ${where} order by ${order} limit $2 offset $3`, [
-      state,
-      q.limit,
-      (q.page - 1) * q.limit,
-    ]),
-    db.query(`select count(*)::int as total from withdrawals w ${where}`, [state]),
-  ]);
-  return { items: rows.rows, total: count.rows[0].total };
+  return withdrawalPage(db, q.state === 'all' ? null : q.state, q.limit, (q.page - 1) * q.limit);
 }
 
+/** A withdrawal just decided or resolved (it was found, and withdrawals are never deleted). */
 async function withdrawalEntity(db: WithdrawDeps['db'], id: number): Promise<AdminWithdrawalEntity> {
-  return (await db.query(`${SELECT} where w.id = $1`, [id])).rows[0];
+  const withdrawal = await adminWithdrawal(db, id);
+  if (!withdrawal) throw new Error(`withdrawal ${id} is gone`);
+  return withdrawal;
 }
 
 /**
@@ -61,21 +50,11 @@ export async function decideWithdrawal(
   reason: string | undefined,
 ): Promise<AdminWithdrawalEntity> {
   const decided = await withTransaction(deps.db, async (tx) => {
-    const current = (
-      await tx.query(
-        `select user_id, internal_user_id, review_reasons from withdrawals
-         where id = $1 and state = 'under_review' for update`,
-        [id],
-      )
-    ).rows[0];
+    const current = await lockUnderReview(tx, id);
     if (!current) throw invalid(ADMIN_WITHDRAW_ERRORS.notUnderReview);
     refuseOwnAccount(staff, current.user_id, current.internal_user_id);
     const state = approve ? 'accepted' : 'rejected';
-    await tx.query(
-      `update withdrawals set state = $2, note = $3, reviewed_by = $4, reviewed_at = now(), updated_at = now()
-       where id = $1`,
-      [id, state, approve ? null : (reason ?? null), staff.user.id],
-    );
+    await markReviewed(tx, id, { state, note: approve ? null : (reason ?? null), reviewedBy: staff.user.id });
     await recordStaffAction(
       tx,
       staff,
@@ -86,7 +65,7 @@ export async function decideWithdrawal(
         after: { state, reason: reason ?? null },
       },
     );
-    return { userId: Number(current.user_id), recipient: current.internal_user_id as string | null };
+    return { userId: Number(current.user_id), recipient: current.internal_user_id };
   });
   // After the commit: should this process stop here, the processor finishes the step (see finishDecided).
   if (!approve) await releaseHold(deps, id);
@@ -107,8 +86,7 @@ export async function resolveWithdrawal(
   input: ResolveWithdrawalInput,
 ): Promise<AdminWithdrawalEntity> {
   await withTransaction(deps.db, async (tx) => {
-    const current = (await tx.query('select user_id, internal_user_id from withdrawals where id = $1', [id]))
-      .rows[0];
+    const current = await withdrawalParties(tx, id);
     if (current) refuseOwnAccount(staff, current.user_id, current.internal_user_id);
     if (!(await resolveErrored(tx, id, input))) throw invalid(ADMIN_WITHDRAW_ERRORS.notErrored);
     await recordStaffAction(tx, staff, 'withdrawal.resolve', `withdrawal:${id}`, {

@@ -1,25 +1,15 @@
 import { type CurrencyListQuery, MARKET_DATA_ERRORS } from '@exchange/shared';
 import { z } from 'zod';
+import { containsPattern } from '../../db/like.ts';
 import { invalid } from '../../http/errors.ts';
 import { usdtPriceText } from '../wallet/valuation.ts';
+import { currencyNetworks, currencyPage, type NetworkRow } from './currencies-repository.ts';
 import type { MarketDataRouteDeps } from './deps.ts';
 
 /** `GET /public/currencies/{id}`: any case, as Peatio's `Currency.visible.codes(bothcase: true)`. */
 export const currencyParam = z.object({
   id: z.string({ error: MARKET_DATA_ERRORS.currencyNotFound }).max(64).toLowerCase(),
 });
-
-/** A currency network's row as `GET /public/currencies` lists it. */
-interface NetworkRow {
-  explorer_transaction: string | null;
-  explorer_address: string | null;
-  min_deposit_amount: string;
-  min_withdraw_amount: string;
-  withdraw_fee: string;
-  deposit_enabled: boolean;
-  withdraw_enabled: boolean;
-  min_confirmations: number;
-}
 
 /**
  * The currency-level fields Peatio 2 clients (BaseApp) read, taken from the currency's default network (its
@@ -46,44 +36,29 @@ interface CurrencyFilter {
   page?: { limit: number; offset: number };
 }
 
-/** `%` and `_` of a user's search text match themselves (SQL LIKE). */
-const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /**
  * The visible currencies with their networks, in display order, narrowed by `filter`, and how many match
  * before paging. Peatio's search matches the code or the name (either, case-insensitive).
  */
 async function queryCurrencies(deps: Pick<MarketDataRouteDeps, 'db' | 'core'>, filter: CurrencyFilter) {
-  const code = filter.search?.code ? likeText(filter.search.code) : null;
-  const name = filter.search?.name ? likeText(filter.search.name) : null;
-  const where = `visible and ($1::text is null or id = $1) and ($2::text is null or type = $2)
-    and (($3::text is null and $4::text is null) or id ilike $3 or name ilike $4)`;
-  const values = [filter.id ?? null, filter.type ?? null, code, name];
-  const [currencies, total] = await Promise.all([
-    deps.db.query(
-      `select id, name, description, homepage, type, precision, icon_url, position,
-         trim_scale(deposit_fee)::text as deposit_fee, trim_scale(swap_fee)::text as swap_fee,
-         (select trim_scale(l.per_day)::text from withdraw_limits l where l.currency_id = currencies.id
-           order by l.level desc limit 1) as per_day
-       from currencies where ${where} order by position, id
-       limit $5 offset $6`,
-      [...values, filter.page?.limit ?? null, filter.page?.offset ?? 0],
-    ),
-    deps.db.query(`select count(*)::int as n from currencies where ${where}`, values),
-  ]);
-  const ids = currencies.rows.map((c) => c.id as string);
-  const networks = await deps.db.query(
-    `select n.currency_id, n.blockchain_key, n.protocol, b.explorer_transaction, b.explorer_address,
-       trim_scale(n.min_deposit_amount)::text as min_deposit_amount, trim_scale(n.min_withdraw_amount)::text as min_withdraw_amount,
-       trim_scale(n.withdraw_fee)::text as withdraw_fee, trim_scale(n.deposit_fee)::text as deposit_fee,
-       n.deposit_enabled, n.withdraw_enabled, b.min_confirmations
-     from currency_networks n join blockchains b on b.key = n.blockchain_key
-     where n.currency_id = any($1::text[]) order by n.id`,
-    [ids],
+  const { items: currencies, total } = await currencyPage(
+    deps.db,
+    {
+      id: filter.id ?? null,
+      type: filter.type ?? null,
+      codeLike: filter.search?.code ? containsPattern(filter.search.code) : null,
+      nameLike: filter.search?.name ? containsPattern(filter.search.name) : null,
+    },
+    filter.page?.limit ?? null,
+    filter.page?.offset ?? 0,
   );
-  const items = currencies.rows.map(({ per_day, ...c }) => {
+  const networks = await currencyNetworks(
+    deps.db,
+    currencies.map((c) => c.id),
+  );
+  const items = currencies.map(({ per_day, ...c }) => {
     // Peatio 3 names inside `networks` (withdrawal_enabled) next to ours (withdraw_enabled).
-    const own = networks.rows
+    const own = networks
       .filter((n) => n.currency_id === c.id)
       .map(({ currency_id, ...n }) => ({ ...n, currency_id, withdrawal_enabled: n.withdraw_enabled }));
     return {
@@ -96,7 +71,7 @@ async function queryCurrencies(deps: Pick<MarketDataRouteDeps, 'db' | 'core'>, f
       networks: own,
     };
   });
-  return { items, total: total.rows[0].n as number };
+  return { items, total };
 }
 
 /**

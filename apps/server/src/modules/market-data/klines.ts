@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { tradeCandles } from './repository.ts';
 
 /** K-line periods in minutes and their stream suffixes (docs/trading.md#stream). */
 export const KLINE_PERIODS: Record<number, string> = {
@@ -45,17 +46,8 @@ export async function queryKlines(
   to: number | undefined,
   limit: number,
 ): Promise<Candle[]> {
-  const rows = await db.query(
-    `select bucket, (array_agg(price order by id))[1] as o, max(price) as h, min(price) as l,
-       (array_agg(price order by id desc))[1] as c, sum(amount) as v
-     from (select id, price, amount, floor(extract(epoch from created_at) / $2)::bigint * $2 as bucket
-           from trades where market_id = $1
-             and ($3::bigint is null or created_at >= to_timestamp(ceil($3::numeric / $2) * $2))
-             and ($4::bigint is null or created_at < to_timestamp((floor($4::numeric / $2) + 1) * $2))) t
-     group by bucket order by bucket ${from === undefined ? 'desc' : 'asc'} limit $5`,
-    [market, periodMinutes * 60, from ?? null, to ?? null, limit],
-  );
-  const candles: Candle[] = rows.rows.map((r) => [
+  const rows = await tradeCandles(db, market, periodMinutes * 60, from, to, limit);
+  const candles: Candle[] = rows.map((r) => [
     Number(r.bucket),
     trim(r.o),
     trim(r.h),

@@ -1,6 +1,7 @@
 import type pg from 'pg';
-import { orderViewFromRow, type Units } from '../../core/persistence.ts';
+import type { Units } from '../../core/persistence.ts';
 import { type OrderEntity, orderEntity } from '../trading/presenters.ts';
+import { restingOrders } from './repository.ts';
 
 /** Peatio's `GET /public/markets/{market}/order-book`: the open orders of each side, best first. */
 export interface OrderBookEntity {
@@ -20,15 +21,8 @@ export async function openOrderBook(
   asksLimit: number,
   bidsLimit: number,
 ): Promise<OrderBookEntity> {
-  const side = async (name: 'sell' | 'buy', limit: number) => {
-    const rows = await db.query(
-      `select * from orders where market_id = $1 and state in ('wait', 'pending') and side = $2
-         and price is not null and (ord_type = 'limit' or (ord_type <> 'stop_loss_order' and triggered_at is not null))
-       order by price ${name === 'sell' ? 'asc' : 'desc'}, seq limit $3`,
-      [market, name, limit],
-    );
-    return rows.rows.map((row) => orderEntity(units, orderViewFromRow(units, row)));
-  };
+  const side = async (name: 'sell' | 'buy', limit: number) =>
+    (await restingOrders(db, units, market, name, limit)).map((order) => orderEntity(units, order));
   const [asks, bids] = await Promise.all([side('sell', asksLimit), side('buy', bidsLimit)]);
   return { asks, bids };
 }

@@ -2,7 +2,6 @@ import type { CommandResult, OrderView, Trade } from '@exchange/engine';
 import { formatUnits, toUnits } from '@exchange/shared';
 import type pg from 'pg';
 import type { Core } from '../../core/index.ts';
-import { orderViewFromRow } from '../../core/persistence.ts';
 import type { CommittedBatch } from '../../core/sequencer.ts';
 import type { StreamHub } from '../ranger/hub.ts';
 import { privateStreamKey } from '../ranger/streams.ts';
@@ -10,6 +9,7 @@ import { orderEvent } from '../trading/presenters.ts';
 import { usdtPrice } from '../wallet/valuation.ts';
 import { BookView, type LevelChange } from './book-view.ts';
 import { type Candle, KLINE_PERIODS, queryKlines, type WireCandle, wireCandle } from './klines.ts';
+import { openOrders } from './repository.ts';
 import { computeTickers, flatTickers, type Ticker, type TradeFigures } from './tickers.ts';
 
 /** The candle being built, in integer ticks (price) and steps (volume). */
@@ -70,10 +70,9 @@ export class MarketData {
   private async loadBooks(): Promise<Map<string, BookView>> {
     const books = new Map<string, BookView>();
     for (const id of this.core.markets.keys()) books.set(id, new BookView());
-    const open = await this.db.query(`select * from orders where state in ('wait', 'pending') order by seq`);
     const ignored = new Map<string, LevelChange>();
-    for (const row of open.rows)
-      books.get(row.market_id)?.apply(orderViewFromRow(this.core.units, row), ignored);
+    for (const order of await openOrders(this.db, this.core.units, books))
+      books.get(order.market)?.apply(order, ignored);
     return books;
   }
 

@@ -1,6 +1,7 @@
 import { type TickerEntity, type TickerEvent, toUnits } from '@exchange/shared';
 import type pg from 'pg';
 import { trim } from './klines.ts';
+import { dayFigures } from './repository.ts';
 
 /** A Peatio ticker: 24-hour rolling figures of one market (see `TickerEntity`). */
 export type Ticker = TickerEntity;
@@ -33,22 +34,10 @@ export function changePercent(open: string, last: string): string {
 
 /** Tickers of every market from the last 24 hours of trades; a market without trades shows its last price. */
 export async function computeTickers(db: pg.Pool, markets: string[]): Promise<Record<string, TradeFigures>> {
-  const rows = await db.query(
-    `with day as (select * from trades where created_at > now() - interval '24 hours'),
-     agg as (select market_id, (array_agg(price order by id))[1] as open, max(price) as high, min(price) as low,
-               (array_agg(price order by id desc))[1] as last, sum(amount) as volume, sum(total) as amount
-             from day group by market_id),
-     last_ever as (select distinct on (market_id) market_id, price from trades order by market_id, id desc)
-     select m.id, agg.open::text, agg.high::text, agg.low::text, coalesce(agg.last, le.price, 0)::text as last,
-       coalesce(agg.volume, 0)::text as volume, coalesce(agg.amount, 0)::text as amount,
-       case when coalesce(agg.volume, 0) = 0 then 0 else agg.amount / agg.volume end::numeric(36, 18)::text as avg_price
-     from markets m left join agg on agg.market_id = m.id left join last_ever le on le.market_id = m.id
-     where m.id = any($1)`,
-    [markets],
-  );
+  const rows = await dayFigures(db, markets);
   const at = Math.floor(Date.now() / 1000);
   const out: Record<string, TradeFigures> = {};
-  for (const r of rows.rows) {
+  for (const r of rows) {
     const last = trim(r.last);
     const open = trim(r.open ?? r.last);
     out[r.id] = {
