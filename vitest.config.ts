@@ -35,6 +35,8 @@ export default defineConfig({
           name: 'unit',
           include: ['packages/*/test/**/*.test.ts', 'apps/*/test/unit/**/*.test.ts'],
           environment: 'node',
+          // Property tests run hundreds of cases each: on a loaded 2-core machine one took over Vitest's default 5 s.
+          testTimeout: 20_000,
           maxWorkers: WORKERS,
         },
       },
