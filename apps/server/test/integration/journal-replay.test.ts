@@ -213,7 +213,7 @@ describe('the journal as the source of truth', () => {
         fc.integer({ min: 1, max: 8 }),
         // The from-scratch projection's transactions: at most this many commands each (one for the whole journal,
         // or many, each built while the one before it is written).
-        fc.constantFrom(2, 7, 20_000),
+        fc.constantFrom(5, 20_000),
         async (drafts, crashAt, unprojected, perTransaction) => {
           const db = await createTestDatabase();
           databases.push(db);
