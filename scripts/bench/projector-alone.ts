@@ -103,7 +103,9 @@ try {
     t.build += performance.now() - t0;
     t0 = performance.now();
     const c0 = jsCpu();
-    if (process.env.EXPLAIN && ++units_ === 3) {
+    if (process.env.BUILD_ONLY) {
+      // nothing written: the build's own cost
+    } else if (process.env.EXPLAIN && ++units_ === 3) {
       await client.query('begin; set local synchronous_commit = off');
       await client.query('set plan_cache_mode = force_custom_plan');
       for (const st of statements) {
