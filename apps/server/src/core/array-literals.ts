@@ -1,7 +1,6 @@
 /**
- * PostgreSQL array literals (`{1,"a",NULL}`) built column by column in one pass over the rows: the projector sends
- * every row of a table as one array parameter per column (`unnest($1::bigint[], ...)`), and building those texts
- * is most of its own work: one pass over the rows fills every column, and each column is joined once.
+ * PostgreSQL array literals (`{1,"a",NULL}`) built column by column: the projector sends every row of a table as
+ * one array parameter per column (`unnest($1::bigint[], ...)`), and building those texts is most of its own work.
  */
 
 /** One column's element for a row, already in array-literal syntax (see the helpers below). */
@@ -9,14 +8,18 @@ export type Cell<T> = (row: T) => string;
 
 /** The array literal of each column over `rows`. */
 export function literals<T>(rows: readonly T[], cells: readonly Cell<T>[]): string[] {
-  // One list of elements per column, joined once: growing one string per element made a rope of as many pieces,
-  // which the collector then had to walk.
-  const columns = cells.map(() => new Array<string>(rows.length));
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i] as T;
-    for (let j = 0; j < cells.length; j++) (columns[j] as string[])[i] = (cells[j] as Cell<T>)(row);
+  // Column by column, each joined as soon as it is complete: one column's elements are alive at a time, so the
+  // young generation's collections, which copy whatever is still alive, find little (row by row, every column's
+  // elements stayed alive until the end, and collecting them cost more than making them). One list per column,
+  // joined once: growing one string per element made a rope of as many pieces, which the collector then walked.
+  const out = new Array<string>(cells.length);
+  const column = new Array<string>(rows.length);
+  for (let j = 0; j < cells.length; j++) {
+    const cell = cells[j] as Cell<T>;
+    for (let i = 0; i < rows.length; i++) column[i] = cell(rows[i] as T);
+    out[j] = `{${column.join(',')}}`;
   }
-  return columns.map((column) => `{${column.join(',')}}`);
+  return out;
 }
 
 /** A number, or NULL. */

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Tx } from '../db/pool.ts';
 import { BatchWaiters } from './batch-waiters.ts';
-import { executeBatch, type Units } from './persistence.ts';
+import { executeBatch, type Statement, type Units } from './persistence.ts';
 import { type JournalBatch, projectionStatements } from './projection.ts';
 
 /** How one projection went, for metrics: the batches and commands it wrote and how long its write took. */
@@ -22,6 +22,34 @@ export interface TablesProjector {
   stop(err: Error): Promise<void>;
 }
 
+/**
+ * Writes one projection's statements in one transaction on `client` (rolled back by the caller on failure).
+ * `meanwhile` runs once the first statement is on its way, while PostgreSQL works on it.
+ */
+export async function writeProjection(
+  client: Tx,
+  statements: Statement[],
+  meanwhile: () => void = () => {},
+): Promise<void> {
+  // One round trip opens the transaction (a simple query may hold two statements); node-postgres sends a
+  // client's queries one after the other anyway, and deprecates queueing them.
+  await client.query('begin; set local synchronous_commit = off');
+  // An async function runs up to its first await at once: executeBatch has sent its first statement (the
+  // combined one, nearly all the work) when it returns its promise.
+  const written = executeBatch(client, statements);
+  meanwhile();
+  await written;
+  await client.query('commit');
+}
+
+/** A unit built ahead: the first `take` pending batches' statements, which end at batch `to`. */
+interface PreparedUnit {
+  take: number;
+  commands: number;
+  to: number;
+  statements: Statement[];
+}
+
 /** Most commands written in one projection transaction (a larger backlog is written in several). */
 const MAX_COMMANDS = 20_000;
 
@@ -29,7 +57,9 @@ const MAX_COMMANDS = 20_000;
  * Writes the tables from the journal's committed batches, behind the core: orders, trades, balances, the ledger,
  * holds, client command ids and market rows (see projectionStatements). It takes every batch that has committed
  * since its last write and writes them in one transaction, so the further it falls behind the larger and cheaper
- * its writes become. Each write moves `core_projection.projected_seq` in the same transaction, from exactly where it
+ * its writes become. While PostgreSQL writes one transaction, the next one's statements are built from the batches
+ * that arrived meanwhile (the JavaScript and the database work at once, on the machine's two processors). Each
+ * write moves `core_projection.projected_seq` in the same transaction, from exactly where it
  * was, so a crash between the journal and the tables loses nothing (the start replays the journal after
  * `projected_seq`) and doubles nothing.
  *
@@ -38,6 +68,10 @@ const MAX_COMMANDS = 20_000;
  */
 export class Projector implements TablesProjector {
   private pending: JournalBatch[] = [];
+  /** The unit after the one being written, built while it was written (see writeNext). */
+  private prepared: PreparedUnit | undefined;
+  /** How many units were built while the one before them was being written. */
+  builtAhead = 0;
   private writing = false;
   private readonly waiters: BatchWaiters;
   private failure: Error | undefined;
@@ -56,6 +90,8 @@ export class Projector implements TablesProjector {
      * answers the error its callers get.
      */
     private readonly onFailure: (err: Error) => Error,
+    /** Most commands in one projection transaction (tests make it small, to write a stream in many). */
+    private readonly maxCommands = MAX_COMMANDS,
   ) {
     this.waiters = new BatchWaiters(projectedSeq);
   }
@@ -127,34 +163,60 @@ export class Projector implements TablesProjector {
 
   private async writeNext(): Promise<void> {
     while (this.pending.length > 0 && !this.failure) {
-      let take = 0;
-      let commands = 0;
-      while (take < this.pending.length && (take === 0 || commands < MAX_COMMANDS)) {
-        commands += (this.pending[take] as JournalBatch).commands.length;
-        take++;
-      }
-      const batches = this.pending.slice(0, take);
-      const to = (batches[batches.length - 1] as JournalBatch).seq;
+      let unit = this.prepared;
+      this.prepared = undefined;
       const started = performance.now();
       try {
-        const statements = projectionStatements(this.units, batches, {
-          from: this.waiters.position,
-          to,
-          term: this.term(),
+        unit ??= this.prepare(0, this.waiters.position);
+        const { take, to } = unit;
+        // While PostgreSQL writes this unit, the next one (the batches that arrived meanwhile) is built: the two
+        // processors work at once. Its fence starts where this one ends; should this one fail, it is dropped.
+        await this.write(unit.statements, () => {
+          if (this.pending.length > take && !this.failure) {
+            this.prepared = this.tryPrepare(take, to);
+            if (this.prepared) this.builtAhead++;
+          }
         });
-        await this.write(statements);
       } catch (err) {
+        this.prepared = undefined;
         this.fail(err instanceof Error ? err : new Error(String(err)), true);
         break;
       }
-      this.pending.splice(0, take);
-      this.advance(to);
-      const timing = { batches: take, commands, writeMs: performance.now() - started };
+      this.pending.splice(0, unit.take);
+      this.advance(unit.to);
+      const timing = { batches: unit.take, commands: unit.commands, writeMs: performance.now() - started };
       for (const listener of this.timings) listener(timing);
-      for (const listener of this.progress) listener(to);
+      for (const listener of this.progress) listener(unit.to);
     }
+    this.prepared = undefined;
     this.writing = false;
     this.settleIdle();
+  }
+
+  /**
+   * The statements of the next unit: the pending batches from index `skip` on, up to `maxCommands` commands (at
+   * least one batch), projected from batch `from`.
+   */
+  private prepare(skip: number, from: number): PreparedUnit {
+    let take = 0;
+    let commands = 0;
+    while (skip + take < this.pending.length && (take === 0 || commands < this.maxCommands)) {
+      commands += (this.pending[skip + take] as JournalBatch).commands.length;
+      take++;
+    }
+    const batches = this.pending.slice(skip, skip + take);
+    const to = (batches[batches.length - 1] as JournalBatch).seq;
+    const statements = projectionStatements(this.units, batches, { from, to, term: this.term() });
+    return { take, commands, to, statements };
+  }
+
+  /** {@link prepare} ahead of time: a failure is left to the next turn, which prepares it again and fails. */
+  private tryPrepare(skip: number, from: number): PreparedUnit | undefined {
+    try {
+      return this.prepare(skip, from);
+    } catch {
+      return undefined;
+    }
   }
 
   /** The tables hold everything up to `to` now: its waiters are answered. */
@@ -162,15 +224,11 @@ export class Projector implements TablesProjector {
     this.waiters.reach(to);
   }
 
-  private async write(statements: ReturnType<typeof projectionStatements>): Promise<void> {
+  private async write(statements: Statement[], meanwhile: () => void): Promise<void> {
     const client = await this.db.connect();
     let broken = false;
     try {
-      // One round trip opens the transaction (a simple query may hold two statements); node-postgres sends a
-      // client's queries one after the other anyway, and deprecates queueing them.
-      await client.query('begin; set local synchronous_commit = off');
-      await executeBatch(client as Tx, statements);
-      await client.query('commit');
+      await writeProjection(client as Tx, statements, meanwhile);
     } catch (err) {
       broken = true;
       await client.query('rollback').catch(() => {});

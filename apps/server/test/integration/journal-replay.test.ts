@@ -211,7 +211,10 @@ describe('the journal as the source of truth', () => {
         // Up to three crashes, each at a point of the stream (in hundredths of its length).
         fc.uniqueArray(fc.integer({ min: 1, max: 99 }), { minLength: 1, maxLength: 3 }),
         fc.integer({ min: 1, max: 8 }),
-        async (drafts, crashAt, unprojected) => {
+        // The from-scratch projection's transactions: at most this many commands each (one for the whole journal,
+        // or many, each built while the one before it is written).
+        fc.constantFrom(5, 20_000),
+        async (drafts, crashAt, unprojected, perTransaction) => {
           const db = await createTestDatabase();
           databases.push(db);
           const ids: number[] = [];
@@ -284,7 +287,10 @@ describe('the journal as the source of truth', () => {
             (err) => {
               throw err;
             },
+            perTransaction,
           );
+          let transactions = 0;
+          projector.onTimed(() => transactions++);
           for (const row of await readJournal(db.pool, 0)) {
             const { commands } = decodeBatch(row.body);
             const results = applyAll(engine, freshUnits, commands as Command[]);
@@ -293,6 +299,11 @@ describe('the journal as the source of truth', () => {
           await projector.whenProjected(core.sequencer.committedSeq);
           expect(engineHash(engine).hash).toBe(engineHash(core.sequencer.state).hash);
           expect(await projectedTables(fresh.pool)).toEqual(await projectedTables(db.pool));
+          // Small transactions: every one after the first was built while the one before it was written.
+          if (perTransaction < 20_000) {
+            expect(transactions).toBeGreaterThan(2);
+            expect(projector.builtAhead).toBe(transactions - 1);
+          }
           // The check `core verify` makes, from the first snapshot: the same.
           const report = await verifyJournal(db.pool);
           expect(journalFailures(report)).toEqual([]);
