@@ -16,7 +16,7 @@ export interface SubmittedProfile {
 }
 
 /** The latest profile as the profile screen shows it (`dob` as `YYYY-MM-DD`). */
-export interface ProfileRow {
+export type ProfileRow = {
   first_name: string | null;
   last_name: string | null;
   gender: string | null;
@@ -26,7 +26,7 @@ export interface ProfileRow {
   city: string | null;
   country: string | null;
   state: string;
-}
+};
 
 /** The values of the user's `basic-kyc-level` labels (docs/kyc.md#labels). */
 export async function kycLevelLabels(db: Db, userId: string): Promise<{ value: string }[]> {
