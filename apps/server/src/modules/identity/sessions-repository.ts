@@ -144,19 +144,19 @@ export async function listLiveSessions(
 ): Promise<{ rows: SessionRow[]; total: number }> {
   const where = `user_id = $1 and ${live('$2', '$5')}`;
   const [rows, count] = await Promise.all([
-    db.query(
+    db.query<SessionRow>(
       `select id, public_id::text, ip, user_agent, ${isoSql('created_at')} as created_at,
               ${isoSql('last_seen_at')} as last_seen_at, ${isoSql('expires_at')} as expires_at
          from sessions where ${where} order by created_at desc, id limit $3 offset $4`,
       [userId, idleMinutes, limit, (page - 1) * limit, now],
     ),
-    db.query(`select count(*)::int as n from sessions where ${where.replaceAll('$5', '$3')}`, [
+    db.query<{ n: number }>(`select count(*)::int as n from sessions where ${where.replaceAll('$5', '$3')}`, [
       userId,
       idleMinutes,
       now,
     ]),
   ]);
-  return { rows: rows.rows as SessionRow[], total: count.rows[0].n as number };
+  return { rows: rows.rows, total: count.rows[0]!.n };
 }
 
 /**
@@ -172,8 +172,8 @@ export async function endSessionByPublicId(
   reason: SessionEndReason,
 ): Promise<SessionRow | undefined> {
   if (!UUID.test(publicId)) return undefined;
-  const row = (
-    await db.query(
+  return (
+    await db.query<SessionRow>(
       `update sessions set revoked_at = $5, end_reason = $4
         where public_id = $3::uuid and user_id = $1 and ${live('$2', '$5')}
         returning id, public_id::text, ip, user_agent, ${isoSql('created_at')} as created_at,
@@ -181,7 +181,6 @@ export async function endSessionByPublicId(
       [userId, idleMinutes, publicId, reason, now],
     )
   ).rows[0];
-  return row as SessionRow | undefined;
 }
 
 /**
@@ -195,7 +194,7 @@ export async function endUserSessions(
   { idleMinutes, now }: SessionLiveness,
   reason: SessionEndReason,
 ): Promise<string[]> {
-  const rows = await db.query(
+  const rows = await db.query<{ id: string }>(
     `update sessions set revoked_at = $5, end_reason = $3
       where user_id = $1 and id is distinct from $2 and ${live('$4', '$5')}
       returning id`,
@@ -248,14 +247,14 @@ export async function knownDevice(
   userAgent: string | null,
 ): Promise<{ anyLogin: boolean; seen: boolean }> {
   const row = (
-    await db.query(
+    await db.query<{ any: boolean; seen: boolean }>(
       `select exists(select 1 from activities where user_id = $1 and action = 'login' and result = 'succeed') as any,
               exists(select 1 from activities where user_id = $1 and action = 'login' and result = 'succeed'
                        and (data->>'device' = $2 or ($3::text is not null and user_agent = $3))) as seen`,
       [userId, deviceKey, userAgent],
     )
   ).rows[0];
-  return { anyLogin: Boolean(row.any), seen: Boolean(row.seen) };
+  return { anyLogin: Boolean(row!.any), seen: Boolean(row!.seen) };
 }
 
 /**
@@ -269,7 +268,7 @@ export async function knownCountry(
   country: string,
 ): Promise<{ anyCountry: boolean; seen: boolean }> {
   const row = (
-    await db.query(
+    await db.query<{ any: boolean; seen: boolean }>(
       `select exists(select 1 from activities where user_id = $1 and action = 'login' and result = 'succeed'
                        and data->>'country' is not null) as any,
               exists(select 1 from activities where user_id = $1 and action = 'login' and result = 'succeed'
@@ -277,5 +276,5 @@ export async function knownCountry(
       [userId, country],
     )
   ).rows[0];
-  return { anyCountry: Boolean(row.any), seen: Boolean(row.seen) };
+  return { anyCountry: Boolean(row!.any), seen: Boolean(row!.seen) };
 }
