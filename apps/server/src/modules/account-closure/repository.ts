@@ -1,6 +1,7 @@
 import { CLOSURE_RETENTION_YEARS } from '@exchange/shared';
 import type pg from 'pg';
 import type { Tx } from '../../db/pool.ts';
+import type { TravelRuleBeneficiary } from '../compliance/travel-rule/withdrawal-check.ts';
 
 type Db = pg.Pool | Tx;
 
@@ -168,4 +169,29 @@ export async function closureQueueRows(
       [filter, limit],
     )
   ).rows;
+}
+
+/** A saved address as a closure's plan reads it: its travel-rule columns and its own. */
+export type ClosureBeneficiaryRow = TravelRuleBeneficiary & {
+  id: number;
+  currency_id: string;
+  blockchain_key: string;
+  memo: string | null;
+  state: string;
+};
+
+/** The user's saved address with this id, or undefined (another user's id finds nothing). */
+export async function closureBeneficiary(
+  db: Db,
+  beneficiaryId: number,
+  userId: string,
+): Promise<ClosureBeneficiaryRow | undefined> {
+  return (
+    await db.query<ClosureBeneficiaryRow>(
+      `select id::int, currency_id, blockchain_key, address, memo, state, beneficiary_name, hosting,
+             provider_id, provider_name, provider_lei, ownership_proved_at
+           from beneficiaries where id = $1 and user_id = $2`,
+      [beneficiaryId, userId],
+    )
+  ).rows[0];
 }

@@ -14,10 +14,7 @@ import { LOCK_FAMILIES, lockForTransaction } from '../../db/locks.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { DEFAULT_TRAVEL_RULE } from '../compliance/travel-rule/config.ts';
-import {
-  type TravelRuleBeneficiary,
-  travelRuleForWithdrawal,
-} from '../compliance/travel-rule/withdrawal-check.ts';
+import { travelRuleForWithdrawal } from '../compliance/travel-rule/withdrawal-check.ts';
 import type { ServerKeys } from '../identity/crypto.ts';
 import { verifyPassword } from '../identity/passwords.ts';
 import type { RequestOrigin } from '../identity/registration.ts';
@@ -34,6 +31,7 @@ import {
 import {
   type ClosureRow,
   cancelClosure,
+  closureBeneficiary,
   closureWithdrawals,
   completeClosure,
   insertClosure,
@@ -58,15 +56,6 @@ export interface ClosureDeps {
 }
 
 const TOPIC = 'account_closure';
-
-/** The saved address's own columns the plan reads besides its travel-rule ones. */
-interface BeneficiaryColumns {
-  id: number;
-  currency_id: string;
-  blockchain_key: string;
-  memo: string | null;
-  state: string;
-}
 
 /**
  * Account closure (issue 31, part 4; the terms' termination clause). The user asks with the password (and the
@@ -195,14 +184,7 @@ export class AccountClosure {
     for (const { currency, beneficiary_id } of addresses) {
       if (seen.has(currency)) throw invalid(CLOSURE_ERRORS.nothingToWithdraw);
       seen.add(currency);
-      const beneficiary: (TravelRuleBeneficiary & BeneficiaryColumns) | undefined = (
-        await db.query(
-          `select id::int, currency_id, blockchain_key, address, memo, state, beneficiary_name, hosting,
-             provider_id, provider_name, provider_lei, ownership_proved_at
-           from beneficiaries where id = $1 and user_id = $2`,
-          [beneficiary_id, user.id],
-        )
-      ).rows[0];
+      const beneficiary = await closureBeneficiary(db, beneficiary_id, user.id);
       if (beneficiary?.state !== 'active' || beneficiary.currency_id !== currency)
         throw invalid(CLOSURE_ERRORS.invalidBeneficiary);
       const network = await networkRules(db, currency, beneficiary.blockchain_key);

@@ -14,7 +14,10 @@ export type WalkedTable =
   | 'adjustments'
   | 'swaps'
   | 'beneficiaries'
-  | 'api_keys';
+  | 'api_keys'
+  | 'fiat_withdrawals'
+  | 'bank_transfers'
+  | 'payout_files';
 
 /**
  * When the user may take the next copy of their data: the newest export of the 24 hours before `now` that did not
@@ -55,6 +58,7 @@ export async function failExport(db: pg.Pool | pg.PoolClient, id: number): Promi
 
 /** The newest id of a table (0 when empty): through its primary key, whatever the table's size. */
 export async function newestId(db: pg.Pool, table: WalkedTable): Promise<number> {
-  const row = (await db.query(`select coalesce(max(id), 0)::text as id from ${table}`)).rows[0];
-  return Number(row.id);
+  const row = (await db.query<{ id: string }>(`select coalesce(max(id), 0)::text as id from ${table}`))
+    .rows[0];
+  return Number(row!.id);
 }

@@ -4,7 +4,7 @@ import type { Keyset } from '../../db/keyset.ts';
 import { keysAfter } from '../api-keys/repository.ts';
 import { issuedCards } from '../card/repository.ts';
 import type { CardStatement } from '../card/statement.ts';
-import { activitiesAfter } from '../identity/activities.ts';
+import { activitiesAfter } from '../identity/activities-repository.ts';
 import { listBalances, ordersAfter, tradesAfter } from '../trading/repository.ts';
 import { beneficiariesAfter } from '../wallet/beneficiaries.ts';
 import { historyAfter, swapsAfter } from '../wallet/history.ts';

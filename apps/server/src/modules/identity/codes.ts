@@ -4,29 +4,21 @@ import type pg from 'pg';
 import { type Clock, dateOf } from '../../clock.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { AppError } from '../../http/errors.ts';
+import {
+  type CodeTarget,
+  consumeCode,
+  consumeCodes,
+  countWrongAnswer,
+  insertCode,
+  lockCodeToCheck,
+  lockLiveCode,
+} from './codes-repository.ts';
 import { hashCode, type ServerKeys, safeEqual } from './crypto.ts';
 
-/** What a one-time code authorises. */
-export type CodePurpose =
-  | 'register'
-  | 'login'
-  | 'password_reset'
-  | 'phone_change'
-  | 'email_confirm'
-  /** `POST /resource/generate_code`: confirms a sensitive action of a signed-in user. */
-  | 'sensitive_action';
-/** Where a code is sent. */
-export type CodeChannel = 'email' | 'sms';
+export type { CodeChannel, CodePurpose, CodeTarget } from './codes-repository.ts';
 
 /** Lifetime of a code, minimum gap between two sends, and wrong tries allowed per code. */
 export const CODE_POLICY = { ttlMinutes: 10, resendSeconds: 60, maxAttempts: 5 } as const;
-
-/** One code to check: purpose, channel and destination identify the live code. */
-export interface CodeTarget {
-  purpose: CodePurpose;
-  channel: CodeChannel;
-  destination: string;
-}
 
 /** What issuing and checking codes needs: the database, the key that hashes codes, and the app's clock. */
 export interface CodeDeps {
@@ -49,29 +41,12 @@ export async function issueCode(
   const now = dateOf(clock);
   const code = String(randomInt(0, 10 ** target.length)).padStart(target.length, '0');
   await withTransaction(db, async (tx) => {
-    const live = await tx.query(
-      `select id, created_at > $5::timestamptz - make_interval(secs => $4) as recent from one_time_codes
-       where purpose = $1 and channel = $2 and destination = lower($3) and consumed_at is null for update`,
-      [target.purpose, target.channel, target.destination, CODE_POLICY.resendSeconds, now],
-    );
-    if (live.rows[0]?.recent) {
+    const live = await lockLiveCode(tx, target, CODE_POLICY.resendSeconds, now);
+    if (live?.recent) {
       throw new AppError(429, [target.channel === 'sms' ? ERRORS.phoneResendLimit : ERRORS.emailResendLimit]);
     }
-    if (live.rows[0])
-      await tx.query('update one_time_codes set consumed_at = $2 where id = $1', [live.rows[0].id, now]);
-    await tx.query(
-      `insert into one_time_codes (user_id, purpose, channel, destination, code_hash, created_at, expires_at)
-       values ($1, $2, $3, lower($4), $5, $7, $7::timestamptz + make_interval(mins => $6))`,
-      [
-        target.userId,
-        target.purpose,
-        target.channel,
-        target.destination,
-        hashCode(keys, context(target), code),
-        CODE_POLICY.ttlMinutes,
-        now,
-      ],
-    );
+    if (live) await consumeCode(tx, live.id, now);
+    await insertCode(tx, target, hashCode(keys, context(target), code), CODE_POLICY.ttlMinutes, now);
   });
   return code;
 }
@@ -91,29 +66,19 @@ export async function checkCodes(
     const results: boolean[] = [];
     const ids: string[] = [];
     for (const attempt of attempts) {
-      const row = (
-        await tx.query(
-          `select id, code_hash, attempts, expires_at > $4 as fresh from one_time_codes
-           where purpose = $1 and channel = $2 and destination = lower($3) and consumed_at is null for update`,
-          [attempt.purpose, attempt.channel, attempt.destination, now],
-        )
-      ).rows[0];
+      const row = await lockCodeToCheck(tx, attempt, now);
       if (!row?.fresh || row.attempts >= CODE_POLICY.maxAttempts) {
         results.push(false);
         continue;
       }
       const match = safeEqual(row.code_hash, hashCode(keys, context(attempt), attempt.code));
       if (!match) {
-        await tx.query(
-          `update one_time_codes set attempts = attempts + 1,
-             consumed_at = case when attempts + 1 >= $2 then $3::timestamptz else null end where id = $1`,
-          [row.id, CODE_POLICY.maxAttempts, now],
-        );
+        await countWrongAnswer(tx, row.id, CODE_POLICY.maxAttempts, now);
       } else ids.push(row.id);
       results.push(match);
     }
     if (results.every(Boolean)) {
-      await tx.query('update one_time_codes set consumed_at = $2 where id = any($1::bigint[])', [ids, now]);
+      await consumeCodes(tx, ids, now);
     }
     return results;
   });

@@ -5,7 +5,13 @@ import { invalid } from '../../http/errors.ts';
 import { windowLimiter } from './limiter.ts';
 import { mailedToken, mailedTokenSubject } from './mailed-token.ts';
 import { hashPassword, isBreachedPassword } from './passwords.ts';
+import { hasAnyPhone } from './phones-repository.ts';
 import type { IdentityDeps, RequestOrigin } from './registration.ts';
+import {
+  activateConfirmedUser,
+  insertPendingEmailUser,
+  promoteCompleteUser,
+} from './registration-repository.ts';
 import { newUid } from './uid.ts';
 import {
   findUserByEmail,
@@ -64,12 +70,11 @@ export async function registerByEmail(
   if (isBreachedPassword(input.password, input.email)) throw invalid(ERRORS.passwordWeak);
   const digest = await hashPassword(input.password);
   const userId = await withTransaction(deps.db, async (tx) => {
-    const inserted = await tx.query(
-      `insert into users (uid, email, password_digest, level, state) values ($1, $2, $3, 0, 'pending')
-       on conflict (lower(email)) do nothing returning id`,
-      [newUid(), input.email, digest],
-    );
-    const id = inserted.rows[0]?.id as string | undefined;
+    const id = await insertPendingEmailUser(tx, {
+      uid: newUid(),
+      email: input.email,
+      passwordDigest: digest,
+    });
     if (!id) throw invalid(ERRORS.emailTaken);
     await recordActivity(tx, {
       userId: id,
@@ -98,11 +103,7 @@ export async function confirmByToken(deps: IdentityDeps, token: string, origin: 
   if (user?.state !== 'pending') throw invalid(ERRORS.activeOrDoesntExist);
   await withTransaction(deps.db, async (tx) => {
     await setLabel(tx, user.id, 'email', 'verified');
-    await tx.query(
-      `update users set level = greatest(level, 1), state = 'active', updated_at = now()
-       where id = $1 and state = 'pending'`,
-      [user.id],
-    );
+    await activateConfirmedUser(tx, user.id);
     await recordActivity(tx, {
       userId: user.id,
       action: 'email.confirm',
@@ -126,9 +127,7 @@ export async function resendConfirmationLink(deps: IdentityDeps, email: string, 
 
 /** True when the account registered the spec's way (with a phone to verify). */
 export async function hasPhone(deps: IdentityDeps, userId: string): Promise<boolean> {
-  return (
-    ((await deps.db.query('select 1 from phones where user_id = $1 limit 1', [userId])).rowCount ?? 0) > 0
-  );
+  return hasAnyPhone(deps.db, userId);
 }
 
 /**
@@ -138,15 +137,5 @@ export async function hasPhone(deps: IdentityDeps, userId: string): Promise<bool
  * @returns the new level, or undefined when nothing changed.
  */
 export async function promoteWhenComplete(deps: IdentityDeps, userId: string): Promise<number | undefined> {
-  const row = await deps.db.query(
-    `update users u set level = 2, updated_at = now()
-     where u.id = $1 and u.level = 1 and u.state = 'active'
-       and exists (select 1 from labels where user_id = u.id and key = 'email' and value = 'verified')
-       and exists (select 1 from labels where user_id = u.id and key = 'phone' and value = 'verified')
-       and exists (select 1 from profiles p where p.id = (select max(id) from profiles where user_id = u.id)
-         and coalesce(p.first_name, '') <> '' and coalesce(p.last_name, '') <> '' and coalesce(p.country, '') <> '')
-     returning level`,
-    [userId],
-  );
-  return row.rows[0]?.level as number | undefined;
+  return promoteCompleteUser(deps.db, userId);
 }

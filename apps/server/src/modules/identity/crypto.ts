@@ -8,6 +8,7 @@ import {
   timingSafeEqual,
 } from 'node:crypto';
 import type pg from 'pg';
+import { storeSecretOnce } from './secrets-repository.ts';
 
 /** Keys derived from the server secret: one to hash one-time codes, one to encrypt secrets at rest. */
 export interface ServerKeys {
@@ -24,13 +25,7 @@ export interface ServerKeys {
 export async function loadServerKeys(db: pg.Pool, secretKey: string | undefined): Promise<ServerKeys> {
   let secret = secretKey;
   if (!secret) {
-    const generated = randomBytes(32).toString('base64url');
-    await db.query(
-      `insert into app_secrets (name, value) values ('secret_key', $1) on conflict (name) do nothing`,
-      [generated],
-    );
-    secret = (await db.query(`select value from app_secrets where name = 'secret_key'`)).rows[0]
-      .value as string;
+    secret = await storeSecretOnce(db, 'secret_key', randomBytes(32).toString('base64url'));
   }
   const derive = (info: string) => Buffer.from(hkdfSync('sha256', secret, 'exchange', info, 32));
   return {

@@ -14,15 +14,18 @@ const ENTRY_COLUMNS = `id::text as id, rule as ip, ${isoSql('created_at')} as cr
 /** The user's login whitelist, oldest entry first. */
 export async function listEntries(db: pg.Pool | Tx, userId: string): Promise<IpWhitelistEntry[]> {
   return (
-    await db.query(`select ${ENTRY_COLUMNS} from login_ip_whitelist where user_id = $1 order by id`, [userId])
+    await db.query<IpWhitelistEntry>(
+      `select ${ENTRY_COLUMNS} from login_ip_whitelist where user_id = $1 order by id`,
+      [userId],
+    )
   ).rows;
 }
 
 /** The canonical entries of the user's login whitelist (read at each login of an account with two-factor). */
 export async function loginRules(db: pg.Pool, userId: string): Promise<string[]> {
-  return (await db.query('select rule from login_ip_whitelist where user_id = $1', [userId])).rows.map(
-    (r: { rule: string }) => r.rule,
-  );
+  return (
+    await db.query<{ rule: string }>('select rule from login_ip_whitelist where user_id = $1', [userId])
+  ).rows.map((r) => r.rule);
 }
 
 /**
@@ -35,17 +38,17 @@ export async function lockUserList(tx: Tx, userId: string): Promise<void> {
 
 export async function insertEntry(tx: Tx, userId: string, rule: string): Promise<IpWhitelistEntry> {
   return (
-    await tx.query(
+    await tx.query<IpWhitelistEntry>(
       `insert into login_ip_whitelist (user_id, rule) values ($1, $2) returning ${ENTRY_COLUMNS}`,
       [userId, rule],
     )
-  ).rows[0];
+  ).rows[0]!;
 }
 
 /** Deletes one of the user's own entries; undefined when the user has no entry with that id. */
 export async function deleteEntry(tx: Tx, userId: string, id: string): Promise<IpWhitelistEntry | undefined> {
   return (
-    await tx.query(
+    await tx.query<IpWhitelistEntry>(
       `delete from login_ip_whitelist where id = $1 and user_id = $2 returning ${ENTRY_COLUMNS}`,
       [id, userId],
     )

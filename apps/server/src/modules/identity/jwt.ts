@@ -12,6 +12,8 @@ import type pg from 'pg';
 import { type Clock, systemClock } from '../../clock.ts';
 import { IpRuleSet } from '../../net/ip-rules.ts';
 import { decrypt, encrypt, type ServerKeys } from './crypto.ts';
+import { userOfToken } from './jwt-repository.ts';
+import { storeSecretOnce } from './secrets-repository.ts';
 import type { SessionLiveness } from './sessions.ts';
 import type { UserRecord } from './users-repository.ts';
 
@@ -76,13 +78,8 @@ export class JwtIssuer {
     this.keyPair ??= (async () => {
       const made = generateKeyPairSync('rsa', { modulusLength: 2048 });
       const pem = made.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-      await this.db.query(
-        'insert into app_secrets (name, value) values ($1, $2) on conflict (name) do nothing',
-        [KEY_NAME, encrypt(this.keys, pem)],
-      );
-      const stored = (await this.db.query('select value from app_secrets where name = $1', [KEY_NAME]))
-        .rows[0];
-      const privateKey = createPrivateKey(decrypt(this.keys, stored.value as string));
+      const stored = await storeSecretOnce(this.db, KEY_NAME, encrypt(this.keys, pem));
+      const privateKey = createPrivateKey(decrypt(this.keys, stored));
       const publicKey = createPublicKey(privateKey);
       const der = publicKey.export({ type: 'spki', format: 'der' });
       return {
@@ -177,16 +174,7 @@ export async function userOfClaims(
   /** The address the token is presented from (`request.ip`, see TRUST_PROXY). */
   ip: string,
 ): Promise<UserRecord | undefined> {
-  const row = await db.query<UserRecord & { key_allowed_ips: string[] | null }>(
-    `select u.*, (select k.allowed_ips from api_keys k where k.kid = $3) as key_allowed_ips
-     from users u where u.uid = $1 and u.state = 'active' and (
-       ($2::text is not null and exists (select 1 from sessions s where s.id = $2 and s.user_id = u.id
-          and s.revoked_at is null and s.expires_at > $5
-          and s.last_seen_at > $5::timestamptz - make_interval(mins => $4)))
-       or ($3::text is not null and u.otp and exists (select 1 from api_keys k where k.kid = $3
-          and k.user_id = u.id and k.state = 'active')))`,
-    [claims.uid, claims.sid ?? null, claims.kid ?? null, idleMinutes, now],
-  );
+  const row = await userOfToken(db, claims.uid, claims.sid ?? null, claims.kid ?? null, idleMinutes, now);
   const found = row.rows[0];
   if (!found) return undefined;
   const { key_allowed_ips: allowed, ...user } = found;

@@ -2,6 +2,14 @@ import { ERRORS, LIMITS } from '@exchange/shared';
 import type pg from 'pg';
 import { type Clock, dateOf } from '../../clock.ts';
 import { AppError } from '../../http/errors.ts';
+import {
+  countAttempt,
+  countShownFailure,
+  deleteFailures,
+  lockedAt,
+  lockKeys,
+  uncountAttempt,
+} from './lockout-repository.ts';
 
 /**
  * Failed password or second-factor checks allowed per account before it is blocked, and for how long; and how
@@ -34,13 +42,7 @@ const blocked = () => new AppError(401, [ERRORS.accountBlocked, ERRORS.tooManyAt
 
 /** Throws the block (401 account_blocked, too_many_attempts) while the key is locked. */
 export async function assertNotBlocked({ db, clock }: LockoutDeps, key: string): Promise<void> {
-  const row = (
-    await db.query('select locked_until > $2 as locked from login_failures where identifier = $1', [
-      key,
-      dateOf(clock),
-    ])
-  ).rows[0];
-  if (row?.locked) throw blocked();
+  if (await lockedAt(db, key, dateOf(clock))) throw blocked();
 }
 
 /**
@@ -54,29 +56,19 @@ export async function assertNotBlocked({ db, clock }: LockoutDeps, key: string):
  * The attempt stays counted as a failure unless the password turns out right: then {@link releaseAttempt}.
  */
 export async function beginAttempt(deps: LockoutDeps, key: string): Promise<number> {
-  const row = (
-    await deps.db.query(
-      `insert into login_failures (identifier, failures, updated_at) values ($1, 1, $4)
-       on conflict (identifier) do update set
-         failures = case
-           when login_failures.locked_until <= $4 then 1
-           -- A full count with no lock, untouched for a lock period: attempts that never settled (a process
-           -- that died while checking), not failures; start afresh rather than refuse forever.
-           when login_failures.locked_until is null and login_failures.failures >= $2
-             and login_failures.updated_at < $4::timestamptz - make_interval(mins => $3) then 1
-           else login_failures.failures + 1 end,
-         locked_until = case when login_failures.locked_until <= $4 then null else login_failures.locked_until end,
-         updated_at = $4
-       returning failures, coalesce(locked_until > $4, false) as locked`,
-      [key, LOGIN_POLICY.maxFailures, LOGIN_POLICY.lockMinutes, dateOf(deps.clock)],
-    )
-  ).rows[0];
+  const row = await countAttempt(
+    deps.db,
+    key,
+    LOGIN_POLICY.maxFailures,
+    LOGIN_POLICY.lockMinutes,
+    dateOf(deps.clock),
+  );
   if (row.locked) throw blocked();
   if (row.failures > LOGIN_POLICY.maxFailures) {
     await releaseAttempt(deps, key);
     throw new AppError(429, [ERRORS.rateLimited]);
   }
-  return row.failures as number;
+  return row.failures;
 }
 
 /**
@@ -86,14 +78,7 @@ export async function beginAttempt(deps: LockoutDeps, key: string): Promise<numb
  * block. The counter itself is reset only by a completed login.
  */
 export async function releaseAttempt({ db, clock }: LockoutDeps, key: string): Promise<void> {
-  const row = (
-    await db.query(
-      `update login_failures set failures = greatest(failures - 1, 0) where identifier = $1
-       returning coalesce(locked_until > $2, false) as locked`,
-      [key, dateOf(clock)],
-    )
-  ).rows[0];
-  if (row?.locked) throw blocked();
+  if (await uncountAttempt(db, key, dateOf(clock))) throw blocked();
 }
 
 /**
@@ -114,27 +99,17 @@ export async function failAttempt(
 ): Promise<number> {
   const now = dateOf(clock);
   if (attempt >= LOGIN_POLICY.maxFailures) {
-    await db.query(
-      `insert into login_failures (identifier, failures, locked_until, updated_at)
-       select k, $2, $4::timestamptz + make_interval(mins => $3), $4 from unnest($1::text[]) as k
-       on conflict (identifier) do update set locked_until = excluded.locked_until, updated_at = $4
-       where login_failures.locked_until is null or login_failures.locked_until <= $4`,
-      [[...new Set([key, shownKey])], LOGIN_POLICY.maxFailures, LOGIN_POLICY.lockMinutes, now],
+    await lockKeys(
+      db,
+      [...new Set([key, shownKey])],
+      LOGIN_POLICY.maxFailures,
+      LOGIN_POLICY.lockMinutes,
+      now,
     );
     throw blocked();
   }
   if (shownKey === key) return LOGIN_POLICY.maxFailures - attempt;
-  const shown = (
-    await db.query(
-      `insert into login_failures (identifier, failures, updated_at) values ($1, 1, $2)
-       on conflict (identifier) do update set
-         failures = case when login_failures.locked_until <= $2 then 1 else login_failures.failures + 1 end,
-         locked_until = case when login_failures.locked_until <= $2 then null else login_failures.locked_until end,
-         updated_at = $2
-       returning failures`,
-      [shownKey, now],
-    )
-  ).rows[0].failures as number;
+  const shown = await countShownFailure(db, shownKey, now);
   // Never "none left" while the account is not blocked; nothing of the account's own count shows.
   return Math.max(1, LOGIN_POLICY.maxFailures - shown);
 }
@@ -148,8 +123,5 @@ export async function clearFailures(
   userId: string,
   shownKey?: string,
 ): Promise<void> {
-  await db.query('delete from login_failures where identifier = $1 or identifier = $2', [
-    lockoutKey(userId, ''),
-    shownKey ?? null,
-  ]);
+  await deleteFailures(db, lockoutKey(userId, ''), shownKey ?? null);
 }

@@ -3,10 +3,13 @@ import { dateOf } from '../../clock.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { invalid } from '../../http/errors.ts';
 import { checkCodes, issueCode } from './codes.ts';
+import { phoneChangePending, phoneChangeStarted } from './codes-repository.ts';
 import { decrypt } from './crypto.ts';
 import { mailSecurityNotice, smsCode } from './notify.ts';
 import { requireTotp } from './otp.ts';
-import { type IdentityDeps, phoneTaken, type RequestOrigin } from './registration.ts';
+import { latestPhoneCountry, phoneTaken, replacePhonesWithVerified } from './phones-repository.ts';
+import type { IdentityDeps, RequestOrigin } from './registration.ts';
+import { markOtpVerified, otpVerifiedWithin } from './sessions-repository.ts';
 import { consumeTotp, type TotpCheck } from './totp.ts';
 import { recordActivity, setLabel, type UserRecord } from './users-repository.ts';
 
@@ -28,11 +31,7 @@ export async function verifyPhoneChangeOtp(
   code: string,
 ) {
   await requireTotp(deps, user, code);
-  if (sessionId)
-    await deps.db.query('update sessions set otp_verified_at = $2 where id = $1', [
-      sessionId,
-      dateOf(deps.clock),
-    ]);
+  if (sessionId) await markOtpVerified(deps.db, sessionId, dateOf(deps.clock));
 }
 
 async function secondFactorPassed(
@@ -44,11 +43,8 @@ async function secondFactorPassed(
   if (!user.otp || !user.otp_secret_enc) return 'ok';
   if (code) return consumeTotp(deps, user.id, decrypt(deps.keys, user.otp_secret_enc), code);
   if (!sessionId) return 'invalid';
-  const row = await deps.db.query(
-    `select 1 from sessions where id = $1 and otp_verified_at > $3::timestamptz - make_interval(mins => $2)`,
-    [sessionId, SECOND_FACTOR_GRACE_MINUTES, dateOf(deps.clock)],
-  );
-  return row.rowCount === 1 ? 'ok' : 'invalid';
+  const recent = await otpVerifiedWithin(deps.db, sessionId, SECOND_FACTOR_GRACE_MINUTES, dateOf(deps.clock));
+  return recent ? 'ok' : 'invalid';
 }
 
 /**
@@ -81,11 +77,8 @@ export async function startPhoneChange(
 /** Sends the phone-change code again (once a minute), only for a change this user started. */
 export async function resendPhoneChangeCode(deps: IdentityDeps, user: UserRecord, phone: string) {
   const number = mobile(phone);
-  const started = await deps.db.query(
-    `select 1 from one_time_codes where purpose = 'phone_change' and destination = $1 and user_id = $2 limit 1`,
-    [number, user.id],
-  );
-  if (!started.rowCount) throw invalid(ERRORS.phoneChangeNotStarted);
+  const started = await phoneChangeStarted(deps.db, number, user.id);
+  if (!started) throw invalid(ERRORS.phoneChangeNotStarted);
   const code = await issueCode(deps, {
     purpose: 'phone_change',
     channel: 'sms',
@@ -107,11 +100,8 @@ export async function confirmPhoneChange(
   origin: RequestOrigin,
 ) {
   const number = mobile(input.phone_number, input.country);
-  const started = await deps.db.query(
-    `select 1 from one_time_codes where purpose = 'phone_change' and destination = $1 and user_id = $2 and consumed_at is null`,
-    [number, user.id],
-  );
-  const [ok] = started.rowCount
+  const started = await phoneChangePending(deps.db, number, user.id);
+  const [ok] = started
     ? await checkCodes(deps, [
         { purpose: 'phone_change', channel: 'sms', destination: number, code: input.verification_code },
       ])
@@ -120,17 +110,8 @@ export async function confirmPhoneChange(
   await withTransaction(deps.db, async (tx) => {
     // Verified by another account since the change started: one number names one account.
     if (await phoneTaken(tx, number, user.id)) throw invalid(ERRORS.phoneExists);
-    const previous = (
-      await tx.query('select country from phones where user_id = $1 order by id desc limit 1', [user.id])
-    ).rows[0];
-    // A change replaces the number: no row of an earlier one may still name this account (phone login looks
-    // the account up by any of its rows).
-    await tx.query('delete from phones where user_id = $1', [user.id]);
-    await tx.query('insert into phones (user_id, country, number, validated_at) values ($1, $2, $3, now())', [
-      user.id,
-      input.country || previous?.country || '',
-      number,
-    ]);
+    const previousCountry = await latestPhoneCountry(tx, user.id);
+    await replacePhonesWithVerified(tx, user.id, input.country || previousCountry || '', number);
     await setLabel(tx, user.id, 'phone', 'verified');
     await recordActivity(tx, {
       userId: user.id,

@@ -14,6 +14,9 @@ import { checkCodes, issueCode } from './codes.ts';
 import type { ServerKeys } from './crypto.ts';
 import { type Messengers, mailCode, smsCode } from './notify.ts';
 import { hashPassword, isBreachedPassword } from './passwords.ts';
+import { insertPhone, phoneTaken, validateLatestPhone } from './phones-repository.ts';
+import { insertRegistrationProfile } from './profile-repository.ts';
+import { activateVerifiedUser, insertPendingUser, raiseToEmailLevel } from './registration-repository.ts';
 import { registrationToken } from './registration-token.ts';
 import { newUid } from './uid.ts';
 import { findUserByEmail, latestPhone, recordActivity, setLabel } from './users-repository.ts';
@@ -59,22 +62,19 @@ export async function register(deps: IdentityDeps, input: RegisterInput, origin:
   if (await phoneTaken(deps.db, phone)) throw invalid(ERRORS.phoneExists);
   const digest = await hashPassword(input.password);
   const userId = await withTransaction(deps.db, async (tx) => {
-    const inserted = await tx.query(
-      `insert into users (uid, email, password_digest, level, state, account_type)
-       values ($1, $2, $3, 0, 'pending', $4) on conflict (lower(email)) do nothing returning id`,
-      [newUid(), input.email, digest, input.account_type],
+    const id = await insertPendingUser(
+      tx,
+      { uid: newUid(), email: input.email, passwordDigest: digest },
+      input.account_type,
     );
-    const id = inserted.rows[0]?.id as string | undefined;
     if (!id) throw invalid(ERRORS.emailTaken);
-    await tx.query(
-      `insert into profiles (user_id, first_name, middle_name, last_name, country) values ($1, $2, $3, $4, $5)`,
-      [id, input.first_name.trim(), input.middle_name?.trim() || null, input.last_name.trim(), input.country],
-    );
-    await tx.query('insert into phones (user_id, country, number) values ($1, $2, $3)', [
-      id,
-      input.country,
-      phone,
-    ]);
+    await insertRegistrationProfile(tx, id, {
+      firstName: input.first_name.trim(),
+      middleName: input.middle_name?.trim() || null,
+      lastName: input.last_name.trim(),
+      country: input.country,
+    });
+    await insertPhone(tx, id, input.country, phone);
     await recordActivity(tx, {
       userId: id,
       action: 'signup',
@@ -90,22 +90,6 @@ export async function register(deps: IdentityDeps, input: RegisterInput, origin:
     phone_number: phone,
     registration_token: registrationToken(deps.keys, userId, deps.clock.now()),
   };
-}
-
-/**
- * True when `number` (E.164 digits) is the verified phone of an account other than `userId`: a number names one
- * account (a unique index on verified numbers holds it), so a second account cannot verify it.
- */
-export async function phoneTaken(
-  db: pg.Pool | pg.PoolClient,
-  number: string,
-  userId?: string,
-): Promise<boolean> {
-  const taken = await db.query(
-    'select 1 from phones where number = $1 and validated_at is not null and user_id is distinct from $2::bigint',
-    [number, userId ?? null],
-  );
-  return (taken.rowCount ?? 0) > 0;
 }
 
 /** Issues and sends the registration codes on one or both channels. */
@@ -169,14 +153,8 @@ export async function verifyAccount(deps: IdentityDeps, input: VerifyAccountInpu
     if (await phoneTaken(tx, phone.number, user.id)) throw invalid(ERRORS.phoneExists);
     await setLabel(tx, user.id, 'email', 'verified');
     await setLabel(tx, user.id, 'phone', 'verified');
-    await tx.query(
-      `update phones set validated_at = now() where id = (select max(id) from phones where user_id = $1)`,
-      [user.id],
-    );
-    await tx.query(
-      `update users set level = greatest(level, 2), state = 'active', updated_at = now() where id = $1`,
-      [user.id],
-    );
+    await validateLatestPhone(tx, user.id);
+    await activateVerifiedUser(tx, user.id);
     await recordActivity(tx, {
       userId: user.id,
       action: 'verify_account',
@@ -205,9 +183,7 @@ export async function confirmEmail(deps: IdentityDeps, email: string, code: stri
   if (!user || !ok) throw invalid(ERRORS.invalidEmailCode);
   await withTransaction(deps.db, async (tx) => {
     await setLabel(tx, user.id, 'email', 'verified');
-    await tx.query('update users set level = greatest(level, 1), updated_at = now() where id = $1', [
-      user.id,
-    ]);
+    await raiseToEmailLevel(tx, user.id);
     await recordActivity(tx, {
       userId: user.id,
       action: 'email.confirm',

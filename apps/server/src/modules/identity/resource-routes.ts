@@ -26,7 +26,7 @@ import { notFound } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
 import { paged } from '../../http/paging.ts';
 import { writesSessionOnly } from '../../http/session-only.ts';
-import { listActivities } from './activities.ts';
+import { listActivities } from './activities-repository.ts';
 import { issueCode } from './codes.ts';
 import { promoteWhenComplete } from './compat.ts';
 import type { IdentityRouteDeps } from './deps.ts';

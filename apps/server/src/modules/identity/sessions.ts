@@ -3,6 +3,16 @@ import { type Clock, systemClock } from '../../clock.ts';
 import type { ChangeFeed } from '../../db/change-feed.ts';
 import { REORDER_EVERY_MS } from '../../db/heard-cache.ts';
 import { randomToken, sha256 } from './crypto.ts';
+import {
+  insertSession,
+  readLiveSession,
+  revokeSession,
+  revokeSessionsOf,
+  type SessionLiveness,
+  touchSession,
+} from './sessions-repository.ts';
+
+export type { SessionLiveness } from './sessions-repository.ts';
 
 /** Name of the HttpOnly session cookie. */
 export const SESSION_COOKIE = 'session';
@@ -47,15 +57,6 @@ export const DEFAULT_SESSION_POLICY: SessionPolicy = {
   cacheSize: 50_000,
   unknownCacheSize: 10_000,
 };
-
-/**
- * What makes a session live at a moment: not ended, `now` before its end, and seen within `idleMinutes` of `now`
- * (the app's clock, so a test moves a session past its idle timeout by moving the clock).
- */
-export interface SessionLiveness {
-  idleMinutes: number;
-  now: Date;
-}
 
 /** A session's `last_seen_at` is written at most this often (the idle timeout moves in steps this long). */
 const TOUCH_EVERY_MS = 60_000;
@@ -121,10 +122,11 @@ export class SessionStore {
   ): Promise<{ token: string; csrfToken: string }> {
     const token = randomToken(32);
     const csrfToken = randomToken(32);
-    await this.db.query(
-      `insert into sessions (id, user_id, csrf_token, ip, user_agent, created_at, last_seen_at, expires_at)
-       values ($1, $2, $3, $4, $5, $7, $7, $7::timestamptz + make_interval(hours => $6))`,
-      [sha256(token), userId, csrfToken, ip, userAgent, this.policy.maxHours, new Date(this.clock.now())],
+    await insertSession(
+      this.db,
+      { id: sha256(token), userId, csrfToken, ip, userAgent },
+      this.policy.maxHours,
+      new Date(this.clock.now()),
     );
     return { token, csrfToken };
   }
@@ -155,16 +157,7 @@ export class SessionStore {
     if (unknownAt !== undefined && now - unknownAt < this.cacheMs) return null;
     this.reads++;
     const generation = this.generation;
-    const row = (
-      await this.db.query(
-        `select user_id, csrf_token, user_agent, (extract(epoch from $3 - last_seen_at) * 1000)::float8 as idle_ms,
-                (extract(epoch from expires_at - $3) * 1000)::float8 as left_ms
-           from sessions
-          where id = $1 and revoked_at is null and expires_at > $3
-            and last_seen_at > $3::timestamptz - make_interval(mins => $2)`,
-        [id, this.policy.idleMinutes, new Date(now)],
-      )
-    ).rows[0];
+    const row = (await readLiveSession(this.db, id, this.policy.idleMinutes, new Date(now))).rows[0];
     if (!row) {
       this.evict(id);
       this.rememberUnknown(id, now);
@@ -250,19 +243,13 @@ export class SessionStore {
 
   private async touch(id: string, cached: CachedSession, now: number): Promise<void> {
     cached.lastSeen = now;
-    await this.db.query('update sessions set last_seen_at = $2 where id = $1 and revoked_at is null', [
-      id,
-      new Date(now),
-    ]);
+    await touchSession(this.db, id, new Date(now));
   }
 
   /** Ends one session (logout). */
   async revoke(sessionId: string): Promise<void> {
     this.drop(sessionId);
-    await this.db.query(
-      `update sessions set revoked_at = $2, end_reason = 'logout' where id = $1 and revoked_at is null`,
-      [sessionId, new Date(this.clock.now())],
-    );
+    await revokeSession(this.db, sessionId, new Date(this.clock.now()));
   }
 
   /**
@@ -275,11 +262,7 @@ export class SessionStore {
     reason: 'password' | 'staff' | 'closure' = 'password',
   ): Promise<void> {
     for (const id of [...(this.byUser.get(userId) ?? [])]) if (id !== exceptSessionId) this.drop(id);
-    await this.db.query(
-      `update sessions set revoked_at = $4, end_reason = $3
-        where user_id = $1 and revoked_at is null and id is distinct from $2`,
-      [userId, exceptSessionId ?? null, reason, new Date(this.clock.now())],
-    );
+    await revokeSessionsOf(this.db, userId, exceptSessionId ?? null, reason, new Date(this.clock.now()));
   }
 
   /**

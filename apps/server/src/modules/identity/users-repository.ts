@@ -34,24 +34,33 @@ export function isoSql(column: string): string {
   return `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
+/** A label as Barong lists it (times as ISO 8601 text). */
+export interface UserLabel {
+  key: string;
+  value: string;
+  scope: string;
+  created_at: string;
+  updated_at: string;
+}
+
 /** The user's labels as Barong lists them (`GET /resource/labels`, and inside the user entity), oldest first. */
-export async function userLabels(db: Db, userId: string) {
-  const rows = await db.query(
+export async function userLabels(db: Db, userId: string): Promise<UserLabel[]> {
+  const rows = await db.query<UserLabel>(
     `select key, value, scope, ${isoSql('created_at')} as created_at, ${isoSql('updated_at')} as updated_at
      from labels where user_id = $1 order by created_at, id`,
     [userId],
   );
-  return rows.rows as { key: string; value: string; scope: string; created_at: string; updated_at: string }[];
+  return rows.rows;
 }
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserRecord | undefined> {
-  return (await db.query('select * from users where lower(email) = lower($1)', [email])).rows[0];
+  return (await db.query<UserRecord>('select * from users where lower(email) = lower($1)', [email])).rows[0];
 }
 
 /** The user whose most recent phone has this full number (country code and number, digits only). */
 export async function findUserByPhone(db: Db, number: string): Promise<UserRecord | undefined> {
   return (
-    await db.query(
+    await db.query<UserRecord>(
       `select u.* from users u join phones p on p.user_id = u.id where p.number = $1 order by p.validated_at nulls last limit 1`,
       [number],
     )
@@ -60,8 +69,13 @@ export async function findUserByPhone(db: Db, number: string): Promise<UserRecor
 
 /** Named, so each connection plans it once: it runs on every authenticated request. */
 export async function findUserById(db: Db, id: string): Promise<UserRecord | undefined> {
-  return (await db.query({ name: 'user-by-id', text: 'select * from users where id = $1', values: [id] }))
-    .rows[0];
+  return (
+    await db.query<UserRecord>({
+      name: 'user-by-id',
+      text: 'select * from users where id = $1',
+      values: [id],
+    })
+  ).rows[0];
 }
 
 /** Locks the account's row until the transaction ends (the lock order of changes that concern one account). */
@@ -99,9 +113,10 @@ export async function latestPhone(
   userId: string,
 ): Promise<{ number: string; validated_at: Date | null } | undefined> {
   return (
-    await db.query('select number, validated_at from phones where user_id = $1 order by id desc limit 1', [
-      userId,
-    ])
+    await db.query<{ number: string; validated_at: Date | null }>(
+      'select number, validated_at from phones where user_id = $1 order by id desc limit 1',
+      [userId],
+    )
   ).rows[0];
 }
 
@@ -131,7 +146,7 @@ export interface UserEntityExtras {
 /** Reads the {@link UserEntityExtras} of a user in one statement. */
 export async function userEntityExtras(db: Db, userId: string): Promise<UserEntityExtras> {
   const row = (
-    await db.query({
+    await db.query<UserEntityExtras>({
       name: 'user-entity',
       text: `select
          coalesce((select json_agg(json_build_object('key', key, 'value', value, 'scope', scope,
@@ -145,7 +160,7 @@ export async function userEntityExtras(db: Db, userId: string): Promise<UserEnti
            from profiles where user_id = $1), '[]') as profiles`,
       values: [userId],
     })
-  ).rows[0];
+  ).rows[0]!;
   return { labels: row.labels, phones: row.phones, profiles: row.profiles };
 }
 
@@ -206,11 +221,11 @@ export async function recordActivity(
 
 /** Replaces the user's free-form `data` (Barong's `resource/users/me` update); the updated row. */
 export async function setUserData(db: Db, userId: string, data: string): Promise<UserRecord> {
-  const updated = await db.query('update users set data = $2, updated_at = now() where id = $1 returning *', [
-    userId,
-    data,
-  ]);
-  return updated.rows[0];
+  const updated = await db.query<UserRecord>(
+    'update users set data = $2, updated_at = now() where id = $1 returning *',
+    [userId, data],
+  );
+  return updated.rows[0]!;
 }
 
 /** Sets (or with null clears) the user's anti-phishing phrase. */

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Tx } from '../../db/pool.ts';
 import { settleLevel } from '../business/level-repository.ts';
+import type { ProfileRow } from '../identity/profile-repository.ts';
 import { setLabel } from '../identity/users-repository.ts';
 import { KYC_LABEL_KEY, type KycLabel } from './labels.ts';
 
@@ -176,4 +177,70 @@ export async function insertDocument(
 export async function listDocuments(db: Db, userId: string): Promise<StoredDocumentRow[]> {
   return (await db.query(`select ${DOCUMENT} from kyc_documents where user_id = $1 order by id`, [userId]))
     .rows;
+}
+
+/** The user's `basic-kyc-level` and `document` labels (the command line's `kyc status`). */
+export async function kycStatusLabels(db: Db, userId: string): Promise<{ key: string; value: string }[]> {
+  return (
+    await db.query<{ key: string; value: string }>(
+      `select key, value from labels where user_id = $1 and key in ('basic-kyc-level', 'document')`,
+      [userId],
+    )
+  ).rows;
+}
+
+/** The latest profile as an applicant starts with it: the profile screen's columns but its state. */
+export type ApplicantProfileRow = Omit<ProfileRow, 'state'>;
+
+/** The user's latest profile for a new applicant, or undefined when there is none. */
+export async function applicantProfile(db: Db, userId: string): Promise<ApplicantProfileRow | undefined> {
+  return (
+    await db.query<ApplicantProfileRow>(
+      `select first_name, last_name, gender, to_char(dob, 'YYYY-MM-DD') as dob, address, postcode, city, country
+         from profiles where user_id = $1 order by id desc limit 1`,
+      [userId],
+    )
+  ).rows[0];
+}
+
+/** Records the user's start of a net-verify scan that returns to `redirectUrl`. */
+export async function insertNetVerifyScan(
+  db: Db,
+  scanRef: string,
+  userId: string,
+  redirectUrl: string,
+): Promise<void> {
+  await db.query('insert into kyc_net_verify_scans (scan_ref, user_id, redirect_url) values ($1, $2, $3)', [
+    scanRef,
+    userId,
+    redirectUrl,
+  ]);
+}
+
+/** Marks the user's scan submitted; false when the user has no scan with that reference. */
+export async function markNetVerifySubmitted(db: Db, scanRef: string, userId: string): Promise<boolean> {
+  const updated = await db.query(
+    `update kyc_net_verify_scans set state = 'submitted', updated_at = now() where scan_ref = $1 and user_id = $2`,
+    [scanRef, userId],
+  );
+  return Boolean(updated.rowCount);
+}
+
+/** The user's scan with that reference and where it stands, or undefined. */
+export async function findNetVerifyScan(
+  db: Db,
+  scanRef: string,
+  userId: string,
+): Promise<{ scan_ref: string; state: string } | undefined> {
+  return (
+    await db.query<{ scan_ref: string; state: string }>(
+      'select scan_ref, state from kyc_net_verify_scans where scan_ref = $1 and user_id = $2',
+      [scanRef, userId],
+    )
+  ).rows[0];
+}
+
+/** Remembers the provider's id of a document filed with it. */
+export async function setProviderDocId(db: Db, id: string | undefined, providerDocId: string): Promise<void> {
+  await db.query('update kyc_documents set provider_doc_id = $2 where id = $1', [id, providerDocId]);
 }

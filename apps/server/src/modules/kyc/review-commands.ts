@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { KycDeskAction, KycReviewDesk } from '../../adapters/simulators.ts';
 import { COMPANY_APPLICANT_SUFFIX } from '../business/company-service.ts';
 import { findUserByEmail } from '../identity/users-repository.ts';
+import { kycStatusLabels } from './repository.ts';
 
 const ACTIONS: Record<string, KycDeskAction> = {
   approve: 'approve',
@@ -36,12 +37,7 @@ export async function kycCommand(
   if (company) command = command.slice('company-'.length);
   const applicant = await desk.applicant(company ? `${user.uid}${COMPANY_APPLICANT_SUFFIX}` : user.uid);
   if (command === 'status') {
-    const labels = (
-      await db.query(
-        `select key, value from labels where user_id = $1 and key in ('basic-kyc-level', 'document')`,
-        [user.id],
-      )
-    ).rows;
+    const labels = await kycStatusLabels(db, user.id);
     return {
       ok: true,
       message: JSON.stringify(

@@ -3,6 +3,7 @@ import {
   DOCUMENT_LIMITS,
   type DocumentFields,
   ERRORS,
+  type KYC_PROFILE_FIELDS,
   type KycReviewResponse,
   type KycTokenResponse,
   profileComplete,
@@ -18,18 +19,24 @@ import { sniffDocumentType } from '../../http/multipart.ts';
 import { ownRedirect } from '../../http/redirects.ts';
 import { applyCompanyWebhook, isCompanyWebhook } from '../business/company-service.ts';
 import { decrypt, encrypt, type ServerKeys, sealBytes } from '../identity/crypto.ts';
-import { latestPhone, type UserRecord } from '../identity/users-repository.ts';
+import { latestPhone, lockUser, type UserRecord } from '../identity/users-repository.ts';
 import { createdAtMs, decide, webhookSchema } from './labels.ts';
 import {
+  type ApplicantProfileRow,
+  applicantProfile,
   applyKycState,
   type DocumentRow,
   findApplicantRecord,
+  findNetVerifyScan,
   insertDocument,
+  insertNetVerifyScan,
   kycLabel,
   listDocuments,
+  markNetVerifySubmitted,
   recordWebhook,
   type StoredDocumentRow,
   saveApplicantId,
+  setProviderDocId,
   setWebhookOutcome,
   userForWebhook,
 } from './repository.ts';
@@ -55,6 +62,11 @@ export interface KycOptions {
 
 /** The company (KYB) level when none is configured (`KYB_LEVEL_NAME`). */
 export const DEFAULT_KYB_LEVEL = 'kyb-level';
+
+/** A profile {@link profileComplete} passed: each field it checks is a non-empty string. */
+type CompleteProfile = ApplicantProfileRow & Record<(typeof KYC_PROFILE_FIELDS)[number], string>;
+const isComplete = (profile: ApplicantProfileRow | undefined): profile is CompleteProfile =>
+  profileComplete(profile);
 
 /** Seconds an access token for the widget lives. */
 const TOKEN_TTL_SECONDS = 1800;
@@ -157,7 +169,7 @@ export class KycService {
         return 'unknown_applicant';
       }
       // One webhook at a time per user: the stale check and the write see the same state.
-      await tx.query('select 1 from users where id = $1 for update', [userId]);
+      await lockUser(tx, userId);
       const applied = await findApplicantRecord(tx, userId);
       const decision = decide(e, this.o.levelName, Number(applied?.applied_at_ms ?? 0), this.o.clock.now());
       if (decision.outcome === 'applied') {
@@ -248,20 +260,13 @@ export class KycService {
         redirectUrl: returnTo,
       }),
     );
-    await this.o.db.query(
-      'insert into kyc_net_verify_scans (scan_ref, user_id, redirect_url) values ($1, $2, $3)',
-      [scanRef, user.id, returnTo],
-    );
+    await insertNetVerifyScan(this.o.db, scanRef, user.id, returnTo);
     return { scan_ref: scanRef, redirectUrl: link.url };
   }
 
   /** `/net_verify/success`: the user came back from the provider's page; the scan is marked submitted. */
   async netVerifySuccess(user: UserRecord, scanRef: string) {
-    const updated = await this.o.db.query(
-      `update kyc_net_verify_scans set state = 'submitted', updated_at = now() where scan_ref = $1 and user_id = $2`,
-      [scanRef, user.id],
-    );
-    if (!updated.rowCount) throw notFound();
+    if (!(await markNetVerifySubmitted(this.o.db, scanRef, user.id))) throw notFound();
     return this.netVerifyKyc(user, scanRef);
   }
 
@@ -276,12 +281,7 @@ export class KycService {
 
   /** `/net_verify/kyc`: where the verification of a scan stands (the KYC label and the provider's review). */
   async netVerifyKyc(user: UserRecord, scanRef: string) {
-    const scan = (
-      await this.o.db.query(
-        'select scan_ref, state from kyc_net_verify_scans where scan_ref = $1 and user_id = $2',
-        [scanRef, user.id],
-      )
-    ).rows[0];
+    const scan = await findNetVerifyScan(this.o.db, scanRef, user.id);
     if (!scan) throw notFound();
     const record = await findApplicantRecord(this.o.db, user.id);
     const review = record?.applicant_id
@@ -301,14 +301,8 @@ export class KycService {
     const label = await kycLabel(this.o.db, user.id);
     if (label === 'verified') throw invalid(ERRORS.kycAlreadyVerified);
     if (label === 'rejected') throw invalid(ERRORS.kycRejectedFinal);
-    const profile = (
-      await this.o.db.query(
-        `select first_name, last_name, gender, to_char(dob, 'YYYY-MM-DD') as dob, address, postcode, city, country
-         from profiles where user_id = $1 order by id desc limit 1`,
-        [user.id],
-      )
-    ).rows[0];
-    if (!profileComplete(profile)) throw invalid(ERRORS.kycProfileIncomplete);
+    const profile = await applicantProfile(this.o.db, user.id);
+    if (!isComplete(profile)) throw invalid(ERRORS.kycProfileIncomplete);
     const known = await findApplicantRecord(this.o.db, user.id);
     if (known?.applicant_id && known.level_name === this.o.levelName) return known.applicant_id;
     const applicant =
@@ -356,10 +350,7 @@ export class KycService {
           { idDocType: PROVIDER_DOC_TYPE[docType] ?? 'OTHER' },
           { name: f.fileName || 'upload', mimeType: f.mimeType, content: f.content },
         );
-        await this.o.db.query('update kyc_documents set provider_doc_id = $2 where id = $1', [
-          stored[i]?.id,
-          id,
-        ]);
+        await setProviderDocId(this.o.db, stored[i]?.id, id);
       } catch (err) {
         this.o.log?.warn({ err }, 'kyc: filing a document with the provider failed');
       }

@@ -12,6 +12,13 @@ import type pg from 'pg';
 import type { Core } from '../../core/index.ts';
 import type { ChainRegistry } from '../wallet/chains.ts';
 import type { CsvLine } from './csv.ts';
+import {
+  activeEmailOwners,
+  allNetworks,
+  dayLimitRows,
+  depositAddressOwners,
+  type NetworkRow,
+} from './validation-repository.ts';
 
 /** A row that passed every check: what the file stores and later places as a withdrawal. */
 export interface CheckedRow {
@@ -37,15 +44,6 @@ export interface Checked {
   errors: string[];
   rowErrors: { row: number; errors: string[] }[];
   shortfall: { currency: string; needed: string; available: string }[];
-}
-
-interface NetworkRow {
-  currency_id: string;
-  blockchain_key: string;
-  min_withdraw_amount: string;
-  withdraw_fee: string;
-  withdraw_enabled: boolean;
-  precision: number;
 }
 
 export interface CheckDeps {
@@ -88,13 +86,7 @@ export async function checkRows(
 
   const networks = new Map<string, NetworkRow>();
   const currencies = new Set<string>();
-  for (const n of (
-    await deps.db.query<NetworkRow>(
-      `select n.currency_id, n.blockchain_key, n.min_withdraw_amount::text, n.withdraw_fee::text,
-              n.withdraw_enabled, c.precision
-       from currency_networks n join currencies c on c.id = n.currency_id`,
-    )
-  ).rows) {
+  for (const n of await allNetworks(deps.db)) {
     networks.set(`${n.currency_id}/${n.blockchain_key}`, n);
     currencies.add(n.currency_id);
   }
@@ -160,21 +152,17 @@ export async function checkRows(
   const emails = [...new Set(drafts.filter((d) => d.email).map((d) => d.recipient))];
   const emailOwners = new Map<string, number>();
   if (emails.length > 0) {
-    const found = await deps.db.query(
-      `select id, lower(email) as email from users where lower(email) = any($1) and state = 'active'`,
-      [emails],
-    );
-    for (const r of found.rows) emailOwners.set(r.email, Number(r.id));
+    for (const r of await activeEmailOwners(deps.db, emails)) emailOwners.set(r.email, Number(r.id));
   }
   const addressed = drafts.filter((d) => !d.email);
   const addressOwners = new Map<string, number>();
   if (addressed.length > 0) {
-    const found = await deps.db.query(
-      `select d.blockchain_key, d.address, d.user_id from deposit_addresses d
-       join unnest($1::text[], $2::text[]) as x(k, a) on d.blockchain_key = x.k and d.address = x.a`,
-      [addressed.map((d) => d.blockchainKey), addressed.map((d) => d.recipient)],
+    const owners = await depositAddressOwners(
+      deps.db,
+      addressed.map((d) => d.blockchainKey),
+      addressed.map((d) => d.recipient),
     );
-    for (const r of found.rows) addressOwners.set(`${r.blockchain_key}/${r.address}`, Number(r.user_id));
+    for (const r of owners) addressOwners.set(`${r.blockchain_key}/${r.address}`, Number(r.user_id));
   }
 
   const limits = await dayLimits(deps.db, payer, [...new Set(drafts.map((d) => d.currency))]);
@@ -258,19 +246,7 @@ async function dayLimits(
 ): Promise<Map<string, { perWithdrawal: bigint | null; perDay: bigint | null; dayTotal: bigint }>> {
   const limits = new Map<string, { perWithdrawal: bigint | null; perDay: bigint | null; dayTotal: bigint }>();
   if (currencies.length === 0) return limits;
-  const rows = await db.query(
-    `select c.id, c.precision,
-       (select trim_scale(per_withdrawal)::text from withdraw_limits l
-         where l.currency_id = c.id and l.level <= $2 order by l.level desc limit 1) as per_withdrawal,
-       (select trim_scale(per_day)::text from withdraw_limits l
-         where l.currency_id = c.id and l.level <= $2 order by l.level desc limit 1) as per_day,
-       (select coalesce(trim_scale(sum(amount)), 0)::text from withdrawals w
-         where w.user_id = $1 and w.currency_id = c.id and w.created_at > now() - interval '24 hours'
-           and w.state not in ('rejected', 'canceled', 'failed') and w.travel_rule_return_of is null) as day_total
-     from currencies c where c.id = any($3)`,
-    [payer.id, payer.level, currencies],
-  );
-  for (const r of rows.rows) {
+  for (const r of await dayLimitRows(db, payer, currencies)) {
     const units = (text: string | null) => (text === null ? null : toUnits(text, r.precision));
     limits.set(r.id, {
       perWithdrawal: units(r.per_withdrawal),

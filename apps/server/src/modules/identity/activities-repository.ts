@@ -15,6 +15,12 @@ export interface ActivityEntity {
   created_at: string;
 }
 
+/** An activities row as the listing reads it (`id` is a bigint, so a string). */
+type ActivityRow = Omit<ActivityEntity, 'id' | 'user_ip'> & { id: string };
+
+/** The entity of a row: a numeric id, and the address again as Barong's `user_ip`. */
+const entity = (r: ActivityRow): ActivityEntity => ({ ...r, id: Number(r.id), user_ip: r.ip });
+
 /**
  * A page of the user's security log, newest first: all topics (`all`) or one (`session`, `password`, `otp`,
  * `account`...), with the total for the `Total` header. `data` is a JSON text, as Barong stores it.
@@ -28,25 +34,28 @@ export async function listActivities(
 ): Promise<{ items: ActivityEntity[]; total: number }> {
   const where = `user_id = $1 and ($2 = 'all' or topic = $2)`;
   const [rows, count] = await Promise.all([
-    db.query(
+    db.query<ActivityRow>(
       `select id, ip, user_agent, topic, action, result, data::text as data, ${isoSql('created_at')} as created_at
        from activities where ${where} order by id desc limit $3 offset $4`,
       [userId, topic, limit, (page - 1) * limit],
     ),
-    db.query(`select count(*)::int as total from activities where ${where}`, [userId, topic]),
+    db.query<{ total: number }>(`select count(*)::int as total from activities where ${where}`, [
+      userId,
+      topic,
+    ]),
   ]);
   return {
-    items: rows.rows.map((r) => ({ ...r, id: Number(r.id), user_ip: r.ip })),
-    total: count.rows[0].total,
+    items: rows.rows.map(entity),
+    total: count.rows[0]!.total,
   };
 }
 
 /** A {@link Keyset} page of the user's whole security log, oldest first, in the list's shape (the data export). */
 export async function activitiesAfter(db: pg.Pool, userId: string, page: Keyset): Promise<ActivityEntity[]> {
-  const rows = await db.query(
+  const rows = await db.query<ActivityRow>(
     `select id, ip, user_agent, topic, action, result, data::text as data, ${isoSql('created_at')} as created_at
      from activities where user_id = $1 and id > $2 and id <= $3 order by id limit $4`,
     [userId, page.after, page.upTo, page.limit],
   );
-  return rows.rows.map((r) => ({ ...r, id: Number(r.id), user_ip: r.ip }));
+  return rows.rows.map(entity);
 }
