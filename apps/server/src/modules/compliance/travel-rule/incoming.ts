@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import type { IncomingAnswer, TravelRulePort } from '../../../adapters/travel-rule/port.ts';
 import type { TravelRuleConfig } from './config.ts';
+import { recordIncomingAnswer } from './incoming-repository.ts';
 
 /** Seconds between two questions to the travel-rule service about a deposit that waits for its record. */
 export const INCOMING_RECHECK_SECONDS = 30;
@@ -106,14 +107,8 @@ export async function mayCreditIncoming(deps: IncomingDeps, d: IncomingDeposit):
   const { status, record } = judge(deps, d, answer, now);
   if (status === 'unchecked')
     deps.log.warn(`deposit ${d.id}: the travel-rule service was not reached; credited unchecked`);
-  const updated = await deps.db.query(
-    `update deposits set travel_rule_status = $2, travel_rule = $3::jsonb, travel_rule_checked_at = $4,
-       updated_at = now()
-     where id = $1 and state = 'submitted' and (travel_rule_status is null or travel_rule_status = 'awaiting')`,
-    [d.id, status, JSON.stringify(record), now],
-  );
   // Changed meanwhile (a reorg, another pass): the next pass looks again.
-  if (updated.rowCount !== 1) return false;
+  if (!(await recordIncomingAnswer(deps.db, d.id, status, record, now))) return false;
   return CREDITED.includes(status);
 }
 
