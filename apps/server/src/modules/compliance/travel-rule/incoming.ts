@@ -2,6 +2,7 @@ import type { IncomingTravelRuleStatus } from '@exchange/shared';
 import type pg from 'pg';
 import { z } from 'zod';
 import type { IncomingAnswer, TravelRulePort } from '../../../adapters/travel-rule/port.ts';
+import { type Clock, dateOf } from '../../../clock.ts';
 import type { TravelRuleConfig } from './config.ts';
 import { recordIncomingAnswer } from './incoming-repository.ts';
 
@@ -14,7 +15,8 @@ export interface IncomingDeps {
   port: TravelRulePort;
   config: Pick<TravelRuleConfig, 'incomingWaitMinutes' | 'providers'>;
   log: { warn(message: string): void };
-  now?: () => Date;
+  /** The app's clock (clock.ts): the wait for the originator's information and the re-asking gap run on it. */
+  clock: Clock;
 }
 
 /** A chain deposit that reached its confirmations, as the check reads it. */
@@ -89,7 +91,7 @@ const CREDITED: readonly (IncomingTravelRuleStatus | null)[] = [
 export async function mayCreditIncoming(deps: IncomingDeps, d: IncomingDeposit): Promise<boolean> {
   if (CREDITED.includes(d.travel_rule_status)) return true;
   if (d.travel_rule_status === 'held' || d.travel_rule_status === 'returned') return false;
-  const now = deps.now?.() ?? new Date();
+  const now = dateOf(deps.clock);
   // Waiting: not more often than every few seconds, however often the chain moves.
   if (
     d.travel_rule_checked_at !== null &&
