@@ -1,10 +1,10 @@
-import { formatUnits, MONITORING_ERRORS, type MonitoringReportExport } from '@exchange/shared';
+import { MONITORING_ERRORS, type MonitoringReportExport } from '@exchange/shared';
 import type pg from 'pg';
 import { AppError } from '../../../http/errors.ts';
 import type { Staff } from '../../admin/access.ts';
 import { recordStaffAction } from '../../admin/trail.ts';
 import { markReportExported, reportOperations, reportSubject } from './report-repository.ts';
-import { reportView } from './service.ts';
+import { eurOfCents, reportView } from './service.ts';
 
 /** The data of a report to the financial intelligence unit, as exported (JSON, or the same tree as XML). */
 export type ReportExport = MonitoringReportExport;
@@ -18,7 +18,6 @@ export async function exportReport(db: pg.Pool, staff: Staff, id: number, now: D
   const ops = await reportOperations(db, base.ops);
   await markReportExported(db, id, exportedAt);
   await recordStaffAction(db, staff, 'monitoring.report.export', base.uid, { after: { report: id } });
-  const eur = (cents: string | null) => (cents === null ? null : formatUnits(BigInt(cents), 2));
   return {
     report: {
       id,
@@ -43,7 +42,7 @@ export async function exportReport(db: pg.Pool, staff: Staff, id: number, now: D
     alert: {
       id: base.alert_id,
       rule: base.rule,
-      eur: eur(base.eur_cents),
+      eur: eurOfCents(base.eur_cents),
       facts: base.facts,
       created_at: base.alert_at,
     },
@@ -53,7 +52,7 @@ export async function exportReport(db: pg.Pool, staff: Staff, id: number, now: D
       reference: o.reference,
       currency: o.currency_id,
       amount: o.amount,
-      eur: eur(o.eur_cents),
+      eur: eurOfCents(o.eur_cents),
       counterparty_country: o.counterparty_country,
       occurred_at: o.occurred_at,
     })),

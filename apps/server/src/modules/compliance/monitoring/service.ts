@@ -27,27 +27,15 @@ import {
   suspendReportWithdrawal,
 } from './report-repository.ts';
 
-const eur = (cents: string | null) => (cents === null ? null : formatUnits(BigInt(cents), 2));
+/** EUR cents (decimal text, as stored) as a EUR amount (decimal text); null stays null. */
+export const eurOfCents = (cents: string | null) => (cents === null ? null : formatUnits(BigInt(cents), 2));
 
-/** An alert as the console lists it. */
-export interface AlertView {
-  id: number;
-  uid: string;
-  email: string;
-  rule: string;
-  state: string;
-  eur: string | null;
-  facts: Record<string, unknown>;
-  operation_ids: number[];
-  reason: string | null;
-  report_id: number | null;
-  created_at: string;
-  decided_at: string | null;
-}
+/** An alert as the console lists it: its row with the EUR value as an amount (decimal text), not cents. */
+export type AlertView = Omit<AlertRow, 'eur_cents'> & { eur: string | null };
 
 function alertView(row: AlertRow): AlertView {
   const { eur_cents, ...rest } = row;
-  return { ...rest, eur: eur(eur_cents) };
+  return { ...rest, eur: eurOfCents(eur_cents) };
 }
 
 /** The alerts in `state` (open by default), newest first, with the total for paging. */
