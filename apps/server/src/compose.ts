@@ -229,7 +229,7 @@ export async function composeApp(
   const retentionErasure = new RetentionErasure(db, clock, logOf('retention-erasure'));
   app.addHook('preClose', () => retentionErasure.stop());
   // Names screened against the sanctions list: changed ones within seconds, everyone daily (issue 33).
-  const sanctions = new SanctionsScreening(db, config.sanctionsMatchThreshold, logOf('sanctions'));
+  const sanctions = new SanctionsScreening(db, config.sanctionsMatchThreshold, logOf('sanctions'), clock);
   app.addHook('preClose', () => sanctions.stop());
   // Every operation valued in EUR and checked by the AML rules, a few seconds after it commits (issue 33).
   const monitor = transactionMonitor({ db, core, config, log: logOf('monitoring') });

@@ -250,7 +250,7 @@ describe('the admin document, answered live', () => {
       `insert into profiles (user_id, first_name, last_name, country) values ($1, 'Marta', 'Nonez Ficticia', 'ES')`,
       [listed.id],
     );
-    await new SanctionsScreening(t.db.pool, 88, { warn: () => {} }).drainQueue();
+    await new SanctionsScreening(t.db.pool, 88, { warn: () => {} }, t.deps.clock).drainQueue();
     const hits = await admin(boss, 'GET', '/sanctions/hits');
     ok(hits);
     const hit = hits.json().find((h: { email: string }) => h.email === 'listed@admindocs.test');

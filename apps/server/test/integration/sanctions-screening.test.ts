@@ -58,7 +58,7 @@ const transfer = (who: Member, recipient: string) =>
   });
 
 beforeAll(async () => {
-  screening = new SanctionsScreening(pool(), w.t.deps.config.sanctionsMatchThreshold, silent);
+  screening = new SanctionsScreening(pool(), w.t.deps.config.sanctionsMatchThreshold, silent, w.t.deps.clock);
   compliance = await person(w.t, 'officer@sanctions.test', 'compliance');
   support = await person(w.t, 'support@sanctions.test', 'support');
   await stepUp(w.t, compliance);

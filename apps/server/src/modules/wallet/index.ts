@@ -125,6 +125,7 @@ export class Wallet {
       incoming: options.travelRulePort && {
         port: options.travelRulePort,
         config: options.travelRule ?? DEFAULT_TRAVEL_RULE,
+        clock: options.clock,
       },
     };
     this.processor = new WithdrawalProcessor({ ...this.withdrawDeps(), log: options.log });

@@ -1,9 +1,10 @@
-import { formatUnits, type MonitoringReportExport } from '@exchange/shared';
+import { MONITORING_ERRORS, type MonitoringReportExport } from '@exchange/shared';
 import type pg from 'pg';
+import { AppError } from '../../../http/errors.ts';
 import type { Staff } from '../../admin/access.ts';
 import { recordStaffAction } from '../../admin/trail.ts';
-import { isoSql } from '../../identity/users-repository.ts';
-import { reportView } from './service.ts';
+import { markReportExported, reportOperations, reportSubject } from './report-repository.ts';
+import { eurOfCents, reportView } from './service.ts';
 
 /** The data of a report to the financial intelligence unit, as exported (JSON, or the same tree as XML). */
 export type ReportExport = MonitoringReportExport;
@@ -12,26 +13,11 @@ export type ReportExport = MonitoringReportExport;
 export async function exportReport(db: pg.Pool, staff: Staff, id: number, now: Date): Promise<ReportExport> {
   const view = await reportView(db, staff, id, now);
   const exportedAt = now;
-  const base = (
-    await db.query(
-      `select u.uid, u.email, u.level, p.first_name, p.last_name, p.dob::text, p.country, p.address, p.city,
-         p.postcode, a.id::int as alert_id, a.rule, a.eur_cents::text, a.facts, a.operation_ids::int[] as ops,
-         ${isoSql('a.created_at')} as alert_at
-       from aml_reports r join aml_alerts a on a.id = r.alert_id join users u on u.id = r.user_id
-         left join lateral (select * from profiles where user_id = u.id order by id desc limit 1) p on true
-       where r.id = $1`,
-      [id],
-    )
-  ).rows[0];
-  const ops = await db.query(
-    `select id::int, kind, source || ':' || source_id as reference, currency_id, trim_scale(amount)::text as amount,
-       eur_cents::text, counterparty_country, ${isoSql('occurred_at')} as occurred_at
-     from aml_operations where id = any($1) order by occurred_at, id`,
-    [base.ops],
-  );
-  await db.query(`update aml_reports set exported_at = $2 where id = $1`, [id, exportedAt]);
+  const base = await reportSubject(db, id);
+  if (!base) throw new AppError(404, [MONITORING_ERRORS.reportNotFound]);
+  const ops = await reportOperations(db, base.ops);
+  await markReportExported(db, id, exportedAt);
   await recordStaffAction(db, staff, 'monitoring.report.export', base.uid, { after: { report: id } });
-  const eur = (cents: string | null) => (cents === null ? null : formatUnits(BigInt(cents), 2));
   return {
     report: {
       id,
@@ -56,17 +42,17 @@ export async function exportReport(db: pg.Pool, staff: Staff, id: number, now: D
     alert: {
       id: base.alert_id,
       rule: base.rule,
-      eur: eur(base.eur_cents),
+      eur: eurOfCents(base.eur_cents),
       facts: base.facts,
       created_at: base.alert_at,
     },
-    operations: ops.rows.map((o) => ({
+    operations: ops.map((o) => ({
       id: o.id,
       kind: o.kind,
       reference: o.reference,
       currency: o.currency_id,
       amount: o.amount,
-      eur: eur(o.eur_cents),
+      eur: eurOfCents(o.eur_cents),
       counterparty_country: o.counterparty_country,
       occurred_at: o.occurred_at,
     })),

@@ -4,7 +4,16 @@ import { withTransaction } from '../../../db/pool.ts';
 import { AppError } from '../../../http/errors.ts';
 import { refuseOwnAccount, type Staff } from '../../admin/access.ts';
 import { recordStaffAction } from '../../admin/trail.ts';
-import { isoSql } from '../../identity/users-repository.ts';
+import {
+  riskFacts,
+  riskProfileBefore,
+  riskProfileOf,
+  riskProfiles,
+  type StaffRiskInput,
+  upsertRulesClass,
+  upsertStaffClass,
+  userIdOfUid,
+} from './risk-repository.ts';
 
 /**
  * Why the rules put a customer in a class:
@@ -49,19 +58,7 @@ export function pepActive(pep: boolean, leftOffice: string | null, today: string
  * review it.
  */
 export async function assessRisk(db: pg.Pool, userId: number, highRisk: readonly string[]): Promise<void> {
-  const row = (
-    await db.query(
-      `select u.account_type,
-         (select upper(country) from profiles where user_id = u.id order by id desc limit 1) as country,
-         (select country from companies where user_id = u.id) as company_country,
-         exists (select 1 from aml_alerts where user_id = u.id and state = 'open') as open_alerts,
-         exists (select 1 from aml_alerts where user_id = u.id and state = 'escalated') as reported,
-         r.class, r.source, r.pep, r.pep_left_office::text,
-         to_char(now() at time zone 'Europe/Warsaw', 'YYYY-MM-DD') as today
-       from users u left join aml_risk_profiles r on r.user_id = u.id where u.id = $1`,
-      [userId],
-    )
-  ).rows[0];
+  const row = await riskFacts(db, userId);
   if (!row) return;
   const reasons: string[] = [];
   const listed = new Set(highRisk);
@@ -72,25 +69,9 @@ export async function assessRisk(db: pg.Pool, userId: number, highRisk: readonly
   if (row.account_type === 'business') reasons.push(RISK_REASONS.business);
   if (row.open_alerts) reasons.push(RISK_REASONS.openAlerts);
   const byRules = ruleClass(reasons);
-  if (row.source === 'staff' && RANK[byRules] <= RANK[row.class as RiskClass]) return;
-  await db.query(
-    `insert into aml_risk_profiles (user_id, class, reasons, source, review_due)
-     values ($1, $2, $3, 'rules', now() + interval '1 year')
-     on conflict (user_id) do update set class = excluded.class, reasons = excluded.reasons, source = 'rules',
-       note = null, set_by = null,
-       review_due = least(aml_risk_profiles.review_due, excluded.review_due),
-       updated_at = now()
-     where aml_risk_profiles.class <> excluded.class or aml_risk_profiles.reasons <> excluded.reasons
-       or aml_risk_profiles.source <> 'rules'`,
-    [userId, byRules, reasons],
-  );
+  if (row.source === 'staff' && row.class !== null && RANK[byRules] <= RANK[row.class]) return;
+  await upsertRulesClass(db, userId, byRules, reasons);
 }
-
-/** A profile as staff see it; `nowParam` is the query's parameter for now (the app's clock), for `overdue`. */
-const profileSelect = (nowParam: string) => `select u.uid, u.email, r.class, r.reasons, r.source, r.note,
-    ${isoSql('r.review_due')} as review_due, r.review_due < ${nowParam} as overdue, r.pep,
-    r.pep_left_office::text as pep_left_office
-  from aml_risk_profiles r join users u on u.id = r.user_id`;
 
 /** Risk profiles, the overdue reviews first (only those overdue at `now` with `overdue`), then by due date. */
 export async function listRiskProfiles(
@@ -98,12 +79,7 @@ export async function listRiskProfiles(
   overdueOnly: boolean,
   now: Date,
 ): Promise<RiskProfileEntity[]> {
-  return (
-    await db.query(
-      `${profileSelect('$2')} where not $1 or r.review_due < $2 order by r.review_due, u.id limit 500`,
-      [overdueOnly, now],
-    )
-  ).rows;
+  return riskProfiles(db, overdueOnly, now);
 }
 
 /**
@@ -114,26 +90,15 @@ export async function setRiskClass(
   db: pg.Pool,
   staff: Staff,
   uid: string,
-  input: { class: RiskClass; reason: string; pep: boolean; pep_left_office: string | null },
+  input: StaffRiskInput,
   now: Date,
 ): Promise<RiskProfileEntity> {
   await withTransaction(db, async (tx) => {
-    const user = (await tx.query(`select id from users where uid = $1`, [uid])).rows[0];
-    if (!user) throw new AppError(404, [MONITORING_ERRORS.userNotFound]);
-    refuseOwnAccount(staff, user.id);
-    const before = (
-      await tx.query(`select class, reasons, source, note from aml_risk_profiles where user_id = $1`, [
-        user.id,
-      ])
-    ).rows[0];
-    await tx.query(
-      `insert into aml_risk_profiles (user_id, class, reasons, source, note, set_by, review_due, pep, pep_left_office)
-       values ($1, $2, '{staff}', 'staff', $3, $4, $7::timestamptz + interval '1 year', $5, $6)
-       on conflict (user_id) do update set class = excluded.class, reasons = excluded.reasons, source = 'staff',
-         note = excluded.note, set_by = excluded.set_by, review_due = excluded.review_due, pep = excluded.pep,
-         pep_left_office = excluded.pep_left_office, updated_at = $7`,
-      [user.id, input.class, input.reason, staff.user.id, input.pep, input.pep_left_office, now],
-    );
+    const userId = await userIdOfUid(tx, uid);
+    if (userId === undefined) throw new AppError(404, [MONITORING_ERRORS.userNotFound]);
+    refuseOwnAccount(staff, userId);
+    const before = await riskProfileBefore(tx, userId);
+    await upsertStaffClass(tx, userId, input, staff.user.id, now);
     await recordStaffAction(tx, staff, 'monitoring.risk.set', uid, {
       before: before ?? null,
       after: {
@@ -144,5 +109,8 @@ export async function setRiskClass(
       },
     });
   });
-  return (await db.query(`${profileSelect('$2')} where u.uid = $1`, [uid, now])).rows[0];
+  const profile = await riskProfileOf(db, uid, now);
+  // Just set in the transaction above, so it exists.
+  if (!profile) throw new Error(`risk profile of ${uid} vanished`);
+  return profile;
 }

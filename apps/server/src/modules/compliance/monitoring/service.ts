@@ -11,34 +11,31 @@ import { withTransaction } from '../../../db/pool.ts';
 import { AppError } from '../../../http/errors.ts';
 import { refuseOwnAccount, type Staff } from '../../admin/access.ts';
 import { recordStaffAction } from '../../admin/trail.ts';
-import { isoSql } from '../../identity/users-repository.ts';
+import {
+  type AlertRow,
+  alertCount,
+  alertPage,
+  alertRow,
+  lockOpenAlertRow,
+  markAlertClosed,
+  markAlertEscalated,
+} from './alert-repository.ts';
+import {
+  insertReport,
+  lockReportWithdrawal,
+  reportRow,
+  suspendReportWithdrawal,
+} from './report-repository.ts';
 
-const eur = (cents: string | null) => (cents === null ? null : formatUnits(BigInt(cents), 2));
+/** EUR cents (decimal text, as stored) as a EUR amount (decimal text); null stays null. */
+export const eurOfCents = (cents: string | null) => (cents === null ? null : formatUnits(BigInt(cents), 2));
 
-/** An alert as the console lists it. */
-export interface AlertView {
-  id: number;
-  uid: string;
-  email: string;
-  rule: string;
-  state: string;
-  eur: string | null;
-  facts: Record<string, unknown>;
-  operation_ids: number[];
-  reason: string | null;
-  report_id: number | null;
-  created_at: string;
-  decided_at: string | null;
-}
+/** An alert as the console lists it: its row with the EUR value as an amount (decimal text), not cents. */
+export type AlertView = Omit<AlertRow, 'eur_cents'> & { eur: string | null };
 
-const ALERT_SELECT = `select a.id::int, u.uid, u.email, a.rule, a.state, a.eur_cents::text, a.facts,
-    a.operation_ids::int[] as operation_ids, a.reason, r.id::int as report_id,
-    ${isoSql('a.created_at')} as created_at, ${isoSql('a.decided_at')} as decided_at
-  from aml_alerts a join users u on u.id = a.user_id left join aml_reports r on r.alert_id = a.id`;
-
-function alertView(row: Record<string, unknown>): AlertView {
+function alertView(row: AlertRow): AlertView {
   const { eur_cents, ...rest } = row;
-  return { ...(rest as Omit<AlertView, 'eur'>), eur: eur(eur_cents as string | null) };
+  return { ...rest, eur: eurOfCents(eur_cents) };
 }
 
 /** The alerts in `state` (open by default), newest first, with the total for paging. */
@@ -46,46 +43,35 @@ export async function listAlerts(
   db: pg.Pool,
   q: { state: 'open' | 'closed' | 'escalated' | 'all'; page: number; limit: number },
 ): Promise<{ items: AlertView[]; total: number }> {
-  const where = `where ($1 = 'all' or a.state = $1)`;
   const [rows, total] = await Promise.all([
-    db.query(`${ALERT_SELECT} ${where} order by a.id desc limit $2 offset $3`, [
-      q.state,
-      q.limit,
-      (q.page - 1) * q.limit,
-    ]),
-    db.query(`select count(*)::int as n from aml_alerts a ${where}`, [q.state]),
+    alertPage(db, q.state, q.limit, (q.page - 1) * q.limit),
+    alertCount(db, q.state),
   ]);
-  return { items: rows.rows.map(alertView), total: total.rows[0].n };
+  return { items: rows.map(alertView), total };
 }
 
 async function alertById(db: pg.Pool, id: number): Promise<AlertView> {
-  return alertView((await db.query(`${ALERT_SELECT} where a.id = $1`, [id])).rows[0]);
+  const row = await alertRow(db, id);
+  // Only called for an alert just decided, so it exists.
+  if (!row) throw new Error(`alert ${id} vanished`);
+  return alertView(row);
 }
 
 const notOpen = () => new AppError(422, [MONITORING_ERRORS.alertNotOpen]);
 
 /** Locks an open alert for a decision; refuses one about the staff member's own account. */
 async function lockOpenAlert(tx: pg.PoolClient, staff: Staff, id: number) {
-  const row = (
-    await tx.query(
-      `select a.user_id, a.rule, u.uid from aml_alerts a join users u on u.id = a.user_id
-       where a.id = $1 and a.state = 'open' for update of a`,
-      [id],
-    )
-  ).rows[0];
+  const row = await lockOpenAlertRow(tx, id);
   if (!row) throw notOpen();
   refuseOwnAccount(staff, row.user_id);
-  return row as { user_id: string; rule: string; uid: string };
+  return row;
 }
 
 /** Closes an open alert as a false positive, with the reason (in the trail). */
 export async function closeAlert(db: pg.Pool, staff: Staff, id: number, reason: string): Promise<AlertView> {
   await withTransaction(db, async (tx) => {
     const alert = await lockOpenAlert(tx, staff, id);
-    await tx.query(
-      `update aml_alerts set state = 'closed', reason = $2, decided_by = $3, decided_at = now() where id = $1`,
-      [id, reason, staff.user.id],
-    );
+    await markAlertClosed(tx, id, reason, staff.user.id);
     await recordStaffAction(tx, staff, 'monitoring.alert.close', alert.uid, {
       before: { alert: id, rule: alert.rule, state: 'open' },
       after: { state: 'closed', reason },
@@ -109,17 +95,16 @@ export async function escalateAlert(
 ): Promise<ReportView> {
   const reportId = await withTransaction(db, async (tx) => {
     const alert = await lockOpenAlert(tx, staff, id);
-    await tx.query(
-      `update aml_alerts set state = 'escalated', reason = $2, decided_by = $3, decided_at = now() where id = $1`,
-      [id, narrative, staff.user.id],
-    );
+    await markAlertEscalated(tx, id, narrative, staff.user.id);
     const due = addBusinessHours(now, AML_REPORT_BUSINESS_HOURS);
-    const created = await tx.query(
-      `insert into aml_reports (alert_id, user_id, suspicion_at, due_at, narrative, created_by)
-       values ($1, $2, $3, $4, $5, $6) returning id::int`,
-      [id, alert.user_id, now, due, narrative, staff.user.id],
-    );
-    const report = created.rows[0].id as number;
+    const report = await insertReport(tx, {
+      alertId: id,
+      userId: alert.user_id,
+      suspicionAt: now,
+      dueAt: due,
+      narrative,
+      createdBy: staff.user.id,
+    });
     await recordStaffAction(tx, staff, 'monitoring.alert.escalate', alert.uid, {
       before: { alert: id, rule: alert.rule, state: 'open' },
       after: { state: 'escalated', report, due_at: due.toISOString() },
@@ -147,18 +132,7 @@ export interface ReportView {
 
 /** A report by id (404 when unknown; 403 for the staff member's own account). */
 export async function reportView(db: pg.Pool, staff: Staff, id: number, now: Date): Promise<ReportView> {
-  const row = (
-    await db.query(
-      `select r.id::int, r.alert_id::int, r.user_id, u.uid, u.email, r.narrative,
-         ${isoSql('r.suspicion_at')} as suspicion_at, ${isoSql('r.due_at')} as due_at,
-         ${isoSql('r.exported_at')} as exported_at,
-         coalesce((select json_agg(json_build_object('withdrawal_id', s.withdrawal_id, 'until', ${isoSql('s.until')},
-           'lifted_at', ${isoSql('s.lifted_at')}) order by s.id) from aml_suspensions s where s.report_id = r.id),
-           '[]') as suspensions
-       from aml_reports r join users u on u.id = r.user_id where r.id = $1`,
-      [id],
-    )
-  ).rows[0];
+  const row = await reportRow(db, id);
   if (!row) throw new AppError(404, [MONITORING_ERRORS.reportNotFound]);
   refuseOwnAccount(staff, row.user_id);
   const { user_id: _user, ...rest } = row;
@@ -182,32 +156,18 @@ export async function suspendWithdrawal(
 ): Promise<ReportView> {
   const report = await reportView(db, staff, reportId, now);
   await withTransaction(db, async (tx) => {
-    const w = (
-      await tx.query(
-        `select w.user_id, w.internal_user_id, w.state from withdrawals w join aml_reports r on r.id = $2
-         where w.id = $1 and (w.user_id = r.user_id or w.internal_user_id = r.user_id) for update of w`,
-        [withdrawalId, reportId],
-      )
-    ).rows[0];
+    const w = await lockReportWithdrawal(tx, withdrawalId, reportId);
     if (!w || !['prepared', 'under_review', 'accepted'].includes(w.state))
       throw new AppError(422, [MONITORING_ERRORS.notSuspendable]);
     refuseOwnAccount(staff, w.user_id, w.internal_user_id);
     const until = addBusinessDays(now, days);
-    await tx.query(
-      `update withdrawals set state = 'under_review', updated_at = now(),
-         review_reasons = case when $2 = any(coalesce(review_reasons, '{}')) then review_reasons
-                               else array_append(coalesce(review_reasons, '{}'), $2) end
-       where id = $1`,
-      [withdrawalId, WITHDRAW_REVIEW_REASONS.amlSuspended],
-    );
-    await tx.query(
-      `update aml_suspensions set lifted_at = now() where withdrawal_id = $1 and lifted_at is null`,
-      [withdrawalId],
-    );
-    await tx.query(
-      `insert into aml_suspensions (report_id, withdrawal_id, until, suspended_by) values ($1, $2, $3, $4)`,
-      [reportId, withdrawalId, until, staff.user.id],
-    );
+    await suspendReportWithdrawal(tx, {
+      reportId,
+      withdrawalId,
+      reason: WITHDRAW_REVIEW_REASONS.amlSuspended,
+      until,
+      suspendedBy: staff.user.id,
+    });
     await recordStaffAction(tx, staff, 'monitoring.withdrawal.suspend', `withdrawal:${withdrawalId}`, {
       before: { state: w.state },
       after: { state: 'under_review', report: reportId, until: until.toISOString() },

@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import type pg from 'pg';
+import { dateOf, systemClock } from '../../../clock.ts';
 import type { Config } from '../../../config.ts';
+import { countOpenHits } from './hits-repository.ts';
 import { currentSanctionsList, importSanctionsList, type SanctionsImport } from './import.ts';
 import { SanctionsScreening } from './screening.ts';
 import { SanctionsFileError } from './xml.ts';
@@ -45,16 +47,15 @@ export async function sanctionsCommand(
     return 0;
   }
   if (command === 'screen') {
-    const screening = new SanctionsScreening(db, config.sanctionsMatchThreshold, console);
-    const hitsBefore = await countOpen(db);
-    const screened = await screening.runDaily(new Date(), true);
-    console.log(`screened ${screened} customer(s); ${(await countOpen(db)) - hitsBefore} new open hit(s)`);
+    // The operator's command runs in a process of its own, on the machine's clock.
+    const screening = new SanctionsScreening(db, config.sanctionsMatchThreshold, console, systemClock);
+    const hitsBefore = await countOpenHits(db);
+    const screened = await screening.runDaily(dateOf(systemClock), true);
+    console.log(
+      `screened ${screened} customer(s); ${(await countOpenHits(db)) - hitsBefore} new open hit(s)`,
+    );
     return 0;
   }
   console.error(SANCTIONS_USAGE);
   return 2;
-}
-
-async function countOpen(db: pg.Pool): Promise<number> {
-  return (await db.query(`select count(*)::int as n from sanctions_hits where state = 'open'`)).rows[0].n;
 }

@@ -5,6 +5,13 @@ import type pg from 'pg';
 import { LOCKS, lockForTransaction } from '../../../db/locks.ts';
 import { withTransaction } from '../../../db/pool.ts';
 import { SERVER_DIR } from '../../../paths.ts';
+import {
+  clearCurrentList,
+  currentListRow,
+  insertEntries,
+  insertEntryNames,
+  insertList,
+} from './list-repository.ts';
 import { readSanctionsList, type SanctionsEntity, SanctionsFileError } from './xml.ts';
 
 /**
@@ -53,43 +60,21 @@ export async function importSanctionsList(db: pg.Pool, file: string | URL): Prom
   return withTransaction(db, async (tx) => {
     // One import at a time: a second one waits here and then replaces this one's list in turn.
     await lockForTransaction(tx, LOCKS.sanctionsImport);
-    await tx.query(`delete from sanctions_entries`);
-    await tx.query(`update sanctions_lists set current = false where current`);
-    const list = (
-      await tx.query(
-        `insert into sanctions_lists (file_name, file_sha256, generated_at, entity_count, name_count)
-         values ($1, $2, $3, $4, $5) returning id::int, imported_at`,
-        [fileName, sha256, generationDate, unique.size, names],
-      )
-    ).rows[0];
+    await clearCurrentList(tx);
+    const list = await insertList(tx, {
+      fileName,
+      sha256,
+      generatedAt: generationDate,
+      entities: unique.size,
+      names,
+    });
     const all = [...unique.values()];
     for (let i = 0; i < all.length; i += BATCH) {
       const part = all.slice(i, i + BATCH);
-      const ids = (
-        await tx.query<{ id: string; logical_id: string }>(
-          `insert into sanctions_entries (list_id, logical_id, eu_reference, subject_type, regulation, birthdates,
-             citizenships)
-           select $1, l, r, s, g, array(select json_array_elements_text(b)), array(select json_array_elements_text(c))
-           from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::json[], $7::json[]) as t(l, r, s, g, b, c)
-           returning id, logical_id`,
-          [
-            list.id,
-            part.map((e) => e.logicalId),
-            part.map((e) => e.euReference),
-            part.map((e) => e.subjectType),
-            part.map((e) => e.regulation),
-            part.map((e) => JSON.stringify(e.birthdates)),
-            part.map((e) => JSON.stringify(e.citizenships)),
-          ],
-        )
-      ).rows;
+      const ids = await insertEntries(tx, list.id, part);
       const idOf = new Map(ids.map((r) => [r.logical_id, r.id]));
       const rows = part.flatMap((e) => e.names.map((n) => ({ entry: idOf.get(e.logicalId), ...n })));
-      await tx.query(
-        `insert into sanctions_names (entry_id, whole_name, function)
-         select * from unnest($1::bigint[], $2::text[], $3::text[])`,
-        [rows.map((r) => r.entry), rows.map((r) => r.wholeName), rows.map((r) => r.function)],
-      );
+      await insertEntryNames(tx, rows);
     }
     return {
       id: list.id,
@@ -98,7 +83,7 @@ export async function importSanctionsList(db: pg.Pool, file: string | URL): Prom
       generatedAt: generationDate,
       entities: unique.size,
       names,
-      importedAt: (list.imported_at as Date).toISOString(),
+      importedAt: list.imported_at.toISOString(),
     };
   });
 }
@@ -111,12 +96,7 @@ export async function seedDemoSanctionsList(db: pg.Pool): Promise<SanctionsImpor
 
 /** The current list's record, or null before the first import. */
 export async function currentSanctionsList(db: pg.Pool): Promise<SanctionsImport | null> {
-  const row = (
-    await db.query(
-      `select id::int, file_name, file_sha256, generated_at, entity_count, name_count, imported_at
-       from sanctions_lists where current`,
-    )
-  ).rows[0];
+  const row = await currentListRow(db);
   if (!row) return null;
   return {
     id: row.id,
@@ -125,6 +105,6 @@ export async function currentSanctionsList(db: pg.Pool): Promise<SanctionsImport
     generatedAt: row.generated_at,
     entities: row.entity_count,
     names: row.name_count,
-    importedAt: (row.imported_at as Date).toISOString(),
+    importedAt: row.imported_at.toISOString(),
   };
 }

@@ -1,7 +1,11 @@
 import type { SanctionsSubjectKind } from '@exchange/shared';
 import type pg from 'pg';
+import { type Clock, dateOf } from '../../../clock.ts';
 import { Repeating, runEnded } from '../../../jobs/repeating.ts';
+import { hasFreezingHit, insertHit } from './hits-repository.ts';
+import { currentListId, listEntries, listNames } from './list-repository.ts';
 import { NameIndex } from './matcher.ts';
+import { dequeueUser, dueUsers, markScreened, queuedUsers, subjectNames } from './screening-repository.ts';
 
 /** How often the job screens the customers whose names changed (and checks whether the daily run is due). */
 export const SANCTIONS_QUEUE_INTERVAL_MS = 5_000;
@@ -24,20 +28,15 @@ interface Subject {
  * says so, and refuses them with 403 `account.withdraw.sanctions_review`).
  */
 export async function sanctionsFrozen(db: pg.Pool, userId: string | number): Promise<boolean> {
-  const row = (
-    await db.query(
-      `select 1 from sanctions_hits where user_id = $1 and state in ('open', 'confirmed') limit 1`,
-      [userId],
-    )
-  ).rows[0];
-  return row !== undefined;
+  return hasFreezingHit(db, userId);
 }
 
 /**
  * Screens customers' names against the current sanctions list: those whose names changed (queued by the
  * database's triggers, within seconds), and every customer once a day. A name scoring at or above `threshold`
  * (0..100) against a list name becomes a hit, which freezes the customer's new withdrawals until compliance
- * decides it ({@link sanctionsFrozen}; refused with 403 `account.withdraw.sanctions_review`).
+ * decides it ({@link sanctionsFrozen}; refused with 403 `account.withdraw.sanctions_review`). Its time (the daily
+ * run's due dates, when a customer was screened) is the app's `clock`.
  */
 export class SanctionsScreening {
   private cached: { listId: string; index: NameIndex; entries: Map<number, EntryFacts> } | undefined;
@@ -49,7 +48,7 @@ export class SanctionsScreening {
     private readonly db: pg.Pool,
     readonly threshold: number,
     private readonly log: { warn(message: string): void },
-    private readonly now: () => Date = () => new Date(),
+    private readonly clock: Clock,
   ) {
     this.repeating = new Repeating(
       SANCTIONS_QUEUE_INTERVAL_MS,
@@ -71,7 +70,7 @@ export class SanctionsScreening {
   private tick(): Promise<unknown> {
     this.running = (async () => {
       await this.drainQueue();
-      const now = this.now();
+      const now = dateOf(this.clock);
       if (now.getTime() - this.dailyAt >= DAILY_CHECK_MS) {
         this.dailyAt = now.getTime();
         await this.runDaily(now);
@@ -82,19 +81,11 @@ export class SanctionsScreening {
 
   /** Screens the customers whose names changed since they were last screened; how many. */
   async drainQueue(): Promise<number> {
-    const queued = (
-      await this.db.query<{ user_id: string; queued_at: Date }>(
-        `select user_id, queued_at from sanctions_queue order by queued_at limit $1`,
-        [BATCH],
-      )
-    ).rows;
+    const queued = await queuedUsers(this.db, BATCH);
     for (const q of queued) {
-      await this.screenUser(q.user_id, this.now());
+      await this.screenUser(q.user_id, dateOf(this.clock));
       // A change queued while this screening ran stays queued for the next pass.
-      await this.db.query(`delete from sanctions_queue where user_id = $1 and queued_at <= $2`, [
-        q.user_id,
-        q.queued_at,
-      ]);
+      await dequeueUser(this.db, q.user_id, q.queued_at);
     }
     return queued.length;
   }
@@ -109,19 +100,7 @@ export class SanctionsScreening {
     let total = 0;
     let after = '0';
     for (;;) {
-      const due = (
-        await this.db.query<{ id: string }>(
-          `select u.id from users u
-           left join sanctions_screened s on s.user_id = u.id
-           where u.id > $3 and ($4 or s.due_at is null or s.due_at <= $1)
-             and (exists (select 1 from profiles p where p.user_id = u.id
-                          and coalesce(p.first_name, p.middle_name, p.last_name) is not null)
-               or exists (select 1 from companies c where c.user_id = u.id)
-               or exists (select 1 from beneficiaries b where b.user_id = u.id))
-           order by u.id limit $2`,
-          [now, BATCH, after, all],
-        )
-      ).rows;
+      const due = await dueUsers(this.db, now, BATCH, after, all);
       for (const u of due) await this.screenUser(u.id, now);
       after = due.at(-1)?.id ?? after;
       total += due.length;
@@ -141,55 +120,31 @@ export class SanctionsScreening {
       for (const match of current.index.match(subject.name, this.threshold)) {
         const entry = current.entries.get(match.entryId);
         if (!entry) continue;
-        const inserted = await this.db.query(
-          `insert into sanctions_hits (user_id, subject_kind, subject_name, list_id, entry_logical_id,
-             entry_reference, entry_name, entry_subject_type, entry_regulation, score)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-           on conflict (user_id, subject_kind, subject_name, entry_logical_id) do nothing`,
-          [
-            userId,
-            subject.kind,
-            subject.name,
-            current.listId,
-            entry.logicalId,
-            entry.reference,
-            match.wholeName,
-            entry.subjectType,
-            entry.regulation,
-            match.score,
-          ],
-        );
-        raised += inserted.rowCount ?? 0;
+        const inserted = await insertHit(this.db, {
+          userId,
+          subjectKind: subject.kind,
+          subjectName: subject.name,
+          listId: current.listId,
+          entryLogicalId: entry.logicalId,
+          entryReference: entry.reference,
+          entryName: match.wholeName,
+          entrySubjectType: entry.subjectType,
+          entryRegulation: entry.regulation,
+          score: match.score,
+        });
+        if (inserted) raised += 1;
       }
     }
-    await this.db.query(
-      `insert into sanctions_screened (user_id, list_id, screened_at, due_at)
-       values ($1, $2, $3, $3::timestamptz + make_interval(hours => $4))
-       on conflict (user_id) do update set list_id = $2, screened_at = $3, due_at = excluded.due_at`,
-      [userId, current.listId, now, RESCREEN_HOURS],
-    );
+    await markScreened(this.db, userId, current.listId, now, RESCREEN_HOURS);
     if (raised > 0) this.log.warn(`sanctions screening: ${raised} new hit(s) for user ${userId}`);
     return raised;
   }
 
   /** The customer's names: the profile's, the company's, its representatives' and owners', the beneficiaries'. */
   private async subjects(userId: string | number): Promise<Subject[]> {
-    const rows = (
-      await this.db.query<Subject>(
-        `select 'customer' as kind, name from (
-           select concat_ws(' ', nullif(trim(first_name), ''), nullif(trim(middle_name), ''),
-             nullif(trim(last_name), '')) as name
-           from profiles where user_id = $1 order by id desc limit 1) p
-         union all select 'company', name from companies where user_id = $1
-         union all select 'representative', r.name from company_representatives r
-           join companies c on c.id = r.company_id where c.user_id = $1
-         union all select 'beneficiary', name from beneficiaries where user_id = $1
-         union all select 'beneficiary', description from beneficiaries where user_id = $1`,
-        [userId],
-      )
-    ).rows;
+    const rows = await subjectNames(this.db, userId);
     const seen = new Set<string>();
-    return rows.filter((r) => {
+    return rows.filter((r): r is Subject => {
       const key = `${r.kind}:${r.name}`;
       if (!r.name?.trim() || seen.has(key)) return false;
       seen.add(key);
@@ -199,33 +154,20 @@ export class SanctionsScreening {
 
   /** The current list's names, indexed once per list (an import replaces the index at the next screening). */
   private async index() {
-    const list = (await this.db.query<{ id: string }>(`select id from sanctions_lists where current`))
-      .rows[0];
-    if (!list) return undefined;
-    if (this.cached?.listId === list.id) return this.cached;
+    const listId = await currentListId(this.db);
+    if (listId === undefined) return undefined;
+    if (this.cached?.listId === listId) return this.cached;
     const entries = new Map<number, EntryFacts>();
-    for (const e of (
-      await this.db.query(
-        `select id::int, logical_id, eu_reference, subject_type, regulation from sanctions_entries
-         where list_id = $1`,
-        [list.id],
-      )
-    ).rows)
+    for (const e of await listEntries(this.db, listId))
       entries.set(e.id, {
         logicalId: e.logical_id,
         reference: e.eu_reference,
         subjectType: e.subject_type,
         regulation: e.regulation,
       });
-    const names = (
-      await this.db.query<{ entry_id: number; whole_name: string }>(
-        `select n.entry_id::int, n.whole_name from sanctions_names n
-         join sanctions_entries e on e.id = n.entry_id where e.list_id = $1 order by n.id`,
-        [list.id],
-      )
-    ).rows;
+    const names = await listNames(this.db, listId);
     const index = new NameIndex(names.map((n) => ({ entryId: n.entry_id, wholeName: n.whole_name })));
-    this.cached = { listId: list.id, index, entries };
+    this.cached = { listId, index, entries };
     return this.cached;
   }
 }

@@ -2,6 +2,7 @@ import { WITHDRAW_REVIEW_REASONS, type WithdrawReviewReason } from '@exchange/sh
 import type pg from 'pg';
 import type { TravelRulePort } from '../../../adapters/travel-rule/port.ts';
 import type { TravelRuleConfig } from './config.ts';
+import { recordDeliveryAnswer } from './outgoing-repository.ts';
 import type { TravelRuleRecord } from './withdrawal-check.ts';
 
 /**
@@ -39,11 +40,7 @@ export async function deliverTravelRule(
     : ({ outcome: 'unreachable', detail: 'no travel-rule port' } as const);
   const status =
     answer.outcome === 'accepted' ? 'sent' : answer.outcome === 'refused' ? 'refused' : 'unreachable';
-  await deps.db.query(
-    `update withdrawals set travel_rule_status = $2,
-       travel_rule = travel_rule || jsonb_build_object('answer', $3::jsonb) where id = $1`,
-    [withdrawalId, status, JSON.stringify(answer)],
-  );
+  await recordDeliveryAnswer(deps.db, withdrawalId, status, answer);
   if (answer.outcome === 'refused') return [WITHDRAW_REVIEW_REASONS.travelRuleRefused];
   if (answer.outcome === 'unreachable') return [WITHDRAW_REVIEW_REASONS.travelRuleUnreachable];
   return [];

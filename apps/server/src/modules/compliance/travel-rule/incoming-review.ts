@@ -11,8 +11,13 @@ import { withTransaction } from '../../../db/pool.ts';
 import { AppError } from '../../../http/errors.ts';
 import { refuseOwnAccount, type Staff } from '../../admin/access.ts';
 import { recordStaffAction } from '../../admin/trail.ts';
-import { isoSql } from '../../identity/users-repository.ts';
 import { creditDeposit } from '../../wallet/deposit-credit.ts';
+import {
+  depositById,
+  depositsInStatuses,
+  lockDeposit,
+  recordDepositDecision,
+} from './incoming-repository.ts';
 import { recordReturn, startReturn } from './incoming-return.ts';
 
 /** A filter of the console's list. */
@@ -26,18 +31,6 @@ export interface IncomingReviewDeps {
   onChange?: (userId: number, withdrawalId: number) => void;
 }
 
-const SELECT = `select d.id::int, u.uid, u.email, d.currency_id as currency, d.blockchain_key,
-    trim_scale(d.amount)::text as amount, d.txid, d.address, d.from_address, d.state,
-    d.travel_rule_status as status, d.travel_rule->>'provider_id' as provider_id,
-    d.travel_rule->>'provider_name' as provider_name, d.travel_rule->'payload' as record,
-    case when r.id is null then null else json_build_object('withdrawal_id', r.id::int, 'state', r.state,
-      'amount', trim_scale(r.amount)::text, 'fee', trim_scale(r.fee)::text, 'to_address', r.rid, 'txid', r.txid,
-      'error', r.error) end as return,
-    s.email as decided_by, ${isoSql('d.travel_rule_decided_at')} as decided_at, d.travel_rule_note as reason,
-    ${isoSql('d.created_at')} as created_at
-  from deposits d join users u on u.id = d.user_id left join users s on s.id = d.travel_rule_decided_by
-    left join withdrawals r on r.travel_rule_return_of = d.id`;
-
 /**
  * The deposits under the travel rule in one status, newest first: `held` (waiting for a decision: not credited,
  * still on the chain), `awaiting` (the window for the originator's information still runs), `unchecked`
@@ -49,14 +42,7 @@ export async function listTravelRuleDeposits(
   state: AdminTravelRuleFilter,
 ): Promise<AdminTravelRuleDeposit[]> {
   const statuses = state === 'all' ? ADMIN_TRAVEL_RULE_FILTERS.filter((f) => f !== 'all') : [state];
-  return (
-    await db.query(
-      `${SELECT} where d.travel_rule_status = any($1)
-         and (d.travel_rule_status not in ('held', 'awaiting') or d.state = 'submitted')
-       order by d.id desc limit 500`,
-      [statuses],
-    )
-  ).rows.map((r) => ({ ...r, record: r.record ?? null }));
+  return depositsInStatuses(db, statuses);
 }
 
 /**
@@ -77,14 +63,7 @@ export async function decideTravelRuleDeposit(
 ): Promise<AdminTravelRuleDeposit> {
   const { db } = deps;
   const decided = await withTransaction(db, async (tx) => {
-    const d = (
-      await tx.query(
-        `select d.id::int, d.user_id, d.currency_id, d.blockchain_key, d.amount::text, d.from_address, d.state,
-           d.travel_rule_status, u.uid
-           from deposits d join users u on u.id = d.user_id where d.id = $1 for update of d`,
-        [id],
-      )
-    ).rows[0];
+    const d = await lockDeposit(tx, id);
     if (!d) throw new AppError(404, [TRAVEL_RULE_INCOMING_ERRORS.depositNotFound]);
     refuseOwnAccount(staff, String(d.user_id));
     if (d.travel_rule_status !== 'held' || d.state !== 'submitted')
@@ -93,15 +72,7 @@ export async function decideTravelRuleDeposit(
     // Refused before anything changes when the chain names no sender, or the fee would take it all.
     const returnId = decision === 'return' ? await recordReturn(tx, d) : null;
     // A returned deposit is rejected here, in the same statement: the watcher never credits it.
-    await tx.query(
-      `update deposits set travel_rule_status = $2, travel_rule_decided_by = $3, travel_rule_decided_at = now(),
-         travel_rule_note = $4,
-         state = case when $2 = 'returned' then 'rejected' else state end,
-         note = case when $2 = 'returned' then 'travel rule: returned to the sender' else note end,
-         updated_at = now()
-       where id = $1`,
-      [id, status, staff.user.id, input.reason],
-    );
+    await recordDepositDecision(tx, id, status, staff.user.id, input.reason);
     await recordStaffAction(tx, staff, `deposit.travel_rule.${decision}`, d.uid, {
       before: { deposit: id, status: 'held' },
       after: { deposit: id, status, reason: input.reason, ...(returnId ? { withdrawal: returnId } : {}) },
@@ -121,8 +92,8 @@ export async function decideTravelRuleDeposit(
       amount: toUnits(decided.amount, deps.core.units.precision(decided.currency_id)),
     });
   deps.onDeposit?.(Number(decided.user_id), id);
-  return (await db.query(`${SELECT} where d.id = $1`, [id])).rows.map((r) => ({
-    ...r,
-    record: r.record ?? null,
-  }))[0];
+  const deposit = await depositById(db, id);
+  // Locked and decided above, so it exists.
+  if (!deposit) throw new AppError(404, [TRAVEL_RULE_INCOMING_ERRORS.depositNotFound]);
+  return deposit;
 }

@@ -2,7 +2,9 @@ import type { IncomingTravelRuleStatus } from '@exchange/shared';
 import type pg from 'pg';
 import { z } from 'zod';
 import type { IncomingAnswer, TravelRulePort } from '../../../adapters/travel-rule/port.ts';
+import { type Clock, dateOf } from '../../../clock.ts';
 import type { TravelRuleConfig } from './config.ts';
+import { recordIncomingAnswer } from './incoming-repository.ts';
 
 /** Seconds between two questions to the travel-rule service about a deposit that waits for its record. */
 export const INCOMING_RECHECK_SECONDS = 30;
@@ -13,7 +15,8 @@ export interface IncomingDeps {
   port: TravelRulePort;
   config: Pick<TravelRuleConfig, 'incomingWaitMinutes' | 'providers'>;
   log: { warn(message: string): void };
-  now?: () => Date;
+  /** The app's clock (clock.ts): the wait for the originator's information and the re-asking gap run on it. */
+  clock: Clock;
 }
 
 /** A chain deposit that reached its confirmations, as the check reads it. */
@@ -88,7 +91,7 @@ const CREDITED: readonly (IncomingTravelRuleStatus | null)[] = [
 export async function mayCreditIncoming(deps: IncomingDeps, d: IncomingDeposit): Promise<boolean> {
   if (CREDITED.includes(d.travel_rule_status)) return true;
   if (d.travel_rule_status === 'held' || d.travel_rule_status === 'returned') return false;
-  const now = deps.now?.() ?? new Date();
+  const now = dateOf(deps.clock);
   // Waiting: not more often than every few seconds, however often the chain moves.
   if (
     d.travel_rule_checked_at !== null &&
@@ -106,14 +109,8 @@ export async function mayCreditIncoming(deps: IncomingDeps, d: IncomingDeposit):
   const { status, record } = judge(deps, d, answer, now);
   if (status === 'unchecked')
     deps.log.warn(`deposit ${d.id}: the travel-rule service was not reached; credited unchecked`);
-  const updated = await deps.db.query(
-    `update deposits set travel_rule_status = $2, travel_rule = $3::jsonb, travel_rule_checked_at = $4,
-       updated_at = now()
-     where id = $1 and state = 'submitted' and (travel_rule_status is null or travel_rule_status = 'awaiting')`,
-    [d.id, status, JSON.stringify(record), now],
-  );
   // Changed meanwhile (a reorg, another pass): the next pass looks again.
-  if (updated.rowCount !== 1) return false;
+  if (!(await recordIncomingAnswer(deps.db, d.id, status, record, now))) return false;
   return CREDITED.includes(status);
 }
 

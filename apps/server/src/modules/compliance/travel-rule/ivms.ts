@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { TravelRuleConfig } from './config.ts';
+import { originatorProfile, uidOfUser } from './outgoing-repository.ts';
 
 /**
  * The interVASP Messaging Standard (IVMS 101) shapes the travel rule's data travels in. Only the parts we fill
@@ -39,17 +40,6 @@ export interface IvmsPayload {
   beneficiaryVASP?: { beneficiaryVASP: IvmsPerson };
 }
 
-/** What the originator's verified profile holds (null when the user has none). */
-interface ProfileRow {
-  first_name: string | null;
-  last_name: string | null;
-  address: string | null;
-  postcode: string | null;
-  city: string | null;
-  country: string | null;
-  dob: string | null;
-}
-
 /** The saved address's beneficiary information, as the withdrawal uses it. */
 export interface BeneficiaryParty {
   /** The address it goes to; for a transfer between two customers here, the recipient's account (uid). */
@@ -82,13 +72,7 @@ export async function originatorPerson(
   userId: string,
   uid: string,
 ): Promise<{ person: NaturalPerson; complete: boolean }> {
-  const row = (
-    await db.query(
-      `select first_name, last_name, address, postcode, city, country, to_char(dob, 'YYYY-MM-DD') as dob
-       from profiles where user_id = $1 order by (state = 'verified') desc, id desc limit 1`,
-      [userId],
-    )
-  ).rows[0] as ProfileRow | undefined;
+  const row = await originatorProfile(db, userId);
   const person: NaturalPerson = { name: { nameIdentifier: [] }, customerIdentification: uid };
   if (row?.last_name) {
     person.name.nameIdentifier.push({
@@ -122,7 +106,7 @@ export async function customerBeneficiary(
   db: pg.Pool,
   userId: number | string,
 ): Promise<{ uid: string; person: NaturalPerson; complete: boolean }> {
-  const uid: string = (await db.query('select uid from users where id = $1', [userId])).rows[0]?.uid ?? '';
+  const uid = (await uidOfUser(db, userId)) ?? '';
   const { person, complete } = await originatorPerson(db, String(userId), uid);
   return { uid, person: { name: person.name, customerIdentification: uid }, complete };
 }

@@ -6,12 +6,19 @@ import {
   TRAVEL_RULE_ERRORS,
 } from '@exchange/shared';
 import type pg from 'pg';
+import { type Clock, dateOf } from '../../../clock.ts';
 import { withTransaction } from '../../../db/pool.ts';
 import { invalid } from '../../../http/errors.ts';
 import type { RequestOrigin } from '../../identity/registration.ts';
 import type { UserRecord } from '../../identity/users-repository.ts';
 import { findBeneficiary, getBeneficiary, recordBeneficiaryActivity } from '../../wallet/beneficiaries.ts';
 import type { TravelRuleConfig } from './config.ts';
+import {
+  countChallengeAttempt,
+  insertChallenge,
+  recordOwnershipProof,
+  useChallenge,
+} from './proofs-repository.ts';
 import { proofMethod, verifyAddressProof } from './signatures.ts';
 
 /** Wrong signatures allowed per challenge before a new one must be asked for. */
@@ -20,6 +27,8 @@ export const MAX_PROOF_ATTEMPTS = 5;
 export interface ProofDeps {
   db: pg.Pool;
   config: Pick<TravelRuleConfig, 'vasp' | 'challengeMinutes'>;
+  /** The app's clock (clock.ts): the time a challenge's message says it was issued. */
+  clock: Clock;
 }
 
 /**
@@ -37,7 +46,7 @@ export async function issueChallenge(
   if (row.hosting !== 'self_hosted') throw invalid(TRAVEL_RULE_ERRORS.proofNotNeeded);
   const method = proofMethod(row.address);
   if (!method) throw invalid(TRAVEL_RULE_ERRORS.proofUnsupported);
-  const issuedAt = new Date();
+  const issuedAt = dateOf(deps.clock);
   const message = [
     `${deps.config.vasp.name}: proof of control of a withdrawal address`,
     `Address: ${row.address}`,
@@ -46,19 +55,19 @@ export async function issueChallenge(
     `Issued: ${issuedAt.toISOString()}`,
     'Signing this message moves no funds.',
   ].join('\n');
-  const inserted = (
-    await deps.db.query(
-      `insert into address_proof_challenges (user_id, beneficiary_id, address, message, expires_at)
-       values ($1, $2, $3, $4, now() + make_interval(mins => $5)) returning id, expires_at`,
-      [user.id, row.id, row.address, message, deps.config.challengeMinutes],
-    )
-  ).rows[0];
+  const inserted = await insertChallenge(deps.db, {
+    userId: user.id,
+    beneficiaryId: row.id,
+    address: row.address,
+    message,
+    minutes: deps.config.challengeMinutes,
+  });
   return {
     challenge_id: Number(inserted.id),
     address: row.address,
     method,
     message,
-    expires_at: (inserted.expires_at as Date).toISOString(),
+    expires_at: inserted.expires_at.toISOString(),
   };
 }
 
@@ -77,39 +86,25 @@ export async function submitProof(
   origin: RequestOrigin | null = null,
 ): Promise<BeneficiaryItem> {
   const row = await findBeneficiary(deps.db, user.id, beneficiaryId);
-  const challenge = (
-    await deps.db.query(
-      `update address_proof_challenges set attempts = attempts + 1
-       where id = $1 and user_id = $2 and beneficiary_id = $3 and address = $4
-         and used_at is null and expires_at > now() and attempts < $5
-       returning message`,
-      [input.challenge_id, user.id, row.id, row.address, MAX_PROOF_ATTEMPTS],
-    )
-  ).rows[0] as { message: string } | undefined;
-  if (!challenge) throw invalid(TRAVEL_RULE_ERRORS.challengeInvalid);
-  if (!verifyAddressProof(row.address, challenge.message, input.signature))
+  const message = await countChallengeAttempt(deps.db, {
+    challengeId: input.challenge_id,
+    userId: user.id,
+    beneficiaryId: row.id,
+    address: row.address,
+    maxAttempts: MAX_PROOF_ATTEMPTS,
+  });
+  if (message === undefined) throw invalid(TRAVEL_RULE_ERRORS.challengeInvalid);
+  if (!verifyAddressProof(row.address, message, input.signature))
     throw invalid(TRAVEL_RULE_ERRORS.signatureInvalid);
   await withTransaction(deps.db, async (tx) => {
-    const used = await tx.query(
-      'update address_proof_challenges set used_at = now() where id = $1 and used_at is null',
-      [input.challenge_id],
-    );
     // Two tabs submitting the same challenge: the first one records it.
-    if (used.rowCount !== 1) throw invalid(TRAVEL_RULE_ERRORS.challengeInvalid);
-    await tx.query(
-      `update beneficiaries set ownership_proved_at = now(), ownership_proof = $3::jsonb, updated_at = now()
-       where id = $1 and address = $2`,
-      [
-        row.id,
-        row.address,
-        JSON.stringify({
-          method: proofMethod(row.address),
-          challenge_id: input.challenge_id,
-          message: challenge.message,
-          signature: input.signature,
-        }),
-      ],
-    );
+    if (!(await useChallenge(tx, input.challenge_id))) throw invalid(TRAVEL_RULE_ERRORS.challengeInvalid);
+    await recordOwnershipProof(tx, row.id, row.address, {
+      method: proofMethod(row.address),
+      challenge_id: input.challenge_id,
+      message,
+      signature: input.signature,
+    });
     // In the owner's security log, like the address's other changes (topic `beneficiary`).
     await recordBeneficiaryActivity(tx, user.id, 'beneficiary.prove', row, origin);
   });

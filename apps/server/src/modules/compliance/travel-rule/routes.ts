@@ -23,7 +23,7 @@ export function travelRuleRoutes(
     config: { rateLimit: { max: number; timeWindow: string; keyGenerator: (r: FastifyRequest) => string } };
   },
 ): void {
-  const proofDeps = { db: deps.db, config: deps.config.travelRule };
+  const proofDeps = { db: deps.db, config: deps.config.travelRule, clock: deps.clock };
   app.get(
     '/account/travel_rule/providers',
     docs('Providers a saved address can be declared as held by (the travel-rule directory)', {

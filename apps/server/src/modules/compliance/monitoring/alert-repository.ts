@@ -1,0 +1,92 @@
+import type pg from 'pg';
+import type { Tx } from '../../../db/pool.ts';
+import { isoSql } from '../../identity/users-repository.ts';
+
+type Db = pg.Pool | Tx;
+
+/** An alert's row as the console lists it: the EUR value still in cents (decimal text), as stored. */
+export interface AlertRow {
+  id: number;
+  uid: string;
+  email: string;
+  rule: string;
+  state: string;
+  eur_cents: string | null;
+  facts: Record<string, unknown>;
+  operation_ids: number[];
+  reason: string | null;
+  report_id: number | null;
+  created_at: string;
+  decided_at: string | null;
+}
+
+/** An open alert locked for a decision: its customer (bigint id as text), rule and the customer's uid. */
+export interface LockedAlert {
+  user_id: string;
+  rule: string;
+  uid: string;
+}
+
+const ALERT_SELECT = `select a.id::int, u.uid, u.email, a.rule, a.state, a.eur_cents::text, a.facts,
+    a.operation_ids::int[] as operation_ids, a.reason, r.id::int as report_id,
+    ${isoSql('a.created_at')} as created_at, ${isoSql('a.decided_at')} as decided_at
+  from aml_alerts a join users u on u.id = a.user_id left join aml_reports r on r.alert_id = a.id`;
+
+/** The filter of {@link alertPage} and {@link alertCount}: one state, or all. */
+const ALERT_WHERE = `where ($1 = 'all' or a.state = $1)`;
+
+/** One page of the alerts in `state` (or all), newest first. */
+export async function alertPage(db: Db, state: string, limit: number, offset: number): Promise<AlertRow[]> {
+  return (
+    await db.query<AlertRow>(`${ALERT_SELECT} ${ALERT_WHERE} order by a.id desc limit $2 offset $3`, [
+      state,
+      limit,
+      offset,
+    ])
+  ).rows;
+}
+
+/** How many alerts are in `state` (or all). */
+export async function alertCount(db: Db, state: string): Promise<number> {
+  return (
+    (await db.query<{ n: number }>(`select count(*)::int as n from aml_alerts a ${ALERT_WHERE}`, [state]))
+      .rows[0]?.n ?? 0
+  );
+}
+
+/** The alert with this id (undefined when unknown). */
+export async function alertRow(db: Db, id: number): Promise<AlertRow | undefined> {
+  return (await db.query<AlertRow>(`${ALERT_SELECT} where a.id = $1`, [id])).rows[0];
+}
+
+/** Locks the alert if it is open (`for update` of the alert, inside the caller's transaction); else undefined. */
+export async function lockOpenAlertRow(tx: Tx, id: number): Promise<LockedAlert | undefined> {
+  return (
+    await tx.query<LockedAlert>(
+      `select a.user_id, a.rule, u.uid from aml_alerts a join users u on u.id = a.user_id
+       where a.id = $1 and a.state = 'open' for update of a`,
+      [id],
+    )
+  ).rows[0];
+}
+
+/** Closes the alert as a false positive, with the reason and who decided. */
+export async function markAlertClosed(db: Db, id: number, reason: string, decidedBy: string): Promise<void> {
+  await db.query(
+    `update aml_alerts set state = 'closed', reason = $2, decided_by = $3, decided_at = now() where id = $1`,
+    [id, reason, decidedBy],
+  );
+}
+
+/** Marks the alert escalated, the narrative as its reason, with who decided. */
+export async function markAlertEscalated(
+  db: Db,
+  id: number,
+  narrative: string,
+  decidedBy: string,
+): Promise<void> {
+  await db.query(
+    `update aml_alerts set state = 'escalated', reason = $2, decided_by = $3, decided_at = now() where id = $1`,
+    [id, narrative, decidedBy],
+  );
+}
