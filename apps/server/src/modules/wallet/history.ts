@@ -12,6 +12,7 @@ import type pg from 'pg';
 import type { Clock } from '../../clock.ts';
 import type { Keyset } from '../../db/keyset.ts';
 import { invalid } from '../../http/errors.ts';
+import { SWAP_SELECT, type SwapRow } from './swaps-repository.ts';
 
 /** A page of a list and the number of rows in all pages (the `Total` header). */
 export interface Page<T> {
@@ -214,14 +215,8 @@ export function depositConfirmations(
   return Math.min(Math.max(0, latest - Number(blockHeight) + 1), confirmations(network));
 }
 
-/** Swap rows in the swap history's columns (docs/wallet.md#data Swap item). */
-export const SWAP_SELECT = `select id, created_at, trim_scale(amount)::text as price, from_currency as ask_currency,
-  trim_scale(total)::text as total, to_currency as currency, trim_scale(fee)::text as fee, state from swaps`;
-
 /** The wire shape of a `SWAP_SELECT` row. */
-export function swapEntity(
-  row: Omit<SwapItem, 'id' | 'created_at'> & { id: string; created_at: Date },
-): SwapItem {
+export function swapEntity(row: SwapRow): SwapItem {
   return { ...row, id: Number(row.id), created_at: row.created_at.toISOString() };
 }
 
