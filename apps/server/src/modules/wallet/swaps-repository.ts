@@ -15,9 +15,10 @@ export type SwapRow = Omit<SwapItem, 'id' | 'created_at'> & { id: string; create
 /** The currency's swap fee as an exact decimal fraction (`0.001` is 0.1 %); undefined for an unknown currency. */
 export async function swapFeeText(db: Db, currency: string): Promise<string | undefined> {
   return (
-    await db.query<{ fee: string }>('select trim_scale(swap_fee)::text as fee from currencies where id = $1', [
-      currency,
-    ])
+    await db.query<{ fee: string }>(
+      'select trim_scale(swap_fee)::text as fee from currencies where id = $1',
+      [currency],
+    )
   ).rows[0]?.fee;
 }
 
