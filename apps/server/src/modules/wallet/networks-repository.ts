@@ -89,3 +89,17 @@ export async function recordedEndpoint(db: Db, key: string): Promise<string | un
   return (await db.query<{ url: string }>('select url from chain_endpoints where blockchain_key = $1', [key]))
     .rows[0]?.url;
 }
+
+/**
+ * The network's native currency: the first of its currencies without a token contract or token protocol (by id),
+ * else its first currency; undefined when it has none.
+ */
+export async function nativeCurrencyOn(db: Db, key: string): Promise<string | undefined> {
+  return (
+    await db.query<{ currency_id: string }>(
+      `select currency_id from currency_networks where blockchain_key = $1
+       order by (contract_address is null and coalesce(protocol, '') not like '%20') desc, id limit 1`,
+      [key],
+    )
+  ).rows[0]?.currency_id;
+}

@@ -83,3 +83,27 @@ export async function resolveErroredAsFailed(db: Db, id: number): Promise<boolea
   );
   return updated.rowCount === 1;
 }
+
+/** An errored withdrawal (broadcast outcome unknown) as the command line lists it. */
+export interface ErroredWithdrawalRow {
+  /** bigint, as text. */
+  id: string;
+  email: string;
+  currency_id: string;
+  blockchain_key: string;
+  /** Exact decimal, trimmed. */
+  amount: string;
+  rid: string;
+  error: string | null;
+  updated_at: Date;
+}
+
+/** The errored withdrawals, oldest first, with their owner's email. */
+export async function erroredWithdrawals(db: Db): Promise<ErroredWithdrawalRow[]> {
+  return (
+    await db.query<ErroredWithdrawalRow>(
+      `select w.id, u.email, w.currency_id, w.blockchain_key, trim_scale(w.amount)::text as amount, w.rid, w.error, w.updated_at
+       from withdrawals w join users u on u.id = w.user_id where w.state = 'errored' order by w.id`,
+    )
+  ).rows;
+}
