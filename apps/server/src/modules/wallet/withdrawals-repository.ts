@@ -107,3 +107,162 @@ export async function erroredWithdrawals(db: Db): Promise<ErroredWithdrawalRow[]
     )
   ).rows;
 }
+
+/**
+ * Until when the user's withdrawals wait after their last password or 2FA change (`holdHours` after the later of
+ * the two); null when neither happened or the user is unknown.
+ */
+export async function withdrawHoldUntil(db: Db, userId: string, holdHours: number): Promise<Date | null> {
+  const row = (
+    await db.query<{ hold_until: Date | null }>(
+      `select greatest(u.password_changed_at,
+           (select max(created_at) from activities a where a.user_id = u.id and a.topic = 'otp' and a.result = 'succeed'))
+         + make_interval(hours => $2) as hold_until
+       from users u where u.id = $1`,
+      [userId, holdHours],
+    )
+  ).rows[0];
+  return row?.hold_until ?? null;
+}
+
+/** A currency's network with its withdrawal rules (amounts exact decimals). */
+export interface WithdrawNetworkRow {
+  min_withdraw_amount: string;
+  withdraw_fee: string;
+  withdraw_enabled: boolean;
+  precision: number;
+}
+
+/** The currency's network `key` with its withdrawal rules, or undefined when the currency is not on it. */
+export async function withdrawNetwork(
+  db: Db,
+  currency: string,
+  key: string,
+): Promise<WithdrawNetworkRow | undefined> {
+  return (
+    await db.query<WithdrawNetworkRow>(
+      `select n.min_withdraw_amount::text, n.withdraw_fee::text, n.withdraw_enabled, c.precision
+       from currency_networks n join currencies c on c.id = n.currency_id
+       where n.currency_id = $1 and n.blockchain_key = $2`,
+      [currency, key],
+    )
+  ).rows[0];
+}
+
+/** A withdrawal to record, with the entry of the user's security log that goes with it. */
+export interface NewWithdrawal {
+  userId: string;
+  currency: string;
+  blockchainKey: string;
+  beneficiaryId: number | null;
+  rid: string;
+  memo: string | null;
+  /** Exact decimals. */
+  amount: string;
+  fee: string;
+  /** The user it goes to (internal), or null. */
+  recipient: number | null;
+  ip: string | null;
+  userAgent: string | null;
+  /** The security log entry's data (JSON text), the withdrawal's id added to it. */
+  logData: string;
+  /** The travel rule record's payload (JSON text), or null. */
+  travelRule: string | null;
+  travelRuleStatus: string | null;
+}
+
+/**
+ * Records a withdrawal (`prepared`) and its `withdraw.request` entry in the user's security log, in one statement.
+ * @returns its id (bigint, as text).
+ */
+export async function insertWithdrawal(db: Db, w: NewWithdrawal): Promise<string> {
+  const row = (
+    await db.query<{ id: string }>(
+      `with w as (
+         insert into withdrawals (user_id, currency_id, blockchain_key, beneficiary_id, rid, memo, amount, fee,
+                                  internal_user_id, travel_rule, travel_rule_status)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $13::jsonb, $14) returning id
+       ), logged as (
+         insert into activities (user_id, action, result, topic, ip, user_agent, data)
+         select $1, 'withdraw.request', 'succeed', 'withdraw', $10, $11,
+                jsonb_build_object('id', w.id) || $12::jsonb
+           from w
+       )
+       select id from w`,
+      [
+        w.userId,
+        w.currency,
+        w.blockchainKey,
+        w.beneficiaryId,
+        w.rid,
+        w.memo,
+        w.amount,
+        w.fee,
+        w.recipient,
+        w.ip,
+        w.userAgent,
+        w.logData,
+        w.travelRule,
+        w.travelRuleStatus,
+      ],
+    )
+  ).rows[0];
+  if (!row) throw new Error(`the withdrawal of user ${w.userId} was not recorded`);
+  return row.id;
+}
+
+/** The reference of an internal transfer, shared by both sides: the sender's withdrawal id as `W<id>`. */
+const INTERNAL_REFERENCE_SQL = `'W' || w.id`;
+
+/**
+ * Marks an internal withdrawal to `recipient` `succeed` (from `accepted` or `confirming`) and records the
+ * receiver's deposit, in one statement.
+ * @returns the new deposit's id (bigint, as text), or undefined when nothing changed (settled already).
+ */
+export async function succeedInternalWithdrawal(
+  db: Db,
+  id: number,
+  recipient: number,
+): Promise<string | undefined> {
+  return (
+    await db.query<{ id: string }>(
+      `with w as (
+         update withdrawals set state = 'succeed', updated_at = now()
+          where id = $1 and state = any('{accepted,confirming}') and internal_user_id = $2
+          returning id, internal_user_id, currency_id, blockchain_key, rid, amount)
+       insert into deposits (user_id, currency_id, blockchain_key, address, txid, txout, amount, state, credited_at,
+                             internal_withdrawal_id)
+       select internal_user_id, currency_id, blockchain_key, rid, ${INTERNAL_REFERENCE_SQL}, 0, amount, 'collected', now(), id
+         from w
+       on conflict do nothing
+       returning id`,
+      [id, recipient],
+    )
+  ).rows[0]?.id;
+}
+
+/**
+ * Moves a withdrawal to `state` from one of `from`, keeping its error, txid, block height and review reasons
+ * where none is given.
+ * @returns whether it moved.
+ */
+export async function moveWithdrawal(
+  db: Db,
+  id: number,
+  state: string,
+  from: readonly string[],
+  change: {
+    error: string | null;
+    txid: string | null;
+    height: number | null;
+    reasons: readonly string[] | null;
+  },
+): Promise<boolean> {
+  const updated = await db.query(
+    `update withdrawals set state = $2, error = coalesce($3, error), txid = coalesce($4, txid),
+       block_height = coalesce($5, block_height), review_reasons = coalesce($7, review_reasons), updated_at = now()
+     where id = $1 and state = any($6)`,
+    [id, state, change.error, change.txid, change.height, from, change.reasons],
+  );
+  return updated.rowCount === 1;
+}
