@@ -133,3 +133,27 @@ export async function depositNetwork(
     )
   ).rows[0];
 }
+
+/** The owners (ids bigint, as text) of those of `addresses` that are our deposit addresses on the network. */
+export async function depositAddressOwners(
+  db: Db,
+  key: string,
+  addresses: string[],
+): Promise<{ address: string; user_id: string }[]> {
+  return (
+    await db.query<{ address: string; user_id: string }>(
+      'select address, user_id from deposit_addresses where blockchain_key = $1 and address = any($2)',
+      [key, addresses],
+    )
+  ).rows;
+}
+
+/** The user's newest deposit address on the network (keyed or not), or undefined. */
+export async function newestDepositAddress(db: Db, userId: number, key: string): Promise<string | undefined> {
+  return (
+    await db.query<{ address: string }>(
+      'select address from deposit_addresses where user_id = $1 and blockchain_key = $2 order by id desc limit 1',
+      [userId, key],
+    )
+  ).rows[0]?.address;
+}

@@ -51,3 +51,15 @@ export async function resolveHotWalletLow(db: Db, key: string, currency: string)
     [key, currency],
   );
 }
+
+/** Raises a `reorg_after_credit` alert: a credited deposit's block left the chain (its credit stands). */
+export async function raiseReorgAfterCredit(
+  db: Db,
+  key: string,
+  detail: { deposit_id: number; user_id: number; txid: string; amount: string },
+): Promise<void> {
+  await db.query(
+    `insert into chain_alerts (blockchain_key, kind, detail) values ($1, 'reorg_after_credit', $2)`,
+    [key, detail],
+  );
+}
