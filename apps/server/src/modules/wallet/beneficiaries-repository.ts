@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Keyset } from '../../db/keyset.ts';
 import type { Tx } from '../../db/pool.ts';
+import type { TravelRuleBeneficiary } from '../compliance/travel-rule/withdrawal-check.ts';
 
 /** The wallet's SQL on saved withdrawal addresses (`beneficiaries`). */
 type Db = pg.Pool | Tx;
@@ -37,8 +38,11 @@ export async function deleteBeneficiaryById(db: Db, id: number): Promise<string 
   return removed.rowCount === 1 ? removed.rows[0]?.user_id : undefined;
 }
 
-/** A beneficiaries row (with `internal` and `uid` where the query adds them). */
-export interface BeneficiaryRow {
+/**
+ * A beneficiaries row (with `internal` and `uid` where the query adds them). Its travel rule columns (whom the address belongs to, and where it is held; null: the client did not say) are
+ * those the travel rule's check reads.
+ */
+export interface BeneficiaryRow extends TravelRuleBeneficiary {
   id: string;
   name: string;
   description: string;
@@ -54,13 +58,6 @@ export interface BeneficiaryRow {
   internal?: boolean;
   /** The owner's uid (Peatio's `uid`). */
   uid?: string;
-  /** Travel rule: whom the address belongs to, and where it is held (null: the client did not say). */
-  beneficiary_name: string | null;
-  hosting: 'provider' | 'self_hosted' | null;
-  provider_id: string | null;
-  provider_name: string | null;
-  provider_lei: string | null;
-  ownership_proved_at: Date | null;
 }
 
 /** The `internal` column of a beneficiaries row: its address is another user's deposit address on its network. */
