@@ -4,6 +4,18 @@ import { DEPOSIT_ACCOUNT, HOT_ACCOUNT, type WalletKey } from '../../adapters/cha
 import { LOCK_FAMILIES, withLock } from '../../db/locks.ts';
 import type { Tx } from '../../db/pool.ts';
 import { publicKeyAt } from '../custody/hd.ts';
+import {
+  depositAddressOwner,
+  depositNetwork,
+  firstNetworkAddresses,
+  insertDepositAddress,
+  keyedDepositAddresses,
+  latestKeyedAddress,
+  ourAddressesAmong,
+  publishedXpub,
+  recordHotWallet,
+  takeKeyIndex,
+} from './addresses-repository.ts';
 import type { Network } from './chains.ts';
 
 /**
@@ -22,15 +34,9 @@ export class KeysNotPublishedError extends Error {
 }
 
 async function accountXpub(db: pg.Pool | Tx, scheme: KeyScheme, account: number): Promise<string> {
-  const row = (
-    await db.query('select xpub from custody_xpubs where purpose = $1 and coin_type = $2 and account = $3', [
-      scheme.purpose,
-      scheme.coinType,
-      account,
-    ])
-  ).rows[0];
-  if (!row) throw new KeysNotPublishedError(scheme, account);
-  return row.xpub;
+  const xpub = await publishedXpub(db, scheme.purpose, scheme.coinType, account);
+  if (xpub === undefined) throw new KeysNotPublishedError(scheme, account);
+  return xpub;
 }
 
 /** The key of our wallet at `account`/`index` on the network, with its address. */
@@ -56,14 +62,7 @@ export async function currentDepositAddress(db: pg.Pool, network: Network, userI
  * with a key of its own, now retired) keep receiving, but are no longer handed out.
  */
 async function latestAddress(q: pg.Pool | Tx, userId: number, network: Network): Promise<string | null> {
-  const row = (
-    await q.query(
-      `select address from deposit_addresses where user_id = $1 and blockchain_key = $2 and key_index is not null
-       order by id desc limit 1`,
-      [userId, network.key],
-    )
-  ).rows[0];
-  const address: string | undefined = row?.address;
+  const address = await latestKeyedAddress(q, userId, network.key);
   return address && network.chain.normalizeAddress(address) === address ? address : null;
 }
 
@@ -84,34 +83,17 @@ export async function newDepositAddress(
       if (existing) return existing;
     }
     const { purpose, coinType } = network.chain.keyScheme;
-    const index = Number(
-      (
-        await client.query(
-          `insert into custody_key_counters (purpose, coin_type, next_index) values ($1, $2, 1)
-           on conflict (purpose, coin_type) do update set next_index = custody_key_counters.next_index + 1
-           returning next_index - 1 as index`,
-          [purpose, coinType],
-        )
-      ).rows[0].index,
-    );
+    const index = await takeKeyIndex(client, purpose, coinType);
     const key = await walletKey(client, network, DEPOSIT_ACCOUNT, index);
-    await client.query(
-      'insert into deposit_addresses (user_id, blockchain_key, address, key_index) values ($1, $2, $3, $4)',
-      [userId, network.key, key.address, index],
-    );
+    await insertDepositAddress(client, { userId, key: network.key, address: key.address, keyIndex: index });
     return key.address;
   });
 }
 
 /** The user who owns `address` on the network, if it is one of our deposit addresses. */
 export async function addressOwner(db: pg.Pool | Tx, key: string, address: string): Promise<number | null> {
-  const row = (
-    await db.query('select user_id from deposit_addresses where blockchain_key = $1 and address = $2', [
-      key,
-      address,
-    ])
-  ).rows[0];
-  return row ? Number(row.user_id) : null;
+  const owner = await depositAddressOwner(db, key, address);
+  return owner !== undefined ? Number(owner) : null;
 }
 
 /** The wallet keys of our deposit addresses among `addresses` (legacy ones, with no key index, are left out). */
@@ -120,12 +102,8 @@ export async function depositKeys(
   network: Network,
   addresses: string[],
 ): Promise<WalletKey[]> {
-  const rows = await db.query(
-    `select address, key_index from deposit_addresses
-     where blockchain_key = $1 and address = any($2) and key_index is not null`,
-    [network.key, addresses],
-  );
-  return rows.rows.map((r) => ({ account: DEPOSIT_ACCOUNT, index: Number(r.key_index), address: r.address }));
+  const rows = await keyedDepositAddresses(db, network.key, addresses);
+  return rows.map((r) => ({ account: DEPOSIT_ACCOUNT, index: Number(r.key_index), address: r.address }));
 }
 
 /**
@@ -140,11 +118,7 @@ export function hotWallet(db: pg.Pool, network: Network): Promise<WalletKey> {
   if (known) return known;
   const derived = (async () => {
     const key = await walletKey(db, network, HOT_ACCOUNT, 0);
-    await db.query(
-      `insert into hot_wallets (blockchain_key, address) values ($1, $2)
-       on conflict (blockchain_key) do update set address = excluded.address where hot_wallets.address <> excluded.address`,
-      [network.key, key.address],
-    );
+    await recordHotWallet(db, network.key, key.address);
     return key;
   })();
   hotWallets.set(network.chain, derived);
@@ -156,12 +130,7 @@ export function hotWallet(db: pg.Pool, network: Network): Promise<WalletKey> {
 /** Which of `addresses` are ours on the network (deposit addresses and the hot wallet). */
 export async function ourAddresses(db: pg.Pool, network: Network, addresses: string[]): Promise<Set<string>> {
   if (addresses.length === 0) return new Set();
-  const rows = await db.query(
-    `select address from deposit_addresses where blockchain_key = $1 and address = any($2)
-     union select address from hot_wallets where blockchain_key = $1 and address = any($2)`,
-    [network.key, addresses],
-  );
-  return new Set(rows.rows.map((r) => r.address as string));
+  return new Set(await ourAddressesAmong(db, network.key, addresses));
 }
 
 /** A deposit address as Peatio's PaymentAddress entity shows it inside an account (`GET /account/balances`). */
@@ -183,18 +152,9 @@ export async function accountDepositAddresses(
   networks: { get(key: string): Network | undefined },
   userId: number,
 ): Promise<Map<string, AccountDepositAddress | null>> {
-  const rows = await db.query<{ currency_id: string; blockchain_key: string; address: string | null }>(
-    `select distinct on (n.currency_id) n.currency_id, n.blockchain_key, d.address
-       from currency_networks n
-       left join lateral (
-         select address from deposit_addresses
-          where user_id = $1 and blockchain_key = n.blockchain_key and key_index is not null
-          order by id desc limit 1) d on true
-      order by n.currency_id, n.id`,
-    [userId],
-  );
+  const rows = await firstNetworkAddresses(db, userId);
   const addresses = new Map<string, AccountDepositAddress | null>();
-  for (const row of rows.rows) {
+  for (const row of rows) {
     const chain = networks.get(row.blockchain_key)?.chain;
     // As `latestAddress`: an address saved before checksums were kept is not handed out again.
     const usable = row.address !== null && chain?.normalizeAddress(row.address) === row.address;
@@ -219,11 +179,5 @@ export async function depositNetworkOf(
   currency: string,
   blockchainKey: string | null,
 ): Promise<{ blockchain_key: string; deposit_enabled: boolean } | undefined> {
-  return (
-    await db.query(
-      `select blockchain_key, deposit_enabled from currency_networks
-     where currency_id = $1 and ($2::text is null or blockchain_key = $2) order by id limit 1`,
-      [currency, blockchainKey],
-    )
-  ).rows[0];
+  return depositNetwork(db, currency, blockchainKey);
 }

@@ -1,6 +1,13 @@
 import { parseUnits } from '@exchange/shared';
 import type pg from 'pg';
 import type { Core } from '../../core/index.ts';
+import {
+  currencyPrecision,
+  insertAdjustment,
+  pendingAdjustments,
+  settleAdjustment,
+  userIdByEmail,
+} from './adjustments-repository.ts';
 
 /**
  * Records an operator's balance adjustment as `pending` (the command line cannot reach the core, which lives in
@@ -14,20 +21,14 @@ export async function requestAdjustment(
   amount: string,
   reason: string,
 ): Promise<number> {
-  const cur = (await db.query('select precision from currencies where id = $1', [currency])).rows[0];
-  if (!cur) throw new Error(`unknown currency ${currency}`);
-  const parsed = parseUnits(amount.replace(/^-/, ''), cur.precision);
+  const precision = await currencyPrecision(db, currency);
+  if (precision === undefined) throw new Error(`unknown currency ${currency}`);
+  const parsed = parseUnits(amount.replace(/^-/, ''), precision);
   if (!parsed.ok || parsed.units === 0n)
-    throw new Error(`amount must be a non-zero decimal with at most ${cur.precision} decimals`);
-  const user = (await db.query('select id from users where lower(email) = lower($1)', [email])).rows[0];
-  if (!user) throw new Error(`no user with email ${email}`);
-  const row = (
-    await db.query(
-      'insert into adjustments (user_id, currency_id, amount, reason) values ($1, $2, $3, $4) returning id',
-      [user.id, currency, amount, reason],
-    )
-  ).rows[0];
-  return Number(row.id);
+    throw new Error(`amount must be a non-zero decimal with at most ${precision} decimals`);
+  const userId = await userIdByEmail(db, email);
+  if (userId === undefined) throw new Error(`no user with email ${email}`);
+  return Number(await insertAdjustment(db, { userId, currency, amount, reason }));
 }
 
 /**
@@ -40,10 +41,7 @@ export async function applyPendingAdjustments(
   core: Core,
   onChange: (userId: number) => void,
 ): Promise<void> {
-  const pending = await db.query(
-    `select id, user_id, currency_id, amount::text from adjustments where state = 'pending' order by id limit 100`,
-  );
-  for (const a of pending.rows) onChange(await applyAdjustment(db, core, a));
+  for (const a of await pendingAdjustments(db)) onChange(await applyAdjustment(db, core, a));
 }
 
 /**
@@ -66,9 +64,6 @@ export async function applyAdjustment(
       : { type: 'Credit', user, currency: a.currency_id, amount, kind: 'adjustment' },
     `adjustment:${a.id}`,
   );
-  await db.query(
-    `update adjustments set state = $2, updated_at = now() where id = $1 and state = 'pending'`,
-    [a.id, result.ok ? 'accepted' : 'rejected'],
-  );
+  await settleAdjustment(db, a.id, result.ok ? 'accepted' : 'rejected');
   return user;
 }

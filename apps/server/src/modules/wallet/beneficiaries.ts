@@ -20,6 +20,20 @@ import { hashCode, type ServerKeys, safeEqual } from '../identity/crypto.ts';
 import { phishingLine } from '../identity/notify.ts';
 import type { RequestOrigin } from '../identity/registration.ts';
 import { recordActivity, type UserRecord } from '../identity/users-repository.ts';
+import {
+  activatePendingBeneficiary,
+  type BeneficiaryRow,
+  beneficiariesPage,
+  beneficiaryNetworkKey,
+  beneficiaryOf,
+  beneficiaryRowsAfter,
+  beneficiaryWithInternal,
+  countPinTry,
+  deleteUserBeneficiary,
+  insertBeneficiary,
+  isVisibleCurrency,
+  setBeneficiaryPin,
+} from './beneficiaries-repository.ts';
 import type { ChainRegistry } from './chains.ts';
 import { checkTotp } from './totp-check.ts';
 
@@ -36,36 +50,6 @@ export interface BeneficiaryDeps {
   /** The provider directory a saved address may name (travel rule); the defaults when not given. */
   travelRule?: Pick<TravelRuleConfig, 'providers'>;
 }
-
-interface BeneficiaryRow {
-  id: string;
-  name: string;
-  description: string;
-  currency_id: string;
-  blockchain_key: string;
-  address: string;
-  memo: string | null;
-  state: 'pending' | 'active';
-  created_at: Date;
-  /** When the last activation pin was mailed. */
-  pin_sent_at: Date | null;
-  /** A deposit address of another user of this exchange: a withdrawal there is an internal transfer. */
-  internal?: boolean;
-  /** The owner's uid (Peatio's `uid`). */
-  uid?: string;
-  /** Travel rule: whom the address belongs to, and where it is held (null: the client did not say). */
-  beneficiary_name: string | null;
-  hosting: 'provider' | 'self_hosted' | null;
-  provider_id: string | null;
-  provider_name: string | null;
-  provider_lei: string | null;
-  ownership_proved_at: Date | null;
-}
-
-/** The `internal` column of a beneficiaries row: its address is another user's deposit address on its network. */
-const INTERNAL = `exists(select 1 from deposit_addresses d where d.blockchain_key = beneficiaries.blockchain_key
-  and d.address = beneficiaries.address and d.user_id <> beneficiaries.user_id) as internal,
-  (select u.uid from users u where u.id = beneficiaries.user_id) as uid`;
 
 /** The wire shape (docs/wallet.md#data Beneficiary). */
 export function beneficiaryEntity(row: BeneficiaryRow): BeneficiaryItem {
@@ -102,26 +86,20 @@ export async function listBeneficiaries(
   filter: BeneficiaryListQuery,
 ): Promise<{ items: BeneficiaryItem[]; total: number }> {
   if (filter.currency !== undefined) {
-    const known = await db.query('select 1 from currencies where id = $1 and visible', [filter.currency]);
-    if (known.rowCount !== 1) throw invalid(WALLET_ERRORS.currencyNotFound);
+    if (!(await isVisibleCurrency(db, filter.currency))) throw invalid(WALLET_ERRORS.currencyNotFound);
   }
-  const where = `user_id = $1 and ($2::text is null or currency_id = $2)
-    and ($3::text is null or blockchain_key = $3) and ($4::text is null or state = $4)`;
-  const values = [
-    userId,
-    filter.currency ?? filter.currency_id ?? null,
-    filter.blockchain_key ?? null,
-    filter.state ?? null,
-  ];
-  const [rows, total] = await Promise.all([
-    db.query(`select *, ${INTERNAL} from beneficiaries where ${where} order by id desc limit $5 offset $6`, [
-      ...values,
-      filter.limit,
-      (filter.page - 1) * filter.limit,
-    ]),
-    db.query(`select count(*)::int as n from beneficiaries where ${where}`, values),
-  ]);
-  return { items: rows.rows.map(beneficiaryEntity), total: total.rows[0].n as number };
+  const { total, rows } = await beneficiariesPage(
+    db,
+    {
+      userId,
+      currency: filter.currency ?? filter.currency_id ?? null,
+      blockchainKey: filter.blockchain_key ?? null,
+      state: filter.state ?? null,
+    },
+    filter.limit,
+    (filter.page - 1) * filter.limit,
+  );
+  return { items: rows.map(beneficiaryEntity), total };
 }
 
 /** A {@link Keyset} page of all the user's beneficiaries, oldest first, in the list's shape (the data export). */
@@ -130,19 +108,13 @@ export async function beneficiariesAfter(
   userId: string,
   page: Keyset,
 ): Promise<BeneficiaryItem[]> {
-  const rows = await db.query(
-    `select *, ${INTERNAL} from beneficiaries where user_id = $1 and id > $2 and id <= $3 order by id limit $4`,
-    [userId, page.after, page.upTo, page.limit],
-  );
-  return rows.rows.map(beneficiaryEntity);
+  return (await beneficiaryRowsAfter(db, userId, page)).map(beneficiaryEntity);
 }
 
 /** One of the user's beneficiaries in the list's shape; another user's, or an unknown id, is "not found" (404). */
 export async function getBeneficiary(db: pg.Pool, userId: string, id: number): Promise<BeneficiaryItem> {
   if (!Number.isSafeInteger(id) || id <= 0) throw notFound();
-  const row = (
-    await db.query(`select *, ${INTERNAL} from beneficiaries where id = $1 and user_id = $2`, [id, userId])
-  ).rows[0];
+  const row = await beneficiaryWithInternal(db, userId, id);
   if (!row) throw notFound();
   return beneficiaryEntity(row);
 }
@@ -150,8 +122,7 @@ export async function getBeneficiary(db: pg.Pool, userId: string, id: number): P
 /** One of the user's beneficiaries; another user's is "not found". */
 export async function findBeneficiary(db: pg.Pool, userId: string, id: number): Promise<BeneficiaryRow> {
   if (!Number.isSafeInteger(id) || id <= 0) throw notFound();
-  const row = (await db.query('select * from beneficiaries where id = $1 and user_id = $2', [id, userId]))
-    .rows[0];
+  const row = await beneficiaryOf(db, userId, id);
   if (!row) throw notFound();
   return row;
 }
@@ -169,27 +140,21 @@ export async function createBeneficiary(
   if (!address) throw invalid(WALLET_ERRORS.beneficiaryAddressInvalid);
   const info = resolveBeneficiaryInfo(deps.travelRule, input);
   const row = await withTransaction(deps.db, async (tx) => {
-    const inserted = await tx.query(
-      `insert into beneficiaries (user_id, currency_id, blockchain_key, name, description, address, memo,
-         beneficiary_name, hosting, provider_id, provider_name, provider_lei)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) on conflict do nothing returning *, ${INTERNAL}`,
-      [
-        user.id,
-        input.currency,
-        network.key,
-        input.name,
-        input.description ?? '',
-        address,
-        memo,
-        info.beneficiaryName,
-        info.hosting,
-        info.provider?.id ?? null,
-        info.provider?.name ?? null,
-        info.provider?.lei ?? null,
-      ],
-    );
-    if (inserted.rowCount !== 1) throw invalid(WALLET_ERRORS.beneficiaryDuplicate);
-    const created = inserted.rows[0] as BeneficiaryRow;
+    const created = await insertBeneficiary(tx, {
+      userId: user.id,
+      currency: input.currency,
+      blockchainKey: network.key,
+      name: input.name,
+      description: input.description ?? '',
+      address,
+      memo,
+      beneficiaryName: info.beneficiaryName,
+      hosting: info.hosting,
+      providerId: info.provider?.id ?? null,
+      providerName: info.provider?.name ?? null,
+      providerLei: info.provider?.lei ?? null,
+    });
+    if (!created) throw invalid(WALLET_ERRORS.beneficiaryDuplicate);
     await recordBeneficiaryActivity(tx, user.id, 'beneficiary.create', created, origin);
     return created;
   });
@@ -212,15 +177,12 @@ async function sendPin(
   resend: boolean,
 ): Promise<Date> {
   const pin = String(randomInt(0, 10 ** PIN_LENGTH)).padStart(PIN_LENGTH, '0');
-  const updated = await deps.db.query(
-    `update beneficiaries set pin_hash = $2, pin_sent_at = now(), pin_attempts = 0,
-       pin_expires_at = now() + make_interval(mins => $3), updated_at = now()
-     where id = $1 and state = 'pending'
-       and ($4 = false or pin_sent_at is null or pin_sent_at <= now() - make_interval(secs => $5))
-     returning pin_sent_at`,
-    [row.id, pinHash(deps.keys, row.id, pin), PIN_POLICY.ttlMinutes, resend, PIN_POLICY.resendSeconds],
-  );
-  if (updated.rowCount !== 1) throw invalid(WALLET_ERRORS.pinTooSoon);
+  const sentAt = await setBeneficiaryPin(deps.db, row.id, pinHash(deps.keys, row.id, pin), {
+    ttlMinutes: PIN_POLICY.ttlMinutes,
+    resend,
+    resendSeconds: PIN_POLICY.resendSeconds,
+  });
+  if (sentAt === undefined) throw invalid(WALLET_ERRORS.pinTooSoon);
   await deps.mail.send({
     to: user.email,
     template: 'beneficiary_pin',
@@ -232,7 +194,7 @@ async function sendPin(
       phishingLine(user.anti_phishing_phrase),
     secret: pin,
   });
-  return updated.rows[0].pin_sent_at as Date;
+  return sentAt;
 }
 
 const pinHash = (keys: ServerKeys, id: string, pin: string) => hashCode(keys, `beneficiary:${id}`, pin);
@@ -247,26 +209,17 @@ export async function activateBeneficiary(
 ): Promise<BeneficiaryItem> {
   const row = await findBeneficiary(deps.db, userId, id);
   if (row.state === 'active') throw invalid(WALLET_ERRORS.beneficiaryAlreadyActive);
-  const current = (
-    await deps.db.query(
-      `update beneficiaries set pin_attempts = pin_attempts + 1 where id = $1 and state = 'pending'
-       returning pin_hash, pin_attempts, pin_expires_at > now() as fresh`,
-      [row.id],
-    )
-  ).rows[0];
-  const usable = current?.pin_hash && current.fresh && current.pin_attempts <= PIN_POLICY.maxAttempts;
-  if (!usable || !safeEqual(current.pin_hash, pinHash(deps.keys, row.id, pin))) {
+  const current = await countPinTry(deps.db, row.id);
+  const pinHashed = current?.pin_hash;
+  const usable = pinHashed && current.fresh && current.pin_attempts <= PIN_POLICY.maxAttempts;
+  if (!usable || !safeEqual(pinHashed, pinHash(deps.keys, row.id, pin))) {
     throw invalid(WALLET_ERRORS.pinInvalid);
   }
   const activated = await withTransaction(deps.db, async (tx) => {
-    const updated = await tx.query(
-      `update beneficiaries set state = 'active', pin_hash = null, activated_at = now(), updated_at = now()
-       where id = $1 and state = 'pending' returning *, ${INTERNAL}`,
-      [row.id],
-    );
-    if (updated.rowCount !== 1) throw invalid(WALLET_ERRORS.beneficiaryAlreadyActive);
-    await recordBeneficiaryActivity(tx, userId, 'beneficiary.activate', updated.rows[0], origin);
-    return updated.rows[0] as BeneficiaryRow;
+    const updated = await activatePendingBeneficiary(tx, row.id);
+    if (!updated) throw invalid(WALLET_ERRORS.beneficiaryAlreadyActive);
+    await recordBeneficiaryActivity(tx, userId, 'beneficiary.activate', updated, origin);
+    return updated;
   });
   return beneficiaryEntity(activated);
 }
@@ -283,11 +236,7 @@ export async function deleteBeneficiary(
   if (!user.otp) throw new AppError(403, [ERRORS.otpNotEnabled]);
   await checkTotp(deps, user, otp, ERRORS.totpInvalid);
   await withTransaction(deps.db, async (tx) => {
-    const removed = await tx.query('delete from beneficiaries where id = $1 and user_id = $2', [
-      row.id,
-      user.id,
-    ]);
-    if (removed.rowCount === 1)
+    if (await deleteUserBeneficiary(tx, row.id, user.id))
       await recordBeneficiaryActivity(tx, user.id, 'beneficiary.delete', row, origin);
   });
 }
@@ -322,14 +271,8 @@ export function recordBeneficiaryActivity(
 
 /** The network of a currency, or the refusal the spec's screens expect. */
 async function networkOf(deps: BeneficiaryDeps, currency: string, key: string | undefined) {
-  const row = (
-    await deps.db.query(
-      `select blockchain_key from currency_networks
-       where currency_id = $1 and ($2::text is null or blockchain_key = $2) order by id limit 1`,
-      [currency, key ?? null],
-    )
-  ).rows[0];
-  const network = row ? deps.chains.get(row.blockchain_key) : undefined;
+  const networkKey = await beneficiaryNetworkKey(deps.db, currency, key ?? null);
+  const network = networkKey !== undefined ? deps.chains.get(networkKey) : undefined;
   if (!network) throw invalid(WALLET_ERRORS.networkNotFound);
   return network;
 }

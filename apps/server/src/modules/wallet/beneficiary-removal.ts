@@ -9,6 +9,7 @@ import { phishingLine } from '../identity/notify.ts';
 import type { RequestOrigin } from '../identity/registration.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
 import { type BeneficiaryDeps, findBeneficiary, recordBeneficiaryActivity } from './beneficiaries.ts';
+import { beneficiaryForRemoval, deleteBeneficiaryById } from './beneficiaries-repository.ts';
 
 /**
  * BASEAPP_COMPAT's beneficiary removal: BaseApp 2.6 deletes a saved address without a code, where the spec asks
@@ -64,14 +65,7 @@ export async function requestRemoval(
 /** The beneficiary a removal token names, or 422 `account.beneficiary.invalid_removal_token`. */
 export async function removalSubject(deps: BeneficiaryDeps, token: string): Promise<RemovalSubject> {
   const id = mailedTokenSubject(deps.keys, 'beneficiary_removal', token, deps.clock.now());
-  const row = id
-    ? (
-        await deps.db.query(
-          'select id, name, currency_id, blockchain_key, address from beneficiaries where id = $1',
-          [id],
-        )
-      ).rows[0]
-    : undefined;
+  const row = id ? await beneficiaryForRemoval(deps.db, id) : undefined;
   if (!row) throw invalid(WALLET_ERRORS.beneficiaryRemovalTokenInvalid);
   return {
     id: Number(row.id),
@@ -93,11 +87,11 @@ export async function confirmRemoval(
 ): Promise<RemovalSubject> {
   const subject = await removalSubject(deps, token);
   await withTransaction(deps.db, async (tx) => {
-    const removed = await tx.query('delete from beneficiaries where id = $1 returning user_id', [subject.id]);
-    if (removed.rowCount !== 1) throw invalid(WALLET_ERRORS.beneficiaryRemovalTokenInvalid);
+    const owner = await deleteBeneficiaryById(tx, subject.id);
+    if (owner === undefined) throw invalid(WALLET_ERRORS.beneficiaryRemovalTokenInvalid);
     await recordBeneficiaryActivity(
       tx,
-      String(removed.rows[0].user_id),
+      String(owner),
       'beneficiary.delete',
       { ...subject, id: String(subject.id), currency_id: subject.currency },
       origin,

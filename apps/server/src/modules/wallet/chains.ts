@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { ExplorerTemplates } from '../../adapters/chains/explorers.ts';
 import type { ChainPort, KeyScheme } from '../../adapters/chains/port.ts';
+import { type ActiveChainRow, activeChains, fillExplorerTemplates } from './networks-repository.ts';
 
 /** A network the wallet serves: its adapter and the rules it runs by. */
 export interface Network {
@@ -47,12 +48,7 @@ async function fillExplorer(
   explorer: ExplorerTemplates | null,
 ): Promise<string | null> {
   if (!explorer) return null;
-  const filled = await db.query(
-    `update blockchains set explorer_transaction = $2, explorer_address = $3
-     where key = $1 and explorer_transaction is null and explorer_address is null`,
-    [key, explorer.transaction, explorer.address],
-  );
-  return filled.rowCount ? explorer.transaction : null;
+  return (await fillExplorerTemplates(db, key, explorer)) ? explorer.transaction : null;
 }
 
 /** How long to wait before asking an unreachable node again. */
@@ -74,17 +70,10 @@ export class ChainRegistry {
     factory: ChainFactory,
     log: { warn(message: string): void } = console,
   ): Promise<ChainRegistry> {
-    const chains = await db.query(
-      `select b.key, b.client, b.min_confirmations, b.explorer_transaction,
-         json_object_agg(c.id, c.precision) filter (where c.id is not null) as currencies
-       from blockchains b
-       left join currency_networks n on n.blockchain_key = b.key
-       left join currencies c on c.id = n.currency_id
-       where b.status = 'active' group by b.key order by b.key`,
-    );
+    const chains = await activeChains(db);
     const networks = new Map<string, Network>();
     const registry = new ChainRegistry(networks);
-    const build = async (row: (typeof chains.rows)[number], first = true): Promise<boolean> => {
+    const build = async (row: ActiveChainRow, first = true): Promise<boolean> => {
       const currencies: Record<string, number> = row.currencies ?? {};
       try {
         const built = await factory(row.key, row.client, currencies);
@@ -109,12 +98,12 @@ export class ChainRegistry {
         return false;
       }
     };
-    let pending: typeof chains.rows = [];
-    for (const row of chains.rows) if (!(await build(row))) pending.push(row);
+    let pending: ActiveChainRow[] = [];
+    for (const row of chains) if (!(await build(row))) pending.push(row);
     if (pending.length > 0) {
       registry.retry = setInterval(() => {
         void (async () => {
-          const still: typeof chains.rows = [];
+          const still: ActiveChainRow[] = [];
           for (const row of pending) if (!(await build(row, false))) still.push(row);
           pending = still;
           if (pending.length === 0) clearInterval(registry.retry);

@@ -2,7 +2,11 @@ import { API, resolveWithdrawalSchema } from '@exchange/shared';
 import type pg from 'pg';
 import type { Config } from '../../config.ts';
 import { requestAdjustment } from './adjustments.ts';
+import { adjustmentState } from './adjustments-repository.ts';
+import { chainAlerts } from './chain-alerts-repository.ts';
+import { nativeCurrencyOn } from './networks-repository.ts';
 import { resolveErrored } from './withdraw-review.ts';
+import { erroredWithdrawals } from './withdrawals-repository.ts';
 
 /** The wallet's operator commands, with their usage lines for the command line's help. */
 export const WALLET_USAGE = `  faucet <blockchain_key> <address> <amount> [currency]
@@ -56,26 +60,18 @@ export async function walletCommand(
   }
   if (area === 'withdraw') return withdrawCommand(args, db);
   if (area === 'alerts') {
-    const rows = await db.query(
-      'select id, blockchain_key, kind, detail, created_at from chain_alerts order by id',
-    );
-    if (rows.rowCount === 0) console.log('no chain alerts');
-    else console.table(rows.rows.map((r) => ({ ...r, detail: JSON.stringify(r.detail) })));
+    const rows = await chainAlerts(db);
+    if (rows.length === 0) console.log('no chain alerts');
+    else console.table(rows.map((r) => ({ ...r, detail: JSON.stringify(r.detail) })));
     return 0;
   }
   return undefined;
 }
 
 async function nativeCurrency(db: pg.Pool, key: string): Promise<string> {
-  const row = (
-    await db.query(
-      `select currency_id from currency_networks where blockchain_key = $1
-       order by (contract_address is null and coalesce(protocol, '') not like '%20') desc, id limit 1`,
-      [key],
-    )
-  ).rows[0];
-  if (!row) throw new Error(`no currency on ${key}`);
-  return row.currency_id;
+  const currency = await nativeCurrencyOn(db, key);
+  if (currency === undefined) throw new Error(`no currency on ${key}`);
+  return currency;
 }
 
 /** The faucet and mining live in the running app (it owns the chains); the command line asks it over HTTP. */
@@ -110,7 +106,8 @@ async function devCall(
 
 async function waitForState(db: pg.Pool, id: number): Promise<string> {
   for (let i = 0; i < 20; i++) {
-    const state = (await db.query('select state from adjustments where id = $1', [id])).rows[0]?.state;
+    const state = await adjustmentState(db, id);
+    if (state === undefined) throw new Error(`no adjustment ${id}`);
     if (state !== 'pending') return state;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -120,12 +117,9 @@ async function waitForState(db: pg.Pool, id: number): Promise<string> {
 async function withdrawCommand(args: string[], db: pg.Pool): Promise<number | undefined> {
   const [command, id, decision, txid] = args;
   if (command === 'errored') {
-    const rows = await db.query(
-      `select w.id, u.email, w.currency_id, w.blockchain_key, trim_scale(w.amount)::text as amount, w.rid, w.error, w.updated_at
-       from withdrawals w join users u on u.id = w.user_id where w.state = 'errored' order by w.id`,
-    );
-    if (rows.rowCount === 0) console.log('no errored withdrawals');
-    else console.table(rows.rows);
+    const rows = await erroredWithdrawals(db);
+    if (rows.length === 0) console.log('no errored withdrawals');
+    else console.table(rows);
     return 0;
   }
   if (command !== 'resolve' || !id || !/^\d+$/.test(id)) return undefined;

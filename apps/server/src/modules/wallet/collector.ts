@@ -4,6 +4,18 @@ import type { WalletKey } from '../../adapters/chains/signing.ts';
 import type { Core } from '../../core/index.ts';
 import { depositKeys, hotWallet } from './addresses.ts';
 import type { Network } from './chains.ts';
+import {
+  acceptedDeposits,
+  gasTransferPending,
+  insertGasTransfer,
+  insertSweep,
+  markCollected,
+  markCollecting,
+  markCollectingErrored,
+  pendingCustodyTransfers,
+  setDepositsState,
+  settleCustodyTransfer,
+} from './collector-repository.ts';
 
 export interface CollectorDeps {
   db: pg.Pool;
@@ -30,15 +42,11 @@ export class Collector {
   async tick(): Promise<void> {
     await this.follow();
     const { db } = this.deps;
-    const accepted = await db.query(
-      `select id, user_id, currency_id, address from deposits
-       where blockchain_key = $1 and state = 'accepted' order by id limit ${BATCH}`,
-      [this.network.key],
-    );
-    if (accepted.rowCount === 0) return;
+    const accepted = await acceptedDeposits(db, this.network.key, BATCH);
+    if (accepted.length === 0) return;
     const native = this.network.chain.keyScheme.nativeCurrency;
     const byCurrency = new Map<string, { id: number; user: number; address: string }[]>();
-    for (const d of accepted.rows) {
+    for (const d of accepted) {
       const list = byCurrency.get(d.currency_id) ?? [];
       list.push({ id: Number(d.id), user: Number(d.user_id), address: d.address });
       byCurrency.set(d.currency_id, list);
@@ -87,32 +95,25 @@ export class Collector {
       const readyAddresses = new Set(ready.map((k) => k.address));
       const claimed = deposits.filter((d) => readyAddresses.has(d.address));
       const ids = claimed.map((d) => d.id);
-      await db.query(`update deposits set state = 'collecting', updated_at = now() where id = any($1)`, [
-        ids,
-      ]);
+      await markCollecting(db, ids);
       const result = await chain.sweep({ from: ready, to: hot.address, currency });
       const precision = this.network.currencies.get(currency) ?? 0;
       const swept = new Set<string>();
       for (const transfer of result.transfers) {
-        const row = (
-          await db.query(
-            `insert into custody_transfers (blockchain_key, kind, currency_id, from_addresses, to_address, amount, txid)
-             values ($1, 'sweep', $2, $3, $4, $5, $6) returning id`,
-            [
-              this.network.key,
-              currency,
-              transfer.from,
-              hot.address,
-              formatUnits(transfer.amount, precision),
-              transfer.txid,
-            ],
-          )
-        ).rows[0];
+        const transferId = await insertSweep(db, {
+          key: this.network.key,
+          currency,
+          from: transfer.from,
+          to: hot.address,
+          amount: formatUnits(transfer.amount, precision),
+          txid: transfer.txid,
+        });
         const moved = claimed.filter((d) => transfer.from.includes(d.address));
         for (const d of moved) swept.add(d.address);
-        await db.query(
-          `update deposits set state = 'collected', custody_transfer_id = $2, updated_at = now() where id = any($1)`,
-          [moved.map((d) => d.id), row.id],
+        await markCollected(
+          db,
+          moved.map((d) => d.id),
+          transferId,
         );
         for (const d of moved) this.deps.events.deposit(d.user, d.id);
       }
@@ -122,10 +123,10 @@ export class Collector {
     } catch (err) {
       // The credit stands; only the sweep failed. An operator can look at it.
       this.deps.log.warn(`${this.network.key}: sweeping ${currency} failed: ${String(err)}`);
-      await db.query(
-        `update deposits set state = 'errored', note = $2, updated_at = now()
-         where id = any($1) and state = 'collecting'`,
-        [deposits.map((d) => d.id), `collect: ${String(err).slice(0, 200)}`],
+      await markCollectingErrored(
+        db,
+        deposits.map((d) => d.id),
+        `collect: ${String(err).slice(0, 200)}`,
       );
     }
     return waiting;
@@ -141,11 +142,7 @@ export class Collector {
     const native = chain.keyScheme.nativeCurrency;
     const balance = await chain.balance(key.address, native);
     if (balance >= fee) return true;
-    const pending = await db.query(
-      `select 1 from custody_transfers where blockchain_key = $1 and kind = 'gas' and state = 'pending' and to_address = $2`,
-      [this.network.key, key.address],
-    );
-    if (pending.rowCount === 0) {
+    if (!(await gasTransferPending(db, this.network.key, key.address))) {
       const amount = fee - balance;
       const { txid } = await chain.send({
         purpose: { kind: 'gas', depositIndex: key.index },
@@ -154,18 +151,14 @@ export class Collector {
         currency: native,
         amount,
       });
-      await db.query(
-        `insert into custody_transfers (blockchain_key, kind, currency_id, from_addresses, to_address, amount, txid)
-         values ($1, 'gas', $2, $3, $4, $5, $6)`,
-        [
-          this.network.key,
-          native,
-          [hot.address],
-          key.address,
-          formatUnits(amount, this.network.currencies.get(native) ?? 0),
-          txid,
-        ],
-      );
+      await insertGasTransfer(db, {
+        key: this.network.key,
+        currency: native,
+        from: hot.address,
+        to: key.address,
+        amount: formatUnits(amount, this.network.currencies.get(native) ?? 0),
+        txid,
+      });
     }
     return false;
   }
@@ -173,11 +166,7 @@ export class Collector {
   /** Follows our own movements until the chain confirms them or they fail. */
   private async follow(): Promise<void> {
     const { db } = this.deps;
-    const open = await db.query(
-      `select id, txid from custody_transfers where blockchain_key = $1 and state = 'pending' order by id limit 200`,
-      [this.network.key],
-    );
-    for (const t of open.rows) {
+    for (const t of await pendingCustodyTransfers(db, this.network.key)) {
       const status = await this.network.chain.transaction(t.txid);
       const state =
         status.state === 'failed'
@@ -185,18 +174,16 @@ export class Collector {
           : status.state === 'confirmed' && status.confirmations >= 1
             ? 'confirmed'
             : null;
-      if (state)
-        await db.query(`update custody_transfers set state = $2, updated_at = now() where id = $1`, [
-          t.id,
-          state,
-        ]);
+      if (state) await settleCustodyTransfer(db, t.id, state);
     }
   }
 
   private async settle(deposits: { id: number; user: number }[], state: string, note: string): Promise<void> {
-    await this.deps.db.query(
-      `update deposits set state = $2, note = $3, updated_at = now() where id = any($1)`,
-      [deposits.map((d) => d.id), state, note],
+    await setDepositsState(
+      this.deps.db,
+      deposits.map((d) => d.id),
+      state,
+      note,
     );
     for (const d of deposits) this.deps.events.deposit(d.user, d.id);
   }

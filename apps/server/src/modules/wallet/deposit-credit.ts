@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Core } from '../../core/index.ts';
+import { settleSubmittedDeposit } from './deposits-repository.ts';
 
 /** A chain deposit about to be credited. */
 export interface CreditableDeposit {
@@ -24,10 +25,6 @@ export async function creditDeposit(
     { type: 'Credit', user: Number(d.user_id), currency: d.currency_id, amount: d.amount, kind: 'deposit' },
     `deposit:${d.id}`,
   );
-  await deps.db.query(
-    `update deposits set state = $2, credited_at = case when $3 then now() end, note = $4, updated_at = now()
-     where id = $1 and state = 'submitted'`,
-    [d.id, result.ok ? 'accepted' : 'errored', result.ok, result.ok ? null : result.code],
-  );
+  await settleSubmittedDeposit(deps.db, d.id, result.ok ? { ok: true } : { ok: false, code: result.code });
   return result.ok;
 }

@@ -3,7 +3,7 @@ import { createEvmChain, type EvmCurrency } from '../../adapters/chains/evm/adap
 import type { EvmDevnet } from '../../adapters/chains/evm/devnet.ts';
 import type { SignerPort } from '../../adapters/chains/signing.ts';
 import type { ChainFactory, DevTools } from './chains.ts';
-import { recordEndpoint, recordedEndpoint } from './endpoints.ts';
+import { erc20Contracts, recordEndpoint, recordedEndpoint, setErc20Contract } from './networks-repository.ts';
 
 /** Where the EVM networks come from: an external node, an in-process Hardhat devnet, or nowhere. */
 export interface EvmSettings {
@@ -33,17 +33,11 @@ export function evmChainFactory(db: pg.Pool, settings: EvmSettings, signer: Sign
       devnet ??= await (await import('../../adapters/chains/evm/devnet.ts')).startEvmDevnet();
       rpcUrl = devnet.rpcUrl;
       chainId = devnet.chainId;
-      await db.query(
-        `update currency_networks set contract_address = $2 where blockchain_key = $1 and protocol = 'ERC20'`,
-        [key, devnet.usdtAddress],
-      );
+      await setErc20Contract(db, key, devnet.usdtAddress);
       await recordEndpoint(db, key, rpcUrl);
     }
-    const tokens = await db.query(
-      `select currency_id, contract_address from currency_networks where blockchain_key = $1 and protocol = 'ERC20'`,
-      [key],
-    );
-    const contractOf = new Map<string, string>(tokens.rows.map((r) => [r.currency_id, r.contract_address]));
+    const tokens = await erc20Contracts(db, key);
+    const contractOf = new Map(tokens.map((r) => [r.currency_id, r.contract_address]));
     const evmCurrencies = Object.entries(currencies).flatMap(([currency, precision]): EvmCurrency[] => {
       const contract = contractOf.get(currency);
       if (contract === undefined) return [{ currency, precision, native: true as const }];

@@ -7,6 +7,19 @@ import type { Core } from '../../core/index.ts';
 import { invalid, notFound } from '../../http/errors.ts';
 import type { ServerKeys } from '../identity/crypto.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
+import {
+  type FiatWithdrawalRow,
+  fiatPage,
+  fiatPrecision,
+  fiatRow,
+  fiatState,
+  finishFiatWithdrawal,
+  insertFiatWithdrawal,
+  markFiatProcessing,
+  noteFiatError,
+  rejectFiatWithdrawal,
+  setFiatBankRef,
+} from './fiat-repository.ts';
 import { checkTotp } from './totp-check.ts';
 import { requireWithdrawPermission } from './withdrawals.ts';
 
@@ -26,9 +39,6 @@ const fiatReference = (id: number) => `fiat:${id}`;
 /** What the web app is told (docs/wallet.md#data, #states: FINISHED refreshes balances, ERROR shows a failure). */
 export type ReturnType = 'FINISHED' | 'PROCESSING' | 'ERROR';
 
-const SELECT = `select id, currency_id as currency, trim_scale(amount)::text as amount, trim_scale(fee)::text as fee,
-  iban, holder, state, bank_ref, created_at, updated_at from fiat_withdrawals`;
-
 /**
  * A payout to the user's bank account: the same permission as a crypto withdrawal (level 3, 2FA, no recent
  * password or 2FA change), the TOTP code, a valid IBAN; the amount is held in the core, then paid by the bank,
@@ -37,25 +47,24 @@ const SELECT = `select id, currency_id as currency, trim_scale(amount)::text as 
 export async function createFiatWithdrawal(deps: FiatDeps, user: UserRecord, input: FiatWithdrawInput) {
   const { db, core } = deps;
   await requireWithdrawPermission(deps, user);
-  const currency = (
-    await db.query('select precision from currencies where id = $1 and type = $2', [input.currency, 'fiat'])
-  ).rows[0];
-  if (!currency) throw invalid(WALLET_ERRORS.fiatCurrencyInvalid);
-  const parsed = parseUnits(input.amount, currency.precision);
+  const precision = await fiatPrecision(db, input.currency);
+  if (precision === undefined) throw invalid(WALLET_ERRORS.fiatCurrencyInvalid);
+  const parsed = parseUnits(input.amount, precision);
   if (!parsed.ok || parsed.units <= 0n) throw invalid(WALLET_ERRORS.amountInvalid);
   if (!validIban(input.iban)) throw invalid(WALLET_ERRORS.ibanInvalid);
   if (core.sequencer.state.balance(Number(user.id), input.currency).balance < parsed.units)
     throw invalid(WALLET_ERRORS.insufficientBalance);
   await checkTotp(deps, user, input.otp, WALLET_ERRORS.otpInvalid);
 
-  const amount = formatUnits(parsed.units, currency.precision);
+  const amount = formatUnits(parsed.units, precision);
   const id = Number(
-    (
-      await db.query(
-        `insert into fiat_withdrawals (user_id, currency_id, amount, iban, holder) values ($1, $2, $3, $4, $5) returning id`,
-        [user.id, input.currency, amount, input.iban, input.holder],
-      )
-    ).rows[0].id,
+    await insertFiatWithdrawal(db, {
+      userId: user.id,
+      currency: input.currency,
+      amount,
+      iban: input.iban,
+      holder: input.holder,
+    }),
   );
   const hold = await core.sequencer.submit(
     {
@@ -68,13 +77,10 @@ export async function createFiatWithdrawal(deps: FiatDeps, user: UserRecord, inp
     `fiat-hold:${id}`,
   );
   if (!hold.ok) {
-    await db.query(
-      `update fiat_withdrawals set state = 'rejected', error = $2, updated_at = now() where id = $1`,
-      [id, hold.code],
-    );
+    await rejectFiatWithdrawal(db, id, hold.code);
     throw invalid(WALLET_ERRORS.insufficientBalance);
   }
-  await db.query(`update fiat_withdrawals set state = 'processing', updated_at = now() where id = $1`, [id]);
+  await markFiatProcessing(db, id);
   let result: PayoutResult;
   try {
     result = await deps.bank.payout({
@@ -86,10 +92,7 @@ export async function createFiatWithdrawal(deps: FiatDeps, user: UserRecord, inp
     });
   } catch (err) {
     // Unknown outcome: the funds stay held until the bank's status (or an operator) says what happened.
-    await db.query('update fiat_withdrawals set error = $2, updated_at = now() where id = $1', [
-      id,
-      String(err).slice(0, 300),
-    ]);
+    await noteFiatError(db, id, String(err).slice(0, 300));
     return { returnType: 'PROCESSING' as ReturnType, id };
   }
   return { returnType: await apply(deps, id, result), id };
@@ -97,10 +100,7 @@ export async function createFiatWithdrawal(deps: FiatDeps, user: UserRecord, inp
 
 /** Applies the bank's answer through the core: settle on FINISHED, release on ERROR, nothing while PROCESSING. */
 async function apply(deps: FiatDeps, id: number, result: PayoutResult): Promise<ReturnType> {
-  await deps.db.query('update fiat_withdrawals set bank_ref = $2, updated_at = now() where id = $1', [
-    id,
-    result.bankRef,
-  ]);
+  await setFiatBankRef(deps.db, id, result.bankRef);
   if (result.status === 'PROCESSING') return 'PROCESSING';
   const finished = result.status === 'FINISHED';
   const outcome = await deps.core.sequencer.submit(
@@ -110,10 +110,7 @@ async function apply(deps: FiatDeps, id: number, result: PayoutResult): Promise<
     `fiat-${finished ? 'settle' : 'release'}:${id}`,
   );
   if (!outcome.ok) throw new Error(`fiat withdrawal ${id}: ${outcome.code}`);
-  await deps.db.query(
-    `update fiat_withdrawals set state = $2, error = $3, updated_at = now() where id = $1 and state = 'processing'`,
-    [id, finished ? 'succeed' : 'failed', result.reason ?? null],
-  );
+  await finishFiatWithdrawal(deps.db, id, finished ? 'succeed' : 'failed', result.reason ?? null);
   return finished ? 'FINISHED' : 'ERROR';
 }
 
@@ -126,17 +123,15 @@ export async function fiatCallback(
   userId: string,
   id: number,
 ): Promise<{ returnType: ReturnType }> {
-  const row = (
-    await deps.db.query('select state from fiat_withdrawals where id = $1 and user_id = $2', [id, userId])
-  ).rows[0] as { state: string } | undefined;
-  if (!row) throw notFound();
-  if (row.state === 'succeed') return { returnType: 'FINISHED' };
-  if (row.state !== 'processing') return { returnType: 'ERROR' };
+  const state = await fiatState(deps.db, id, userId);
+  if (state === undefined) throw notFound();
+  if (state === 'succeed') return { returnType: 'FINISHED' };
+  if (state !== 'processing') return { returnType: 'ERROR' };
   return { returnType: await apply(deps, id, await deps.bank.status(fiatReference(id))) };
 }
 
 /** The wire shape of a fiat withdrawal row. */
-function fiatEntity(row: { id: string; created_at: Date; updated_at: Date }) {
+function fiatEntity(row: FiatWithdrawalRow) {
   return {
     ...row,
     id: Number(row.id),
@@ -147,19 +142,12 @@ function fiatEntity(row: { id: string; created_at: Date; updated_at: Date }) {
 
 /** The user's fiat withdrawals, newest first, with the total count. */
 export async function listFiat(db: pg.Pool, userId: string, page: number, limit: number) {
-  const [rows, count] = await Promise.all([
-    db.query(`${SELECT} where user_id = $1 order by id desc limit $2 offset $3`, [
-      userId,
-      limit,
-      (page - 1) * limit,
-    ]),
-    db.query('select count(*)::int as total from fiat_withdrawals where user_id = $1', [userId]),
-  ]);
-  return { total: count.rows[0].total as number, items: rows.rows.map(fiatEntity) };
+  const { total, rows } = await fiatPage(db, userId, limit, (page - 1) * limit);
+  return { total, items: rows.map(fiatEntity) };
 }
 
 /** One fiat withdrawal of the user, for the answer of a create. */
 export async function findFiat(db: pg.Pool, userId: string, id: number) {
-  const row = (await db.query(`${SELECT} where id = $1 and user_id = $2`, [id, userId])).rows[0];
+  const row = await fiatRow(db, userId, id);
   return row ? fiatEntity(row) : null;
 }

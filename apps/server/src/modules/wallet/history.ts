@@ -12,6 +12,15 @@ import type pg from 'pg';
 import type { Clock } from '../../clock.ts';
 import type { Keyset } from '../../db/keyset.ts';
 import { invalid } from '../../http/errors.ts';
+import {
+  depositRowByTxid,
+  type HistoryRow,
+  historyPage,
+  historyRow,
+  historyRowsAfter,
+  type Kind,
+} from './history-repository.ts';
+import { type SwapRow, swapRowsAfter, swapsPage } from './swaps-repository.ts';
 
 /** A page of a list and the number of rows in all pages (the `Total` header). */
 export interface Page<T> {
@@ -19,41 +28,12 @@ export interface Page<T> {
   total: number;
 }
 
-/** A row of the SELECTs below: the wire item before ids, dates and confirmations are shaped. */
-type HistoryRow = Omit<WalletHistoryItem, 'id' | 'tid' | 'confirmations' | 'created_at' | 'updated_at'> & {
-  id: string;
-  block_height: string | null;
-  /** Deposits: where it stands under the travel rule (migration 0049), or null. */
-  travel_rule_status?: string | null;
-  created_at: Date;
-  updated_at: Date;
-};
-
-/** The three account history lists. */
-export type Kind = 'deposits' | 'withdrawals' | 'adjustments';
+export type { Kind };
 
 const FILTERS: Record<Kind, Record<string, readonly string[]>> = {
   deposits: DEPOSIT_STATE_FILTERS,
   withdrawals: WITHDRAW_STATE_FILTERS,
   adjustments: ADJUSTMENT_STATE_FILTERS,
-};
-
-/** The rows of each list as WalletHistoryItem columns. */
-const SELECT: Record<Kind, string> = {
-  deposits: `select id, currency_id as currency, blockchain_key, trim_scale(amount)::text as amount,
-      trim_scale(fee)::text as fee, state, txid,
-      case when internal_withdrawal_id is null then txid end as blockchain_txid, address as rid,
-      case when internal_withdrawal_id is null then 'external' else 'internal' end as transaction_type,
-      block_height, travel_rule_status, created_at, updated_at from deposits`,
-  withdrawals: `select id, currency_id as currency, blockchain_key, trim_scale(amount)::text as amount,
-      trim_scale(fee)::text as fee, state, txid, txid as blockchain_txid, rid,
-      case when internal_user_id is null then 'external' else 'internal' end as transaction_type,
-      block_height, note, created_at, updated_at from withdrawals`,
-  // A staff proposal is not the customer's business until a second staff member has approved it.
-  adjustments: `select id, currency_id as currency, null as blockchain_key, trim_scale(amount)::text as amount,
-      '0' as fee, state, null as txid, null as blockchain_txid, null as rid, 'adjustment' as transaction_type,
-      null as block_height, created_at, updated_at
-      from (select * from adjustments where state <> 'proposed') adjustments`,
 };
 
 /** Which states a `state` filter means (docs/wallet.md#states expansions); an unknown filter is refused. */
@@ -82,27 +62,22 @@ export async function listHistory(
   confirmations: (network: string) => number,
   latestHeight: (network: string) => number | undefined,
 ): Promise<Page<WalletHistoryItem>> {
-  const where = `where user_id = $1 and ($2::text[] is null or state = any($2)) and ($3::text is null or currency_id = $3)
-    and ($4::bigint is null or created_at >= to_timestamp($4)) and ($5::bigint is null or created_at <= to_timestamp($5))`;
-  const params = [
-    userId,
-    statesFor(kind, q.state),
-    q.currency ?? null,
-    q.time_from ?? null,
-    q.time_to ?? null,
-  ];
-  const table = kind;
-  const [rows, count] = await Promise.all([
-    db.query(`${SELECT[kind]} ${where} order by id desc limit $6 offset $7`, [
-      ...params,
-      q.limit,
-      (q.page - 1) * q.limit,
-    ]),
-    db.query(`select count(*)::int as total from ${table} ${where}`, params),
-  ]);
+  const { total, rows } = await historyPage(
+    db,
+    kind,
+    {
+      userId,
+      states: statesFor(kind, q.state),
+      currency: q.currency ?? null,
+      timeFrom: q.time_from ?? null,
+      timeTo: q.time_to ?? null,
+    },
+    q.limit,
+    (q.page - 1) * q.limit,
+  );
   return {
-    total: count.rows[0].total,
-    items: rows.rows.map((r) => toItem(kind, r, confirmations, latestHeight)),
+    total,
+    items: rows.map((r) => toItem(kind, r, confirmations, latestHeight)),
   };
 }
 
@@ -118,11 +93,8 @@ export async function historyAfter(
   confirmations: (network: string) => number,
   latestHeight: (network: string) => number | undefined,
 ): Promise<WalletHistoryItem[]> {
-  const rows = await db.query(
-    `${SELECT[kind]} where user_id = $1 and id > $2 and id <= $3 order by id limit $4`,
-    [userId, page.after, page.upTo, page.limit],
-  );
-  return rows.rows.map((r) => toItem(kind, r, confirmations, latestHeight));
+  const rows = await historyRowsAfter(db, kind, userId, page);
+  return rows.map((r) => toItem(kind, r, confirmations, latestHeight));
 }
 
 /** One deposit, withdrawal or adjustment of the user, for the private streams. */
@@ -133,7 +105,7 @@ export async function historyItem(
   confirmations: (network: string) => number,
   latestHeight: (network: string) => number | undefined,
 ): Promise<WalletHistoryItem | null> {
-  const row = (await db.query(`${SELECT[kind]} where id = $1`, [id])).rows[0];
+  const row = await historyRow(db, kind, id);
   return row ? toItem(kind, row, confirmations, latestHeight) : null;
 }
 
@@ -148,12 +120,7 @@ export async function depositByTxid(
   confirmations: (network: string) => number,
   latestHeight: (network: string) => number | undefined,
 ): Promise<WalletHistoryItem | null> {
-  const row = (
-    await db.query(`${SELECT.deposits} where user_id = $1 and txid = $2 order by id desc limit 1`, [
-      userId,
-      txid,
-    ])
-  ).rows[0];
+  const row = await depositRowByTxid(db, userId, txid);
   return row ? toItem('deposits', row, confirmations, latestHeight) : null;
 }
 
@@ -214,42 +181,24 @@ export function depositConfirmations(
   return Math.min(Math.max(0, latest - Number(blockHeight) + 1), confirmations(network));
 }
 
-/** Swap rows in the swap history's columns (docs/wallet.md#data Swap item). */
-export const SWAP_SELECT = `select id, created_at, trim_scale(amount)::text as price, from_currency as ask_currency,
-  trim_scale(total)::text as total, to_currency as currency, trim_scale(fee)::text as fee, state from swaps`;
-
 /** The wire shape of a `SWAP_SELECT` row. */
-export function swapEntity(
-  row: Omit<SwapItem, 'id' | 'created_at'> & { id: string; created_at: Date },
-): SwapItem {
+export function swapEntity(row: SwapRow): SwapItem {
   return { ...row, id: Number(row.id), created_at: row.created_at.toISOString() };
 }
 
 /** The user's swaps, newest first, optionally by state. */
 export async function listSwaps(db: pg.Pool, userId: string, q: WalletHistoryQuery): Promise<Page<SwapItem>> {
   const state = q.state && q.state !== 'all' ? q.state : null;
-  const where = `where user_id = $1 and ($2::text is null or state = $2)
-    and ($3::bigint is null or created_at >= to_timestamp($3)) and ($4::bigint is null or created_at <= to_timestamp($4))`;
-  const params = [userId, state, q.time_from ?? null, q.time_to ?? null];
-  const [rows, count] = await Promise.all([
-    db.query(`${SWAP_SELECT} ${where} order by id desc limit $5 offset $6`, [
-      ...params,
-      q.limit,
-      (q.page - 1) * q.limit,
-    ]),
-    db.query(`select count(*)::int as total from swaps ${where}`, params),
-  ]);
-  return {
-    total: count.rows[0].total,
-    items: rows.rows.map(swapEntity),
-  };
+  const { total, rows } = await swapsPage(
+    db,
+    { userId, state, timeFrom: q.time_from ?? null, timeTo: q.time_to ?? null },
+    q.limit,
+    (q.page - 1) * q.limit,
+  );
+  return { total, items: rows.map(swapEntity) };
 }
 
 /** A {@link Keyset} page of all the user's swaps, oldest first, in the list's shape (the data export). */
 export async function swapsAfter(db: pg.Pool, userId: string, page: Keyset): Promise<SwapItem[]> {
-  const rows = await db.query(
-    `${SWAP_SELECT} where user_id = $1 and id > $2 and id <= $3 order by id limit $4`,
-    [userId, page.after, page.upTo, page.limit],
-  );
-  return rows.rows.map(swapEntity);
+  return (await swapRowsAfter(db, userId, page)).map(swapEntity);
 }

@@ -8,8 +8,8 @@ import { createTronDevTools } from '../../adapters/chains/tron/dev-tools.ts';
 import type { ChainsConfig } from '../../config-sections.ts';
 import { ourAddresses } from './addresses.ts';
 import type { ChainFactory, DevTools, Network } from './chains.ts';
-import { recordEndpoint, recordedEndpoint } from './endpoints.ts';
 import { type EvmSettings, evmChainFactory } from './evm.ts';
+import { recordEndpoint, recordedEndpoint, setTrc20Contract } from './networks-repository.ts';
 
 /** What the chain factories need: where each network's node is, and the signer. */
 export interface NetworkSettings {
@@ -128,11 +128,7 @@ export function networkFactory(db: pg.Pool, settings: NetworkSettings) {
       };
     }
     // The signer learns the token's contract from the network's record, as for ERC-20.
-    await db.query(
-      `update currency_networks set contract_address = $2 where blockchain_key = $1 and protocol = 'TRC20'
-         and contract_address is distinct from $2`,
-      [key, usdtContract],
-    );
+    await setTrc20Contract(db, key, usdtContract);
     const chain = createTronChain({
       key,
       apiUrl,

@@ -3,6 +3,15 @@ import { BroadcastUnknownError } from '../../adapters/chains/port.ts';
 import { SignerRefusedError } from '../../adapters/chains/signing.ts';
 import { finishReturns } from '../compliance/travel-rule/incoming-return.ts';
 import { hotWallet } from './addresses.ts';
+import {
+  confirmingWithdrawals,
+  erroredInterrupted,
+  markWithdrawalFailed,
+  rejectedStillHeld,
+  resolvedAsFailed,
+  toBroadcast,
+  unsettledInternal,
+} from './withdrawal-processing-repository.ts';
 import { releaseHold, setState, settleInternal, type WithdrawDeps } from './withdrawals.ts';
 
 /**
@@ -17,11 +26,7 @@ export class WithdrawalProcessor {
 
   /** Withdrawals left `processing` by a previous run may have reached the chain: hand them to an operator. */
   async recoverInterrupted(): Promise<void> {
-    const rows = await this.deps.db.query(
-      `update withdrawals set state = 'errored', error = 'interrupted during broadcast', updated_at = now()
-       where state = 'processing' returning id, user_id`,
-    );
-    for (const r of rows.rows) {
+    for (const r of await erroredInterrupted(this.deps.db)) {
       this.deps.log.warn(
         `withdrawal ${r.id} was interrupted during broadcast: marked errored for an operator`,
       );
@@ -43,21 +48,11 @@ export class WithdrawalProcessor {
    */
   private async finishDecided(): Promise<void> {
     const { db, core } = this.deps;
-    const rejected = await db.query(
-      // From the open holds (few) to their withdrawals by primary key: no scan of every withdrawal each tick.
-      `select w.id, w.user_id from withdrawal_holds h
-       join withdrawals w on w.id = (case when h.withdrawal_id ~ '^w[0-9]+$' then substr(h.withdrawal_id, 2)::bigint end)
-       where w.state = 'rejected' order by w.id limit 50`,
-    );
-    for (const w of rejected.rows) {
+    for (const w of await rejectedStillHeld(db)) {
       await releaseHold({ core, db }, Number(w.id));
       this.deps.onChange(Number(w.user_id), Number(w.id));
     }
-    const internal = await db.query(
-      `select id, user_id, internal_user_id from withdrawals where state = 'accepted' and internal_user_id is not null
-         and updated_at < now() - interval '1 minute' order by id limit 50`,
-    );
-    for (const w of internal.rows) {
+    for (const w of await unsettledInternal(db)) {
       await settleInternal(this.deps, Number(w.id), Number(w.internal_user_id));
       this.deps.onChange(Number(w.user_id), Number(w.id));
     }
@@ -67,10 +62,7 @@ export class WithdrawalProcessor {
 
   /** Errored withdrawals an operator found were never sent: the funds go back to the user. */
   private async resolved(): Promise<void> {
-    const rows = await this.deps.db.query(
-      `select id, user_id from withdrawals where state = 'errored' and resolution = 'failed' order by id limit 50`,
-    );
-    for (const w of rows.rows) {
+    for (const w of await resolvedAsFailed(this.deps.db)) {
       await this.fail(Number(w.id), 'not sent (operator)', 'errored');
       this.deps.onChange(Number(w.user_id), Number(w.id));
     }
@@ -78,11 +70,7 @@ export class WithdrawalProcessor {
 
   private async broadcast(): Promise<void> {
     const { db, core, chains } = this.deps;
-    const rows = await db.query(
-      `select id, user_id, currency_id, blockchain_key, rid, memo, amount::text, fee::text from withdrawals
-       where state = 'accepted' and internal_user_id is null order by id limit 50`,
-    );
-    for (const w of rows.rows) {
+    for (const w of await toBroadcast(db)) {
       const id = Number(w.id);
       const network = chains.get(w.blockchain_key);
       if (!network) continue;
@@ -114,11 +102,7 @@ export class WithdrawalProcessor {
 
   private async follow(): Promise<void> {
     const { db, core, chains } = this.deps;
-    const rows = await db.query(
-      `select id, user_id, currency_id, blockchain_key, txid, fee::text from withdrawals
-       where state = 'confirming' order by id limit 200`,
-    );
-    for (const w of rows.rows) {
+    for (const w of await confirmingWithdrawals(db)) {
       const id = Number(w.id);
       const network = chains.get(w.blockchain_key);
       if (!network) continue;
@@ -150,10 +134,7 @@ export class WithdrawalProcessor {
     from: 'processing' | 'confirming' | 'errored',
   ): Promise<void> {
     await releaseHold(this.deps, id);
-    const updated = await this.deps.db.query(
-      `update withdrawals set state = 'failed', error = $2, updated_at = now() where id = $1 and state = $3`,
-      [id, reason, from],
-    );
-    if (updated.rowCount !== 1) this.deps.log.warn(`withdrawal ${id}: unexpected state while failing it`);
+    if (!(await markWithdrawalFailed(this.deps.db, id, reason, from)))
+      this.deps.log.warn(`withdrawal ${id}: unexpected state while failing it`);
   }
 }

@@ -11,7 +11,8 @@ import type pg from 'pg';
 import type { Core } from '../../core/index.ts';
 import { invalid } from '../../http/errors.ts';
 import { hashCode, type ServerKeys, safeEqual, sha256 } from '../identity/crypto.ts';
-import { SWAP_SELECT, swapEntity } from './history.ts';
+import { swapEntity } from './history.ts';
+import { insertSwap, swapByQuoteHash, swapFeeText } from './swaps-repository.ts';
 
 /** Valuation prices (`currentSwapPrice`) are units of `to` per whole `from`, times 10^8. */
 const PRICE_SCALE = 100_000_000n;
@@ -76,10 +77,8 @@ export function currentSwapPrice(core: Core, from: string, to: string): bigint |
 }
 
 async function feePpm(db: pg.Pool, currency: string): Promise<bigint> {
-  const row = (
-    await db.query('select trim_scale(swap_fee)::text as fee from currencies where id = $1', [currency])
-  ).rows[0];
-  return row ? toUnits(row.fee, 6) : 0n;
+  const fee = await swapFeeText(db, currency);
+  return fee !== undefined ? toUnits(fee, 6) : 0n;
 }
 
 /**
@@ -217,23 +216,21 @@ export async function executeSwap(
   );
   const { fee, net } = outcome(core, terms.from, terms.to, amount, quoted, ppm);
   const toPrec = core.units.precision(terms.to);
-  const recorded = await db.query(
-    `insert into swaps (user_id, from_currency, to_currency, amount, price, total, fee, state, reason, quote_hash)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) on conflict (quote_hash) do nothing returning id`,
-    [
-      userId,
-      terms.from,
-      terms.to,
-      terms.amount,
-      rateText(quoted),
-      result.ok ? formatUnits(net, toPrec) : '0',
-      result.ok ? formatUnits(fee, toPrec) : '0',
-      result.ok ? 'completed' : 'rejected',
-      result.ok ? null : result.code,
-      quoteHash,
-    ],
-  );
-  if (recorded.rowCount !== 1) throw invalid(WALLET_ERRORS.swapQuoteUsed);
+  const recorded = await insertSwap(db, {
+    userId,
+    from: terms.from,
+    to: terms.to,
+    amount: terms.amount,
+    price: rateText(quoted),
+    total: result.ok ? formatUnits(net, toPrec) : '0',
+    fee: result.ok ? formatUnits(fee, toPrec) : '0',
+    state: result.ok ? 'completed' : 'rejected',
+    reason: result.ok ? null : result.code,
+    quoteHash,
+  });
+  if (!recorded) throw invalid(WALLET_ERRORS.swapQuoteUsed);
   if (!result.ok) throw invalid(result.code ?? WALLET_ERRORS.swapNoPrice);
-  return swapEntity((await db.query(`${SWAP_SELECT} where quote_hash = $1`, [quoteHash])).rows[0]);
+  const swap = await swapByQuoteHash(db, quoteHash);
+  if (!swap) throw new Error(`no swap recorded for the quote ${quoteHash}`);
+  return swapEntity(swap);
 }

@@ -1,7 +1,9 @@
 import { formatUnits, toUnits } from '@exchange/shared';
 import type pg from 'pg';
 import { hotWallet } from './addresses.ts';
+import { raiseCurrencyAlert, resolveHotWalletLow } from './chain-alerts-repository.ts';
 import type { Network } from './chains.ts';
+import { coldTransferPending, insertColdTransfer, walletLimits } from './hot-wallet-repository.ts';
 
 /**
  * The hot wallet's bounds per network and currency (`wallet_limits`): above `hot_max` the excess goes to the
@@ -17,15 +19,10 @@ export class HotWalletTiers {
 
   async tick(): Promise<void> {
     const { db, network } = this;
-    const limits = await db.query(
-      `select l.currency_id, l.hot_max::text, l.hot_min::text, c.address as cold
-       from wallet_limits l left join cold_wallets c on c.blockchain_key = l.blockchain_key
-       where l.blockchain_key = $1`,
-      [network.key],
-    );
-    if (limits.rowCount === 0) return;
+    const limits = await walletLimits(db, network.key);
+    if (limits.length === 0) return;
     const hot = await hotWallet(db, network);
-    for (const limit of limits.rows) {
+    for (const limit of limits) {
       const currency: string = limit.currency_id;
       const precision = network.currencies.get(currency);
       if (precision === undefined) continue;
@@ -40,11 +37,7 @@ export class HotWalletTiers {
         continue;
       }
       // One cold transfer per currency at a time: the balance read next time includes this one's result.
-      const pending = await db.query(
-        `select 1 from custody_transfers where blockchain_key = $1 and currency_id = $2 and kind = 'cold' and state = 'pending'`,
-        [network.key, currency],
-      );
-      if (pending.rowCount) continue;
+      if (await coldTransferPending(db, network.key, currency)) continue;
       try {
         const { txid } = await network.chain.send({
           purpose: { kind: 'cold' },
@@ -53,11 +46,14 @@ export class HotWalletTiers {
           currency,
           amount: excess,
         });
-        await db.query(
-          `insert into custody_transfers (blockchain_key, kind, currency_id, from_addresses, to_address, amount, txid)
-           values ($1, 'cold', $2, $3, $4, $5, $6)`,
-          [network.key, currency, [hot.address], limit.cold, formatUnits(excess, precision), txid],
-        );
+        await insertColdTransfer(db, {
+          key: network.key,
+          currency,
+          from: hot.address,
+          to: limit.cold,
+          amount: formatUnits(excess, precision),
+          txid,
+        });
       } catch (err) {
         this.log.warn(`${network.key}: moving ${currency} to cold storage failed: ${String(err)}`);
         await this.alert('cold_transfer_failed', currency, { error: String(err).slice(0, 300) });
@@ -68,11 +64,7 @@ export class HotWalletTiers {
   /** Raises `hot_wallet_low` while the balance is under the minimum; resolves it once refilled. */
   private async low(currency: string, balance: bigint, minimum: bigint, precision: number): Promise<void> {
     if (balance >= minimum) {
-      await this.db.query(
-        `update chain_alerts set resolved_at = now()
-         where blockchain_key = $1 and kind = 'hot_wallet_low' and detail->>'currency' = $2 and resolved_at is null`,
-        [this.network.key, currency],
-      );
+      await resolveHotWalletLow(this.db, this.network.key, currency);
       return;
     }
     await this.alert('hot_wallet_low', currency, {
@@ -84,11 +76,6 @@ export class HotWalletTiers {
 
   /** One open alert per kind and currency: a second is not raised while the first is unresolved. */
   private async alert(kind: string, currency: string, detail: Record<string, string>): Promise<void> {
-    await this.db.query(
-      `insert into chain_alerts (blockchain_key, kind, detail)
-       select $1, $2, $3 where not exists (
-         select 1 from chain_alerts where blockchain_key = $1 and kind = $2 and detail->>'currency' = $4 and resolved_at is null)`,
-      [this.network.key, kind, { currency, ...detail }, currency],
-    );
+    await raiseCurrencyAlert(this.db, this.network.key, kind, currency, detail);
   }
 }

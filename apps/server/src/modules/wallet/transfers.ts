@@ -20,21 +20,19 @@ import {
 import { verifyPassword } from '../identity/passwords.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
 import { addressOwner } from './addresses.ts';
+import {
+  activeUserIdByEmail,
+  activeUserIdsByPhoneDigits,
+  isActiveUser,
+  type TransferNetworkRow,
+  transferNetworks,
+} from './transfers-repository.ts';
 import { placeWithdrawal, requireWithdrawPermission, type WithdrawDeps } from './withdrawals.ts';
-
-/** A network of the currency, as a transfer needs it. */
-interface CurrencyNetwork {
-  blockchain_key: string;
-  min_withdraw_amount: string;
-  withdraw_fee: string;
-  withdraw_enabled: boolean;
-  precision: number;
-}
 
 /** The user a transfer goes to, and the network its records are kept under. */
 interface Recipient {
   userId: number;
-  network: CurrencyNetwork;
+  network: TransferNetworkRow;
   /** How the sender named the recipient, normalised: what both histories show. */
   label: string;
 }
@@ -57,14 +55,7 @@ export async function createTransfer(
 ): Promise<number> {
   const { db } = deps;
   await requireWithdrawPermission(deps, user);
-  const networks = (
-    await db.query<CurrencyNetwork>(
-      `select n.blockchain_key, n.min_withdraw_amount::text, n.withdraw_fee::text, n.withdraw_enabled, c.precision
-       from currency_networks n join currencies c on c.id = n.currency_id
-       where n.currency_id = $1 and ($2::text is null or n.blockchain_key = $2) order by n.id`,
-      [input.currency, input.blockchain_key ?? null],
-    )
-  ).rows;
+  const networks = await transferNetworks(db, input.currency, input.blockchain_key ?? null);
   const precision = networks[0]?.precision;
   if (precision === undefined)
     throw invalid(input.blockchain_key ? WALLET_ERRORS.networkNotFound : WALLET_ERRORS.currencyNotFound);
@@ -124,37 +115,28 @@ async function checkPassword(deps: LockoutDeps, user: UserRecord, password: stri
 async function findRecipient(
   deps: WithdrawDeps,
   recipient: string,
-  networks: CurrencyNetwork[],
+  networks: TransferNetworkRow[],
 ): Promise<Recipient | null> {
   const { db } = deps;
   const kind = recipientKind(recipient);
   // Email and phone transfers keep their records under the currency's first network that is open.
-  const open = networks.find((n) => n.withdraw_enabled) ?? (networks[0] as CurrencyNetwork);
+  const open = networks.find((n) => n.withdraw_enabled) ?? (networks[0] as TransferNetworkRow);
   if (kind === 'email') {
     const email = recipient.toLowerCase();
-    const row = (await db.query(`select id from users where lower(email) = $1 and state = 'active'`, [email]))
-      .rows[0];
-    return row ? { userId: Number(row.id), network: open, label: email } : null;
+    const id = await activeUserIdByEmail(db, email);
+    return id !== undefined ? { userId: Number(id), network: open, label: email } : null;
   }
   if (kind === 'phone') {
     const digits = recipient.replace(/\D/g, '');
-    const rows = (
-      await db.query(
-        `select distinct p.user_id from phones p join users u on u.id = p.user_id
-         where regexp_replace(p.number, '\\D', '', 'g') = $1 and p.validated_at is not null and u.state = 'active'`,
-        [digits],
-      )
-    ).rows;
-    return rows.length === 1 ? { userId: Number(rows[0].user_id), network: open, label: `+${digits}` } : null;
+    const ids = await activeUserIdsByPhoneDigits(db, digits);
+    return ids.length === 1 ? { userId: Number(ids[0]), network: open, label: `+${digits}` } : null;
   }
   for (const network of networks) {
     const address = deps.chains.get(network.blockchain_key)?.chain.normalizeAddress(recipient);
     if (!address) continue;
     const owner = await addressOwner(db, network.blockchain_key, address);
     if (owner === null) continue;
-    const active = (await db.query(`select 1 from users where id = $1 and state = 'active'`, [owner]))
-      .rowCount;
-    return active ? { userId: owner, network, label: address } : null;
+    return (await isActiveUser(db, owner)) ? { userId: owner, network, label: address } : null;
   }
   return null;
 }

@@ -1,6 +1,7 @@
 import { formatUnits, type Portfolio, type PortfolioRow, toUnits } from '@exchange/shared';
 import type pg from 'pg';
 import type { Core } from '../../core/index.ts';
+import { dailyTotals } from './balances-repository.ts';
 import { currentSwapPrice } from './swaps.ts';
 
 const SCALE = 100_000_000n;
@@ -83,21 +84,16 @@ export function pieChart(core: Core, userId: number) {
  */
 export async function lineChart(db: pg.Pool, core: Core, userId: number, days = 7) {
   await core.sequencer.settled();
-  const rows = await db.query(
-    `select to_char(d, 'YYYY-MM-DD') as day, p.currency_id, sum(p.amount)::text as total
-     from generate_series(current_date - ($2::int - 1), current_date, interval '1 day') d
-     left join ledger_postings p on p.account in ($1 || ':main', $1 || ':locked') and p.created_at < d + interval '1 day'
-     group by d, p.currency_id order by d`,
-    [`u:${userId}`, days],
-  );
+  const rows = await dailyTotals(db, `u:${userId}`, days);
   const usdtPrec = core.units.precision(VALUE_CURRENCY);
   const byDay = new Map<string, bigint>();
-  for (const r of rows.rows) {
+  for (const r of rows) {
     const sum = byDay.get(r.day) ?? 0n;
     if (r.currency_id === null || !core.units.precisions.has(r.currency_id)) {
       byDay.set(r.day, sum);
       continue;
     }
+    if (r.total === null) throw new Error(`no ledger total for ${r.currency_id} on ${r.day}`);
     const units = toUnits(r.total, core.units.precision(r.currency_id));
     byDay.set(r.day, sum + usdtValue(core, r.currency_id, units));
   }

@@ -5,9 +5,27 @@ import type { Core } from '../../core/index.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { type IncomingDeps, mayCreditIncoming } from '../compliance/travel-rule/incoming.ts';
 import { hotWallet, newDepositAddress } from './addresses.ts';
+import { depositAddressOwners, newestDepositAddress } from './addresses-repository.ts';
+import { raiseReorgAfterCredit } from './chain-alerts-repository.ts';
+import {
+  forgetBlocks,
+  forgetBlocksAbove,
+  lastStoredBlock,
+  recordBlock,
+  storedBlockHash,
+  storedGenesisHash,
+} from './chain-blocks-repository.ts';
 import type { Network } from './chains.ts';
 import { Collector } from './collector.ts';
 import { creditDeposit } from './deposit-credit.ts';
+import {
+  cancelDepositsAbove,
+  creditedDepositsAbove,
+  depositsInBlocksAbove,
+  depositsReady,
+  recordSeenDeposit,
+  rejectBelowMinimum,
+} from './deposits-repository.ts';
 
 /** What the watcher tells the rest of the app: a new address to show, a deposit that changed. */
 export interface WatcherEvents {
@@ -84,13 +102,12 @@ export class DepositWatcher {
 
   /** Tells each deposit still short of the threshold its new confirmation count (not those just recorded). */
   private async counting(latest: number, recorded: Set<number>): Promise<void> {
-    const pending = await this.deps.db.query(
-      `select id, user_id from deposits
-       where blockchain_key = $1 and state = 'submitted' and block_height is not null and block_height > $2
-       order by id`,
-      [this.network.key, latest - this.network.confirmations + 1],
+    const pending = await depositsInBlocksAbove(
+      this.deps.db,
+      this.network.key,
+      latest - this.network.confirmations + 1,
     );
-    for (const d of pending.rows)
+    for (const d of pending)
       if (!recorded.has(Number(d.id))) this.deps.events.deposit(Number(d.user_id), Number(d.id));
   }
 
@@ -100,25 +117,15 @@ export class DepositWatcher {
     let next = await this.resumeHeight();
     // A reorg to a chain of the same length changes the tip without adding a block.
     const tip = next > 0 ? await this.network.chain.block(next - 1) : null;
-    const stored = (
-      await db.query('select hash from chain_blocks where blockchain_key = $1 and height = $2', [
-        key,
-        next - 1,
-      ])
-    ).rows[0];
-    if (stored && tip?.hash !== stored.hash) next = await this.unwind(next - 1);
+    const stored = await storedBlockHash(db, key, next - 1);
+    if (stored !== undefined && tip?.hash !== stored) next = await this.unwind(next - 1);
     const stop = Math.min(latest, next + SCAN_LIMIT - 1);
     let unwinds = 0;
     while (next <= stop) {
       const block = await this.network.chain.block(next);
       if (!block) return;
-      const parent = (
-        await db.query('select hash from chain_blocks where blockchain_key = $1 and height = $2', [
-          key,
-          next - 1,
-        ])
-      ).rows[0];
-      if (parent && parent.hash !== block.parentHash) {
+      const parent = await storedBlockHash(db, key, next - 1);
+      if (parent !== undefined && parent !== block.parentHash) {
         // A chain that keeps disagreeing with itself must not spin this loop; the next tick tries again.
         if (++unwinds > MAX_UNWINDS_PER_TICK) return;
         next = await this.unwind(next - 1);
@@ -133,22 +140,15 @@ export class DepositWatcher {
   private async resumeHeight(): Promise<number> {
     const { db } = this.deps;
     const key = this.network.key;
-    const last = (
-      await db.query(
-        'select height, hash from chain_blocks where blockchain_key = $1 order by height desc limit 1',
-        [key],
-      )
-    ).rows[0];
+    const last = await lastStoredBlock(db, key);
     if (!last) return 0;
     if (this.genesisChecked) return Number(last.height) + 1;
     this.genesisChecked = true;
-    const genesis = (
-      await db.query('select hash from chain_blocks where blockchain_key = $1 and height = 0', [key])
-    ).rows[0];
+    const genesis = await storedGenesisHash(db, key);
     const chainGenesis = await this.network.chain.block(0);
-    if (genesis && chainGenesis && genesis.hash !== chainGenesis.hash) {
+    if (genesis !== undefined && chainGenesis && genesis !== chainGenesis.hash) {
       this.deps.log.warn(`${key}: the chain was reset (new genesis); scanning it from the start`);
-      await db.query('delete from chain_blocks where blockchain_key = $1', [key]);
+      await forgetBlocks(db, key);
       return 0;
     }
     return Number(last.height) + 1;
@@ -164,33 +164,24 @@ export class DepositWatcher {
     const key = this.network.key;
     let fork = height;
     while (fork >= 0) {
-      const stored = (
-        await db.query('select hash from chain_blocks where blockchain_key = $1 and height = $2', [key, fork])
-      ).rows[0];
+      const stored = await storedBlockHash(db, key, fork);
       const onChain = await this.network.chain.block(fork);
-      if (!stored || (onChain && onChain.hash === stored.hash)) break;
+      if (stored === undefined || (onChain && onChain.hash === stored)) break;
       fork--;
     }
     this.deps.log.warn(`${key}: reorg, blocks after ${fork} replaced`);
     const touched = await withTransaction(db, async (tx) => {
-      const credited = await tx.query(
-        `select id, user_id, txid, amount::text from deposits
-         where blockchain_key = $1 and block_height > $2 and credited_at is not null`,
-        [key, fork],
-      );
-      for (const d of credited.rows) {
-        await tx.query(
-          `insert into chain_alerts (blockchain_key, kind, detail) values ($1, 'reorg_after_credit', $2)`,
-          [key, { deposit_id: Number(d.id), user_id: Number(d.user_id), txid: d.txid, amount: d.amount }],
-        );
+      for (const d of await creditedDepositsAbove(tx, key, fork)) {
+        await raiseReorgAfterCredit(tx, key, {
+          deposit_id: Number(d.id),
+          user_id: Number(d.user_id),
+          txid: d.txid,
+          amount: d.amount,
+        });
       }
-      const cancelled = await tx.query(
-        `update deposits set state = 'canceled', note = 'reorg', block_height = null, block_hash = null, updated_at = now()
-         where blockchain_key = $1 and block_height > $2 and credited_at is null returning id, user_id`,
-        [key, fork],
-      );
-      await tx.query('delete from chain_blocks where blockchain_key = $1 and height > $2', [key, fork]);
-      return cancelled.rows;
+      const cancelled = await cancelDepositsAbove(tx, key, fork);
+      await forgetBlocksAbove(tx, key, fork);
+      return cancelled;
     });
     for (const d of touched) this.deps.events.deposit(Number(d.user_id), Number(d.id));
     return fork + 1;
@@ -206,11 +197,7 @@ export class DepositWatcher {
     const targets = [...new Set(transfers.map((t) => t.to))];
     const owners = new Map<string, number>();
     if (targets.length > 0) {
-      const rows = await db.query(
-        'select address, user_id from deposit_addresses where blockchain_key = $1 and address = any($2)',
-        [key, targets],
-      );
-      for (const r of rows.rows) owners.set(r.address, Number(r.user_id));
+      for (const r of await depositAddressOwners(db, key, targets)) owners.set(r.address, Number(r.user_id));
     }
     const changed = await withTransaction(db, async (tx) => {
       const out: { id: number; user: number; address: string }[] = [];
@@ -219,37 +206,21 @@ export class DepositWatcher {
         if (user === undefined) continue;
         const precision = this.network.currencies.get(t.currency);
         if (precision === undefined) continue;
-        const row = (
-          await tx.query(
-            `insert into deposits (user_id, currency_id, blockchain_key, address, txid, txout, amount, block_height, block_hash,
-                                   from_address)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-             on conflict (blockchain_key, txid, txout) do update
-               set block_height = excluded.block_height, block_hash = excluded.block_hash, updated_at = now(),
-                   state = case when deposits.state = 'canceled' and deposits.note = 'reorg' then 'submitted' else deposits.state end,
-                   note = case when deposits.state = 'canceled' and deposits.note = 'reorg' then null else deposits.note end
-             returning id`,
-            [
-              user,
-              t.currency,
-              key,
-              t.to,
-              t.txid,
-              t.index,
-              formatUnits(t.amount, precision),
-              block.height,
-              block.hash,
-              t.from,
-            ],
-          )
-        ).rows[0];
-        out.push({ id: Number(row.id), user, address: t.to });
+        const id = await recordSeenDeposit(tx, {
+          userId: user,
+          currency: t.currency,
+          key,
+          address: t.to,
+          txid: t.txid,
+          txout: t.index,
+          amount: formatUnits(t.amount, precision),
+          blockHeight: block.height,
+          blockHash: block.hash,
+          from: t.from,
+        });
+        out.push({ id: Number(id), user, address: t.to });
       }
-      await tx.query(
-        `insert into chain_blocks (blockchain_key, height, hash, parent_hash) values ($1, $2, $3, $4)
-         on conflict (blockchain_key, height) do update set hash = excluded.hash, parent_hash = excluded.parent_hash`,
-        [key, block.height, block.hash, block.parentHash],
-      );
+      await recordBlock(tx, key, block);
       return out;
     });
     for (const d of changed) {
@@ -262,12 +233,7 @@ export class DepositWatcher {
   /** After a deposit to the user's newest address, give them a new one (old ones keep working). */
   private async rotateAddress(userId: number, address: string): Promise<void> {
     const { db } = this.deps;
-    const newest = (
-      await db.query(
-        'select address from deposit_addresses where user_id = $1 and blockchain_key = $2 order by id desc limit 1',
-        [userId, this.network.key],
-      )
-    ).rows[0]?.address;
+    const newest = await newestDepositAddress(db, userId, this.network.key);
     if (newest !== address) return;
     const fresh = await newDepositAddress(db, this.network, userId, false);
     this.deps.events.depositAddress(userId, this.network.key, fresh);
@@ -279,24 +245,13 @@ export class DepositWatcher {
    */
   private async confirm(latest: number): Promise<void> {
     const { db, core } = this.deps;
-    const ready = await db.query(
-      `select d.id, d.user_id, d.currency_id, trim_scale(d.amount)::text as amount, n.min_deposit_amount::text as min,
-              d.blockchain_key,
-              d.txid, d.address, d.from_address, d.created_at, d.travel_rule_status, d.travel_rule_checked_at
-       from deposits d join currency_networks n on n.currency_id = d.currency_id and n.blockchain_key = d.blockchain_key
-       where d.blockchain_key = $1 and d.state = 'submitted' and d.block_height is not null and d.block_height <= $2
-       order by d.id`,
-      [this.network.key, latest - this.network.confirmations + 1],
-    );
+    const ready = await depositsReady(db, this.network.key, latest - this.network.confirmations + 1);
     const incoming = this.deps.incoming;
-    for (const d of ready.rows) {
+    for (const d of ready) {
       const precision = core.units.precision(d.currency_id);
       const amount = toUnits(d.amount, precision);
       if (amount < toUnits(d.min, precision)) {
-        await db.query(
-          `update deposits set state = 'rejected', note = 'below the minimum deposit', updated_at = now() where id = $1`,
-          [d.id],
-        );
+        await rejectBelowMinimum(db, d.id);
       } else {
         if (incoming && !(await mayCreditIncoming({ ...incoming, db, log: this.deps.log }, d))) continue;
         await creditDeposit(this.deps, { ...d, amount });

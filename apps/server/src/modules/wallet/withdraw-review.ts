@@ -2,6 +2,7 @@ import { toUnits, WITHDRAW_REVIEW_REASONS, type WithdrawReviewReason } from '@ex
 import type pg from 'pg';
 import type { WithdrawReviewRules } from '../../config.ts';
 import type { Tx } from '../../db/pool.ts';
+import { resolveErroredAsFailed, resolveErroredAsSent, reviewFigures } from './withdrawals-repository.ts';
 
 /** The withdrawal being checked: its row is already written (and so counts in the user's 24-hour total). */
 interface Candidate {
@@ -23,27 +24,14 @@ export async function reviewReasons(
   rules: WithdrawReviewRules,
   w: Candidate,
 ): Promise<WithdrawReviewReason[]> {
-  const row = (
-    await db.query(
-      `with lim as (
-         select trim_scale(per_withdrawal)::text as per_withdrawal, trim_scale(per_day)::text as per_day
-         from withdraw_limits where currency_id = $2 and level <= $3 order by level desc limit 1)
-       select (select per_withdrawal from lim), (select per_day from lim),
-         (select coalesce(trim_scale(sum(amount)), 0)::text from withdrawals
-           where user_id = $1 and currency_id = $2 and created_at > now() - interval '24 hours'
-             and state not in ('rejected', 'canceled', 'failed') and travel_rule_return_of is null) as day_total,
-         $5::int > 0 and exists (select 1 from beneficiaries where id = $4
-           and activated_at > now() - make_interval(hours => $5::int)) as new_beneficiary,
-         case when $6::int > 0 then (select coalesce(trim_scale(sum(amount)), 0)::text from deposits
-           where user_id = $1 and currency_id = $2 and credited_at > now() - make_interval(mins => $6::int))
-         else '0' end as recent_deposits,
-         (select coalesce(trim_scale(sum(amount)), 0)::text from withdrawals
-           where user_id = $1 and currency_id = $2 and created_at > now() - make_interval(mins => $6::int)
-             and state not in ('rejected', 'canceled', 'failed') and travel_rule_return_of is null) as recent_withdrawals,
-         (select role <> 'member' from users where id = $1) as staff`,
-      [w.userId, w.currency, w.level, w.beneficiaryId, rules.newBeneficiaryHours, rules.passThroughMinutes],
-    )
-  ).rows[0];
+  const row = await reviewFigures(db, {
+    userId: w.userId,
+    currency: w.currency,
+    level: w.level,
+    beneficiaryId: w.beneficiaryId,
+    newBeneficiaryHours: rules.newBeneficiaryHours,
+    passThroughMinutes: rules.passThroughMinutes,
+  });
   const units = (text: string) => toUnits(text, w.precision);
   const reasons: WithdrawReviewReason[] = [];
   if (row.per_withdrawal !== null && w.amount > units(row.per_withdrawal))
@@ -72,15 +60,7 @@ export async function resolveErrored(
   id: number,
   decision: { decision: 'sent'; txid: string } | { decision: 'failed' },
 ): Promise<boolean> {
-  const updated =
-    decision.decision === 'sent'
-      ? await db.query(
-          `update withdrawals set state = 'confirming', txid = $2, error = null, updated_at = now()
-           where id = $1 and state = 'errored' and resolution is null`,
-          [id, decision.txid],
-        )
-      : await db.query(`update withdrawals set resolution = 'failed' where id = $1 and state = 'errored'`, [
-          id,
-        ]);
-  return updated.rowCount === 1;
+  return decision.decision === 'sent'
+    ? resolveErroredAsSent(db, id, decision.txid)
+    : resolveErroredAsFailed(db, id);
 }

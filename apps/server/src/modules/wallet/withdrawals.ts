@@ -30,6 +30,13 @@ import { findBeneficiary } from './beneficiaries.ts';
 import type { ChainRegistry } from './chains.ts';
 import { checkTotp } from './totp-check.ts';
 import { reviewReasons } from './withdraw-review.ts';
+import {
+  insertWithdrawal,
+  moveWithdrawal,
+  succeedInternalWithdrawal,
+  withdrawHoldUntil,
+  withdrawNetwork,
+} from './withdrawals-repository.ts';
 
 export interface WithdrawDeps {
   db: pg.Pool;
@@ -79,16 +86,8 @@ export async function withdrawPermission(
   user: UserRecord,
 ): Promise<WithdrawPermission> {
   const now = dateOf(clock);
-  const row = (
-    await db.query(
-      `select greatest(u.password_changed_at,
-           (select max(created_at) from activities a where a.user_id = u.id and a.topic = 'otp' and a.result = 'succeed'))
-         + make_interval(hours => $2) as hold_until
-       from users u where u.id = $1`,
-      [user.id, holdHours],
-    )
-  ).rows[0];
-  const holdUntil: Date | null = row?.hold_until && row.hold_until > now ? row.hold_until : null;
+  const until = await withdrawHoldUntil(db, user.id, holdHours);
+  const holdUntil: Date | null = until && until > now ? until : null;
   const verified = user.level >= 3 && user.otp;
   let reason: WithdrawPermission['reason'] = null;
   if (!verified) reason = WALLET_ERRORS.withdrawNotPermitted;
@@ -132,14 +131,7 @@ export async function createWithdrawal(
     named = await findBeneficiary(db, user.id, input.beneficiary_id);
     blockchainKey = named.blockchain_key;
   }
-  const network = (
-    await db.query(
-      `select n.min_withdraw_amount::text, n.withdraw_fee::text, n.withdraw_enabled, c.precision
-       from currency_networks n join currencies c on c.id = n.currency_id
-       where n.currency_id = $1 and n.blockchain_key = $2`,
-      [input.currency, blockchainKey],
-    )
-  ).rows[0];
+  const network = await withdrawNetwork(db, input.currency, blockchainKey);
   const chain = deps.chains.get(blockchainKey)?.chain;
   if (!network || !chain) throw invalid(WALLET_ERRORS.networkNotFound);
   if (!network.withdraw_enabled) throw invalid(WALLET_ERRORS.withdrawDisabled);
@@ -232,44 +224,30 @@ export async function placeWithdrawal(
   origin: RequestOrigin | null = null,
 ): Promise<number> {
   const { db, core } = deps;
-  const row = (
-    await db.query(
-      `with w as (
-         insert into withdrawals (user_id, currency_id, blockchain_key, beneficiary_id, rid, memo, amount, fee,
-                                  internal_user_id, travel_rule, travel_rule_status)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $13::jsonb, $14) returning id
-       ), logged as (
-         insert into activities (user_id, action, result, topic, ip, user_agent, data)
-         select $1, 'withdraw.request', 'succeed', 'withdraw', $10, $11,
-                jsonb_build_object('id', w.id) || $12::jsonb
-           from w
-       )
-       select id from w`,
-      [
-        user.id,
-        w.currency,
-        w.blockchainKey,
-        w.beneficiaryId,
-        w.rid,
-        w.memo,
-        formatUnits(w.amount, w.precision),
-        formatUnits(w.fee, w.precision),
-        w.recipient,
-        origin?.ip ?? null,
-        origin?.userAgent ?? null,
-        JSON.stringify({
-          currency: w.currency,
-          blockchain_key: w.blockchainKey,
-          amount: formatUnits(w.amount, w.precision),
-          rid: w.rid,
-          beneficiary_id: w.beneficiaryId,
-        }),
-        w.travelRule ? JSON.stringify(w.travelRule.payload) : null,
-        w.travelRule?.status ?? null,
-      ],
-    )
-  ).rows[0];
-  const id = Number(row.id);
+  const id = Number(
+    await insertWithdrawal(db, {
+      userId: user.id,
+      currency: w.currency,
+      blockchainKey: w.blockchainKey,
+      beneficiaryId: w.beneficiaryId,
+      rid: w.rid,
+      memo: w.memo,
+      amount: formatUnits(w.amount, w.precision),
+      fee: formatUnits(w.fee, w.precision),
+      recipient: w.recipient,
+      ip: origin?.ip ?? null,
+      userAgent: origin?.userAgent ?? null,
+      logData: JSON.stringify({
+        currency: w.currency,
+        blockchain_key: w.blockchainKey,
+        amount: formatUnits(w.amount, w.precision),
+        rid: w.rid,
+        beneficiary_id: w.beneficiaryId,
+      }),
+      travelRule: w.travelRule ? JSON.stringify(w.travelRule.payload) : null,
+      travelRuleStatus: w.travelRule?.status ?? null,
+    }),
+  );
   const hold = await core.sequencer.submit(
     {
       type: 'HoldWithdrawal',
@@ -327,26 +305,9 @@ export async function settleInternal(deps: WithdrawDeps, id: number, recipient: 
   );
   if (!result.ok) throw new Error(`internal withdrawal ${id} could not settle: ${result.code}`);
   // The receiver's deposit record comes with the success, in one statement: his history shows what his balance got.
-  const deposit = (
-    await deps.db.query(
-      `with w as (
-         update withdrawals set state = 'succeed', updated_at = now()
-          where id = $1 and state = any('{accepted,confirming}') and internal_user_id = $2
-          returning id, internal_user_id, currency_id, blockchain_key, rid, amount)
-       insert into deposits (user_id, currency_id, blockchain_key, address, txid, txout, amount, state, credited_at,
-                             internal_withdrawal_id)
-       select internal_user_id, currency_id, blockchain_key, rid, ${INTERNAL_REFERENCE_SQL}, 0, amount, 'collected', now(), id
-         from w
-       on conflict do nothing
-       returning id`,
-      [id, recipient],
-    )
-  ).rows[0];
-  if (deposit) deps.onDeposit?.(recipient, Number(deposit.id));
+  const deposit = await succeedInternalWithdrawal(deps.db, id, recipient);
+  if (deposit !== undefined) deps.onDeposit?.(recipient, Number(deposit));
 }
-
-/** The reference of an internal transfer, shared by both sides: the sender's withdrawal id as `W<id>`. */
-const INTERNAL_REFERENCE_SQL = `'W' || w.id`;
 
 /**
  * Gives a withdrawal's held amount back to its user through the core: once, however often it is asked. A
@@ -381,11 +342,10 @@ export async function setState(
     errored: ['processing'],
     canceled: ['accepted', 'errored'],
   };
-  const updated = await db.query(
-    `update withdrawals set state = $2, error = coalesce($3, error), txid = coalesce($4, txid),
-       block_height = coalesce($5, block_height), review_reasons = coalesce($7, review_reasons), updated_at = now()
-     where id = $1 and state = any($6)`,
-    [id, state, error, extra.txid ?? null, extra.height ?? null, from[state] ?? [], extra.reasons ?? null],
-  );
-  return updated.rowCount === 1;
+  return moveWithdrawal(db, id, state, from[state] ?? [], {
+    error,
+    txid: extra.txid ?? null,
+    height: extra.height ?? null,
+    reasons: extra.reasons ?? null,
+  });
 }
