@@ -11,10 +11,11 @@ const WORKERS = Math.max(2, availableParallelism());
 
 /**
  * Integration files that run several server processes (a cluster, a standby core, HAProxy, NATS, two apps for the
- * command line to choose from) or measure how soon something happens (a takeover, a refusal within a second, the
+ * command line to choose from, an app with its backups and restores) or measure how soon something happens (a takeover, a refusal within a second, the
  * event loop's longest turn): they run one at a time, after the others, with the machine to themselves as before.
  */
 const ALONE = [
+  'backup-restore',
   'cli-locate',
   'cluster',
   'cluster-balancer',
