@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmod, mkdtemp } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,13 +52,41 @@ export async function startServerProcess(
   while (!output.includes(readyText)) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     if (Date.now() > deadline) {
-      child.kill('SIGKILL');
+      await stopUnstarted(child, exited, env.DATA_DIR);
       throw new Error(`server did not start in ${timeoutMs} ms:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return { child, output: () => output, exited };
 }
+
+/**
+ * Stops a server that did not get ready in time, and what it started: asked to stop (it stops its embedded
+ * PostgreSQL and its signer), then killed if it has not within 10 s. A PostgreSQL left behind in `dataDir` (the
+ * app killed before it could stop it) is stopped too: a timed-out start on a loaded machine left one running.
+ */
+async function stopUnstarted(
+  child: ChildProcess,
+  exited: Promise<number | null>,
+  dataDir: string | undefined,
+): Promise<void> {
+  child.kill('SIGTERM');
+  const stopped = await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]);
+  if (!stopped) child.kill('SIGKILL');
+  if (!dataDir) return;
+  const pid = Number(
+    (await readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0],
+  );
+  if (Number.isSafeInteger(pid) && pid > 0) {
+    try {
+      process.kill(pid, 'SIGINT');
+    } catch {
+      // Gone already.
+    }
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A fresh data folder and free loopback ports for a server process: its environment and its base URL. */
 export async function serverSetup(
