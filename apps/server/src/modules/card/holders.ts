@@ -18,21 +18,17 @@ import { sniffDocumentType } from '../../http/multipart.ts';
 import { decrypt, openBytes, sealBytes } from '../identity/crypto.ts';
 import type { UserRecord } from '../identity/users-repository.ts';
 import { type CardContext, idNumberHash, sealIdNumber, viaIssuer } from './context.ts';
-import { confirmedPhone, latestProfile } from './member-repository.ts';
-import { holderState } from './presenters.ts';
 import {
   type DocumentInfo,
   documentImage,
   documentsWithContent,
-  findHolder,
-  type HolderRow,
   holderDocuments,
-  idNumberTaken,
-  insertHolder,
   putDocument,
   setDocumentIssuerToken,
-  setHolderStatus,
-} from './repository.ts';
+} from './holder-documents-repository.ts';
+import { confirmedPhone, latestProfile } from './member-repository.ts';
+import { holderState } from './presenters.ts';
+import { findHolder, type HolderRow, idNumberTaken, insertHolder, setHolderStatus } from './repository.ts';
 
 /** Review states in which the holder's documents can no longer change. */
 const LOCKED: HolderStatus[] = ['under_review', 'activation_successful'];

@@ -6,8 +6,9 @@ import {
   requiredDocuments,
   toUnits,
 } from '@exchange/shared';
+import type { DocumentInfo } from './holder-documents-repository.ts';
 import { fmtEur, fmtUsdt, USDT_DECIMALS } from './money.ts';
-import type { CardRow, DocumentInfo, HolderRow } from './repository.ts';
+import type { CardRow, HolderRow } from './repository.ts';
 
 /** `5300 **** **** 1234`: what lists show and what actions accept besides the full number. */
 export function maskedNumber(card: Pick<CardRow, 'first4' | 'last4'>): string {

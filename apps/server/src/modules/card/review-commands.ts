@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import type { CardDeskDecision, CardReviewDesk } from '../../adapters/simulators.ts';
 import { findUserByEmail } from '../identity/users-repository.ts';
-import { everyCard, findHolder, holderDocuments } from './repository.ts';
+import { holderDocuments } from './holder-documents-repository.ts';
+import { everyCard, findHolder } from './repository.ts';
 
 /** The card operator commands, with their usage lines for the command line's help. */
 export const CARD_USAGE = `  card review approve <email>
