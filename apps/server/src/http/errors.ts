@@ -59,8 +59,10 @@ export function frameworkErrorHandler(
  * refused (422) before any route sees it.
  */
 export function installErrorHandling(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (hasNul(request.url)) return reply.status(422).send({ errors: [ERRORS.invalidParams] });
+  // A callback hook, not an async one: every request passes here, and a promise per request is measurable.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (hasNul(request.url)) reply.status(422).send({ errors: [ERRORS.invalidParams] });
+    else done();
   });
   app.setErrorHandler((err: FastifyError | AppError | ZodError, request, reply) => {
     if (err instanceof AppError) {

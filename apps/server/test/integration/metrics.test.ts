@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encrypt } from '../../src/modules/identity/crypto.ts';
 import { newTotpSecret } from '../../src/modules/identity/totp.ts';
 import { serveMetrics } from '../../src/modules/metrics/registry.ts';
+import { LATENCY_BUCKETS } from '../../src/modules/metrics/route-metrics.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { plainUser, sessionFor } from '../support/core.ts';
 import { freePort } from '../support/ports.ts';
@@ -25,6 +26,7 @@ describe('metrics', () => {
     });
     for (let i = 0; i < 3; i++) await t.app.inject('/api/v2/peatio/public/markets');
     await t.app.inject('/api/v2/peatio/public/markets/ethbtc/depth');
+    expect((await t.app.inject('/api/v2/peatio/public/no-such-route-x1')).statusCode).toBe(404);
     // The chain watchers run once (tests tick the wallet by hand).
     await t.deps.wallet.tick();
 
@@ -53,6 +55,25 @@ describe('metrics', () => {
     expect(text).toContain(
       'http_requests_total{method="GET",route="/api/v2/peatio/public/markets",status="200"} 3',
     );
+    // Latency as a Prometheus histogram: cumulative buckets, a +Inf bucket equal to the count, and a sum.
+    const markets = 'method="GET",route="/api/v2/peatio/public/markets"';
+    expect(text).toContain(`http_request_duration_seconds_count{${markets}} 3`);
+    expect(text).toContain(`http_request_duration_seconds_bucket{${markets},le="+Inf"} 3`);
+    expect(text).toMatch(/# TYPE http_request_duration_seconds histogram/);
+    const buckets = [
+      ...text.matchAll(
+        /http_request_duration_seconds_bucket\{method="GET",route="\/api\/v2\/peatio\/public\/markets",le="([^"]+)"\} (\d+)/g,
+      ),
+    ];
+    expect(buckets.map((m) => m[1])).toEqual([...LATENCY_BUCKETS.map(String), '+Inf']);
+    const counts = buckets.map((m) => Number(m[2]));
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
+    expect(text).toMatch(
+      /http_request_duration_seconds_sum\{method="GET",route="\/api\/v2\/peatio\/public\/markets"\} 0\.\d+/,
+    );
+    // A URL no route matches is counted under one label, not its own.
+    expect(text).toContain('http_requests_total{method="GET",route="unmatched",status="404"} 1');
+    expect(text).not.toContain('no-such-route-x1');
     // Route patterns, not raw URLs: a market id does not make a label of its own.
     expect(text).toContain('route="/api/v2/peatio/public/markets/:id/depth"');
     expect(text).not.toContain('markets/ethbtc');

@@ -8,6 +8,7 @@ import type { Sequencer } from '../../core/sequencer.ts';
 import type { StreamHub } from '../ranger/hub.ts';
 import type { Wallet } from '../wallet/index.ts';
 import { addOperationsMetrics, type OperationsSources } from './operations.ts';
+import { RouteRequestMetrics } from './route-metrics.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -55,26 +56,10 @@ export function createMetrics(sources: MetricsSources): Registry {
   collectDefaultMetrics({ register: registry });
   const { app, db, core, hub, wallet } = sources;
 
-  const requests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests by method, route pattern and status',
-    labelNames: ['method', 'route', 'status'],
-    registers: [registry],
-  });
-  const latency = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'HTTP request latency by method and route pattern',
-    labelNames: ['method', 'route'],
-    // Up to 30 s: during an incident the slow answers are the ones to see (a request waits at most about that).
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers: [registry],
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    // The route pattern, never the raw URL: labels stay few whatever clients send.
-    const route = request.routeOptions.url ?? 'unmatched';
-    requests.inc({ method: request.method, route, status: String(reply.statusCode) });
-    latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
-  });
+  // Requests by route and their latency, counted on a record bound to each route (see route-metrics.ts).
+  const routeMetrics = new RouteRequestMetrics();
+  routeMetrics.install(app);
+  routeMetrics.register(registry);
 
   const refusals = new Counter({
     name: 'exchange_order_refusals_total',
