@@ -1,4 +1,11 @@
 import type { BuildResult } from 'esbuild';
 
-/** Builds the server into `outdir` (relative to apps/server, `dist` by default); see build.mjs. */
-export function buildServer(options?: { outdir?: string; metafile?: boolean }): Promise<BuildResult>;
+/**
+ * Builds the server into `outdir` (relative to apps/server, `dist` by default), with any `entryPoints` of the
+ * caller's beside the server's own; see build.mjs.
+ */
+export function buildServer(options?: {
+  outdir?: string;
+  metafile?: boolean;
+  entryPoints?: Record<string, string>;
+}): Promise<BuildResult>;

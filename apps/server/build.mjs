@@ -41,16 +41,18 @@ const dependenciesOutside = {
 /**
  * Builds the server into `outdir` (relative to apps/server, `dist` for `npm start`). With `metafile`, esbuild's
  * account of the build comes back: which source files each output holds and how outputs import each other (the
- * test that a start with the real providers loads no simulator reads it).
- * @param {{ outdir?: string; metafile?: boolean }} [options]
+ * test that a start with the real providers loads no simulator reads it). `entryPoints` adds entries of its own
+ * (the benchmarks load the app from such a build, as `npm start` runs it).
+ * @param {{ outdir?: string; metafile?: boolean; entryPoints?: Record<string, string> }} [options]
  */
-export async function buildServer({ outdir = 'dist', metafile = false } = {}) {
+export async function buildServer({ outdir = 'dist', metafile = false, entryPoints = {} } = {}) {
   return build({
     absWorkingDir: SERVER,
     entryPoints: {
       main: 'src/main.ts',
       'signer-main': 'src/signer-main.ts',
       'projector-worker': 'src/core/projector-worker.ts',
+      ...entryPoints,
     },
     outdir,
     bundle: true,

@@ -1,13 +1,41 @@
+import { rm } from 'node:fs/promises';
 import type pg from 'pg';
+import { buildServer } from '../../apps/server/build.mjs';
 import type { AppDeps } from '../../apps/server/src/app-deps.ts';
-import { composeApp } from '../../apps/server/src/compose.ts';
-import { type Config, loadConfig } from '../../apps/server/src/config.ts';
+import type { Config } from '../../apps/server/src/config.ts';
+
+/** The server's parts the benchmarks use (server-entry.ts). */
+type ServerParts = typeof import('./server-entry.ts');
+
+/** Where the benchmarks' build of the server goes (beside `dist`, so that paths.ts finds the server's files). */
+const BENCH_BUILD = new URL('../../apps/server/dist-bench/', import.meta.url);
+
+let parts: Promise<ServerParts> | undefined;
+
+/**
+ * The server's code as `npm start` runs it: built by build.mjs (esbuild, plain JavaScript), not loaded through tsx,
+ * whose transform wraps every function it creates in a naming call and turns on source maps for every stack.
+ * The figures are then the product's. `BENCH_SERVER=source` loads the TypeScript through tsx instead (to compare).
+ */
+export function benchServer(): Promise<ServerParts> {
+  parts ??= (async () => {
+    if (process.env.BENCH_SERVER === 'source') return import('./server-entry.ts');
+    await rm(BENCH_BUILD, { recursive: true, force: true });
+    await buildServer({
+      outdir: 'dist-bench',
+      entryPoints: { 'bench-server': '../../scripts/bench/server-entry.ts' },
+    });
+    return (await import(new URL('bench-server.js', BENCH_BUILD).href)) as ServerParts;
+  })();
+  return parts;
+}
 
 /**
  * The configuration every bench section starts the app with: test mode, silent, no rate limits (every request
  * reaches what is measured) and no captcha, plus `env`.
  */
-export function benchConfig(env: Record<string, string> = {}): Config {
+export async function benchConfig(env: Record<string, string> = {}): Promise<Config> {
+  const { loadConfig } = await benchServer();
   return loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -27,7 +55,8 @@ export async function startBenchApp(
   pool: pg.Pool,
   options: { env?: Record<string, string>; overrides?: Partial<AppDeps> } = {},
 ) {
-  const { app, deps } = await composeApp(benchConfig(options.env), pool, options.overrides);
+  const { composeApp } = await benchServer();
+  const { app, deps } = await composeApp(await benchConfig(options.env), pool, options.overrides);
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, deps, base };
 }

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { connect } from 'nats';
 import type pg from 'pg';
+import { buildServer } from '../../apps/server/build.mjs';
 import { RemoteSequencer } from '../../apps/server/src/core/remote/remote-sequencer.ts';
 import { loadServerKeys } from '../../apps/server/src/modules/identity/crypto.ts';
 import { startNats } from '../../apps/server/test/support/nats.ts';
@@ -54,7 +55,9 @@ export async function clusterBench(fresh: () => Promise<{ url: string; pool: pg.
   await deps.core.sequencer.drain();
   await one.pool.end();
 
-  // Split: a core, a standby core and an api process, over a nats-server of its own.
+  // Split: a core, a standby core and an api process, over a nats-server of its own; each runs the server as
+  // `npm start` does (apps/server/dist), like the one process above (bench-app.ts).
+  if (process.env.BENCH_SERVER !== 'source') await buildServer();
   const split = await fresh();
   const nats = await startNats();
   const dirs: string[] = [];
@@ -69,7 +72,8 @@ export async function clusterBench(fresh: () => Promise<{ url: string; pool: pg.
       LOG_LEVEL: 'silent',
     });
     dirs.push(setup.dataDir);
-    return { ...(await startServerProcess(setup.env, 60_000, readyText)), base: setup.base };
+    const from = process.env.BENCH_SERVER === 'source' ? 'source' : 'built';
+    return { ...(await startServerProcess(setup.env, 60_000, readyText, from)), base: setup.base };
   };
   const core = await proc('core');
   const [standby, api] = await Promise.all([proc('core', 'standby:'), proc('api')]);

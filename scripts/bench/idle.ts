@@ -1,7 +1,6 @@
 import type pg from 'pg';
-import { composeApp } from '../../apps/server/src/compose.ts';
-import { loadConfig } from '../../apps/server/src/config.ts';
 import { startTestSigner } from '../../apps/server/test/support/signer.ts';
+import { benchServer } from './bench-app.ts';
 import { printTable } from './stats.ts';
 
 const WINDOW_MS = 10_000;
@@ -12,6 +11,7 @@ async function idleRate(
   env: Record<string, string>,
 ): Promise<{ tps: number; busiest: string }> {
   const signer = await startTestSigner(pool);
+  const { composeApp, loadConfig } = await benchServer();
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',

@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
-import { startCore } from '../../apps/server/src/core/index.ts';
 import { plainUser } from '../../apps/server/test/support/core.ts';
-import { startBenchApp } from './bench-app.ts';
+import { benchServer, startBenchApp } from './bench-app.ts';
 import { percentile, printTable, rate } from './stats.ts';
 
 const CLIENTS = fileURLToPath(new URL('./ws-clients.ts', import.meta.url));
@@ -22,6 +21,7 @@ export async function wsBench(
   const { pool } = await fresh();
   // The commit time is taken by a listener registered before the app's own (which fans the batch out), so the
   // delay measured runs from the end of the commit, not from the end of the fan-out.
+  const { startCore } = await benchServer();
   const core = await startCore(pool);
   const committed = new Map<number, number>();
   core.sequencer.onCommitted((batch) => {

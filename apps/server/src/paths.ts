@@ -21,10 +21,11 @@ export const MIGRATIONS_DIR = new URL('src/db/migrations/', SERVER_DIR);
 export const WEB_DIST = fileURLToPath(new URL('../web/dist', SERVER_DIR));
 
 /**
- * A separate entry point of the server (a child process or a worker thread): the bundle's own file when built,
- * else the TypeScript source (run through tsx).
+ * A separate entry point of the server (a child process or a worker thread): when built, the file of that name in
+ * the bundle's own folder (`dist/` for `npm start`, another for a build of the benchmarks), else the TypeScript
+ * source (run through tsx).
  */
 export function entryPoint(name: 'signer-main' | 'projector-worker'): URL {
-  if (BUILT) return new URL(`dist/${name}.js`, SERVER_DIR);
+  if (BUILT) return new URL(`./${name}.js`, import.meta.url);
   return new URL(name === 'signer-main' ? 'src/signer-main.ts' : 'src/core/projector-worker.ts', SERVER_DIR);
 }

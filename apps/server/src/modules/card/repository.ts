@@ -1,4 +1,4 @@
-import type { CardDocumentType, CardStatus, HolderStatus, IdType, ShippingAddress } from '@exchange/shared';
+import type { CardStatus, HolderStatus, IdType, ShippingAddress } from '@exchange/shared';
 import type pg from 'pg';
 import { LOCK_FAMILIES, lockForTransaction } from '../../db/locks.ts';
 import { type Tx, withTransaction } from '../../db/pool.ts';
