@@ -5,7 +5,12 @@ import type { CaptchaPort } from './adapters/captcha/port.ts';
 import type { CardIssuer } from './adapters/card-issuer/port.ts';
 import type { MailPort } from './adapters/mail/port.ts';
 import type { OutboxRetention } from './adapters/mail/retention.ts';
-import type { BankSimulator, CardSimulator, KycSimulator } from './adapters/simulators.ts';
+import type {
+  BankSimulator,
+  CardSimulator,
+  KycSimulator,
+  TravelRuleSimulator,
+} from './adapters/simulators.ts';
 import type { SmsPort } from './adapters/sms/port.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -75,6 +80,8 @@ export interface AppDeps {
   bankDeposits: BankDepositDeps;
   /** The bank simulator (packages/provider-sims; incoming transfers, their notifications, payouts), by default. */
   bankSimulator?: BankSimulator;
+  /** The travel-rule network's simulator (packages/provider-sims), with TRAVEL_RULE_PROTOCOL=simulator (the default). */
+  travelRuleSimulator?: TravelRuleSimulator;
   /** Where the request log goes (tests read it); stdout when absent. */
   logStream?: { write(line: string): void };
   /** The NATS connection of a split deployment (its state is a metric). */

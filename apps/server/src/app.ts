@@ -8,10 +8,6 @@ import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { MountedSimulator } from './adapters/simulators.ts';
-import {
-  TRAVEL_RULE_SIM_PREFIX,
-  travelRuleSimulatorRoutes,
-} from './adapters/travel-rule/simulator/routes.ts';
 import type { AppDeps } from './app-deps.ts';
 import { TestClock } from './clock.ts';
 import { SAFE_METHODS } from './http/auth.ts';
@@ -229,12 +225,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.addHook('preClose', () => simulator.delivery.stop());
   };
   await mount(deps.kycSimulator);
-  if (api && deps.config.travelRule.protocol === 'simulator')
-    await app.register(
-      (sim) =>
-        travelRuleSimulatorRoutes(sim, { db: deps.db, holdMs: deps.config.travelRule.timeoutMs + 1000 }),
-      { prefix: TRAVEL_RULE_SIM_PREFIX },
-    );
+  await mount(deps.travelRuleSimulator);
   await mount(deps.cardSimulator);
   await mount(deps.bankSimulator);
 

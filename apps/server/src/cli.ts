@@ -1,6 +1,10 @@
-import { TRAVEL_RULE_USAGE, travelRuleCommand } from './adapters/travel-rule/simulator/cli.ts';
 import { BACKUP_USAGE, backupCommand, isOfflineBackupCommand, offlineBackupCommand } from './backup/cli.ts';
-import { loadSimulator, offlineCardSimulator, offlineKycSimulator } from './compose-providers.ts';
+import {
+  loadSimulator,
+  offlineCardSimulator,
+  offlineKycSimulator,
+  offlineTravelRuleDesk,
+} from './compose-providers.ts';
 import { loadConfig } from './config.ts';
 import { auditLedger } from './core/audit.ts';
 import { describeReport, journalFailures, verifyJournal } from './core/journal/verify.ts';
@@ -10,6 +14,7 @@ import { STAFF_USAGE, staffCommand } from './modules/admin/staff.ts';
 import { findUserDetail } from './modules/admin/users.ts';
 import { CARD_NETWORK_USAGE, CARD_USAGE, cardReview, cardStatus } from './modules/card/review-commands.ts';
 import { SANCTIONS_USAGE, sanctionsCommand } from './modules/compliance/sanctions/cli.ts';
+import { TRAVEL_RULE_USAGE, travelRuleCommand } from './modules/compliance/travel-rule/network-commands.ts';
 import { CUSTODY_USAGE, custodyCommand, custodyNetworks } from './modules/custody/cli.ts';
 import { auditSolvency } from './modules/custody/solvency-audit.ts';
 import { kycCommand } from './modules/kyc/review-commands.ts';
@@ -101,7 +106,9 @@ async function main(argv: string[]): Promise<number> {
     }
     const sanctions = await sanctionsCommand(argv, database.pool, config);
     if (sanctions !== undefined) return sanctions;
-    const travelRule = await travelRuleCommand(argv, database.pool, config.travelRule);
+    const travelRule = await travelRuleCommand(argv, database.pool, config.travelRule, () =>
+      offlineTravelRuleDesk(config, database.pool),
+    );
     if (travelRule !== undefined) return travelRule;
     const custody = await custodyCommand(argv, database, config);
     if (custody !== undefined) return custody;

@@ -5,7 +5,15 @@ import { createMarqetaIssuer } from './adapters/card-issuer/marqeta.ts';
 import type { CardIssuer } from './adapters/card-issuer/port.ts';
 import type { WebhookCredentials } from './adapters/card-issuer/signing.ts';
 import { createSumsubProvider } from './adapters/kyc/sumsub.ts';
-import type { BankSimulator, CardSimulator, KycSimulator } from './adapters/simulators.ts';
+import type {
+  BankSimulator,
+  CardSimulator,
+  KycSimulator,
+  TravelRuleNetworkDesk,
+  TravelRuleSimulator,
+} from './adapters/simulators.ts';
+import { httpTravelRule } from './adapters/travel-rule/http-client.ts';
+import type { TravelRulePort } from './adapters/travel-rule/port.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { ChangeFeed } from './db/change-feed.ts';
@@ -18,7 +26,7 @@ import { KycService } from './modules/kyc/service.ts';
 
 /**
  * The composition of the third-party providers with a simulator as the default (identity verification, the card
- * issuer, the bank): the real adapter from the configuration, or the provider's simulator (packages/provider-sims)
+ * issuer, the bank, the travel-rule network): the real adapter from the configuration, or the provider's simulator (packages/provider-sims)
  * reached over HTTP in this same process, whose webhooks come back to it. Part of the composition root
  * (compose.ts), and the one place of the server that loads a simulator: by a dynamic import, only when the
  * configuration selects it, so that a start with the real providers never loads simulator code (lint rule
@@ -30,6 +38,7 @@ export const loadSimulator = {
   kyc: () => import('@exchange/provider-sims/kyc'),
   cardIssuer: () => import('@exchange/provider-sims/card-issuer'),
   bank: () => import('@exchange/provider-sims/bank'),
+  travelRule: () => import('@exchange/provider-sims/travel-rule'),
 };
 
 /**
@@ -184,6 +193,43 @@ export async function bankFor(
     log,
   });
   return { webhookSecret: simulator.credentials.webhookSecret, payouts: simulator.payouts, simulator };
+}
+
+/**
+ * The travel-rule network: a travel-rule service's HTTP API at TRAVEL_RULE_URL, or by default the simulator of the
+ * counterparty providers mounted in this same process, reached over the same protocol once the server listens.
+ */
+export async function travelRuleFor(
+  config: Config,
+  db: pg.Pool,
+  selfUrl: () => string | null,
+): Promise<{ port: TravelRulePort; simulator: TravelRuleSimulator | undefined }> {
+  const { timeoutMs } = config.travelRule;
+  if (config.travelRule.protocol === 'http')
+    return {
+      port: httpTravelRule({ baseUrl: () => config.travelRule.url ?? null, timeoutMs }),
+      simulator: undefined,
+    };
+  const { createTravelRuleSimulator } = await loadSimulator.travelRule();
+  // A provider set to time out keeps the request a second longer than the client waits for it.
+  const simulator = createTravelRuleSimulator({ db, holdMs: timeoutMs + 1000 });
+  const port = httpTravelRule({
+    // The settings are read at each request, as the wallet reads them: a service configured at run time (a test
+    // pointing it where nothing listens) is asked instead of the simulator.
+    baseUrl: () => {
+      if (config.travelRule.protocol === 'http') return config.travelRule.url ?? null;
+      const self = selfUrl();
+      return self ? `${self}${simulator.prefix}` : null;
+    },
+    timeoutMs,
+  });
+  return { port, simulator };
+}
+
+/** The travel-rule simulator's desk for the operator CLI (`travel-rule provider add`, …). */
+export async function offlineTravelRuleDesk(config: Config, db: pg.Pool): Promise<TravelRuleNetworkDesk> {
+  const { createTravelRuleSimulator } = await loadSimulator.travelRule();
+  return createTravelRuleSimulator({ db, holdMs: config.travelRule.timeoutMs + 1000 }).desk;
 }
 
 /**

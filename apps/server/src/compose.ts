@@ -10,12 +10,10 @@ import { createOutboxMail } from './adapters/mail/outbox.ts';
 import { OutboxRetention } from './adapters/mail/retention.ts';
 import { createQueuedSmtpMail, MailSender } from './adapters/mail/smtp.ts';
 import { createOutboxSms } from './adapters/sms/port.ts';
-import { httpTravelRule } from './adapters/travel-rule/http-client.ts';
-import { TRAVEL_RULE_SIM_PREFIX } from './adapters/travel-rule/simulator/routes.ts';
 import { buildApp } from './app.ts';
 import type { AppDeps } from './app-deps.ts';
 import { type Clock, systemClock, TestClock } from './clock.ts';
-import { bankFor, cardIssuerFor, kycFor } from './compose-providers.ts';
+import { bankFor, cardIssuerFor, kycFor, travelRuleFor } from './compose-providers.ts';
 import type { Config } from './config.ts';
 import { startCore } from './core/index.ts';
 import { ChangeFeed } from './db/change-feed.ts';
@@ -92,6 +90,7 @@ export async function composeApp(
   // A provider's simulator is loaded (a dynamic import) only when the configuration selects it.
   const kyc = await kycFor(config, db, keys, clock, selfUrl, feed, logOf('kyc'));
   const bank = await bankFor(config, db, selfUrl, feed, logOf('bank'));
+  const travelRule = await travelRuleFor(config, db, selfUrl);
   // A delivered secret is kept (sealed, until the dev outbox shows it once) only where the developer tools read
   // it: never with SMTP, never without DEV_TOOLS.
   const devOutboxKeys = config.devTools ? keys : undefined;
@@ -132,15 +131,7 @@ export async function composeApp(
       bank: bank.payouts,
       withdrawReview: config.withdrawReview,
       travelRule: config.travelRule,
-      // The simulator of a counterparty provider answers on this app's own server, like the other simulators.
-      travelRulePort: httpTravelRule({
-        baseUrl: () => {
-          if (config.travelRule.protocol === 'http') return config.travelRule.url ?? null;
-          const self = selfUrl();
-          return self ? `${self}${TRAVEL_RULE_SIM_PREFIX}` : null;
-        },
-        timeoutMs: config.travelRule.timeoutMs,
-      }),
+      travelRulePort: travelRule.port,
       networks: {
         chains: config.chains,
         evm: { rpcUrl: config.evmRpcUrl, chainId: config.evmChainId, devnet: config.evmDevnet },
@@ -203,6 +194,7 @@ export async function composeApp(
       onDeposit: (userId, id) => wallet.withdrawDeps().onDeposit?.(userId, id),
     },
     bankSimulator: bank.simulator,
+    travelRuleSimulator: travelRule.simulator,
     supportEmail: config.supportEmail,
     diskGuard: overrides.diskGuard ?? new DiskGuard(config.dataDir, config.diskMinFreeBytes, logOf('disk')),
     outboxRetention:

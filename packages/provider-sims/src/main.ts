@@ -1,22 +1,24 @@
 /**
- * `npm run sim -- kyc|card|bank`: one provider's simulator as its own HTTP server, on the exchange's database.
+ * `npm run sim -- kyc|card|bank|travel-rule`: one provider's simulator as its own HTTP server, on the exchange's
+ * database.
  *
- * Environment: DATABASE_URL (required; migrated by the exchange), WEBHOOK_URL (required: the exchange's webhook for
- * this provider, e.g. http://127.0.0.1:3000/api/v2/barong/public/kyc/webhook), PORT (default 4001, 4002, 4003),
- * HOST (default 127.0.0.1), PUBLIC_URL (KYC: the exchange's public URL). Prints its base URL and credentials, to
- * configure the exchange with as with the real provider; stops on SIGINT or SIGTERM.
+ * Environment: DATABASE_URL (required; migrated by the exchange), WEBHOOK_URL (required but for travel-rule: the
+ * exchange's webhook for this provider, e.g. http://127.0.0.1:3000/api/v2/barong/public/kyc/webhook), PORT
+ * (default 4001, 4002, 4003, 4004), HOST (default 127.0.0.1), PUBLIC_URL (KYC: the exchange's public URL),
+ * HOLD_MS (travel rule: how long a provider set to time out keeps a request). Prints its base URL and credentials,
+ * to configure the exchange with as with the real provider; stops on SIGINT or SIGTERM.
  */
 import { createPool } from '@exchange/server/provider-kit';
 import { PROVIDERS, type Provider, startStandalone } from './standalone.ts';
 
-const DEFAULT_PORTS: Record<Provider, number> = { kyc: 4001, card: 4002, bank: 4003 };
+const DEFAULT_PORTS: Record<Provider, number> = { kyc: 4001, card: 4002, bank: 4003, 'travel-rule': 4004 };
 
 const provider = process.argv[2] as Provider;
 const databaseUrl = process.env.DATABASE_URL;
 const webhookUrl = process.env.WEBHOOK_URL;
-if (!PROVIDERS.includes(provider) || !databaseUrl || !webhookUrl) {
+if (!PROVIDERS.includes(provider) || !databaseUrl || (!webhookUrl && provider !== 'travel-rule')) {
   console.error(
-    `usage: DATABASE_URL=... WEBHOOK_URL=... npm run sim -- ${PROVIDERS.join('|')}  (PORT, HOST, PUBLIC_URL optional)`,
+    `usage: DATABASE_URL=... WEBHOOK_URL=... npm run sim -- ${PROVIDERS.join('|')}  (PORT, HOST, PUBLIC_URL, HOLD_MS optional; travel-rule needs no WEBHOOK_URL)`,
   );
   process.exit(2);
 }
@@ -27,6 +29,7 @@ const sim = await startStandalone(provider, {
   port: Number(process.env.PORT ?? DEFAULT_PORTS[provider]),
   webhookUrl,
   publicUrl: process.env.PUBLIC_URL,
+  holdMs: process.env.HOLD_MS ? Number(process.env.HOLD_MS) : undefined,
 });
 console.log(JSON.stringify({ provider, url: sim.url, credentials: sim.credentials }, null, 2));
 const stop = async () => {

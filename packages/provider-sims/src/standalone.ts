@@ -1,12 +1,14 @@
 import type { MountedSimulator } from '@exchange/server/provider-kit';
+import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { createBankSimulator } from './bank/index.ts';
 import { createCardSimulator } from './card-issuer/index.ts';
 import { createKycSimulator } from './kyc/index.ts';
+import { createTravelRuleSimulator } from './travel-rule/index.ts';
 
 /** The simulators a standalone server can be. */
-export const PROVIDERS = ['kyc', 'card', 'bank'] as const;
+export const PROVIDERS = ['kyc', 'card', 'bank', 'travel-rule'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
 /** What a standalone simulator needs besides its database. */
@@ -16,14 +18,19 @@ export interface StandaloneOptions {
   host?: string;
   /** 0: any free port. */
   port?: number;
-  /** The exchange's full webhook URL for this provider (what the provider's dashboard would be told). */
-  webhookUrl: string;
+  /**
+   * The exchange's full webhook URL for this provider (what the provider's dashboard would be told); required but
+   * for the travel-rule network, which sends none.
+   */
+  webhookUrl?: string;
   /** KYC: the exchange's public URL (its verification page's links and redirects stay under it). */
   publicUrl?: string;
   /** Card: EUR per USDT, a decimal string. */
   eurPerUsdt?: string;
   /** Bank: the collection account it keeps. */
   collection?: { iban: string; bic: string; name: string };
+  /** Travel rule: how long a provider set to `timeout` keeps a request (ms; the exchange waits 10 s by default). */
+  holdMs?: number;
 }
 
 /** A running standalone simulator: its address, its credentials (to configure the exchange with), and its end. */
@@ -37,15 +44,21 @@ export interface StandaloneSimulator {
 /**
  * Starts one simulator as its own HTTP server: the same routes under the same prefix as mounted in the exchange's
  * one process, its webhooks delivered to `webhookUrl`. The exchange reaches it as it reaches the real provider
- * (SUMSUB_BASE_URL, MARQETA_BASE_URL, with the credentials printed at start).
+ * (SUMSUB_BASE_URL, MARQETA_BASE_URL, with the credentials printed at start; TRAVEL_RULE_PROTOCOL=http with
+ * TRAVEL_RULE_URL). Each route's own rate limit holds, as in the one process.
  */
 export async function startStandalone(
   provider: Provider,
   options: StandaloneOptions,
 ): Promise<StandaloneSimulator> {
-  const common = { db: options.db, webhookUrl: () => options.webhookUrl };
+  const { webhookUrl } = options;
+  if (provider !== 'travel-rule' && !webhookUrl)
+    throw new Error(`the ${provider} simulator needs a webhook URL`);
+  const common = { db: options.db, webhookUrl: () => webhookUrl ?? null };
   let simulator: MountedSimulator<unknown>;
-  if (provider === 'kyc')
+  if (provider === 'travel-rule')
+    simulator = createTravelRuleSimulator({ db: options.db, holdMs: options.holdMs ?? 11_000 });
+  else if (provider === 'kyc')
     simulator = await createKycSimulator({
       ...common,
       publicUrl: options.publicUrl ?? 'http://127.0.0.1:3000',
@@ -70,6 +83,8 @@ export async function startStandalone(
       },
     });
   const app = Fastify({ bodyLimit: 1 << 20 });
+  // Only the routes that name a limit are limited (the travel-rule network's), per client address, in memory.
+  await app.register(fastifyRateLimit, { global: false });
   await app.register((sim) => simulator.routes(sim), { prefix: simulator.prefix });
   app.addHook('preClose', () => simulator.delivery.stop());
   const url = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });

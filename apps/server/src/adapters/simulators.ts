@@ -185,3 +185,65 @@ export interface BankSimulator extends MountedSimulator<BankSimulatorCredentials
 export interface BankSimulatorOptions extends SimulatorOptions {
   collection: CollectionAccount;
 }
+
+/** How a simulated travel-rule provider is set to answer the messages of our withdrawals. */
+export type TravelRuleSimBehaviour = 'accept' | 'refuse' | 'timeout';
+
+/** What the simulated provider answered a message. */
+export type TravelRuleSimAnswer = 'accepted' | 'refused' | 'timeout';
+
+/** Everything the travel-rule simulator was told, and the messages it received per provider and answer. */
+export interface TravelRuleNetworkContents {
+  addresses: { blockchain_key: string; address: string; provider_id: string }[];
+  behaviours: { provider_id: string; behaviour: TravelRuleSimBehaviour }[];
+  incoming: {
+    blockchain_key: string;
+    txid: string;
+    address: string;
+    provider_id: string;
+    payload: unknown;
+  }[];
+  messages: { provider_id: string; answer: TravelRuleSimAnswer; count: number }[];
+}
+
+/** One incoming transfer, as the travel-rule network keys it: the network, the txid and our address. */
+export interface TravelRuleTransferKey {
+  network: string;
+  txid: string;
+  address: string;
+}
+
+/**
+ * The travel-rule network's operator desk (a real network has its own members and their records): the operator
+ * command `travel-rule` tells the simulator through it whose a sending address is, how a provider answers, and
+ * which originator records providers delivered. The exchange learns of them only over the travel-rule port.
+ */
+export interface TravelRuleNetworkDesk {
+  /** A sending address on a network is held by a provider (replacing an earlier attribution of it). */
+  attribute(entry: { network: string; address: string; providerId: string }): Promise<void>;
+  /** The address is no longer known as a provider's; false when it was not attributed. */
+  forgetAddress(network: string, address: string): Promise<boolean>;
+  /** How a provider answers messages (`accept` is the default). */
+  behave(providerId: string, behaviour: TravelRuleSimBehaviour): Promise<void>;
+  /** The originator record a provider delivered for an incoming transfer (replacing an earlier one). */
+  recordIncoming(entry: TravelRuleTransferKey & { providerId: string; payload: unknown }): Promise<void>;
+  /** Forgets the record of an incoming transfer; false when there was none. */
+  forgetIncoming(transfer: TravelRuleTransferKey): Promise<boolean>;
+  /** Everything it was told, for `travel-rule list`. */
+  contents(): Promise<TravelRuleNetworkContents>;
+}
+
+/** The travel-rule simulator needs no credentials: the protocol's client sends none. */
+export type TravelRuleSimulatorCredentials = Record<string, never>;
+
+/** The simulator of the travel-rule network (the counterparty providers) in the one process. */
+export interface TravelRuleSimulator extends MountedSimulator<TravelRuleSimulatorCredentials> {
+  desk: TravelRuleNetworkDesk;
+}
+
+/** How the travel-rule simulator is built: it sends no webhooks, so it needs no URL of the exchange. */
+export interface TravelRuleSimulatorOptions {
+  db: pg.Pool;
+  /** How long a provider set to `timeout` keeps a request before dropping it (longer than the client waits). */
+  holdMs: number;
+}

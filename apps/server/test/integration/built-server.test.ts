@@ -85,6 +85,15 @@ describe('the built server', () => {
       address: string;
     };
     expect(address.address).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
+
+    // The one-process default mounts the travel-rule network's simulator from its own chunk: it answers a
+    // question about an unknown deposit (no record, no provider known for the sender).
+    const asked = await fetch(`${base}/travel-rule-sim/incoming`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ network: 'tron-sim', txid: 'built-1', address: address.address, from: null }),
+    });
+    expect([asked.status, await asked.json()]).toEqual([200, { status: 'none', provider_id: null }]);
   });
 });
 
@@ -114,7 +123,7 @@ function staticallyLoaded(entry: string): Set<string> {
 describe('the simulators apart from the product (issue 34, item 4)', () => {
   it('bundles the simulators in chunks of their own, reached only by a dynamic import', () => {
     const sims = simulatorOutputs();
-    // KYC, card issuer and bank: at least one chunk holds them, so the one-process default still has them.
+    // KYC, card issuer, bank and travel rule: at least one chunk holds them, so the one-process default still has them.
     expect(sims.length).toBeGreaterThan(0);
     for (const entry of ['dist/main.js', 'dist/signer-main.js', 'dist/projector-worker.js']) {
       const loaded = staticallyLoaded(entry);
@@ -126,8 +135,8 @@ describe('the simulators apart from the product (issue 34, item 4)', () => {
         o.imports.filter((edge) => edge.kind === 'dynamic-import').map((edge) => edge.path),
       ),
     );
-    // Each simulator's entry (kyc, card-issuer, bank) is the target of a dynamic import.
-    for (const provider of ['kyc', 'card-issuer', 'bank']) {
+    // Each simulator's entry (kyc, card-issuer, bank, travel-rule) is the target of a dynamic import.
+    for (const provider of ['kyc', 'card-issuer', 'bank', 'travel-rule']) {
       const entryChunk = Object.entries(metafile.outputs).find(([, o]) =>
         Object.keys(o.inputs).some(
           (input) => SIMULATOR_SOURCE.test(input) && input.endsWith(`/src/${provider}/index.ts`),
@@ -177,6 +186,8 @@ describe('the simulators apart from the product (issue 34, item 4)', () => {
       MARQETA_WEBHOOK_SECRET: 'real-webhook-secret-0002',
       BANK_PROVIDER: 'external',
       BANK_WEBHOOK_SECRET: 'real-bank-secret-0003',
+      TRAVEL_RULE_PROTOCOL: 'http',
+      TRAVEL_RULE_URL: 'http://127.0.0.1:9/trp',
     });
     let real: ServerProcess | undefined;
     try {
@@ -188,6 +199,13 @@ describe('the simulators apart from the product (issue 34, item 4)', () => {
       // Not mounted: the simulators' APIs are not there.
       for (const url of ['/kyc-sim/websdk', '/card-sim/v3/users/x', '/bank-sim/v1/incoming-transfers'])
         expect((await fetch(`${setup.base}${url}`)).status, url).toBe(404);
+      // The travel-rule network answers POSTs only: mounted, a malformed one would be a 400.
+      const travelRule = await fetch(`${setup.base}/travel-rule-sim/incoming`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(travelRule.status).toBe(404);
       const loaded = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
       const distLoaded = loaded
         .filter((url) => url.startsWith(pathToFileURL(`${SERVER}dist/`).href))

@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type Provider, type StandaloneSimulator, startStandalone } from '@exchange/provider-sims/standalone';
+import { createTravelRuleSimulator } from '@exchange/provider-sims/travel-rule';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyBankWebhook } from '../../src/adapters/bank/signing.ts';
 import { createMarqetaIssuer } from '../../src/adapters/card-issuer/marqeta.ts';
@@ -15,10 +16,13 @@ import type {
   CardSimulatorCredentials,
   KycSimulatorCredentials,
 } from '../../src/adapters/simulators.ts';
+import { httpTravelRule } from '../../src/adapters/travel-rule/http-client.ts';
+import type { TravelRuleTransfer } from '../../src/adapters/travel-rule/port.ts';
+import type { IvmsPerson } from '../../src/modules/compliance/travel-rule/ivms.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 
 /**
- * Each provider simulator as its own HTTP server (`npm run sim -- kyc|card|bank`): the exchange's real adapters
+ * Each provider simulator as its own HTTP server (`npm run sim -- kyc|card|bank|travel-rule`): the exchange's real adapters
  * reach it as they reach the real provider, it refuses what the provider refuses, and its signed webhooks reach
  * the URL it was given, verifiable with the exchange's own checks.
  */
@@ -49,7 +53,11 @@ afterAll(async () => {
 });
 
 async function start(provider: Provider) {
-  const sim = await startStandalone(provider, { db: db.pool, webhookUrl: `${receiverUrl}/${provider}` });
+  const sim = await startStandalone(provider, {
+    db: db.pool,
+    webhookUrl: `${receiverUrl}/${provider}`,
+    holdMs: 1500,
+  });
   running.push(sim);
   return sim;
 }
@@ -172,6 +180,83 @@ describe('the provider simulators as their own servers', () => {
     expect(notification.entries).toEqual([
       expect.objectContaining({ amount: '125.50', currency: 'EUR', credit_debit: 'CRDT' }),
     ]);
+  });
+
+  it("travel rule: the exchange's HTTP port is answered as the network is set; each client address has a budget", async () => {
+    const sim = await start('travel-rule');
+    expect(sim.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/travel-rule-sim$/);
+    const port = httpTravelRule({ baseUrl: () => sim.url, timeoutMs: 500 });
+    // The operator's desk works on the same database: a network's members and records live there only.
+    const { desk } = createTravelRuleSimulator({ db: db.pool, holdMs: 1500 });
+    const person = (last: string): IvmsPerson => ({
+      naturalPerson: { name: { nameIdentifier: [{ primaryIdentifier: last, nameIdentifierType: 'LEGL' }] } },
+    });
+    const transfer = (
+      reference: string,
+      providerId: string,
+      originator = 'Lovelace',
+    ): TravelRuleTransfer => ({
+      reference,
+      providerId,
+      asset: 'usdt',
+      network: 'tron-sim',
+      amount: '1500',
+      address: 'TStandaloneBeneficiary',
+      payload: {
+        originator: { originatorPersons: originator ? [person(originator)] : [], accountNumber: ['ID1'] },
+        beneficiary: { beneficiaryPersons: [person('Hopper')], accountNumber: ['TStandaloneBeneficiary'] },
+        originatingVASP: { originatingVASP: person('Exchange') },
+      },
+    });
+    expect(await port.send(transfer('standalone-tr-1', 'nordwind'))).toEqual({
+      outcome: 'accepted',
+      reference: 'SIM-standalone-tr-1',
+    });
+    expect(await port.send(transfer('standalone-tr-2', 'nordwind', ''))).toEqual({
+      outcome: 'refused',
+      reason: 'missing_originator',
+    });
+    await desk.behave('vistula', 'refuse');
+    expect(await port.send(transfer('standalone-tr-3', 'vistula'))).toEqual({
+      outcome: 'refused',
+      reason: 'policy',
+    });
+    await desk.behave('vistula', 'timeout');
+    expect((await port.send(transfer('standalone-tr-4', 'vistula'))).outcome).toBe('unreachable');
+    const key = { network: 'tron-sim', txid: 'standalone-txid-1', address: 'TStandaloneOurs' };
+    const asked = { ...key, from: 'TStandaloneSender', asset: 'usdt', amount: '10' };
+    expect(await port.incoming(asked)).toEqual({ outcome: 'none', providerId: null });
+    await desk.attribute({ network: 'tron-sim', address: 'TStandaloneSender', providerId: 'nordwind' });
+    expect(await port.incoming(asked)).toEqual({ outcome: 'none', providerId: 'nordwind' });
+    const record = {
+      originator: { originatorPersons: [person('Lovelace')], accountNumber: ['TStandaloneSender'] },
+    };
+    await desk.recordIncoming({ ...key, providerId: 'nordwind', payload: record });
+    expect(await port.incoming(asked)).toEqual({
+      outcome: 'record',
+      providerId: 'nordwind',
+      payload: record,
+    });
+    expect((await desk.contents()).messages).toEqual(
+      expect.arrayContaining([
+        { provider_id: 'nordwind', answer: 'accepted', count: 1 },
+        { provider_id: 'vistula', answer: 'timeout', count: 1 },
+      ]),
+    );
+    // The route's own limit holds on its own server too: 120 a minute per address (3 were asked above).
+    const statuses: number[] = [];
+    for (let i = 0; i < 120; i++)
+      statuses.push(
+        (
+          await fetch(`${sim.url}/incoming`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(asked),
+          })
+        ).status,
+      );
+    expect(statuses.filter((status) => status === 200)).toHaveLength(120 - 3);
+    expect(statuses.slice(-3)).toEqual([429, 429, 429]);
   });
 
   it('`npm run sim -- bank` runs one as its own process, prints its address and credentials, and stops on SIGTERM', async () => {

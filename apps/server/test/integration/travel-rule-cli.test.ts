@@ -2,7 +2,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { TRAVEL_RULE_USAGE, travelRuleCommand } from '../../src/adapters/travel-rule/simulator/cli.ts';
+import { offlineTravelRuleDesk } from '../../src/compose-providers.ts';
+import {
+  TRAVEL_RULE_USAGE,
+  travelRuleCommand,
+} from '../../src/modules/compliance/travel-rule/network-commands.ts';
 import { externalAddress, type Member, TRX, walletSuite } from '../support/wallet.ts';
 
 /**
@@ -35,7 +39,10 @@ async function cli(...args: string[]) {
   complained = [];
   vi.spyOn(console, 'log').mockImplementation((m: string) => void printed.push(String(m)));
   vi.spyOn(console, 'error').mockImplementation((m: string) => void complained.push(String(m)));
-  const code = await travelRuleCommand(['travel-rule', ...args], pool(), w.t.deps.config.travelRule);
+  const { config } = w.t.deps;
+  const code = await travelRuleCommand(['travel-rule', ...args], pool(), config.travelRule, () =>
+    offlineTravelRuleDesk(config, pool()),
+  );
   vi.restoreAllMocks();
   return code;
 }
@@ -245,16 +252,20 @@ describe('npm run cli -- travel-rule', () => {
     expect(await cli('incoming', 'record', 'tron-sim', 'abc', 'TXYZ', 'nordwind')).toBe(2);
     expect(await cli('sideways')).toBe(2);
     expect(complained.join('\n')).toBe(TRAVEL_RULE_USAGE);
+    // Neither case loads the simulator: a desk asked for would reject the call.
+    const noDesk = () => Promise.reject(new Error('the simulator was loaded'));
     // Not a travel-rule command at all: left to the other areas.
     expect(
-      await travelRuleCommand(['kyc', 'status', 'x'], pool(), w.t.deps.config.travelRule),
+      await travelRuleCommand(['kyc', 'status', 'x'], pool(), w.t.deps.config.travelRule, noDesk),
     ).toBeUndefined();
     // A real travel-rule service keeps its own data.
     expect(
-      await travelRuleCommand(['travel-rule', 'list'], pool(), {
-        ...w.t.deps.config.travelRule,
-        protocol: 'http',
-      }),
+      await travelRuleCommand(
+        ['travel-rule', 'list'],
+        pool(),
+        { ...w.t.deps.config.travelRule, protocol: 'http' },
+        noDesk,
+      ),
     ).toBe(1);
   });
 });

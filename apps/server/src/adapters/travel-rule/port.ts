@@ -3,7 +3,8 @@ import type { IvmsPayload } from '../../modules/compliance/travel-rule/ivms.ts';
 /**
  * The travel-rule protocol (TRP, TRUST, Notabene-style networks): our IVMS 101 message to the provider that holds
  * the beneficiary's address, and its answer; and, for a deposit, the originator record the sending provider
- * delivered and whose the sender's address is. The built-in simulator of a counterparty provider is the default.
+ * delivered and whose the sender's address is. The default is the simulator of the counterparty providers
+ * (packages/provider-sims/src/travel-rule), reached over HTTP like a real service (compose-providers.ts).
  */
 
 /** One transfer's message to the beneficiary's provider. */

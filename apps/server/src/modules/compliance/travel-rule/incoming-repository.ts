@@ -108,3 +108,24 @@ export async function recordIncomingAnswer(
   );
   return updated.rowCount === 1;
 }
+
+/** Whether the app knows this network (`blockchains.key`). */
+export async function networkExists(db: Db, network: string): Promise<boolean> {
+  return (await db.query('select 1 from blockchains where key = $1', [network])).rowCount === 1;
+}
+
+/** The sender the chain named for a deposit the app saw (null: none seen, or a chain that names none). */
+export async function depositSender(
+  db: Db,
+  transfer: { network: string; txid: string; address: string },
+): Promise<string | null> {
+  return (
+    (
+      await db.query(
+        `select from_address from deposits where blockchain_key = $1 and txid = $2 and address = $3
+          order by id desc limit 1`,
+        [transfer.network, transfer.txid, transfer.address],
+      )
+    ).rows[0]?.from_address ?? null
+  );
+}

@@ -11,7 +11,7 @@ import {
   type SimAnswer,
 } from './store.ts';
 
-/** Where the simulator of a counterparty provider answers, on the app's own server. */
+/** Where the simulator of the counterparty providers answers, on the app's own server or on its own. */
 export const TRAVEL_RULE_SIM_PREFIX = '/travel-rule-sim';
 
 export interface TravelRuleSimulatorDeps {
@@ -60,7 +60,8 @@ export async function travelRuleSimulatorRoutes(
   app: FastifyInstance,
   deps: TravelRuleSimulatorDeps,
 ): Promise<void> {
-  // It is reachable by anyone where it runs: a budget per address keeps it from filling its table.
+  // It is reachable by anyone where it runs: a budget per address keeps it from filling its table (the server it
+  // is mounted in, or the standalone runner, registers the rate limiter that reads this).
   const limited = { config: { rateLimit: { max: 120, timeWindow: '1 minute' } } };
   app.post('/transfers', limited, async (request, reply) => {
     const parsed = transferSchema.safeParse(request.body);

@@ -1,19 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type pg from 'pg';
-import type { TravelRuleConfig } from '../../../modules/compliance/travel-rule/config.ts';
-import { type IvmsPayload, vaspPerson } from '../../../modules/compliance/travel-rule/ivms.ts';
-import {
-  attributeAddress,
-  depositSender,
-  forgetAddress,
-  forgetIncoming,
-  networkExists,
-  recordIncoming,
-  type SimBehaviour,
-  setBehaviour,
-  simulatorContents,
-} from './store.ts';
+import type { TravelRuleNetworkDesk, TravelRuleSimBehaviour } from '../../../adapters/simulators.ts';
+import type { TravelRuleConfig } from './config.ts';
+import { depositSender, networkExists } from './incoming-repository.ts';
+import { type IvmsPayload, vaspPerson } from './ivms.ts';
 
 /** The `travel-rule` commands of the operator CLI (the simulator of the travel-rule network). */
 export const TRAVEL_RULE_USAGE = `  travel-rule provider add <network> <address> <provider>
@@ -37,17 +28,20 @@ interface Outcome {
 }
 
 const ADDRESS = /^[\x21-\x7e]{1,200}$/;
-const BEHAVIOURS: readonly SimBehaviour[] = ['accept', 'refuse', 'timeout'];
+const BEHAVIOURS: readonly TravelRuleSimBehaviour[] = ['accept', 'refuse', 'timeout'];
 
 /**
  * Runs a `travel-rule` command of the operator CLI; undefined when `argv` is not one. Exit code 0 on success, 1
  * on a refusal (an unknown network or provider, a malformed file: nothing is written), 2 on a usage error. Only
- * with the built-in simulator (TRAVEL_RULE_PROTOCOL=simulator): a real travel-rule service keeps its own data.
+ * with the simulator (TRAVEL_RULE_PROTOCOL=simulator): a real travel-rule service keeps its own data. What the
+ * network is told goes to the simulator's desk (`desk`, loaded only for a `travel-rule` command); the exchange's
+ * own tables are only read, to check a network and find a deposit's sender.
  */
 export async function travelRuleCommand(
   argv: string[],
   db: pg.Pool,
   config: Pick<TravelRuleConfig, 'protocol' | 'providers'>,
+  desk: () => Promise<TravelRuleNetworkDesk>,
 ): Promise<number | undefined> {
   const [area, command, ...args] = argv;
   if (area !== 'travel-rule') return undefined;
@@ -55,7 +49,7 @@ export async function travelRuleCommand(
     console.error('TRAVEL_RULE_PROTOCOL=http: the travel-rule service keeps its own data');
     return 1;
   }
-  const outcome = await run(db, config, command, args);
+  const outcome = await run(db, await desk(), config, command, args);
   if (!outcome) {
     console.error(TRAVEL_RULE_USAGE);
     return 2;
@@ -66,23 +60,24 @@ export async function travelRuleCommand(
 
 async function run(
   db: pg.Pool,
+  desk: TravelRuleNetworkDesk,
   config: Pick<TravelRuleConfig, 'providers'>,
   command: string | undefined,
   args: string[],
 ): Promise<Outcome | undefined> {
   const [sub, ...rest] = args;
   if (command === 'list' && args.length === 0)
-    return { ok: true, message: JSON.stringify(await simulatorContents(db), null, 2) };
+    return { ok: true, message: JSON.stringify(await desk.contents(), null, 2) };
   if (command === 'provider' && sub === 'add' && rest.length === 3) {
     const [network, address, providerId] = rest as [string, string, string];
     const refused = (await checkNetwork(db, network, address)) ?? checkProvider(config, providerId);
     if (refused) return refused;
-    await attributeAddress(db, { network, address, providerId });
+    await desk.attribute({ network, address, providerId });
     return { ok: true, message: `${network} ${address} is held by ${providerId}` };
   }
   if (command === 'provider' && sub === 'remove' && rest.length === 2) {
     const [network, address] = rest as [string, string];
-    return (await forgetAddress(db, network, address))
+    return (await desk.forgetAddress(network, address))
       ? { ok: true, message: `${network} ${address} is no longer known as a provider's` }
       : { ok: false, message: `${network} ${address} was not attributed to a provider` };
   }
@@ -90,15 +85,16 @@ async function run(
     const [providerId, behaviour] = rest as [string, string];
     const refused = checkProvider(config, providerId);
     if (refused) return refused;
-    if (!BEHAVIOURS.includes(behaviour as SimBehaviour))
+    if (!BEHAVIOURS.includes(behaviour as TravelRuleSimBehaviour))
       return { ok: false, message: `unknown behaviour ${behaviour} (${BEHAVIOURS.join(', ')})` };
-    await setBehaviour(db, providerId, behaviour as SimBehaviour);
+    await desk.behave(providerId, behaviour as TravelRuleSimBehaviour);
     return { ok: true, message: `${providerId} will ${behaviour} the messages it receives` };
   }
-  if (command === 'incoming' && sub === 'record' && rest.length >= 5) return recordCommand(db, config, rest);
+  if (command === 'incoming' && sub === 'record' && rest.length >= 5)
+    return recordCommand(db, desk, config, rest);
   if (command === 'incoming' && sub === 'remove' && rest.length === 3) {
     const [network, txid, address] = rest as [string, string, string];
-    return (await forgetIncoming(db, { network, txid, address }))
+    return (await desk.forgetIncoming({ network, txid, address }))
       ? { ok: true, message: `the record of ${txid} to ${address} is forgotten` }
       : { ok: false, message: `no record of ${txid} to ${address} on ${network}` };
   }
@@ -108,6 +104,7 @@ async function run(
 /** `incoming record <network> <txid> <our-address> <provider> <how...>`. */
 async function recordCommand(
   db: pg.Pool,
+  desk: TravelRuleNetworkDesk,
   config: Pick<TravelRuleConfig, 'providers'>,
   rest: string[],
 ): Promise<Outcome | undefined> {
@@ -148,7 +145,7 @@ async function recordCommand(
   } else {
     return undefined;
   }
-  await recordIncoming(db, { network, txid, address, providerId, payload });
+  await desk.recordIncoming({ network, txid, address, providerId, payload });
   return {
     ok: true,
     message: `${providerId} delivered a record for ${txid} to ${address} on ${network}; the watcher asks for it at its next look`,

@@ -1,9 +1,19 @@
+import type {
+  TravelRuleNetworkContents,
+  TravelRuleSimAnswer,
+  TravelRuleSimBehaviour,
+  TravelRuleTransferKey,
+} from '@exchange/server/provider-kit';
 import type pg from 'pg';
 
-/** The travel-rule simulator's tables: the answer per provider, and every message with its answer. */
+/**
+ * The travel-rule simulator's tables (`travel_rule_sim_*`): how each provider answers, every message with its
+ * answer, whose a sending address is, and the originator records providers delivered for incoming transfers. It
+ * reads nothing of the exchange's own tables: what the operator tells it comes through its desk.
+ */
 
 /** How a simulated provider answers. */
-export type SimAnswer = 'accepted' | 'refused' | 'timeout';
+export type SimAnswer = TravelRuleSimAnswer;
 
 /** The answer already given to a message with this reference, if any. */
 export async function knownAnswer(
@@ -39,7 +49,7 @@ export async function recordMessage(
 /** The originator record delivered for one incoming transfer (network, txid, our address), if any. */
 export async function incomingRecord(
   db: pg.Pool,
-  transfer: { network: string; txid: string; address: string },
+  transfer: TravelRuleTransferKey,
 ): Promise<{ provider_id: string; payload: unknown } | undefined> {
   return (
     await db.query(
@@ -63,7 +73,7 @@ export async function addressOwner(db: pg.Pool, network: string, address: string
 }
 
 /** How a simulated provider is set to answer messages (`travel_rule_sim_providers.behaviour`). */
-export type SimBehaviour = 'accept' | 'refuse' | 'timeout';
+export type SimBehaviour = TravelRuleSimBehaviour;
 
 /** Attributes a sending address on a network to a provider (replacing an earlier attribution of it). */
 export async function attributeAddress(
@@ -102,7 +112,7 @@ export async function setBehaviour(db: pg.Pool, providerId: string, behaviour: S
 /** Keeps the originator record a provider delivered for an incoming transfer (replacing an earlier one). */
 export async function recordIncoming(
   db: pg.Pool,
-  entry: { network: string; txid: string; address: string; providerId: string; payload: unknown },
+  entry: TravelRuleTransferKey & { providerId: string; payload: unknown },
 ): Promise<void> {
   await db.query(
     `insert into travel_rule_sim_incoming (blockchain_key, txid, address, provider_id, payload)
@@ -114,10 +124,7 @@ export async function recordIncoming(
 }
 
 /** Forgets the record of an incoming transfer; false when there was none. */
-export async function forgetIncoming(
-  db: pg.Pool,
-  transfer: { network: string; txid: string; address: string },
-): Promise<boolean> {
+export async function forgetIncoming(db: pg.Pool, transfer: TravelRuleTransferKey): Promise<boolean> {
   const deleted = await db.query(
     'delete from travel_rule_sim_incoming where blockchain_key = $1 and txid = $2 and address = $3',
     [transfer.network, transfer.txid, transfer.address],
@@ -126,18 +133,7 @@ export async function forgetIncoming(
 }
 
 /** Everything the simulator was told, for `travel-rule list`. */
-export async function simulatorContents(db: pg.Pool): Promise<{
-  addresses: { blockchain_key: string; address: string; provider_id: string }[];
-  behaviours: { provider_id: string; behaviour: SimBehaviour }[];
-  incoming: {
-    blockchain_key: string;
-    txid: string;
-    address: string;
-    provider_id: string;
-    payload: unknown;
-  }[];
-  messages: { provider_id: string; answer: SimAnswer; count: number }[];
-}> {
+export async function simulatorContents(db: pg.Pool): Promise<TravelRuleNetworkContents> {
   const [addresses, behaviours, incoming, messages] = await Promise.all([
     db.query(
       'select blockchain_key, address, provider_id from travel_rule_sim_addresses order by blockchain_key, address',
@@ -158,25 +154,4 @@ export async function simulatorContents(db: pg.Pool): Promise<{
     incoming: incoming.rows,
     messages: messages.rows,
   };
-}
-
-/** Whether the app knows this network (`blockchains.key`). */
-export async function networkExists(db: pg.Pool, network: string): Promise<boolean> {
-  return (await db.query('select 1 from blockchains where key = $1', [network])).rowCount === 1;
-}
-
-/** The sender the chain named for a deposit the app saw (null: none seen, or a chain that names none). */
-export async function depositSender(
-  db: pg.Pool,
-  transfer: { network: string; txid: string; address: string },
-): Promise<string | null> {
-  return (
-    (
-      await db.query(
-        `select from_address from deposits where blockchain_key = $1 and txid = $2 and address = $3
-          order by id desc limit 1`,
-        [transfer.network, transfer.txid, transfer.address],
-      )
-    ).rows[0]?.from_address ?? null
-  );
 }
