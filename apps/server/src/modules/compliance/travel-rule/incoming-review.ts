@@ -6,6 +6,7 @@ import {
   toUnits,
 } from '@exchange/shared';
 import type pg from 'pg';
+import type { Clock } from '../../../clock.ts';
 import type { Core } from '../../../core/index.ts';
 import { withTransaction } from '../../../db/pool.ts';
 import { AppError } from '../../../http/errors.ts';
@@ -27,6 +28,8 @@ export type AdminTravelRuleFilter = (typeof ADMIN_TRAVEL_RULE_FILTERS)[number];
 export interface IncomingReviewDeps {
   db: pg.Pool;
   core: Core;
+  /** The app's clock (clock.ts): a released deposit's credit and the decision are stamped on it. */
+  clock: Clock;
   onDeposit?: (userId: number, depositId: number) => void;
   onChange?: (userId: number, withdrawalId: number) => void;
 }
