@@ -70,7 +70,13 @@ export function adminMonitoringRoutes(
     async (request) => {
       const who = await staff(request, PERMISSION);
       const { reason } = closeAlertSchema.parse(request.body ?? {});
-      const alert = await closeAlert(deps.db, who, idParam.parse(request.params).id, reason);
+      const alert = await closeAlert(
+        deps.db,
+        who,
+        idParam.parse(request.params).id,
+        reason,
+        dateOf(deps.clock),
+      );
       await reassess(alert.uid);
       return alert;
     },
