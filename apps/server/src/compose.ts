@@ -198,6 +198,7 @@ export async function composeApp(
     bankDeposits: {
       db,
       core,
+      clock,
       collection: config.bank.collection,
       webhookSecret: bank.webhookSecret,
       onDeposit: (userId, id) => wallet.withdrawDeps().onDeposit?.(userId, id),
