@@ -41,7 +41,7 @@ export function adminMonitoringRoutes(
   const highRisk = deps.config.aml.highRiskCountries;
   const reassess = async (uid: string) => {
     const userId = await userIdByUid(deps.db, uid);
-    if (userId !== undefined) await assessRisk(deps.db, userId, highRisk);
+    if (userId !== undefined) await assessRisk(deps.db, userId, highRisk, dateOf(deps.clock));
   };
 
   app.get(
