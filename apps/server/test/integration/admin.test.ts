@@ -261,6 +261,9 @@ describe('the admin API', () => {
     ).rejects.toThrow(/four_eyes/);
     const approved = await call('POST', `/adjustments/${id}/approve`, b.headers, {});
     expect(approved.json()).toMatchObject({ state: 'accepted', decided_by: 'accountant2@example.com' });
+    // Decided on the app's clock (moved on by the tests above), not the database's.
+    const decided = await t.db.pool.query('select decided_at from adjustments where id = $1', [id]);
+    expect(Math.abs(decided.rows[0].decided_at.getTime() - t.clock.now())).toBeLessThan(60_000);
     expect(await balance()).toBe(before + 25_500_000n);
     expect((await call('POST', `/adjustments/${id}/approve`, b.headers, {})).json()).toEqual({
       errors: ['admin.adjustment.not_proposed'],

@@ -336,7 +336,15 @@ export async function adminRoutes(
       async (request) => {
         const who = await staff(request, 'adjustments.approve');
         const { reason } = decideAdjustmentSchema.parse(request.body ?? {});
-        return decideAdjustment(deps.db, deps.core, who, idParam.parse(request.params).id, approve, reason);
+        return decideAdjustment(
+          deps.db,
+          deps.core,
+          who,
+          idParam.parse(request.params).id,
+          approve,
+          reason,
+          dateOf(deps.clock),
+        );
       },
     );
   }
