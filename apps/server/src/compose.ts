@@ -189,6 +189,7 @@ export async function composeApp(
     bankDeposits: {
       db,
       core,
+      clock,
       collection: config.bank.collection,
       webhookSecret: bank.webhookSecret,
       onDeposit: (userId, id) => wallet.withdrawDeps().onDeposit?.(userId, id),
@@ -224,7 +225,7 @@ export async function composeApp(
   const sanctions = new SanctionsScreening(db, config.sanctionsMatchThreshold, logOf('sanctions'), clock);
   app.addHook('preClose', () => sanctions.stop());
   // Every operation valued in EUR and checked by the AML rules, a few seconds after it commits (issue 33).
-  const monitor = transactionMonitor({ db, core, config, log: logOf('monitoring') });
+  const monitor = transactionMonitor({ db, core, clock, config, log: logOf('monitoring') });
   app.addHook('preClose', () => monitor.stop());
   // The background jobs by name; each runs in one process at a time (a lock per job in a split deployment).
   const backgroundJobs: BackgroundJobs = {

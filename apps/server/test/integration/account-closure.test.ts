@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { closureService } from '../../src/modules/account-closure/job.ts';
 import { closureQueue } from '../../src/modules/account-closure/queue.ts';
 import { hashPassword } from '../../src/modules/identity/passwords.ts';
+import { sessionFor } from '../support/core.ts';
 import { nextIp } from '../support/identity.ts';
 import { adminCall, person, stepUp } from '../support/staff.ts';
 import { externalAddress, type Member, TRX, walletSuite } from '../support/wallet.ts';
@@ -225,8 +226,12 @@ describe('account closure', () => {
 
   it('cancels while nothing was withdrawn; lists a balance without an address for conversion after 30 days', async () => {
     const who = await closer('stays@closure.test', 40n * TRX);
+    // Asked half an hour on, on the app's clock: the 30 days run from the app's now, not the database's.
+    w.t.clock.advance(30 * 60_000);
     const asked = await ask(who);
     expect(asked.statusCode).toBe(201);
+    const dueAt = Date.parse(asked.json().conversion_due_at);
+    expect(Math.abs(dueAt - (w.t.clock.now() + 30 * 86_400_000))).toBeLessThan(60_000);
     expect(asked.json()).toMatchObject({
       state: 'open',
       cancelable: true,
@@ -236,16 +241,18 @@ describe('account closure', () => {
     expect((await ask(who)).statusCode).toBe(201);
     const open = await closureQueue(w.t.db.pool, w.t.deps.core, 'open', w.t.clock.now());
     expect(open.find((c) => c.email === who.email)).toMatchObject({ state: 'open', for_conversion: false });
-    await w.t.db.pool.query(
-      `update account_closures set requested_at = now() - interval '31 days',
-              conversion_due_at = now() - interval '1 day' where user_id = $1 and state = 'open'`,
-      [who.id],
-    );
-    const due = await closureQueue(w.t.db.pool, w.t.deps.core, 'for_conversion', w.t.clock.now());
+    // A second before the date it is not listed for conversion; a second after it, it is.
+    const early = await closureQueue(w.t.db.pool, w.t.deps.core, 'for_conversion', dueAt - 1_000);
+    expect(early.find((c) => c.email === who.email)).toBeUndefined();
+    const due = await closureQueue(w.t.db.pool, w.t.deps.core, 'for_conversion', dueAt + 1_000);
     expect(due.find((c) => c.email === who.email)).toMatchObject({
       for_conversion: true,
       balances: [{ currency: 'trx', balance: '40', locked: '0' }],
     });
+    // The console reads the date on the app's clock, moved past it (the customer's session, past its 24 hours,
+    // is renewed).
+    w.t.clock.set(dueAt + 1_000);
+    who.headers = await sessionFor(w.t.deps.sessions, who.id);
     // Through the console's API: staff with users.read see it; a customer (the closing user) is refused.
     const support = await person(w.t, 'support@closure.test', 'support');
     await stepUp(w.t, support);

@@ -56,10 +56,13 @@ describe('Peatio member and portfolio', () => {
       ord_type: 'limit',
     });
     expect(ask.statusCode).toBe(201);
+    // Stamped with the app's clock (moved ten minutes on), in seconds.
+    t.clock.advance(10 * 60_000);
     for (const path of ['/account/portfolio', '/account/update/portfolio']) {
       const res = await peatio('GET', path, who.headers);
       expect(res.statusCode).toBe(200);
       const body = res.json();
+      expect(Math.abs(body.at - t.clock.now() / 1000)).toBeLessThan(60);
       expect(body).toMatchObject({ currency: 'usdt', total: '3100' });
       expect(body.balances).toEqual([
         { currency: 'eth', balance: '1', locked: '0.5', total: '1.5', currency_usdt: '2000', value: '3000' },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hotWallet } from '../../src/modules/wallet/addresses.ts';
+import { sessionFor } from '../support/core.ts';
 import { adminCall, asStaff, type Person, stepUp } from '../support/staff.ts';
 import { externalAddress, type Member, TRX, walletSuite } from '../support/wallet.ts';
 
@@ -30,14 +31,21 @@ async function staff() {
   }
   return officers;
 }
+/** A compliance officer signed in and stepped up now (on the app's clock, wherever a test moved it). */
+async function freshCompliance(email: string): Promise<Person> {
+  const p = await asStaff(w.t, (await member(email)).id, 'compliance');
+  await stepUp(w.t, p);
+  return p;
+}
 const admin = (p: Person, method: string, url: string, body?: unknown) =>
   adminCall(w.t, method, url, p.headers, body);
 const history = async (who: Member) => (await call(who, 'GET', '/account/withdraws')).json();
-/** Makes a saved address older than the new-address rule's 24 hours. */
+/** Makes a saved address older than the new-address rule's 24 hours (on the app's clock, which reads it). */
 const age = (beneficiary: number) =>
-  w.t.db.pool.query(`update beneficiaries set activated_at = now() - interval '2 days' where id = $1`, [
-    beneficiary,
-  ]);
+  w.t.db.pool.query(
+    `update beneficiaries set activated_at = $2::timestamptz - interval '2 days' where id = $1`,
+    [beneficiary, new Date(w.t.clock.now())],
+  );
 
 async function fundHotWallet() {
   const network = w.t.deps.wallet.chains.get('tron-sim');
@@ -285,5 +293,52 @@ describe('withdrawal review', () => {
     expect([again.statusCode, again.json()]).toEqual([422, { errors: ['admin.withdrawal.not_errored'] }]);
     expect(balance(who, 'trx')).toEqual({ balance: 50n * TRX, locked: 0n });
     expect((await history(who))[0].state).toBe('failed');
+  });
+
+  // The last two move the app's clock on, past the sessions made before (the cached staff's too).
+  it("reads the pass-through hour on the app's clock, and counts a credit made after it moved", async () => {
+    const who = await member('mule-clock@review.test');
+    const address = await w.depositAddress(who);
+    await w.tron.faucet(address, 'trx', 80n * TRX);
+    await mine(30);
+    const beneficiary = await activeBeneficiary(who, externalAddress('tron'));
+    await age(beneficiary);
+    expect((await withdraw(who, beneficiary, '40')).json().state).toBe('under_review');
+    // An hour and a minute later the deposit has left the window (the session is used in between, so it does
+    // not idle out): 20 more goes straight out.
+    w.t.clock.advance(59 * 60_000);
+    expect((await history(who)).length).toBe(1);
+    w.t.clock.advance(2 * 60_000);
+    expect((await withdraw(who, beneficiary, '20')).json().state).toBe('accepted');
+    // A deposit credited now is stamped on the app's clock, so the window counts it: 20 + 12 out of 30 waits.
+    await w.tron.faucet(address, 'trx', 30n * TRX);
+    await mine(30);
+    const flagged = await withdraw(who, beneficiary, '12');
+    expect(flagged.json().state, flagged.body).toBe('under_review');
+  });
+
+  it("counts the day's limit in the 24 hours before the app's clock", async () => {
+    const compliance = await freshCompliance('day-compliance@review.test');
+    const put = (p: Person, perDay: string | null) =>
+      admin(p, 'PUT', '/withdraw_limits', {
+        level: 3,
+        currency: 'trx',
+        per_withdrawal: null,
+        per_day: perDay,
+      });
+    expect((await put(compliance, '55.5')).statusCode).toBe(200);
+    const { who, beneficiary } = await withdrawer('day-clock@review.test', 200n * TRX);
+    await age(beneficiary);
+    expect((await withdraw(who, beneficiary, '44')).json().state).toBe('accepted');
+    const over = await withdraw(who, beneficiary, '12');
+    expect(over.json().state, over.body).toBe('under_review');
+    // A day and a minute later both have left the window (a new session: the old one ended with its 24 hours).
+    w.t.clock.advance(24 * 3_600_000 + 60_000);
+    who.headers = await sessionFor(w.t.deps.sessions, who.id);
+    expect((await withdraw(who, beneficiary, '44')).json().state).toBe('accepted');
+    // What is asked for now is stamped on the app's clock and counts: 44 + 12 is over 55.5.
+    expect((await withdraw(who, beneficiary, '12')).json().state).toBe('under_review');
+    const late = await freshCompliance('late-compliance@review.test');
+    expect((await put(late, null)).statusCode).toBe(200);
   });
 });

@@ -168,6 +168,23 @@ describe('the admin API', () => {
     });
   });
 
+  it("lists a customer's open sessions as of the app's clock", async () => {
+    const who = staff.support;
+    const visitor = await person('visitor@example.com', 'member');
+    // The visitor's session ends in ten minutes on the app's clock.
+    const ends = t.clock.now() + 10 * 60_000;
+    await t.db.pool.query('update sessions set expires_at = $2 where user_id = $1', [
+      visitor.id,
+      new Date(ends),
+    ]);
+    const open = async () => (await call('GET', `/users/${visitor.uid}`, who.headers)).json().sessions;
+    await stepUp(who);
+    expect(await open()).toHaveLength(1);
+    t.clock.set(ends + 1_000);
+    await stepUp(who);
+    expect(await open()).toEqual([]);
+  });
+
   it('lets support reset the 2FA of a user who lost their authenticator: signed out, and withdrawals on hold', async () => {
     const who = staff.support;
     await stepUp(who);
@@ -244,6 +261,9 @@ describe('the admin API', () => {
     ).rejects.toThrow(/four_eyes/);
     const approved = await call('POST', `/adjustments/${id}/approve`, b.headers, {});
     expect(approved.json()).toMatchObject({ state: 'accepted', decided_by: 'accountant2@example.com' });
+    // Decided on the app's clock (moved on by the tests above), not the database's.
+    const decided = await t.db.pool.query('select decided_at from adjustments where id = $1', [id]);
+    expect(Math.abs(decided.rows[0].decided_at.getTime() - t.clock.now())).toBeLessThan(60_000);
     expect(await balance()).toBe(before + 25_500_000n);
     expect((await call('POST', `/adjustments/${id}/approve`, b.headers, {})).json()).toEqual({
       errors: ['admin.adjustment.not_proposed'],

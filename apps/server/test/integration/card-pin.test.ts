@@ -179,13 +179,19 @@ describe('PIN refusals', () => {
     const blocked = await reveal(who, { card_number: masked, otp: good });
     expect(blocked.statusCode).toBe(429);
     expect(errors(blocked)).toEqual(['account.card.pin_too_many_attempts']);
-    // The failures age out of the window: then the right code works (the security log is append-only for the
-    // app's role, so the test ages it as the owner).
-    await s.ownerDb.query(
-      `update activities set created_at = now() - make_interval(mins => $2)
-        where user_id = $1 and action = 'card_pin_reveal'`,
-      [who.id, POLICY.windowMinutes + 1],
-    );
-    expect((await reveal(who, { card_number: masked, otp: good })).statusCode).toBe(200);
+    // The failures age out of the window on the app's clock (the last one was stamped a moment ago): a minute
+    // before the window's end it still refuses, a minute after the right code works.
+    s.t.clock.advance((POLICY.windowMinutes - 1) * 60_000);
+    const still = await reveal(who, { card_number: masked, otp: await freshTotp(s.t, who) });
+    expect([still.statusCode, errors(still)]).toEqual([429, ['account.card.pin_too_many_attempts']]);
+    s.t.clock.advance(2 * 60_000);
+    const again = await reveal(who, { card_number: masked, otp: await freshTotp(s.t, who) });
+    expect(again.statusCode, again.body).toBe(200);
+    // A failure now is stamped on the app's clock, so it counts in the window that clock reads.
+    const next = await freshTotp(s.t, who);
+    const miss = next === '000000' ? '000001' : '000000';
+    for (let i = 0; i < POLICY.maxFailures; i++) await reveal(who, { card_number: masked, otp: miss });
+    const blockedAgain = await reveal(who, { card_number: masked, otp: next });
+    expect(errors(blockedAgain)).toEqual(['account.card.pin_too_many_attempts']);
   });
 });

@@ -268,7 +268,12 @@ describe('alerts in the console', () => {
   });
 
   it('the rules class customers by country, business account and PEP status, which lasts a year after office', async () => {
-    const p = await compliance();
+    // Two days on, on the app's clock, where the PEP year is read (so not on the database's date); the officer
+    // signs in again (the cached one's session has idled out).
+    w.t.clock.advance(2 * 86_400_000);
+    officer = await asStaff(w.t, (await w.member('officer-later@monitoring.test')).id, 'compliance');
+    await stepUp(w.t, officer);
+    const p = officer;
     const uidOf = async (who: Member) =>
       (await w.t.db.pool.query('select uid from users where id = $1', [who.id])).rows[0].uid as string;
     const iranian = await w.member('resident-ir@monitoring.test');
@@ -281,9 +286,11 @@ describe('alerts in the console', () => {
     // Two PEPs set low by staff: one left office a year ago yesterday (still a PEP), one a year ago today (no more).
     const today = (
       await w.t.db.pool.query(
-        `select to_char(now() at time zone 'Europe/Warsaw', 'YYYY-MM-DD') as today,
-           to_char((now() at time zone 'Europe/Warsaw')::date - interval '1 year' + interval '1 day', 'YYYY-MM-DD') as recent,
-           to_char((now() at time zone 'Europe/Warsaw')::date - interval '1 year', 'YYYY-MM-DD') as expired`,
+        `select to_char($1::timestamptz at time zone 'Europe/Warsaw', 'YYYY-MM-DD') as today,
+           to_char(($1::timestamptz at time zone 'Europe/Warsaw')::date - interval '1 year' + interval '1 day',
+             'YYYY-MM-DD') as recent,
+           to_char(($1::timestamptz at time zone 'Europe/Warsaw')::date - interval '1 year', 'YYYY-MM-DD') as expired`,
+        [new Date(w.t.clock.now())],
       )
     ).rows[0];
     const pepRecent = await w.member('pep-recent@monitoring.test');

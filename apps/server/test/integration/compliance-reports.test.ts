@@ -57,6 +57,9 @@ async function escalateAt(at: string, alertOf: Member) {
   // The suspicion is the app's "now": the moment the clock was set, plus the seconds the test took since.
   expect(suspicion - set).toBeGreaterThanOrEqual(0);
   expect(suspicion - set).toBeLessThan(60_000);
+  // The alert's decision is stamped with that same moment of the app's clock, not the database's time.
+  const decided = await w.t.db.pool.query('select decided_at from aml_alerts where id = $1', [alert]);
+  expect(decided.rows[0].decided_at.getTime()).toBe(suspicion);
   return { officer, report, suspicion, due: new Date(report.due_at).getTime() };
 }
 

@@ -3,6 +3,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hotWallet } from '../../src/modules/wallet/addresses.ts';
 import { apiKeyFor } from '../support/api-key.ts';
+import { sessionFor } from '../support/core.ts';
 import { externalAddress, type Member, TRX, walletSuite } from '../support/wallet.ts';
 
 /**
@@ -348,5 +349,31 @@ describe('mass payouts', () => {
       [4, 'accepted'],
     ]);
     expect(w.balance(payer, 'trx')).toEqual({ balance: 78n * TRX, locked: 22n * TRX });
+  });
+
+  // Last in the file: it moves the app's clock a day on, past every session made before.
+  it("counts the daily limit in the 24 hours before the app's clock", async () => {
+    const payer = await business('day@payouts.test');
+    await w.credit(payer, 'trx', 200n * TRX);
+    await w.t.db.pool.query(
+      `insert into withdraw_limits (level, currency_id, per_day) values (3, 'trx', 100)
+       on conflict (level, currency_id) do update set per_day = 100`,
+    );
+    const rows = (...amounts: number[]) =>
+      [HEADER, ...amounts.map((a, i) => `trx,tron-sim,${externalAddress('tron')},${a},r${i}`)].join('\n');
+    const first = (await upload(payer, rows(40, 40))).json();
+    expect((await execute(payer, first.id, { otp: await w.totp(payer) })).statusCode).toBe(202);
+    await executed(payer, first.id);
+    // 82 with the fees went out today: 30 more (31) is over 100.
+    const next = rows(30);
+    expect((await upload(payer, next)).json().rows).toEqual([
+      { row: 2, errors: ['account.payout.row.over_daily_limit'] },
+    ]);
+    // A day and a minute later on the app's clock they are out of the window (a new session: the old one ended).
+    w.t.clock.advance(24 * 3_600_000 + 60_000);
+    payer.headers = await sessionFor(w.t.deps.sessions, payer.id);
+    const later = await upload(payer, next);
+    expect([later.statusCode, later.json().state], later.body).toEqual([201, 'validated']);
+    await w.t.db.pool.query(`delete from withdraw_limits where level = 3 and currency_id = 'trx'`);
   });
 });

@@ -300,6 +300,7 @@ describe('the admin document, answered live', () => {
     await transactionMonitor({
       db: t.db.pool,
       core: t.deps.core,
+      clock: t.clock,
       config: t.deps.config,
       log: console,
     }).scan();

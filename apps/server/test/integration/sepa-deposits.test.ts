@@ -270,6 +270,9 @@ describe('the operator queue', () => {
   });
 
   it('assigns a transfer to an account (once), never to the operator’s own, and marks one for return', async () => {
+    // Half an hour on, on the app's clock: the decisions and the credit are stamped on it, not the database's.
+    t.clock.advance(30 * 60_000);
+    const onClock = (at: Date) => expect(Math.abs(at.getTime() - t.clock.now())).toBeLessThan(60_000);
     await stepUp(t, accountant);
     const queue = (await adminCall(t, 'GET', '/bank_transfers', accountant.headers)).json() as {
       id: number;
@@ -298,6 +301,15 @@ describe('the operator queue', () => {
       decided_by: accountant.email,
     });
     expect(eur(business)).toBe(before + 500n);
+    const stamps = (
+      await t.db.pool.query(
+        `select t.decided_at, d.credited_at from bank_transfers t join deposits d on d.bank_transfer_id = t.id
+          where t.id = $1`,
+        [five.id],
+      )
+    ).rows[0];
+    onClock(stamps.decided_at);
+    onClock(stamps.credited_at);
     const again = await adminCall(t, 'POST', `/bank_transfers/${five.id}/assign`, accountant.headers, {
       uid: business.uid,
       reason: 'once more',
@@ -311,6 +323,10 @@ describe('the operator queue', () => {
     });
     expect(returned.statusCode).toBe(200);
     expect(returned.json()).toMatchObject({ state: 'returned', uid: null });
+    onClock(
+      (await t.db.pool.query('select decided_at from bank_transfers where id = $1', [six.id])).rows[0]
+        .decided_at,
+    );
     const assignReturned = await adminCall(
       t,
       'POST',

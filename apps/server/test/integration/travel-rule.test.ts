@@ -291,6 +291,38 @@ describe('proof of a self-hosted address', () => {
     expect(ok.statusCode).toBe(200);
   });
 
+  it("expires a challenge on the app's clock: tries count until its end, none after it", async () => {
+    const who = await member('expiry@travel.test');
+    const key = tronKey();
+    const id = await saved(who, key.address, selfHosted);
+    const challenge = (await call(who, 'POST', `/account/beneficiaries/${id}/ownership_challenge`)).json();
+    const issued = Date.parse(/^Issued: (.+)$/m.exec(challenge.message)?.[1] ?? '');
+    const minutes = 30; // TRAVEL_RULE_CHALLENGE_MINUTES' default
+    expect(Date.parse(challenge.expires_at)).toBe(issued + minutes * 60_000);
+    const prove = async (signature: string) =>
+      call(who, 'POST', `/account/beneficiaries/${id}/ownership_proof`, {
+        challenge_id: challenge.challenge_id,
+        signature,
+      });
+    // Two seconds before its end it is still live: a wrong key's signature is checked (and refused).
+    w.t.clock.set(Date.parse(challenge.expires_at) - 2_000);
+    expect((await prove(await tronKey().sign(challenge.message))).json().errors).toEqual([
+      'account.beneficiary.invalid_signature',
+    ]);
+    // Past its end even the right signature is refused; a new challenge then proves the address.
+    w.t.clock.advance(4_000);
+    expect((await prove(await key.sign(challenge.message))).json().errors).toEqual([
+      'account.beneficiary.invalid_challenge',
+    ]);
+    const next = (await call(who, 'POST', `/account/beneficiaries/${id}/ownership_challenge`)).json();
+    const ok = await call(who, 'POST', `/account/beneficiaries/${id}/ownership_proof`, {
+      challenge_id: next.challenge_id,
+      signature: await key.sign(next.message),
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(Math.abs(Date.parse(ok.json().ownership_proved_at) - w.t.clock.now())).toBeLessThan(60_000);
+  });
+
   it('takes Bitcoin (bitcoinjs-message) and EVM (ethers) proofs, and needs none for a hosted address', async () => {
     const who = await member('chains@travel.test');
     const btcKey = secp256k1.utils.randomSecretKey();

@@ -95,6 +95,38 @@ describe('beneficiaries', () => {
     expect(regtest.json().data).toEqual({ address: 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080' });
   });
 
+  it("the pin's resend gap and its 10 minutes are read on the app's clock", async () => {
+    const lea = await member('lea@wallet.test');
+    const save = async (name: string) => {
+      const created = await call(lea, 'POST', '/account/beneficiaries', {
+        name,
+        currency: 'trx',
+        blockchain_key: 'tron-sim',
+        data: { address: externalAddress('tron') },
+      });
+      expect(created.statusCode).toBe(201);
+      return created.json().id as number;
+    };
+    const resend = (id: number) => call(lea, 'POST', `/account/beneficiaries/${id}/resend_pin`);
+    const activate = (id: number, pin: string) =>
+      call(lea, 'PATCH', `/account/beneficiaries/${id}/activate`, { pin });
+    // A resend waits a minute: two seconds short it is refused, a second past it a new pin is mailed.
+    const late = await save('late');
+    w.t.clock.advance(58_000);
+    expect((await resend(late)).json().errors).toEqual(['account.beneficiary.resend_too_soon']);
+    w.t.clock.advance(3_000);
+    expect((await resend(late)).statusCode).toBe(201);
+    const latePin = await emailedPin(lea);
+    const soon = await save('soon');
+    const soonPin = await emailedPin(lea);
+    // Both pins were sent a moment ago on the app's clock: five seconds before their end one still works, five
+    // seconds after it the other is refused.
+    w.t.clock.advance(10 * 60_000 - 5_000);
+    expect((await activate(soon, soonPin)).json().state).toBe('active');
+    w.t.clock.advance(10_000);
+    expect((await activate(late, latePin)).json().errors).toEqual(['account.beneficiary.invalid_pin']);
+  });
+
   it('a pin dies after 5 wrong tries', async () => {
     const hal = await member('hal@wallet.test');
     const created = await call(hal, 'POST', '/account/beneficiaries', {

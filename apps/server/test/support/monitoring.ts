@@ -5,7 +5,13 @@ import type { TestApp } from './app.ts';
 
 /** The app's transaction monitor, run by hand (the suites set AML_MONITOR_INTERVAL_MS=0). */
 export const monitorOf = (t: TestApp) =>
-  transactionMonitor({ db: t.db.pool, core: t.deps.core, config: t.deps.config, log: console });
+  transactionMonitor({
+    db: t.db.pool,
+    core: t.deps.core,
+    clock: t.clock,
+    config: t.deps.config,
+    log: console,
+  });
 
 let seq = 0;
 /**

@@ -47,10 +47,13 @@ export function peatio(
   });
 }
 
-/** A fresh authenticator code for `who` (the replay guard is reset, as if time had moved on). */
+/**
+ * A fresh authenticator code for `who` (the replay guard is reset, as if time had moved on), for the app's clock
+ * wherever a test moved it.
+ */
 export async function freshTotp(t: TestApp, who: Member): Promise<string> {
   await forgetUsedTotp(t, who.email);
-  return oathtoolCode(who.secret);
+  return oathtoolCode(who.secret, Math.round(t.clock.offset / 1000));
 }
 
 /** One TRX in units (precision 6). */

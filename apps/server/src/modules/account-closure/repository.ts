@@ -44,13 +44,17 @@ export async function openClosure(db: Db, userId: string): Promise<ClosureRow | 
   return (row as ClosureRow | undefined) ?? null;
 }
 
-/** Records a closure request that begins now; returns it. */
-export async function insertClosure(tx: Tx, userId: string): Promise<ClosureRow> {
+/**
+ * Records a closure request made at `at` (the app's clock), its balances due for conversion 30 days later (the
+ * closure queue reads that date on the same clock); returns it.
+ */
+export async function insertClosure(tx: Tx, userId: string, at: Date): Promise<ClosureRow> {
   return (
     await tx.query(
-      `insert into account_closures (user_id, conversion_due_at) values ($1, now() + interval '30 days')
+      `insert into account_closures (user_id, requested_at, conversion_due_at)
+       values ($1, $2, $2::timestamptz + interval '30 days')
        returning ${COLUMNS}`,
-      [userId],
+      [userId, at],
     )
   ).rows[0] as ClosureRow;
 }
@@ -87,27 +91,27 @@ export async function withdrawalsInFlight(db: Db, userId: string): Promise<numbe
   return row.n as number;
 }
 
-/** Cancels the closure if it is still open; false when it was not. */
-export async function cancelClosure(tx: Tx, id: number): Promise<boolean> {
+/** Cancels the closure at `at` if it is still open; false when it was not. */
+export async function cancelClosure(tx: Tx, id: number, at: Date): Promise<boolean> {
   const done = await tx.query(
-    `update account_closures set state = 'canceled', canceled_at = now() where id = $1 and state = 'open'`,
-    [id],
+    `update account_closures set state = 'canceled', canceled_at = $2 where id = $1 and state = 'open'`,
+    [id, at],
   );
   return done.rowCount === 1;
 }
 
 /**
- * Closes the closure and the account: the closure gets its dates (closed now, records erased after 8 years,
- * correspondence after 5), the user's state becomes `deleted` (every login and session refused) and their API keys
+ * Closes the closure and the account: the closure gets its dates (closed at `at`, the app's clock on which the
+ * retention erasure reads them; records erased 8 years later, correspondence 5), the user's state becomes `deleted` (every login and session refused) and their API keys
  * inactive (the change feed tells every process). False when the closure was no longer open.
  */
-export async function completeClosure(tx: Tx, closure: ClosureRow): Promise<boolean> {
+export async function completeClosure(tx: Tx, closure: ClosureRow, at: Date): Promise<boolean> {
   const done = await tx.query(
-    `update account_closures set state = 'closed', closed_at = now(),
-            records_erase_at = now() + make_interval(years => $2),
-            correspondence_erase_at = now() + make_interval(years => $3)
+    `update account_closures set state = 'closed', closed_at = $4,
+            records_erase_at = $4::timestamptz + make_interval(years => $2),
+            correspondence_erase_at = $4::timestamptz + make_interval(years => $3)
       where id = $1 and state = 'open'`,
-    [closure.id, CLOSURE_RETENTION_YEARS.records, CLOSURE_RETENTION_YEARS.correspondence],
+    [closure.id, CLOSURE_RETENTION_YEARS.records, CLOSURE_RETENTION_YEARS.correspondence, at],
   );
   if (done.rowCount !== 1) return false;
   await tx.query(`update users set state = 'deleted', updated_at = now() where id = $1`, [closure.user_id]);

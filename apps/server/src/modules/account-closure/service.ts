@@ -9,6 +9,7 @@ import {
   withdrawMinimum,
 } from '@exchange/shared';
 import type pg from 'pg';
+import { dateOf } from '../../clock.ts';
 import type { Core } from '../../core/index.ts';
 import { LOCK_FAMILIES, lockForTransaction } from '../../db/locks.ts';
 import { withTransaction } from '../../db/pool.ts';
@@ -139,7 +140,7 @@ export class AccountClosure {
       await lockForTransaction(tx, [LOCK_FAMILIES.accountClosure, Number(user.id)]);
       const open = await openClosure(tx, user.id);
       if (open) return open;
-      const created = await insertClosure(tx, user.id);
+      const created = await insertClosure(tx, user.id, dateOf(this.deps.withdrawals().clock));
       await recordActivity(tx, {
         userId: user.id,
         action: 'closure.request',
@@ -240,7 +241,7 @@ export class AccountClosure {
       if (!closure) throw new AppError(404, [CLOSURE_ERRORS.notFound]);
       const withdrawals = await closureWithdrawals(tx, closure.id);
       if (!withdrawals.every((w) => isReturned(w.state))) throw invalid(CLOSURE_ERRORS.notCancelable);
-      await cancelClosure(tx, closure.id);
+      await cancelClosure(tx, closure.id, dateOf(this.deps.withdrawals().clock));
       await recordActivity(tx, {
         userId: user.id,
         action: 'closure.cancel',
@@ -269,7 +270,7 @@ export class AccountClosure {
       await lockForTransaction(tx, [LOCK_FAMILIES.accountClosure, Number(userId)]);
       const closure: ClosureRow | null = await openClosure(tx, userId);
       if (!closure || (await withdrawalsInFlight(tx, userId)) > 0) return false;
-      if (!(await completeClosure(tx, closure))) return false;
+      if (!(await completeClosure(tx, closure, dateOf(this.deps.withdrawals().clock)))) return false;
       await recordActivity(tx, {
         userId,
         action: 'closure.complete',

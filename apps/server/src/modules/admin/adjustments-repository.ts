@@ -72,15 +72,16 @@ export async function lockProposal(tx: Tx, id: number): Promise<AdjustmentRecord
   ).rows[0];
 }
 
-/** Records the decision on a proposal: its new state (`pending` or `rejected`) and who decided, now. */
+/** Records the decision on a proposal: its new state (`pending` or `rejected`) and who decided, at `at`. */
 export async function markDecided(
   tx: Tx,
   id: number,
   state: 'pending' | 'rejected',
   decidedBy: string,
+  at: Date,
 ): Promise<void> {
   await tx.query(
-    `update adjustments set state = $2, decided_by = $3, decided_at = now(), updated_at = now() where id = $1`,
-    [id, state, decidedBy],
+    `update adjustments set state = $2, decided_by = $3, decided_at = $4, updated_at = now() where id = $1`,
+    [id, state, decidedBy, at],
   );
 }

@@ -66,6 +66,8 @@ export async function decideAdjustment(
   id: number,
   approve: boolean,
   reason: string | undefined,
+  /** Now on the app's clock: the decision's time. */
+  now: Date,
 ) {
   const decided = await withTransaction(db, async (tx) => {
     const current = await lockProposal(tx, id);
@@ -73,7 +75,7 @@ export async function decideAdjustment(
     refuseOwnAccount(staff, current.user_id);
     if (String(current.proposed_by) === staff.user.id) throw invalid(ADMIN_ERRORS.adjustmentOwnProposal);
     const state = approve ? 'pending' : 'rejected';
-    await markDecided(tx, id, state, staff.user.id);
+    await markDecided(tx, id, state, staff.user.id, now);
     await recordStaffAction(
       tx,
       staff,

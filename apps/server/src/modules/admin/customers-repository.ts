@@ -75,10 +75,11 @@ async function rowsOf<T extends pg.QueryResultRow>(db: Db, sql: string, userId: 
 }
 
 /**
- * Everything support sees of one user besides their row: labels, phones, profiles, open sessions (newest first),
- * API keys, non-zero balances, and the latest 20 of their security log, orders, deposits and withdrawals.
+ * Everything support sees of one user besides their row: labels, phones, profiles, open sessions at `now` (the
+ * app's clock, on which sessions are stamped; newest first), API keys, non-zero balances, and the latest 20 of
+ * their security log, orders, deposits and withdrawals.
  */
-export async function supportView(db: pg.Pool, userId: string): Promise<SupportView> {
+export async function supportView(db: pg.Pool, userId: string, now: Date): Promise<SupportView> {
   const [labels, phones, profiles, sessions, apiKeys, balances, activity, orders, deposits, withdrawals] =
     await Promise.all([
       labelsOf(db, userId),
@@ -93,12 +94,13 @@ export async function supportView(db: pg.Pool, userId: string): Promise<SupportV
          from profiles where user_id = $1`,
         userId,
       ),
-      rowsOf<SupportView['sessions'][number]>(
-        db,
-        `select id, ip, user_agent, ${isoSql('created_at')} as created_at, ${isoSql('last_seen_at')} as last_seen_at
-         from sessions where user_id = $1 and revoked_at is null and expires_at > now() order by created_at desc`,
-        userId,
-      ),
+      db
+        .query<SupportView['sessions'][number]>(
+          `select id, ip, user_agent, ${isoSql('created_at')} as created_at, ${isoSql('last_seen_at')} as last_seen_at
+           from sessions where user_id = $1 and revoked_at is null and expires_at > $2 order by created_at desc`,
+          [userId, now],
+        )
+        .then((r) => r.rows),
       rowsOf<SupportView['apiKeys'][number]>(
         db,
         `select kid, state, ${isoSql('created_at')} as created_at from api_keys where user_id = $1 order by id`,
@@ -163,12 +165,12 @@ export async function cliUserView(db: pg.Pool, userId: string): Promise<CliUserV
   return { labels, phones, profiles, balances };
 }
 
-/** How many sessions of the user are open (not revoked, not expired). */
-export async function countOpenSessions(db: Db, userId: string): Promise<number> {
+/** How many sessions of the user are open at `now` (the app's clock: not revoked, not expired). */
+export async function countOpenSessions(db: Db, userId: string, now: Date): Promise<number> {
   const row = (
     await db.query<{ n: number }>(
-      'select count(*)::int as n from sessions where user_id = $1 and revoked_at is null and expires_at > now()',
-      [userId],
+      'select count(*)::int as n from sessions where user_id = $1 and revoked_at is null and expires_at > $2',
+      [userId, now],
     )
   ).rows[0];
   return row?.n ?? 0;

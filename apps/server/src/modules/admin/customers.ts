@@ -47,11 +47,14 @@ export function userSummary(user: Pick<UserRecord, 'uid' | 'email' | 'role' | 'l
   };
 }
 
-/** Everything support sees of one user: profile, labels, phones, sessions, API keys, balances, recent log. */
-export async function userDetail(db: pg.Pool, uid: string) {
+/**
+ * Everything support sees of one user: profile, labels, phones, sessions (open at `now`, the app's clock), API
+ * keys, balances, recent log.
+ */
+export async function userDetail(db: pg.Pool, uid: string, now: Date) {
   const user = await userByUid(db, uid);
   const { labels, phones, profiles, sessions, apiKeys, balances, activity, orders, deposits, withdrawals } =
-    await supportView(db, user.id);
+    await supportView(db, user.id, now);
   return {
     ...userSummary(user),
     labels,
@@ -107,7 +110,7 @@ export async function setUserLocked(
 export async function endUserSessions(db: pg.Pool, sessions: SessionStore, staff: Staff, uid: string) {
   const user = await userByUid(db, uid);
   refuseOwnAccount(staff, user.id);
-  const open = await countOpenSessions(db, user.id);
+  const open = await countOpenSessions(db, user.id, sessions.liveness().now);
   await withTransaction(db, async (tx) => {
     await recordStaffAction(tx, staff, 'user.sessions.end', uid, {
       before: { sessions: open },

@@ -29,6 +29,7 @@ import {
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { dateOf } from '../../clock.ts';
 import { requireAuth } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { docs } from '../../http/openapi.ts';
@@ -161,7 +162,7 @@ export async function adminRoutes(
     docs('One user, as support sees them', { params: uidParam, response: adminUserDetailResponse }),
     async (request) => {
       await staff(request, 'users.read');
-      return userDetail(deps.db, uidParam.parse(request.params).uid);
+      return userDetail(deps.db, uidParam.parse(request.params).uid, dateOf(deps.clock));
     },
   );
 
@@ -335,7 +336,15 @@ export async function adminRoutes(
       async (request) => {
         const who = await staff(request, 'adjustments.approve');
         const { reason } = decideAdjustmentSchema.parse(request.body ?? {});
-        return decideAdjustment(deps.db, deps.core, who, idParam.parse(request.params).id, approve, reason);
+        return decideAdjustment(
+          deps.db,
+          deps.core,
+          who,
+          idParam.parse(request.params).id,
+          approve,
+          reason,
+          dateOf(deps.clock),
+        );
       },
     );
   }

@@ -98,32 +98,35 @@ export async function claimForCredit(
   id: string,
   userId: string,
   decided: { by: string; note: string } | null,
+  /** Now on the app's clock: a staff decision's time. */
+  at: Date,
 ): Promise<TransferRow | null> {
   const states = decided ? ['queued'] : ['received', 'crediting'];
   const row = (
     await db.query(
       `update bank_transfers set state = 'crediting', user_id = $2, decided_by = coalesce($4, decided_by),
-         decided_at = case when $4::bigint is null then decided_at else now() end,
+         decided_at = case when $4::bigint is null then decided_at else $6::timestamptz end,
          decision_note = coalesce($5, decision_note), updated_at = now()
        where id = $1 and state = any($3) and (user_id is null or user_id = $2 or $4::bigint is not null)
        returning ${TRANSFER}`,
-      [id, userId, states, decided?.by ?? null, decided?.note ?? null],
+      [id, userId, states, decided?.by ?? null, decided?.note ?? null, at],
     )
   ).rows[0] as TransferRow | undefined;
   return row ?? null;
 }
 
 /**
- * After the core credited it: the user's deposit row (once per transfer) and the transfer marked credited, in
- * one transaction. Returns the deposit's id.
+ * After the core credited it: the user's deposit row (once per transfer), credited at `at` (the app's clock, on
+ * which the withdrawal review's pass-through window reads it), and the transfer marked credited, in one
+ * transaction. Returns the deposit's id.
  */
-export async function recordCredit(db: Db, t: TransferRow, userId: string): Promise<number> {
+export async function recordCredit(db: Db, t: TransferRow, userId: string, at: Date): Promise<number> {
   await db.query(
     `insert into deposits (user_id, currency_id, blockchain_key, address, txid, txout, amount, state, credited_at,
        bank_transfer_id)
-     values ($1, 'eur', null, $2, $3, 0, $4, 'accepted', now(), $5)
+     values ($1, 'eur', null, $2, $3, 0, $4, 'accepted', $6, $5)
      on conflict (bank_transfer_id) do nothing`,
-    [userId, t.debtor_iban, t.bank_transaction_id, t.amount, t.id],
+    [userId, t.debtor_iban, t.bank_transaction_id, t.amount, t.id, at],
   );
   await db.query(
     `update bank_transfers set state = 'credited', updated_at = now() where id = $1 and state = 'crediting'`,
@@ -133,12 +136,18 @@ export async function recordCredit(db: Db, t: TransferRow, userId: string): Prom
   return Number(row.id);
 }
 
-/** Marks a queued transfer for return to its sender; false when it is not queued. */
-export async function markReturned(db: Db, id: number, staffId: string, note: string): Promise<boolean> {
+/** Marks a queued transfer for return to its sender, decided at `at`; false when it is not queued. */
+export async function markReturned(
+  db: Db,
+  id: number,
+  staffId: string,
+  note: string,
+  at: Date,
+): Promise<boolean> {
   const result = await db.query(
-    `update bank_transfers set state = 'returned', decided_by = $2, decided_at = now(), decision_note = $3,
+    `update bank_transfers set state = 'returned', decided_by = $2, decided_at = $4, decision_note = $3,
        updated_at = now() where id = $1 and state = 'queued'`,
-    [id, staffId, note],
+    [id, staffId, note, at],
   );
   return result.rowCount === 1;
 }

@@ -7,6 +7,7 @@ import {
 } from '@exchange/shared';
 import type pg from 'pg';
 import type { CollectionAccount, IncomingCreditTransfer } from '../../adapters/bank/port.ts';
+import { type Clock, dateOf } from '../../clock.ts';
 import type { Core } from '../../core/index.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { AppError, invalid } from '../../http/errors.ts';
@@ -31,6 +32,8 @@ import {
 export interface BankDepositDeps {
   db: pg.Pool;
   core: Core;
+  /** The app's clock (clock.ts): credits and staff decisions are stamped on it. */
+  clock: Clock;
   /** The exchange's account at the bank, shown to customers. */
   collection: CollectionAccount;
   /** The secret the bank signs its notifications with. */
@@ -115,6 +118,7 @@ async function credit(
     row.id,
     userId,
     decided ? { by: decided.staff.user.id, note: decided.note } : null,
+    dateOf(deps.clock),
   );
   if (!claimed) throw invalid(BANK_DEPOSIT_ERRORS.notQueued);
   const amount = toUnits(claimed.amount, deps.core.units.precision('eur'));
@@ -125,7 +129,7 @@ async function credit(
   if (!result.ok)
     throw new Error(`bank transfer ${claimed.id}: the core refused the credit (${result.code})`);
   const depositId = await withTransaction(deps.db, async (tx) => {
-    const id = await recordCredit(tx, claimed, userId);
+    const id = await recordCredit(tx, claimed, userId, dateOf(deps.clock));
     if (decided)
       await recordStaffAction(
         tx,
@@ -185,7 +189,8 @@ export async function returnTransfer(
   note: string,
 ): Promise<AdminBankTransfer> {
   await withTransaction(deps.db, async (tx) => {
-    if (!(await markReturned(tx, id, staff.user.id, note))) throw invalid(BANK_DEPOSIT_ERRORS.notQueued);
+    if (!(await markReturned(tx, id, staff.user.id, note, dateOf(deps.clock))))
+      throw invalid(BANK_DEPOSIT_ERRORS.notQueued);
     await recordStaffAction(tx, staff, 'bank_transfer.return', `bank_transfer:${id}`, { after: { note } });
   });
   return (await adminTransfer(deps.db, id)) as AdminBankTransfer;

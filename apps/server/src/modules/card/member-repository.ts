@@ -33,19 +33,20 @@ export async function confirmedPhone(db: Db, userId: string): Promise<string | u
   ).rows[0]?.number;
 }
 
-/** How many times the member's `action` failed in the last `minutes` (the security log's entries). */
+/** How many times the member's `action` failed in the `minutes` before `now` (the security log's entries). */
 export async function recentFailures(
   db: Db,
   userId: string,
   action: string,
   minutes: number,
+  now: Date,
 ): Promise<number> {
   const row = (
     await db.query<{ n: number }>(
       `select count(*)::int as n from activities
         where user_id = $1 and action = $2 and result = 'failed'
-          and created_at > now() - make_interval(mins => $3)`,
-      [userId, action, minutes],
+          and created_at > $4::timestamptz - make_interval(mins => $3)`,
+      [userId, action, minutes, now],
     )
   ).rows[0];
   return row?.n ?? 0;

@@ -5,6 +5,7 @@ import {
   type CardPinRevealInput,
   ERRORS,
 } from '@exchange/shared';
+import { dateOf } from '../../clock.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { decrypt } from '../identity/crypto.ts';
 import { consumeTotp } from '../identity/totp.ts';
@@ -67,7 +68,13 @@ export class CardPin {
   }
 
   private recentFailures(user: UserRecord): Promise<number> {
-    return recentFailures(this.ctx.db, user.id, ACTION, PIN_REVEAL_POLICY.windowMinutes);
+    return recentFailures(
+      this.ctx.db,
+      user.id,
+      ACTION,
+      PIN_REVEAL_POLICY.windowMinutes,
+      dateOf(this.ctx.clock),
+    );
   }
 
   private record(user: UserRecord, meta: RequestMeta, result: 'succeed' | 'failed', data: unknown) {
@@ -76,6 +83,8 @@ export class CardPin {
       action: ACTION,
       result,
       topic: 'card',
+      // On the app's clock, as the failures are counted.
+      at: dateOf(this.ctx.clock),
       ip: meta.ip,
       userAgent: meta.userAgent,
       data,

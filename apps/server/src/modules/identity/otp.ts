@@ -1,5 +1,6 @@
 import { ERRORS } from '@exchange/shared';
 import QRCode from 'qrcode';
+import { dateOf } from '../../clock.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { decrypt, encrypt } from './crypto.ts';
 import { mailSecurityNotice } from './notify.ts';
@@ -49,6 +50,8 @@ export async function enableOtp(deps: IdentityDeps, user: UserRecord, code: stri
     action: 'otp.enable',
     result: 'succeed',
     topic: 'otp',
+    // On the app's clock: the withdrawal hold after a 2FA change is measured from this entry on it.
+    at: dateOf(deps.clock),
     ...origin,
   });
   await mailSecurityNotice(
@@ -106,6 +109,8 @@ export async function disableOtp(deps: IdentityDeps, user: UserRecord, code: str
     action: 'otp.disable',
     result: 'succeed',
     topic: 'otp',
+    // On the app's clock: the withdrawal hold after a 2FA change is measured from this entry on it.
+    at: dateOf(deps.clock),
     ...origin,
   });
   await mailSecurityNotice(

@@ -203,10 +203,16 @@ export async function recordActivity(
     userAgent: string | null;
     topic?: string;
     data?: unknown;
+    /**
+     * When it happened, on the app's clock: given where a rule later counts these entries against that clock
+     * (the PIN reveal's failures); the database's time otherwise.
+     */
+    at?: Date;
   },
 ): Promise<void> {
   await db.query(
-    `insert into activities (user_id, action, result, topic, ip, user_agent, data) values ($1, $2, $3, $4, $5, $6, $7)`,
+    `insert into activities (user_id, action, result, topic, ip, user_agent, data, created_at)
+     values ($1, $2, $3, $4, $5, $6, $7, coalesce($8::timestamptz, now()))`,
     [
       entry.userId,
       entry.action,
@@ -215,6 +221,7 @@ export async function recordActivity(
       entry.ip,
       entry.userAgent,
       entry.data ?? null,
+      entry.at ?? null,
     ],
   );
 }

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { Clock } from '../../clock.ts';
 import type { Core } from '../../core/index.ts';
 import type { AuthDeps } from '../../http/auth.ts';
 
@@ -11,4 +12,6 @@ export interface MemberRouteDeps extends AuthDeps {
   db: pg.Pool;
   /** The exchange core: the only way balances and orders change. */
   core: Core;
+  /** Where time comes from (clock.ts): the portfolio's time stamp. */
+  clock: Clock;
 }

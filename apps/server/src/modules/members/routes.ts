@@ -47,7 +47,7 @@ export async function memberRoutes(app: FastifyInstance, deps: MemberRouteDeps):
     app.get(
       path,
       docs('Portfolio per currency with USDT values', { response: portfolioResponse }),
-      async (request) => portfolio(deps.core, Number(authUser(request).id)),
+      async (request) => portfolio(deps.core, Number(authUser(request).id), deps.clock),
     );
   }
 }

@@ -9,6 +9,7 @@ import {
   withdrawMinimum,
 } from '@exchange/shared';
 import type pg from 'pg';
+import { type Clock, dateOf } from '../../clock.ts';
 import type { Core } from '../../core/index.ts';
 import type { ChainRegistry } from '../wallet/chains.ts';
 import type { CsvLine } from './csv.ts';
@@ -50,6 +51,8 @@ export interface CheckDeps {
   db: pg.Pool;
   core: Core;
   chains: ChainRegistry;
+  /** The app's clock (clock.ts): the 24 hours of the daily limit end now on it. */
+  clock: Clock;
 }
 
 /** Header names accepted for the recipient column (the issue calls it "address or platform email"). */
@@ -165,7 +168,7 @@ export async function checkRows(
     for (const r of owners) addressOwners.set(`${r.blockchain_key}/${r.address}`, Number(r.user_id));
   }
 
-  const limits = await dayLimits(deps.db, payer, [...new Set(drafts.map((d) => d.currency))]);
+  const limits = await dayLimits(deps, payer, [...new Set(drafts.map((d) => d.currency))]);
   const spent = new Map<string, bigint>();
   for (const d of drafts) {
     const owner = d.email
@@ -240,13 +243,13 @@ export function shortfall(
 
 /** The payer's withdrawal limits (of the highest level row not above theirs) and 24-hour totals, per currency. */
 async function dayLimits(
-  db: pg.Pool,
+  deps: Pick<CheckDeps, 'db' | 'clock'>,
   payer: { id: number; level: number },
   currencies: string[],
 ): Promise<Map<string, { perWithdrawal: bigint | null; perDay: bigint | null; dayTotal: bigint }>> {
   const limits = new Map<string, { perWithdrawal: bigint | null; perDay: bigint | null; dayTotal: bigint }>();
   if (currencies.length === 0) return limits;
-  for (const r of await dayLimitRows(db, payer, currencies)) {
+  for (const r of await dayLimitRows(deps.db, payer, currencies, dateOf(deps.clock))) {
     const units = (text: string | null) => (text === null ? null : toUnits(text, r.precision));
     limits.set(r.id, {
       perWithdrawal: units(r.per_withdrawal),

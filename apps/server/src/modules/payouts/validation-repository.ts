@@ -62,12 +62,14 @@ export async function depositAddressOwners(
 
 /**
  * Per currency, the payer's withdrawal limits (of the highest level row not above theirs) and what the payer
- * withdrew in the last 24 hours (not counting what came back or travel-rule returns).
+ * withdrew in the 24 hours before `now`, the app's clock on which withdrawals are stamped (not counting what came
+ * back or travel-rule returns).
  */
 export async function dayLimitRows(
   db: pg.Pool,
   payer: { id: number; level: number },
   currencies: string[],
+  now: Date,
 ): Promise<DayLimitRow[]> {
   return (
     await db.query<DayLimitRow>(
@@ -77,10 +79,10 @@ export async function dayLimitRows(
        (select trim_scale(per_day)::text from withdraw_limits l
          where l.currency_id = c.id and l.level <= $2 order by l.level desc limit 1) as per_day,
        (select coalesce(trim_scale(sum(amount)), 0)::text from withdrawals w
-         where w.user_id = $1 and w.currency_id = c.id and w.created_at > now() - interval '24 hours'
+         where w.user_id = $1 and w.currency_id = c.id and w.created_at > $4::timestamptz - interval '24 hours'
            and w.state not in ('rejected', 'canceled', 'failed') and w.travel_rule_return_of is null) as day_total
      from currencies c where c.id = any($3)`,
-      [payer.id, payer.level, currencies],
+      [payer.id, payer.level, currencies, now],
     )
   ).rows;
 }

@@ -173,22 +173,23 @@ export async function insertBeneficiary(db: Db, b: NewBeneficiary): Promise<Bene
 }
 
 /**
- * Sets a pending beneficiary's new pin (its hash), valid `ttlMinutes`; a resend only `resendSeconds` after the last.
+ * Sets a pending beneficiary's new pin (its hash), sent at `at` (the app's clock) and valid `ttlMinutes` from then;
+ * a resend only `resendSeconds` after the last.
  * @returns when it was sent, or undefined when refused (not pending, or too soon).
  */
 export async function setBeneficiaryPin(
   db: Db,
   id: string,
   pinHash: string,
-  p: { ttlMinutes: number; resend: boolean; resendSeconds: number },
+  p: { ttlMinutes: number; resend: boolean; resendSeconds: number; at: Date },
 ): Promise<Date | undefined> {
   const updated = await db.query<{ pin_sent_at: Date }>(
-    `update beneficiaries set pin_hash = $2, pin_sent_at = now(), pin_attempts = 0,
-       pin_expires_at = now() + make_interval(mins => $3), updated_at = now()
+    `update beneficiaries set pin_hash = $2, pin_sent_at = $6, pin_attempts = 0,
+       pin_expires_at = $6::timestamptz + make_interval(mins => $3), updated_at = now()
      where id = $1 and state = 'pending'
-       and ($4 = false or pin_sent_at is null or pin_sent_at <= now() - make_interval(secs => $5))
+       and ($4 = false or pin_sent_at is null or pin_sent_at <= $6::timestamptz - make_interval(secs => $5))
      returning pin_sent_at`,
-    [id, pinHash, p.ttlMinutes, p.resend, p.resendSeconds],
+    [id, pinHash, p.ttlMinutes, p.resend, p.resendSeconds, p.at],
   );
   return updated.rowCount === 1 ? updated.rows[0]?.pin_sent_at : undefined;
 }
@@ -200,23 +201,33 @@ export interface PinTryRow {
   fresh: boolean | null;
 }
 
-/** Counts a try of a pending beneficiary's pin. @returns its pin, or undefined when it is not pending. */
-export async function countPinTry(db: Db, id: string): Promise<PinTryRow | undefined> {
+/**
+ * Counts a try of a pending beneficiary's pin, `fresh` when it is unexpired at `now` (the app's clock).
+ * @returns its pin, or undefined when it is not pending.
+ */
+export async function countPinTry(db: Db, id: string, now: Date): Promise<PinTryRow | undefined> {
   return (
     await db.query<PinTryRow>(
       `update beneficiaries set pin_attempts = pin_attempts + 1 where id = $1 and state = 'pending'
-       returning pin_hash, pin_attempts, pin_expires_at > now() as fresh`,
-      [id],
+       returning pin_hash, pin_attempts, pin_expires_at > $2 as fresh`,
+      [id, now],
     )
   ).rows[0];
 }
 
-/** Activates a pending beneficiary. @returns it (with `internal` and `uid`), or undefined when not pending. */
-export async function activatePendingBeneficiary(db: Db, id: string): Promise<BeneficiaryRow | undefined> {
+/**
+ * Activates a pending beneficiary at `at` (the app's clock, on which the withdrawal review's new-address window
+ * reads it). @returns it (with `internal` and `uid`), or undefined when not pending.
+ */
+export async function activatePendingBeneficiary(
+  db: Db,
+  id: string,
+  at: Date,
+): Promise<BeneficiaryRow | undefined> {
   const updated = await db.query<BeneficiaryRow>(
-    `update beneficiaries set state = 'active', pin_hash = null, activated_at = now(), updated_at = now()
+    `update beneficiaries set state = 'active', pin_hash = null, activated_at = $2, updated_at = now()
        where id = $1 and state = 'pending' returning *, ${INTERNAL}`,
-    [id],
+    [id, at],
   );
   return updated.rowCount === 1 ? updated.rows[0] : undefined;
 }

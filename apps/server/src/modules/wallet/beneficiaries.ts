@@ -10,7 +10,7 @@ import {
 } from '@exchange/shared';
 import type pg from 'pg';
 import { type MailPort, SECRET, withSecret } from '../../adapters/mail/port.ts';
-import type { Clock } from '../../clock.ts';
+import { type Clock, dateOf } from '../../clock.ts';
 import type { Keyset } from '../../db/keyset.ts';
 import { type Tx, withTransaction } from '../../db/pool.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
@@ -45,7 +45,10 @@ export interface BeneficiaryDeps {
   keys: ServerKeys;
   mail: MailPort;
   chains: ChainRegistry;
-  /** The app's clock (clock.ts): authenticator codes and removal-mail gaps are measured on it. */
+  /**
+   * The app's clock (clock.ts): authenticator codes, removal-mail gaps and the emailed pin's resend gap and
+   * expiry are measured on it.
+   */
   clock: Clock;
   /** The provider directory a saved address may name (travel rule); the defaults when not given. */
   travelRule?: Pick<TravelRuleConfig, 'providers'>;
@@ -181,6 +184,7 @@ async function sendPin(
     ttlMinutes: PIN_POLICY.ttlMinutes,
     resend,
     resendSeconds: PIN_POLICY.resendSeconds,
+    at: dateOf(deps.clock),
   });
   if (sentAt === undefined) throw invalid(WALLET_ERRORS.pinTooSoon);
   await deps.mail.send({
@@ -209,14 +213,14 @@ export async function activateBeneficiary(
 ): Promise<BeneficiaryItem> {
   const row = await findBeneficiary(deps.db, userId, id);
   if (row.state === 'active') throw invalid(WALLET_ERRORS.beneficiaryAlreadyActive);
-  const current = await countPinTry(deps.db, row.id);
+  const current = await countPinTry(deps.db, row.id, dateOf(deps.clock));
   const pinHashed = current?.pin_hash;
   const usable = pinHashed && current.fresh && current.pin_attempts <= PIN_POLICY.maxAttempts;
   if (!usable || !safeEqual(pinHashed, pinHash(deps.keys, row.id, pin))) {
     throw invalid(WALLET_ERRORS.pinInvalid);
   }
   const activated = await withTransaction(deps.db, async (tx) => {
-    const updated = await activatePendingBeneficiary(tx, row.id);
+    const updated = await activatePendingBeneficiary(tx, row.id, dateOf(deps.clock));
     if (!updated) throw invalid(WALLET_ERRORS.beneficiaryAlreadyActive);
     await recordBeneficiaryActivity(tx, userId, 'beneficiary.activate', updated, origin);
     return updated;

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { type Clock, dateOf } from '../../clock.ts';
 import type { Core } from '../../core/index.ts';
 import { settleSubmittedDeposit } from './deposits-repository.ts';
 
@@ -18,13 +19,18 @@ export interface CreditableDeposit {
  * @returns whether the core credited it.
  */
 export async function creditDeposit(
-  deps: { db: pg.Pool; core: Core },
+  deps: { db: pg.Pool; core: Core; clock: Clock },
   d: CreditableDeposit,
 ): Promise<boolean> {
   const result = await deps.core.sequencer.submit(
     { type: 'Credit', user: Number(d.user_id), currency: d.currency_id, amount: d.amount, kind: 'deposit' },
     `deposit:${d.id}`,
   );
-  await settleSubmittedDeposit(deps.db, d.id, result.ok ? { ok: true } : { ok: false, code: result.code });
+  await settleSubmittedDeposit(
+    deps.db,
+    d.id,
+    result.ok ? { ok: true } : { ok: false, code: result.code },
+    dateOf(deps.clock),
+  );
   return result.ok;
 }

@@ -6,18 +6,20 @@ import type { Tx } from '../../db/pool.ts';
 type Db = pg.Pool | Tx;
 
 /**
- * Settles a `submitted` deposit as the core answered: `accepted` (stamping `credited_at`) or `errored` with the
- * core's code as its note. A deposit in another state is left as it is.
+ * Settles a `submitted` deposit as the core answered: `accepted` (stamping `credited_at` with `at`, the app's
+ * clock, on which the withdrawal review's pass-through window reads it) or `errored` with the core's code as its
+ * note. A deposit in another state is left as it is.
  */
 export async function settleSubmittedDeposit(
   db: Db,
   id: number | string,
   outcome: { ok: true } | { ok: false; code: string | null },
+  at: Date,
 ): Promise<void> {
   await db.query(
-    `update deposits set state = $2, credited_at = case when $3 then now() end, note = $4, updated_at = now()
+    `update deposits set state = $2, credited_at = case when $3 then $5::timestamptz end, note = $4, updated_at = now()
      where id = $1 and state = 'submitted'`,
-    [id, outcome.ok ? 'accepted' : 'errored', outcome.ok, outcome.ok ? null : outcome.code],
+    [id, outcome.ok ? 'accepted' : 'errored', outcome.ok, outcome.ok ? null : outcome.code, at],
   );
 }
 

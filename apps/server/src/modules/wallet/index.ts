@@ -119,6 +119,7 @@ export class Wallet {
     this.watcherDeps = {
       db: options.db,
       core: options.core,
+      clock: options.clock,
       events,
       log: options.log,
       // The travel rule on deposits asks the same port that carries our messages to other providers.

@@ -1,5 +1,6 @@
 import { formatUnits, type Portfolio, type PortfolioRow, toUnits } from '@exchange/shared';
 import type pg from 'pg';
+import type { Clock } from '../../clock.ts';
 import type { Core } from '../../core/index.ts';
 import { dailyTotals } from './balances-repository.ts';
 import { currentSwapPrice } from './swaps.ts';
@@ -34,8 +35,11 @@ export function usdtValue(core: Core, currency: string, units: bigint): bigint {
   return (units * usdtPrice(core, currency) * 10n ** BigInt(usdtPrec)) / (10n ** BigInt(p) * SCALE);
 }
 
-/** Builds the portfolio (see `Portfolio`) of `userId` from the committed balances at current prices. */
-export function portfolio(core: Core, userId: number): Portfolio {
+/**
+ * Builds the portfolio (see `Portfolio`) of `userId` from the committed balances at current prices, stamped with
+ * the app's clock.
+ */
+export function portfolio(core: Core, userId: number, clock: Clock): Portfolio {
   const usdtPrec = core.units.precision(VALUE_CURRENCY);
   let sum = 0n;
   const balances: PortfolioRow[] = [];
@@ -58,7 +62,7 @@ export function portfolio(core: Core, userId: number): Portfolio {
     currency: VALUE_CURRENCY,
     total: formatUnits(sum, usdtPrec),
     balances,
-    at: Math.floor(Date.now() / 1000),
+    at: Math.floor(clock.now() / 1000),
   };
 }
 

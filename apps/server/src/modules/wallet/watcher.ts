@@ -1,6 +1,7 @@
 import { formatUnits, toUnits } from '@exchange/shared';
 import type pg from 'pg';
 import type { ChainBlock } from '../../adapters/chains/port.ts';
+import type { Clock } from '../../clock.ts';
 import type { Core } from '../../core/index.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { type IncomingDeps, mayCreditIncoming } from '../compliance/travel-rule/incoming.ts';
@@ -38,6 +39,8 @@ export interface WatcherEvents {
 export interface WatcherDeps {
   db: pg.Pool;
   core: Core;
+  /** The app's clock (clock.ts): a deposit's credit is stamped on it. */
+  clock: Clock;
   events: WatcherEvents;
   log: { warn(message: string): void };
   /**

@@ -13,6 +13,8 @@ interface Candidate {
   amount: bigint;
   /** The saved address it goes to; null for a transfer to a user named by email or phone. */
   beneficiaryId: number | null;
+  /** Now on the app's clock: the windows end here. */
+  now: Date;
 }
 
 /**
@@ -31,6 +33,7 @@ export async function reviewReasons(
     beneficiaryId: w.beneficiaryId,
     newBeneficiaryHours: rules.newBeneficiaryHours,
     passThroughMinutes: rules.passThroughMinutes,
+    now: w.now,
   });
   const units = (text: string) => toUnits(text, w.precision);
   const reasons: WithdrawReviewReason[] = [];

@@ -30,9 +30,14 @@ export interface ReviewFiguresInput {
   beneficiaryId: number | null;
   newBeneficiaryHours: number;
   passThroughMinutes: number;
+  /** The app's clock: the 24 hours, the new-address and the pass-through windows end here. */
+  now: Date;
 }
 
-/** The limits, totals and flags a new withdrawal's review decides on, read in one statement. */
+/**
+ * The limits, totals and flags a new withdrawal's review decides on, read in one statement; its windows are read
+ * back from `now` (the withdrawals, activations and credits they count are stamped on the same clock).
+ */
 export async function reviewFigures(db: Db, w: ReviewFiguresInput): Promise<ReviewFiguresRow> {
   const row = (
     await db.query<ReviewFiguresRow>(
@@ -41,18 +46,18 @@ export async function reviewFigures(db: Db, w: ReviewFiguresInput): Promise<Revi
          from withdraw_limits where currency_id = $2 and level <= $3 order by level desc limit 1)
        select (select per_withdrawal from lim), (select per_day from lim),
          (select coalesce(trim_scale(sum(amount)), 0)::text from withdrawals
-           where user_id = $1 and currency_id = $2 and created_at > now() - interval '24 hours'
+           where user_id = $1 and currency_id = $2 and created_at > $7::timestamptz - interval '24 hours'
              and state not in ('rejected', 'canceled', 'failed') and travel_rule_return_of is null) as day_total,
          $5::int > 0 and exists (select 1 from beneficiaries where id = $4
-           and activated_at > now() - make_interval(hours => $5::int)) as new_beneficiary,
+           and activated_at > $7::timestamptz - make_interval(hours => $5::int)) as new_beneficiary,
          case when $6::int > 0 then (select coalesce(trim_scale(sum(amount)), 0)::text from deposits
-           where user_id = $1 and currency_id = $2 and credited_at > now() - make_interval(mins => $6::int))
+           where user_id = $1 and currency_id = $2 and credited_at > $7::timestamptz - make_interval(mins => $6::int))
          else '0' end as recent_deposits,
          (select coalesce(trim_scale(sum(amount)), 0)::text from withdrawals
-           where user_id = $1 and currency_id = $2 and created_at > now() - make_interval(mins => $6::int)
+           where user_id = $1 and currency_id = $2 and created_at > $7::timestamptz - make_interval(mins => $6::int)
              and state not in ('rejected', 'canceled', 'failed') and travel_rule_return_of is null) as recent_withdrawals,
          (select role <> 'member' from users where id = $1) as staff`,
-      [w.userId, w.currency, w.level, w.beneficiaryId, w.newBeneficiaryHours, w.passThroughMinutes],
+      [w.userId, w.currency, w.level, w.beneficiaryId, w.newBeneficiaryHours, w.passThroughMinutes, w.now],
     )
   ).rows[0];
   if (!row) throw new Error(`the review figures of user ${w.userId} returned no row`);
@@ -169,6 +174,8 @@ export interface NewWithdrawal {
   /** The travel rule record's payload (JSON text), or null. */
   travelRule: string | null;
   travelRuleStatus: string | null;
+  /** When it was asked for, on the app's clock (the review's windows count it from then). */
+  at: Date;
 }
 
 /**
@@ -180,12 +187,12 @@ export async function insertWithdrawal(db: Db, w: NewWithdrawal): Promise<string
     await db.query<{ id: string }>(
       `with w as (
          insert into withdrawals (user_id, currency_id, blockchain_key, beneficiary_id, rid, memo, amount, fee,
-                                  internal_user_id, travel_rule, travel_rule_status)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $13::jsonb, $14) returning id
+                                  internal_user_id, travel_rule, travel_rule_status, created_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $13::jsonb, $14, $15) returning id
        ), logged as (
-         insert into activities (user_id, action, result, topic, ip, user_agent, data)
+         insert into activities (user_id, action, result, topic, ip, user_agent, data, created_at)
          select $1, 'withdraw.request', 'succeed', 'withdraw', $10, $11,
-                jsonb_build_object('id', w.id) || $12::jsonb
+                jsonb_build_object('id', w.id) || $12::jsonb, $15
            from w
        )
        select id from w`,
@@ -204,6 +211,7 @@ export async function insertWithdrawal(db: Db, w: NewWithdrawal): Promise<string
         w.logData,
         w.travelRule,
         w.travelRuleStatus,
+        w.at,
       ],
     )
   ).rows[0];
@@ -223,6 +231,7 @@ export async function succeedInternalWithdrawal(
   db: Db,
   id: number,
   recipient: number,
+  at: Date,
 ): Promise<string | undefined> {
   return (
     await db.query<{ id: string }>(
@@ -232,11 +241,11 @@ export async function succeedInternalWithdrawal(
           returning id, internal_user_id, currency_id, blockchain_key, rid, amount)
        insert into deposits (user_id, currency_id, blockchain_key, address, txid, txout, amount, state, credited_at,
                              internal_withdrawal_id)
-       select internal_user_id, currency_id, blockchain_key, rid, ${INTERNAL_REFERENCE_SQL}, 0, amount, 'collected', now(), id
+       select internal_user_id, currency_id, blockchain_key, rid, ${INTERNAL_REFERENCE_SQL}, 0, amount, 'collected', $3, id
          from w
        on conflict do nothing
        returning id`,
-      [id, recipient],
+      [id, recipient, at],
     )
   ).rows[0]?.id;
 }

@@ -246,6 +246,7 @@ export async function placeWithdrawal(
       }),
       travelRule: w.travelRule ? JSON.stringify(w.travelRule.payload) : null,
       travelRuleStatus: w.travelRule?.status ?? null,
+      at: dateOf(deps.clock),
     }),
   );
   const hold = await core.sequencer.submit(
@@ -281,6 +282,7 @@ export async function placeWithdrawal(
       precision: w.precision,
       amount: w.amount,
       beneficiaryId: w.beneficiaryId,
+      now: dateOf(deps.clock),
     })),
     ...travelRuleReasons,
   ];
@@ -305,7 +307,7 @@ export async function settleInternal(deps: WithdrawDeps, id: number, recipient: 
   );
   if (!result.ok) throw new Error(`internal withdrawal ${id} could not settle: ${result.code}`);
   // The receiver's deposit record comes with the success, in one statement: his history shows what his balance got.
-  const deposit = await succeedInternalWithdrawal(deps.db, id, recipient);
+  const deposit = await succeedInternalWithdrawal(deps.db, id, recipient, dateOf(deps.clock));
   if (deposit !== undefined) deps.onDeposit?.(recipient, Number(deposit));
 }
 

@@ -70,23 +70,33 @@ export async function lockOpenAlertRow(tx: Tx, id: number): Promise<LockedAlert 
   ).rows[0];
 }
 
-/** Closes the alert as a false positive, with the reason and who decided. */
-export async function markAlertClosed(db: Db, id: number, reason: string, decidedBy: string): Promise<void> {
+/** Closes the alert as a false positive at `at` (the app's clock), with the reason and who decided. */
+export async function markAlertClosed(
+  db: Db,
+  id: number,
+  reason: string,
+  decidedBy: string,
+  at: Date,
+): Promise<void> {
   await db.query(
-    `update aml_alerts set state = 'closed', reason = $2, decided_by = $3, decided_at = now() where id = $1`,
-    [id, reason, decidedBy],
+    `update aml_alerts set state = 'closed', reason = $2, decided_by = $3, decided_at = $4 where id = $1`,
+    [id, reason, decidedBy, at],
   );
 }
 
-/** Marks the alert escalated, the narrative as its reason, with who decided. */
+/**
+ * Marks the alert escalated at `at` (the app's clock: the report's suspicion moment), the narrative as its reason,
+ * with who decided.
+ */
 export async function markAlertEscalated(
   db: Db,
   id: number,
   narrative: string,
   decidedBy: string,
+  at: Date,
 ): Promise<void> {
   await db.query(
-    `update aml_alerts set state = 'escalated', reason = $2, decided_by = $3, decided_at = now() where id = $1`,
-    [id, narrative, decidedBy],
+    `update aml_alerts set state = 'escalated', reason = $2, decided_by = $3, decided_at = $4 where id = $1`,
+    [id, narrative, decidedBy, at],
   );
 }

@@ -1,5 +1,6 @@
 import { toUnits } from '@exchange/shared';
 import type pg from 'pg';
+import { type Clock, dateOf } from '../../../clock.ts';
 import type { Config } from '../../../config.ts';
 import type { Core } from '../../../core/index.ts';
 import { Repeating } from '../../../jobs/repeating.ts';
@@ -27,6 +28,8 @@ export interface MonitorSettings {
 export interface MonitorDeps {
   db: pg.Pool;
   core: Core;
+  /** The app's clock (clock.ts): customers' risk is reassessed on it. */
+  clock: Clock;
   settings: MonitorSettings;
   log: { warn(message: string): void };
 }
@@ -91,7 +94,8 @@ export class TransactionMonitor {
         touched.add(op.userId);
       }
       // The behaviour part of each customer's risk class follows their alerts.
-      for (const user of touched) await assessRisk(db, user, settings.highRiskCountries);
+      for (const user of touched)
+        await assessRisk(db, user, settings.highRiskCountries, dateOf(this.deps.clock));
       touched.clear();
       if (batch.length < 500) return opened;
     }
@@ -102,12 +106,14 @@ export class TransactionMonitor {
 export function transactionMonitor(s: {
   db: pg.Pool;
   core: Core;
+  clock: Clock;
   config: Config;
   log: { warn(message: string): void };
 }): TransactionMonitor {
   return new TransactionMonitor({
     db: s.db,
     core: s.core,
+    clock: s.clock,
     log: s.log,
     settings: {
       ...s.config.aml,

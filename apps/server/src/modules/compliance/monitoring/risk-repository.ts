@@ -37,8 +37,11 @@ export interface StaffRiskInput {
   pep_left_office: string | null;
 }
 
-/** The customer's facts the rules class them by, with their profile; undefined for an unknown user. */
-export async function riskFacts(db: Db, userId: number): Promise<RiskFactsRow | undefined> {
+/**
+ * The customer's facts the rules class them by, with their profile and `today` (Warsaw) at `now`, the app's clock;
+ * undefined for an unknown user.
+ */
+export async function riskFacts(db: Db, userId: number, now: Date): Promise<RiskFactsRow | undefined> {
   return (
     await db.query<RiskFactsRow>(
       `select u.account_type,
@@ -47,33 +50,34 @@ export async function riskFacts(db: Db, userId: number): Promise<RiskFactsRow | 
          exists (select 1 from aml_alerts where user_id = u.id and state = 'open') as open_alerts,
          exists (select 1 from aml_alerts where user_id = u.id and state = 'escalated') as reported,
          r.class, r.source, r.pep, r.pep_left_office::text,
-         to_char(now() at time zone 'Europe/Warsaw', 'YYYY-MM-DD') as today
+         to_char($2::timestamptz at time zone 'Europe/Warsaw', 'YYYY-MM-DD') as today
        from users u left join aml_risk_profiles r on r.user_id = u.id where u.id = $1`,
-      [userId],
+      [userId, now],
     )
   ).rows[0];
 }
 
 /**
- * Sets the class the rules give (with its reasons), due for review in a year or by the earlier due date it had; a
- * change only when the class, the reasons or the source differ.
+ * Sets the class the rules give (with its reasons), due for review a year after `now` (the app's clock) or by the
+ * earlier due date it had; a change only when the class, the reasons or the source differ.
  */
 export async function upsertRulesClass(
   db: Db,
   userId: number,
   cls: RiskClass,
   reasons: string[],
+  now: Date,
 ): Promise<void> {
   await db.query(
     `insert into aml_risk_profiles (user_id, class, reasons, source, review_due)
-     values ($1, $2, $3, 'rules', now() + interval '1 year')
+     values ($1, $2, $3, 'rules', $4::timestamptz + interval '1 year')
      on conflict (user_id) do update set class = excluded.class, reasons = excluded.reasons, source = 'rules',
        note = null, set_by = null,
        review_due = least(aml_risk_profiles.review_due, excluded.review_due),
        updated_at = now()
      where aml_risk_profiles.class <> excluded.class or aml_risk_profiles.reasons <> excluded.reasons
        or aml_risk_profiles.source <> 'rules'`,
-    [userId, cls, reasons],
+    [userId, cls, reasons, now],
   );
 }
 

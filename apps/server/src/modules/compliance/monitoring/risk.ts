@@ -57,8 +57,14 @@ export function pepActive(pep: boolean, leftOffice: string | null, today: string
  * profile keeps the earlier of its due date and a year from now, so an overdue review stays overdue until staff
  * review it.
  */
-export async function assessRisk(db: pg.Pool, userId: number, highRisk: readonly string[]): Promise<void> {
-  const row = await riskFacts(db, userId);
+export async function assessRisk(
+  db: pg.Pool,
+  userId: number,
+  highRisk: readonly string[],
+  /** Now on the app's clock: the PEP year and the review's due date are read from it. */
+  now: Date,
+): Promise<void> {
+  const row = await riskFacts(db, userId, now);
   if (!row) return;
   const reasons: string[] = [];
   const listed = new Set(highRisk);
@@ -70,7 +76,7 @@ export async function assessRisk(db: pg.Pool, userId: number, highRisk: readonly
   if (row.open_alerts) reasons.push(RISK_REASONS.openAlerts);
   const byRules = ruleClass(reasons);
   if (row.source === 'staff' && row.class !== null && RANK[byRules] <= RANK[row.class]) return;
-  await upsertRulesClass(db, userId, byRules, reasons);
+  await upsertRulesClass(db, userId, byRules, reasons, now);
 }
 
 /** Risk profiles, the overdue reviews first (only those overdue at `now` with `overdue`), then by due date. */

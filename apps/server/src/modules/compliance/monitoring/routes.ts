@@ -41,7 +41,7 @@ export function adminMonitoringRoutes(
   const highRisk = deps.config.aml.highRiskCountries;
   const reassess = async (uid: string) => {
     const userId = await userIdByUid(deps.db, uid);
-    if (userId !== undefined) await assessRisk(deps.db, userId, highRisk);
+    if (userId !== undefined) await assessRisk(deps.db, userId, highRisk, dateOf(deps.clock));
   };
 
   app.get(
@@ -70,7 +70,13 @@ export function adminMonitoringRoutes(
     async (request) => {
       const who = await staff(request, PERMISSION);
       const { reason } = closeAlertSchema.parse(request.body ?? {});
-      const alert = await closeAlert(deps.db, who, idParam.parse(request.params).id, reason);
+      const alert = await closeAlert(
+        deps.db,
+        who,
+        idParam.parse(request.params).id,
+        reason,
+        dateOf(deps.clock),
+      );
       await reassess(alert.uid);
       return alert;
     },

@@ -68,10 +68,17 @@ async function lockOpenAlert(tx: pg.PoolClient, staff: Staff, id: number) {
 }
 
 /** Closes an open alert as a false positive, with the reason (in the trail). */
-export async function closeAlert(db: pg.Pool, staff: Staff, id: number, reason: string): Promise<AlertView> {
+export async function closeAlert(
+  db: pg.Pool,
+  staff: Staff,
+  id: number,
+  reason: string,
+  /** Now on the app's clock: the decision's time. */
+  now: Date,
+): Promise<AlertView> {
   await withTransaction(db, async (tx) => {
     const alert = await lockOpenAlert(tx, staff, id);
-    await markAlertClosed(tx, id, reason, staff.user.id);
+    await markAlertClosed(tx, id, reason, staff.user.id, now);
     await recordStaffAction(tx, staff, 'monitoring.alert.close', alert.uid, {
       before: { alert: id, rule: alert.rule, state: 'open' },
       after: { state: 'closed', reason },
@@ -95,7 +102,7 @@ export async function escalateAlert(
 ): Promise<ReportView> {
   const reportId = await withTransaction(db, async (tx) => {
     const alert = await lockOpenAlert(tx, staff, id);
-    await markAlertEscalated(tx, id, narrative, staff.user.id);
+    await markAlertEscalated(tx, id, narrative, staff.user.id, now);
     const due = addBusinessHours(now, AML_REPORT_BUSINESS_HOURS);
     const report = await insertReport(tx, {
       alertId: id,

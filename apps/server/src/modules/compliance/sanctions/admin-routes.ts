@@ -7,6 +7,7 @@ import {
 } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { dateOf } from '../../../clock.ts';
 import { docs } from '../../../http/openapi.ts';
 import type { Staff } from '../../admin/access.ts';
 import type { ComplianceRouteDeps } from '../deps.ts';
@@ -46,7 +47,7 @@ export function adminSanctionsRoutes(
     async (request) => {
       const who = await staff(request, 'sanctions.review');
       const input = decideSanctionsHitSchema.parse(request.body ?? {});
-      return decideSanctionsHit(deps.db, who, idParam.parse(request.params).id, input);
+      return decideSanctionsHit(deps.db, who, idParam.parse(request.params).id, input, dateOf(deps.clock));
     },
   );
 

@@ -63,17 +63,18 @@ export async function lockHit(tx: Tx, id: number): Promise<LockedHit | undefined
   ).rows[0];
 }
 
-/** Records a decision on the hit, with who took it and why. */
+/** Records a decision on the hit at `at` (the app's clock), with who took it and why. */
 export async function recordHitDecision(
   db: Db,
   id: number,
   decision: HitDecision,
   decidedBy: string,
   reason: string,
+  at: Date,
 ): Promise<void> {
   await db.query(
-    `update sanctions_hits set state = $2, decided_by = $3, decided_at = now(), reason = $4 where id = $1`,
-    [id, decision, decidedBy, reason],
+    `update sanctions_hits set state = $2, decided_by = $3, decided_at = $5, reason = $4 where id = $1`,
+    [id, decision, decidedBy, reason, at],
   );
 }
 

@@ -25,13 +25,15 @@ export async function decideSanctionsHit(
   staff: Staff,
   id: number,
   input: DecideSanctionsHitInput,
+  /** Now on the app's clock: the decision's time. */
+  now: Date,
 ): Promise<AdminSanctionsHit> {
   return withTransaction(db, async (tx) => {
     const hit = await lockHit(tx, id);
     if (!hit) throw new AppError(404, [SANCTIONS_ERRORS.hitNotFound]);
     refuseOwnAccount(staff, String(hit.user_id));
     if (hit.state !== 'open') throw new AppError(422, [SANCTIONS_ERRORS.alreadyDecided]);
-    await recordHitDecision(tx, id, input.decision, staff.user.id, input.reason);
+    await recordHitDecision(tx, id, input.decision, staff.user.id, input.reason, now);
     await recordStaffAction(tx, staff, 'sanctions.hit.decide', hit.uid, {
       before: { hit: id, state: 'open' },
       after: { hit: id, state: input.decision, reason: input.reason },

@@ -68,7 +68,7 @@ export async function lockDeposit(tx: Tx, id: number): Promise<LockedDeposit | u
 }
 
 /**
- * Records staff's decision on a held deposit (`released` or `returned`) with who took it and why; a returned one
+ * Records staff's decision on a held deposit (`released` or `returned`) at `at` (the app's clock) with who took it and why; a returned one
  * is rejected in the same statement, so the watcher never credits it.
  */
 export async function recordDepositDecision(
@@ -77,15 +77,16 @@ export async function recordDepositDecision(
   status: 'released' | 'returned',
   decidedBy: string,
   reason: string,
+  at: Date,
 ): Promise<void> {
   await db.query(
-    `update deposits set travel_rule_status = $2, travel_rule_decided_by = $3, travel_rule_decided_at = now(),
+    `update deposits set travel_rule_status = $2, travel_rule_decided_by = $3, travel_rule_decided_at = $5,
          travel_rule_note = $4,
          state = case when $2 = 'returned' then 'rejected' else state end,
          note = case when $2 = 'returned' then 'travel rule: returned to the sender' else note end,
          updated_at = now()
        where id = $1`,
-    [id, status, decidedBy, reason],
+    [id, status, decidedBy, reason, at],
   );
 }
 

@@ -6,6 +6,7 @@ import {
   toUnits,
 } from '@exchange/shared';
 import type pg from 'pg';
+import { type Clock, dateOf } from '../../../clock.ts';
 import type { Core } from '../../../core/index.ts';
 import { withTransaction } from '../../../db/pool.ts';
 import { AppError } from '../../../http/errors.ts';
@@ -27,6 +28,8 @@ export type AdminTravelRuleFilter = (typeof ADMIN_TRAVEL_RULE_FILTERS)[number];
 export interface IncomingReviewDeps {
   db: pg.Pool;
   core: Core;
+  /** The app's clock (clock.ts): a released deposit's credit and the decision are stamped on it. */
+  clock: Clock;
   onDeposit?: (userId: number, depositId: number) => void;
   onChange?: (userId: number, withdrawalId: number) => void;
 }
@@ -72,7 +75,7 @@ export async function decideTravelRuleDeposit(
     // Refused before anything changes when the chain names no sender, or the fee would take it all.
     const returnId = decision === 'return' ? await recordReturn(tx, d) : null;
     // A returned deposit is rejected here, in the same statement: the watcher never credits it.
-    await recordDepositDecision(tx, id, status, staff.user.id, input.reason);
+    await recordDepositDecision(tx, id, status, staff.user.id, input.reason, dateOf(deps.clock));
     await recordStaffAction(tx, staff, `deposit.travel_rule.${decision}`, d.uid, {
       before: { deposit: id, status: 'held' },
       after: { deposit: id, status, reason: input.reason, ...(returnId ? { withdrawal: returnId } : {}) },

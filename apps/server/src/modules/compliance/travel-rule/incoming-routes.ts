@@ -60,7 +60,13 @@ export function adminTravelRuleRoutes(
         const input = decideTravelRuleDepositSchema.parse(request.body ?? {});
         const wallet = deps.wallet.withdrawDeps();
         return decideTravelRuleDeposit(
-          { db: deps.db, core: deps.core, onDeposit: wallet.onDeposit, onChange: wallet.onChange },
+          {
+            db: deps.db,
+            core: deps.core,
+            clock: wallet.clock,
+            onDeposit: wallet.onDeposit,
+            onChange: wallet.onChange,
+          },
           who,
           idParam.parse(request.params).id,
           decision,

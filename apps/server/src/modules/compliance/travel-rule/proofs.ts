@@ -61,6 +61,7 @@ export async function issueChallenge(
     address: row.address,
     message,
     minutes: deps.config.challengeMinutes,
+    at: issuedAt,
   });
   return {
     challenge_id: Number(inserted.id),
@@ -86,25 +87,34 @@ export async function submitProof(
   origin: RequestOrigin | null = null,
 ): Promise<BeneficiaryItem> {
   const row = await findBeneficiary(deps.db, user.id, beneficiaryId);
+  const now = dateOf(deps.clock);
   const message = await countChallengeAttempt(deps.db, {
     challengeId: input.challenge_id,
     userId: user.id,
     beneficiaryId: row.id,
     address: row.address,
     maxAttempts: MAX_PROOF_ATTEMPTS,
+    now,
   });
   if (message === undefined) throw invalid(TRAVEL_RULE_ERRORS.challengeInvalid);
   if (!verifyAddressProof(row.address, message, input.signature))
     throw invalid(TRAVEL_RULE_ERRORS.signatureInvalid);
   await withTransaction(deps.db, async (tx) => {
     // Two tabs submitting the same challenge: the first one records it.
-    if (!(await useChallenge(tx, input.challenge_id))) throw invalid(TRAVEL_RULE_ERRORS.challengeInvalid);
-    await recordOwnershipProof(tx, row.id, row.address, {
-      method: proofMethod(row.address),
-      challenge_id: input.challenge_id,
-      message,
-      signature: input.signature,
-    });
+    if (!(await useChallenge(tx, input.challenge_id, now)))
+      throw invalid(TRAVEL_RULE_ERRORS.challengeInvalid);
+    await recordOwnershipProof(
+      tx,
+      row.id,
+      row.address,
+      {
+        method: proofMethod(row.address),
+        challenge_id: input.challenge_id,
+        message,
+        signature: input.signature,
+      },
+      now,
+    );
     // In the owner's security log, like the address's other changes (topic `beneficiary`).
     await recordBeneficiaryActivity(tx, user.id, 'beneficiary.prove', row, origin);
   });
