@@ -1,9 +1,14 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { activeAccount, apiLogin, latestCode, PASSWORD, postFromPage } from '../support/accounts.ts';
 import { browserAndDatabase, openPage } from '../support/browser.ts';
 import { submitCredentials } from '../support/login.ts';
-import { balanceOf, depositFromFaucet, getFromPage, withdrawReady } from '../support/wallet.ts';
+import {
+  balanceOf,
+  depositAddress,
+  depositFromFaucet,
+  getFromPage,
+  withdrawReady,
+} from '../support/wallet.ts';
 
 /**
  * Settings › Close account (issue 31, part 4) in Chromium, with a fresh user: the remaining TRX goes to an
@@ -13,26 +18,13 @@ import { balanceOf, depositFromFaucet, getFromPage, withdrawReady } from '../sup
 const spec = browserAndDatabase();
 const POLL = { timeout: 20_000 };
 
-/** Waits for the user signed in on `page` to get a TRX deposit address; returns it. */
-async function trxAddress(page: Page): Promise<string> {
-  for (let tries = 0; tries < 40; tries++) {
-    const { address } = await getFromPage<{ address: string | null }>(
-      page,
-      '/api/v2/peatio/account/deposit_address/trx?blockchain_key=tron-sim',
-    );
-    if (address) return address;
-    await page.waitForTimeout(250);
-  }
-  throw new Error('no TRX deposit address');
-}
-
 describe('Settings › Close account', () => {
   it('withdraws the balance to a chosen address, closes the account, and the login is refused', async () => {
     const { email } = await activeAccount('closure');
     const { email: friendEmail } = await activeAccount('closepal');
     const friend = await openPage(spec.browser);
     await apiLogin(friend.page, friendEmail);
-    const friendAddress = await trxAddress(friend.page);
+    const friendAddress = await depositAddress(friend.page, 'trx', 'tron-sim');
 
     const { context, page } = await openPage(spec.browser);
     await apiLogin(page, email);

@@ -4,6 +4,7 @@ import { activeAccount, apiLogin, latestCode, postFromPage } from '../support/ac
 import { axeViolations, blocking } from '../support/axe.ts';
 import { browserAndDatabase, openPage } from '../support/browser.ts';
 import { operator } from '../support/cli.ts';
+import { settle } from '../support/settle.ts';
 import { signedInStaff } from '../support/staff.ts';
 import { enableTwoFactorFromPage, liftWithdrawHold } from '../support/wallet.ts';
 
@@ -144,8 +145,7 @@ describe('the operator console', () => {
     const toasts = (page: Page) => page.locator('.mantine-Notification-root').count();
     for (const page of [a2.page, compliance.page]) await expect.poll(() => toasts(page), POLL).toBe(0);
     for (const tab of ['Users', 'Adjustments', 'Trail']) {
-      await a2.page.getByRole('tab', { name: tab }).click();
-      await a2.page.waitForTimeout(300);
+      await settle(a2.page, () => a2.page.getByRole('tab', { name: tab }).click());
       expect(blocking(await axeViolations(a2.page)), tab).toEqual([]);
     }
     expect(blocking(await axeViolations(compliance.page)), 'Identity').toEqual([]);

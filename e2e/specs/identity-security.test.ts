@@ -6,6 +6,7 @@ import { launchBrowser, openPage } from '../support/browser.ts';
 import { solveCaptcha } from '../support/captcha.ts';
 import { serverNow } from '../support/clock.ts';
 import { loginWithEmailCode, submitCredentials } from '../support/login.ts';
+import { settle } from '../support/settle.ts';
 import { totpCodes } from '../support/totp.ts';
 
 let browser: Browser;
@@ -17,10 +18,10 @@ afterAll(() => browser.close());
 /** Logs out from the header; from any page, protected or not, the visitor lands on the landing page. */
 async function logout(page: Page): Promise<void> {
   await page.getByTestId('user-menu').click();
-  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  // Not just passing through: once every call under way has its answer (a refused one could send the visitor
+  // to /login) and the page has drawn what followed, the guard of the protected page has not sent them on.
+  await settle(page, () => page.getByRole('menuitem', { name: 'Logout' }).click());
   await page.getByText('Logged out successfully').waitFor();
-  // Not just passing through: the guard of the protected page must not send the visitor on to /login.
-  await page.waitForTimeout(500);
   expect(new URL(page.url()).pathname).toBe('/');
 }
 

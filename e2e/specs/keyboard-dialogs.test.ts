@@ -1,3 +1,4 @@
+import { CARD_ON_THE_WAY_MS } from '@exchange/shared';
 import type { FileChooser, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { activeAccount, apiLogin, latestCode, PASSWORD, unique } from '../support/accounts.ts';
@@ -6,6 +7,7 @@ import { documentImage } from '../support/card.ts';
 import { operator } from '../support/cli.ts';
 import { closeWithEscape, expectAccessibleDialog, topDialog } from '../support/dialogs.ts';
 import { chooseWithArrows, tabTo, waitForFocus } from '../support/keyboard.ts';
+import { animationsDone } from '../support/settle.ts';
 import { depositFromFaucet, enableTwoFactorFromPage, withdrawReady } from '../support/wallet.ts';
 
 /**
@@ -247,13 +249,18 @@ describe('keyboard only: dialogs', () => {
     await page.keyboard.press('Space');
     expect(await confirm.isChecked()).toBe(true);
     await tabTo(page, page.getByTestId('card-pay'));
+    // The page's timers from here on run on a clock the test moves (it flows as usual until moved): the dialog's
+    // 5 seconds pass at once below instead of being waited out.
+    await page.clock.install();
     await page.keyboard.press('Enter');
 
     // The card on the way: a key pressed in it keeps it open (it would close by itself after 5 s); the Pay button
     // is gone with the wizard, so on close the focus goes to the page's heading.
     await page.getByTestId('card-on-the-way').waitFor(POLL);
     await expectAccessibleDialog(page);
-    await page.waitForTimeout(5500);
+    await page.clock.runFor(CARD_ON_THE_WAY_MS + 500);
+    // Frames drawn after the moved time: a close the timer started would be on screen by now.
+    await animationsDone(page);
     expect(await page.getByTestId('card-on-the-way').isVisible()).toBe(true);
     await closeWithEscape(page, page.getByTestId('card-title'));
     await page.getByTestId('card-dashboard').waitFor(POLL);

@@ -17,16 +17,17 @@ const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'
 
 /** The KYC status button on settings shows the label once the webhook has arrived (reloading the page). */
 async function waitForKycStatus(page: Page, text: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    await page.goto('/settings');
-    const button = page.getByTestId('kyc-status');
-    await button.waitFor();
-    if ((await button.textContent())?.includes(text)) return;
-    if (Date.now() > deadline)
-      throw new Error(`KYC status never became ${text}: ${await button.textContent()}`);
-    await page.waitForTimeout(500);
-  }
+  await expect
+    .poll(
+      async () => {
+        await page.goto('/settings');
+        const button = page.getByTestId('kyc-status');
+        await button.waitFor();
+        return button.textContent();
+      },
+      { timeout: 20_000, interval: 500, message: `KYC status never became ${text}` },
+    )
+    .toContain(text);
 }
 
 describe('identity verification (KYC)', () => {

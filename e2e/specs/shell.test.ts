@@ -4,6 +4,7 @@ import { activeAccount, apiLogin, latestCode, PASSWORD, pendingAccount } from '.
 import { launchBrowser, openPage } from '../support/browser.ts';
 import { captchaWidget, solveCaptcha } from '../support/captcha.ts';
 import { loginWithEmailCode } from '../support/login.ts';
+import { animationsDone } from '../support/settle.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -185,13 +186,18 @@ describe('privacy consent and header', () => {
     await apiLogin(page, email);
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = () => {};
+    const sessionAsked = new Promise<void>((resolve) => (asked = resolve));
     await page.route('**/resource/users/me', async (route) => {
+      asked();
       await held;
       await route.continue();
     });
     await page.goto('/');
     await page.locator('footer').waitFor();
-    await page.waitForTimeout(500);
+    // The session is loading (its call is held until released) and the page has drawn the header meanwhile.
+    await sessionAsked;
+    await animationsDone(page);
     const header = page.locator('header');
     expect(await header.getByText('Login', { exact: true }).count()).toBe(0);
     expect(await header.getByText('Register', { exact: true }).count()).toBe(0);

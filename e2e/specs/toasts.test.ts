@@ -1,3 +1,4 @@
+import { LIMITS } from '@exchange/shared';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiLogin, DEMO_PASSWORD } from '../support/accounts.ts';
@@ -33,6 +34,9 @@ const samples = (page: Page) =>
 describe('toasts', () => {
   it('show one at a time, for 2 seconds, the newest replacing the one on screen', async () => {
     const { context, page } = await openPage(spec.browser);
+    // The page's timers (each toast's 2 seconds, the sampling) run on a clock the test moves: it flows as usual
+    // until paused below, then only as far as the test runs it, whatever the machine's load.
+    await page.clock.install();
     await apiLogin(page, 'bob@example.com', DEMO_PASSWORD);
     await page.goto('/trade/ethbtc');
     const buy = page.getByTestId('buy-form');
@@ -41,17 +45,23 @@ describe('toasts', () => {
     await buy.getByLabel('Price').fill('0.05');
     await buy.getByLabel('Amount').fill('1000');
     await watchToasts(page);
+    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
     const submit = buy.getByRole('button', { name: 'Buy ETH' });
+    const toast = page.locator('.mantine-Notification-root');
     await submit.click();
     await page.getByText('Insufficient balance').first().waitFor();
-    await page.waitForTimeout(700);
+    // The first toast for 0.7 s of the page's time, then the second refusal.
+    await page.clock.runFor(700);
+    await toast.evaluate((el) => el.setAttribute('data-e2e-first', ''));
     await submit.click();
+    await page.locator('.mantine-Notification-root:not([data-e2e-first])').waitFor();
     // Long enough for the second to go too.
-    await page.waitForTimeout(3500);
+    await page.clock.runFor(LIMITS.toastDurationMs + 1500);
     const seen = await samples(page);
 
-    // Never two on screen together.
+    // Never two on screen together, and none left at the end.
     expect(Math.max(...seen.map((s) => s.ids.length))).toBe(1);
+    expect(seen.at(-1)?.ids).toEqual([]);
     // Each toast's time on screen: the first is cut short by the second, which stays its 2 seconds.
     const spans = new Map<number, { from: number; to: number }>();
     for (const sample of seen) {
@@ -65,11 +75,11 @@ describe('toasts', () => {
     expect(spans.size).toBe(2);
     if (!first || !second) throw new Error('two toasts expected');
     expect(first.to - first.from).toBeLessThan(1500);
-    // The second appears as the first goes, not after the first's 2 seconds: a few frames apart at most (a
-    // loaded machine renders late; 82 ms was seen with every core busy), never overlapping (checked above).
-    expect(second.from - first.to).toBeLessThan(250);
-    expect(second.to - second.from).toBeGreaterThan(1900);
-    expect(second.to - second.from).toBeLessThan(2300);
+    // The second appears as the first goes, not after the first's 2 seconds: the next sample (10 ms) shows it.
+    expect(second.from - first.to).toBeLessThanOrEqual(20);
+    // Its 2 seconds, give or take the 10 ms between samples.
+    expect(second.to - second.from).toBeGreaterThan(LIMITS.toastDurationMs - 50);
+    expect(second.to - second.from).toBeLessThan(LIMITS.toastDurationMs + 50);
     await context.close();
   });
 });

@@ -7,6 +7,7 @@ import { apiLogin, DEMO_PASSWORD, postFromPage } from '../support/accounts.ts';
 import { axeViolations, blocking, describeViolations } from '../support/axe.ts';
 import { browserAndDatabase, openPage } from '../support/browser.ts';
 import { type LiveMarket, liveMarket } from '../support/live-market.ts';
+import { settle } from '../support/settle.ts';
 
 /** Where the screenshots go (SCREENS_OUT, else the system's temporary folder): never into the repository. */
 const SCREENS_OUT = process.env.SCREENS_OUT ?? path.join(tmpdir(), 'exchange-screens');
@@ -71,9 +72,8 @@ describe('the trading screen at 1440×900 and 390×844, light and dark', () => {
     await visit(SIZES[0], 'dark');
     await page.getByRole('tab', { name: 'Balances' }).click();
     await page.getByTestId('trading-balance-usdt').waitFor(POLL);
-    await page.getByRole('tab', { name: 'Depth' }).click();
+    await settle(page, () => page.getByRole('tab', { name: 'Depth' }).click());
     await page.getByTestId('depth-chart').waitFor(POLL);
-    await page.waitForTimeout(300);
     const found = blocking(await axeViolations(page));
     expect(found, describeViolations(found)).toEqual([]);
     await page.screenshot({ path: `${SCREENS_OUT}/trade-1440x900-dark-balances-depth.png` });
@@ -82,15 +82,13 @@ describe('the trading screen at 1440×900 and 390×844, light and dark', () => {
   it('phone: each tab and the order sheet are axe clean, with screenshots', async () => {
     await visit(SIZES[1], 'dark');
     for (const tab of ['Book', 'Trades', 'Orders', 'Markets']) {
-      await page.getByRole('tab', { name: tab }).click();
-      await page.waitForTimeout(300);
+      await settle(page, () => page.getByRole('tab', { name: tab }).click());
       const found = blocking(await axeViolations(page));
       expect(found, `${tab}\n${describeViolations(found)}`).toEqual([]);
       await page.screenshot({ path: `${SCREENS_OUT}/trade-390x844-dark-${tab.toLowerCase()}.png` });
     }
-    await page.getByTestId('phone-buy').click();
+    await settle(page, () => page.getByTestId('phone-buy').click());
     await page.getByTestId('order-sheet').waitFor(POLL);
-    await page.waitForTimeout(300);
     const found = blocking(await axeViolations(page));
     expect(found, describeViolations(found)).toEqual([]);
     await page.screenshot({ path: `${SCREENS_OUT}/trade-390x844-dark-sheet.png` });

@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, postFromPage } from '../support/accounts.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
+import { settle } from '../support/settle.ts';
 
 const PASSWORD = 'Demo-pass-2026!';
 const POLL = { timeout: 15_000, interval: 100 };
@@ -157,22 +158,28 @@ describe('trading screen for a visitor', () => {
       const path = new URL(request.url()).pathname;
       if (/\/api\/v2\/peatio\/(account|market)\//.test(path)) privateCalls.push(path);
     });
+    let publicFrames = 0;
     page.on('websocket', (socket) => {
       if (socket.url().includes('/private')) privateCalls.push(socket.url());
+      else socket.on('framereceived', () => publicFrames++);
     });
     await page.goto('/');
     await page.locator('header').getByRole('link', { name: 'Trade', exact: true }).first().click();
     await page.waitForURL((url) => url.pathname === '/trade');
     await page.getByTestId('order-book').waitFor();
-    await page.goto('/trade/ethbtc');
+    // Every call the market's page makes has its answer before the checks below (a refused one would lead to
+    // /login); its stream's frames are counted from here.
+    publicFrames = 0;
+    await settle(page, () => page.goto('/trade/ethbtc'));
     for (const id of ['order-book', 'price-chart', 'ticker-last']) await page.getByTestId(id).waitFor();
     await page.getByText('ETH/BTC').first().waitFor();
     const login = page.getByRole('link', { name: 'Log in to trade' });
     await login.waitFor();
     expect(await page.getByRole('button', { name: 'Buy ETH' }).count()).toBe(0);
     expect(await page.getByTestId('open-orders').count()).toBe(0);
-    // Live data keeps coming; nothing sends the visitor to /login.
-    await page.waitForTimeout(1500);
+    // The public stream is live (its subscription answered, the book's snapshot sent); nothing sends the visitor
+    // to /login.
+    await expect.poll(() => publicFrames, POLL).toBeGreaterThan(0);
     expect(new URL(page.url()).pathname).toBe('/trade/ethbtc');
     expect(privateCalls).toEqual([]);
     await login.click();

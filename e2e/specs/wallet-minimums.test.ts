@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { activeAccount, apiLogin, latestCode, postFromPage } from '../support/accounts.ts';
 import { browserAndDatabase, openPage } from '../support/browser.ts';
-import { depositFromFaucet, getFromPage, withdrawReady } from '../support/wallet.ts';
+import { depositAddress, depositFromFaucet, withdrawReady } from '../support/wallet.ts';
 
 /**
  * The withdraw form applies the spec's two minimums before it asks for a code (issue 32 item 2): to an outside
@@ -45,14 +45,7 @@ describe('withdraw minimums in the form', () => {
     const { email: payeeEmail } = await activeAccount('minpayee');
     const payee = await openPage(spec.browser);
     await apiLogin(payee.page, payeeEmail);
-    let payeeAddress: string | null = null;
-    for (let tries = 0; !payeeAddress && tries < 40; tries++) {
-      ({ address: payeeAddress } = await getFromPage<{ address: string | null }>(
-        payee.page,
-        '/api/v2/peatio/account/deposit_address/trx?blockchain_key=tron-sim',
-      ));
-      if (!payeeAddress) await payee.page.waitForTimeout(250);
-    }
+    const payeeAddress = await depositAddress(payee.page, 'trx', 'tron-sim');
     await payee.context.close();
     expect(payeeAddress).toMatch(/^T/);
 
@@ -61,7 +54,7 @@ describe('withdraw minimums in the form', () => {
     await withdrawReady(page, spec.db, email);
     await depositFromFaucet(page, 'trx', 'tron-sim', '50');
     const outside = await savedAddress(page, email, 'Outside', encodeTronAddress(randomBytes(20)));
-    const inside = await savedAddress(page, email, 'Friend', payeeAddress as string);
+    const inside = await savedAddress(page, email, 'Friend', payeeAddress);
 
     await page.goto('/deposit_withdraw');
     await expect.poll(() => page.getByTestId('dw-coin').inputValue(), POLL).toMatch(/^TRX/);

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { postFromPage, unique } from './accounts.ts';
 import { operator } from './cli.ts';
+import { pollUntil } from './poll.ts';
 import { depositFromFaucet, getFromPage } from './wallet.ts';
 
 /** Where a card ordered by the tests is shipped. */
@@ -72,12 +73,11 @@ export async function orderedCard(page: Page, email: string): Promise<string> {
   const submitted = await postFromPage(page, '/api/v2/peatio/account/cardholder_document', {});
   if (submitted.status !== 201) throw new Error(`documents refused: ${JSON.stringify(submitted.body)}`);
   await operator('card', 'review', 'approve', email);
-  for (let tries = 0; ; tries++) {
-    const audit = await getFromPage<{ status: string }>(page, '/api/v2/peatio/account/card_audit');
-    if (audit.status === 'activation_successful') break;
-    if (tries > 60) throw new Error(`the holder was not approved: ${audit.status}`);
-    await page.waitForTimeout(500);
-  }
+  await pollUntil(
+    async () => (await getFromPage<{ status: string }>(page, '/api/v2/peatio/account/card_audit')).status,
+    (status) => status === 'activation_successful',
+    { timeout: 30_000, interval: 500, message: 'the holder was not approved' },
+  );
   await depositFromFaucet(page, 'usdt', 'tron-sim', '200');
   const ordered = await postFromPage(page, '/api/v2/peatio/account/card_cost', {
     shipping_address: SHIPPING,

@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { expect, onTestFinished } from 'vitest';
 import { apiLogin, DEMO_PASSWORD, postFromPage } from './accounts.ts';
 import { openPage } from './browser.ts';
+import { pollUntil } from './poll.ts';
 import { totpCodes } from './totp.ts';
 
 /** Blocks the simulated chains need before a deposit is credited (the seed's min_confirmations). */
@@ -56,6 +57,26 @@ export async function balanceOf(page: Page, currency: string): Promise<number> {
   return Number(answer.balance ?? 0);
 }
 
+/** How long a deposit address or a credited deposit may take on a loaded machine, and how often to look. */
+const POLL = { timeout: 30_000, interval: 250 };
+
+/**
+ * The deposit address of a currency on a network for the user signed in on `page`, asked again until the server
+ * answers one (it may answer `null` at first).
+ */
+export async function depositAddress(page: Page, currency: string, blockchainKey: string): Promise<string> {
+  const { address } = await pollUntil(
+    () =>
+      getFromPage<{ address: string | null }>(
+        page,
+        `/api/v2/peatio/account/deposit_address/${currency}?blockchain_key=${blockchainKey}`,
+      ),
+    (answer) => Boolean(answer.address),
+    { ...POLL, message: `no ${currency} deposit address on ${blockchainKey}` },
+  );
+  return address as string;
+}
+
 /**
  * Deposits `amount` of a currency to the signed-in user from the dev faucet of a simulated chain and mines the
  * blocks that confirm it; returns once the balance shows it.
@@ -67,15 +88,7 @@ export async function depositFromFaucet(
   amount: string,
 ): Promise<void> {
   const before = await balanceOf(page, currency);
-  let address: string | null = null;
-  for (let tries = 0; !address && tries < 40; tries++) {
-    ({ address } = await getFromPage<{ address: string | null }>(
-      page,
-      `/api/v2/peatio/account/deposit_address/${currency}?blockchain_key=${blockchainKey}`,
-    ));
-    if (!address) await page.waitForTimeout(250);
-  }
-  if (!address) throw new Error(`no ${currency} deposit address on ${blockchainKey}`);
+  const address = await depositAddress(page, currency, blockchainKey);
   const sent = await postFromPage(page, '/api/v2/dev/faucet', {
     blockchain_key: blockchainKey,
     currency,
@@ -83,13 +96,20 @@ export async function depositFromFaucet(
     amount,
   });
   if (sent.status !== 201) throw new Error(`faucet refused: ${sent.status} ${JSON.stringify(sent.body)}`);
-  for (let tries = 0; tries < 60; tries++) {
-    if (tries % 10 === 0)
-      await postFromPage(page, '/api/v2/dev/mine', { blockchain_key: blockchainKey, blocks: CONFIRMATIONS });
-    if ((await balanceOf(page, currency)) >= before + Number(amount)) return;
-    await page.waitForTimeout(500);
-  }
-  throw new Error(`the ${amount} ${currency} deposit was not credited`);
+  // The confirmations are mined at the first look and again at every tenth, until the balance shows the deposit.
+  let looks = 0;
+  await pollUntil(
+    async () => {
+      if (looks++ % 10 === 0)
+        await postFromPage(page, '/api/v2/dev/mine', {
+          blockchain_key: blockchainKey,
+          blocks: CONFIRMATIONS,
+        });
+      return balanceOf(page, currency);
+    },
+    (balance) => balance >= before + Number(amount),
+    { ...POLL, interval: 500, message: `the ${amount} ${currency} deposit was not credited` },
+  );
 }
 
 /**
