@@ -62,6 +62,18 @@ export interface DeskApplicant {
   applicant_type: 'individual' | 'company';
 }
 
+/** An applicant waiting at the reviewer's desk (submitted, not decided), with its documents (not their images). */
+export interface DeskWaitingApplicant {
+  id: string;
+  /** The exchange's user id (a uid, or `<uid>-kyb` for a business account's company). */
+  external_user_id: string;
+  review_status: 'pending' | 'onHold';
+  applicant_type: 'individual' | 'company';
+  /** When it last changed (submitted, or put on hold), ISO 8601. */
+  submitted_at: string;
+  documents: { id: number; type: string; side: string | null; mime_type: string }[];
+}
+
 /** What a KYC reviewer does to an applicant. */
 export type KycDeskAction = 'approve' | 'reject' | 'retry' | 'hold' | 'reset';
 
@@ -73,6 +85,8 @@ export type KycDeskRefusal = 'not_found' | 'final' | 'not_submitted' | 'already_
  * command `kyc approve` decide through it; the decision reaches the exchange by the provider's signed webhook.
  */
 export interface KycReviewDesk {
+  /** The applicants waiting for a review (`pending` or `onHold`), the longest waiting first. */
+  waiting(): Promise<DeskWaitingApplicant[]>;
   /** The newest applicant of an external user id (a uid, or `<uid>-kyb` for a company). */
   applicant(externalUserId: string): Promise<DeskApplicant | undefined>;
   /** Decides; `record` runs in the decision's transaction (the console's staff trail). */

@@ -1,7 +1,7 @@
 import { CARD_ERRORS, CARD_MONEY_ERRORS } from '@exchange/shared';
 import { describe, expect, it } from 'vitest';
 import { auditLedger } from '../../src/core/audit.ts';
-import { cardSuite, USDT } from '../support/card.ts';
+import { cardSuite, topupsOffTheirCards, USDT } from '../support/card.ts';
 
 // Small limits so that they are reached: 200 USDT of top-ups per card and day, 300 USDT on a card; fee 1 %.
 // Rate limits off: 50 top-ups of one user at once are the point of one test.
@@ -76,6 +76,17 @@ describe('card top-up', () => {
       (await s.db.query('select balance::text from cards where user_id = $1', [who.id])).rows[0].balance,
     ).toBe('100');
     expect(await auditLedger(s.db)).toEqual([]);
+    // The cross-check against the issuer's records finds a funding order that completed for another amount.
+    expect(await topupsOffTheirCards(s.db)).toEqual([]);
+    const topup = (await s.db.query('select id, issuer_token from card_topups where user_id = $1', [who.id]))
+      .rows[0];
+    await s.db.query('update cardsim_gpaorders set amount = amount + 1 where token = $1', [
+      topup.issuer_token,
+    ]);
+    expect(await topupsOffTheirCards(s.db)).toEqual([`top-up ${topup.id} is settled but not on its card`]);
+    await s.db.query('update cardsim_gpaorders set amount = amount - 1 where token = $1', [
+      topup.issuer_token,
+    ]);
   });
 
   it('rounds the fee up to 6 decimals (1 % of 1.000001 is 0.010001)', async () => {

@@ -40,7 +40,7 @@ describe('metrics in an incident', () => {
       expect(text).toMatch(/exchange_disk_free_bytes [1-9]/);
       // The series read from the database are left out, not failed.
       expect(text).not.toMatch(/exchange_withdrawals_waiting\{/);
-      expect(text).not.toMatch(/exchange_webhook_deliveries_failing\{/);
+      expect(text).not.toMatch(/exchange_webhooks_unmatched\{/);
     } finally {
       await db.end();
     }

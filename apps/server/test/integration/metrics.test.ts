@@ -88,7 +88,7 @@ describe('metrics', () => {
       'exchange_ws_dropped_clients_total 0',
       'exchange_chain_height{network=',
       'exchange_chain_watcher_lag_seconds{network=',
-      'exchange_webhook_deliveries_failing{provider="kyc"} 0',
+      'exchange_webhooks_unmatched{provider="kyc"} 0',
       'process_cpu_seconds_total',
     ])
       expect(text).toContain(name);
@@ -127,6 +127,20 @@ describe('metrics', () => {
       detail: '1 errored, 0 waiting for review',
     });
     await t.db.pool.query(`update withdrawals set state = 'failed' where rid = 'somewhere'`);
+
+    // A KYC webhook about an applicant we do not know puts the KYC webhooks in `degraded` for a day, in the health
+    // and in the metric; one older than a day no longer counts.
+    await t.db.pool.query(
+      `insert into kyc_webhook_events (type, correlation_id, applicant_id, outcome, payload, received_at)
+       values ('applicantReviewed', 'metrics-old', 'nobody-old', 'unknown_applicant', '{}', now() - interval '25 hours'),
+              ('applicantReviewed', 'metrics-new', 'nobody-new', 'unknown_applicant', '{}', now())`,
+    );
+    expect((await health()).find((c) => c.component === 'KYC webhooks')).toEqual({
+      component: 'KYC webhooks',
+      status: 'degraded',
+      detail: '1 unmatched in the last day',
+    });
+    expect(await t.app.metrics.metrics()).toContain('exchange_webhooks_unmatched{provider="kyc"} 1');
 
     // A customer gets nothing; Prometheus scrapes the port of its own.
     const customer = await sessionFor(t.deps.sessions, user);

@@ -254,7 +254,23 @@ export class CardSuite {
   };
 }
 
-/** Starts a card test app for this file; audits the ledger and closes it after. */
+/**
+ * The settled top-ups that are not on their card at the built-in simulator: each one's funding order must have
+ * completed once, for its amount (ours in USDT, the simulator's in units of 10⁻⁶), on its card. The
+ * simulator's tables belong to the simulator, so this cross-check lives in the tests, not in the ledger audit.
+ */
+export async function topupsOffTheirCards(db: TestApp['db']['pool']): Promise<string[]> {
+  const rows = await db.query(
+    `select t.id from card_topups t join cards k on k.id = t.card_id
+     where t.state = 'settled' and (select count(*) from cardsim_gpaorders g
+       where g.token = t.issuer_token and g.state = 'COMPLETION' and g.card_token = k.issuer_token
+         and g.amount = t.amount * 1000000) <> 1
+       and exists (select 1 from cardsim_cards where token = k.issuer_token) order by t.id limit 20`,
+  );
+  return rows.rows.map((r) => `top-up ${r.id} is settled but not on its card`);
+}
+
+/** Starts a card test app for this file; audits the ledger (and the top-ups against the simulator) and closes it after. */
 export function cardSuite(env: Record<string, string> = {}, overrides: Partial<AppDeps> = {}): CardSuite {
   const suite = new CardSuite();
   // Fulfilment and top-up settlement move only when a test says so.
@@ -266,6 +282,7 @@ export function cardSuite(env: Record<string, string> = {}, overrides: Partial<A
   });
   afterAll(async () => {
     expect(await auditLedger(suite.t.db.pool)).toEqual([]);
+    expect(await topupsOffTheirCards(suite.t.db.pool)).toEqual([]);
     await suite.t.close();
   });
   return suite;

@@ -8,6 +8,7 @@ import {
   loadSimulatorCredentials,
   simDocumentImage,
   simulatorDocumentKey,
+  waitingApplicants,
 } from './store.ts';
 
 /**
@@ -51,6 +52,7 @@ export async function createKycSimulator(options: KycSimulatorOptions): Promise<
     delivery,
     credentials,
     desk: {
+      waiting: () => waitingApplicants(db),
       applicant: (externalUserId) => findSimApplicantByExternalId(db, externalUserId),
       decide: (applicantId, action, comment, record) =>
         actOnApplicant(db, applicantId, action, 0, comment ?? null, record),

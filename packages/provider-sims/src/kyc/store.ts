@@ -1,5 +1,10 @@
 import { hkdfSync, randomBytes, randomUUID } from 'node:crypto';
-import type { Applicant, ApplicantStatus, KycSimulatorCredentials } from '@exchange/server/provider-kit';
+import type {
+  Applicant,
+  ApplicantStatus,
+  DeskWaitingApplicant,
+  KycSimulatorCredentials,
+} from '@exchange/server/provider-kit';
 import {
   formatCreatedAtMs,
   openBytes,
@@ -287,6 +292,19 @@ export async function addSimDocument(
     )
   ).rows[0];
   return String(row.id);
+}
+
+/** The desk's queue: applicants submitted and not decided, the longest waiting first, with their documents. */
+export async function waitingApplicants(db: Db): Promise<DeskWaitingApplicant[]> {
+  const rows = await db.query<DeskWaitingApplicant>(
+    `select a.id, a.external_user_id, a.review_status, a.applicant_type,
+       to_char(a.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as submitted_at,
+       coalesce((select json_agg(json_build_object('id', d.id, 'type', d.id_doc_type, 'side', d.id_doc_sub_type,
+         'mime_type', d.mime_type) order by d.id) from kyc_sim_documents d where d.applicant_id = a.id), '[]')
+         as documents
+     from kyc_sim_applicants a where a.review_status in ('pending', 'onHold') order by a.updated_at, a.id`,
+  );
+  return rows.rows;
 }
 
 /**

@@ -2,11 +2,11 @@ import type pg from 'pg';
 
 /** The SQL of the console's health page: what needs an operator's eye in the database. */
 
-/** Deliveries failing and withdrawals needing an operator. */
+/** Provider webhooks we could not match and withdrawals needing an operator. */
 export interface OperatorCounts {
-  /** KYC simulator webhooks tried and not delivered. */
+  /** KYC webhooks received in the last day about an applicant we do not know. */
   kyc: number;
-  /** Card issuer simulator webhooks tried and not delivered. */
+  /** Card issuer webhooks received in the last day about a holder or card we do not know. */
   card: number;
   /** Withdrawals `errored`. */
   errored: number;
@@ -14,12 +14,17 @@ export interface OperatorCounts {
   review: number;
 }
 
-/** How many webhook deliveries are failing and how many withdrawals wait for an operator. */
+/**
+ * How many provider webhooks of the last day we received but could not match (our own intake: whether a provider's
+ * deliveries fail is the provider's to report) and how many withdrawals wait for an operator.
+ */
 export async function operatorCounts(db: pg.Pool): Promise<OperatorCounts> {
   const row = (
     await db.query<OperatorCounts>(
-      `select (select count(*)::int from kyc_sim_webhooks where delivered_at is null and attempts > 0) as kyc,
-         (select count(*)::int from cardsim_webhooks where delivered_at is null and attempts > 0) as card,
+      `select (select count(*)::int from kyc_webhook_events
+           where outcome = 'unknown_applicant' and received_at > now() - interval '1 day') as kyc,
+         (select count(*)::int from card_webhook_events
+           where outcome = 'unknown' and received_at > now() - interval '1 day') as card,
          (select count(*)::int from withdrawals where state = 'errored') as errored,
          (select count(*)::int from withdrawals where state = 'under_review') as review`,
     )

@@ -7,8 +7,8 @@ export type { ComponentHealth };
 
 /**
  * The health of each part, checked now: the database (a round trip), the core (its term and queue), each chain
- * watcher (its height; stalled when it has not finished a pass for a while), the providers' webhooks (deliveries
- * failing) and the withdrawals needing an operator (errored, or waiting for review).
+ * watcher (its height; stalled when it has not finished a pass for a while), the providers' webhooks we received
+ * (those of the last day about an applicant or a card we do not know) and the withdrawals needing an operator (errored, or waiting for review).
  */
 export async function componentHealth(deps: AdminRouteDeps): Promise<ComponentHealth[]> {
   const out: ComponentHealth[] = [];
@@ -46,7 +46,11 @@ export async function componentHealth(deps: AdminRouteDeps): Promise<ComponentHe
     ['KYC webhooks', counts.kyc],
     ['card webhooks', counts.card],
   ] as const)
-    out.push({ component: name, status: n > 0 ? 'degraded' : 'ok', detail: `${n} failing` });
+    out.push({
+      component: name,
+      status: n > 0 ? 'degraded' : 'ok',
+      detail: `${n} unmatched in the last day`,
+    });
   out.push({
     component: 'withdrawals',
     status: counts.errored > 0 ? 'degraded' : 'ok',

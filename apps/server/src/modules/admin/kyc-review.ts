@@ -4,19 +4,36 @@ import type { KycReviewDesk } from '../../adapters/simulators.ts';
 import { AppError } from '../../http/errors.ts';
 import { COMPANY_APPLICANT_SUFFIX } from '../business/company-service.ts';
 import { refuseOwnAccount, type Staff } from './access.ts';
-import { type KycQueueItem, kycQueueItems } from './reviews-repository.ts';
+import { applicantPeople, type KycQueueItem } from './reviews-repository.ts';
 import { recordStaffAction } from './trail.ts';
 
 /**
- * Applicants waiting for a review (submitted to the provider, not decided), oldest first, with the
+ * Applicants waiting for a review (submitted to the provider, not decided), the longest waiting first, with the
  * documents the provider holds: persons (`kind: individual`) and the companies of business accounts (`kind:
  * company`, the provider's company applicant `<uid>-kyb`, with the company, its people and the representative's
- * profile). Reviews go to the provider (the KYC simulator's reviewer's desk, as the CLI's `kyc approve`); its signed
- * webhook then moves the user's labels, company and level, as it would from Sumsub. The queue reads the simulator's
- * applicant tables (the same database); with Sumsub they are empty and the reviews are in its dashboard.
+ * profile). The queue is the provider's reviewer's desk (the KYC simulator's, asked through its port; the exchange
+ * adds what it knows of each user); reviews go there too (as the CLI's `kyc approve`), and its signed webhook then
+ * moves the user's labels, company and level, as it would from Sumsub. With Sumsub (no simulator) the queue and the
+ * reviews are in its dashboard, and this one is empty.
  */
-export function kycQueue(db: pg.Pool): Promise<KycQueueItem[]> {
-  return kycQueueItems(db);
+export async function kycQueue(db: pg.Pool, desk: KycReviewDesk | undefined): Promise<KycQueueItem[]> {
+  if (!desk) return [];
+  const waiting = await desk.waiting();
+  if (waiting.length === 0) return [];
+  const people = new Map((await applicantPeople(db, waiting)).map((p) => [p.applicant_id, p]));
+  return waiting.flatMap((a) => {
+    const person = people.get(a.id);
+    if (!person) return [];
+    return [
+      {
+        ...person,
+        kind: a.applicant_type,
+        review_status: a.review_status,
+        submitted_at: a.submitted_at,
+        documents: a.documents,
+      },
+    ];
+  });
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Tx } from '../../db/pool.ts';
 import { COMPANY_APPLICANT_SUFFIX } from '../business/company-service.ts';
 import { isoSql } from '../identity/users-repository.ts';
 
-/** The SQL of the console's review queues: identities (the KYC simulator's applicants) and card holders. */
+/** The SQL of the console's review queues: the people behind the KYC provider's waiting applicants, and card holders. */
 
 type Db = pg.Pool | Tx;
 
@@ -15,19 +15,25 @@ export type KycQueueItem = z.infer<typeof kycQueueItemResponse>;
 /** A card holder waiting for the issuer's review. */
 export type CardHolderQueueItem = z.infer<typeof cardHolderQueueItemResponse>;
 
+/** What the exchange itself knows of an applicant: the user, their latest profile and, for a company, the company. */
+export type ApplicantPerson = Pick<
+  KycQueueItem,
+  'uid' | 'email' | 'level' | 'account_type' | 'first_name' | 'last_name' | 'dob' | 'country' | 'company'
+> & { applicant_id: string };
+
 /**
- * The simulator's applicants waiting for a review (`pending` or `onHold`), oldest first: persons, and the
- * companies of business accounts (applicant `<uid>-kyb`) with the company, its people and its newest register
- * extract; each with the user, their latest profile and the documents the simulator holds.
+ * The users behind the provider's applicants (a uid, or `<uid>-kyb` for a business account's company): each with
+ * their latest profile and, for a company applicant, the company this exchange filed under that applicant (its
+ * people and its newest register extract). Applicants of no user here are left out.
  */
-export async function kycQueueItems(db: Db): Promise<KycQueueItem[]> {
-  const rows = await db.query<KycQueueItem>(
-    `select u.uid, u.email, u.level, u.account_type, a.id as applicant_id, a.review_status, a.applicant_type as kind,
-       ${isoSql('a.updated_at')} as submitted_at,
+export async function applicantPeople(
+  db: Db,
+  applicants: { id: string; external_user_id: string; applicant_type: 'individual' | 'company' }[],
+): Promise<ApplicantPerson[]> {
+  const rows = await db.query<ApplicantPerson>(
+    `select x.applicant_id, u.uid, u.email, u.level, u.account_type,
        p.first_name, p.last_name, p.dob::text, p.country,
-       coalesce((select json_agg(json_build_object('id', d.id, 'type', d.id_doc_type, 'side', d.id_doc_sub_type,
-         'mime_type', d.mime_type) order by d.id) from kyc_sim_documents d where d.applicant_id = a.id), '[]') as documents,
-       case when a.applicant_type = 'company' then (
+       case when x.kind = 'company' then (
          select json_build_object('name', c.name, 'registration_number', c.registration_number, 'country', c.country,
            'address', c.address,
            'register_extract_issued_on', (select to_char(max(cd.issued_on), 'YYYY-MM-DD') from company_documents cd
@@ -35,12 +41,16 @@ export async function kycQueueItems(db: Db): Promise<KycQueueItem[]> {
            'representatives', coalesce((select json_agg(json_build_object('name', r.name, 'role', r.role,
              'ownership', trim_scale(r.ownership)::text) order by r.position) from company_representatives r
              where r.company_id = c.id), '[]'))
-         from companies c where c.applicant_id = a.id) end as company
-     from kyc_sim_applicants a
-     join users u on u.uid = a.external_user_id
-       or (a.applicant_type = 'company' and u.uid || '${COMPANY_APPLICANT_SUFFIX}' = a.external_user_id)
-     left join lateral (select * from profiles where user_id = u.id order by id desc limit 1) p on true
-     where a.review_status in ('pending', 'onHold') order by a.updated_at`,
+         from companies c where c.applicant_id = x.applicant_id) end as company
+     from unnest($1::text[], $2::text[], $3::text[]) as x(applicant_id, external_user_id, kind)
+     join users u on u.uid = x.external_user_id
+       or (x.kind = 'company' and u.uid || '${COMPANY_APPLICANT_SUFFIX}' = x.external_user_id)
+     left join lateral (select * from profiles where user_id = u.id order by id desc limit 1) p on true`,
+    [
+      applicants.map((a) => a.id),
+      applicants.map((a) => a.external_user_id),
+      applicants.map((a) => a.applicant_type),
+    ],
   );
   return rows.rows;
 }

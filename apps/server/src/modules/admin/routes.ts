@@ -218,7 +218,7 @@ export async function adminRoutes(
     docs('Applicants waiting for an identity review', { response: z.array(kycQueueItemResponse) }),
     async (request) => {
       await staff(request, 'kyc.review');
-      return kycQueue(deps.db);
+      return kycQueue(deps.db, deps.kycSimulator?.desk);
     },
   );
 

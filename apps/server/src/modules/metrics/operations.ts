@@ -104,10 +104,14 @@ export function addOperationsMetrics(registry: Registry, sources: OperationsSour
   }
 
   // Read from the database: a scrape during an outage leaves these out (exchange_database_up says why).
-  const failingWebhooks = boundedRead(() =>
+  // Our own intake: whether a provider's deliveries fail is the provider's to report (its dashboard, or the
+  // simulator's own state), not something this exchange can read.
+  const unmatchedWebhooks = boundedRead(() =>
     db.query<{ provider: string; n: number }>(
-      `select 'kyc' as provider, count(*)::int as n from kyc_sim_webhooks where delivered_at is null and attempts > 0
-       union all select 'card', count(*)::int from cardsim_webhooks where delivered_at is null and attempts > 0`,
+      `select 'kyc' as provider, count(*)::int as n from kyc_webhook_events
+         where outcome = 'unknown_applicant' and received_at > now() - interval '1 day'
+       union all select 'card', count(*)::int from card_webhook_events
+         where outcome = 'unknown' and received_at > now() - interval '1 day'`,
     ),
   );
   const mailQueue = boundedRead(() =>
@@ -124,13 +128,13 @@ export function addOperationsMetrics(registry: Registry, sources: OperationsSour
     ),
   );
   new Gauge({
-    name: 'exchange_webhook_deliveries_failing',
-    help: 'Provider webhooks not yet delivered after at least one failed attempt',
+    name: 'exchange_webhooks_unmatched',
+    help: 'Provider webhooks received in the last day about an applicant or a card this exchange does not know',
     labelNames: ['provider'],
     registers: [registry],
     async collect() {
       this.reset();
-      const rows = await failingWebhooks();
+      const rows = await unmatchedWebhooks();
       for (const r of rows?.rows ?? []) this.set({ provider: r.provider }, r.n);
     },
   });

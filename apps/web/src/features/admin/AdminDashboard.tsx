@@ -181,11 +181,7 @@ export function AdminDashboard() {
         </Table>
       </Stack>
       {(
-        [
-          'exchange_chain_height',
-          'exchange_withdrawals_waiting',
-          'exchange_webhook_deliveries_failing',
-        ] as const
+        ['exchange_chain_height', 'exchange_withdrawals_waiting', 'exchange_webhooks_unmatched'] as const
       ).map((name) => (
         <Stack key={name} gap={4}>
           <Title order={5}>{t(`admin.dash.${name}`)}</Title>

@@ -143,5 +143,5 @@ export const admin = {
   'admin.health.down': 'Down',
   'admin.dash.exchange_chain_height': 'Chain heights',
   'admin.dash.exchange_withdrawals_waiting': 'Withdrawals waiting',
-  'admin.dash.exchange_webhook_deliveries_failing': 'Webhook deliveries failing',
+  'admin.dash.exchange_webhooks_unmatched': 'Provider webhooks unmatched (last day)',
 };
