@@ -1,8 +1,9 @@
 import type { Command } from '@exchange/engine';
 import type pg from 'pg';
-import { type ActiveCore, startCore } from '../../apps/server/src/core/index.ts';
+import type { ActiveCore } from '../../apps/server/src/core/index.ts';
 import type { Acknowledgement, SequencerOptions, Submitted } from '../../apps/server/src/core/sequencer.ts';
 import { genMixed, runEngineBench } from '../../packages/engine/bench/engine-bench.ts';
+import { benchServer } from './bench-app.ts';
 import { percentile, printTable, rate } from './stats.ts';
 
 interface DurableResult {
@@ -39,6 +40,7 @@ async function setUp(pool: pg.Pool, count: number, options: Partial<SequencerOpt
     `insert into users (id, uid, email, password_digest, level, state)
      select g, 'IDBENCH' || g, 'bench' || g || '@bench.test', 'x', 2, 'active' from generate_series(1, 1000) g`,
   );
+  const { startCore } = await benchServer();
   const core = await startCore(pool, options);
   await Promise.all(
     Array.from({ length: 1000 }, (_, i) =>
@@ -165,6 +167,7 @@ async function recovery(pool: pg.Pool, count: number) {
          (select next_command from engine_state) as head`,
     )
   ).rows[0];
+  const { startCore } = await benchServer();
   const t0 = performance.now();
   const restarted = await startCore(pool, { snapshotEvery: { commands: 10 ** 9, ms: 10 ** 9 } });
   const startMs = performance.now() - t0;
