@@ -15,6 +15,7 @@ import {
 } from '../../apps/server/test/support/process.ts';
 import { baseapp, serveBaseApp } from '../support/baseapp.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
+import { advanceServerClock } from '../support/clock.ts';
 import { totpCodes } from '../support/totp.ts';
 
 // Issue 30, "Done means": BaseApp 2.6's calls (our reconstruction, run in Chromium at the server's origin) for
@@ -126,12 +127,13 @@ describe("BaseApp 2.6's flows (BASEAPP_COMPAT)", () => {
     const totp = totpCodes(secret, base);
     expect((await baseapp(page, 'enable2fa', await totp())).status).toBe(201);
 
-    // The deposit address stays in the balances BaseApp refreshes every few seconds.
+    // The deposit address stays in the balances BaseApp refreshes every few seconds (the server's clock moves those
+    // seconds between the refreshes instead of the test waiting them out).
     const address = await baseapp(page, 'depositAddress', 'btc');
     expect(address.status).toBe(200);
     const depositAddress = (address.data as { address: string }).address;
     for (let refresh = 0; refresh < 3; refresh++) {
-      if (refresh > 0) await page.waitForTimeout(3000);
+      if (refresh > 0) await advanceServerClock(3000, base);
       const balances = await baseapp(page, 'balances');
       expect(btcAccount(balances)?.deposit_address?.address, `refresh ${refresh}`).toBe(depositAddress);
     }
