@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * Checks the layering rules (scripts/layers/rules.mjs) with dependency-cruiser, plus two rules an import graph
+ * Checks the layering rules (scripts/layers/rules.mjs) with dependency-cruiser, plus rules an import graph
  * cannot see: route files hold no SQL (no `.query(` in a server `routes.ts` or `*-routes.ts`: it belongs in the
- * module's repository or service), and type packages (`@types/*`) are development dependencies. Part of
+ * module's repository or service), the lists that only shrink (SQL outside repositories, the machine's clock, a
+ * simulator's tables named in the server), and type packages (`@types/*`) are development dependencies. Part of
  * `npm run lint`; prints each violation and exits 1 when there is one.
  *
  * `checkLayers(baseDir)` is exported for the test that runs it on a tree breaking each rule.
@@ -47,6 +48,23 @@ const SQL_LIST = 'scripts/layers/sql-outside-repositories.txt';
  * the list only shrinks. Those left on it time something operational (a cache, a poll, a wait), not a rule.
  */
 const WALL_CLOCK_LIST = 'scripts/layers/wall-clock.txt';
+
+/**
+ * The server files that still name a provider simulator's table (issue 34, item 4), one path per line: the list only
+ * shrinks (it is empty now). The product knows a provider through its port, as it would the real one; a simulator's
+ * tables are the simulator's own (packages/provider-sims).
+ */
+const SIMULATOR_TABLES_LIST = 'scripts/layers/simulator-tables.txt';
+
+/** A simulator table's name: the KYC, card issuer, bank and travel-rule simulators' prefixes. */
+const SIMULATOR_TABLE = /\b(kyc_sim_|cardsim_|banksim_|travel_rule_sim_)/;
+
+/** The server files that may name them: the composition root and the ports simulators are composed by. */
+const SIMULATOR_COMPOSITION = new Set([
+  'apps/server/src/compose.ts',
+  'apps/server/src/compose-providers.ts',
+  'apps/server/src/adapters/simulators.ts',
+]);
 
 /** A read of the machine's clock. */
 const WALL_CLOCK = /\bDate\.now\(\)|\bnew Date\(\)/;
@@ -98,6 +116,7 @@ export async function checkLayers(baseDir) {
   }
   violations.push(...sqlOutsideRepositories(baseDir));
   violations.push(...wallClockOutsideTheClock(baseDir));
+  violations.push(...simulatorTablesInTheServer(baseDir));
   for (const manifest of manifests(baseDir)) {
     const pkg = JSON.parse(readFileSync(path.join(baseDir, manifest), 'utf8'));
     for (const name of Object.keys(pkg.dependencies ?? {}))
@@ -202,17 +221,34 @@ function wallClockOutsideTheClock(baseDir) {
   });
 }
 
+/**
+ * Server files (outside the composition root) that name a simulator's table without being on
+ * {@link SIMULATOR_TABLES_LIST}, and listed files that no longer do: the product reads no simulator's state, not even
+ * in a comment that would invite it (the migrations that make those tables are SQL files, not checked).
+ */
+function simulatorTablesInTheServer(baseDir) {
+  return shrinkingList(baseDir, {
+    dir: 'apps/server/src',
+    list: SIMULATOR_TABLES_LIST,
+    rule: 'simulator-tables-in-the-server',
+    stale: 'simulator-tables-list-stale',
+    what: 'a simulator table (kyc_sim_, cardsim_, banksim_, travel_rule_sim_)',
+    exempt: (file) => SIMULATOR_COMPOSITION.has(file),
+    uses: (text) => SIMULATOR_TABLE.test(text),
+  });
+}
+
 /** `text` without its comments (line comments and doc comments), roughly: enough that prose never counts as code. */
 function withoutComments(text) {
   return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
 }
 
 /**
- * A rule kept by a list that only shrinks: module files (not `exempt`) whose text `uses` the thing must be on the
- * list at `list`, and every listed file must still use it (so the list stays exact).
+ * A rule kept by a list that only shrinks: the files under `dir` (module files by default), not `exempt`, whose text
+ * `uses` the thing must be on the list at `list`, and every listed file must still use it (so the list stays exact).
  * @param {string} baseDir
- * @param {{ list: string; rule: string; stale: string; what: string; exempt: (file: string) => boolean;
- *   uses: (text: string) => boolean }} check
+ * @param {{ dir?: string; list: string; rule: string; stale: string; what: string;
+ *   exempt: (file: string) => boolean; uses: (text: string) => boolean }} check
  * @returns {Violation[]}
  */
 function shrinkingList(baseDir, check) {
@@ -226,7 +262,7 @@ function shrinkingList(baseDir, check) {
   /** @type {Violation[]} */
   const found = [];
   const uses = (file) => check.uses(readFileSync(path.join(baseDir, file), 'utf8'));
-  for (const file of sourceFiles(baseDir, 'apps/server/src/modules')) {
+  for (const file of sourceFiles(baseDir, check.dir ?? 'apps/server/src/modules')) {
     if (check.exempt(file) || listed.includes(file)) continue;
     if (uses(file)) found.push({ rule: check.rule, from: file, to: check.what });
   }

@@ -185,6 +185,19 @@ const CASES: { rule: string; files: Record<string, string> }[] = [
     files: { 'scripts/layers/wall-clock.txt': '# allowed\napps/server/src/modules/b/service.ts\n' },
   },
   {
+    // Product code (here the core, outside the modules) reads a provider simulator's table.
+    rule: 'simulator-tables-in-the-server',
+    files: {
+      'apps/server/src/core/cards.ts':
+        "import type pg from 'pg';\nexport const onCard = (db: pg.Pool) => db.query('select 1 from cardsim_cards');\n",
+    },
+  },
+  {
+    // The list of server files still allowed a simulator's table names one that no longer names any.
+    rule: 'simulator-tables-list-stale',
+    files: { 'scripts/layers/simulator-tables.txt': '# allowed\napps/server/src/modules/b/service.ts\n' },
+  },
+  {
     rule: 'types-are-dev-dependencies',
     files: {
       'apps/server/package.json': json({
@@ -265,6 +278,26 @@ describe('the layering check (scripts/check-layers.mjs, in npm run lint)', () =>
       'scripts/layers/wall-clock.txt': `${file}\n`,
     });
     expect(listed).toEqual([]);
+  }, 30_000);
+
+  it('lets the composition root, and a listed file until it moves, name a simulator table', async () => {
+    const reads =
+      "import type pg from 'pg';\nexport const n = (db: pg.Pool) => db.query('select 1 from kyc_sim_applicants');\n";
+    const found = await violations({
+      ...CLEAN,
+      'apps/server/src/compose-providers.ts': `${reads}// banksim_webhooks, travel_rule_sim_messages\n`,
+      'apps/server/src/modules/b/service.ts': reads,
+      'scripts/layers/simulator-tables.txt': 'apps/server/src/modules/b/service.ts\n',
+    });
+    expect(found.filter((v) => v.rule.startsWith('simulator-tables'))).toEqual([]);
+    const unlisted = await violations({ ...CLEAN, 'apps/server/src/modules/b/service.ts': reads });
+    expect(unlisted.filter((v) => v.rule.startsWith('simulator-tables'))).toEqual([
+      {
+        rule: 'simulator-tables-in-the-server',
+        from: 'apps/server/src/modules/b/service.ts',
+        to: 'a simulator table (kyc_sim_, cardsim_, banksim_, travel_rule_sim_)',
+      },
+    ]);
   }, 30_000);
 
   it('every rule of the rule set has a case here', async () => {
