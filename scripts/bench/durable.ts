@@ -30,12 +30,13 @@ const JOURNAL: PathSpec = { ack: 'journal', options: {} };
 const WRITE_THROUGH: PathSpec = { ack: 'projected', options: { writeThrough: true } };
 
 /**
- * Replays the engine benchmark's mixed stream (70% limit orders around a random-walk mid, 20% cancels of live
- * orders, 10% market orders; 1,000 funded users) through the sequencer, each caller waiting for its durable
- * answer. Commands are submitted in stream order, so order ids match the stream's.
+ * The bench's 1,000 users (ids 1-1,000, as the engine benchmark's stream names them), a core of the built server,
+ * and each user credited 10^20 units of USDT and 10^18 of BTC through it.
  */
-async function setUp(pool: pg.Pool, count: number, options: Partial<SequencerOptions>) {
-  const stream = genMixed(count, 42).cmds;
+export async function fundedCore(
+  pool: pg.Pool,
+  options: Partial<SequencerOptions> = {},
+): Promise<ActiveCore> {
   await pool.query(
     `insert into users (id, uid, email, password_digest, level, state)
      select g, 'IDBENCH' || g, 'bench' || g || '@bench.test', 'x', 2, 'active' from generate_series(1, 1000) g`,
@@ -57,6 +58,17 @@ async function setUp(pool: pg.Pool, count: number, options: Partial<SequencerOpt
       ),
     ),
   );
+  return core;
+}
+
+/**
+ * Replays the engine benchmark's mixed stream (70% limit orders around a random-walk mid, 20% cancels of live
+ * orders, 10% market orders; 1,000 funded users) through the sequencer, each caller waiting for its durable
+ * answer. Commands are submitted in stream order, so order ids match the stream's.
+ */
+async function setUp(pool: pg.Pool, count: number, options: Partial<SequencerOptions>) {
+  const stream = genMixed(count, 42).cmds;
+  const core = await fundedCore(pool, options);
   return { stream, core };
 }
 

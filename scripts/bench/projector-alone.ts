@@ -13,7 +13,6 @@
 import { readFileSync } from 'node:fs';
 import { Engine } from '@exchange/engine';
 import { loadEngineConfig } from '../../apps/server/src/core/engine-config.ts';
-import { startCore } from '../../apps/server/src/core/index.ts';
 import { decodeBatch, encodeBatch } from '../../apps/server/src/core/journal/codec.ts';
 import { loadEngineState, Units } from '../../apps/server/src/core/persistence.ts';
 import { type JournalBatch, projectionStatements } from '../../apps/server/src/core/projection.ts';
@@ -23,6 +22,7 @@ import type { Submitted } from '../../apps/server/src/core/sequencer.ts';
 import type { Tx } from '../../apps/server/src/db/pool.ts';
 import { genMixed } from '../../packages/engine/bench/engine-bench.ts';
 import { benchDatabase } from './database.ts';
+import { fundedCore } from './durable.ts';
 
 const count = Number(process.argv[2] ?? 200_000);
 const batchSize = Number(process.argv[3] ?? 1000);
@@ -31,26 +31,7 @@ const unitSize = Number(process.argv[4] ?? 20_000);
 const db = await benchDatabase();
 try {
   const { pool } = await db.fresh();
-  await pool.query(
-    `insert into users (id, uid, email, password_digest, level, state)
-     select g, 'IDBENCH' || g, 'bench' || g || '@bench.test', 'x', 2, 'active' from generate_series(1, 1000) g`,
-  );
-  const core = await startCore(pool, {});
-  await Promise.all(
-    Array.from({ length: 1000 }, (_, i) =>
-      Promise.all(
-        (['usdt', 'btc'] as const).map((currency) =>
-          core.sequencer.submit({
-            type: 'Credit',
-            user: i + 1,
-            currency,
-            amount: currency === 'usdt' ? 10n ** 20n : 10n ** 18n,
-            kind: 'deposit',
-          }),
-        ),
-      ),
-    ),
-  );
+  const core = await fundedCore(pool);
   await core.sequencer.drain();
   await core.sequencer.drain();
   await core.sequencer.tables.stop(new Error('set up'));

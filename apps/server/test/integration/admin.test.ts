@@ -168,23 +168,6 @@ describe('the admin API', () => {
     });
   });
 
-  it("lists a customer's open sessions as of the app's clock", async () => {
-    const who = staff.support;
-    const visitor = await person('visitor@example.com', 'member');
-    // The visitor's session ends in ten minutes on the app's clock.
-    const ends = t.clock.now() + 10 * 60_000;
-    await t.db.pool.query('update sessions set expires_at = $2 where user_id = $1', [
-      visitor.id,
-      new Date(ends),
-    ]);
-    const open = async () => (await call('GET', `/users/${visitor.uid}`, who.headers)).json().sessions;
-    await stepUp(who);
-    expect(await open()).toHaveLength(1);
-    t.clock.set(ends + 1_000);
-    await stepUp(who);
-    expect(await open()).toEqual([]);
-  });
-
   it('lets support reset the 2FA of a user who lost their authenticator: signed out, and withdrawals on hold', async () => {
     const who = staff.support;
     await stepUp(who);

@@ -5,7 +5,7 @@ import bitcoinMessage from 'bitcoinjs-message';
 import { Wallet } from 'ethers';
 import { TronWeb } from 'tronweb';
 import { describe, expect, it } from 'vitest';
-import { bip322Key, bip322WitnessScript } from '../support/bip322-signer.ts';
+import { savedOffChain } from '../support/travel-rule.ts';
 import { type Member, TRX, walletSuite } from '../support/wallet.ts';
 
 /**
@@ -41,19 +41,6 @@ async function saved(who: Member, address: string, info: Record<string, string>)
   const pin = await emailedPin(who);
   expect((await call(who, 'PATCH', `/account/beneficiaries/${id}/activate`, { pin })).statusCode).toBe(200);
   return id;
-}
-
-/**
- * A self-hosted address saved straight in the table, for a network this test app does not run (the proof does not
- * touch the chain).
- */
-async function savedOffChain(who: Member, address: string, currency: string, network: string) {
-  const row = await w.t.db.pool.query(
-    `insert into beneficiaries (user_id, currency_id, blockchain_key, name, address, state, beneficiary_name, hosting)
-     values ($1, $2, $3, 'mine', $4, 'active', 'Jan Kowalski', 'self_hosted') returning id`,
-    [who.id, currency, network, address],
-  );
-  return Number(row.rows[0].id);
 }
 
 const selfHosted = { beneficiary_name: 'Jan Kowalski', hosting: 'self_hosted' };
@@ -328,7 +315,7 @@ describe('proof of a self-hosted address', () => {
     const btcKey = secp256k1.utils.randomSecretKey();
     const regtest = { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef };
     const btcAddress = p2wpkh(secp256k1.getPublicKey(btcKey, true), regtest).address as string;
-    const btcId = await savedOffChain(who, btcAddress, 'btc', 'btc-sim');
+    const btcId = await savedOffChain(w.t.db.pool, who, btcAddress, 'btc', 'btc-sim');
     const btcChallenge = (
       await call(who, 'POST', `/account/beneficiaries/${btcId}/ownership_challenge`)
     ).json();
@@ -343,7 +330,7 @@ describe('proof of a self-hosted address', () => {
     expect(btcProof.statusCode).toBe(200);
 
     const evm = Wallet.createRandom();
-    const evmId = await savedOffChain(who, evm.address, 'usdt', 'eth-devnet');
+    const evmId = await savedOffChain(w.t.db.pool, who, evm.address, 'usdt', 'eth-devnet');
     const evmChallenge = (
       await call(who, 'POST', `/account/beneficiaries/${evmId}/ownership_challenge`)
     ).json();
@@ -361,55 +348,5 @@ describe('proof of a self-hosted address', () => {
     });
     const notNeeded = await call(who, 'POST', `/account/beneficiaries/${hosted}/ownership_challenge`);
     expect(notNeeded.json().errors).toEqual(['account.beneficiary.proof_not_needed']);
-  });
-
-  it('takes BIP-322 proofs (bitcoinjs-lib) for Taproot, native SegWit and P2WSH addresses, and refuses another key', async () => {
-    const who = await member('bip322@travel.test');
-    const saved = new Map<string, number>();
-    const prove = async (address: string, sign: (message: string) => string) => {
-      const id = saved.get(address) ?? (await savedOffChain(who, address, 'btc', 'btc-sim'));
-      saved.set(address, id);
-      const challenge = (await call(who, 'POST', `/account/beneficiaries/${id}/ownership_challenge`)).json();
-      const res = await call(who, 'POST', `/account/beneficiaries/${id}/ownership_proof`, {
-        challenge_id: challenge.challenge_id,
-        signature: sign(challenge.message),
-      });
-      return { method: challenge.method as string, res };
-    };
-    const taproot = bip322Key('p2tr', secp256k1.utils.randomSecretKey());
-    const stranger = bip322Key('p2tr', secp256k1.utils.randomSecretKey());
-    const wrong = await prove(taproot.address, (m) => stranger.sign(m));
-    expect(wrong.method).toBe('bip322');
-    expect(wrong.res.json().errors).toEqual(['account.beneficiary.invalid_signature']);
-    const right = await prove(taproot.address, (m) => taproot.sign(m));
-    expect(right.res.statusCode, right.res.body).toBe(200);
-    expect(right.res.json().ownership_proved_at).not.toBeNull();
-    const native = bip322Key('p2wpkh', secp256k1.utils.randomSecretKey());
-    const segwit = await prove(native.address, (m) => native.sign(m));
-    expect([segwit.method, segwit.res.statusCode]).toEqual(['bip137', 200]);
-    // P2WSH: a single-key witness script and a 2-of-2 multisig, signed by bitcoinjs-lib; another key is refused.
-    const [k1, k2] = [secp256k1.utils.randomSecretKey(), secp256k1.utils.randomSecretKey()];
-    const single = bip322WitnessScript(Uint8Array.of(33, ...secp256k1.getPublicKey(k1, true), 0xac), [k1]);
-    const wrongKey = await prove(single.address, (m) =>
-      bip322WitnessScript(Uint8Array.of(33, ...secp256k1.getPublicKey(k2, true), 0xac), [k2]).sign(m),
-    );
-    expect([wrongKey.method, wrongKey.res.json().errors]).toEqual([
-      'bip322',
-      ['account.beneficiary.invalid_signature'],
-    ]);
-    const wsh = await prove(single.address, (m) => single.sign(m));
-    expect([wsh.method, wsh.res.statusCode]).toEqual(['bip322', 200]);
-    const pubs = [k1, k2].map((k) => secp256k1.getPublicKey(k, true));
-    const multisig = bip322WitnessScript(
-      Uint8Array.of(0x52, ...pubs.flatMap((p) => [33, ...p]), 0x52, 0xae),
-      [k1, k2],
-    );
-    const both = await prove(multisig.address, (m) => multisig.sign(m));
-    expect([both.method, both.res.statusCode], both.res.body).toEqual(['bip322', 200]);
-    const stored = await w.t.db.pool.query(
-      `select ownership_proof->>'method' as method from beneficiaries where address = $1`,
-      [taproot.address],
-    );
-    expect(stored.rows[0].method).toBe('bip322');
   });
 });
