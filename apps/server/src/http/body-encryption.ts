@@ -10,6 +10,7 @@ import { ERRORS, encryptionKeyResponse } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { decrypt, encrypt, type ServerKeys } from '../modules/identity/crypto.ts';
+import { insertBodyKey, readBodyKey } from './body-key-repository.ts';
 import { AppError } from './errors.ts';
 import { docs } from './openapi.ts';
 
@@ -21,21 +22,17 @@ export interface BodyKey {
 
 /** Loads the body-encryption key pair, generating it once (shared by every process through the database). */
 export async function loadBodyKey(db: pg.Pool, keys: ServerKeys): Promise<BodyKey> {
-  const existing = (await db.query(`select value from app_secrets where name = 'body_rsa_key'`)).rows[0];
-  if (!existing) {
+  if ((await readBodyKey(db)) === undefined) {
     const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const value = JSON.stringify({
       public: pair.publicKey.export({ type: 'spki', format: 'pem' }),
       private: encrypt(keys, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()),
     });
-    await db.query(
-      `insert into app_secrets (name, value) values ('body_rsa_key', $1) on conflict (name) do nothing`,
-      [value],
-    );
+    await insertBodyKey(db, value);
   }
-  const stored = JSON.parse(
-    (await db.query(`select value from app_secrets where name = 'body_rsa_key'`)).rows[0].value,
-  );
+  const value = await readBodyKey(db);
+  if (value === undefined) throw new Error('the body-encryption key was not stored');
+  const stored = JSON.parse(value);
   return { publicKeyPem: stored.public, privateKey: createPrivateKey(decrypt(keys, stored.private)) };
 }
 

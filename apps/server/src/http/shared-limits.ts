@@ -1,6 +1,7 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type pg from 'pg';
 import { type Clock, dateOf } from '../clock.ts';
+import { countHit, recordNonces, sweepNonces, sweepRateLimitHits } from './limits-repository.ts';
 
 /**
  * What @fastify/rate-limit hands a store's `child` for a route with its own limit: the route's limit settings,
@@ -18,31 +19,6 @@ function routeScope(params: object): string {
 
 /** Expired rows are swept after this many counts, so the tables stay as small as the windows. */
 const SWEEP_EVERY = 1000;
-
-/**
- * Counts one hit of `key` in a fixed window of `windowMs` shared by every process (PostgreSQL), and returns the
- * count so far and the window's remaining milliseconds. "Now" is the app's clock, not the database's, so a test
- * moves the window by moving the clock.
- */
-async function countHit(
-  db: pg.Pool,
-  key: string,
-  windowMs: number,
-  now: Date,
-): Promise<{ current: number; ttl: number }> {
-  const row = (
-    await db.query(
-      `insert into rate_limit_hits (key, hits, reset_at) values ($1, 1, $3::timestamptz + make_interval(secs => $2))
-       on conflict (key) do update set
-         hits = case when rate_limit_hits.reset_at <= $3::timestamptz then 1 else rate_limit_hits.hits + 1 end,
-         reset_at = case when rate_limit_hits.reset_at <= $3::timestamptz then excluded.reset_at
-                         else rate_limit_hits.reset_at end
-       returning hits, greatest(0, extract(epoch from reset_at - $3::timestamptz) * 1000)::bigint as ttl`,
-      [key, windowMs / 1000, now],
-    )
-  ).rows[0];
-  return { current: Number(row.hits), ttl: Number(row.ttl) };
-}
 
 /** A count so far in the current window, and the window's remaining milliseconds. */
 type WindowCount = { current: number; ttl: number };
@@ -86,8 +62,7 @@ export function sharedRateLimitStore(db: pg.Pool, clock: Clock): FastifyRateLimi
   let counted = 0;
   return rateLimitStore((key, windowMs) => {
     const now = dateOf(clock);
-    if (++counted % SWEEP_EVERY === 0)
-      void db.query('delete from rate_limit_hits where reset_at < $1', [now]).catch(() => {});
+    if (++counted % SWEEP_EVERY === 0) void sweepRateLimitHits(db, now).catch(() => {});
     return countHit(db, key, windowMs, now);
   });
 }
@@ -174,12 +149,7 @@ export class SharedNonces {
     }
     const unique = [...first.values()];
     try {
-      const inserted = await this.db.query<{ kid: string; nonce: string }>(
-        `insert into api_key_nonces (kid, nonce) select * from unnest($1::text[], $2::bigint[])
-         on conflict do nothing returning kid, nonce::text`,
-        [unique.map((e) => e.kid), unique.map((e) => e.nonce)],
-      );
-      const fresh = new Set(inserted.rows.map((r) => `${r.kid}:${r.nonce}`));
+      const fresh = await recordNonces(this.db, unique);
       for (const entry of batch) {
         const id = `${entry.kid}:${entry.nonce}`;
         entry.resolve(first.get(id) === entry && fresh.has(id));
@@ -190,11 +160,7 @@ export class SharedNonces {
     this.recorded += unique.length;
     if (this.recorded >= SWEEP_EVERY) {
       this.recorded = 0;
-      void this.db
-        .query('delete from api_key_nonces where seen_at < now() - make_interval(secs => $1)', [
-          this.keepMs / 1000,
-        ])
-        .catch(() => {});
+      void sweepNonces(this.db, this.keepMs).catch(() => {});
     }
   }
 }

@@ -5,6 +5,7 @@ import { verify } from 'altcha-lib/frameworks/shared';
 import type pg from 'pg';
 import { AppError } from '../../http/errors.ts';
 import type { CaptchaPort } from './port.ts';
+import { recordSolution, sweepSolutions } from './solutions-repository.ts';
 
 /** Proof-of-work difficulty: 16 leading zero bits of SHA-256, about a second of work in a browser. */
 const KEY_PREFIX = '0000';
@@ -28,17 +29,8 @@ function sharedSolutionStore(db: pg.Pool) {
     set: () => undefined,
     /** Records a verified challenge id; false when some process has already accepted it. */
     async setIfAbsent(challengeId: string): Promise<boolean> {
-      if (++recorded % SWEEP_EVERY === 0)
-        void db
-          .query('delete from captcha_solutions where seen_at < now() - make_interval(secs => $1)', [
-            2 * TTL_SECONDS,
-          ])
-          .catch(() => {});
-      const inserted = await db.query(
-        'insert into captcha_solutions (challenge_id) values ($1) on conflict do nothing',
-        [challengeId],
-      );
-      return inserted.rowCount === 1;
+      if (++recorded % SWEEP_EVERY === 0) void sweepSolutions(db, 2 * TTL_SECONDS).catch(() => {});
+      return recordSolution(db, challengeId);
     },
   };
 }

@@ -10,7 +10,7 @@ import type { SignerPort } from '../signing.ts';
 import { outputScript, scureNetwork } from './build.ts';
 import { type BitcoinRpc, btcToSats, createBitcoinRpc, RPC_INVALID_PARAMETER, RpcError } from './rpc.ts';
 import { createSpender } from './spend.ts';
-import { type Utxo, UtxoStore } from './utxos.ts';
+import { type Utxo, UtxoStore } from './utxos-repository.ts';
 
 export interface BitcoinChainOptions {
   /** The `blockchains.key`, e.g. `btc-regtest`. */

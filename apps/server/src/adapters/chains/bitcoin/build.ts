@@ -1,7 +1,7 @@
 import type { BtcNetwork } from '@exchange/shared';
 import { base64, hex } from '@scure/base';
 import { Address, OutScript, Transaction } from '@scure/btc-signer';
-import type { Utxo } from './utxos.ts';
+import type { Utxo } from './utxos-repository.ts';
 
 /**
  * Building our transactions: P2WPKH inputs (BIP84 keys), outputs to any standard script, fees from a rate in

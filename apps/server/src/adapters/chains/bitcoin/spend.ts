@@ -21,7 +21,7 @@ import {
   type ScureNetwork,
 } from './build.ts';
 import { type BitcoinRpc, btcToSats, RPC_VERIFY_ALREADY_IN_CHAIN, RpcError } from './rpc.ts';
-import type { Utxo, UtxoStore } from './utxos.ts';
+import type { Utxo, UtxoStore } from './utxos-repository.ts';
 
 /**
  * Spending our outputs: coin selection, fee, PSBT, the signer, broadcast. One address's outputs are spent by one
