@@ -173,6 +173,7 @@ export async function suspendWithdrawal(
       reason: WITHDRAW_REVIEW_REASONS.amlSuspended,
       until,
       suspendedBy: staff.user.id,
+      at: now,
     });
     await recordStaffAction(tx, staff, 'monitoring.withdrawal.suspend', `withdrawal:${withdrawalId}`, {
       before: { state: w.state },
