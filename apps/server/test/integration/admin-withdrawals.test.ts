@@ -337,8 +337,21 @@ describe('withdrawal review', () => {
     who.headers = await sessionFor(w.t.deps.sessions, who.id);
     expect((await withdraw(who, beneficiary, '44')).json().state).toBe('accepted');
     // What is asked for now is stamped on the app's clock and counts: 44 + 12 is over 55.5.
-    expect((await withdraw(who, beneficiary, '12')).json().state).toBe('under_review');
+    const waiting = (await withdraw(who, beneficiary, '12')).json();
+    expect(waiting.state).toBe('under_review');
     const late = await freshCompliance('late-compliance@review.test');
     expect((await put(late, null)).statusCode).toBe(200);
+    // The review is stamped on the app's clock too (a day ahead of the database's).
+    const before = w.t.clock.now();
+    const rejected = await admin(late, 'POST', `/withdrawals/${waiting.id}/reject`, {
+      reason: 'Over the daily limit and not confirmed by the customer',
+    });
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    const reviewed = await w.t.db.pool.query('select reviewed_at from withdrawals where id = $1', [
+      waiting.id,
+    ]);
+    const reviewedAt = (reviewed.rows[0].reviewed_at as Date).getTime();
+    expect(reviewedAt).toBeGreaterThanOrEqual(before);
+    expect(reviewedAt).toBeLessThanOrEqual(w.t.clock.now());
   });
 });

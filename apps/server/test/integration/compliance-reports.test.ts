@@ -193,6 +193,13 @@ describe('the report clock (three business hours) and suspensions (business days
     const oneUntil = until(one.res);
     expect(oneUntil).toBeGreaterThanOrEqual(one.before + 5 * DAY);
     expect(oneUntil).toBeLessThanOrEqual(one.after + 5 * DAY);
+    // The ten days' suspension it replaced is lifted at the app's time (December 2026), not the database's.
+    const lifted = (one.res.json().suspensions as { lifted_at: string | null }[]).flatMap((s) =>
+      s.lifted_at === null ? [] : [new Date(s.lifted_at).getTime()],
+    );
+    expect(lifted).toHaveLength(1);
+    expect(lifted[0]).toBeGreaterThanOrEqual(one.before);
+    expect(lifted[0]).toBeLessThanOrEqual(one.after);
     // Eleven and zero are out of bounds; nothing changes.
     for (const days of [11, 0]) {
       const refused = await suspend(days);
@@ -203,6 +210,17 @@ describe('the report clock (three business hours) and suspensions (business days
       [pending, report.id],
     );
     expect(rows.rows[0].n).toBe(2);
+    // Approved only once the suspension ends on the app's clock: the database's refusal reads the app's time too.
+    const approve = async () =>
+      adminCall(w.t, 'POST', `/withdrawals/${pending}/approve`, (await officerNow()).headers, {});
+    const early = await approve();
+    expect([early.statusCode, early.json()]).toEqual([
+      409,
+      { errors: ['admin.monitoring.withdrawal_suspended'] },
+    ]);
+    w.t.clock.set(oneUntil + 60_000);
+    const ended = await approve();
+    expect(ended.statusCode, ended.body).toBe(200);
   });
 
   it('across Epiphany (Wednesday 6 January 2027), a holiday in the week', async () => {

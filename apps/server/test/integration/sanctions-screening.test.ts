@@ -368,11 +368,18 @@ describe('sanctions screening of a business paying out', () => {
     expect(w.balance(payer, 'trx')).toEqual({ balance: 50n * TRX, locked: 0n });
     expect((await w.call(payer, 'GET', `/account/payouts/${file}`)).json().state).toBe('validated');
 
+    // Half an hour on, on the app's clock: the decision is stamped with its time, not the database's.
+    w.t.clock.advance(30 * 60_000);
+    await stepUp(w.t, compliance);
+    const before = w.t.clock.now();
     const cleared = await adminCall(w.t, 'POST', `/sanctions/hits/${hit.id}/decide`, compliance.headers, {
       decision: 'false_positive',
       reason: 'Different person: other date of birth and citizenship',
     });
     expect(cleared.statusCode, cleared.body).toBe(200);
+    const decidedAt = new Date(cleared.json().decided_at).getTime();
+    expect(decidedAt).toBeGreaterThanOrEqual(before);
+    expect(decidedAt).toBeLessThanOrEqual(w.t.clock.now());
     const run = await execute();
     expect(run.statusCode, run.body).toBe(202);
   });

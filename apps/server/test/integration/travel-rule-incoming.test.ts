@@ -294,4 +294,24 @@ describe('incoming transfers under the travel rule', () => {
     const anonymous = await w.t.app.inject({ method: 'GET', url: '/api/v2/peatio/account/deposits' });
     expect(anonymous.statusCode).toBe(401);
   });
+
+  // Last: it moves the app's clock on.
+  it("runs the wait for the originator from when the app's clock saw the deposit", async () => {
+    // Half an hour ahead of the database's time: seen now, the deposit is stamped on this clock and waits.
+    w.t.clock.advance(30 * 60_000);
+    const who = await w.member('clock@incoming.test');
+    const d = await sent(who, 17n);
+    await attributed(d.from, 'nordwind', async () => {
+      await w.mine(CONFIRMATIONS);
+      expect(await deposit(d.id)).toMatchObject({ travel_rule_status: 'awaiting', credited: false });
+      // Nine minutes on it still waits (asked again: more than a minute passed); eleven minutes on it is held.
+      w.t.clock.advance(9 * 60_000);
+      await w.t.deps.wallet.tick();
+      expect((await deposit(d.id)).travel_rule_status).toBe('awaiting');
+      w.t.clock.advance(2 * 60_000);
+      await w.t.deps.wallet.tick();
+      expect((await deposit(d.id)).travel_rule_status).toBe('held');
+    });
+    expect(w.balance(who, 'trx')).toEqual({ balance: 0n, locked: 0n });
+  });
 });

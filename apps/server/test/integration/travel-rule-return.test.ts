@@ -153,8 +153,15 @@ describe('returning a held deposit to its sender', () => {
       d.id,
     ]);
     await w.mine(CONFIRMATIONS);
+    // Half an hour on, on the app's clock: the decision is stamped with its time, not the database's.
+    w.t.clock.advance(30 * 60_000);
+    await stepUp(w.t, compliance);
+    const before = w.t.clock.now();
     const returned = await decide(compliance, d.id, 'return', 'No originator information');
     expect(returned.statusCode).toBe(200);
+    const decidedAt = new Date(returned.json().decided_at).getTime();
+    expect(decidedAt).toBeGreaterThanOrEqual(before);
+    expect(decidedAt).toBeLessThanOrEqual(w.t.clock.now());
     const wid = returned.json().return.withdrawal_id as number;
     expect(w.balance(who, 'trx')).toEqual({ balance: 0n, locked: 9n * TRX });
     // Cancelled before it was sent, and released as every path releases a hold (no path names the destination).

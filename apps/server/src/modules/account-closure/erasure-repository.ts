@@ -23,6 +23,23 @@ export interface ErasureCategory {
 /** Runs one statement of an erasure; the rows it touched. */
 const count = async (tx: Tx, sql: string, values: unknown[]) => (await tx.query(sql, values)).rowCount ?? 0;
 
+/** Deletes the account's rows of `table` (by its `user_id`). */
+const deleteOwn = (tx: Tx, w: ErasureTarget, table: string) =>
+  count(tx, `delete from ${table} where user_id = $1`, [w.userId]);
+
+/** Deletes the rows of `table` that belong to the account's company (by their `company_id`). */
+const deleteOfCompany = (tx: Tx, w: ErasureTarget, table: string) =>
+  count(tx, `delete from ${table} where company_id in (select id from companies where user_id = $1)`, [
+    w.userId,
+  ]);
+
+/**
+ * Overwrites personal columns of the account's rows of `table` (by its `user_id`): `set` names them, with `$2` for
+ * {@link ERASED}; the rows' `updated_at` is stamped.
+ */
+const overwriteOwn = (tx: Tx, w: ErasureTarget, table: string, set: string) =>
+  count(tx, `update ${table} set ${set}, updated_at = now() where user_id = $1`, [w.userId, ERASED]);
+
 /**
  * Correspondence: what we wrote to the user and they to us. Mail and SMS records have no user id (they are kept
  * by recipient), so they are found by the account's email and phone numbers, which this stage runs before the
@@ -56,13 +73,13 @@ export const CORRESPONDENCE: readonly ErasureCategory[] = [
  * the names and bank details on them are replaced by {@link ERASED}.
  */
 export const RECORDS: readonly ErasureCategory[] = [
-  { name: 'profiles', erase: (tx, w) => count(tx, 'delete from profiles where user_id = $1', [w.userId]) },
-  { name: 'phones', erase: (tx, w) => count(tx, 'delete from phones where user_id = $1', [w.userId]) },
-  { name: 'labels', erase: (tx, w) => count(tx, 'delete from labels where user_id = $1', [w.userId]) },
+  { name: 'profiles', erase: (tx, w) => deleteOwn(tx, w, 'profiles') },
+  { name: 'phones', erase: (tx, w) => deleteOwn(tx, w, 'phones') },
+  { name: 'labels', erase: (tx, w) => deleteOwn(tx, w, 'labels') },
   {
     name: 'identity_documents',
     erase: async (tx, w) =>
-      (await count(tx, 'delete from kyc_documents where user_id = $1', [w.userId])) +
+      (await deleteOwn(tx, w, 'kyc_documents')) +
       (await count(
         tx,
         'delete from card_holder_documents where holder_id in (select id from card_holders where user_id = $1)',
@@ -73,35 +90,27 @@ export const RECORDS: readonly ErasureCategory[] = [
     name: 'card_holder',
     // The document number's column must hold one of its two forms: a placeholder unique to the row.
     erase: (tx, w) =>
-      count(
+      overwriteOwn(
         tx,
-        `update card_holders set first_name = $2, last_name = $2, description = null,
-                id_no = 'ERASED-' || id, id_no_sealed = null, id_no_hash = null, updated_at = now()
-          where user_id = $1`,
-        [w.userId, ERASED],
+        w,
+        'card_holders',
+        `first_name = $2, last_name = $2, description = null, id_no = 'ERASED-' || id, id_no_sealed = null,
+         id_no_hash = null`,
       ),
   },
   {
     name: 'company',
     erase: async (tx, w) =>
-      (await count(
+      (await deleteOfCompany(tx, w, 'company_documents')) +
+      (await deleteOfCompany(tx, w, 'company_representatives')) +
+      (await overwriteOwn(
         tx,
-        `delete from company_documents where company_id in (select id from companies where user_id = $1)`,
-        [w.userId],
-      )) +
-      (await count(
-        tx,
-        `delete from company_representatives where company_id in (select id from companies where user_id = $1)`,
-        [w.userId],
-      )) +
-      (await count(
-        tx,
-        `update companies set name = $2, registration_number = $2, address = $2, review_comment = null,
-                updated_at = now() where user_id = $1`,
-        [w.userId, ERASED],
+        w,
+        'companies',
+        'name = $2, registration_number = $2, address = $2, review_comment = null',
       )),
   },
-  { name: 'sessions', erase: (tx, w) => count(tx, 'delete from sessions where user_id = $1', [w.userId]) },
+  { name: 'sessions', erase: (tx, w) => deleteOwn(tx, w, 'sessions') },
   {
     name: 'security_log',
     erase: async (tx, w, due) =>
@@ -116,44 +125,29 @@ export const RECORDS: readonly ErasureCategory[] = [
   },
   {
     name: 'ip_whitelist',
-    erase: (tx, w) => count(tx, 'delete from login_ip_whitelist where user_id = $1', [w.userId]),
+    erase: (tx, w) => deleteOwn(tx, w, 'login_ip_whitelist'),
   },
   {
     name: 'credentials',
     erase: async (tx, w) =>
-      (await count(tx, 'delete from one_time_codes where user_id = $1', [w.userId])) +
-      (await count(tx, 'delete from password_resets where user_id = $1', [w.userId])) +
+      (await deleteOwn(tx, w, 'one_time_codes')) +
+      (await deleteOwn(tx, w, 'password_resets')) +
       (await count(tx, 'delete from login_failures where identifier = lower($1)', [w.email])) +
-      (await count(
-        tx,
-        `update api_keys set secret_enc = $2, allowed_ips = '{}', state = 'inactive', updated_at = now()
-          where user_id = $1`,
-        [w.userId, ERASED],
-      )),
+      (await overwriteOwn(tx, w, 'api_keys', `secret_enc = $2, allowed_ips = '{}', state = 'inactive'`)),
   },
   {
     name: 'beneficiaries',
-    erase: (tx, w) =>
-      count(
-        tx,
-        `update beneficiaries set name = $2, description = '', pin_hash = null, updated_at = now()
-          where user_id = $1`,
-        [w.userId, ERASED],
-      ),
+    erase: (tx, w) => overwriteOwn(tx, w, 'beneficiaries', `name = $2, description = '', pin_hash = null`),
   },
   {
     name: 'bank_details',
     erase: async (tx, w) =>
-      (await count(
+      (await overwriteOwn(tx, w, 'fiat_withdrawals', 'holder = $2, iban = $2')) +
+      (await overwriteOwn(
         tx,
-        'update fiat_withdrawals set holder = $2, iban = $2, updated_at = now() where user_id = $1',
-        [w.userId, ERASED],
-      )) +
-      (await count(
-        tx,
-        `update bank_transfers set debtor_name = $2, debtor_iban = $2, remittance_information = null,
-                decision_note = null, updated_at = now() where user_id = $1`,
-        [w.userId, ERASED],
+        w,
+        'bank_transfers',
+        'debtor_name = $2, debtor_iban = $2, remittance_information = null, decision_note = null',
       )) +
       // A bank deposit's address is the sender's IBAN; its txid (the bank's transaction id) stays.
       (await count(

@@ -64,16 +64,21 @@ export async function lockUnderReview(
   ).rows[0];
 }
 
-/** Records a review: the new state, the note the user reads (or null) and who reviewed, now. */
+/**
+ * Records a review: the new state, the note the user reads (or null), who reviewed, and when (the app's clock). The
+ * database's refusal to approve a withdrawal suspended for a report (migration 0047) measures the suspension's end
+ * against that time, which this transaction tells it (`exchange.now`, migration 0052).
+ */
 export async function markReviewed(
   tx: Tx,
   id: number,
-  review: { state: 'accepted' | 'rejected'; note: string | null; reviewedBy: string },
+  review: { state: 'accepted' | 'rejected'; note: string | null; reviewedBy: string; at: Date },
 ): Promise<void> {
+  await tx.query(`select set_config('exchange.now', $1, true)`, [review.at.toISOString()]);
   await tx.query(
-    `update withdrawals set state = $2, note = $3, reviewed_by = $4, reviewed_at = now(), updated_at = now()
+    `update withdrawals set state = $2, note = $3, reviewed_by = $4, reviewed_at = $5, updated_at = now()
      where id = $1`,
-    [id, review.state, review.note, review.reviewedBy],
+    [id, review.state, review.note, review.reviewedBy, review.at],
   );
 }
 

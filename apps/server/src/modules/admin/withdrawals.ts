@@ -3,6 +3,7 @@ import {
   type AdminWithdrawalEntity,
   type ResolveWithdrawalInput,
 } from '@exchange/shared';
+import { dateOf } from '../../clock.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { AppError } from '../../http/errors.ts';
 import { resolveErrored } from '../wallet/withdraw-review.ts';
@@ -54,7 +55,12 @@ export async function decideWithdrawal(
     if (!current) throw invalid(ADMIN_WITHDRAW_ERRORS.notUnderReview);
     refuseOwnAccount(staff, current.user_id, current.internal_user_id);
     const state = approve ? 'accepted' : 'rejected';
-    await markReviewed(tx, id, { state, note: approve ? null : (reason ?? null), reviewedBy: staff.user.id });
+    await markReviewed(tx, id, {
+      state,
+      note: approve ? null : (reason ?? null),
+      reviewedBy: staff.user.id,
+      at: dateOf(deps.clock),
+    });
     await recordStaffAction(
       tx,
       staff,

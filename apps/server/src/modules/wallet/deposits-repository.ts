@@ -80,6 +80,11 @@ export interface SeenDeposit {
   blockHeight: number;
   blockHash: string;
   from: string | null;
+  /**
+   * When it was first seen, on the app's clock: its `created_at`, from which the travel rule's wait for the
+   * originator's information runs (measured on that clock).
+   */
+  seenAt: Date;
 }
 
 /**
@@ -90,14 +95,26 @@ export async function recordSeenDeposit(db: Db, d: SeenDeposit): Promise<string>
   const row = (
     await db.query<{ id: string }>(
       `insert into deposits (user_id, currency_id, blockchain_key, address, txid, txout, amount, block_height, block_hash,
-                                   from_address)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                                   from_address, created_at)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
              on conflict (blockchain_key, txid, txout) do update
                set block_height = excluded.block_height, block_hash = excluded.block_hash, updated_at = now(),
                    state = case when deposits.state = 'canceled' and deposits.note = 'reorg' then 'submitted' else deposits.state end,
                    note = case when deposits.state = 'canceled' and deposits.note = 'reorg' then null else deposits.note end
              returning id`,
-      [d.userId, d.currency, d.key, d.address, d.txid, d.txout, d.amount, d.blockHeight, d.blockHash, d.from],
+      [
+        d.userId,
+        d.currency,
+        d.key,
+        d.address,
+        d.txid,
+        d.txout,
+        d.amount,
+        d.blockHeight,
+        d.blockHash,
+        d.from,
+        d.seenAt,
+      ],
     )
   ).rows[0];
   if (!row) throw new Error(`the deposit ${d.txid}:${d.txout} was not recorded`);

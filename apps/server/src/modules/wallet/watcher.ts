@@ -1,7 +1,7 @@
 import { formatUnits, toUnits } from '@exchange/shared';
 import type pg from 'pg';
 import type { ChainBlock } from '../../adapters/chains/port.ts';
-import type { Clock } from '../../clock.ts';
+import { type Clock, dateOf } from '../../clock.ts';
 import type { Core } from '../../core/index.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { type IncomingDeps, mayCreditIncoming } from '../compliance/travel-rule/incoming.ts';
@@ -220,6 +220,7 @@ export class DepositWatcher {
           blockHeight: block.height,
           blockHash: block.hash,
           from: t.from,
+          seenAt: dateOf(this.deps.clock),
         });
         out.push({ id: Number(id), user, address: t.to });
       }

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Tx } from '../../../db/pool.ts';
 import { isoSql } from '../../identity/users-repository.ts';
+import { lockForDecision, recordDecision } from '../decisions-repository.ts';
 
 type Db = pg.Pool | Tx;
 
@@ -60,43 +61,21 @@ export async function alertRow(db: Db, id: number): Promise<AlertRow | undefined
 }
 
 /** Locks the alert if it is open (`for update` of the alert, inside the caller's transaction); else undefined. */
-export async function lockOpenAlertRow(tx: Tx, id: number): Promise<LockedAlert | undefined> {
-  return (
-    await tx.query<LockedAlert>(
-      `select a.user_id, a.rule, u.uid from aml_alerts a join users u on u.id = a.user_id
-       where a.id = $1 and a.state = 'open' for update of a`,
-      [id],
-    )
-  ).rows[0];
+export function lockOpenAlertRow(tx: Tx, id: number): Promise<LockedAlert | undefined> {
+  return lockForDecision<LockedAlert>(tx, 'aml_alerts', 'x.user_id, x.rule', id, "x.state = 'open'");
 }
 
-/** Closes the alert as a false positive at `at` (the app's clock), with the reason and who decided. */
-export async function markAlertClosed(
+/**
+ * Records staff's decision on the alert at `at` (the app's clock): closed as a false positive with the reason, or
+ * escalated with the report's narrative as its reason (`at` is then the report's suspicion moment).
+ */
+export function markAlertDecided(
   db: Db,
   id: number,
+  state: 'closed' | 'escalated',
   reason: string,
   decidedBy: string,
   at: Date,
 ): Promise<void> {
-  await db.query(
-    `update aml_alerts set state = 'closed', reason = $2, decided_by = $3, decided_at = $4 where id = $1`,
-    [id, reason, decidedBy, at],
-  );
-}
-
-/**
- * Marks the alert escalated at `at` (the app's clock: the report's suspicion moment), the narrative as its reason,
- * with who decided.
- */
-export async function markAlertEscalated(
-  db: Db,
-  id: number,
-  narrative: string,
-  decidedBy: string,
-  at: Date,
-): Promise<void> {
-  await db.query(
-    `update aml_alerts set state = 'escalated', reason = $2, decided_by = $3, decided_at = $4 where id = $1`,
-    [id, narrative, decidedBy, at],
-  );
+  return recordDecision(db, 'aml_alerts', id, { state, reason, decidedBy, at });
 }

@@ -122,11 +122,11 @@ export async function lockReportWithdrawal(
 
 /**
  * Suspends the withdrawal for a report until `until`: back to the review queue with `reason` among its review
- * reasons (once), an earlier suspension of it lifted, the new one recorded.
+ * reasons (once), an earlier suspension of it lifted at `at` (the app's clock), the new one recorded.
  */
 export async function suspendReportWithdrawal(
   tx: Tx,
-  s: { reportId: number; withdrawalId: number; reason: string; until: Date; suspendedBy: string },
+  s: { reportId: number; withdrawalId: number; reason: string; until: Date; suspendedBy: string; at: Date },
 ): Promise<void> {
   await tx.query(
     `update withdrawals set state = 'under_review', updated_at = now(),
@@ -135,10 +135,10 @@ export async function suspendReportWithdrawal(
        where id = $1`,
     [s.withdrawalId, s.reason],
   );
-  await tx.query(
-    `update aml_suspensions set lifted_at = now() where withdrawal_id = $1 and lifted_at is null`,
-    [s.withdrawalId],
-  );
+  await tx.query(`update aml_suspensions set lifted_at = $2 where withdrawal_id = $1 and lifted_at is null`, [
+    s.withdrawalId,
+    s.at,
+  ]);
   await tx.query(
     `insert into aml_suspensions (report_id, withdrawal_id, until, suspended_by) values ($1, $2, $3, $4)`,
     [s.reportId, s.withdrawalId, s.until, s.suspendedBy],

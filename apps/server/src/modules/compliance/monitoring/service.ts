@@ -17,8 +17,7 @@ import {
   alertPage,
   alertRow,
   lockOpenAlertRow,
-  markAlertClosed,
-  markAlertEscalated,
+  markAlertDecided,
 } from './alert-repository.ts';
 import {
   insertReport,
@@ -78,7 +77,7 @@ export async function closeAlert(
 ): Promise<AlertView> {
   await withTransaction(db, async (tx) => {
     const alert = await lockOpenAlert(tx, staff, id);
-    await markAlertClosed(tx, id, reason, staff.user.id, now);
+    await markAlertDecided(tx, id, 'closed', reason, staff.user.id, now);
     await recordStaffAction(tx, staff, 'monitoring.alert.close', alert.uid, {
       before: { alert: id, rule: alert.rule, state: 'open' },
       after: { state: 'closed', reason },
@@ -102,7 +101,7 @@ export async function escalateAlert(
 ): Promise<ReportView> {
   const reportId = await withTransaction(db, async (tx) => {
     const alert = await lockOpenAlert(tx, staff, id);
-    await markAlertEscalated(tx, id, narrative, staff.user.id, now);
+    await markAlertDecided(tx, id, 'escalated', narrative, staff.user.id, now);
     const due = addBusinessHours(now, AML_REPORT_BUSINESS_HOURS);
     const report = await insertReport(tx, {
       alertId: id,
@@ -174,6 +173,7 @@ export async function suspendWithdrawal(
       reason: WITHDRAW_REVIEW_REASONS.amlSuspended,
       until,
       suspendedBy: staff.user.id,
+      at: now,
     });
     await recordStaffAction(tx, staff, 'monitoring.withdrawal.suspend', `withdrawal:${withdrawalId}`, {
       before: { state: w.state },

@@ -2,6 +2,7 @@ import type { AdminSanctionsHit, SanctionsSubjectKind } from '@exchange/shared';
 import type pg from 'pg';
 import type { Tx } from '../../../db/pool.ts';
 import { isoSql } from '../../identity/users-repository.ts';
+import { lockForDecision, recordDecision } from '../decisions-repository.ts';
 
 type Db = pg.Pool | Tx;
 
@@ -53,18 +54,12 @@ export async function hitById(db: Db, id: number): Promise<AdminSanctionsHit | u
 }
 
 /** Locks the hit (`for update`, inside the caller's transaction); undefined when unknown. */
-export async function lockHit(tx: Tx, id: number): Promise<LockedHit | undefined> {
-  return (
-    await tx.query<LockedHit>(
-      `select h.user_id, h.state, u.uid from sanctions_hits h join users u on u.id = h.user_id
-         where h.id = $1 for update of h`,
-      [id],
-    )
-  ).rows[0];
+export function lockHit(tx: Tx, id: number): Promise<LockedHit | undefined> {
+  return lockForDecision<LockedHit>(tx, 'sanctions_hits', 'x.user_id, x.state', id);
 }
 
 /** Records a decision on the hit at `at` (the app's clock), with who took it and why. */
-export async function recordHitDecision(
+export function recordHitDecision(
   db: Db,
   id: number,
   decision: HitDecision,
@@ -72,10 +67,7 @@ export async function recordHitDecision(
   reason: string,
   at: Date,
 ): Promise<void> {
-  await db.query(
-    `update sanctions_hits set state = $2, decided_by = $3, decided_at = $5, reason = $4 where id = $1`,
-    [id, decision, decidedBy, reason, at],
-  );
+  return recordDecision(db, 'sanctions_hits', id, { state: decision, reason, decidedBy, at });
 }
 
 /** How many hits wait for a decision. */

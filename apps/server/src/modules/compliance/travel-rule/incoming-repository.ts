@@ -2,6 +2,7 @@ import type { AdminTravelRuleDeposit, IncomingTravelRuleStatus } from '@exchange
 import type pg from 'pg';
 import type { Tx } from '../../../db/pool.ts';
 import { isoSql } from '../../identity/users-repository.ts';
+import { lockForDecision } from '../decisions-repository.ts';
 import type { ReturnedDeposit } from './incoming-return.ts';
 
 type Db = pg.Pool | Tx;
@@ -56,15 +57,14 @@ export async function depositById(db: Db, id: number): Promise<AdminTravelRuleDe
 }
 
 /** Locks the deposit for a decision (`for update`, inside the caller's transaction); undefined when unknown. */
-export async function lockDeposit(tx: Tx, id: number): Promise<LockedDeposit | undefined> {
-  return (
-    await tx.query<LockedDeposit>(
-      `select d.id::int, d.user_id, d.currency_id, d.blockchain_key, d.amount::text, d.from_address, d.state,
-           d.travel_rule_status, u.uid
-           from deposits d join users u on u.id = d.user_id where d.id = $1 for update of d`,
-      [id],
-    )
-  ).rows[0];
+export function lockDeposit(tx: Tx, id: number): Promise<LockedDeposit | undefined> {
+  return lockForDecision<LockedDeposit>(
+    tx,
+    'deposits',
+    `x.id::int, x.user_id, x.currency_id, x.blockchain_key, x.amount::text, x.from_address, x.state,
+       x.travel_rule_status`,
+    id,
+  );
 }
 
 /**
