@@ -9,7 +9,7 @@
  * and nothing else. API-key mode signs every request with a fresh nonce (HMAC-SHA256 of nonce + kid, as Barong
  * does), spread over several keys. Only answers completed within `duration` are counted.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 
 interface LoadSpec {
@@ -30,20 +30,29 @@ const fixedHeaders = Object.entries({ host: target.host, ...spec.headers })
   .join('');
 const head = `${spec.method} ${target.pathname}${target.search} HTTP/1.1\r\n${fixedHeaders}`;
 const tail = `${body.length > 0 || spec.method === 'POST' ? `content-length: ${Buffer.byteLength(body)}\r\n` : ''}\r\n${body}`;
-const lastNonce = new Map<string, number>();
 let turn = 0;
 
 const unsigned = Buffer.from(head + tail);
 
+/**
+ * Each key as the signer uses it: the secret prepared once as a key object (HMAC with a string secret prepares it on
+ * every request), the request's text up to the nonce, and the last nonce it sent.
+ */
+const signers = (spec.apiKeys ?? []).map((key) => ({
+  kid: key.kid,
+  secret: createSecretKey(Buffer.from(key.secret, 'utf8')) as KeyObject,
+  prefix: `${head}x-auth-apikey: ${key.kid}\r\nx-auth-nonce: `,
+  lastNonce: 0,
+}));
+
 /** The next request's bytes: the fixed part, plus a signature for API-key mode. */
 function nextRequest(): string | Buffer {
-  const keys = spec.apiKeys;
-  if (!keys || keys.length === 0) return unsigned;
-  const key = keys[turn++ % keys.length] as { kid: string; secret: string };
-  const nonce = Math.max(Date.now(), (lastNonce.get(key.kid) ?? 0) + 1);
-  lastNonce.set(key.kid, nonce);
+  if (signers.length === 0) return unsigned;
+  const key = signers[turn++ % signers.length] as (typeof signers)[number];
+  const nonce = Math.max(Date.now(), key.lastNonce + 1);
+  key.lastNonce = nonce;
   const signature = createHmac('sha256', key.secret).update(`${nonce}${key.kid}`).digest('hex');
-  return `${head}x-auth-apikey: ${key.kid}\r\nx-auth-nonce: ${nonce}\r\nx-auth-signature: ${signature}\r\n${tail}`;
+  return `${key.prefix}${nonce}\r\nx-auth-signature: ${signature}\r\n${tail}`;
 }
 
 const latencies: number[] = [];
