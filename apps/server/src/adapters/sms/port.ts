@@ -24,3 +24,12 @@ export interface SmsPort {
 export function createOutboxSms(db: pg.Pool, keys?: ServerKeys): SmsPort {
   return { send: (message) => recordOutgoing(db, 'sms', { ...message, subject: '' }, { keys }) };
 }
+
+/**
+ * A simulated phone's inbox (the SMS simulator's, never a real provider's): the delivered texts of messages by
+ * their provider ids, each text given on one read only (later reads get none).
+ */
+export interface SmsInbox {
+  /** The delivered texts of these messages that were not read yet, by message id. */
+  take(refs: string[]): Promise<Map<string, string>>;
+}
