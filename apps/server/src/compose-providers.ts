@@ -32,7 +32,7 @@ import { KycService } from './modules/kyc/service.ts';
 
 /**
  * The composition of the third-party providers with a simulator as the default (identity verification, the card
- * issuer, the bank, the travel-rule network): the real adapter from the configuration, or the provider's simulator (packages/provider-sims)
+ * issuer, the bank, the travel-rule network, SMS): the real adapter from the configuration, or the provider's simulator (packages/provider-sims)
  * reached over HTTP in this same process, whose webhooks come back to it. Part of the composition root
  * (compose.ts), and the one place of the server that loads a simulator: by a dynamic import, only when the
  * configuration selects it, so that a start with the real providers never loads simulator code (lint rule
@@ -267,10 +267,11 @@ function inProcessFetch(app: () => FastifyInstance | undefined): typeof fetch {
 }
 
 /**
- * Text messages: by default kept in the outbox table (the dev outbox shows their codes); with SMS_PROVIDER=twilio
- * sent through Twilio's API; with SMS_PROVIDER=simulator sent the same way to the SMS simulator mounted in this
- * process (over HTTP once the server listens, by inject before), whose phone inbox the dev outbox reads. Sent
- * messages are kept as their template with the provider's message SID, never with their secret.
+ * Text messages: by default (SMS_PROVIDER=simulator) sent through the Twilio adapter to the SMS simulator mounted
+ * in this process (over HTTP once the server listens, by inject before), whose phone inbox the dev outbox reads;
+ * with SMS_PROVIDER=twilio to Twilio's API; with SMS_PROVIDER=outbox only kept in the outbox table (the dev outbox
+ * shows their codes from there). Sent messages are kept as their template with the provider's message SID, never
+ * with their secret.
  */
 export async function smsFor(
   config: Config,

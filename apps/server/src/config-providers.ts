@@ -54,9 +54,10 @@ export const bankEnv = {
 
 /** SMS_PROVIDER and TWILIO_*: where text messages go. */
 export const smsEnv = {
-  // `outbox`: kept in the outbox table for the dev outbox; `simulator`: Twilio's API as the SMS simulator answers
-  // it, mounted in this process; `twilio`: Twilio's API at TWILIO_API_URL (the simulator is not loaded).
-  SMS_PROVIDER: z.enum(['outbox', 'simulator', 'twilio']).default('outbox'),
+  // `simulator` (the default, like the other providers'): Twilio's API as the SMS simulator answers it, mounted in
+  // this process; `twilio`: Twilio's API at TWILIO_API_URL (the simulator is not loaded); `outbox`: kept in the
+  // outbox table only, for the dev outbox.
+  SMS_PROVIDER: z.enum(['outbox', 'simulator', 'twilio']).default('simulator'),
   TWILIO_API_URL: z.url().default('https://api.twilio.com'),
   TWILIO_ACCOUNT_SID: z
     .string()

@@ -94,6 +94,9 @@ describe('the built server', () => {
       body: JSON.stringify({ network: 'tron-sim', txid: 'built-1', address: address.address, from: null }),
     });
     expect([asked.status, await asked.json()]).toEqual([200, { status: 'none', provider_id: null }]);
+    // And the SMS simulator (SMS_PROVIDER=simulator by default): its phone inbox wants the account's credentials.
+    const inbox = await fetch(`${base}/sms-sim/inbox`);
+    expect([inbox.status, ((await inbox.json()) as { code: number }).code]).toEqual([401, 20003]);
   });
 });
 

@@ -82,8 +82,8 @@ describe('configuration', () => {
     });
   });
 
-  it('keeps texts in the outbox by default, and sends them through Twilio with its account and a sender', () => {
-    expect(loadConfig({}).sms).toMatchObject({ provider: 'outbox', twilio: undefined });
+  it('sends texts to the SMS simulator by default, and through Twilio with its account and a sender', () => {
+    expect(loadConfig({}).sms).toMatchObject({ provider: 'simulator', twilio: undefined });
     expect(() => loadConfig({ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: `AC${'a'.repeat(32)}` })).toThrow(
       /^Invalid configuration: TWILIO_ACCOUNT_SID: .*required with SMS_PROVIDER=twilio$/,
     );

@@ -62,6 +62,11 @@ export async function insertMessage(
     statusCallback: string | null;
   },
 ): Promise<SimMessage> {
+  // A text nobody read within an hour is dropped (every code it could carry has expired by then).
+  await db.query(
+    `update smssim_messages set body_sealed = null
+      where body_sealed is not null and created_at < now() - interval '1 hour'`,
+  );
   const row = (
     await db.query<SimMessage>(
       `insert into smssim_messages (sid, account_sid, to_number, from_number, messaging_service_sid, body_sealed,

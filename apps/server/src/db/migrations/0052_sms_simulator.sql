@@ -17,3 +17,5 @@ create table smssim_messages (
   shown_at              timestamptz
 );
 create index smssim_messages_to_idx on smssim_messages (to_number, created_at desc);
+-- The texts not shown yet, which the simulator drops after an hour.
+create index smssim_messages_unread_idx on smssim_messages (created_at) where body_sealed is not null;
