@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOutboxSms, type SmsPort, SmsRejected } from '../../src/adapters/sms/port.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { activeUser, outbox } from '../support/identity.ts';
+import { activeUser, barongCall, outbox, signedInUser } from '../support/identity.ts';
 
 // SMS_PROVIDER=simulator: the app's phone codes go through the Twilio adapter to the SMS simulator mounted in the
 // same app (by inject here: a test app does not listen), and the dev outbox reads each code once from the
@@ -32,5 +33,32 @@ describe('texts through the SMS simulator', () => {
     const [again] = await outbox(t, phone);
     expect(again).toMatchObject({ channel: 'sms', secret: null });
     expect(again?.body).toContain('[redacted]');
+  });
+});
+
+describe('a number the SMS provider refuses', () => {
+  it('is refused as an invalid number when it is a phone change', async () => {
+    // Texts kept in the outbox, but for one number the provider answers "unsubscribed recipient" (21610).
+    const unsubscribed = '436641234577';
+    let kept: SmsPort | undefined;
+    const sms: SmsPort = {
+      send: (message) =>
+        message.to === unsubscribed
+          ? Promise.reject(new SmsRejected(21610, 400, 'Attempt to send to unsubscribed recipient', true))
+          : (kept as SmsPort).send(message),
+    };
+    const refusing = await createTestApp({ sms });
+    try {
+      kept = createOutboxSms(refusing.db.pool, refusing.deps.keys);
+      const { session } = await signedInUser(refusing, 'sms-refused@example.com');
+      const call = barongCall(() => refusing);
+      const start = (phone_number: string) =>
+        call('POST', '/resource/phones', session, { phone_number, country: 'AT' });
+      const refused = await start(`+${unsubscribed}`);
+      expect([refused.statusCode, refused.json()]).toEqual([422, { errors: ['resource.phone.invalid_num'] }]);
+      expect((await start('+436641234588')).statusCode).toBe(201);
+    } finally {
+      await refusing.close();
+    }
   });
 });

@@ -180,7 +180,7 @@ describe('the Twilio adapter against the SMS simulator', () => {
       );
     const invalid = await refusal('15005550001');
     expect(invalid).toBeInstanceOf(SmsRejected);
-    expect(invalid).toMatchObject({ code: 21211, status: 400 });
+    expect(invalid).toMatchObject({ code: 21211, status: 400, recipient: true });
     expect(await refusal('15005550004')).toMatchObject({ code: 21610 });
     expect(await refusal('12')).toMatchObject({ code: 21211 });
     expect(recorded).toEqual([]);
@@ -193,7 +193,7 @@ describe('the Twilio adapter against the SMS simulator', () => {
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(SmsRejected);
-    expect(err).toMatchObject({ code: 20003, status: 401 });
+    expect(err).toMatchObject({ code: 20003, status: 401, recipient: false });
   });
 
   it('retries a 5xx and a 429 and then sends; reports them when they last', async () => {

@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fillSecret } from '../mail/port.ts';
-import type { SmsMessage, SmsPort } from './port.ts';
+import { type SmsMessage, type SmsPort, SmsRejected, SmsUnavailable } from './port.ts';
+
+export { SmsRejected, SmsUnavailable } from './port.ts';
 
 /** Twilio's API: https://api.twilio.com, or the SMS simulator (packages/provider-sims/src/sms) at TWILIO_API_URL. */
 export const TWILIO_API_URL = 'https://api.twilio.com';
@@ -27,37 +29,17 @@ export interface TwilioOptions {
   record?: (message: SmsMessage, sent: { sid: string }) => Promise<void>;
 }
 
-/** Twilio refused the message (a 4xx other than 429): sending it again would be refused again. */
-export class SmsRejected extends Error {
-  constructor(
-    /** Twilio's error code, e.g. 21211 (invalid 'To'), 21610 (unsubscribed recipient). */
-    readonly code: number,
-    readonly status: number,
-    message: string,
-  ) {
-    super(`SMS refused (${code}): ${message}`);
-    this.name = 'SmsRejected';
-  }
-}
-
-/** Twilio could not take the message now (429, 5xx, no answer), after every attempt. */
-export class SmsUnavailable extends Error {
-  constructor(
-    readonly status: number | null,
-    /** Twilio's error code when it gave one (20429: too many requests). */
-    readonly code: number | null,
-    message: string,
-  ) {
-    super(`SMS provider unavailable: ${message}`);
-    this.name = 'SmsUnavailable';
-  }
-}
-
 /** Twilio's error body: `{code, message, more_info, status}`. */
 interface TwilioError {
   code?: number;
   message?: string;
 }
+
+/**
+ * Twilio's refusals that are about the recipient's number: not a valid number (21211), not reachable by SMS
+ * (21612), a region not enabled (21408), unsubscribed (21610), not a mobile number (21614).
+ */
+const RECIPIENT_REFUSALS = new Set([21211, 21408, 21610, 21612, 21614]);
 
 const retried = (status: number) => status === 429 || status >= 500;
 
@@ -118,7 +100,8 @@ export function createTwilioSms(options: TwilioOptions): SmsPort {
       const error = (json ?? {}) as TwilioError;
       const message = typeof error.message === 'string' ? error.message : `HTTP ${response.status}`;
       const code = typeof error.code === 'number' ? error.code : null;
-      if (!retried(response.status)) throw new SmsRejected(code ?? 0, response.status, message);
+      if (!retried(response.status))
+        throw new SmsRejected(code ?? 0, response.status, message, RECIPIENT_REFUSALS.has(code ?? 0));
       last = new SmsUnavailable(response.status, code, message);
       waitMs = retryAfter(response.headers.get('retry-after')) ?? waitMs;
     }
