@@ -9,9 +9,10 @@ import type {
   BankSimulator,
   CardSimulator,
   KycSimulator,
+  SmsSimulator,
   TravelRuleSimulator,
 } from './adapters/simulators.ts';
-import type { SmsPort } from './adapters/sms/port.ts';
+import type { SmsInbox, SmsPort } from './adapters/sms/port.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Core } from './core/index.ts';
@@ -82,6 +83,10 @@ export interface AppDeps {
   bankSimulator?: BankSimulator;
   /** The travel-rule network's simulator (packages/provider-sims), with TRAVEL_RULE_PROTOCOL=simulator (the default). */
   travelRuleSimulator?: TravelRuleSimulator;
+  /** The SMS simulator (packages/provider-sims, Twilio's API), with SMS_PROVIDER=simulator. */
+  smsSimulator?: SmsSimulator;
+  /** The SMS simulator's phone inbox, which the dev outbox reads codes from (DEV_TOOLS with the simulator). */
+  smsInbox?: SmsInbox;
   /** Where the request log goes (tests read it); stdout when absent. */
   logStream?: { write(line: string): void };
   /** The NATS connection of a split deployment (its state is a metric). */

@@ -228,6 +228,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await mount(deps.travelRuleSimulator);
   await mount(deps.cardSimulator);
   await mount(deps.bankSimulator);
+  await mount(deps.smsSimulator);
 
   if (api) {
     apiDocsRoutes(app, routes, deps.config.devTools);

@@ -1,20 +1,26 @@
 import { API } from '@exchange/shared';
+import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import type { BankPort } from './adapters/bank/port.ts';
 import { createMarqetaIssuer } from './adapters/card-issuer/marqeta.ts';
 import type { CardIssuer } from './adapters/card-issuer/port.ts';
 import type { WebhookCredentials } from './adapters/card-issuer/signing.ts';
 import { createSumsubProvider } from './adapters/kyc/sumsub.ts';
+import { recordOutgoing } from './adapters/mail/outbox.ts';
 import type {
   BankSimulator,
   CardSimulator,
   KycSimulator,
+  SmsSimulator,
   TravelRuleNetworkDesk,
   TravelRuleSimulator,
 } from './adapters/simulators.ts';
+import { createOutboxSms, type SmsInbox, type SmsMessage, type SmsPort } from './adapters/sms/port.ts';
+import { simulatorInbox } from './adapters/sms/simulator-inbox.ts';
+import { createTwilioSms } from './adapters/sms/twilio.ts';
 import { httpTravelRule } from './adapters/travel-rule/http-client.ts';
 import type { TravelRulePort } from './adapters/travel-rule/port.ts';
-import type { Clock } from './clock.ts';
+import { type Clock, dateOf } from './clock.ts';
 import type { Config } from './config.ts';
 import type { ChangeFeed } from './db/change-feed.ts';
 import type { ModuleLogger } from './log.ts';
@@ -26,7 +32,7 @@ import { KycService } from './modules/kyc/service.ts';
 
 /**
  * The composition of the third-party providers with a simulator as the default (identity verification, the card
- * issuer, the bank, the travel-rule network): the real adapter from the configuration, or the provider's simulator (packages/provider-sims)
+ * issuer, the bank, the travel-rule network, SMS): the real adapter from the configuration, or the provider's simulator (packages/provider-sims)
  * reached over HTTP in this same process, whose webhooks come back to it. Part of the composition root
  * (compose.ts), and the one place of the server that loads a simulator: by a dynamic import, only when the
  * configuration selects it, so that a start with the real providers never loads simulator code (lint rule
@@ -39,6 +45,7 @@ export const loadSimulator = {
   cardIssuer: () => import('@exchange/provider-sims/card-issuer'),
   bank: () => import('@exchange/provider-sims/bank'),
   travelRule: () => import('@exchange/provider-sims/travel-rule'),
+  sms: () => import('@exchange/provider-sims/sms'),
 };
 
 /**
@@ -224,6 +231,89 @@ export async function travelRuleFor(
     timeoutMs,
   });
   return { port, simulator };
+}
+
+/** Where a simulator mounted in this process is asked before the server listens (see {@link inProcessFetch}). */
+const IN_PROCESS = 'http://in-process.invalid';
+
+/**
+ * fetch, but a URL under {@link IN_PROCESS} goes to `app` by Fastify's inject (the same routes, parsers and
+ * hooks, without a socket): a server driven by inject (the tests) still reaches the SMS simulator mounted in it.
+ */
+function inProcessFetch(app: () => FastifyInstance | undefined): typeof fetch {
+  return async (input, init) => {
+    const url = String(input instanceof Request ? input.url : input);
+    const local = app();
+    if (!url.startsWith(IN_PROCESS) || !local) return fetch(input, init);
+    const headers: Record<string, string> = {};
+    new Headers(init?.headers).forEach((value, name) => {
+      headers[name] = value;
+    });
+    const answer = await local.inject({
+      method: (init?.method ?? 'GET') as 'GET' | 'POST',
+      url: url.slice(IN_PROCESS.length),
+      headers,
+      ...(typeof init?.body === 'string' ? { payload: init.body } : {}),
+    });
+    const responseHeaders = new Headers();
+    for (const [name, value] of Object.entries(answer.headers))
+      if (value !== undefined)
+        responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : String(value));
+    return new Response(answer.statusCode === 204 ? null : answer.rawPayload, {
+      status: answer.statusCode,
+      headers: responseHeaders,
+    });
+  };
+}
+
+/**
+ * Text messages: by default (SMS_PROVIDER=simulator) sent through the Twilio adapter to the SMS simulator mounted
+ * in this process (over HTTP once the server listens, by inject before), whose phone inbox the dev outbox reads;
+ * with SMS_PROVIDER=twilio to Twilio's API; with SMS_PROVIDER=outbox only kept in the outbox table (the dev outbox
+ * shows their codes from there). Sent messages are kept as their template with the provider's message SID, never
+ * with their secret.
+ */
+export async function smsFor(
+  config: Config,
+  db: pg.Pool,
+  devOutboxKeys: ServerKeys | undefined,
+  clock: Clock,
+  selfUrl: () => string | null,
+  self: () => FastifyInstance | undefined,
+): Promise<{ sms: SmsPort; inbox: SmsInbox | undefined; simulator: SmsSimulator | undefined }> {
+  const { provider, timeoutMs, twilio } = config.sms;
+  if (provider === 'outbox')
+    return { sms: createOutboxSms(db, devOutboxKeys), inbox: undefined, simulator: undefined };
+  const record = (message: SmsMessage, sent: { sid: string }) =>
+    recordOutgoing(db, 'sms', { ...message, subject: '' }, { sentAt: dateOf(clock), providerRef: sent.sid });
+  if (provider === 'twilio' && twilio) {
+    const sms = createTwilioSms({ ...twilio, timeoutMs, record });
+    return { sms, inbox: undefined, simulator: undefined };
+  }
+  const { createSmsSimulator } = await loadSimulator.sms();
+  const simulator = await createSmsSimulator({ db });
+  const { credentials } = simulator;
+  const baseUrl = () => `${selfUrl() ?? IN_PROCESS}${simulator.prefix}`;
+  const local = inProcessFetch(self);
+  const sms = createTwilioSms({
+    baseUrl,
+    accountSid: credentials.accountSid,
+    authToken: credentials.authToken,
+    sender: { from: credentials.from },
+    timeoutMs,
+    fetch: local,
+    record,
+  });
+  // The phone inbox holds what the developer tools show: only with DEV_TOOLS on.
+  const inbox = devOutboxKeys
+    ? simulatorInbox({
+        baseUrl,
+        accountSid: credentials.accountSid,
+        authToken: credentials.authToken,
+        fetch: local,
+      })
+    : undefined;
+  return { sms, inbox, simulator };
 }
 
 /** The travel-rule simulator's desk for the operator CLI (`travel-rule provider add`, …). */

@@ -9,11 +9,10 @@ import { NO_SIGNER, type SignerPort } from './adapters/chains/signing.ts';
 import { createOutboxMail } from './adapters/mail/outbox.ts';
 import { OutboxRetention } from './adapters/mail/retention.ts';
 import { createQueuedSmtpMail, MailSender } from './adapters/mail/smtp.ts';
-import { createOutboxSms } from './adapters/sms/port.ts';
 import { buildApp } from './app.ts';
 import type { AppDeps } from './app-deps.ts';
 import { type Clock, systemClock, TestClock } from './clock.ts';
-import { bankFor, cardIssuerFor, kycFor, travelRuleFor } from './compose-providers.ts';
+import { bankFor, cardIssuerFor, kycFor, smsFor, travelRuleFor } from './compose-providers.ts';
 import type { Config } from './config.ts';
 import { startCore } from './core/index.ts';
 import { ChangeFeed } from './db/change-feed.ts';
@@ -142,7 +141,8 @@ export async function composeApp(
       },
     }));
   schemeOf = wallet.chains.schemeOf;
-  const sms = overrides.sms ?? createOutboxSms(db, devOutboxKeys);
+  const text = await smsFor(config, db, devOutboxKeys, clock, selfUrl, () => app);
+  const sms = overrides.sms ?? text.sms;
   const card = await cardIssuerFor(config, db, selfUrl, feed, logOf('card issuer'));
   const cardIssuer = overrides.cardIssuer ?? card.issuer;
   const cards =
@@ -169,6 +169,8 @@ export async function composeApp(
     ...(nats ? { nats } : {}),
     mail,
     sms,
+    smsInbox: text.inbox,
+    smsSimulator: text.simulator,
     captcha: captchaFor(config, keys.captchaKey, db),
     keys,
     sessions,

@@ -52,6 +52,43 @@ export const bankEnv = {
   BANK_COLLECTION_NAME: z.string().min(2).max(70).default('Exchange Collection Account'),
 };
 
+/** SMS_PROVIDER and TWILIO_*: where text messages go. */
+export const smsEnv = {
+  // `simulator` (the default, like the other providers'): Twilio's API as the SMS simulator answers it, mounted in
+  // this process; `twilio`: Twilio's API at TWILIO_API_URL (the simulator is not loaded); `outbox`: kept in the
+  // outbox table only, for the dev outbox.
+  SMS_PROVIDER: z.enum(['outbox', 'simulator', 'twilio']).default('simulator'),
+  TWILIO_API_URL: z.url().default('https://api.twilio.com'),
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .regex(/^AC[0-9a-fA-F]{32}$/, 'must be AC and 32 hex digits')
+    .optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(16).optional(),
+  TWILIO_FROM: z
+    .string()
+    .regex(/^(\+[1-9]\d{6,14}|[A-Za-z0-9 ]{1,11})$/, 'must be an E.164 number (+ and digits) or a sender ID')
+    .optional(),
+  TWILIO_MESSAGING_SERVICE_SID: z
+    .string()
+    .regex(/^MG[0-9a-fA-F]{32}$/, 'must be MG and 32 hex digits')
+    .optional(),
+  TWILIO_STATUS_CALLBACK: z.url().optional(),
+  SMS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+};
+
+/** Where text messages go, and with SMS_PROVIDER=twilio the account they are sent from. */
+export interface SmsConfig {
+  provider: 'outbox' | 'simulator' | 'twilio';
+  timeoutMs: number;
+  twilio?: {
+    baseUrl: string;
+    accountSid: string;
+    authToken: string;
+    sender: { from: string } | { messagingServiceSid: string };
+    statusCallback?: string;
+  };
+}
+
 /** CARD_* and MARQETA_*: the card issuer, its fees and limits. */
 export const cardEnv = {
   CARD_ISSUER: z.enum(['simulator', 'marqeta']).default('simulator'),
@@ -81,6 +118,7 @@ export const cardEnv = {
 
 const kycSchema = z.object(kycEnv);
 const bankSchema = z.object(bankEnv);
+const smsSchema = z.object(smsEnv);
 const cardSchema = z.object(cardEnv);
 
 /** Refuses KYC_PROVIDER=sumsub without the Sumsub credentials. */
@@ -142,6 +180,35 @@ export function kycConfig(e: z.output<typeof kycSchema>): KycConfig {
           }
         : undefined,
     webSdkUrl: e.SUMSUB_WEBSDK_URL,
+  };
+}
+
+/** The SMS settings; refuses SMS_PROVIDER=twilio without the account's SID, token and a sender. */
+export function smsConfig(e: z.output<typeof smsSchema>): SmsConfig {
+  const sid = e.TWILIO_ACCOUNT_SID;
+  const token = e.TWILIO_AUTH_TOKEN;
+  const sender = e.TWILIO_MESSAGING_SERVICE_SID
+    ? { messagingServiceSid: e.TWILIO_MESSAGING_SERVICE_SID }
+    : e.TWILIO_FROM
+      ? { from: e.TWILIO_FROM }
+      : undefined;
+  if (e.SMS_PROVIDER === 'twilio' && !(sid && token && sender))
+    throw new ConfigError(
+      'Invalid configuration: TWILIO_ACCOUNT_SID: TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM (or TWILIO_MESSAGING_SERVICE_SID) are required with SMS_PROVIDER=twilio',
+    );
+  return {
+    provider: e.SMS_PROVIDER,
+    timeoutMs: e.SMS_TIMEOUT_MS,
+    twilio:
+      sid && token && sender
+        ? {
+            baseUrl: e.TWILIO_API_URL.replace(/\/+$/, ''),
+            accountSid: sid,
+            authToken: token,
+            sender,
+            statusCallback: e.TWILIO_STATUS_CALLBACK,
+          }
+        : undefined,
   };
 }
 

@@ -10,6 +10,9 @@ import {
   kycConfig,
   kycEnv,
   marqetaConfig,
+  type SmsConfig,
+  smsConfig,
+  smsEnv,
 } from './config-providers.ts';
 import {
   type BackupConfig,
@@ -124,6 +127,7 @@ const envSchema = z.object({
     .default('KP,PRK,IR,IRN,MM,MMR'),
   ...kycEnv,
   ...bankEnv,
+  ...smsEnv,
   ...cardEnv,
   ...travelRuleEnv,
 });
@@ -225,6 +229,8 @@ export interface Config {
    * and the collection account customers send SEPA deposits to (the simulator's one account).
    */
   bank: { provider: 'simulator' | 'external'; webhookSecret?: string; collection: CollectionAccount };
+  /** Text messages: the outbox table, the SMS simulator, or Twilio (issue 34, item 4). */
+  sms: SmsConfig;
   /**
    * BASEAPP_COMPAT: serve BaseApp 2.6's flows besides the spec's (registration with email and password, account
    * confirmation by a mailed link's token, a 6-digit emailed login code sent by itself, beneficiary removal
@@ -330,6 +336,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretKey: e.SECRET_KEY,
     kyc: kycConfig(e),
     bank: bankConfig(e),
+    sms: smsConfig(e),
     card: cardConfig(e, marqeta),
     recaptcha:
       e.RECAPTCHA_SITE_KEY && e.RECAPTCHA_SECRET

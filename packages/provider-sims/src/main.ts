@@ -1,24 +1,34 @@
 /**
- * `npm run sim -- kyc|card|bank|travel-rule`: one provider's simulator as its own HTTP server, on the exchange's
+ * `npm run sim -- kyc|card|bank|travel-rule|sms`: one provider's simulator as its own HTTP server, on the exchange's
  * database.
  *
- * Environment: DATABASE_URL (required; migrated by the exchange), WEBHOOK_URL (required but for travel-rule: the
+ * Environment: DATABASE_URL (required; migrated by the exchange), WEBHOOK_URL (required but for travel-rule and sms: the
  * exchange's webhook for this provider, e.g. http://127.0.0.1:3000/api/v2/barong/public/kyc/webhook), PORT
- * (default 4001, 4002, 4003, 4004), HOST (default 127.0.0.1), PUBLIC_URL (KYC: the exchange's public URL),
+ * (default 4001, 4002, 4003, 4004, 4005), HOST (default 127.0.0.1), PUBLIC_URL (KYC: the exchange's public URL),
  * HOLD_MS (travel rule: how long a provider set to time out keeps a request). Prints its base URL and credentials,
  * to configure the exchange with as with the real provider; stops on SIGINT or SIGTERM.
  */
 import { createPool } from '@exchange/server/provider-kit';
 import { PROVIDERS, type Provider, startStandalone } from './standalone.ts';
 
-const DEFAULT_PORTS: Record<Provider, number> = { kyc: 4001, card: 4002, bank: 4003, 'travel-rule': 4004 };
+const DEFAULT_PORTS: Record<Provider, number> = {
+  kyc: 4001,
+  card: 4002,
+  bank: 4003,
+  'travel-rule': 4004,
+  sms: 4005,
+};
 
 const provider = process.argv[2] as Provider;
 const databaseUrl = process.env.DATABASE_URL;
 const webhookUrl = process.env.WEBHOOK_URL;
-if (!PROVIDERS.includes(provider) || !databaseUrl || (!webhookUrl && provider !== 'travel-rule')) {
+if (
+  !PROVIDERS.includes(provider) ||
+  !databaseUrl ||
+  (!webhookUrl && provider !== 'travel-rule' && provider !== 'sms')
+) {
   console.error(
-    `usage: DATABASE_URL=... WEBHOOK_URL=... npm run sim -- ${PROVIDERS.join('|')}  (PORT, HOST, PUBLIC_URL, HOLD_MS optional; travel-rule needs no WEBHOOK_URL)`,
+    `usage: DATABASE_URL=... WEBHOOK_URL=... npm run sim -- ${PROVIDERS.join('|')}  (PORT, HOST, PUBLIC_URL, HOLD_MS optional; travel-rule and sms need no WEBHOOK_URL)`,
   );
   process.exit(2);
 }

@@ -5,10 +5,11 @@ import type pg from 'pg';
 import { createBankSimulator } from './bank/index.ts';
 import { createCardSimulator } from './card-issuer/index.ts';
 import { createKycSimulator } from './kyc/index.ts';
+import { createSmsSimulator } from './sms/index.ts';
 import { createTravelRuleSimulator } from './travel-rule/index.ts';
 
 /** The simulators a standalone server can be. */
-export const PROVIDERS = ['kyc', 'card', 'bank', 'travel-rule'] as const;
+export const PROVIDERS = ['kyc', 'card', 'bank', 'travel-rule', 'sms'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
 /** What a standalone simulator needs besides its database. */
@@ -31,6 +32,8 @@ export interface StandaloneOptions {
   collection?: { iban: string; bic: string; name: string };
   /** Travel rule: how long a provider set to `timeout` keeps a request (ms; the exchange waits 10 s by default). */
   holdMs?: number;
+  /** SMS: how many API requests an account may make per second (then 429, code 20429). */
+  requestsPerSecond?: number;
 }
 
 /** A running standalone simulator: its address, its credentials (to configure the exchange with), and its end. */
@@ -45,18 +48,20 @@ export interface StandaloneSimulator {
  * Starts one simulator as its own HTTP server: the same routes under the same prefix as mounted in the exchange's
  * one process, its webhooks delivered to `webhookUrl`. The exchange reaches it as it reaches the real provider
  * (SUMSUB_BASE_URL, MARQETA_BASE_URL, with the credentials printed at start; TRAVEL_RULE_PROTOCOL=http with
- * TRAVEL_RULE_URL). Each route's own rate limit holds, as in the one process.
+ * TRAVEL_RULE_URL; SMS_PROVIDER=twilio with TWILIO_API_URL). Each route's own rate limit holds, as in the one process.
  */
 export async function startStandalone(
   provider: Provider,
   options: StandaloneOptions,
 ): Promise<StandaloneSimulator> {
   const { webhookUrl } = options;
-  if (provider !== 'travel-rule' && !webhookUrl)
-    throw new Error(`the ${provider} simulator needs a webhook URL`);
+  const sendsWebhooks = provider !== 'travel-rule' && provider !== 'sms';
+  if (sendsWebhooks && !webhookUrl) throw new Error(`the ${provider} simulator needs a webhook URL`);
   const common = { db: options.db, webhookUrl: () => webhookUrl ?? null };
   let simulator: MountedSimulator<unknown>;
-  if (provider === 'travel-rule')
+  if (provider === 'sms')
+    simulator = await createSmsSimulator({ db: options.db, requestsPerSecond: options.requestsPerSecond });
+  else if (provider === 'travel-rule')
     simulator = createTravelRuleSimulator({ db: options.db, holdMs: options.holdMs ?? 11_000 });
   else if (provider === 'kyc')
     simulator = await createKycSimulator({

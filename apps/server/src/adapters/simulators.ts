@@ -261,3 +261,24 @@ export interface TravelRuleSimulatorOptions {
   /** How long a provider set to `timeout` keeps a request before dropping it (longer than the client waits). */
   holdMs: number;
 }
+
+/**
+ * The SMS simulator's credentials, as a Twilio console hands them out: the account SID and auth token (HTTP Basic
+ * on its API), the account's sending number and a Messaging Service SID (either sends).
+ */
+export interface SmsSimulatorCredentials {
+  accountSid: string;
+  authToken: string;
+  from: string;
+  messagingServiceSid: string;
+}
+
+/** The SMS simulator in the one process: Twilio's Messages API and the developer's phone inbox (`GET /inbox`). */
+export type SmsSimulator = MountedSimulator<SmsSimulatorCredentials>;
+
+/** How the SMS simulator is built: it sends no webhooks (status callbacks are kept, not sent). */
+export interface SmsSimulatorOptions {
+  db: pg.Pool;
+  /** How many API requests an account may make per second before it is answered 429 (code 20429). */
+  requestsPerSecond?: number;
+}

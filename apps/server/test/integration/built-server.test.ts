@@ -94,6 +94,9 @@ describe('the built server', () => {
       body: JSON.stringify({ network: 'tron-sim', txid: 'built-1', address: address.address, from: null }),
     });
     expect([asked.status, await asked.json()]).toEqual([200, { status: 'none', provider_id: null }]);
+    // And the SMS simulator (SMS_PROVIDER=simulator by default): its phone inbox wants the account's credentials.
+    const inbox = await fetch(`${base}/sms-sim/inbox`);
+    expect([inbox.status, ((await inbox.json()) as { code: number }).code]).toEqual([401, 20003]);
   });
 });
 
@@ -135,8 +138,8 @@ describe('the simulators apart from the product (issue 34, item 4)', () => {
         o.imports.filter((edge) => edge.kind === 'dynamic-import').map((edge) => edge.path),
       ),
     );
-    // Each simulator's entry (kyc, card-issuer, bank, travel-rule) is the target of a dynamic import.
-    for (const provider of ['kyc', 'card-issuer', 'bank', 'travel-rule']) {
+    // Each simulator's entry (kyc, card-issuer, bank, travel-rule, sms) is the target of a dynamic import.
+    for (const provider of ['kyc', 'card-issuer', 'bank', 'travel-rule', 'sms']) {
       const entryChunk = Object.entries(metafile.outputs).find(([, o]) =>
         Object.keys(o.inputs).some(
           (input) => SIMULATOR_SOURCE.test(input) && input.endsWith(`/src/${provider}/index.ts`),
@@ -188,6 +191,11 @@ describe('the simulators apart from the product (issue 34, item 4)', () => {
       BANK_WEBHOOK_SECRET: 'real-bank-secret-0003',
       TRAVEL_RULE_PROTOCOL: 'http',
       TRAVEL_RULE_URL: 'http://127.0.0.1:9/trp',
+      SMS_PROVIDER: 'twilio',
+      TWILIO_API_URL: 'http://127.0.0.1:9',
+      TWILIO_ACCOUNT_SID: `AC${'0'.repeat(32)}`,
+      TWILIO_AUTH_TOKEN: 'real-twilio-token-0004',
+      TWILIO_FROM: '+15005550006',
     });
     let real: ServerProcess | undefined;
     try {
@@ -197,7 +205,12 @@ describe('the simulators apart from the product (issue 34, item 4)', () => {
       ]);
       expect((await fetch(`${setup.base}/api/v2/peatio/public/health/ready`)).status).toBe(200);
       // Not mounted: the simulators' APIs are not there.
-      for (const url of ['/kyc-sim/websdk', '/card-sim/v3/users/x', '/bank-sim/v1/incoming-transfers'])
+      for (const url of [
+        '/kyc-sim/websdk',
+        '/card-sim/v3/users/x',
+        '/bank-sim/v1/incoming-transfers',
+        '/sms-sim/inbox',
+      ])
         expect((await fetch(`${setup.base}${url}`)).status, url).toBe(404);
       // The travel-rule network answers POSTs only: mounted, a malformed one would be a 400.
       const travelRule = await fetch(`${setup.base}/travel-rule-sim/incoming`, {

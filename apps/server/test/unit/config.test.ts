@@ -43,6 +43,9 @@ describe('configuration', () => {
     ['MAIL_RETENTION_DAYS', '1.5'],
     ['BANK_PROVIDER', 'acme'],
     ['BANK_WEBHOOK_SECRET', 'short'],
+    ['SMS_PROVIDER', 'carrier-pigeon'],
+    ['TWILIO_ACCOUNT_SID', 'AC123'],
+    ['TWILIO_FROM', '0049 30 1234'],
   ])('stops on a bad %s with a one-line message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     try {
@@ -77,5 +80,28 @@ describe('configuration', () => {
       provider: 'external',
       webhookSecret: secret,
     });
+  });
+
+  it('sends texts to the SMS simulator by default, and through Twilio with its account and a sender', () => {
+    expect(loadConfig({}).sms).toMatchObject({ provider: 'simulator', twilio: undefined });
+    expect(() => loadConfig({ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: `AC${'a'.repeat(32)}` })).toThrow(
+      /^Invalid configuration: TWILIO_ACCOUNT_SID: .*required with SMS_PROVIDER=twilio$/,
+    );
+    const account = { TWILIO_ACCOUNT_SID: `AC${'a'.repeat(32)}`, TWILIO_AUTH_TOKEN: 'f'.repeat(32) };
+    expect(loadConfig({ SMS_PROVIDER: 'twilio', ...account, TWILIO_FROM: '+15005550006' }).sms).toMatchObject(
+      {
+        provider: 'twilio',
+        twilio: { baseUrl: 'https://api.twilio.com', sender: { from: '+15005550006' } },
+      },
+    );
+    const service = `MG${'b'.repeat(32)}`;
+    expect(
+      loadConfig({
+        SMS_PROVIDER: 'twilio',
+        ...account,
+        TWILIO_MESSAGING_SERVICE_SID: service,
+        TWILIO_API_URL: 'http://127.0.0.1:4005/sms-sim/',
+      }).sms.twilio,
+    ).toMatchObject({ baseUrl: 'http://127.0.0.1:4005/sms-sim', sender: { messagingServiceSid: service } });
   });
 });

@@ -313,8 +313,17 @@ describe('the layering check (scripts/check-layers.mjs, in npm run lint)', () =>
       {
         rule: 'simulator-tables-in-the-server',
         from: 'apps/server/src/modules/b/service.ts',
-        to: 'a simulator table (kyc_sim_, cardsim_, banksim_, travel_rule_sim_)',
+        to: 'a simulator table (kyc_sim_, cardsim_, banksim_, travel_rule_sim_, smssim_)',
       },
+    ]);
+    // The SMS simulator's tables too: an adapter of the product reading the simulated phone's messages.
+    const sms = await violations({
+      ...CLEAN,
+      'apps/server/src/adapters/sms/inbox.ts':
+        "export const q = 'select body_sealed from smssim_messages';\n",
+    });
+    expect(sms.filter((v) => v.rule.startsWith('simulator-tables')).map((v) => v.from)).toEqual([
+      'apps/server/src/adapters/sms/inbox.ts',
     ]);
   }, 30_000);
 

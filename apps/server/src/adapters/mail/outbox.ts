@@ -1,7 +1,7 @@
 import type { OutboxMessage } from '@exchange/shared';
 import type pg from 'pg';
 import { decrypt, encrypt, type ServerKeys } from '../../modules/identity/crypto.ts';
-import { fillSecret, type MailPort, type OutgoingMessage } from './port.ts';
+import { fillSecret, type MailPort, type OutgoingMessage, SECRET_SLOT } from './port.ts';
 
 /**
  * How the outbox keeps a message's secret: `keys` only for the development outbox (DEV_TOOLS on, no SMTP),
@@ -13,6 +13,8 @@ export interface OutboxOptions {
   sentAt?: Date | null;
   /** Queued for the SMTP sender (its secret sealed with `keys` until delivered). */
   queued?: boolean;
+  /** The provider's id of the delivered message (an SMS provider's message SID). */
+  providerRef?: string;
 }
 
 /**
@@ -28,8 +30,8 @@ export async function recordOutgoing(
   const sealed = message.secret && options.keys ? encrypt(options.keys, message.secret) : null;
   await db.query(
     `insert into mail_outbox (channel, recipient, template, subject, body, reply_to, sent_at, secret_enc, queued,
-       next_attempt_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, case when $9 then now() end)`,
+       next_attempt_at, provider_ref)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, case when $9 then now() end, $10)`,
     [
       channel,
       message.to,
@@ -40,6 +42,7 @@ export async function recordOutgoing(
       options.sentAt ?? null,
       sealed,
       options.queued === true,
+      options.providerRef ?? null,
     ],
   );
 }
@@ -58,6 +61,11 @@ export async function readOutbox(
   db: pg.Pool,
   keys: ServerKeys,
   query: { to?: string; limit: number },
+  /**
+   * The texts a provider delivered, by its message ids, each given once (the SMS simulator's phone inbox): a
+   * message kept without its secret but with a provider id gets its secret back from the delivered text.
+   */
+  delivered?: (refs: string[]) => Promise<Map<string, string>>,
 ): Promise<OutboxMessage[]> {
   const rows = await db.query(
     `with picked as (
@@ -70,13 +78,20 @@ export async function readOutbox(
        returning m.id, sealed.secret_enc
      )
      select o.id::text, o.channel, o.recipient as "to", o.template, o.subject, o.body, o.created_at,
-            taken.secret_enc
+            o.provider_ref, taken.secret_enc
        from mail_outbox o join picked using (id) left join taken using (id)
       order by o.id desc`,
     [query.to ?? null, query.limit],
   );
+  const refs = rows.rows.filter((row) => row.provider_ref && !row.secret_enc).map((row) => row.provider_ref);
+  const texts = delivered && refs.length > 0 ? await delivered(refs) : new Map<string, string>();
   return rows.rows.map((row) => {
-    const secret = row.secret_enc ? decrypt(keys, row.secret_enc) : null;
+    const text = row.provider_ref ? texts.get(row.provider_ref) : undefined;
+    const secret = row.secret_enc
+      ? decrypt(keys, row.secret_enc)
+      : text !== undefined
+        ? secretIn(row.body, text)
+        : null;
     return {
       id: row.id,
       channel: row.channel,
@@ -88,6 +103,18 @@ export async function readOutbox(
       created_at: row.created_at,
     };
   });
+}
+
+/**
+ * The secret a delivered text carries where its kept template has the slot (null when the text does not follow
+ * the template): the template's other parts must match the text exactly.
+ */
+export function secretIn(template: string, text: string): string | null {
+  const parts = template.split(SECRET_SLOT);
+  if (parts.length < 2) return null;
+  const literal = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = parts.map(literal).reduce((re, part, i) => `${re}${i === 1 ? '(.+?)' : '\\1'}${part}`);
+  return new RegExp(`^${pattern}$`, 's').exec(text)?.[1] ?? null;
 }
 
 /**

@@ -24,3 +24,40 @@ export interface SmsPort {
 export function createOutboxSms(db: pg.Pool, keys?: ServerKeys): SmsPort {
   return { send: (message) => recordOutgoing(db, 'sms', { ...message, subject: '' }, { keys }) };
 }
+
+/**
+ * A simulated phone's inbox (the SMS simulator's, never a real provider's): the delivered texts of messages by
+ * their provider ids, each text given on one read only (later reads get none).
+ */
+export interface SmsInbox {
+  /** The delivered texts of these messages that were not read yet, by message id. */
+  take(refs: string[]): Promise<Map<string, string>>;
+}
+
+/** The provider refused the message (a 4xx other than 429): sending it again would be refused again. */
+export class SmsRejected extends Error {
+  constructor(
+    /** The provider's error code, e.g. Twilio's 21211 (invalid 'To'), 21610 (unsubscribed recipient). */
+    readonly code: number,
+    readonly status: number,
+    message: string,
+    /** Refused for the recipient's number (not valid, not reachable, unsubscribed): another number may do. */
+    readonly recipient = false,
+  ) {
+    super(`SMS refused (${code}): ${message}`);
+    this.name = 'SmsRejected';
+  }
+}
+
+/** The provider could not take the message now (429, 5xx, no answer), after every attempt. */
+export class SmsUnavailable extends Error {
+  constructor(
+    readonly status: number | null,
+    /** The provider's error code when it gave one (Twilio's 20429: too many requests). */
+    readonly code: number | null,
+    message: string,
+  ) {
+    super(`SMS provider unavailable: ${message}`);
+    this.name = 'SmsUnavailable';
+  }
+}

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { SmsInbox } from '../../adapters/sms/port.ts';
 import type { ServerKeys } from '../../modules/identity/crypto.ts';
 
 /**
@@ -10,4 +11,6 @@ export interface DevRouteDeps {
   db: pg.Pool;
   /** The server's secrets (encryption and signing keys). */
   keys: ServerKeys;
+  /** The SMS simulator's phone inbox, where the codes of texts sent through it are read (once). */
+  smsInbox?: SmsInbox;
 }

@@ -15,7 +15,8 @@ const outboxQuery = z.object({
  * Developer tools, mounted only when DEV_TOOLS is on and answered only to this machine: the mail and SMS outbox
  * as JSON, newest first, so a person (or a test) can register without a real mailbox or phone. Each message's
  * one-time secret (code, reset link, pin) is in the answer that first shows it and then gone from the database:
- * a later read shows `[redacted]` in its place.
+ * a later read shows `[redacted]` in its place. Texts sent through the SMS simulator get theirs from its phone
+ * inbox, which also gives each text once.
  */
 export async function devRoutes(app: FastifyInstance, deps: DevRouteDeps): Promise<void> {
   app.get(
@@ -29,7 +30,13 @@ export async function devRoutes(app: FastifyInstance, deps: DevRouteDeps): Promi
     ),
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return readOutbox(deps.db, deps.keys, outboxQuery.parse(request.query));
+      const inbox = deps.smsInbox;
+      return readOutbox(
+        deps.db,
+        deps.keys,
+        outboxQuery.parse(request.query),
+        inbox ? (refs) => inbox.take(refs) : undefined,
+      );
     },
   );
 }

@@ -1,4 +1,5 @@
 import { ERRORS, mobileFromInternational } from '@exchange/shared';
+import { SmsRejected } from '../../adapters/sms/port.ts';
 import { dateOf } from '../../clock.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { invalid } from '../../http/errors.ts';
@@ -21,6 +22,15 @@ function mobile(phone: string, country?: string): string {
   const number = mobileFromInternational(phone, country);
   if (!number) throw invalid(ERRORS.phoneInvalid);
   return number;
+}
+
+/**
+ * A new number the SMS provider refuses (not valid, not reachable, unsubscribed: Twilio's 21211, 21612, 21408,
+ * 21610, 21614) is refused as a number the schemas refuse; any other failure stays the server's.
+ */
+function refusedNumber(err: unknown): never {
+  if (err instanceof SmsRejected && err.recipient) throw invalid(ERRORS.phoneInvalid);
+  throw err;
 }
 
 /** The two-factor step of a phone change: a valid code marks this session as checked for a few minutes. */
@@ -71,7 +81,7 @@ export async function startPhoneChange(
     userId: user.id,
     length: 6,
   });
-  await smsCode(deps, number, 'phone_change', code);
+  await smsCode(deps, number, 'phone_change', code).catch(refusedNumber);
 }
 
 /** Sends the phone-change code again (once a minute), only for a change this user started. */
@@ -86,7 +96,7 @@ export async function resendPhoneChangeCode(deps: IdentityDeps, user: UserRecord
     userId: user.id,
     length: 6,
   });
-  await smsCode(deps, number, 'phone_change', code);
+  await smsCode(deps, number, 'phone_change', code).catch(refusedNumber);
 }
 
 /**
