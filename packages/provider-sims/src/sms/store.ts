@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { storedCredentials } from '../credentials.ts';
 
 /**
- * The SMS simulator's table (`smssim_messages`, migration 0052): every message it accepted, its text sealed with
+ * The SMS simulator's table (`smssim_messages`, migration 0053): every message it accepted, its text sealed with
  * the simulator's key until the developer's phone inbox shows it once. It reads nothing of the exchange's tables.
  */
 
