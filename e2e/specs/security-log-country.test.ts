@@ -39,7 +39,8 @@ describe('Settings › Security log: the country of a login', () => {
     await page.goto('/settings');
     const log = page.getByTestId('security-log-section');
     const logins = log.locator('[data-action="login"]');
-    await expect.poll(() => logins.count()).toBe(2);
+    // The log loads after the page: on a busy machine well past expect.poll's default second.
+    await expect.poll(() => logins.count(), { timeout: 20_000 }).toBe(2);
     expect(await logins.first().textContent()).toContain('Login (new country)');
     expect(await logins.first().getByTestId('security-log-country').textContent()).toBe('Germany (DE)');
     expect(await logins.first().textContent()).toContain(berlinAddress);
