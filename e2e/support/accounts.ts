@@ -126,9 +126,19 @@ export function postFromPage(page: Page, path: string, body: unknown, method = '
   );
 }
 
-/** Signs a user in through the API (password, then the emailed code) inside `page`, and keeps the CSRF token. */
+/**
+ * A small document at the app's origin, served with the web app's headers (an API answer's policy forbids the
+ * page any call): what the API calls made from a page need (its cookies and local storage), without loading the
+ * web app, which the caller then opens on the screen it wants, signed in.
+ */
+const ORIGIN_PAGE = '/favicon.svg';
+
+/**
+ * Signs a user in through the API (password, then the emailed code) inside `page`, and keeps the CSRF token. The
+ * page is left on a document of the app's origin, not on the app: open a screen next (`page.goto`).
+ */
 export async function apiLogin(page: Page, email: string, password = PASSWORD): Promise<void> {
-  await page.goto('/');
+  await page.goto(ORIGIN_PAGE);
   const sendCode = async () =>
     postFromPage(page, '/api/v2/barong/identity/sessions/resent_otp', {
       session_type: 'email',
