@@ -6,6 +6,7 @@ import { axeViolations, describeViolations } from '../support/axe.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
 import { type LiveMarket, liveMarket } from '../support/live-market.ts';
 import { type Screen, screensFor } from '../support/routes.ts';
+import { settle } from '../support/settle.ts';
 
 const THEMES = ['dark', 'light'] as const;
 
@@ -28,9 +29,11 @@ afterAll(async () => {
  */
 async function visit(page: Page, screen: Screen, theme: (typeof THEMES)[number]): Promise<void> {
   await page.evaluate((value) => localStorage.setItem('ThemeMode', value), theme);
-  await page.goto(screen.path);
-  await page.locator(screen.ready).first().waitFor({ timeout: 20_000 });
-  await page.waitForLoadState('networkidle');
+  // Every request the screen made has its answer and nothing moves: no fixed half-second of quiet waited out.
+  await settle(page, async () => {
+    await page.goto(screen.path);
+    await page.locator(screen.ready).first().waitFor({ timeout: 20_000 });
+  });
   if (screen.live) {
     const { selector, count } = screen.live;
     await page

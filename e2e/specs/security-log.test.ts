@@ -3,7 +3,6 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { activeAccount, apiLogin, outbox } from '../support/accounts.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
-import { loginWithEmailCode } from '../support/login.ts';
 
 // Issue 31, part 1: Settings › Devices and Settings › Security log in a real browser.
 let browser: Browser;
@@ -18,7 +17,7 @@ describe('Settings › Devices and Security log', () => {
   it('shows this device and another one, ends the other, and logs it all', async () => {
     const { email } = await activeAccount('seclog');
     const laptop = await openPage(browser);
-    await loginWithEmailCode(laptop.page, email);
+    await apiLogin(laptop.page, email);
 
     // A second browser, on another system, from another address: a new device for this account.
     const address = `198.19.${randomInt(256)}.${1 + randomInt(254)}`;
@@ -34,7 +33,7 @@ describe('Settings › Devices and Security log', () => {
     expect(notice?.body).toContain('Firefox on Windows');
 
     const page = laptop.page;
-    await page.reload();
+    await page.goto('/settings');
     const devices = page.getByTestId('devices-section');
     await devices.getByTestId('device-row').nth(1).waitFor();
     const current = devices.locator('[data-testid="device-row"][data-current="true"]');

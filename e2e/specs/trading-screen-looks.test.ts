@@ -47,9 +47,11 @@ afterAll(async () => {
 async function visit(size: (typeof SIZES)[number], theme: (typeof THEMES)[number]): Promise<void> {
   await page.setViewportSize({ width: size.width, height: size.height });
   await page.evaluate((value) => localStorage.setItem('ThemeMode', value), theme);
-  await page.goto('/trade/ethbtc');
-  await page.getByTestId('price-chart').waitFor(POLL);
-  await page.waitForLoadState('networkidle');
+  // Every request the screen made has its answer and nothing moves: no fixed half-second of quiet waited out.
+  await settle(page, async () => {
+    await page.goto('/trade/ethbtc');
+    await page.getByTestId('price-chart').waitFor(POLL);
+  });
   await expect.poll(() => page.locator('html').getAttribute('data-mantine-color-scheme'), POLL).toBe(theme);
 }
 

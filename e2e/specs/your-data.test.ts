@@ -2,9 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeAccount } from '../support/accounts.ts';
+import { activeAccount, apiLogin } from '../support/accounts.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
-import { loginWithEmailCode } from '../support/login.ts';
 
 // Issue 31, part 5: Settings › Your data downloads a ZIP of the user's data, once a day, in a real browser.
 let browser: Browser;
@@ -17,7 +16,7 @@ describe('Settings › Your data', () => {
   it('downloads a ZIP of CSV and JSON files, then refuses a second one the same day and says when', async () => {
     const { email } = await activeAccount('yourdata');
     const { page } = await openPage(browser);
-    await loginWithEmailCode(page, email);
+    await apiLogin(page, email);
     await page.goto('/settings');
     const section = page.getByTestId('your-data-section');
     await section.getByText('You can download one copy a day.', { exact: false }).waitFor();

@@ -1,5 +1,5 @@
 import type { OutboxMessage } from '@exchange/shared';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { inject } from 'vitest';
 import { captchaResponse } from './captcha.ts';
 import { advanceServerClock } from './clock.ts';
@@ -126,9 +126,26 @@ export function postFromPage(page: Page, path: string, body: unknown, method = '
   );
 }
 
-/** Signs a user in through the API (password, then the emailed code) inside `page`, and keeps the CSRF token. */
+/** A blank page at the app's origin (answered by the browser context, not the server), for {@link apiLogin}. */
+const ORIGIN_PAGE = '/e2e-origin';
+const blankPage = (route: Route) =>
+  route.fulfill({
+    status: 200,
+    contentType: 'text/html; charset=utf-8',
+    body: '<!doctype html><html lang="en"><head><title>Signing in</title></head><body></body></html>',
+  });
+
+/**
+ * Signs a user in through the API (password, then the emailed code) inside `page`, and keeps the CSRF token. The
+ * calls are made from a blank HTML page at the app's origin (its cookies and local storage), not from the web app,
+ * which the caller opens next on the screen it wants, signed in: loading the app here only to leave it booted it
+ * twice per sign-in. (A static file of the app is no substitute: an SVG document has no HTML canvas for the
+ * helpers that draw in the page, and an API answer's policy forbids the page any call.)
+ */
 export async function apiLogin(page: Page, email: string, password = PASSWORD): Promise<void> {
-  await page.goto('/');
+  await page.route(`**${ORIGIN_PAGE}`, blankPage);
+  await page.goto(ORIGIN_PAGE);
+  await page.unroute(`**${ORIGIN_PAGE}`, blankPage);
   const sendCode = async () =>
     postFromPage(page, '/api/v2/barong/identity/sessions/resent_otp', {
       session_type: 'email',
