@@ -15,11 +15,20 @@ let parts: Promise<ServerParts> | undefined;
 /**
  * The server's code as `npm start` runs it: built by build.mjs (esbuild, plain JavaScript), not loaded through tsx,
  * whose transform wraps every function it creates in a naming call and turns on source maps for every stack.
- * The figures are then the product's. `BENCH_SERVER=source` loads the TypeScript through tsx instead (to compare).
+ * The figures are then the product's. `BENCH_SERVER=source` loads the TypeScript through tsx instead (to compare);
+ * `BENCH_SERVER=built:<folder>` loads a build kept in apps/server/<folder> (a copy of dist-bench) without building.
  */
 export function benchServer(): Promise<ServerParts> {
   parts ??= (async () => {
     if (process.env.BENCH_SERVER === 'source') return import('./server-entry.ts');
+    // A build kept from before (a folder beside dist-bench), to compare two versions of the code in alternate runs.
+    if (process.env.BENCH_SERVER?.startsWith('built:')) {
+      const folder = new URL(
+        `../../apps/server/${process.env.BENCH_SERVER.slice('built:'.length)}/`,
+        import.meta.url,
+      );
+      return (await import(new URL('bench-server.js', folder).href)) as ServerParts;
+    }
     await rm(BENCH_BUILD, { recursive: true, force: true });
     await buildServer({
       outdir: 'dist-bench',

@@ -1,5 +1,5 @@
 import type { Command, CommandResult, Engine } from '@exchange/engine';
-import { encodeBatch, unjournalable } from './journal/codec.ts';
+import { encodeCheckedBatch, type JournalForm, unjournalable } from './journal/codec.ts';
 import { journalStatement } from './journal/journal.ts';
 import { changesMarkets, followMarkets, unstorableMarketCommand } from './market-rows.ts';
 import type { Statement, Units } from './persistence.ts';
@@ -9,6 +9,8 @@ import type { Acknowledgement, CommittedResult } from './sequencer-types.ts';
 /** A command waiting in the sequencer's queue, with its caller's answer. */
 export interface Pending {
   command: Command;
+  /** How the journal writes it, found when it was accepted ({@link journalForm}). */
+  form: JournalForm;
   ref: string | undefined;
   ack: Acknowledgement;
   /** The time to stamp instead of the batch's (a dated history being replayed). */
@@ -48,15 +50,17 @@ export function prepareBatch(
   const { seq, firstCommand, term } = position;
   const results: CommandResult[] = [];
   const commands: Command[] = [];
-  for (const pending of batch) {
-    pending.command.at = pending.at ?? at;
-    const result = engine.apply(pending.command);
+  for (let i = 0; i < batch.length; i++) {
+    const pending = batch[i] as Pending;
+    const command = pending.command;
+    command.at = pending.at ?? at;
+    const result = engine.apply(command);
     results.push(result);
-    commands.push(pending.command);
+    commands.push(command);
     // A market added or changed here is known before the next command's rows are formatted.
-    if (changesMarkets(pending.command)) followMarkets(units, result);
+    if (changesMarkets(command)) followMarkets(units, result);
   }
-  const body = encodeBatch(commands, at);
+  const body = encodeCheckedBatch(batch, at);
   const journal: JournalBatch = { seq, firstCommand, commands, results, body };
   const statements: Statement[] = [
     journalStatement({ seq, term, firstCommand, commands: batch.length, at, body }),
@@ -68,9 +72,12 @@ export function prepareBatch(
 
 /**
  * Why a command must not reach the engine, or null: a market change the tables cannot store, or a command the
- * journal cannot hold exactly (the api processes of a split deployment check the same before sending).
+ * journal cannot hold exactly (`form`, its {@link journalForm}, is null; the api processes of a split deployment
+ * check the same before sending).
  */
-export function refusedBeforeEngine(stamped: Command): string | null {
-  const why = (changesMarkets(stamped) ? unstorableMarketCommand(stamped) : null) ?? unjournalable(stamped);
+export function refusedBeforeEngine(stamped: Command, form: JournalForm | null): string | null {
+  const why =
+    (changesMarkets(stamped) ? unstorableMarketCommand(stamped) : null) ??
+    (form === null ? (unjournalable(stamped) ?? 'not journalable') : null);
   return why ? `refused before the engine: ${why}` : null;
 }

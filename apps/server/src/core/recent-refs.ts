@@ -22,11 +22,12 @@ export class RecentRefs {
   /** Records the ids of a committed batch (`items[i]` made `results[i]`). */
   add(seq: number, items: readonly { ref?: string | undefined }[], results: readonly CommandResult[]): void {
     const refs: string[] = [];
-    for (const [i, item] of items.entries()) {
-      if (item.ref === undefined) continue;
+    for (let i = 0; i < items.length; i++) {
+      const ref = (items[i] as { ref?: string | undefined }).ref;
+      if (ref === undefined) continue;
       const result = results[i] as CommandResult;
-      this.byRef.set(item.ref, { seq, ok: result.ok, code: result.code, orderId: result.orderId });
-      refs.push(item.ref);
+      this.byRef.set(ref, { seq, ok: result.ok, code: result.code, orderId: result.orderId });
+      refs.push(ref);
     }
     if (refs.length > 0) this.batches.push({ seq, refs });
   }

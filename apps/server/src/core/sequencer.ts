@@ -4,6 +4,7 @@ import { DatabaseUnavailableError, isDatabaseUnavailable, retryWhileDatabaseDown
 import type { Tx } from '../db/pool.ts';
 import { type Pending, type PreparedBatch, prepareBatch, refusedBeforeEngine } from './batch-prepare.ts';
 import { ClientCommands } from './client-commands.ts';
+import { type JournalForm, journalForm } from './journal/codec.ts';
 import { type Units, writeStatements } from './persistence.ts';
 import type { JournalBatch } from './projection.ts';
 import type { TablesProjector } from './projector.ts';
@@ -180,10 +181,12 @@ export class Sequencer extends SequencerEvents {
     if (this.failure) return Promise.reject(this.failure);
     const stamped = { ...command, at: 0 } as Command;
     if (ref) stamped.ref = ref;
-    const refused = refusedBeforeEngine(stamped);
+    // Each field is looked at once: the journal's encoding of the batch trusts the form found here.
+    const form = journalForm(stamped);
+    const refused = refusedBeforeEngine(stamped, form);
     if (refused) return Promise.reject(new Error(refused));
     return new Promise((resolve, reject) => {
-      this.queue.push({ command: stamped, ref, ack, at, resolve, reject });
+      this.queue.push({ command: stamped, form: form as JournalForm, ref, ack, at, resolve, reject });
       this.schedule();
     });
   }
@@ -280,7 +283,9 @@ export class Sequencer extends SequencerEvents {
     this.clientCommands.recent.add(seq, next.batch, journal.results);
     this.feed(journal, this.options.writeThrough);
     let projected: Promise<void> | undefined;
-    for (const [i, pending] of next.batch.entries()) {
+    const batch = next.batch;
+    for (let i = 0; i < batch.length; i++) {
+      const pending = batch[i] as Pending;
       // The batch is marked on the engine's own result object (no copy per command).
       const result = journal.results[i] as CommittedResult;
       result.seq = seq;

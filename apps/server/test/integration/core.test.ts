@@ -2,6 +2,9 @@ import { toUnits } from '@exchange/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLedger } from '../../src/core/audit.ts';
 import { type Core, startCore } from '../../src/core/index.ts';
+import { decodeBatch } from '../../src/core/journal/codec.ts';
+import { readJournal } from '../../src/core/journal/journal.ts';
+import type { Submitted } from '../../src/core/sequencer.ts';
 import { plainUser } from '../support/core.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 
@@ -234,6 +237,46 @@ describe('exchange core over PostgreSQL', () => {
     expect(await auditLedger(other.pool)).toEqual([]);
     expect(fatal).toBeUndefined();
     await other.drop();
+  });
+
+  it('refuses before the engine what the journal cannot hold, and journals what it takes exactly', async () => {
+    const order = {
+      type: 'PlaceOrder' as const,
+      user: bob,
+      market: 'ethbtc',
+      side: 'buy' as const,
+      ordType: 'limit' as const,
+      volume: 1000n,
+    };
+    const before = core.sequencer.committedSeq;
+    await expect(core.sequencer.submit({ ...order, price: price('0.01'), user: Number.NaN })).rejects.toThrow(
+      'refused before the engine: the number NaN',
+    );
+    await expect(core.sequencer.submit({ ...order, price: (() => 1n) as unknown as bigint })).rejects.toThrow(
+      'refused before the engine: a function',
+    );
+    expect(core.sequencer.committedSeq).toBe(before);
+    // One short form with a client id and options, one short form without, one generic (a field it does not know).
+    const taken = [
+      { ...order, price: price('0.01'), timeInForce: 'gtc' as const, postOnly: true },
+      { type: 'CancelAll' as const, user: bob, market: 'ethbtc' },
+      { ...order, price: price('0.01'), note: 'kept' },
+    ];
+    // In order (a client id is looked up before its command is queued).
+    const results = [
+      await core.sequencer.submit(taken[0] as Submitted, 'journal-exact:1'),
+      await core.sequencer.submit(taken[1] as Submitted),
+      await core.sequencer.submit(taken[2] as Submitted),
+    ];
+    const rows = await readJournal(db.pool, before);
+    const journalled = rows.flatMap((row) => decodeBatch(row.body).commands);
+    expect(journalled.map(({ at: _at, ...c }) => c)).toEqual([
+      { ...taken[0], ref: 'journal-exact:1' },
+      taken[1],
+      taken[2],
+    ]);
+    expect(rows.map((row) => row.body).join('')).toContain('["P",0,"journal-exact:1",');
+    expect(results.map((r) => r.ok)).toEqual([true, true, true]);
   });
 
   it('pauses when the tables cannot be written behind the journal, and keeps what the journal holds, once', async () => {

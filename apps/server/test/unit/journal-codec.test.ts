@@ -1,7 +1,13 @@
 import type { Command } from '@exchange/engine';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeBatch, encodeBatch, unjournalable } from '../../src/core/journal/codec.ts';
+import {
+  decodeBatch,
+  encodeBatch,
+  encodeCheckedBatch,
+  journalForm,
+  unjournalable,
+} from '../../src/core/journal/codec.ts';
 
 const AT = 1_760_000_000_000;
 const amount = fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n });
@@ -218,6 +224,65 @@ describe('the journal codec', () => {
     expect(unjournalable({ ...order, user: Number.NaN })).toBe('the number NaN');
     expect(unjournalable({ ...order, user: Number.POSITIVE_INFINITY })).toBe('the number Infinity');
     expect(unjournalable({ ...order, user: 1, market: (() => 'x') as unknown as string })).toBe('a function');
+  });
+
+  it('finds in one look the form a command is written in, and refuses exactly what the walk refuses', () => {
+    // Any value where a caller could put one: NaN, infinity, functions, null, a number for a text, an extra field.
+    const odd = fc.oneof(
+      fc.constantFrom(undefined, null, Number.NaN, Number.NEGATIVE_INFINITY, () => 1, 'buy', 7, 1n, true),
+      amount,
+      text,
+    );
+    const field = <T>(usual: fc.Arbitrary<T>) => fc.oneof({ arbitrary: usual, weight: 4 }, odd);
+    const head = { at: field(at), ref: field(ref), user: field(user), extra: odd };
+    const optional = { requiredKeys: ['type', 'at', 'user'] as never[] };
+    const oddCommand = fc.oneof(
+      fc.record(
+        {
+          type: fc.constant('PlaceOrder'),
+          ...head,
+          market: field(text),
+          side: field(fc.constantFrom('buy', 'sell')),
+          ordType: field(fc.constantFrom('limit', 'market')),
+          volume: field(amount),
+          price: field(amount),
+          stopPrice: field(amount),
+          timeInForce: field(fc.constantFrom('gtc', 'ioc')),
+          postOnly: field(fc.boolean()),
+        },
+        { requiredKeys: ['type', 'at', 'user', 'market', 'side', 'ordType', 'volume'] },
+      ),
+      fc.record({ type: fc.constant('CancelOrder'), ...head, orderId: field(fc.integer()) }, optional),
+      fc.record(
+        { type: fc.constant('CancelAll'), ...head, market: field(text), side: field(fc.constant('buy')) },
+        optional,
+      ),
+      fc.record(
+        { type: fc.constant('Credit'), ...head, currency: field(text), amount: field(amount) },
+        optional,
+      ),
+    ) as unknown as fc.Arbitrary<Command>;
+    const encoded = (encode: () => string) => {
+      try {
+        return encode();
+      } catch (err) {
+        return `throws ${(err as Error).message}`;
+      }
+    };
+    let short = 0;
+    fc.assert(
+      fc.property(oddCommand, (c) => {
+        const form = journalForm(c);
+        expect(form === null).toBe(unjournalable(c) !== null);
+        if (form === null) return;
+        if (form !== 'X') short++;
+        expect(encoded(() => encodeCheckedBatch([{ command: c, form }], AT))).toBe(
+          encoded(() => encodeBatch([c], AT)),
+        );
+      }),
+      { seed: 2812, numRuns: 3000 },
+    );
+    expect(short).toBeGreaterThan(100);
   });
 
   it('refuses to read a body it does not know, instead of skipping a command', () => {

@@ -17,9 +17,31 @@ import { reviveBigints, stringifyTagged } from '../remote/codec.ts';
  * Decoding gives back exactly the commands that were encoded, so replaying them reproduces the engine's results.
  */
 export function encodeBatch(commands: readonly Command[], batchAt: number): string {
-  const parts: string[] = [String(batchAt)];
-  for (const c of commands) parts.push(encodeCommand(c, batchAt));
-  return `[${parts.join(',')}]`;
+  let body = `[${batchAt}`;
+  for (const c of commands) body += encodeCommand(c, short(c) ?? 'X', batchAt);
+  return `${body}]`;
+}
+
+/**
+ * The form a command is journalled in (see {@link encodeBatch}): its short form's tag, or `X` (its fields whole).
+ * The sequencer finds it once, when it accepts the command ({@link journalForm}), and the batch's encoding trusts it.
+ */
+export type JournalForm = 'P' | 'C' | 'A' | 'X';
+
+/**
+ * {@link encodeBatch} of commands whose forms were found when they were accepted (`form`, from {@link journalForm},
+ * never null): their fields are not checked again. The text is the same as encodeBatch's.
+ */
+export function encodeCheckedBatch(
+  items: readonly { command: Command; form: JournalForm }[],
+  batchAt: number,
+): string {
+  let body = `[${batchAt}`;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as { command: Command; form: JournalForm };
+    body += encodeCommand(item.command, item.form, batchAt);
+  }
+  return `${body}]`;
 }
 
 /** The commands of a batch written by {@link encodeBatch}, and the batch's time. */
@@ -53,6 +75,19 @@ export function unjournalable(c: Command): string | null {
   return badValue(c, 0);
 }
 
+/**
+ * The form `c` is journalled in, or null when it cannot be journalled exactly ({@link unjournalable} says why).
+ * One look at each field: a command that fits its short form with plain values (finite numbers, text) is
+ * journalable without the walk of {@link unjournalable}; anything else takes the walk. The form is the one
+ * {@link encodeBatch} picks for `c`.
+ */
+export function journalForm(c: Command): JournalForm | null {
+  const form = typeof c === 'object' && c !== null ? short(c) : null;
+  if (form !== null && plainShort(c as PlaceOrder | CancelOrder | CancelAll)) return form;
+  if (unjournalable(c) !== null) return null;
+  return form ?? 'X';
+}
+
 function badValue(v: unknown, depth: number): string | null {
   switch (typeof v) {
     case 'number':
@@ -81,6 +116,22 @@ const PLAIN = /^[\w .:@+-]*$/;
 const str = (v: string | undefined | null) =>
   v === undefined || v === null ? 'null' : PLAIN.test(v) ? `"${v}"` : JSON.stringify(v);
 const big = (v: bigint | undefined) => (v === undefined ? 'null' : `"${v}"`);
+
+/**
+ * The JSON text of the few strings most commands repeat (markets, sides, order types, time in force), kept once
+ * each instead of tested and quoted for every command. Bounded: text a caller invents (a market that does not
+ * exist) is quoted as usual once the cache is full.
+ */
+const quotedNames = new Map<string, string>();
+const quotedName = (v: string | undefined | null): string => {
+  if (v === undefined || v === null) return 'null';
+  let quoted = quotedNames.get(v);
+  if (quoted === undefined) {
+    quoted = str(v);
+    if (quotedNames.size < 256) quotedNames.set(v, quoted);
+  }
+  return quoted;
+};
 
 const isText = (v: unknown) => typeof v === 'string';
 const isNumber = (v: unknown) => typeof v === 'number';
@@ -137,26 +188,38 @@ function short(c: Command): 'P' | 'C' | 'A' | null {
   return null;
 }
 
-function encodeCommand(c: Command, batchAt: number): string {
-  const head = `${c.at - batchAt},${str(c.ref)}`;
-  switch (short(c)) {
+/**
+ * A command that fits a short form holds only plain JSON values when its time and numbers are finite and its
+ * client id is text or none (short() checked the type of every other field): nothing JSON would not give back.
+ */
+function plainShort(c: PlaceOrder | CancelOrder | CancelAll): boolean {
+  const ref = c.ref as unknown;
+  if (!(ref === undefined || ref === null || typeof ref === 'string')) return false;
+  if (!Number.isFinite(c.at) || !Number.isFinite(c.user)) return false;
+  return c.type !== 'CancelOrder' || Number.isFinite(c.orderId);
+}
+
+/** One command's entry, with the leading comma, written in `form` (which must fit it: see {@link journalForm}). */
+function encodeCommand(c: Command, form: JournalForm, batchAt: number): string {
+  const dt = c.at - batchAt;
+  switch (form) {
     case 'P': {
       const o = c as PlaceOrder;
       const options =
         o.timeInForce === undefined && o.postOnly === undefined
           ? ''
-          : `,${str(o.timeInForce)},${o.postOnly === undefined ? 'null' : o.postOnly}`;
-      return `["P",${head},${o.user},${str(o.market)},${str(o.side)},${str(o.ordType)},${big(o.volume)},${big(o.price)},${big(o.stopPrice)}${options}]`;
+          : `,${quotedName(o.timeInForce)},${o.postOnly === undefined ? 'null' : o.postOnly}`;
+      return `,["P",${dt},${str(o.ref)},${o.user},${quotedName(o.market)},${quotedName(o.side)},${quotedName(o.ordType)},${big(o.volume)},${big(o.price)},${big(o.stopPrice)}${options}]`;
     }
     case 'C':
-      return `["C",${head},${(c as CancelOrder).user},${(c as CancelOrder).orderId}]`;
+      return `,["C",${dt},${str(c.ref)},${(c as CancelOrder).user},${(c as CancelOrder).orderId}]`;
     case 'A': {
       const a = c as CancelAll;
-      return `["A",${head},${a.user},${str(a.market)},${str(a.side)}]`;
+      return `,["A",${dt},${str(a.ref)},${a.user},${quotedName(a.market)},${quotedName(a.side)}]`;
     }
     default: {
       const { at: _at, ref: _ref, ...fields } = c;
-      return `["X",${head},${stringifyTagged(fields)}]`;
+      return `,["X",${dt},${str(c.ref)},${stringifyTagged(fields)}]`;
     }
   }
 }
