@@ -191,6 +191,11 @@ describe('registration and login', () => {
     const { context, page } = await openPage(browser);
     await page.goto('/2fa');
     await page.getByLabel('Email or phone number').fill(phone.slice(2));
+    // Picking the chosen country (Austria, the default) again keeps it: the field is required, nothing clears it.
+    const countryCode = page.getByRole('textbox', { name: 'Country code' });
+    await countryCode.fill('Austria');
+    await page.getByRole('option', { name: '+43 Austria' }).click();
+    expect(await countryCode.inputValue()).toBe('+43 Austria');
     await page.getByRole('textbox', { name: 'Country code' }).fill('Japan');
     await page.getByRole('option', { name: '+81 Japan' }).click();
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);

@@ -75,6 +75,7 @@ export function ChangeNumberModal({ email, registrationToken, onClose, onChanged
                 setCountry(value);
                 setErrors(({ country: _d, ...rest }) => rest);
               }}
+              allowDeselect={false}
               error={error('country')}
             />
             <TextInput

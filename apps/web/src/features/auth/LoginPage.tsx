@@ -148,6 +148,8 @@ export function LoginPage() {
                   value={values.country_code}
                   onChange={(value) => set('country_code', value)}
                   searchable
+                  // Picking the chosen country again keeps it (the field is required and defaults to Austria).
+                  allowDeselect={false}
                   w={190}
                   comboboxProps={{ width: 280, position: 'bottom-start' }}
                   error={error('country_code')}

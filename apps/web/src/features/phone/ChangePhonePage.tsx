@@ -178,6 +178,7 @@ export function ChangePhonePage() {
                     clear('country');
                   }}
                   searchable
+                  allowDeselect={false}
                   error={error('country')}
                 />
                 <TextInput
