@@ -38,26 +38,31 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // 203.0.113.0/24 DE, 192.0.2.0/24 FR), so the suite's usual client addresses (198.18.0.0/15) have no country.
   const countryDb = path.join(dataDir, 'GeoLite2-Country-test.mmdb');
   writeTestCountryDb(countryDb);
-  const server = await startServerProcess({
-    ...where,
-    // NODE_ENV=test: the server runs on a clock the tests move (support/clock.ts) instead of waiting.
-    NODE_ENV: 'test',
-    // The trading tests start from the demo users' seeded balances and empty books.
-    DEMO_BOOKS: 'false',
-    // Each browser context stands for a customer behind a proxy, with an address of its own (support/browser.ts).
-    TRUST_PROXY: 'loopback',
-    // Nearly every spec file logs the two demo users in (2 attempts each): more than 20 in 10 minutes.
-    LOGIN_ATTEMPTS_PER_WINDOW: '1000',
-    // Logins from a new country mail a notice (security-log-country.test.ts).
-    GEOIP_COUNTRY_DB: countryDb,
-    // The simulated card issuer ships a paid card after a second and delivers it a second later.
-    CARD_SIM_SHIP_SECONDS: '1',
-    // ...and settles a top-up on the card after a second (30 minutes by default, as the spec says).
-    CARD_TOPUP_SETTLE_SECONDS: '1',
-    // A withdrawal to a just-saved address would wait for staff review; the console's tests use the limits.
-    WITHDRAW_REVIEW_NEW_BENEFICIARY_HOURS: '0',
-    WITHDRAW_REVIEW_PASS_THROUGH_MINUTES: '0',
-  });
+  const server = await startServerProcess(
+    {
+      ...where,
+      // NODE_ENV=test: the server runs on a clock the tests move (support/clock.ts) instead of waiting.
+      NODE_ENV: 'test',
+      // The trading tests start from the demo users' seeded balances and empty books.
+      DEMO_BOOKS: 'false',
+      // Each browser context stands for a customer behind a proxy, with an address of its own (support/browser.ts).
+      TRUST_PROXY: 'loopback',
+      // Nearly every spec file logs the two demo users in (2 attempts each): more than 20 in 10 minutes.
+      LOGIN_ATTEMPTS_PER_WINDOW: '1000',
+      // Logins from a new country mail a notice (security-log-country.test.ts).
+      GEOIP_COUNTRY_DB: countryDb,
+      // The simulated card issuer ships a paid card after a second and delivers it a second later.
+      CARD_SIM_SHIP_SECONDS: '1',
+      // ...and settles a top-up on the card after a second (30 minutes by default, as the spec says).
+      CARD_TOPUP_SETTLE_SECONDS: '1',
+      // A withdrawal to a just-saved address would wait for staff review; the console's tests use the limits.
+      WITHDRAW_REVIEW_NEW_BENEFICIARY_HOURS: '0',
+      WITHDRAW_REVIEW_PASS_THROUGH_MINUTES: '0',
+      // The whole suite stands on this one start: on a busy machine (the other tiers running, load above 10 on two
+      // cores) it once took over the default minute.
+    },
+    180_000,
+  );
   project.provide('baseUrl', `http://127.0.0.1:${port}`);
   // Attaching to the app's running server only reads its URL; it starts nothing.
   const quiet = { info: () => {}, warn: () => {} };
