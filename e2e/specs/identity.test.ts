@@ -195,6 +195,8 @@ describe('registration and login', () => {
     const countryCode = page.getByRole('textbox', { name: 'Country code' });
     await countryCode.fill('Austria');
     await page.getByRole('option', { name: '+43 Austria' }).click();
+    // The field shows the chosen option's label once it loses focus (the typed search until then).
+    await countryCode.blur();
     expect(await countryCode.inputValue()).toBe('+43 Austria');
     await page.getByRole('textbox', { name: 'Country code' }).fill('Japan');
     await page.getByRole('option', { name: '+81 Japan' }).click();
