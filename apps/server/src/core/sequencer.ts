@@ -181,7 +181,6 @@ export class Sequencer extends SequencerEvents {
     if (this.failure) return Promise.reject(this.failure);
     const stamped = { ...command, at: 0 } as Command;
     if (ref) stamped.ref = ref;
-    // Each field is looked at once: the journal's encoding of the batch trusts the form found here.
     const form = journalForm(stamped);
     const refused = refusedBeforeEngine(stamped, form);
     if (refused) return Promise.reject(new Error(refused));
@@ -283,9 +282,7 @@ export class Sequencer extends SequencerEvents {
     this.clientCommands.recent.add(seq, next.batch, journal.results);
     this.feed(journal, this.options.writeThrough);
     let projected: Promise<void> | undefined;
-    const batch = next.batch;
-    for (let i = 0; i < batch.length; i++) {
-      const pending = batch[i] as Pending;
+    for (const [i, pending] of next.batch.entries()) {
       // The batch is marked on the engine's own result object (no copy per command).
       const result = journal.results[i] as CommittedResult;
       result.seq = seq;
@@ -382,10 +379,7 @@ export class Sequencer extends SequencerEvents {
     }
   }
 
-  /**
-   * Resolves when everything submitted so far has been committed and projected into the tables (or the core has
-   * failed).
-   */
+  /** Resolves once everything submitted is committed and projected into the tables, or the core failed. */
   async drain(): Promise<void> {
     while ((this.queue.length > 0 || this.prepared || this.writing) && !this.failure) {
       await new Promise((r) => setTimeout(r, 1));
