@@ -196,6 +196,24 @@ describe('the Twilio adapter against the SMS simulator', () => {
     expect(err).toMatchObject({ code: 20003, status: 401, recipient: false });
   });
 
+  it('refuses the phone inbox to a raw client without the credentials or with a wrong token, and shows nothing', async () => {
+    const { sms } = adapter();
+    await sms.send(code('819011115555', '271828'));
+    const read = (authorization?: string) =>
+      fetch(`${sim.url}/inbox?to=%2B819011115555`, authorization ? { headers: { authorization } } : {});
+    for (const refused of [await read(), await read(basic(credentials.accountSid, 'f'.repeat(32)))]) {
+      expect(refused.status).toBe(401);
+      expect(JSON.stringify(await refused.json())).not.toContain('271828');
+    }
+    // Nothing was taken by the refused reads: the right credentials still get the text, once.
+    const shown = (await (await read(basic(credentials.accountSid, credentials.authToken))).json()) as {
+      body: string;
+    }[];
+    expect(shown.map((m) => m.body)).toEqual([
+      'Exchange code to finish logging in: 271828. Valid 10 minutes.',
+    ]);
+  });
+
   it('retries a 5xx and a 429 and then sends; reports them when they last', async () => {
     const { sms, recorded } = adapter({ baseUrl: standInUrl, attempts: 3 });
     Object.assign(failing, { left: 2, status: 503, requests: 0 });
