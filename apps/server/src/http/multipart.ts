@@ -87,8 +87,9 @@ export function streamMultipart(app: FastifyInstance, maxBodyBytes: number): voi
  * Reads the request's {@link PendingMultipart} body through busboy as it arrives; null when the body is not a
  * multipart form (or is malformed, or the client went away). Nothing beyond the limits is kept: the first file
  * to pass `maxFileBytes` stops the read at once (the form so far comes back with `fileTooLarge`), and a body
- * passing its scope's byte limit is refused with 413. In both cases the rest is never read and the connection
- * is closed after the answer.
+ * passing its scope's byte limit is refused with 413. Nothing after that is parsed or kept: the rest of a body
+ * within its byte limit is dropped as it arrives for a short while ({@link dropTheRest}), and the connection of a
+ * body past it is closed after the answer.
  */
 export function readMultipart(
   request: FastifyRequest,
@@ -113,11 +114,15 @@ export function readMultipart(
       detach();
       done();
     };
-    // Stops reading: the answer goes out now and the connection closes after it, whatever is still unsent.
-    const stop = (done: () => void) =>
+    // Stops parsing: the answer goes out now. What the client is still sending is dropped as it arrives, within
+    // the body's byte limit and for a short while after the answer, then the connection is cut; a body past its
+    // byte limit is cut right after the answer.
+    const stop = (done: () => void, overLimit = false) =>
       settle(() => {
-        source.pause();
-        reply.header('connection', 'close');
+        if (overLimit) {
+          source.pause();
+          reply.header('connection', 'close');
+        } else dropTheRest(request, reply, source, maxBytes - received);
         done();
       });
     let parser: ReturnType<typeof multipartParser>;
@@ -135,7 +140,7 @@ export function readMultipart(
     );
     function onData(chunk: Buffer) {
       received += chunk.length;
-      if (received > maxBytes) return stop(() => reject(new AppError(413, [ERRORS.payloadTooLarge])));
+      if (received > maxBytes) return stop(() => reject(new AppError(413, [ERRORS.payloadTooLarge])), true);
       if (!parser.parser.write(chunk)) {
         source.pause();
         parser.parser.once('drain', () => {
@@ -158,6 +163,38 @@ export function readMultipart(
     source.on('error', onAbort);
     source.on('close', onClose);
   });
+}
+
+/** How long a body refused before its end may go on arriving, read and dropped, once the answer is sent. */
+const LINGER_AFTER_ANSWER_MS = 2_000;
+
+/**
+ * Reads and drops the rest of a body that was refused before its end, up to `budget` bytes and for
+ * {@link LINGER_AFTER_ANSWER_MS} after the answer, then cuts the connection. Closing at once, with the client's
+ * bytes still arriving, makes the kernel answer them with a reset, and a client busy sending may lose the answer
+ * with it (the refusal becomes "connection reset"); the way a body that does end is handled stays HTTP's own.
+ */
+function dropTheRest(request: FastifyRequest, reply: FastifyReply, source: Readable, budget: number): void {
+  const socket = request.raw.socket;
+  let left = budget;
+  let timer: NodeJS.Timeout | undefined;
+  const done = () => clearTimeout(timer);
+  const cut = () => {
+    done();
+    socket.destroy();
+  };
+  reply.raw.once('finish', () => {
+    if (source.readableEnded) return;
+    timer = setTimeout(cut, LINGER_AFTER_ANSWER_MS);
+    timer.unref();
+  });
+  source.on('data', (chunk: Buffer) => {
+    left -= chunk.length;
+    if (left < 0) cut();
+  });
+  source.once('end', done);
+  source.once('close', done);
+  source.resume();
 }
 
 /**

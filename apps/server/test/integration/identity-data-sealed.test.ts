@@ -63,7 +63,7 @@ describe('identity documents and id numbers at rest', () => {
     // KYC: the documents API (filed with the provider too) and the provider's verification page.
     const applicant = await kyc.signedIn('applicant@sealed.test');
     expect((await kyc.call('POST', '/resource/profiles', applicant.session, PROFILE)).statusCode).toBe(201);
-    const token = (await kyc.call('GET', '/resource/sumsub/token', applicant.session)).json().token as string;
+    const token = await kyc.widgetToken(applicant.session);
     const uploaded = await kyc.upload(applicant.session, [
       { name: 'doc_type', value: 'passport' },
       { name: 'doc_number', value: kycNumber },

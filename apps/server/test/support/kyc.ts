@@ -88,6 +88,16 @@ export function kycHarness(ctx: () => { t: TestApp; base: string }) {
     return state(userId);
   }
 
+  /**
+   * The widget's access token from `GET /resource/sumsub/token`; a refusal fails with its status and body (a CI run
+   * once got no token here, and the test said only that the page's form had no token).
+   */
+  async function widgetToken(session: Session): Promise<string> {
+    const answer = await call('GET', '/resource/sumsub/token', session);
+    if (answer.statusCode !== 200) throw new Error(`no widget token: ${answer.statusCode} ${answer.body}`);
+    return answer.json().token as string;
+  }
+
   /** Submits documents and a selfie through the simulator's verification page, as the browser does. */
   async function submitOnPage(token: string, files: { front?: Buffer; selfie?: Buffer } = {}) {
     const form = multipart([
@@ -131,5 +141,5 @@ export function kycHarness(ctx: () => { t: TestApp; base: string }) {
     ...extra,
   });
 
-  return { credentials, call, upload, signedIn, state, settled, submitOnPage, webhook, event };
+  return { credentials, call, upload, signedIn, state, settled, widgetToken, submitOnPage, webhook, event };
 }
