@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { E2E_WORKERS } from './e2e/support/workers.ts';
 
 /**
  * Unit and integration files run one per core at once. Vitest's default keeps a core for itself (one file at a
@@ -71,7 +72,8 @@ export default defineConfig({
           // Browser flows with several logins and dialogs; no test waits out a limit (the server's clock moves).
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // One file at a time per worker, each worker on an app of its own (support/suite-app.ts).
+          maxWorkers: E2E_WORKERS,
         },
       },
     ],

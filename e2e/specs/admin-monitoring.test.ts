@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { TronWeb } from 'tronweb';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { activeAccount, apiLogin, latestCode, postFromPage } from '../support/accounts.ts';
 import { browserAndDatabase, openPage } from '../support/browser.ts';
 import { signedInStaff } from '../support/staff.ts';
+import { suiteApp } from '../support/suite-app.ts';
 import { balanceOf, depositFromFaucet, getFromPage, withdrawReady } from '../support/wallet.ts';
 
 const spec = browserAndDatabase();
@@ -17,7 +18,7 @@ const getJson = <T>(page: Page, path: string) =>
 async function sendAtBank(reference: string, amount: string, debtorIban: string): Promise<void> {
   const row = (await spec.db.query(`select value from app_secrets where name = 'bank_simulator'`)).rows[0];
   const { apiUsername, apiPassword } = JSON.parse(row.value) as { apiUsername: string; apiPassword: string };
-  const response = await fetch(`${inject('baseUrl')}/bank-sim/v1/incoming-transfers`, {
+  const response = await fetch(`${suiteApp().baseUrl}/bank-sim/v1/incoming-transfers`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',

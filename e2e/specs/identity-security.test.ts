@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   activeAccount,
   apiLogin,
@@ -15,6 +15,7 @@ import { solveCaptcha } from '../support/captcha.ts';
 import { serverNow } from '../support/clock.ts';
 import { loginWithEmailCode, submitCredentials } from '../support/login.ts';
 import { settle } from '../support/settle.ts';
+import { suiteApp } from '../support/suite-app.ts';
 import { totpCodes } from '../support/totp.ts';
 
 let browser: Browser;
@@ -92,7 +93,7 @@ describe('two-factor authentication and API tokens', () => {
     // A program outside the browser signs in with the key: HMAC-SHA256(secret, nonce + kid), its nonce the
     // server's time (a test may have moved the server's clock ahead: a program in step with the server).
     const nonce = String(await serverNow());
-    const signed = await fetch(`${inject('baseUrl')}/api/v2/barong/resource/users/me`, {
+    const signed = await fetch(`${suiteApp().baseUrl}/api/v2/barong/resource/users/me`, {
       headers: {
         'X-Auth-Apikey': kid,
         'X-Auth-Nonce': nonce,

@@ -1,9 +1,10 @@
 import { randomInt } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeAccount, apiLogin } from '../support/accounts.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { submitCredentials } from '../support/login.ts';
+import { suiteApp } from '../support/suite-app.ts';
 import { enableTwoFactorFromPage } from '../support/wallet.ts';
 
 // Issue 31, part 2: Settings › IP whitelist in a real browser. The suite's app trusts the loopback proxy
@@ -20,7 +21,7 @@ const address = () => `198.18.${randomInt(256)}.${1 + randomInt(254)}`;
 /** A browser context whose identity and resource calls come from `from` (the developer tools stay loopback). */
 async function customerAt(from: string): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
-    baseURL: inject('baseUrl'),
+    baseURL: suiteApp().baseUrl,
     viewport: { width: 1280, height: 800 },
   });
   await context.route(/\/api\/v2\/barong\/(identity|resource)\//, (route) =>

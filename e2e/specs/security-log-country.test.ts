@@ -1,8 +1,9 @@
 import { randomInt } from 'node:crypto';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeAccount, apiLogin, outbox } from '../support/accounts.ts';
 import { launchBrowser } from '../support/browser.ts';
+import { suiteApp } from '../support/suite-app.ts';
 
 // Issue 31, part 1: a login from a new country, in a real browser. The suite's app reads a MaxMind DB country
 // database written by the test support (GEOIP_COUNTRY_DB, e2e/support/global-setup.ts): 198.51.100.0/24 is in
@@ -15,7 +16,7 @@ afterAll(() => browser.close());
 
 async function customerAt(address: string) {
   const context = await browser.newContext({
-    baseURL: inject('baseUrl'),
+    baseURL: suiteApp().baseUrl,
     extraHTTPHeaders: { 'X-Forwarded-For': address },
   });
   await context.addInitScript(() => localStorage.setItem('privacyConsent', 'accepted'));

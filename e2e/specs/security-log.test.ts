@@ -1,8 +1,9 @@
 import { randomInt } from 'node:crypto';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeAccount, apiLogin, outbox } from '../support/accounts.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
+import { suiteApp } from '../support/suite-app.ts';
 
 // Issue 31, part 1: Settings › Devices and Settings › Security log in a real browser.
 let browser: Browser;
@@ -22,7 +23,7 @@ describe('Settings › Devices and Security log', () => {
     // A second browser, on another system, from another address: a new device for this account.
     const address = `198.19.${randomInt(256)}.${1 + randomInt(254)}`;
     const other = await browser.newContext({
-      baseURL: inject('baseUrl'),
+      baseURL: suiteApp().baseUrl,
       userAgent: FIREFOX_WINDOWS,
       extraHTTPHeaders: { 'X-Forwarded-For': address },
     });

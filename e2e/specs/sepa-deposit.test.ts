@@ -1,7 +1,8 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { activeAccount, apiLogin } from '../support/accounts.ts';
 import { browserAndDatabase, openPage } from '../support/browser.ts';
 import { signedInStaff } from '../support/staff.ts';
+import { suiteApp } from '../support/suite-app.ts';
 import { balanceOf, getFromPage } from '../support/wallet.ts';
 
 /**
@@ -16,7 +17,7 @@ const POLL = { timeout: 20_000 };
 async function sendAtBank(reference: string, amount: string): Promise<string> {
   const row = (await spec.db.query(`select value from app_secrets where name = 'bank_simulator'`)).rows[0];
   const { apiUsername, apiPassword } = JSON.parse(row.value) as { apiUsername: string; apiPassword: string };
-  const response = await fetch(`${inject('baseUrl')}/bank-sim/v1/incoming-transfers`, {
+  const response = await fetch(`${suiteApp().baseUrl}/bank-sim/v1/incoming-transfers`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',

@@ -1,8 +1,8 @@
 import type { OutboxMessage } from '@exchange/shared';
 import type { Page, Route } from 'playwright-core';
-import { inject } from 'vitest';
 import { captchaResponse } from './captcha.ts';
 import { advanceServerClock } from './clock.ts';
+import { suiteApp } from './suite-app.ts';
 
 /** The password every account made by the e2e tests uses. */
 export const PASSWORD = 'Secret-pass1';
@@ -11,7 +11,7 @@ export const PASSWORD = 'Secret-pass1';
 export const DEMO_PASSWORD = 'Demo-pass-2026!';
 
 /** A URL of the identity service of the started app. */
-export const barong = (path: string) => `${inject('baseUrl')}/api/v2/barong${path}`;
+export const barong = (path: string) => `${suiteApp().baseUrl}/api/v2/barong${path}`;
 
 /** A value unique to this run, for emails and phone numbers. */
 export const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;

@@ -2,7 +2,8 @@ import { randomInt } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, inject, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, onTestFailed } from 'vitest';
+import { suiteApp } from './suite-app.ts';
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'];
 
@@ -51,7 +52,7 @@ export async function openPage(
   options: { privacyConsent?: boolean; baseUrl?: string } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
-    baseURL: options.baseUrl ?? inject('baseUrl'),
+    baseURL: options.baseUrl ?? suiteApp().baseUrl,
     viewport: { width: 1280, height: 800 },
   });
   // Identity calls (login, registration, codes) come from the context's own address; the developer tools
@@ -107,7 +108,7 @@ export function browserAndDatabase(extraArgs: readonly string[] = []): SpecResou
   const resources = {} as SpecResources;
   beforeAll(async () => {
     resources.browser = await launchBrowser(extraArgs);
-    resources.db = new pg.Pool({ connectionString: inject('databaseUrl'), max: 1 });
+    resources.db = new pg.Pool({ connectionString: suiteApp().databaseUrl, max: 1 });
   });
   afterAll(async () => {
     await resources.browser.close();

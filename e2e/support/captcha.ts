@@ -1,7 +1,7 @@
 import { type Challenge, solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { suiteApp } from './suite-app.ts';
 
 /** The proof of work takes about a second in a browser; on a busy machine it may take several. */
 const SOLVE_TIMEOUT_MS = 45_000;
@@ -11,7 +11,7 @@ const SOLVE_TIMEOUT_MS = 45_000;
  * runs with its default CAPTCHA_TYPE=altcha and accepts each answer once.
  */
 export async function captchaResponse(): Promise<string> {
-  const response = await fetch(`${inject('baseUrl')}/api/v2/barong/identity/captcha/challenge`);
+  const response = await fetch(`${suiteApp().baseUrl}/api/v2/barong/identity/captcha/challenge`);
   const challenge = (await response.json()) as Challenge;
   const solution = await solveChallenge({ challenge, deriveKey });
   if (!solution) throw new Error('could not solve the captcha challenge');

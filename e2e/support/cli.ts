@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { inject } from 'vitest';
+import { suiteApp } from './suite-app.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = fileURLToPath(new URL('../../apps/server/src/cli.ts', import.meta.url));
@@ -10,7 +10,7 @@ const CLI = fileURLToPath(new URL('../../apps/server/src/cli.ts', import.meta.ur
 export async function operator(...args: string[]): Promise<string> {
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', CLI, ...args], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', ...inject('cliEnv') },
+    env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', ...suiteApp().cliEnv },
     timeout: 60_000,
   });
   return stdout;

@@ -1,4 +1,4 @@
-import { inject } from 'vitest';
+import { suiteApp } from './suite-app.ts';
 
 /** The suite's server clock as its test-only control (NODE_ENV=test) reports it. */
 interface ServerClock {
@@ -7,7 +7,7 @@ interface ServerClock {
 }
 
 /** The control of the suite's server, or of the one at `baseUrl` (a spec's own server, NODE_ENV=test). */
-const CLOCK = (baseUrl?: string) => `${baseUrl ?? inject('baseUrl')}/api/v2/dev/clock`;
+const CLOCK = (baseUrl?: string) => `${baseUrl ?? suiteApp().baseUrl}/api/v2/dev/clock`;
 
 /**
  * Moves the suite's server clock `ms` ahead (the test-only control of a NODE_ENV=test server): a rate-limit

@@ -10,25 +10,49 @@ import { createPool } from '../../apps/server/src/db/pool.ts';
 import { writeTestCountryDb } from '../../apps/server/test/support/mmdb-writer.ts';
 import { freePort } from '../../apps/server/test/support/ports.ts';
 import { startServerProcess } from '../../apps/server/test/support/process.ts';
+import type { SuiteApp } from './suite-app.ts';
+import { E2E_WORKERS } from './workers.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Where the started app answers, e.g. http://127.0.0.1:41234. */
-    baseUrl: string;
-    /** The started app's PostgreSQL, for arranging what no screen can (a user's verification level). */
-    databaseUrl: string;
-    /** The app's environment for operator commands (`npm run cli -- …`) against its database. */
-    cliEnv: Record<string, string>;
+    /** The apps started for the run, one per worker ({@link suiteApp} picks this worker's). */
+    apps: SuiteApp[];
   }
 }
 
 const WEB_DIST = fileURLToPath(new URL('../../apps/web/dist/', import.meta.url));
 
-/** Starts the whole app (embedded PostgreSQL, APIs, built web app) once for the e2e run. */
+/**
+ * Starts the whole app (embedded PostgreSQL, APIs, built web app) once per e2e worker, all at once, and after the
+ * run checks that each app's ledger still balances.
+ */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (!existsSync(path.join(WEB_DIST, 'index.html'))) {
     throw new Error('apps/web/dist is missing: run `npm run build:web` first (npm test does this)');
   }
+  const started = await Promise.allSettled(Array.from({ length: E2E_WORKERS }, () => startApp()));
+  const apps = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) {
+    await Promise.all(apps.map((app) => app.stop()));
+    throw failed.reason;
+  }
+  project.provide(
+    'apps',
+    apps.map((app) => app.provided),
+  );
+  return async () => {
+    const failures = (await Promise.all(apps.map((app) => app.stop()))).flat();
+    if (failures.length > 0) {
+      // Vitest only logs an error thrown while closing; the exit code must say it too.
+      process.exitCode = 1;
+      throw new Error(`ledger audit failed after the e2e run: ${JSON.stringify(failures)}`);
+    }
+  };
+}
+
+/** One app in a data folder of its own; `stop` audits its ledger, stops it and removes the folder. */
+async function startApp(): Promise<{ provided: SuiteApp; stop: () => Promise<unknown[]> }> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'exchange-e2e-'));
   await chmod(dataDir, 0o755);
   const port = await freePort();
@@ -58,28 +82,24 @@ export default async function setup(project: TestProject): Promise<() => Promise
       // A withdrawal to a just-saved address would wait for staff review; the console's tests use the limits.
       WITHDRAW_REVIEW_NEW_BENEFICIARY_HOURS: '0',
       WITHDRAW_REVIEW_PASS_THROUGH_MINUTES: '0',
-      // The whole suite stands on this one start: on a busy machine (the other tiers running, load above 10 on two
+      // The suite stands on these starts: on a busy machine (the other tiers running, load above 10 on two
       // cores) it once took over the default minute.
     },
     180_000,
   );
-  project.provide('baseUrl', `http://127.0.0.1:${port}`);
   // Attaching to the app's running server only reads its URL; it starts nothing.
   const quiet = { info: () => {}, warn: () => {} };
   const database = await startEmbeddedPostgres(dataDir, pgPort, quiet, { attach: true });
-  project.provide('databaseUrl', database.url);
-  project.provide('cliEnv', where);
-  return async () => {
-    // Money must be conserved after everything the browser tests did (issue: the audit passes after the suite).
-    const pool = createPool(database.url, 1);
-    const failures = await auditLedger(pool).finally(() => pool.end());
-    server.child.kill('SIGTERM');
-    await server.exited;
-    await rm(dataDir, { recursive: true, force: true });
-    if (failures.length > 0) {
-      // Vitest only logs an error thrown while closing; the exit code must say it too.
-      process.exitCode = 1;
-      throw new Error(`ledger audit failed after the e2e run: ${JSON.stringify(failures)}`);
-    }
+  return {
+    provided: { baseUrl: `http://127.0.0.1:${port}`, databaseUrl: database.url, cliEnv: where },
+    async stop() {
+      // Money must be conserved after everything the browser tests did (issue: the audit passes after the suite).
+      const pool = createPool(database.url, 1);
+      const failures = await auditLedger(pool).finally(() => pool.end());
+      server.child.kill('SIGTERM');
+      await server.exited;
+      await rm(dataDir, { recursive: true, force: true });
+      return failures;
+    },
   };
 }

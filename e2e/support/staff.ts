@@ -1,10 +1,11 @@
 import { STAFF_ROLES } from '@exchange/shared';
 import pg from 'pg';
 import type { Browser } from 'playwright-core';
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
 import { grantRole } from '../../apps/server/src/modules/admin/staff-repository.ts';
 import { activeAccount, apiLogin } from './accounts.ts';
 import { openPage } from './browser.ts';
+import { suiteApp } from './suite-app.ts';
 import { enableTwoFactorFromPage } from './wallet.ts';
 
 /**
@@ -14,7 +15,7 @@ import { enableTwoFactorFromPage } from './wallet.ts';
  * grant found: whether the user has two-factor on (the console opens only then).
  */
 async function grantStaff(email: string, role: string): Promise<{ otp: boolean } | undefined> {
-  const db = new pg.Pool({ connectionString: inject('databaseUrl'), max: 1 });
+  const db = new pg.Pool({ connectionString: suiteApp().databaseUrl, max: 1 });
   try {
     return await grantRole(db, email, role);
   } finally {

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { auditLedger } from '../core/audit.ts';
+import { beginExportedSnapshot, endSnapshot } from './backup-repository.ts';
 import type { AuditSummary } from './manifest.ts';
 
 /**
@@ -12,8 +13,7 @@ export async function withAuditedSnapshot<T>(
 ): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('begin isolation level repeatable read read only');
-    const exported = await client.query<{ id: string }>('select pg_export_snapshot() as id');
+    const snapshot = await beginExportedSnapshot(client);
     const failures = await auditLedger(client);
     const audit = {
       passed: failures.length === 0,
@@ -21,8 +21,8 @@ export async function withAuditedSnapshot<T>(
         (f) => `${f.rule}: ${f.currency}${f.account ? ` ${f.account}` : ''}: ${f.detail}`,
       ),
     };
-    const result = await work(exported.rows[0]?.id ?? '', audit);
-    await client.query('commit');
+    const result = await work(snapshot, audit);
+    await endSnapshot(client);
     return result;
   } finally {
     client.release();

@@ -3,6 +3,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
 import { auditInSnapshot } from './audit.ts';
+import { createTemporarySlot, startBackup, stopBackup } from './backup-repository.ts';
 import { type AuditSummary, copyHashed, type FileEntry, type WalRange, writeHashed } from './manifest.ts';
 
 /** Where the cluster's files go inside a backup folder, and the cluster's password file. */
@@ -60,18 +61,15 @@ export async function takeBaseBackup(
   try {
     const slot = `backup_${process.pid}_${randomBytes(4).toString('hex')}`;
     // Temporary: PostgreSQL drops it when this session ends, even if this process dies.
-    await client.query('select pg_create_physical_replication_slot($1, true, true)', [slot]);
-    await client.query('select pg_backup_start($1, true)', [path.basename(target)]);
+    await createTemporarySlot(client, slot);
+    await startBackup(client, path.basename(target));
     const files: FileEntry[] = [];
     const dirs: string[] = [PGDATA];
     await copyTree(clusterDir, path.join(target, PGDATA), PGDATA, files, dirs);
     const password = await copyHashed(path.join(dataDir, '.pg-password'), path.join(target, PASSWORD_FILE));
     if (password) files.push({ path: PASSWORD_FILE, ...password });
     const audit = await auditInSnapshot(pool);
-    const stopped = await client.query<{ lsn: string; labelfile: string; walfile: string }>(
-      'select lsn::text, labelfile, pg_walfile_name(lsn) as walfile from pg_backup_stop(false)',
-    );
-    const stop = stopped.rows[0];
+    const stop = await stopBackup(client);
     if (!stop) throw new Error('pg_backup_stop returned nothing');
     files.push(await writeHashed(target, `${PGDATA}/backup_label`, stop.labelfile));
     const wal = walRange(stop.labelfile, stop.lsn, stop.walfile);

@@ -3,12 +3,12 @@ import { toUnits } from '@exchange/shared';
 import { hash } from '@node-rs/argon2';
 import type pg from 'pg';
 import type { Core } from '../core/index.ts';
-import { withTransaction } from '../db/pool.ts';
 import { insertKey } from '../modules/api-keys/repository.ts';
 import { decrypt, encrypt, type ServerKeys } from '../modules/identity/crypto.ts';
 import { ARGON2_OPTIONS } from '../modules/identity/passwords.ts';
 import { newTotpSecret } from '../modules/identity/totp.ts';
 import { newUid } from '../modules/identity/uid.ts';
+import { firstActiveKey, insertVerifiedUser, userIdByEmail } from './demo-repository.ts';
 
 /**
  * The demo liquidity's two accounts: the maker quotes the book, the taker trades against it. Two, because an
@@ -67,30 +67,15 @@ export async function ensureBotAccounts(db: pg.Pool, core: Core, keys: ServerKey
 }
 
 async function ensureBotAccount(db: pg.Pool, keys: ServerKeys, email: string): Promise<BotAccount> {
-  let user = (await db.query('select id from users where lower(email) = $1', [email])).rows[0];
-  if (!user) {
-    const digest = await hash(randomBytes(32).toString('hex'), ARGON2_OPTIONS);
-    user = await withTransaction(db, async (tx) => {
-      const inserted = await tx.query(
-        `insert into users (uid, email, password_digest, level, state, otp, otp_secret_enc)
-         values ($1, $2, $3, 3, 'active', true, $4) returning id`,
-        [newUid(), email, digest, encrypt(keys, newTotpSecret())],
-      );
-      const id = inserted.rows[0].id as string;
-      await tx.query(
-        `insert into labels (user_id, key, value, scope) values ($1, 'email', 'verified', 'private')`,
-        [id],
-      );
-      return { id };
-    });
-  }
-  const id = String(user.id);
-  const key = (
-    await db.query(
-      `select kid, secret_enc from api_keys where user_id = $1 and state = 'active' order by id limit 1`,
-      [id],
-    )
-  ).rows[0];
+  const id =
+    (await userIdByEmail(db, email)) ??
+    (await insertVerifiedUser(db, {
+      uid: newUid(),
+      email,
+      passwordDigest: await hash(randomBytes(32).toString('hex'), ARGON2_OPTIONS),
+      otpSecretEnc: encrypt(keys, newTotpSecret()),
+    }));
+  const key = await firstActiveKey(db, id);
   if (key) return { id, kid: key.kid, secret: decrypt(keys, key.secret_enc) };
   const kid = randomBytes(8).toString('hex');
   const secret = randomBytes(32).toString('hex');

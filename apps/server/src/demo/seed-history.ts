@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { Core } from '../core/index.ts';
 import { DEMO_BOOKS } from '../db/seed-data.ts';
 import type { BotAccounts } from './accounts.ts';
+import { marketsWithTrades } from './demo-repository.ts';
 import { pastTrades } from './history.ts';
 
 /** What seeding the history did, for the start-up log. */
@@ -27,10 +28,7 @@ export async function seedDemoHistory(
   end: number,
 ): Promise<HistorySeeded> {
   // One index probe per market: this runs at every start, on tables that only grow.
-  const traded = await db.query(
-    'select id from markets m where exists (select 1 from trades t where t.market_id = m.id)',
-  );
-  const skip = new Set(traded.rows.map((r) => r.id as string));
+  const skip = await marketsWithTrades(db);
   const seeded: HistorySeeded = { markets: [], trades: 0, refused: {} };
   const submissions: Promise<string | null>[] = [];
   for (const book of DEMO_BOOKS) {

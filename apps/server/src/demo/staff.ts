@@ -4,6 +4,7 @@ import { decrypt, encrypt, type ServerKeys } from '../modules/identity/crypto.ts
 import { ARGON2_OPTIONS } from '../modules/identity/passwords.ts';
 import { newTotpSecret } from '../modules/identity/totp.ts';
 import { newUid } from '../modules/identity/uid.ts';
+import { insertSuperadminOnce, sealedTotpSecret } from './demo-repository.ts';
 
 /** The development install's staff user: a superadmin with two-factor on (never in production). */
 export const DEMO_STAFF_EMAIL = 'admin@example.com';
@@ -13,21 +14,13 @@ export const DEMO_STAFF_EMAIL = 'admin@example.com';
  * TOTP secret, which the start-up log prints so a developer can open `/admin` (e.g. `oathtool --totp -b <secret>`).
  */
 export async function ensureDemoStaff(db: pg.Pool, keys: ServerKeys, password: string): Promise<string> {
-  const existing = (
-    await db.query('select otp_secret_enc from users where lower(email) = $1', [DEMO_STAFF_EMAIL])
-  ).rows[0];
-  if (existing?.otp_secret_enc) return decrypt(keys, existing.otp_secret_enc);
-  const secret = newTotpSecret();
-  await db.query(
-    `insert into users (uid, email, password_digest, role, level, state, otp, otp_secret_enc)
-     values ($1, $2, $3, 'superadmin', 3, 'active', true, $4)
-     on conflict (lower(email)) do nothing`,
-    [newUid(), DEMO_STAFF_EMAIL, await hash(password, ARGON2_OPTIONS), encrypt(keys, secret)],
-  );
-  await db.query(
-    `insert into labels (user_id, key, value, scope)
-     select id, 'email', 'verified', 'private' from users where lower(email) = $1 on conflict do nothing`,
-    [DEMO_STAFF_EMAIL],
-  );
+  const sealed = await sealedTotpSecret(db, DEMO_STAFF_EMAIL);
+  if (sealed) return decrypt(keys, sealed);
+  await insertSuperadminOnce(db, {
+    uid: newUid(),
+    email: DEMO_STAFF_EMAIL,
+    passwordDigest: await hash(password, ARGON2_OPTIONS),
+    otpSecretEnc: encrypt(keys, newTotpSecret()),
+  });
   return ensureDemoStaff(db, keys, password);
 }
