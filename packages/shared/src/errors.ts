@@ -299,6 +299,13 @@ export const ERRORS = {
   kycWebhookInvalidDigest: 'kyc.webhook.invalid_digest',
   /** KYC webhook: the body is not a webhook payload (400). */
   kycWebhookInvalidPayload: 'kyc.webhook.invalid_payload',
+  /**
+   * SMS status callback: `X-Twilio-Signature` is missing, or is not the signature of the callback's URL and
+   * parameters with the SMS account's auth token (401). Nothing is recorded.
+   */
+  smsWebhookInvalidSignature: 'sms.webhook.invalid_signature',
+  /** SMS status callback: signed, but without a message SID (`MessageSid`) or status (`MessageStatus`) (400). */
+  smsWebhookInvalidPayload: 'sms.webhook.invalid_payload',
   /** The account is already verified; nothing to do. */
   alreadyVerified: 'identity.user.already_verified',
   /**
