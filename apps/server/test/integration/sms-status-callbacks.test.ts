@@ -174,6 +174,25 @@ describe('the status callback route', () => {
   });
 });
 
+describe('the status callback body', () => {
+  it('is refused over 16 KiB (413), and without a signature before it is read (401)', async () => {
+    const big = `MessageSid=SM${'c'.repeat(32)}&MessageStatus=sent&Pad=${'a'.repeat(20 * 1024)}`;
+    const send = (headers: Record<string, string>) =>
+      fetch(statusUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: big,
+      });
+    const tooLarge = await send({ 'x-twilio-signature': 'x' });
+    expect([tooLarge.status, await tooLarge.json()]).toEqual([413, { errors: ['server.payload_too_large'] }]);
+    const unsigned = await send({});
+    expect([unsigned.status, await unsigned.json()]).toEqual([
+      401,
+      { errors: ['sms.webhook.invalid_signature'] },
+    ]);
+  });
+});
+
 describe('retries', () => {
   let refusing: Server;
   let refusingUrl: string;
