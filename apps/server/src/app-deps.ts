@@ -12,7 +12,7 @@ import type {
   SmsSimulator,
   TravelRuleSimulator,
 } from './adapters/simulators.ts';
-import type { SmsInbox, SmsPort } from './adapters/sms/port.ts';
+import type { SmsInbox, SmsPort, SmsStatusWebhook } from './adapters/sms/port.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Core } from './core/index.ts';
@@ -87,6 +87,8 @@ export interface AppDeps {
   smsSimulator?: SmsSimulator;
   /** The SMS simulator's phone inbox, which the dev outbox reads codes from (DEV_TOOLS with the simulator). */
   smsInbox?: SmsInbox;
+  /** How the SMS provider's status callbacks are checked; absent when texts are sent without a StatusCallback. */
+  smsStatus?: SmsStatusWebhook;
   /** Where the request log goes (tests read it); stdout when absent. */
   logStream?: { write(line: string): void };
   /** The NATS connection of a split deployment (its state is a metric). */

@@ -48,6 +48,7 @@ import { ipWhitelistRoutes } from './modules/identity/ip-whitelist-routes.ts';
 import { userResourceRoutes } from './modules/identity/resource-routes.ts';
 import { identityRoutes } from './modules/identity/routes.ts';
 import { sessionRoutes } from './modules/identity/session-routes.ts';
+import { smsStatusRoutes } from './modules/identity/sms-status-routes.ts';
 import { kycResourceRoutes, kycWebhookRoutes } from './modules/kyc/routes.ts';
 import { marketDataRoutes } from './modules/market-data/routes.ts';
 import { memberRoutes } from './modules/members/routes.ts';
@@ -164,6 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           await resource.register((company) => companyRoutes(company, deps));
         });
         await barong.register((webhooks) => kycWebhookRoutes(webhooks, deps));
+        await barong.register((webhooks) => smsStatusRoutes(webhooks, deps));
         if (deps.config.devTools) await devRoutes(barong, deps);
       },
       { prefix: API.barong },

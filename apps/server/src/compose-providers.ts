@@ -15,7 +15,13 @@ import type {
   TravelRuleNetworkDesk,
   TravelRuleSimulator,
 } from './adapters/simulators.ts';
-import { createOutboxSms, type SmsInbox, type SmsMessage, type SmsPort } from './adapters/sms/port.ts';
+import {
+  createOutboxSms,
+  type SmsInbox,
+  type SmsMessage,
+  type SmsPort,
+  type SmsStatusWebhook,
+} from './adapters/sms/port.ts';
 import { simulatorInbox } from './adapters/sms/simulator-inbox.ts';
 import { createTwilioSms } from './adapters/sms/twilio.ts';
 import { httpTravelRule } from './adapters/travel-rule/http-client.ts';
@@ -27,6 +33,7 @@ import type { ModuleLogger } from './log.ts';
 import { BANK_WEBHOOK_PATH } from './modules/bank-deposits/routes.ts';
 import { CARD_WEBHOOK_PATH } from './modules/card/routes.ts';
 import type { ServerKeys } from './modules/identity/crypto.ts';
+import { SMS_STATUS_PATH } from './modules/identity/sms-status-routes.ts';
 import { KYC_WEBHOOK_PATH } from './modules/kyc/routes.ts';
 import { KycService } from './modules/kyc/service.ts';
 
@@ -271,7 +278,8 @@ function inProcessFetch(app: () => FastifyInstance | undefined): typeof fetch {
  * in this process (over HTTP once the server listens, by inject before), whose phone inbox the dev outbox reads;
  * with SMS_PROVIDER=twilio to Twilio's API; with SMS_PROVIDER=outbox only kept in the outbox table (the dev outbox
  * shows their codes from there). Sent messages are kept as their template with the provider's message SID, never
- * with their secret.
+ * with their secret. Their status callbacks come to {@link SMS_STATUS_PATH}: with Twilio when TWILIO_STATUS_CALLBACK
+ * names it, from the simulator at the app's own address once it listens (`status`: how they are checked).
  */
 export async function smsFor(
   config: Config,
@@ -280,18 +288,33 @@ export async function smsFor(
   clock: Clock,
   selfUrl: () => string | null,
   self: () => FastifyInstance | undefined,
-): Promise<{ sms: SmsPort; inbox: SmsInbox | undefined; simulator: SmsSimulator | undefined }> {
+  feed?: ChangeFeed,
+  log?: ModuleLogger,
+): Promise<{
+  sms: SmsPort;
+  inbox: SmsInbox | undefined;
+  simulator: SmsSimulator | undefined;
+  status: SmsStatusWebhook | undefined;
+}> {
   const { provider, timeoutMs, twilio } = config.sms;
   if (provider === 'outbox')
-    return { sms: createOutboxSms(db, devOutboxKeys), inbox: undefined, simulator: undefined };
+    return {
+      sms: createOutboxSms(db, devOutboxKeys),
+      inbox: undefined,
+      simulator: undefined,
+      status: undefined,
+    };
   const record = (message: SmsMessage, sent: { sid: string }) =>
     recordOutgoing(db, 'sms', { ...message, subject: '' }, { sentAt: dateOf(clock), providerRef: sent.sid });
   if (provider === 'twilio' && twilio) {
     const sms = createTwilioSms({ ...twilio, timeoutMs, record });
-    return { sms, inbox: undefined, simulator: undefined };
+    const status = twilio.statusCallback
+      ? { authToken: twilio.authToken, url: twilio.statusCallback }
+      : undefined;
+    return { sms, inbox: undefined, simulator: undefined, status };
   }
   const { createSmsSimulator } = await loadSimulator.sms();
-  const simulator = await createSmsSimulator({ db });
+  const simulator = await createSmsSimulator({ db, feed, log });
   const { credentials } = simulator;
   const baseUrl = () => `${selfUrl() ?? IN_PROCESS}${simulator.prefix}`;
   const local = inProcessFetch(self);
@@ -300,6 +323,11 @@ export async function smsFor(
     accountSid: credentials.accountSid,
     authToken: credentials.authToken,
     sender: { from: credentials.from },
+    // The simulator posts each status change back to this app, once it listens (a test app driven by inject gets none).
+    statusCallback: () => {
+      const base = selfUrl();
+      return base ? `${base}${API.barong}${SMS_STATUS_PATH}` : null;
+    },
     timeoutMs,
     fetch: local,
     record,
@@ -313,7 +341,8 @@ export async function smsFor(
         fetch: local,
       })
     : undefined;
-  return { sms, inbox, simulator };
+  // Signed for the address the simulator posted to: the app's own, which it reads off the request.
+  return { sms, inbox, simulator, status: { authToken: credentials.authToken, url: null } };
 }
 
 /** The travel-rule simulator's desk for the operator CLI (`travel-rule provider add`, …). */

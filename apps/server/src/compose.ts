@@ -141,7 +141,7 @@ export async function composeApp(
       },
     }));
   schemeOf = wallet.chains.schemeOf;
-  const text = await smsFor(config, db, devOutboxKeys, clock, selfUrl, () => app);
+  const text = await smsFor(config, db, devOutboxKeys, clock, selfUrl, () => app, feed, logOf('sms'));
   const sms = overrides.sms ?? text.sms;
   const card = await cardIssuerFor(config, db, selfUrl, feed, logOf('card issuer'));
   const cardIssuer = overrides.cardIssuer ?? card.issuer;
@@ -171,6 +171,7 @@ export async function composeApp(
     sms,
     smsInbox: text.inbox,
     smsSimulator: text.simulator,
+    smsStatus: text.status,
     captcha: captchaFor(config, keys.captchaKey, db),
     keys,
     sessions,
@@ -244,6 +245,7 @@ export async function composeApp(
     'retention erasure': async () => retentionErasure.start(),
     'sanctions screening': async () => sanctions.start(),
     'transaction monitoring': async () => monitor.start(),
+    'sms status callbacks': async () => deps.smsSimulator?.delivery.start(),
   };
   if (jobs) for (const [name, start] of Object.entries(backgroundJobs)) if (name !== 'wallet') await start();
   return { app, deps, jobs: backgroundJobs };

@@ -32,6 +32,7 @@ export {
   payloadDigest,
 } from './adapters/kyc/signing.ts';
 export type * from './adapters/simulators.ts';
+export { twilioSignature } from './adapters/sms/signing.ts';
 export type { ChangeFeed } from './db/change-feed.ts';
 export { createPool, type Tx, withTransaction } from './db/pool.ts';
 export {

@@ -137,6 +137,12 @@ export const ERRORS = {
   ipNotAllowedForLogin: 'identity.session.ip_not_allowed',
   /** Login: the account is not active yet; verify email and phone first (401). */
   notActive: 'identity.session.not_active',
+  /**
+   * A phone code (registration, login by SMS, phone change) could not be sent: the SMS provider did not take the
+   * text (it was busy, failing or unreachable, or refused the account). Nothing was sent and the code was
+   * withdrawn; asking again is not held back by the resend gap (503 with Retry-After).
+   */
+  smsUnavailable: 'resource.phone.sms_unavailable',
   /** Resend refused: a phone code was sent less than 60 s ago (429). */
   phoneResendLimit: 'identity.session.phone_resend_limit',
   /** Resend refused: an email code was sent less than 60 s ago (429). */
@@ -299,6 +305,13 @@ export const ERRORS = {
   kycWebhookInvalidDigest: 'kyc.webhook.invalid_digest',
   /** KYC webhook: the body is not a webhook payload (400). */
   kycWebhookInvalidPayload: 'kyc.webhook.invalid_payload',
+  /**
+   * SMS status callback: `X-Twilio-Signature` is missing, or is not the signature of the callback's URL and
+   * parameters with the SMS account's auth token (401). Nothing is recorded.
+   */
+  smsWebhookInvalidSignature: 'sms.webhook.invalid_signature',
+  /** SMS status callback: signed, but without a message SID (`MessageSid`) or status (`MessageStatus`) (400). */
+  smsWebhookInvalidPayload: 'sms.webhook.invalid_payload',
   /** The account is already verified; nothing to do. */
   alreadyVerified: 'identity.user.already_verified',
   /**

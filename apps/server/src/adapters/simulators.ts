@@ -276,9 +276,17 @@ export interface SmsSimulatorCredentials {
 /** The SMS simulator in the one process: Twilio's Messages API and the developer's phone inbox (`GET /inbox`). */
 export type SmsSimulator = MountedSimulator<SmsSimulatorCredentials>;
 
-/** How the SMS simulator is built: it sends no webhooks (status callbacks are kept, not sent). */
+/**
+ * How the SMS simulator is built: its webhooks are each message's status callbacks, posted to the URL the message
+ * was sent with (its StatusCallback), so it is given none of its own.
+ */
 export interface SmsSimulatorOptions {
   db: pg.Pool;
+  /** Announces callbacks queued by any process (they are posted as soon as they fall due). */
+  feed?: ChangeFeed;
+  /** How often due callbacks are looked for while no feed is heard (ms, default 1000). */
+  pollMs?: number;
+  log?: { warn(obj: unknown, msg?: string): void };
   /** How many API requests an account may make per second before it is answered 429 (code 20429). */
   requestsPerSecond?: number;
 }

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { multipart } from '../../src/adapters/kyc/sumsub.ts';
+import { twilioSignature } from '../../src/adapters/sms/signing.ts';
 import type { RecordedResponse } from '../../src/http/response-recorder.ts';
 import type { TestApp } from '../support/app.ts';
 import {
@@ -323,6 +324,16 @@ describe('the Barong document, answered live', () => {
       201,
     );
     ok(await call('POST', '/resource/company/submit', session));
+  });
+
+  it('an SMS status callback, signed as Twilio signs, and one that is not', async () => {
+    const url = `${base}/api/v2/barong/public/sms/twilio/status`;
+    const form = new URLSearchParams({ MessageSid: `SM${'d'.repeat(32)}`, MessageStatus: 'delivered' });
+    const token = t.deps.smsSimulator?.credentials.authToken ?? '';
+    const post = (signature: string) =>
+      fetch(url, { method: 'POST', headers: { 'x-twilio-signature': signature }, body: form });
+    expect((await post(twilioSignature(token, url, form))).status).toBe(200);
+    expect((await post('forged')).status).toBe(401);
   });
 
   it('the developer outbox and the documents themselves', async () => {

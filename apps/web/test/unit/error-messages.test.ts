@@ -5,7 +5,7 @@ import { errorText } from '../../src/features/auth/components/errors.ts';
 import { en, t } from '../../src/i18n/index.ts';
 
 /** Codes answered to another service, never to the browser: they need no message. */
-const NOT_FOR_USERS = ['kyc.webhook.'];
+const NOT_FOR_USERS = ['kyc.webhook.', 'sms.webhook.'];
 
 /** Every `*_ERRORS` table of the shared package: the codes the server answers with. */
 const tables = Object.entries(shared as Record<string, unknown>).filter(

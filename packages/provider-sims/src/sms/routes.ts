@@ -30,11 +30,22 @@ export const MAGIC_RECIPIENTS: Record<string, { code: number; message: string }>
   '+15005550009': { code: 21614, message: "'To' number is not a valid mobile number" },
 };
 
+/**
+ * The simulator's own handsets that never receive: a message to one is accepted (201), sent, then undelivered with
+ * this Twilio error code (its status, and its status callback's ErrorCode). The README's "SMS" section lists them.
+ */
+export const UNDELIVERED_RECIPIENTS: Record<string, { code: number; message: string }> = {
+  '+15005550010': { code: 30003, message: 'Unreachable destination handset' },
+  '+15005550011': { code: 30005, message: 'Unknown destination handset' },
+};
+
 export interface SmsSimulatorDeps {
   db: pg.Pool;
   credentials: SmsSimulatorCredentials;
   key: Buffer;
   requestsPerSecond: number;
+  /** Tells the status callbacks that some were queued. */
+  kick: () => void;
 }
 
 const E164 = /^\+[1-9]\d{6,14}$/;
@@ -69,20 +80,69 @@ function twilioError(reply: FastifyReply, status: number, code: number, message:
 /** RFC 2822 dates, as Twilio's API writes them. */
 const rfc2822 = (date: Date) => date.toUTCString().replace('GMT', '+0000');
 
+/** When a message is sent, and when the handset's receipt (or the carrier's refusal) comes, after its acceptance. */
+const SENT_AFTER_S = 1;
+const FINAL_AFTER_S = 2;
+
+/** The status a message ends in: delivered, or undelivered to one of {@link UNDELIVERED_RECIPIENTS}. */
+function finalOf(to: string): { status: string; error: { code: number; message: string } | null } {
+  const error = UNDELIVERED_RECIPIENTS[to] ?? null;
+  return { status: error ? 'undelivered' : 'delivered', error };
+}
+
 /**
  * The status a message has reached: accepted (by a Messaging Service) or queued when it is new, sent after a
- * second, delivered after two (the handset's receipt).
+ * second, delivered (or undelivered) after two (the handset's receipt).
  */
-function statusOf(message: SimMessage): { status: string; sentAt: Date | null } {
+function statusOf(message: SimMessage): {
+  status: string;
+  sentAt: Date | null;
+  error: { code: number; message: string } | null;
+} {
   const age = message.now.getTime() - message.created_at.getTime();
-  if (age >= 2000) return { status: 'delivered', sentAt: new Date(message.created_at.getTime() + 1000) };
-  if (age >= 1000) return { status: 'sent', sentAt: new Date(message.created_at.getTime() + 1000) };
-  return { status: message.messaging_service_sid ? 'accepted' : 'queued', sentAt: null };
+  const sentAt = new Date(message.created_at.getTime() + SENT_AFTER_S * 1000);
+  if (age >= FINAL_AFTER_S * 1000) return { ...finalOf(message.to_number), sentAt };
+  if (age >= SENT_AFTER_S * 1000) return { status: 'sent', sentAt, error: null };
+  return { status: message.messaging_service_sid ? 'accepted' : 'queued', sentAt: null, error: null };
+}
+
+/**
+ * The status callbacks of a new message, as Twilio posts them to its StatusCallback URL: form parameters of its
+ * sent and its final status (ErrorCode with undelivered), each due that many seconds after acceptance.
+ */
+function callbacksOf(message: {
+  sid: string;
+  accountSid: string;
+  to: string;
+  from: string | null;
+  messagingServiceSid: string | null;
+}): { status: string; payload: string; afterSeconds: number }[] {
+  const final = finalOf(message.to);
+  const form = (status: string, errorCode: number | null) => {
+    const params = new URLSearchParams({ AccountSid: message.accountSid, ApiVersion: '2010-04-01' });
+    if (errorCode !== null) params.set('ErrorCode', String(errorCode));
+    if (message.from) params.set('From', message.from);
+    params.set('MessageSid', message.sid);
+    params.set('MessageStatus', status);
+    if (message.messagingServiceSid) params.set('MessagingServiceSid', message.messagingServiceSid);
+    params.set('SmsSid', message.sid);
+    params.set('SmsStatus', status);
+    params.set('To', message.to);
+    return params.toString();
+  };
+  return [
+    { status: 'sent', payload: form('sent', null), afterSeconds: SENT_AFTER_S },
+    {
+      status: final.status,
+      payload: form(final.status, final.error?.code ?? null),
+      afterSeconds: FINAL_AFTER_S,
+    },
+  ];
 }
 
 /** A message resource as Twilio's API returns it (`body` only in the answer to the request that sent it). */
 function resource(message: SimMessage, body: string) {
-  const { status, sentAt } = statusOf(message);
+  const { status, sentAt, error } = statusOf(message);
   const uri = `/2010-04-01/Accounts/${message.account_sid}/Messages/${message.sid}`;
   return {
     account_sid: message.account_sid,
@@ -92,8 +152,8 @@ function resource(message: SimMessage, body: string) {
     date_sent: sentAt ? rfc2822(sentAt) : null,
     date_updated: rfc2822(sentAt ?? message.created_at),
     direction: 'outbound-api',
-    error_code: null,
-    error_message: null,
+    error_code: error?.code ?? null,
+    error_message: error?.message ?? null,
     from: message.from_number,
     messaging_service_sid: message.messaging_service_sid,
     num_media: '0',
@@ -190,16 +250,21 @@ export async function smsSimulatorRoutes(app: FastifyInstance, deps: SmsSimulato
       return twilioError(reply, 400, 21609, 'Invalid StatusCallback url');
     const magic = MAGIC_RECIPIENTS[To];
     if (magic) return twilioError(reply, 400, magic.code, magic.message);
-    const stored = await insertMessage(db, key, {
+    const message = {
       sid: newMessageSid(),
       accountSid,
       to: To,
       from: MessagingServiceSid && !From ? null : (From ?? null),
       messagingServiceSid: MessagingServiceSid ?? null,
+    };
+    const stored = await insertMessage(db, key, {
+      ...message,
       body: Body,
       numSegments: segments(Body),
       statusCallback: StatusCallback ?? null,
+      callbacks: StatusCallback ? callbacksOf(message) : [],
     });
+    if (StatusCallback) deps.kick();
     return reply.status(201).send(resource(stored, Body));
   });
 

@@ -5,7 +5,8 @@ import type pg from 'pg';
 import { storedCredentials } from '../credentials.ts';
 
 /**
- * The SMS simulator's table (`smssim_messages`, migration 0053): every message it accepted, its text sealed with
+ * The SMS simulator's tables (`smssim_messages`, migration 0053; `smssim_callbacks`, 0055, see callbacks.ts): every
+ * message it accepted, its text sealed with
  * the simulator's key until the developer's phone inbox shows it once. It reads nothing of the exchange's tables.
  */
 
@@ -47,7 +48,10 @@ export interface SimMessage {
   now: Date;
 }
 
-/** Keeps an accepted message, its text sealed. */
+/**
+ * Keeps an accepted message, its text sealed, with its status callbacks (when it names a StatusCallback URL), each
+ * due `afterSeconds` after the message's acceptance.
+ */
 export async function insertMessage(
   db: pg.Pool,
   key: Buffer,
@@ -60,6 +64,7 @@ export async function insertMessage(
     body: string;
     numSegments: number;
     statusCallback: string | null;
+    callbacks: { status: string; payload: string; afterSeconds: number }[];
   },
 ): Promise<SimMessage> {
   // A text nobody read within an hour is dropped (every code it could carry has expired by then).
@@ -69,11 +74,21 @@ export async function insertMessage(
   );
   const row = (
     await db.query<SimMessage>(
-      `insert into smssim_messages (sid, account_sid, to_number, from_number, messaging_service_sid, body_sealed,
-         body_length, num_segments, status_callback)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       returning sid, account_sid, to_number, from_number, messaging_service_sid, body_length, num_segments,
-                 created_at, now() as now`,
+      `with m as (
+         insert into smssim_messages (sid, account_sid, to_number, from_number, messaging_service_sid, body_sealed,
+           body_length, num_segments, status_callback)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+         returning sid, account_sid, to_number, from_number, messaging_service_sid, body_length, num_segments,
+                   created_at, status_callback
+       ), callbacks as (
+         insert into smssim_callbacks (sid, status, url, payload, next_attempt_at)
+         select m.sid, c.status, m.status_callback, c.payload, m.created_at + make_interval(secs => c.after)
+           from m, unnest($10::text[], $11::text[], $12::int[]) as c(status, payload, after)
+          where m.status_callback is not null
+       )
+       select sid, account_sid, to_number, from_number, messaging_service_sid, body_length, num_segments,
+              created_at, now() as now
+         from m`,
       [
         message.sid,
         message.accountSid,
@@ -84,6 +99,9 @@ export async function insertMessage(
         message.body.length,
         message.numSegments,
         message.statusCallback,
+        message.callbacks.map((c) => c.status),
+        message.callbacks.map((c) => c.payload),
+        message.callbacks.map((c) => c.afterSeconds),
       ],
     )
   ).rows[0];

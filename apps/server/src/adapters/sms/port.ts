@@ -61,3 +61,13 @@ export class SmsUnavailable extends Error {
     this.name = 'SmsUnavailable';
   }
 }
+
+/**
+ * How the provider's status callbacks (Twilio's StatusCallback requests) are checked: the account's auth token they
+ * are signed with, and the URL they are signed for — the StatusCallback URL the messages were sent with, or null
+ * when it is the address the request came to (the SMS simulator's, which posts to the app's own address).
+ */
+export interface SmsStatusWebhook {
+  authToken: string;
+  url: string | null;
+}

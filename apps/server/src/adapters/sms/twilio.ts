@@ -15,8 +15,11 @@ export interface TwilioOptions {
   authToken: string;
   /** The sender: a number of the account (E.164), or else a Messaging Service's SID. */
   sender: { from: string } | { messagingServiceSid: string };
-  /** Where Twilio posts the message's status changes (StatusCallback), if anywhere. */
-  statusCallback?: string;
+  /**
+   * Where Twilio posts the message's status changes (StatusCallback), if anywhere; a function when it is known only
+   * once the server listens (null: none yet).
+   */
+  statusCallback?: string | (() => string | null);
   /** How long one request may take. */
   timeoutMs?: number;
   /** How often a request is made in all when Twilio answers 429 or 5xx or does not answer (at least 1). */
@@ -114,7 +117,9 @@ export function createTwilioSms(options: TwilioOptions): SmsPort {
       if ('from' in options.sender) form.set('From', options.sender.from);
       else form.set('MessagingServiceSid', options.sender.messagingServiceSid);
       form.set('Body', fillSecret(message.text, message.secret));
-      if (options.statusCallback) form.set('StatusCallback', options.statusCallback);
+      const statusCallback =
+        typeof options.statusCallback === 'function' ? options.statusCallback() : options.statusCallback;
+      if (statusCallback) form.set('StatusCallback', statusCallback);
       const sent = await post(form);
       await options.record?.(message, sent);
     },

@@ -59,6 +59,20 @@ export async function consumeCode(tx: Tx, id: string, now: Date): Promise<void> 
   await tx.query('update one_time_codes set consumed_at = $2 where id = $1', [id, now]);
 }
 
+/** Consumes the target's live code at `now` if it is still the one of this hash (a code whose text was not sent). */
+export async function withdrawLiveCode(
+  db: Db,
+  target: CodeTarget,
+  codeHash: string,
+  now: Date,
+): Promise<void> {
+  await db.query(
+    `update one_time_codes set consumed_at = $5
+      where purpose = $1 and channel = $2 and destination = lower($3) and code_hash = $4 and consumed_at is null`,
+    [target.purpose, target.channel, target.destination, codeHash, now],
+  );
+}
+
 /** Stores a new code of the target by its keyed hash, made at `now` and good for `ttlMinutes`. */
 export async function insertCode(
   tx: Tx,

@@ -12,6 +12,7 @@ import {
   insertCode,
   lockCodeToCheck,
   lockLiveCode,
+  withdrawLiveCode,
 } from './codes-repository.ts';
 import { hashCode, type ServerKeys, safeEqual } from './crypto.ts';
 
@@ -49,6 +50,18 @@ export async function issueCode(
     await insertCode(tx, target, hashCode(keys, context(target), code), CODE_POLICY.ttlMinutes, now);
   });
   return code;
+}
+
+/**
+ * Withdraws a code just issued whose message could not be sent: it reached nobody, so it is no longer checked, and
+ * the resend gap does not hold back the next one. A newer code of the target is left alone.
+ */
+export async function withdrawCode(
+  { db, keys, clock }: CodeDeps,
+  target: CodeTarget,
+  code: string,
+): Promise<void> {
+  await withdrawLiveCode(db, target, hashCode(keys, context(target), code), dateOf(clock));
 }
 
 /**

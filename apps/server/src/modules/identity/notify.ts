@@ -1,5 +1,8 @@
+import { ERRORS } from '@exchange/shared';
 import { type MailPort, SECRET, withSecret } from '../../adapters/mail/port.ts';
-import type { SmsPort } from '../../adapters/sms/port.ts';
+import { type SmsPort, SmsRejected, SmsUnavailable } from '../../adapters/sms/port.ts';
+import { AppError } from '../../http/errors.ts';
+import { type CodeDeps, type CodePurpose, withdrawCode } from './codes.ts';
 
 /** The ports identity uses to reach a user. */
 export interface Messengers {
@@ -33,14 +36,29 @@ export function mailCode(m: Messengers, to: string, purpose: string, code: strin
   });
 }
 
-/** Sends a one-time code by SMS; the code is the message's secret. */
-export function smsCode(m: Messengers, to: string, purpose: string, code: string) {
-  return m.sms.send({
-    to,
-    template: `code.${purpose}`,
-    text: withSecret`Exchange code ${PURPOSE_TEXT[purpose] ?? ''}: ${SECRET}. Valid 10 minutes.`,
-    secret: code,
-  });
+/**
+ * Sends a one-time code by SMS; the code is the message's secret. A text the provider did not take withdraws its
+ * code (see {@link withdrawCode}, so the user may ask again at once); when the provider could not take it (429, 5xx,
+ * no answer, or a refusal that is not about the number, e.g. of the account's credentials) the failure is logged
+ * and answered 503 `resource.phone.sms_unavailable`. A refusal of the number itself is thrown as it is, for the
+ * caller to answer ({@link SmsRejected} with `recipient`).
+ */
+export async function smsCode(m: Messengers & CodeDeps, to: string, purpose: CodePurpose, code: string) {
+  try {
+    await m.sms.send({
+      to,
+      template: `code.${purpose}`,
+      text: withSecret`Exchange code ${PURPOSE_TEXT[purpose] ?? ''}: ${SECRET}. Valid 10 minutes.`,
+      secret: code,
+    });
+  } catch (err) {
+    // Only the provider's own failures say the text was not sent (a failure to keep its record comes after).
+    if (!(err instanceof SmsUnavailable || err instanceof SmsRejected)) throw err;
+    await withdrawCode(m, { purpose, channel: 'sms', destination: to }, code);
+    if (err instanceof SmsRejected && err.recipient) throw err;
+    (m.logger ?? console).warn(`SMS code (${purpose}) not sent: ${String(err)}`);
+    throw new AppError(503, [ERRORS.smsUnavailable]);
+  }
 }
 
 /**

@@ -86,6 +86,7 @@ export const identity = {
   'resource.user.invalid_data': 'Invalid user data',
   'resource.user.export_limit': 'You can download a copy of your data once a day',
   'resource.phone.invalid_num': 'Enter valid number',
+  'resource.phone.sms_unavailable': 'We could not send the SMS just now. Please try again in a moment.',
   'resource.phone.number_exist': 'This phone number is already in use',
   'resource.phone.verification_invalid': 'Verification code is invalid',
   'resource.phone.not_started': 'Please request a code for this number first',
