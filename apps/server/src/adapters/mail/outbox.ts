@@ -1,6 +1,7 @@
 import type { OutboxMessage } from '@exchange/shared';
 import type pg from 'pg';
 import { decrypt, encrypt, type ServerKeys } from '../../modules/identity/crypto.ts';
+import { insertOutboxRow, purgeOld, takeNewest } from './outbox-repository.ts';
 import { fillSecret, type MailPort, type OutgoingMessage, SECRET_SLOT } from './port.ts';
 
 /**
@@ -28,23 +29,18 @@ export async function recordOutgoing(
   options: OutboxOptions = {},
 ): Promise<void> {
   const sealed = message.secret && options.keys ? encrypt(options.keys, message.secret) : null;
-  await db.query(
-    `insert into mail_outbox (channel, recipient, template, subject, body, reply_to, sent_at, secret_enc, queued,
-       next_attempt_at, provider_ref)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, case when $9 then now() end, $10)`,
-    [
-      channel,
-      message.to,
-      message.template,
-      message.subject,
-      message.text,
-      message.replyTo ?? null,
-      options.sentAt ?? null,
-      sealed,
-      options.queued === true,
-      options.providerRef ?? null,
-    ],
-  );
+  await insertOutboxRow(db, {
+    channel,
+    recipient: message.to,
+    template: message.template,
+    subject: message.subject,
+    body: message.text,
+    replyTo: message.replyTo ?? null,
+    sentAt: options.sentAt ?? null,
+    secretEnc: sealed,
+    queued: options.queued === true,
+    providerRef: options.providerRef ?? null,
+  });
 }
 
 /** Default mail adapter: keeps every message in the outbox table, readable through the dev inbox. */
@@ -67,25 +63,10 @@ export async function readOutbox(
    */
   delivered?: (refs: string[]) => Promise<Map<string, string>>,
 ): Promise<OutboxMessage[]> {
-  const rows = await db.query(
-    `with picked as (
-       select id from mail_outbox where $1::text is null or lower(recipient) = lower($1) order by id desc limit $2
-     ), taken as (
-       update mail_outbox m set secret_enc = null
-         from (select id, secret_enc from mail_outbox
-                where id in (select id from picked) and secret_enc is not null and not queued for update) sealed
-        where m.id = sealed.id
-       returning m.id, sealed.secret_enc
-     )
-     select o.id::text, o.channel, o.recipient as "to", o.template, o.subject, o.body, o.created_at,
-            o.provider_ref, taken.secret_enc
-       from mail_outbox o join picked using (id) left join taken using (id)
-      order by o.id desc`,
-    [query.to ?? null, query.limit],
-  );
-  const refs = rows.rows.filter((row) => row.provider_ref && !row.secret_enc).map((row) => row.provider_ref);
+  const rows = await takeNewest(db, query.to ?? null, query.limit);
+  const refs = rows.flatMap((row) => (row.provider_ref && !row.secret_enc ? [row.provider_ref] : []));
   const texts = delivered && refs.length > 0 ? await delivered(refs) : new Map<string, string>();
-  return rows.rows.map((row) => {
+  return rows.map((row) => {
     const text = row.provider_ref ? texts.get(row.provider_ref) : undefined;
     const secret = row.secret_enc
       ? decrypt(keys, row.secret_enc)
@@ -100,7 +81,7 @@ export async function readOutbox(
       subject: fillSecret(row.subject, secret),
       body: fillSecret(row.body, secret),
       secret,
-      created_at: row.created_at,
+      created_at: row.created_at.toISOString(),
     };
   });
 }
@@ -122,15 +103,6 @@ export function secretIn(template: string, text: string): string | null {
  * dropped after `secretHours` (every code and link it could be has expired by then).
  * @returns how many messages were deleted.
  */
-export async function purgeOutbox(db: pg.Pool, retentionDays: number, secretHours = 1): Promise<number> {
-  await db.query(
-    `update mail_outbox set secret_enc = null
-      where secret_enc is not null and created_at < now() - make_interval(hours => $1)`,
-    [secretHours],
-  );
-  const deleted = await db.query(
-    'delete from mail_outbox where created_at < now() - make_interval(days => $1)',
-    [retentionDays],
-  );
-  return deleted.rowCount ?? 0;
+export function purgeOutbox(db: pg.Pool, retentionDays: number, secretHours = 1): Promise<number> {
+  return purgeOld(db, retentionDays, secretHours);
 }

@@ -4,6 +4,14 @@ import type { ChangeFeed } from '../../db/change-feed.ts';
 import { DueWorker } from '../../jobs/due-worker.ts';
 import { decrypt, type ServerKeys } from '../../modules/identity/crypto.ts';
 import { recordOutgoing } from './outbox.ts';
+import {
+  claimNextDue,
+  markDead,
+  markSent,
+  msUntilNextDue,
+  type QueuedMail,
+  recordAttemptError,
+} from './outbox-repository.ts';
 import { fillSecret, type MailPort } from './port.ts';
 
 /** How many times the sender tries a message (2 s, 4 s … 256 s apart: about 8.5 minutes) before giving up on it. */
@@ -35,16 +43,6 @@ export interface MailSenderOptions {
   log?: { warn(obj: unknown, msg?: string): void };
 }
 
-interface QueuedMail {
-  id: string;
-  recipient: string;
-  subject: string;
-  body: string;
-  reply_to: string | null;
-  secret_enc: string | null;
-  attempts: number;
-}
-
 /**
  * The background sender of queued mail (a background job: one process at a time): delivers each queued message
  * over pooled SMTP connections with short time limits, in order, retrying with back-off. Delivered, a message
@@ -64,14 +62,7 @@ export class MailSender {
       db,
       name: 'mail sender',
       pass: () => this.pass(),
-      nextDueMs: async () => {
-        const row = (
-          await db.query(
-            `select extract(epoch from (select min(next_attempt_at) from mail_outbox where queued) - now()) * 1000 as ms`,
-          )
-        ).rows[0] as { ms: string | null } | undefined;
-        return row?.ms === null || row?.ms === undefined ? null : Number(row.ms);
-      },
+      nextDueMs: () => msUntilNextDue(db),
       feed: options.feed,
       announcement: 'o:mail_outbox',
       pollMs: options.pollMs,
@@ -103,33 +94,19 @@ export class MailSender {
   private async pass(): Promise<void> {
     const { db } = this.options;
     for (let i = 0; i < 100 && !this.worker.stopping; i++) {
-      const claimed = (
-        await db.query<QueuedMail>(
-          `update mail_outbox set attempts = attempts + 1,
-             next_attempt_at = now() + make_interval(secs => least(power(2, attempts + 1), 300)::int)
-           where id = (select id from mail_outbox where queued and next_attempt_at <= now()
-                       order by id limit 1 for update skip locked)
-           returning id::text, recipient, subject, body, reply_to, secret_enc, attempts`,
-        )
-      ).rows[0];
+      const claimed = await claimNextDue(db);
       if (!claimed) return;
       const error = await this.deliver(claimed);
       if (error === null) {
-        await db.query(
-          'update mail_outbox set queued = false, sent_at = now(), secret_enc = null, error = null where id = $1',
-          [claimed.id],
-        );
+        await markSent(db, claimed.id);
       } else if (claimed.attempts >= MAIL_MAX_ATTEMPTS) {
-        await db.query(
-          `update mail_outbox set queued = false, dead_at = now(), secret_enc = null, error = $2 where id = $1`,
-          [claimed.id, error],
-        );
+        await markDead(db, claimed.id, error);
         this.options.log?.warn(
           { mail: claimed.id, attempts: claimed.attempts, err: error },
           'mail sender: gave up on a message (dead letter)',
         );
       } else {
-        await db.query('update mail_outbox set error = $2 where id = $1', [claimed.id, error]);
+        await recordAttemptError(db, claimed.id, error);
       }
     }
   }
