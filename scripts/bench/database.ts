@@ -2,12 +2,13 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startEmbeddedPostgres } from '../../apps/server/src/db/embedded.ts';
-import { migrate } from '../../apps/server/src/db/migrate.ts';
+import { migrate, migrateSet } from '../../apps/server/src/db/migrate.ts';
 import { createPool } from '../../apps/server/src/db/pool.ts';
 import { seedReferenceData } from '../../apps/server/src/db/seed.ts';
 import { freePort } from '../../apps/server/test/support/ports.ts';
+import { SIMULATOR_MIGRATIONS } from '../../packages/provider-sims/src/schema.ts';
 
-/** A scratch embedded PostgreSQL with the schema and reference data, for one benchmark run. */
+/** A scratch embedded PostgreSQL with the schema (the simulators' too) and reference data, for one benchmark run. */
 export async function benchDatabase() {
   const dir = await mkdtemp(path.join(tmpdir(), 'exchange-bench-'));
   await chmod(dir, 0o755);
@@ -27,6 +28,8 @@ export async function benchDatabase() {
       const url = server.url.replace(/\/exchange$/, `/${name}`);
       const pool = createPool(url, 10);
       await migrate(pool);
+      // The simulators' own tables: the benchmarked app mounts them, as the default start does.
+      await migrateSet(pool, SIMULATOR_MIGRATIONS);
       await seedReferenceData(pool);
       return { url, pool };
     },

@@ -4,6 +4,7 @@ import {
   offlineCardSimulator,
   offlineKycSimulator,
   offlineTravelRuleDesk,
+  simulatorSchemas,
 } from './compose-providers.ts';
 import { loadConfig } from './config.ts';
 import { auditLedger } from './core/audit.ts';
@@ -74,7 +75,7 @@ async function main(argv: string[]): Promise<number> {
   if (located.found)
     console.warn(`using the running app's database in ${located.found.dataDir} (pid ${located.found.pid})`);
   const config = loadConfig({ ...process.env, ...located.env, SEED_DEMO: 'false' });
-  const database = await openDatabase(config, log, { attach: true });
+  const database = await openDatabase(config, log, { attach: true, schemas: await simulatorSchemas(config) });
   try {
     if (area === 'backup') return await backupCommand(argv, config, database);
     if (area === 'core' && command === 'verify') {

@@ -29,6 +29,8 @@ import type { TravelRulePort } from './adapters/travel-rule/port.ts';
 import { type Clock, dateOf } from './clock.ts';
 import type { Config } from './config.ts';
 import type { ChangeFeed } from './db/change-feed.ts';
+import type { openDatabase } from './db/database.ts';
+import type { MigrationSet } from './db/migrate.ts';
 import type { ModuleLogger } from './log.ts';
 import { BANK_WEBHOOK_PATH } from './modules/bank-deposits/routes.ts';
 import { CARD_WEBHOOK_PATH } from './modules/card/routes.ts';
@@ -53,7 +55,34 @@ export const loadSimulator = {
   bank: () => import('@exchange/provider-sims/bank'),
   travelRule: () => import('@exchange/provider-sims/travel-rule'),
   sms: () => import('@exchange/provider-sims/sms'),
+  schema: () => import('@exchange/provider-sims/schema'),
 };
+
+/**
+ * Which providers the configuration leaves to their simulator (the same choices as {@link kycFor}, {@link cardIssuerFor},
+ * {@link bankFor}, {@link travelRuleFor} and {@link smsFor} make).
+ */
+export function simulatedProviders(config: Config): string[] {
+  const simulated: string[] = [];
+  if (!(config.kyc.provider === 'sumsub' && config.kyc.sumsub)) simulated.push('kyc');
+  if (!(config.card.issuer === 'marqeta' && config.card.marqeta)) simulated.push('card');
+  if (!(config.bank.provider === 'external' && config.bank.webhookSecret)) simulated.push('bank');
+  if (config.travelRule.protocol !== 'http') simulated.push('travel-rule');
+  if (config.sms.provider !== 'outbox' && !(config.sms.provider === 'twilio' && config.sms.twilio))
+    simulated.push('sms');
+  return simulated;
+}
+
+/**
+ * The simulators' own migrations (packages/provider-sims/migrations, recorded in `sim_schema_migrations`), for
+ * {@link openDatabase} to apply after the exchange's as the owner of the schema, when the configuration mounts any
+ * simulator; none when every provider is real, so that such a start neither loads simulator code nor makes a
+ * simulator's table.
+ */
+export async function simulatorSchemas(config: Config): Promise<MigrationSet[]> {
+  if (simulatedProviders(config).length === 0) return [];
+  return [(await loadSimulator.schema()).SIMULATOR_MIGRATIONS];
+}
 
 /**
  * The KYC provider: the real Sumsub adapter, pointed at api.sumsub.com, or by default at the KYC simulator mounted

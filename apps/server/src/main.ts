@@ -1,6 +1,7 @@
 import type { Registry } from 'prom-client';
 import { scheduleBackups } from './backup/schedule.ts';
 import { composeApp } from './compose.ts';
+import { simulatorSchemas } from './compose-providers.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { holdLock } from './core/lease.ts';
 import { startProcessCore } from './core/start.ts';
@@ -49,7 +50,10 @@ async function main(): Promise<void> {
   const metricsServer = config.metrics
     ? await serveMetrics(() => metrics, config.metrics.port, config.metrics.host)
     : undefined;
-  const database = await openDatabase(config, lifecycleLogger(logger, 'database'));
+  // The simulators' own tables beside the exchange's, when the configuration mounts any (none with real providers).
+  const database = await openDatabase(config, lifecycleLogger(logger, 'database'), {
+    schemas: await simulatorSchemas(config),
+  });
   // The signer: elsewhere (SIGNER_URL), or a child process of ours, so this process never holds the seed. It
   // boots while the core recovers and the app composes itself.
   const signer =

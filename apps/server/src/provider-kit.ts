@@ -2,7 +2,7 @@
  * What the providers' simulators (packages/provider-sims) may use of the server, and nothing more: the providers'
  * wire protocols (the signing that the real adapters and the simulators share: one implementation, two sides), the
  * wire shapes of the ports, the simulator ports the product composes them by (adapters/simulators.ts), and a few
- * plumbing pieces (the due-work runner behind their webhook outboxes, multipart reading, transactions, sealing). Published as
+ * plumbing pieces (the migration runner their own schema uses, the due-work runner behind their webhook outboxes, multipart reading, transactions, sealing). Published as
  * `@exchange/server/provider-kit` (apps/server/package.json `exports`): the simulators import the server through
  * this file only, and the product never imports the simulators back, except in its one composition point
  * (compose-providers.ts, by a dynamic import: see ARCHITECTURE.md, "Simulators").
@@ -34,7 +34,9 @@ export {
 export type * from './adapters/simulators.ts';
 export { twilioSignature } from './adapters/sms/signing.ts';
 export type { ChangeFeed } from './db/change-feed.ts';
+export { type MigrationSet, migrateSet } from './db/migrate.ts';
 export { createPool, type Tx, withTransaction } from './db/pool.ts';
+export { prepareSchema } from './db/prepare-schema.ts';
 export {
   acceptMultipart,
   MAX_DOCUMENT_BYTES,

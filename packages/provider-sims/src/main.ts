@@ -2,7 +2,8 @@
  * `npm run sim -- kyc|card|bank|travel-rule|sms`: one provider's simulator as its own HTTP server, on the exchange's
  * database.
  *
- * Environment: DATABASE_URL (required; migrated by the exchange), WEBHOOK_URL (required but for travel-rule and sms: the
+ * Environment: DATABASE_URL (required: the exchange's database; the simulators' own tables are migrated at start,
+ * as DATABASE_OWNER_URL's role when set, else as DATABASE_URL's if it owns the schema), WEBHOOK_URL (required but for travel-rule and sms: the
  * exchange's webhook for this provider, e.g. http://127.0.0.1:3000/api/v2/barong/public/kyc/webhook), PORT
  * (default 4001, 4002, 4003, 4004, 4005), HOST (default 127.0.0.1), PUBLIC_URL (KYC: the exchange's public URL),
  * HOLD_MS (travel rule: how long a provider set to time out keeps a request). Prints its base URL and credentials,
@@ -28,7 +29,7 @@ if (
   (!webhookUrl && provider !== 'travel-rule' && provider !== 'sms')
 ) {
   console.error(
-    `usage: DATABASE_URL=... WEBHOOK_URL=... npm run sim -- ${PROVIDERS.join('|')}  (PORT, HOST, PUBLIC_URL, HOLD_MS optional; travel-rule and sms need no WEBHOOK_URL)`,
+    `usage: DATABASE_URL=... WEBHOOK_URL=... npm run sim -- ${PROVIDERS.join('|')}  (DATABASE_OWNER_URL, PORT, HOST, PUBLIC_URL, HOLD_MS optional; travel-rule and sms need no WEBHOOK_URL)`,
   );
   process.exit(2);
 }
@@ -40,6 +41,8 @@ const sim = await startStandalone(provider, {
   webhookUrl,
   publicUrl: process.env.PUBLIC_URL,
   holdMs: process.env.HOLD_MS ? Number(process.env.HOLD_MS) : undefined,
+  ownerUrl: process.env.DATABASE_OWNER_URL,
+  log: { info: (m) => console.error(m), warn: (m) => console.error(m) },
 });
 console.log(JSON.stringify({ provider, url: sim.url, credentials: sim.credentials }, null, 2));
 const stop = async () => {

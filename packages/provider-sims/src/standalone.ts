@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { createBankSimulator } from './bank/index.ts';
 import { createCardSimulator } from './card-issuer/index.ts';
 import { createKycSimulator } from './kyc/index.ts';
+import { prepareSimulatorSchema } from './schema.ts';
 import { createSmsSimulator } from './sms/index.ts';
 import { createTravelRuleSimulator } from './travel-rule/index.ts';
 
@@ -14,8 +15,15 @@ export type Provider = (typeof PROVIDERS)[number];
 
 /** What a standalone simulator needs besides its database. */
 export interface StandaloneOptions {
-  /** Its database: the exchange's (the simulators' tables are made by the exchange's migrations). */
+  /**
+   * Its database: the exchange's, where the simulators keep their own tables (migrated at start: see
+   * {@link prepareSimulatorSchema}).
+   */
   db: pg.Pool;
+  /** The schema owner's connection (DATABASE_OWNER_URL), when the role of `db` may not create tables. */
+  ownerUrl?: string;
+  /** Where the migration's notes go (the applied migrations, a warning on the roles). */
+  log?: { info(msg: string): void; warn(msg: string): void };
   host?: string;
   /** 0: any free port. */
   port?: number;
@@ -57,6 +65,10 @@ export async function startStandalone(
   const { webhookUrl } = options;
   const sendsWebhooks = provider !== 'travel-rule' && provider !== 'sms';
   if (sendsWebhooks && !webhookUrl) throw new Error(`the ${provider} simulator needs a webhook URL`);
+  // Its tables before it uses them: the simulators' migrations, as the owner when one is given.
+  const log = options.log ?? { info: () => {}, warn: () => {} };
+  const applied = await prepareSimulatorSchema(options.db, options.ownerUrl, log);
+  if (applied.length > 0) log.info(`applied migrations: ${applied.join(', ')}`);
   const common = { db: options.db, webhookUrl: () => webhookUrl ?? null };
   let simulator: MountedSimulator<unknown>;
   if (provider === 'sms')

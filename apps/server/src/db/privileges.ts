@@ -25,6 +25,12 @@ export const APPEND_ONLY_TABLES = [
  */
 export const OWNER_ONLY_TABLES = ['legacy_wallet_keys'] as const;
 
+/**
+ * The tables that record applied migrations: the exchange's `schema_migrations` and a set's beside it (the provider
+ * simulators' `sim_schema_migrations`). The app's role may read them, never write.
+ */
+const MIGRATIONS_TABLE = /^([a-z][a-z0-9_]*_)?schema_migrations$/;
+
 /** What a restricted role may do with tables and sequences: data, never the schema. */
 const TABLE_RIGHTS = 'select, insert, update, delete';
 const SEQUENCE_RIGHTS = 'usage, select';
@@ -32,7 +38,7 @@ const SEQUENCE_RIGHTS = 'usage, select';
 /**
  * Gives the app's role exactly what the code needs, run by the owner of the schema after its migrations (in the
  * migration lock, so concurrent starts do not grant at once): reading and writing rows of every table, minus
- * update and delete on {@link APPEND_ONLY_TABLES} and any write to `schema_migrations`, and the sequences behind
+ * update and delete on {@link APPEND_ONLY_TABLES} and any write to the migrations tables, and the sequences behind
  * serial ids. Default privileges cover the tables and sequences of later migrations as they are created; running
  * this at every start also covers a database restored without its grants (pg_restore --no-privileges) and a role
  * that changed. One transaction: the role never holds more than this, not even for a moment.
@@ -42,12 +48,14 @@ export async function grantAppPrivileges(owner: pg.ClientBase, appRole: string):
   const existing = (
     await owner.query<{ name: string }>(
       `select c.relname as name from pg_class c
-        where c.relnamespace = 'public'::regnamespace and c.relkind in ('r', 'p') and c.relname = any($1)`,
-      [[...APPEND_ONLY_TABLES, ...OWNER_ONLY_TABLES, 'schema_migrations']],
+        where c.relnamespace = 'public'::regnamespace and c.relkind in ('r', 'p')
+          and (c.relname = any($1) or c.relname ~ $2)`,
+      [[...APPEND_ONLY_TABLES, ...OWNER_ONLY_TABLES], MIGRATIONS_TABLE.source],
     )
   ).rows.map((r) => r.name);
   const ownerOnly = existing.filter((name) => (OWNER_ONLY_TABLES as readonly string[]).includes(name));
-  const appendOnly = existing.filter((name) => name !== 'schema_migrations' && !ownerOnly.includes(name));
+  const migrations = existing.filter((name) => MIGRATIONS_TABLE.test(name));
+  const appendOnly = existing.filter((name) => !migrations.includes(name) && !ownerOnly.includes(name));
   await owner.query('begin');
   try {
     await owner.query(`grant usage on schema public to ${role}`);
@@ -61,8 +69,8 @@ export async function grantAppPrivileges(owner: pg.ClientBase, appRole: string):
     }
     for (const name of ownerOnly)
       await owner.query(`revoke all on ${owner.escapeIdentifier(name)} from ${role}`);
-    if (existing.includes('schema_migrations'))
-      await owner.query(`revoke insert, update, delete on schema_migrations from ${role}`);
+    for (const name of migrations)
+      await owner.query(`revoke insert, update, delete on ${owner.escapeIdentifier(name)} from ${role}`);
     await owner.query(`alter default privileges in schema public grant ${TABLE_RIGHTS} on tables to ${role}`);
     await owner.query(
       `alter default privileges in schema public grant ${SEQUENCE_RIGHTS} on sequences to ${role}`,

@@ -150,8 +150,9 @@ describe('the simulators apart from the product (issue 34, item 4)', () => {
     }
   });
 
-  it('a start with the real providers configured loads no simulator module', async () => {
-    const realDb = await createTestDatabase();
+  it('a start with the real providers configured loads no simulator module and makes no simulator table', async () => {
+    // A database never migrated: the start makes the whole schema, as the owner, and none of it a simulator's.
+    const realDb = await createTestDatabase({ empty: true });
     const recorder = await mkdtemp(path.join(tmpdir(), 'module-loads-'));
     const log = path.join(recorder, 'loaded.txt');
     // Every module Node loads, in the app, its signer child and its worker threads (they inherit `--import`).
@@ -172,6 +173,7 @@ describe('the simulators apart from the product (issue 34, item 4)', () => {
     );
     const setup = await serverSetup('exchange-real-providers-', {
       DATABASE_URL: realDb.url,
+      DATABASE_OWNER_URL: realDb.ownerUrl,
       DEMO_BOOKS: 'false',
       MODULE_LOAD_LOG: log,
       KYC_PROVIDER: 'sumsub',
@@ -229,6 +231,16 @@ describe('the simulators apart from the product (issue 34, item 4)', () => {
       const sims = new Set(simulatorOutputs());
       expect(distLoaded.filter((file) => sims.has(file))).toEqual([]);
       expect(loaded.filter((url) => url.includes('provider-sims'))).toEqual([]);
+      // The exchange's schema is there, and no table of a provider simulator, nor their migrations' record.
+      const tables = (
+        await realDb.pool.query<{ name: string }>(
+          `select relname as name from pg_class where relnamespace = 'public'::regnamespace and relkind = 'r'`,
+        )
+      ).rows.map((r) => r.name);
+      expect(tables).toContain('schema_migrations');
+      expect(
+        tables.filter((name) => /^(kyc_sim_|cardsim_|banksim_|travel_rule_sim_|smssim_|sim_)/.test(name)),
+      ).toEqual([]);
     } finally {
       if (real && real.child.exitCode === null) {
         real.child.kill('SIGTERM');

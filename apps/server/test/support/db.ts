@@ -15,12 +15,16 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** Creates a database from the template; cheap (a file copy), so each test file gets its own. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * Creates a database from the template; cheap (a file copy), so each test file gets its own. With `empty`, a
+ * database never migrated instead (owned by the owner's role; the app's role has no grant in it yet).
+ */
+export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<TestDatabase> {
   const adminUrl = inject('pgAdminUrl');
   const name = `t_${randomBytes(6).toString('hex')}`;
   const admin = createPool(adminUrl, 1);
-  await admin.query(`create database ${name} template ${inject('pgTemplate')} owner ${OWNER_ROLE}`);
+  const template = options.empty ? '' : ` template ${inject('pgTemplate')}`;
+  await admin.query(`create database ${name}${template} owner ${OWNER_ROLE}`);
   const url = inject('pgAppUrl').replace(/\/postgres$/, `/${name}`);
   const ownerUrl = inject('pgOwnerUrl').replace(/\/postgres$/, `/${name}`);
   const pool = createPool(url, 5);

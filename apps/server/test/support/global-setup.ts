@@ -1,10 +1,11 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { SIMULATOR_MIGRATIONS } from '@exchange/provider-sims/schema';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
 import { APP_ROLE, prepareEmbeddedRoles } from '../../src/db/embedded-roles.ts';
-import { migrate } from '../../src/db/migrate.ts';
+import { migrate, migrateSet } from '../../src/db/migrate.ts';
 import { createPool } from '../../src/db/pool.ts';
 import { seedReferenceData } from '../../src/db/seed.ts';
 import { freePort } from './ports.ts';
@@ -49,6 +50,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const roles = await prepareEmbeddedRoles(server.url.replace(/\/exchange$/, `/${TEMPLATE}`), dir, log);
   const owner = createPool(roles.ownerUrl, 1);
   await migrate(owner, { appRole: APP_ROLE });
+  // The provider simulators' own tables: the tests mount them as the default one-process start does.
+  await migrateSet(owner, SIMULATOR_MIGRATIONS, { appRole: APP_ROLE });
   await owner.end();
   const app = createPool(roles.appUrl, 1);
   await seedReferenceData(app);

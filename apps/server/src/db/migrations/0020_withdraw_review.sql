@@ -29,6 +29,5 @@ create index withdrawals_user_currency_idx on withdrawals (user_id, currency_id,
 alter table beneficiaries add column activated_at timestamptz;
 update beneficiaries set activated_at = updated_at where state = 'active';
 
--- The reviewer's comment to an applicant on a rejection or a retry, at the simulated provider and as we received it.
-alter table kyc_sim_applicants add column moderation_comment text;
+-- The reviewer's comment to an applicant on a rejection or a retry, as we received it.
 alter table kyc_applicants add column review_comment text;

@@ -1,6 +1,6 @@
 -- Identity documents and card holders' document numbers are sealed at rest (AES-256-GCM), as card numbers are:
--- the images users upload for KYC and for their card, the simulators' copies of them, and the id numbers. The keys
--- are the app's (derived from SECRET_KEY, or the simulators' own), which SQL never sees: the app seals the rows
+-- the images users upload for KYC and for their card, and the id numbers. The keys are the app's (derived from
+-- SECRET_KEY), which SQL never sees: the app seals the rows
 -- written before this migration when it next starts, moving each value into its sealed column and clearing the
 -- plain one. A row holds exactly one of the two. The plain columns stay (empty) until every deployment has started
 -- once with this version; a later migration drops them.
@@ -9,15 +9,9 @@
 alter table kyc_documents alter column content drop not null,
   add column content_sealed bytea,
   add constraint kyc_documents_content_once check ((content is null) <> (content_sealed is null));
-alter table kyc_sim_documents alter column content drop not null,
-  add column content_sealed bytea,
-  add constraint kyc_sim_documents_content_once check ((content is null) <> (content_sealed is null));
 alter table card_holder_documents alter column content drop not null,
   add column content_sealed bytea,
   add constraint card_holder_documents_content_once check ((content is null) <> (content_sealed is null));
-alter table cardsim_documents alter column content drop not null,
-  add column content_sealed bytea,
-  add constraint cardsim_documents_content_once check ((content is null) <> (content_sealed is null));
 
 -- A sealed text is "iv.ciphertext.tag" in base64url, as cards.pan_enc.
 alter table kyc_documents add column doc_number_sealed text,
@@ -30,6 +24,3 @@ alter table card_holders alter column id_no drop not null,
   add column id_no_hash text unique,
   add constraint card_holders_id_no_once check ((id_no is null) <> (id_no_sealed is null)),
   add constraint card_holders_id_no_hashed check ((id_no_sealed is null) = (id_no_hash is null));
-
--- The card issuer simulator's copy of the identifications (type and number), sealed with its own data key.
-alter table cardsim_users add column identifications_sealed text;

@@ -48,7 +48,3 @@ create table company_documents (
   created_at      timestamptz not null default now()
 );
 create index company_documents_company_idx on company_documents (company_id, id);
-
--- The simulator keeps, as Sumsub does, whether an applicant is a person or a company (`type` at creation).
-alter table kyc_sim_applicants add column applicant_type text not null default 'individual'
-  check (applicant_type in ('individual', 'company'));

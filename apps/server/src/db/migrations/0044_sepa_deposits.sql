@@ -1,37 +1,7 @@
 -- EUR deposits by SEPA credit transfer to the exchange's collection account (issue 31, part 3).
 --
--- The bank simulator's side: the credit transfers booked on the collection account, with the fields a camt.054
--- entry carries, and its outbox of signed notifications to the exchange (like the KYC and card simulators').
-create table banksim_incoming (
-  id                   bigserial primary key,
-  -- The bank's own id of the booked entry (camt AcctSvcrRef): what the exchange is idempotent on.
-  transaction_id       text not null unique,
-  -- The sender's idempotency key: a repeated "send" books nothing new.
-  idempotency_key      text not null unique,
-  creditor_iban        text not null,
-  amount               numeric(20, 2) not null check (amount > 0),
-  currency             text not null,
-  debtor_name          text not null,
-  debtor_iban          text not null,
-  remittance_unstructured text,
-  creditor_reference   text,
-  end_to_end_id        text not null,
-  booking_date         date not null,
-  created_at           timestamptz not null default now()
-);
-
-create table banksim_webhooks (
-  id              bigserial primary key,
-  payload         text not null,
-  attempts        integer not null default 0,
-  next_attempt_at timestamptz not null default now(),
-  delivered_at    timestamptz,
-  last_error      text,
-  created_at      timestamptz not null default now()
-);
-create index banksim_webhooks_due_idx on banksim_webhooks (next_attempt_at) where delivered_at is null;
-create trigger banksim_webhooks_work after insert on banksim_webhooks
-  for each statement execute function notify_simulator_work('banksim_webhooks');
+-- (The bank simulator's side, its booked credit transfers and its outbox of signed notifications, made here until
+-- issue 34, is the simulators' own now: packages/provider-sims/migrations.)
 
 -- The exchange's side. Each verified business gets one reference (an ISO 11649 RF creditor reference) that it
 -- puts on its transfers; the reference says whose the money is.

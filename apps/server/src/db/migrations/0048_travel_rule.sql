@@ -38,18 +38,4 @@ alter table withdrawals
   add column travel_rule_status text
     check (travel_rule_status in ('not_required', 'self_hosted', 'missing', 'pending', 'sent', 'refused', 'unreachable'));
 
--- The simulator of a counterparty provider (TRAVEL_RULE_PROTOCOL=simulator): how each provider of the directory
--- answers (accept unless told otherwise), and every message it received with its answer.
-create table travel_rule_sim_providers (
-  provider_id text primary key,
-  behaviour   text not null check (behaviour in ('accept', 'refuse', 'timeout'))
-);
-create table travel_rule_sim_messages (
-  id          bigserial primary key,
-  reference   text not null unique,
-  provider_id text not null,
-  payload     jsonb not null,
-  answer      text not null check (answer in ('accepted', 'refused', 'timeout')),
-  reason      text,
-  received_at timestamptz not null default now()
-);
+-- (The travel-rule network simulator's tables, made here until issue 34, are the simulators' own now: packages/provider-sims/migrations.)

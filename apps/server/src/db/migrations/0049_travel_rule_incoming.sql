@@ -31,21 +31,4 @@ create trigger deposits_travel_rule_not_own before insert or update of user_id, 
   for each row when (new.travel_rule_decided_by = new.user_id)
   execute function refuse_own_decision();
 
--- The simulator of the travel-rule network (TRAVEL_RULE_PROTOCOL=simulator): which sender addresses belong to a
--- provider of the directory, and the originator records other providers delivered for transfers to our
--- addresses. Written by the operator or a test; the app only reads them through the simulator's HTTP route.
-create table travel_rule_sim_addresses (
-  blockchain_key text not null,
-  address        text not null,
-  provider_id    text not null,
-  primary key (blockchain_key, address)
-);
-create table travel_rule_sim_incoming (
-  blockchain_key text not null,
-  txid           text not null,
-  address        text not null,
-  provider_id    text not null,
-  payload        jsonb not null,
-  created_at     timestamptz not null default now(),
-  primary key (blockchain_key, txid, address)
-);
+-- (The travel-rule network simulator's tables, made here until issue 34, are the simulators' own now: packages/provider-sims/migrations.)
