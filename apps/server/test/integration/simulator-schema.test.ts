@@ -51,8 +51,16 @@ async function earlierVersion(pool: pg.Pool, before?: string): Promise<void> {
   await migrate(pool, before === undefined ? {} : { before });
 }
 
+interface Shapes {
+  tables: string[];
+  columns: string[];
+  constraints: string[];
+  indexes: string[];
+  triggers: string[];
+}
+
 /** The simulators' tables as the catalogue describes them: columns in order, constraints, indexes, triggers. */
-async function shapes(pool: pg.Pool): Promise<Record<string, string[]>> {
+async function shapes(pool: pg.Pool): Promise<Shapes> {
   const tables = (
     await pool.query<{ name: string }>(
       `select relname as name from pg_class where relnamespace = 'public'::regnamespace and relkind = 'r'`,
@@ -83,7 +91,7 @@ async function shapes(pool: pg.Pool): Promise<Record<string, string[]>> {
 }
 
 /** A new database as this version makes it: the exchange's migrations, then the simulators'. */
-async function current(): Promise<Record<string, string[]>> {
+async function current(): Promise<Shapes> {
   const { pool } = await database();
   await migrate(pool);
   await migrateSet(pool, SIMULATOR_MIGRATIONS);
