@@ -6,6 +6,10 @@ import { migrate, migrateSet } from '../../apps/server/src/db/migrate.ts';
 import { createPool } from '../../apps/server/src/db/pool.ts';
 import { seedReferenceData } from '../../apps/server/src/db/seed.ts';
 import { freePort } from '../../apps/server/test/support/ports.ts';
+import {
+  BITCOIN_SIMULATOR_MIGRATIONS,
+  TRON_SIMULATOR_MIGRATIONS,
+} from '../../packages/chain-sim/src/schema.ts';
 import { SIMULATOR_MIGRATIONS } from '../../packages/provider-sims/src/schema.ts';
 
 /** A scratch embedded PostgreSQL with the schema (the simulators' too) and reference data, for one benchmark run. */
@@ -28,8 +32,9 @@ export async function benchDatabase() {
       const url = server.url.replace(/\/exchange$/, `/${name}`);
       const pool = createPool(url, 10);
       await migrate(pool);
-      // The simulators' own tables: the benchmarked app mounts them, as the default start does.
-      await migrateSet(pool, SIMULATOR_MIGRATIONS);
+      // The simulators' own tables (providers and chains): the benchmarked app uses them, as the default start does.
+      for (const set of [SIMULATOR_MIGRATIONS, BITCOIN_SIMULATOR_MIGRATIONS, TRON_SIMULATOR_MIGRATIONS])
+        await migrateSet(pool, set);
       await seedReferenceData(pool);
       return { url, pool };
     },

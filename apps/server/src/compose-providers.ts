@@ -38,6 +38,7 @@ import type { ServerKeys } from './modules/identity/crypto.ts';
 import { SMS_STATUS_PATH } from './modules/identity/sms-status-routes.ts';
 import { KYC_WEBHOOK_PATH } from './modules/kyc/routes.ts';
 import { KycService } from './modules/kyc/service.ts';
+import { chainSimulatorSchemas } from './modules/wallet/networks.ts';
 
 /**
  * The composition of the third-party providers with a simulator as the default (identity verification, the card
@@ -77,11 +78,12 @@ export function simulatedProviders(config: Config): string[] {
  * The simulators' own migrations (packages/provider-sims/migrations, recorded in `sim_schema_migrations`), for
  * {@link openDatabase} to apply after the exchange's as the owner of the schema, when the configuration mounts any
  * simulator; none when every provider is real, so that such a start neither loads simulator code nor makes a
- * simulator's table.
+ * simulator's table. The chain simulators' follow, by the same rule (`chainSimulatorSchemas`).
  */
 export async function simulatorSchemas(config: Config): Promise<MigrationSet[]> {
-  if (simulatedProviders(config).length === 0) return [];
-  return [(await loadSimulator.schema()).SIMULATOR_MIGRATIONS];
+  const chains = await chainSimulatorSchemas(config.chains);
+  if (simulatedProviders(config).length === 0) return chains;
+  return [(await loadSimulator.schema()).SIMULATOR_MIGRATIONS, ...chains];
 }
 
 /**

@@ -11,4 +11,9 @@ export {
   startBitcoinSimulator,
 } from './bitcoin/index.ts';
 export { SIM_LOCK_FAMILIES } from './locks.ts';
+export {
+  BITCOIN_SIMULATOR_MIGRATIONS,
+  type ChainSimulatorMigrations,
+  TRON_SIMULATOR_MIGRATIONS,
+} from './schema.ts';
 export * from './tron/index.ts';

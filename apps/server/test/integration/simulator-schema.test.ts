@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
+import { BITCOIN_SIMULATOR_MIGRATIONS, TRON_SIMULATOR_MIGRATIONS } from '@exchange/chain-sim';
 import { SIMULATOR_MIGRATIONS } from '@exchange/provider-sims/schema';
 import type pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -8,15 +9,25 @@ import { migrate, migrateSet } from '../../src/db/migrate.ts';
 import { createPool } from '../../src/db/pool.ts';
 
 /**
- * The provider simulators' tables are theirs (issue 34): made by packages/provider-sims/migrations, recorded in
- * `sim_schema_migrations`, never by the exchange's migrations. A database of an earlier version, whose exchange
+ * The simulators' tables are theirs (issue 34): made by packages/provider-sims/migrations (recorded in
+ * `sim_schema_migrations`) and packages/chain-sim/migrations (`btcsim_` and `tronsim_schema_migrations`), never by
+ * the exchange's migrations. A database of an earlier version, whose exchange
  * migrations made them, adopts them with their rows; at any earlier version it ends with the same shapes as a new
  * one. The earlier versions' simulator statements are kept as they were in test/fixtures/simulator-ddl-before-34,
  * one file per exchange migration that carried them.
  */
 const FIXTURES = new URL('../fixtures/simulator-ddl-before-34/', import.meta.url);
-const SIMULATOR_TABLE = /^(kyc_sim_|cardsim_|banksim_|travel_rule_sim_|smssim_)/;
+const SIMULATOR_TABLE = /^(kyc_sim_|cardsim_|banksim_|travel_rule_sim_|smssim_|btcsim_|tronsim_)/;
 const FIRST = '0001_provider_simulators.sql';
+const SETS = [SIMULATOR_MIGRATIONS, BITCOIN_SIMULATOR_MIGRATIONS, TRON_SIMULATOR_MIGRATIONS];
+const ALL_FIRST = [FIRST, '0001_bitcoin_simulator.sql', '0001_tron_simulator.sql'];
+
+/** Applies every simulator's set, as a start with all simulators does; the names applied. */
+async function migrateSimulators(pool: pg.Pool, appRole?: string): Promise<string[]> {
+  const applied: string[] = [];
+  for (const set of SETS) applied.push(...(await migrateSet(pool, set, appRole ? { appRole } : {})));
+  return applied;
+}
 
 const admin = createPool(inject('pgAdminUrl'), 1);
 const made: { name: string; pools: pg.Pool[] }[] = [];
@@ -59,7 +70,7 @@ interface Shapes {
   triggers: string[];
 }
 
-/** The simulators' tables as the catalogue describes them: columns in order, constraints, indexes, triggers. */
+/** The simulators' tables (not their migrations' record) as the catalogue describes them: columns in order, constraints, indexes, triggers. */
 async function shapes(pool: pg.Pool): Promise<Shapes> {
   const tables = (
     await pool.query<{ name: string }>(
@@ -67,7 +78,7 @@ async function shapes(pool: pg.Pool): Promise<Shapes> {
     )
   ).rows
     .map((r) => r.name)
-    .filter((name) => SIMULATOR_TABLE.test(name));
+    .filter((name) => SIMULATOR_TABLE.test(name) && !name.endsWith('schema_migrations'));
   const describe = async (sql: string) =>
     (await pool.query<{ line: string }>(sql, [tables])).rows.map((r) => r.line).sort();
   return {
@@ -94,7 +105,7 @@ async function shapes(pool: pg.Pool): Promise<Shapes> {
 async function current(): Promise<Shapes> {
   const { pool } = await database();
   await migrate(pool);
-  await migrateSet(pool, SIMULATOR_MIGRATIONS);
+  await migrateSimulators(pool);
   return shapes(pool);
 }
 
@@ -109,8 +120,15 @@ describe("the provider simulators' own migrations", () => {
       migrateSet(pool, SIMULATOR_MIGRATIONS, { appRole: APP_ROLE }),
     ]);
     expect(runs.flat()).toEqual([FIRST]);
+    expect(await migrateSimulators(pool, APP_ROLE)).toEqual(ALL_FIRST.slice(1));
     expect((await shapes(pool)).tables).toEqual(
-      expect.arrayContaining(['kyc_sim_applicants', 'cardsim_cards', 'banksim_webhooks', 'smssim_messages']),
+      expect.arrayContaining([
+        'kyc_sim_applicants',
+        'cardsim_cards',
+        'smssim_messages',
+        'btcsim_blocks',
+        'tronsim_ledger',
+      ]),
     );
     // The app's role writes the simulators' rows, reads their record and never writes it.
     await app.query(
@@ -131,12 +149,15 @@ describe("the provider simulators' own migrations", () => {
        values ('app-1', 'insp-1', 'uid-1', 'basic-kyc-level', 'pending')`,
     );
     await pool.query(`insert into banksim_webhooks (payload) values ('{"n":1}')`);
+    await pool.query(
+      `insert into tronsim_ledger (chain, block_number, address, currency, delta) values ('tron-sim', 0, '41ab', 'trx', 5)`,
+    );
     const before = await shapes(pool);
     expect(before.tables.length).toBeGreaterThan(15);
 
     expect(await migrate(pool)).toEqual([]);
-    expect(await migrateSet(pool, SIMULATOR_MIGRATIONS)).toEqual([FIRST]);
-    expect(await migrateSet(pool, SIMULATOR_MIGRATIONS)).toEqual([]);
+    expect(await migrateSimulators(pool)).toEqual(ALL_FIRST);
+    expect(await migrateSimulators(pool)).toEqual([]);
     const after = await shapes(pool);
     // The same tables, columns, constraints and indexes; the same triggers, on the simulators' own function.
     expect({ ...after, triggers: [] }).toEqual({ ...before, triggers: [] });
@@ -147,6 +168,7 @@ describe("the provider simulators' own migrations", () => {
     const rows = await pool.query('select id, review_status, applicant_type from kyc_sim_applicants');
     expect(rows.rows).toEqual([{ id: 'app-1', review_status: 'pending', applicant_type: 'individual' }]);
     expect((await pool.query('select payload from banksim_webhooks')).rows).toEqual([{ payload: '{"n":1}' }]);
+    expect((await pool.query('select delta from tronsim_ledger')).rows).toEqual([{ delta: '5' }]);
   });
 
   it('a database of an early version (before 0020) ends with the same shapes as a new one', async () => {
@@ -157,7 +179,7 @@ describe("the provider simulators' own migrations", () => {
        values ('app-2', 'insp-2', 'uid-2', 'basic-kyc-level')`,
     );
     await migrate(pool);
-    expect(await migrateSet(pool, SIMULATOR_MIGRATIONS)).toEqual([FIRST]);
+    expect(await migrateSimulators(pool)).toEqual(ALL_FIRST);
     expect(await shapes(pool)).toEqual(await current());
     const rows = await pool.query('select id, moderation_comment, applicant_type from kyc_sim_applicants');
     expect(rows.rows).toEqual([{ id: 'app-2', moderation_comment: null, applicant_type: 'individual' }]);

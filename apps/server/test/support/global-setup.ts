@@ -1,6 +1,7 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { BITCOIN_SIMULATOR_MIGRATIONS, TRON_SIMULATOR_MIGRATIONS } from '@exchange/chain-sim';
 import { SIMULATOR_MIGRATIONS } from '@exchange/provider-sims/schema';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
@@ -50,8 +51,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const roles = await prepareEmbeddedRoles(server.url.replace(/\/exchange$/, `/${TEMPLATE}`), dir, log);
   const owner = createPool(roles.ownerUrl, 1);
   await migrate(owner, { appRole: APP_ROLE });
-  // The provider simulators' own tables: the tests mount them as the default one-process start does.
-  await migrateSet(owner, SIMULATOR_MIGRATIONS, { appRole: APP_ROLE });
+  // The simulators' own tables (providers and chains): the tests use them as the default one-process start does.
+  for (const set of [SIMULATOR_MIGRATIONS, BITCOIN_SIMULATOR_MIGRATIONS, TRON_SIMULATOR_MIGRATIONS])
+    await migrateSet(owner, set, { appRole: APP_ROLE });
   await owner.end();
   const app = createPool(roles.appUrl, 1);
   await seedReferenceData(app);

@@ -6,6 +6,7 @@ import type { SignerPort } from '../../adapters/chains/signing.ts';
 import { createTronChain } from '../../adapters/chains/tron/adapter.ts';
 import { createTronDevTools } from '../../adapters/chains/tron/dev-tools.ts';
 import type { ChainsConfig } from '../../config-sections.ts';
+import type { MigrationSet } from '../../db/migrate.ts';
 import { ourAddresses } from './addresses.ts';
 import type { ChainFactory, DevTools, Network } from './chains.ts';
 import { type EvmSettings, evmChainFactory } from './evm.ts';
@@ -23,6 +24,22 @@ export interface NetworkSettings {
    * (`chain_endpoints`); the others reach them there.
    */
   runSimulators: boolean;
+}
+
+/**
+ * The chain simulators' own migrations (packages/chain-sim/migrations), for `openDatabase` to apply after the
+ * exchange's as the owner of the schema: the Bitcoin simulator's when no Bitcoin node's URL is configured, the TRON
+ * simulator's when no TRON API's is. None on real nodes, whose start neither loads a simulator nor makes its tables.
+ */
+export async function chainSimulatorSchemas(
+  chains: Pick<ChainsConfig, 'bitcoinRpcUrl' | 'tronApiUrl'>,
+): Promise<MigrationSet[]> {
+  if (chains.bitcoinRpcUrl && chains.tronApiUrl) return [];
+  const sims = await import('@exchange/chain-sim');
+  return [
+    ...(chains.bitcoinRpcUrl ? [] : [sims.BITCOIN_SIMULATOR_MIGRATIONS]),
+    ...(chains.tronApiUrl ? [] : [sims.TRON_SIMULATOR_MIGRATIONS]),
+  ];
 }
 
 /** RPC credentials of the built-in Bitcoin simulator (it listens on loopback only). */
