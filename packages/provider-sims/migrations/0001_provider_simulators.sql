@@ -1,6 +1,6 @@
 -- The provider simulators' own tables (KYC as Sumsub, the card issuer as Marqeta, the bank, the travel-rule
 -- network, SMS as Twilio), recorded in `sim_schema_migrations`, apart from the exchange's schema. Until issue 34
--- the exchange's migrations made them (0008, 0013, 0014, 0020, 0025, 0031, 0042, 0044, 0048, 0049, 0053): every
+-- the exchange's migrations made them (0008, 0013, 0014, 0020, 0025, 0031, 0042, 0044, 0048, 0049, 0053, 0055): every
 -- statement here is `if not exists` (or `or replace`, or checks first), so that a database those made, at any
 -- version, adopts its tables and rows as they are, and is brought to the same shapes as a new one: each table is
 -- made as it was first, then changed as the later versions changed it (the same columns in the same order).
@@ -300,6 +300,23 @@ create index if not exists smssim_messages_to_idx on smssim_messages (to_number,
 -- The texts not shown yet, which the simulator drops after an hour.
 create index if not exists smssim_messages_unread_idx on smssim_messages (created_at) where body_sealed is not null;
 
+-- The SMS simulator's status callbacks: each status change of a message sent with a StatusCallback URL, posted there
+-- when it falls due, signed as Twilio signs, retried a bounded number of times.
+create table if not exists smssim_callbacks (
+  id              bigserial primary key,
+  sid             text not null references smssim_messages (sid) on delete cascade,
+  status          text not null,
+  url             text not null,
+  -- The form-encoded parameters (MessageSid, MessageStatus, ErrorCode, ...): never the message's text.
+  payload         text not null,
+  attempts        integer not null default 0,
+  next_attempt_at timestamptz not null,
+  delivered_at    timestamptz,
+  last_error      text,
+  unique (sid, status)
+);
+create index if not exists smssim_callbacks_due_idx on smssim_callbacks (next_attempt_at) where delivered_at is null;
+
 -- The simulators wake when they have work, not every second: each change that queues a webhook or schedules work
 -- announces itself on `exchange_changes` at commit, whoever made it (a process, the operator's command line, plain
 -- SQL). Payload `o:<the simulator's webhook table>`; one notification per statement. The function is the
@@ -328,3 +345,6 @@ create or replace trigger cardsim_gpaorders_work after insert or update of state
 
 create or replace trigger banksim_webhooks_work after insert on banksim_webhooks
   for each statement execute function sim_notify_work('banksim_webhooks');
+
+create or replace trigger smssim_callbacks_work after insert on smssim_callbacks
+  for each statement execute function sim_notify_work('smssim_callbacks');
