@@ -4,8 +4,8 @@ import {
   offlineCardSimulator,
   offlineKycSimulator,
   offlineTravelRuleDesk,
-  simulatorSchemas,
 } from './compose-providers.ts';
+import { simulatorSchemas } from './compose-schemas.ts';
 import { loadConfig } from './config.ts';
 import { auditLedger } from './core/audit.ts';
 import { describeReport, journalFailures, verifyJournal } from './core/journal/verify.ts';

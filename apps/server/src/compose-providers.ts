@@ -29,8 +29,6 @@ import type { TravelRulePort } from './adapters/travel-rule/port.ts';
 import { type Clock, dateOf } from './clock.ts';
 import type { Config } from './config.ts';
 import type { ChangeFeed } from './db/change-feed.ts';
-import type { openDatabase } from './db/database.ts';
-import type { MigrationSet } from './db/migrate.ts';
 import type { ModuleLogger } from './log.ts';
 import { BANK_WEBHOOK_PATH } from './modules/bank-deposits/routes.ts';
 import { CARD_WEBHOOK_PATH } from './modules/card/routes.ts';
@@ -38,7 +36,6 @@ import type { ServerKeys } from './modules/identity/crypto.ts';
 import { SMS_STATUS_PATH } from './modules/identity/sms-status-routes.ts';
 import { KYC_WEBHOOK_PATH } from './modules/kyc/routes.ts';
 import { KycService } from './modules/kyc/service.ts';
-import { chainSimulatorSchemas } from './modules/wallet/networks.ts';
 
 /**
  * The composition of the third-party providers with a simulator as the default (identity verification, the card
@@ -58,33 +55,6 @@ export const loadSimulator = {
   sms: () => import('@exchange/provider-sims/sms'),
   schema: () => import('@exchange/provider-sims/schema'),
 };
-
-/**
- * Which providers the configuration leaves to their simulator (the same choices as {@link kycFor}, {@link cardIssuerFor},
- * {@link bankFor}, {@link travelRuleFor} and {@link smsFor} make).
- */
-export function simulatedProviders(config: Config): string[] {
-  const simulated: string[] = [];
-  if (!(config.kyc.provider === 'sumsub' && config.kyc.sumsub)) simulated.push('kyc');
-  if (!(config.card.issuer === 'marqeta' && config.card.marqeta)) simulated.push('card');
-  if (!(config.bank.provider === 'external' && config.bank.webhookSecret)) simulated.push('bank');
-  if (config.travelRule.protocol !== 'http') simulated.push('travel-rule');
-  if (config.sms.provider !== 'outbox' && !(config.sms.provider === 'twilio' && config.sms.twilio))
-    simulated.push('sms');
-  return simulated;
-}
-
-/**
- * The simulators' own migrations (packages/provider-sims/migrations, recorded in `sim_schema_migrations`), for
- * {@link openDatabase} to apply after the exchange's as the owner of the schema, when the configuration mounts any
- * simulator; none when every provider is real, so that such a start neither loads simulator code nor makes a
- * simulator's table. The chain simulators' follow, by the same rule (`chainSimulatorSchemas`).
- */
-export async function simulatorSchemas(config: Config): Promise<MigrationSet[]> {
-  const chains = await chainSimulatorSchemas(config.chains);
-  if (simulatedProviders(config).length === 0) return chains;
-  return [(await loadSimulator.schema()).SIMULATOR_MIGRATIONS, ...chains];
-}
 
 /**
  * The KYC provider: the real Sumsub adapter, pointed at api.sumsub.com, or by default at the KYC simulator mounted

@@ -1,7 +1,7 @@
 import type { Registry } from 'prom-client';
 import { scheduleBackups } from './backup/schedule.ts';
 import { composeApp } from './compose.ts';
-import { simulatorSchemas } from './compose-providers.ts';
+import { simulatorSchemas } from './compose-schemas.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { holdLock } from './core/lease.ts';
 import { startProcessCore } from './core/start.ts';

@@ -33,7 +33,7 @@ export interface Database {
  * Migrates it as the owner of the schema and gives the app's role its grants (see {@link prepareSchema}), then
  * runs the idempotent seed as the app. With `attach`, an embedded server already run by the app is shared.
  * `schemas`: the migration sets applied after the exchange's own (the provider simulators', when the composition
- * root mounts any: compose-providers.ts `simulatorSchemas`); a start with the real providers passes none.
+ * root mounts any: compose-schemas.ts `simulatorSchemas`); a start with the real providers passes none.
  * With BACKUP_DIR, the embedded server archives its WAL into `BACKUP_DIR/wal`.
  */
 export async function openDatabase(

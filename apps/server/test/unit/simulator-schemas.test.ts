@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { simulatorSchemas } from '../../src/compose-providers.ts';
+import { simulatorSchemas } from '../../src/compose-schemas.ts';
 import { loadConfig } from '../../src/config.ts';
 
 /** Every provider real (the settings of built-server.test.ts's real-provider start). */
