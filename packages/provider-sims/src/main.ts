@@ -3,8 +3,9 @@
  * database.
  *
  * Environment: DATABASE_URL (required: the exchange's database; the simulators' own tables are migrated at start,
- * as DATABASE_OWNER_URL's role when set, else as DATABASE_URL's if it owns the schema), WEBHOOK_URL (required but for travel-rule and sms: the
- * exchange's webhook for this provider, e.g. http://127.0.0.1:3000/api/v2/barong/public/kyc/webhook), PORT
+ * as DATABASE_OWNER_URL's role when set, else as DATABASE_URL's if it owns the schema), WEBHOOK_URL (required but
+ * for travel-rule and sms: the exchange's webhook for this provider, e.g.
+ * http://127.0.0.1:3000/api/v2/barong/public/kyc/webhook), PORT
  * (default 4001, 4002, 4003, 4004, 4005), HOST (default 127.0.0.1), PUBLIC_URL (KYC: the exchange's public URL),
  * HOLD_MS (travel rule: how long a provider set to time out keeps a request). Prints its base URL and credentials,
  * to configure the exchange with as with the real provider; stops on SIGINT or SIGTERM.
