@@ -12,8 +12,8 @@ import { chainSimulatorSchemas } from './modules/wallet/networks.ts';
  */
 
 /**
- * Which providers the configuration leaves to their simulator (the same choices as `kycFor`, `cardIssuerFor`, `bankFor`,
- * `travelRuleFor` and `smsFor` make in compose-providers.ts).
+ * Which providers the configuration leaves to their simulator (the same choices as `kycFor`, `cardIssuerFor`,
+ * `bankFor`, `travelRuleFor` and `smsFor` make in compose-providers.ts).
  */
 export function simulatedProviders(config: Config): string[] {
   const simulated: string[] = [];
