@@ -130,6 +130,12 @@ describe('error envelope', () => {
 describe('health when the database is gone', () => {
   it('answers 503 with a code', async () => {
     const broken = await createTestApp();
+    // The simulators' deliveries start with the app; a query of theirs still waiting for a connection when the pool
+    // ends would never be answered (pg's pool leaves its queue waiting once ended), nor would the close that waits
+    // for it. Their first passes end first.
+    const { kycSimulator, cardSimulator, bankSimulator, smsSimulator } = broken.deps;
+    for (const simulator of [kycSimulator, cardSimulator, bankSimulator, smsSimulator])
+      await simulator?.delivery.idle();
     await broken.db.pool.end();
     const res = await broken.app.inject({ method: 'GET', url: '/api/v2/peatio/public/health/alive' });
     expect(res.statusCode).toBe(503);
