@@ -10,6 +10,7 @@ import { SignedApiClient } from '../../src/demo/api-client.ts';
 import { apiKeyFor } from '../support/api-key.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { type ServerProcess, serverSetup, startServerProcess } from '../support/process.ts';
+import { REAL_PROVIDERS } from '../support/real-providers.ts';
 
 // `npm start` runs the server built into plain JavaScript (apps/server/build.mjs): the app, its signer child and
 // the projector's worker thread, each from the bundle, with no TypeScript loader anywhere.
@@ -176,28 +177,7 @@ describe('the simulators apart from the product (issue 34, item 4)', () => {
       DATABASE_OWNER_URL: realDb.ownerUrl,
       DEMO_BOOKS: 'false',
       MODULE_LOAD_LOG: log,
-      KYC_PROVIDER: 'sumsub',
-      SUMSUB_BASE_URL: 'http://127.0.0.1:9',
-      SUMSUB_APP_TOKEN: 'prd:real-app-token',
-      SUMSUB_SECRET_KEY: 'real-secret-key-0001',
-      SUMSUB_WEBHOOK_SECRET: 'real-webhook-secret-0001',
-      CARD_ISSUER: 'marqeta',
-      MARQETA_BASE_URL: 'http://127.0.0.1:9/v3',
-      MARQETA_APP_TOKEN: 'real-app',
-      MARQETA_ACCESS_TOKEN: 'real-access',
-      MARQETA_CARD_PRODUCT_TOKEN: 'real-product',
-      MARQETA_WEBHOOK_USERNAME: 'real-hook',
-      MARQETA_WEBHOOK_PASSWORD: 'real-hook-password',
-      MARQETA_WEBHOOK_SECRET: 'real-webhook-secret-0002',
-      BANK_PROVIDER: 'external',
-      BANK_WEBHOOK_SECRET: 'real-bank-secret-0003',
-      TRAVEL_RULE_PROTOCOL: 'http',
-      TRAVEL_RULE_URL: 'http://127.0.0.1:9/trp',
-      SMS_PROVIDER: 'twilio',
-      TWILIO_API_URL: 'http://127.0.0.1:9',
-      TWILIO_ACCOUNT_SID: `AC${'0'.repeat(32)}`,
-      TWILIO_AUTH_TOKEN: 'real-twilio-token-0004',
-      TWILIO_FROM: '+15005550006',
+      ...REAL_PROVIDERS,
     });
     let real: ServerProcess | undefined;
     try {
