@@ -93,11 +93,16 @@ describe('status callbacks from the SMS simulator', () => {
     expect(stored.rows[0].status_callback).toBe(statusUrl);
     await within(10_000, async () => (await delivery(sid))?.delivery_status === 'delivered');
     expect(await delivery(sid)).toMatchObject({ delivery_status: 'delivered', delivery_error_code: null });
-    const posted = await t.db.pool.query(
-      'select status, attempts, delivered_at, last_error from smssim_callbacks where sid = $1 order by id',
-      [sid],
-    );
-    expect(posted.rows).toEqual([
+    const posted = () =>
+      t.db.pool
+        .query(
+          'select status, attempts, delivered_at, last_error from smssim_callbacks where sid = $1 order by id',
+          [sid],
+        )
+        .then((r) => r.rows);
+    // The app records the status while answering the post; the simulator marks it delivered once the answer came.
+    await within(10_000, async () => (await posted()).every((r) => r.delivered_at !== null));
+    expect(await posted()).toEqual([
       { status: 'sent', attempts: 1, delivered_at: expect.any(Date), last_error: null },
       { status: 'delivered', attempts: 1, delivered_at: expect.any(Date), last_error: null },
     ]);
@@ -232,7 +237,8 @@ describe('retries', () => {
           [sid],
         )
         .then((r) => r.rows);
-    await within(10_000, async () => (await rows()).every((r) => r.attempts === 1));
+    // The attempt is counted when the callback is claimed and its error recorded once the answer came: both.
+    await within(10_000, async () => (await rows()).every((r) => r.attempts === 1 && r.last_error !== null));
     expect(await rows()).toEqual([
       { status: 'sent', attempts: 1, delivered_at: null, last_error: 'HTTP 503', waiting: true },
       { status: 'delivered', attempts: 1, delivered_at: null, last_error: 'HTTP 503', waiting: true },
