@@ -47,6 +47,6 @@ export {
   streamMultipart,
 } from './http/multipart.ts';
 export { ownRedirect } from './http/redirects.ts';
-export { DueWorker } from './jobs/due-worker.ts';
+export { DueWorker, type DueWorkerOptions } from './jobs/due-worker.ts';
 export { openBytes, sealBytes } from './modules/identity/crypto.ts';
 export { formatCreatedAtMs } from './modules/kyc/labels.ts';

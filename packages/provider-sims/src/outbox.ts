@@ -1,5 +1,6 @@
-import { type ChangeFeed, DueWorker } from '@exchange/server/provider-kit';
+import type { ChangeFeed } from '@exchange/server/provider-kit';
 import type pg from 'pg';
+import { DueWork } from './due-work.ts';
 
 /** The simulators' webhook tables: id, payload, attempts, next_attempt_at, delivered_at, last_error. */
 export type WebhookTable = 'kyc_sim_webhooks' | 'cardsim_webhooks' | 'banksim_webhooks';
@@ -39,15 +40,12 @@ export interface WebhookOutboxOptions {
  * earliest due work (a webhook's next attempt, the provider's scheduled work) or until the change feed announces
  * new work (see {@link DueWorker}).
  */
-export class WebhookOutbox {
-  private readonly worker: DueWorker;
-
+export class WebhookOutbox extends DueWork {
   constructor(private readonly options: WebhookOutboxOptions) {
     const { db, table, dueSql } = options;
-    this.worker = new DueWorker({
+    super({
       db,
       name: `${options.name}: delivery`,
-      pass: () => this.pass(),
       nextDueMs: async () => {
         const row = (
           await db.query(
@@ -65,37 +63,12 @@ export class WebhookOutbox {
     });
   }
 
-  /** Starts delivering: a pass now, then whenever work falls due or is announced. */
-  start(): void {
-    this.worker.start();
-  }
-
-  /** Stops delivering and waits for the pass under way. */
-  stop(): Promise<void> {
-    return this.worker.stop();
-  }
-
-  /** Runs one pass now (or right after the current one). */
-  kick(): void {
-    this.worker.kick();
-  }
-
-  /** Waits until no pass is running (tests). */
-  idle(): Promise<void> {
-    return this.worker.idle();
-  }
-
-  /** How long it chose to sleep after its last pass, in ms (tests). */
-  get sleptMs(): number | undefined {
-    return this.worker.sleptMs;
-  }
-
-  private async pass(): Promise<void> {
+  protected async pass(): Promise<void> {
     const { db, table } = this.options;
     await this.options.beforeSend?.(db);
     const url = this.options.webhookUrl();
     if (!url) return;
-    for (let i = 0; i < 100 && !this.worker.stopping; i++) {
+    for (let i = 0; i < 100 && !this.stopping; i++) {
       const claimed = (
         await db.query(
           `update ${table} set attempts = attempts + 1,

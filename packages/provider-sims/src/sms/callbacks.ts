@@ -1,5 +1,6 @@
-import { type ChangeFeed, DueWorker, twilioSignature } from '@exchange/server/provider-kit';
+import { type ChangeFeed, twilioSignature } from '@exchange/server/provider-kit';
 import type pg from 'pg';
+import { DueWork } from '../due-work.ts';
 
 /** How often a status callback is posted in all before the simulator gives it up (Twilio, too, gives up). */
 export const CALLBACK_ATTEMPTS = 5;
@@ -27,15 +28,12 @@ export interface StatusCallbackOptions {
  * independently: a retried one may arrive after a later status, as Twilio's may. Between passes the worker sleeps
  * until the next one is due (or, without the change feed, looks every `pollMs` with one indexed query).
  */
-export class StatusCallbacks {
-  private readonly worker: DueWorker;
-
+export class StatusCallbacks extends DueWork {
   constructor(private readonly options: StatusCallbackOptions) {
     const { db } = options;
-    this.worker = new DueWorker({
+    super({
       db,
       name: 'sms simulator: status callbacks',
-      pass: () => this.pass(),
       nextDueMs: async () => {
         const row = (
           await db.query<{ ms: string | null }>(
@@ -53,29 +51,9 @@ export class StatusCallbacks {
     });
   }
 
-  /** Starts: a pass now, then whenever a callback falls due or is announced. */
-  start(): void {
-    this.worker.start();
-  }
-
-  /** Stops and waits for the pass under way. */
-  stop(): Promise<void> {
-    return this.worker.stop();
-  }
-
-  /** Runs one pass now (or right after the current one). */
-  kick(): void {
-    this.worker.kick();
-  }
-
-  /** Resolves once no pass is under way (tests). */
-  idle(): Promise<void> {
-    return this.worker.idle();
-  }
-
-  private async pass(): Promise<void> {
+  protected async pass(): Promise<void> {
     const { db } = this.options;
-    for (let i = 0; i < 100 && !this.worker.stopping; i++) {
+    for (let i = 0; i < 100 && !this.stopping; i++) {
       const claimed = (
         await db.query<{ id: string; url: string; payload: string }>(
           `update smssim_callbacks set attempts = attempts + 1,
