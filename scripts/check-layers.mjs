@@ -60,7 +60,7 @@ const SIMULATOR_TABLES_LIST = 'scripts/layers/simulator-tables.txt';
  * A simulator table's name: the KYC, card issuer, bank, travel-rule and SMS simulators' prefixes, and the Bitcoin
  * and TRON node simulators'.
  */
-const SIMULATOR_TABLE = /\b(kyc_sim_|cardsim_|banksim_|travel_rule_sim_|smssim_|btcsim_|tronsim_)/;
+const SIMULATOR_TABLE = /\b(kyc_sim_|cardsim_|banksim_|travel_rule_sim_|smssim_|mailsim_|btcsim_|tronsim_)/;
 
 /** The server files that may name them: the composition root and the ports simulators are composed by. */
 const SIMULATOR_COMPOSITION = new Set([
@@ -244,7 +244,7 @@ function simulatorTablesInTheServer(baseDir) {
     list: SIMULATOR_TABLES_LIST,
     rule: 'simulator-tables-in-the-server',
     stale: 'simulator-tables-list-stale',
-    what: 'a simulator table (kyc_sim_, cardsim_, banksim_, travel_rule_sim_, smssim_, btcsim_, tronsim_)',
+    what: 'a simulator table (kyc_sim_, cardsim_, banksim_, travel_rule_sim_, smssim_, mailsim_, btcsim_, tronsim_)',
     exempt: (file) => SIMULATOR_COMPOSITION.has(file),
     uses: (text) => SIMULATOR_TABLE.test(text),
   });

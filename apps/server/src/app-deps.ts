@@ -5,10 +5,12 @@ import type { CaptchaPort } from './adapters/captcha/port.ts';
 import type { CardIssuer } from './adapters/card-issuer/port.ts';
 import type { MailPort } from './adapters/mail/port.ts';
 import type { OutboxRetention } from './adapters/mail/retention.ts';
+import type { MailInbox } from './adapters/mail/simulator-mailbox.ts';
 import type {
   BankSimulator,
   CardSimulator,
   KycSimulator,
+  MailSimulator,
   SmsSimulator,
   TravelRuleSimulator,
 } from './adapters/simulators.ts';
@@ -87,6 +89,12 @@ export interface AppDeps {
   smsSimulator?: SmsSimulator;
   /** The SMS simulator's phone inbox, which the dev outbox reads codes from (DEV_TOOLS with the simulator). */
   smsInbox?: SmsInbox;
+  /** The mail simulator (packages/provider-sims: an SMTP server and a mailbox), with MAIL_PROVIDER=simulator. */
+  mailSimulator?: MailSimulator;
+  /** The mail simulator's mailbox, which the dev outbox reads delivered mail from (DEV_TOOLS with the simulator). */
+  mailInbox?: MailInbox;
+  /** Delivers the mail queued so far (the sender in this process), before the dev outbox reads the mailbox. */
+  flushMail?: () => Promise<void>;
   /** How the SMS provider's status callbacks are checked; absent when texts are sent without a StatusCallback. */
   smsStatus?: SmsStatusWebhook;
   /** Where the request log goes (tests read it); stdout when absent. */

@@ -231,6 +231,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await mount(deps.cardSimulator);
   await mount(deps.bankSimulator);
   await mount(deps.smsSimulator);
+  const mailbox = deps.mailSimulator;
+  if (api && mailbox) await app.register((sim) => mailbox.routes(sim), { prefix: mailbox.prefix });
 
   if (api) {
     apiDocsRoutes(app, routes, deps.config.devTools);

@@ -53,6 +53,7 @@ export const loadSimulator = {
   bank: () => import('@exchange/provider-sims/bank'),
   travelRule: () => import('@exchange/provider-sims/travel-rule'),
   sms: () => import('@exchange/provider-sims/sms'),
+  mail: () => import('@exchange/provider-sims/mail'),
   schema: () => import('@exchange/provider-sims/schema'),
 };
 
@@ -242,13 +243,13 @@ export async function travelRuleFor(
 }
 
 /** Where a simulator mounted in this process is asked before the server listens (see {@link inProcessFetch}). */
-const IN_PROCESS = 'http://in-process.invalid';
+export const IN_PROCESS = 'http://in-process.invalid';
 
 /**
  * fetch, but a URL under {@link IN_PROCESS} goes to `app` by Fastify's inject (the same routes, parsers and
  * hooks, without a socket): a server driven by inject (the tests) still reaches the SMS simulator mounted in it.
  */
-function inProcessFetch(app: () => FastifyInstance | undefined): typeof fetch {
+export function inProcessFetch(app: () => FastifyInstance | undefined): typeof fetch {
   return async (input, init) => {
     const url = String(input instanceof Request ? input.url : input);
     const local = app();

@@ -13,7 +13,7 @@ import { chainSimulatorSchemas } from './modules/wallet/networks.ts';
 
 /**
  * Which providers the configuration leaves to their simulator (the same choices as `kycFor`, `cardIssuerFor`,
- * `bankFor`, `travelRuleFor` and `smsFor` make in compose-providers.ts).
+ * `bankFor`, `travelRuleFor` and `smsFor` make in compose-providers.ts, and `mailFor` in compose-mail.ts).
  */
 export function simulatedProviders(config: Config): string[] {
   const simulated: string[] = [];
@@ -23,6 +23,7 @@ export function simulatedProviders(config: Config): string[] {
   if (config.travelRule.protocol !== 'http') simulated.push('travel-rule');
   if (config.sms.provider !== 'outbox' && !(config.sms.provider === 'twilio' && config.sms.twilio))
     simulated.push('sms');
+  if (config.mailProvider === 'simulator') simulated.push('mail');
   return simulated;
 }
 

@@ -6,12 +6,11 @@ import { type CaptchaPort, noCaptcha } from './adapters/captcha/port.ts';
 import { createRecaptcha } from './adapters/captcha/recaptcha.ts';
 import type { KeyScheme } from './adapters/chains/port.ts';
 import { NO_SIGNER, type SignerPort } from './adapters/chains/signing.ts';
-import { createOutboxMail } from './adapters/mail/outbox.ts';
 import { OutboxRetention } from './adapters/mail/retention.ts';
-import { createQueuedSmtpMail, MailSender } from './adapters/mail/smtp.ts';
 import { buildApp } from './app.ts';
 import type { AppDeps } from './app-deps.ts';
 import { type Clock, systemClock, TestClock } from './clock.ts';
+import { mailFor } from './compose-mail.ts';
 import { bankFor, cardIssuerFor, kycFor, smsFor, travelRuleFor } from './compose-providers.ts';
 import type { Config } from './config.ts';
 import { startCore } from './core/index.ts';
@@ -93,19 +92,10 @@ export async function composeApp(
   // A delivered secret is kept (sealed, until the dev outbox shows it once) only where the developer tools read
   // it: never with SMTP, never without DEV_TOOLS.
   const devOutboxKeys = config.devTools ? keys : undefined;
-  // With SMTP, a request only queues its mail; the sender (a background job) delivers it.
-  const mail =
-    overrides.mail ?? (config.smtpUrl ? createQueuedSmtpMail(db, keys) : createOutboxMail(db, devOutboxKeys));
-  const mailSender = config.smtpUrl
-    ? new MailSender({
-        db,
-        keys,
-        smtpUrl: config.smtpUrl,
-        from: config.mailFrom,
-        feed,
-        log: logOf('mail'),
-      })
-    : undefined;
+  // A request only queues its mail; the sender (a background job) delivers it over SMTP (compose-mail.ts).
+  const mailSetup = await mailFor(config, db, keys, devOutboxKeys, selfUrl, () => app, feed, logOf('mail'));
+  const mail = overrides.mail ?? mailSetup.mail;
+  const mailSender = overrides.mail ? undefined : mailSetup.sender;
   // The signer knows each network's key scheme from the registry, which exists once the wallet has loaded it.
   let schemeOf = (network: string): KeyScheme => {
     throw new Error(`network ${network} is not loaded yet`);
@@ -170,6 +160,9 @@ export async function composeApp(
     mail,
     sms,
     smsInbox: text.inbox,
+    mailInbox: mailSetup.inbox,
+    mailSimulator: mailSetup.simulator,
+    ...(mailSender ? { flushMail: () => mailSender.flush() } : {}),
     smsSimulator: text.simulator,
     smsStatus: text.status,
     captcha: captchaFor(config, keys.captchaKey, db),
@@ -214,7 +207,7 @@ export async function composeApp(
   if (feed) app.addHook('onClose', () => feed.stop());
   app.addHook('preClose', () => cards.stop());
   app.addHook('preClose', () => deps.outboxRetention.stop());
-  if (mailSender) app.addHook('preClose', () => mailSender.stop());
+  app.addHook('preClose', () => mailSetup.stop());
   // Idle and expired sessions get their end written to the security log (issue 31).
   const sessionSweep = new SessionSweep(db, sessions.idleMinutes, logOf('sessions'), undefined, clock);
   app.addHook('preClose', () => sessionSweep.stop());

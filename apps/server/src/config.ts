@@ -76,6 +76,7 @@ const envSchema = z.object({
     .string()
     .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
     .optional(),
+  MAIL_PROVIDER: z.enum(['simulator', 'outbox', 'smtp']).optional(),
   MAIL_FROM: z.string().min(3).default('Exchange <no-reply@example.com>'),
   MAIL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   DISK_MIN_FREE_MB: z.coerce.number().int().min(0).max(10_000_000).default(512),
@@ -159,6 +160,11 @@ export interface Config {
   /** Backups and WAL archiving ({@link BackupConfig}); `dir` unset: no scheduled backups, no archiving. */
   backup: BackupConfig;
   smtpUrl: string | undefined;
+  /**
+   * Where mail goes (MAIL_PROVIDER): `smtp` (SMTP_URL; the default when it is set), `simulator` (the built-in mail
+   * server, reached over SMTP all the same; the default without SMTP_URL) or `outbox` (the outbox table only).
+   */
+  mailProvider: 'simulator' | 'outbox' | 'smtp';
   /** Days a record of a sent message (mail and SMS outbox) is kept before the retention job deletes it. */
   mailRetentionDays: number;
   /** Below this free space on DATA_DIR (bytes) new orders and withdrawals are refused (503 server.disk_low). */
@@ -268,6 +274,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration: ROLE: a process with only some roles needs DATABASE_URL and NATS_URL (the others run elsewhere)',
     );
   }
+  if (e.MAIL_PROVIDER === 'smtp' && !e.SMTP_URL)
+    throw new ConfigError('Invalid configuration: SMTP_URL: MAIL_PROVIDER=smtp needs SMTP_URL');
   if (Boolean(e.SIGNER_URL) !== Boolean(e.SIGNER_TOKEN)) {
     throw new ConfigError('Invalid configuration: SIGNER_URL: SIGNER_URL and SIGNER_TOKEN go together');
   }
@@ -311,6 +319,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       keep: e.BACKUP_KEEP,
     },
     smtpUrl: e.SMTP_URL,
+    mailProvider: e.MAIL_PROVIDER ?? (e.SMTP_URL ? 'smtp' : 'simulator'),
     mailRetentionDays: e.MAIL_RETENTION_DAYS,
     diskMinFreeBytes: e.DISK_MIN_FREE_MB * 2 ** 20,
     mailFrom: e.MAIL_FROM,

@@ -5,12 +5,13 @@ import type pg from 'pg';
 import { createBankSimulator } from './bank/index.ts';
 import { createCardSimulator } from './card-issuer/index.ts';
 import { createKycSimulator } from './kyc/index.ts';
+import { createMailSimulator } from './mail/index.ts';
 import { prepareSimulatorSchema } from './schema.ts';
 import { createSmsSimulator } from './sms/index.ts';
 import { createTravelRuleSimulator } from './travel-rule/index.ts';
 
 /** The simulators a standalone server can be. */
-export const PROVIDERS = ['kyc', 'card', 'bank', 'travel-rule', 'sms'] as const;
+export const PROVIDERS = ['kyc', 'card', 'bank', 'travel-rule', 'sms', 'mail'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
 /** What a standalone simulator needs besides its database. */
@@ -42,11 +43,15 @@ export interface StandaloneOptions {
   holdMs?: number;
   /** SMS: how many API requests an account may make per second (then 429, code 20429). */
   requestsPerSecond?: number;
+  /** Mail: the SMTP server's port (0: any free port; the mailbox is served on `port`). */
+  smtpPort?: number;
 }
 
 /** A running standalone simulator: its address, its credentials (to configure the exchange with), and its end. */
 export interface StandaloneSimulator {
   url: string;
+  /** Mail: the SMTP server to point SMTP_URL at (with the credentials). */
+  smtpUrl?: string;
   credentials: unknown;
   app: FastifyInstance;
   close(): Promise<void>;
@@ -63,12 +68,13 @@ export async function startStandalone(
   options: StandaloneOptions,
 ): Promise<StandaloneSimulator> {
   const { webhookUrl } = options;
-  const sendsWebhooks = provider !== 'travel-rule' && provider !== 'sms';
+  const sendsWebhooks = provider !== 'travel-rule' && provider !== 'sms' && provider !== 'mail';
   if (sendsWebhooks && !webhookUrl) throw new Error(`the ${provider} simulator needs a webhook URL`);
   // Its tables before it uses them: the simulators' migrations, as the owner when one is given.
   const log = options.log ?? { info: () => {}, warn: () => {} };
   const applied = await prepareSimulatorSchema(options.db, options.ownerUrl, log);
   if (applied.length > 0) log.info(`applied migrations: ${applied.join(', ')}`);
+  if (provider === 'mail') return startMail(options);
   const common = { db: options.db, webhookUrl: () => webhookUrl ?? null };
   let simulator: MountedSimulator<unknown>;
   if (provider === 'sms')
@@ -108,6 +114,28 @@ export async function startStandalone(
   simulator.delivery.start();
   return {
     url: `${url}${simulator.prefix}`,
+    credentials: simulator.credentials,
+    app,
+    close: () => app.close(),
+  };
+}
+
+/**
+ * The mail simulator on its own: its SMTP server on `smtpPort` (SMTP_URL of the exchange, with the credentials) and
+ * its mailbox over HTTP on `port`.
+ */
+async function startMail(options: StandaloneOptions): Promise<StandaloneSimulator> {
+  const simulator = await createMailSimulator({ db: options.db });
+  const host = options.host ?? '127.0.0.1';
+  const app = Fastify({ bodyLimit: 1 << 20 });
+  await app.register((sim) => simulator.routes(sim), { prefix: simulator.prefix });
+  app.addHook('onClose', () => simulator.close());
+  const url = await app.listen({ host, port: options.port ?? 0 });
+  const smtpPort = await simulator.listen(host, options.smtpPort ?? 0);
+  const { user, password } = simulator.credentials;
+  return {
+    url: `${url}${simulator.prefix}`,
+    smtpUrl: `smtp://${encodeURIComponent(user)}:${encodeURIComponent(password)}@${host}:${smtpPort}`,
     credentials: simulator.credentials,
     app,
     close: () => app.close(),

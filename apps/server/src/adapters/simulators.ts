@@ -290,3 +290,31 @@ export interface SmsSimulatorOptions {
   /** How many API requests an account may make per second before it is answered 429 (code 20429). */
   requestsPerSecond?: number;
 }
+
+/** The mail simulator's credentials: its SMTP login (AUTH PLAIN/LOGIN), which also opens its mailbox (HTTP Basic). */
+export interface MailSimulatorCredentials {
+  user: string;
+  password: string;
+}
+
+/**
+ * The mail simulator in the one process: a mail server the exchange's mail sender reaches over SMTP, as it would
+ * reach a real one (SMTP_URL), and the developer's mailbox over HTTP (`GET {prefix}/mailbox`), which shows each
+ * message's text once. It sends no webhooks.
+ */
+export interface MailSimulator {
+  /** Where the one process mounts its mailbox; a standalone simulator serves the same path. */
+  prefix: string;
+  /** The Fastify plugin of its mailbox. */
+  routes(app: FastifyInstance): Promise<void>;
+  credentials: MailSimulatorCredentials;
+  /** Starts its SMTP server on `host:port` (0: any free port); resolves with the port. */
+  listen(host: string, port: number): Promise<number>;
+  /** Stops its SMTP server (a client's open connection is ended after half a second). */
+  close(): Promise<void>;
+}
+
+/** How the mail simulator is built. */
+export interface MailSimulatorOptions {
+  db: pg.Pool;
+}

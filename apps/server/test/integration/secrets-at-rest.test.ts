@@ -244,26 +244,36 @@ describe('production (SMTP, no developer tools): what an auditor with database a
   });
 });
 
-describe('development outbox (DEV_TOOLS, no SMTP)', () => {
-  it('shows a code once: before, the table holds it only sealed; after, not at all', async () => {
+describe('development outbox (DEV_TOOLS, mail through the mail simulator)', () => {
+  it('shows a code once: the exchange keeps none, the mailbox keeps it sealed until it is shown, then nothing does', async () => {
     const { email, password } = await passwordUser(dev, 'once@example.com');
     const sent = await post(dev, '/identity/sessions/resent_otp', { session_type: 'email', email, password });
     expect(sent.statusCode).toBe(201);
-    // Before anyone read it: the message is kept as its template, the code only sealed beside it.
+    await dev.deps.flushMail?.();
+    // Delivered over SMTP: the exchange keeps the template and the Message-ID, the code nowhere (not even sealed).
     const kept = (await dev.db.pool.query('select * from mail_outbox order by id desc limit 1')).rows[0];
     expect(`${kept.subject} ${kept.body}`).not.toMatch(/\d{5}/);
-    expect(kept).toMatchObject({ recipient: email, template: 'code.login', secret_enc: expect.any(String) });
+    expect(kept).toMatchObject({ recipient: email, template: 'code.login', secret_enc: null, queued: false });
+    expect(kept.provider_ref).toMatch(/^<[^<>]+@[^<>]+>$/);
+    // The mail server keeps the message, its subject and text sealed.
+    const held = await dev.db.pool.query(
+      'select rcpt_to, content_sealed from mailsim_messages where message_id = $1',
+      [kept.provider_ref],
+    );
+    expect(held.rows).toEqual([{ rcpt_to: email, content_sealed: expect.any(Buffer) }]);
 
     const [first] = await outbox(dev, email);
     const code = first?.secret ?? '';
     expect(code).toMatch(/^\d{5}$/);
     expect(first?.body).toContain(`is ${code}.`);
     expect(first?.subject).toBe(`Your verification code: ${code}`);
-    // Shown, then gone: no column of any table holds it.
+    // Shown, then gone: no column of any table holds it, the mail server's included.
     expect(await whereStored(dev.db.pool, code)).toEqual({});
-    const row = (await dev.db.pool.query('select secret_enc from mail_outbox where id = $1', [kept.id]))
-      .rows[0];
-    expect(row.secret_enc).toBeNull();
+    const after = await dev.db.pool.query(
+      'select content_sealed, shown_at from mailsim_messages where message_id = $1',
+      [kept.provider_ref],
+    );
+    expect(after.rows).toEqual([{ content_sealed: null, shown_at: expect.any(Date) }]);
 
     const [again] = await outbox(dev, email);
     expect(again?.secret).toBeNull();
@@ -272,6 +282,28 @@ describe('development outbox (DEV_TOOLS, no SMTP)', () => {
     // Reading it did not spend it: the user signs in with the code they were shown.
     const session = await post(dev, '/identity/sessions', { session_type: 'email', email, password, code });
     expect(session.statusCode, session.body).toBe(200);
+  });
+
+  it('with MAIL_PROVIDER=outbox, keeps the code only sealed until the outbox shows it', async () => {
+    const tableOnly = await createTestApp({}, { MAIL_PROVIDER: 'outbox' });
+    try {
+      const { email, password } = await passwordUser(tableOnly, 'table-only@example.com');
+      await post(tableOnly, '/identity/sessions/resent_otp', { session_type: 'email', email, password });
+      const kept = (await tableOnly.db.pool.query('select * from mail_outbox order by id desc limit 1'))
+        .rows[0];
+      expect(`${kept.subject} ${kept.body}`).not.toMatch(/\d{5}/);
+      expect(kept).toMatchObject({
+        recipient: email,
+        template: 'code.login',
+        secret_enc: expect.any(String),
+      });
+      const [first] = await outbox(tableOnly, email);
+      expect(first?.secret).toMatch(/^\d{5}$/);
+      expect(await whereStored(tableOnly.db.pool, first?.secret ?? '')).toEqual({});
+      expect((await outbox(tableOnly, email))[0]?.secret).toBeNull();
+    } finally {
+      await tableOnly.close();
+    }
   });
 
   it('gives a secret to one of three readers at once, never to two', async () => {
@@ -285,6 +317,7 @@ describe('development outbox (DEV_TOOLS, no SMTP)', () => {
     const { email, password } = await passwordUser(dev, 'old@example.com');
     await post(dev, '/identity/users/password/generate_code', { email });
     await post(dev, '/identity/sessions/resent_otp', { session_type: 'email', email, password });
+    await dev.deps.flushMail?.();
     const [oldest, newer] = (
       await dev.db.pool.query('select id from mail_outbox where recipient = $1 order by id', [email])
     ).rows.map((r) => r.id as string);
@@ -295,6 +328,11 @@ describe('development outbox (DEV_TOOLS, no SMTP)', () => {
       ]);
     await age(oldest, '8 days');
     await age(newer, '6 days');
+    // The mail server's copies unread for two hours: their content is dropped at the next look.
+    await dev.db.pool.query(
+      `update mailsim_messages set received_at = now() - interval '2 hours' where rcpt_to = $1`,
+      [email],
+    );
 
     expect(await dev.deps.outboxRetention.run()).toBe(1);
     const left = await dev.db.pool.query(
@@ -303,6 +341,10 @@ describe('development outbox (DEV_TOOLS, no SMTP)', () => {
     );
     expect(left.rows).toEqual([{ id: newer, template: 'code.login', secret_enc: null }]);
     expect((await outbox(dev, email))[0]?.body).toContain('is [redacted].');
+    const held = await dev.db.pool.query('select content_sealed from mailsim_messages where rcpt_to = $1', [
+      email,
+    ]);
+    expect(held.rows).toEqual([{ content_sealed: null }, { content_sealed: null }]);
   });
 });
 

@@ -19,8 +19,10 @@ import { createPool } from '../../src/db/pool.ts';
 const FIXTURES = new URL('../fixtures/simulator-ddl-before-34/', import.meta.url);
 const SIMULATOR_TABLE = /^(kyc_sim_|cardsim_|banksim_|travel_rule_sim_|smssim_|btcsim_|tronsim_)/;
 const FIRST = '0001_provider_simulators.sql';
+/** The mail simulator's table, which no exchange migration ever made. */
+const MAIL = '0002_mail_simulator.sql';
 const SETS = [SIMULATOR_MIGRATIONS, BITCOIN_SIMULATOR_MIGRATIONS, TRON_SIMULATOR_MIGRATIONS];
-const ALL_FIRST = [FIRST, '0001_bitcoin_simulator.sql', '0001_tron_simulator.sql'];
+const ALL_FIRST = [FIRST, MAIL, '0001_bitcoin_simulator.sql', '0001_tron_simulator.sql'];
 
 /** Applies every simulator's set, as a start with all simulators does; the names applied. */
 async function migrateSimulators(pool: pg.Pool, appRole?: string): Promise<string[]> {
@@ -119,8 +121,8 @@ describe("the provider simulators' own migrations", () => {
       migrateSet(pool, SIMULATOR_MIGRATIONS, { appRole: APP_ROLE }),
       migrateSet(pool, SIMULATOR_MIGRATIONS, { appRole: APP_ROLE }),
     ]);
-    expect(runs.flat()).toEqual([FIRST]);
-    expect(await migrateSimulators(pool, APP_ROLE)).toEqual(ALL_FIRST.slice(1));
+    expect(runs.flat()).toEqual([FIRST, MAIL]);
+    expect(await migrateSimulators(pool, APP_ROLE)).toEqual(ALL_FIRST.slice(2));
     expect((await shapes(pool)).tables).toEqual(
       expect.arrayContaining([
         'kyc_sim_applicants',
@@ -134,7 +136,13 @@ describe("the provider simulators' own migrations", () => {
     await app.query(
       `insert into travel_rule_sim_providers (provider_id, behaviour) values ('vasp-1', 'refuse')`,
     );
-    expect((await app.query('select name from sim_schema_migrations')).rows).toEqual([{ name: FIRST }]);
+    await app.query(
+      `insert into mailsim_messages (message_id, mail_from, rcpt_to, text_length, size_bytes) values ('<a@b>', '', 'x@y', 0, 0)`,
+    );
+    expect((await app.query('select name from sim_schema_migrations order by name')).rows).toEqual([
+      { name: FIRST },
+      { name: MAIL },
+    ]);
     await expect(app.query(`delete from sim_schema_migrations`)).rejects.toMatchObject({ code: '42501' });
     await expect(app.query(`insert into schema_migrations (name) values ('x')`)).rejects.toMatchObject({
       code: '42501',

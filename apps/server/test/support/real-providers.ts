@@ -25,4 +25,5 @@ export const REAL_PROVIDERS = {
   TWILIO_ACCOUNT_SID: `AC${'0'.repeat(32)}`,
   TWILIO_AUTH_TOKEN: 'real-twilio-token-0004',
   TWILIO_FROM: '+15005550006',
+  SMTP_URL: 'smtp://127.0.0.1:9',
 };

@@ -33,6 +33,7 @@ describe('configuration', () => {
     // The owner of an external database goes with DATABASE_URL; the embedded server has roles of its own.
     ['DATABASE_OWNER_URL', 'postgresql://owner@db/exchange'],
     ['SMTP_URL', 'http://mail'],
+    ['MAIL_PROVIDER', 'pigeon'],
     ['CAPTCHA_TYPE', 'hcaptcha'],
     ['LOG_LEVEL', 'loud'],
     ['DEV_TOOLS', 'maybe'],
@@ -54,6 +55,15 @@ describe('configuration', () => {
       expect((err as Error).message).toMatch(new RegExp(`^Invalid configuration: ${name}: `));
       expect((err as Error).message).not.toContain('\n');
     }
+  });
+
+  it('sends mail to SMTP_URL when set, else to the mail simulator, and refuses MAIL_PROVIDER=smtp without a server', () => {
+    expect(loadConfig({}).mailProvider).toBe('simulator');
+    expect(loadConfig({ SMTP_URL: 'smtp://mail:25' }).mailProvider).toBe('smtp');
+    expect(loadConfig({ MAIL_PROVIDER: 'outbox' }).mailProvider).toBe('outbox');
+    expect(() => loadConfig({ MAIL_PROVIDER: 'smtp' })).toThrow(
+      /^Invalid configuration: SMTP_URL: MAIL_PROVIDER=smtp needs SMTP_URL$/,
+    );
   });
 
   it('takes TRUST_PROXY as a hop count or the proxies\' addresses, never as "every hop"', () => {

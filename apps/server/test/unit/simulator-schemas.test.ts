@@ -41,5 +41,18 @@ describe("the simulators' migrations a start applies (issue 34)", () => {
     expect(await sets({ ...smsSimulated, BTC_RPC_URL: 'http://x:1', TRON_API_URL: 'http://x:2' })).toEqual([
       'provider-sims sim_schema_migrations',
     ]);
+    // Mail is simulated without SMTP_URL (MAIL_PROVIDER=simulator, its default then).
+    const { SMTP_URL: __, ...mailSimulated } = REAL_PROVIDERS;
+    expect(await sets({ ...mailSimulated, BTC_RPC_URL: 'http://x:1', TRON_API_URL: 'http://x:2' })).toEqual([
+      'provider-sims sim_schema_migrations',
+    ]);
+    expect(
+      await sets({
+        ...mailSimulated,
+        MAIL_PROVIDER: 'outbox',
+        BTC_RPC_URL: 'http://x:1',
+        TRON_API_URL: 'http://x:2',
+      }),
+    ).toEqual([]);
   });
 });

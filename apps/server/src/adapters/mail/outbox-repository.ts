@@ -127,11 +127,12 @@ export async function claimNextDue(db: pg.Pool): Promise<QueuedMail | undefined>
   return claimed.rows[0];
 }
 
-/** Delivered: off the queue, stamped, its secret dropped. */
-export async function markSent(db: pg.Pool, id: string): Promise<void> {
+/** Delivered: off the queue, stamped with the Message-ID the mail server took it under, its secret dropped. */
+export async function markSent(db: pg.Pool, id: string, messageId: string | null): Promise<void> {
   await db.query(
-    'update mail_outbox set queued = false, sent_at = now(), secret_enc = null, error = null where id = $1',
-    [id],
+    `update mail_outbox set queued = false, sent_at = now(), secret_enc = null, error = null,
+       provider_ref = coalesce($2, provider_ref) where id = $1`,
+    [id, messageId],
   );
 }
 

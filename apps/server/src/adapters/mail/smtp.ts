@@ -91,40 +91,63 @@ export class MailSender {
     return this.worker.idle();
   }
 
+  /**
+   * Delivers everything queued so far before it resolves (the development outbox reads the mail simulator's
+   * mailbox after this): a pass now, or right after the one under way, and any it leads to.
+   */
+  async flush(): Promise<void> {
+    this.worker.kick();
+    await this.worker.idle();
+  }
+
   private async pass(): Promise<void> {
     const { db } = this.options;
     for (let i = 0; i < 100 && !this.worker.stopping; i++) {
       const claimed = await claimNextDue(db);
       if (!claimed) return;
-      const error = await this.deliver(claimed);
-      if (error === null) {
-        await markSent(db, claimed.id);
-      } else if (claimed.attempts >= MAIL_MAX_ATTEMPTS) {
-        await markDead(db, claimed.id, error);
+      const outcome = await this.deliver(claimed);
+      if ('messageId' in outcome) {
+        await markSent(db, claimed.id, outcome.messageId);
+      } else if (outcome.permanent || claimed.attempts >= MAIL_MAX_ATTEMPTS) {
+        await markDead(db, claimed.id, outcome.error);
         this.options.log?.warn(
-          { mail: claimed.id, attempts: claimed.attempts, err: error },
+          { mail: claimed.id, attempts: claimed.attempts, err: outcome.error },
           'mail sender: gave up on a message (dead letter)',
         );
       } else {
-        await recordAttemptError(db, claimed.id, error);
+        await recordAttemptError(db, claimed.id, outcome.error);
       }
     }
   }
 
-  /** Delivers one message with its secret filled in; the error's text, or null when the server took it. */
-  private async deliver(mail: QueuedMail): Promise<string | null> {
+  /**
+   * Delivers one message with its secret filled in: the Message-ID the server took it under (kept as the
+   * message's reference), or the error's text: permanent when the server refused the recipient or the message
+   * itself with a 5xx reply (RFC 5321 4.2.1: it would be refused again, so it is not tried again). A refused
+   * login (535) or a login asked for (530) is the sender's configuration, not the message's: tried again.
+   */
+  private async deliver(
+    mail: QueuedMail,
+  ): Promise<{ messageId: string | null } | { error: string; permanent: boolean }> {
     const secret = mail.secret_enc ? decrypt(this.options.keys, mail.secret_enc) : null;
     try {
-      await this.transport.sendMail({
+      const info = await this.transport.sendMail({
         from: this.options.from,
         to: mail.recipient,
         subject: fillSecret(mail.subject, secret),
         text: fillSecret(mail.body, secret),
         replyTo: mail.reply_to ?? undefined,
       });
-      return null;
+      return { messageId: typeof info.messageId === 'string' ? info.messageId : null };
     } catch (err) {
-      return (err as Error).message.slice(0, 500);
+      const { responseCode: reply, code } = err as { responseCode?: unknown; code?: unknown };
+      const permanent =
+        (code === 'EENVELOPE' || code === 'EMESSAGE') &&
+        typeof reply === 'number' &&
+        reply >= 500 &&
+        reply < 600 &&
+        reply !== 530;
+      return { error: (err as Error).message.slice(0, 500), permanent };
     }
   }
 }

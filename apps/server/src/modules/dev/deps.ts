@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { MailInbox } from '../../adapters/mail/simulator-mailbox.ts';
 import type { SmsInbox } from '../../adapters/sms/port.ts';
 import type { ServerKeys } from '../../modules/identity/crypto.ts';
 
@@ -13,4 +14,8 @@ export interface DevRouteDeps {
   keys: ServerKeys;
   /** The SMS simulator's phone inbox, where the codes of texts sent through it are read (once). */
   smsInbox?: SmsInbox;
+  /** The mail simulator's mailbox, where the texts of mails delivered to it are read (once). */
+  mailInbox?: MailInbox;
+  /** Delivers the mail queued so far, so that the outbox shows what a request just sent. */
+  flushMail?: () => Promise<void>;
 }

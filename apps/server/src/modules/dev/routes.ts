@@ -16,7 +16,7 @@ const outboxQuery = z.object({
  * as JSON, newest first, so a person (or a test) can register without a real mailbox or phone. Each message's
  * one-time secret (code, reset link, pin) is in the answer that first shows it and then gone from the database:
  * a later read shows `[redacted]` in its place. Texts sent through the SMS simulator get theirs from its phone
- * inbox, which also gives each text once.
+ * inbox, and mail delivered to the mail simulator from its mailbox, which also give each text once.
  */
 export async function devRoutes(app: FastifyInstance, deps: DevRouteDeps): Promise<void> {
   app.get(
@@ -30,13 +30,15 @@ export async function devRoutes(app: FastifyInstance, deps: DevRouteDeps): Promi
     ),
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      const inbox = deps.smsInbox;
-      return readOutbox(
-        deps.db,
-        deps.keys,
-        outboxQuery.parse(request.query),
-        inbox ? (refs) => inbox.take(refs) : undefined,
-      );
+      const query = outboxQuery.parse(request.query);
+      // Mail goes out through the sender: what a request queued is delivered before the mailbox is read.
+      await deps.flushMail?.();
+      const inboxes = [deps.smsInbox, deps.mailInbox].flatMap((inbox) => (inbox ? [inbox] : []));
+      return readOutbox(deps.db, deps.keys, query, async (refs) => {
+        const texts = new Map<string, string>();
+        for (const inbox of inboxes) for (const [ref, text] of await inbox.take(refs)) texts.set(ref, text);
+        return texts;
+      });
     },
   );
 }
