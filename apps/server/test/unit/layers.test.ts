@@ -321,7 +321,7 @@ describe('the layering check (scripts/check-layers.mjs, in npm run lint)', () =>
       {
         rule: 'simulator-tables-in-the-server',
         from: 'apps/server/src/modules/b/service.ts',
-        to: 'a simulator table (kyc_sim_, cardsim_, banksim_, travel_rule_sim_, smssim_, btcsim_, tronsim_)',
+        to: 'a simulator table (kyc_sim_, cardsim_, banksim_, travel_rule_sim_, smssim_, mailsim_, btcsim_, tronsim_)',
       },
     ]);
     // The SMS simulator's tables too: an adapter of the product reading the simulated phone's messages.
