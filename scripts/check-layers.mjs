@@ -3,8 +3,8 @@
  * Checks the layering rules (scripts/layers/rules.mjs) with dependency-cruiser, plus rules an import graph
  * cannot see: route files hold no SQL (no `.query(` in a server `routes.ts` or `*-routes.ts`: it belongs in the
  * module's repository or service), the lists that only shrink (SQL outside repositories, the machine's clock, a
- * simulator's tables named in the server), and type packages (`@types/*`) are development dependencies. Part of
- * `npm run lint`; prints each violation and exits 1 when there is one.
+ * simulator's tables named in the server), server reads that declare their row type, and type packages (`@types/*`)
+ * are development dependencies. Part of `npm run lint`; prints each violation and exits 1 when there is one.
  *
  * `checkLayers(baseDir)` is exported for the test that runs it on a tree breaking each rule.
  */
@@ -69,6 +69,18 @@ const SIMULATOR_COMPOSITION = new Set([
   'apps/server/src/adapters/simulators.ts',
 ]);
 
+/**
+ * A `.query(` without a type parameter whose result the same statement uses (issue 34, item 3): awaited inside
+ * parentheses (`(await db.query(...)).rows`), or assigned (`const r = await db.query(`); or, as the formatter splits
+ * those, an `await db.query(` line after one that ends with `(` or `=`. Its rows would be `any`: the call names its
+ * row type (`db.query<{ id: string }>(`), or the line says why not with `// untyped: <reason>`.
+ */
+const UNTYPED_READ = [
+  /\(\s*await\s+[\w.]+\.query\(/,
+  /\b(?:const|let|var)\s+[^=]+=\s*await\s+[\w.]+\.query\(/,
+];
+const UNTYPED_READ_SPLIT = /^\s*await\s+[\w.]+\.query\(/;
+
 /** A read of the machine's clock. */
 const WALL_CLOCK = /\bDate\.now\(\)|\bnew Date\(\)/;
 
@@ -120,6 +132,7 @@ export async function checkLayers(baseDir) {
   violations.push(...sqlOutsideRepositories(baseDir));
   violations.push(...wallClockOutsideTheClock(baseDir));
   violations.push(...simulatorTablesInTheServer(baseDir));
+  violations.push(...untypedReads(baseDir));
   for (const manifest of manifests(baseDir)) {
     const pkg = JSON.parse(readFileSync(path.join(baseDir, manifest), 'utf8'));
     for (const name of Object.keys(pkg.dependencies ?? {}))
@@ -250,6 +263,29 @@ function simulatorTablesInTheServer(baseDir) {
   });
 }
 
+/**
+ * Server files' SQL reads whose rows are used without a declared row type ({@link UNTYPED_READ}), one violation per
+ * line. Line by line: a read split some other way is not seen, but the formatter's shapes are.
+ */
+function untypedReads(baseDir) {
+  /** @type {Violation[]} */
+  const found = [];
+  for (const file of sourceFiles(baseDir, 'apps/server/src')) {
+    const lines = readFileSync(path.join(baseDir, file), 'utf8').split('\n');
+    lines.forEach((line, i) => {
+      if (!line.includes('.query(') || line.includes('// untyped:')) return;
+      const split = UNTYPED_READ_SPLIT.test(line) && /[(=]$/.test((lines[i - 1] ?? '').trimEnd());
+      if (split || UNTYPED_READ.some((re) => re.test(line)))
+        found.push({
+          rule: 'untyped-sql-read',
+          from: file,
+          to: `line ${i + 1}: .query( without a row type (write .query<Row>(, or \`// untyped: <reason>\` on the line)`,
+        });
+    });
+  }
+  return found;
+}
+
 /** `text` without its comments (line comments and doc comments), roughly: enough that prose never counts as code. */
 function withoutComments(text) {
   return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
@@ -304,5 +340,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     );
     process.exit(1);
   }
-  console.log('check-layers: no layering violation, no import circle, every import declared');
+  console.log(
+    'check-layers: no layering violation, no import circle, every import declared, every SQL read typed',
+  );
 }

@@ -23,7 +23,7 @@ export interface AuditFailure {
  */
 export async function auditLedger(db: Queryable): Promise<AuditFailure[]> {
   const failures: AuditFailure[] = [];
-  const conservation = await db.query(
+  const conservation = await db.query<{ currency_id: string; total: string }>(
     `with totals as (
        select currency_id, sum(balance + locked) as amount from balances group by currency_id
        union all select currency_id, sum(amount) from system_balances group by currency_id)
@@ -37,7 +37,7 @@ export async function auditLedger(db: Queryable): Promise<AuditFailure[]> {
     });
   }
   // Postings from the journal on name their command; earlier ones their batch (or, outside the core, a ref).
-  const unbalanced = await db.query(
+  const unbalanced = await db.query<{ batch: string; currency_id: string; total: string }>(
     `select coalesce('command ' || command_seq, 'batch ' || batch_seq, ref, 'none') as batch, currency_id,
        sum(amount)::text as total
      from ledger_postings group by 1, 2 having sum(amount) <> 0`,
@@ -50,7 +50,13 @@ export async function auditLedger(db: Queryable): Promise<AuditFailure[]> {
     });
   }
   // Within a command, so do the postings of each cause (a trade, a fee, an order's hold, a deposit ...).
-  const uncaused = await db.query(
+  const uncaused = await db.query<{
+    command_seq: string | null;
+    kind: string;
+    ref: string | null;
+    currency_id: string;
+    total: string;
+  }>(
     `select command_seq, kind, ref, currency_id, sum(amount)::text as total from ledger_postings
      where command_seq is not null group by 1, 2, 3, 4 having sum(amount) <> 0 order by 1 limit 100`,
   );
@@ -61,7 +67,12 @@ export async function auditLedger(db: Queryable): Promise<AuditFailure[]> {
       detail: `command ${r.command_seq}: the ${r.kind} postings of ${r.ref ?? 'the command'} sum to ${r.total}`,
     });
   }
-  const mismatched = await db.query(
+  const mismatched = await db.query<{
+    account: string;
+    currency_id: string;
+    held: string;
+    posted: string;
+  }>(
     `with posted as (select account, currency_id, sum(amount) as total from ledger_postings group by 1, 2),
      held as (
        select 'u:' || user_id || ':main' as account, currency_id, balance as amount from balances
@@ -93,18 +104,19 @@ export async function auditLedger(db: Queryable): Promise<AuditFailure[]> {
  * completes); and every credited transfer has exactly one such command and one deposit row of its amount.
  */
 export async function auditBankDeposits(db: Queryable): Promise<AuditFailure[]> {
-  const exists = (await db.query(`select to_regclass('bank_transfers') is not null as ok`)).rows[0].ok;
+  const exists = (await db.query<{ ok: boolean }>(`select to_regclass('bank_transfers') is not null as ok`))
+    .rows[0]!.ok;
   if (!exists) return [];
   const failures: AuditFailure[] = [];
   const fail = (rule: string, detail: string) => failures.push({ rule, currency: 'eur', detail });
-  const orphan = await db.query(
+  const orphan = await db.query<{ ref: string }>(
     `select c.ref from client_commands c where c.ok and c.ref like 'bank-deposit:%'
        and not exists (select 1 from bank_transfers t where 'bank-deposit:' || t.id = c.ref
                          and t.state in ('credited', 'crediting')) limit 20`,
   );
   for (const r of orphan.rows)
     fail('bank-deposit-transfer', `${r.ref} credited money but no credited transfer`);
-  const credited = await db.query(
+  const credited = await db.query<{ id: string; commands: string; deposits: string }>(
     `with counted as (
        select t.id,
          (select count(*) from client_commands c where c.ok and c.ref = 'bank-deposit:' || t.id) as commands,
@@ -137,7 +149,7 @@ export async function auditCards(db: Queryable): Promise<AuditFailure[]> {
   const failures: AuditFailure[] = [];
   const fail = (rule: string, detail: string) => failures.push({ rule, currency: 'usdt', detail });
   const float = (
-    await db.query(
+    await db.query<{ float: string; owed: string; eq: boolean }>(
       `select f.float::text as float, o.owed::text as owed, f.float = o.owed as eq
        from (select coalesce((select amount from system_balances where account = 'card' and currency_id = 'usdt'), 0)
                as float) f,
@@ -146,14 +158,14 @@ export async function auditCards(db: Queryable): Promise<AuditFailure[]> {
                 or (t.state = 'new' and exists (select 1 from client_commands c
                       where c.ref = 'card-topup:' || t.id and c.ok))) o`,
     )
-  ).rows[0];
+  ).rows[0]!;
   if (!float.eq) fail('card-float', `the card float holds ${float.float} but the top-ups owe ${float.owed}`);
-  const orphan = await db.query(
+  const orphan = await db.query<{ ref: string }>(
     `select c.ref from client_commands c where c.ok and c.ref like 'card-topup:%'
        and not exists (select 1 from card_topups t where 'card-topup:' || t.id = c.ref) limit 20`,
   );
   for (const r of orphan.rows) fail('card-topup-row', `${r.ref} moved money but has no top-up row`);
-  const refunds = await db.query(
+  const refunds = await db.query<{ id: string; state: string; n: string }>(
     `select t.id, t.state, count(c.ref) as n from card_topups t
        left join client_commands c on c.ref = 'card-refund:' || t.id and c.ok
      group by t.id, t.state

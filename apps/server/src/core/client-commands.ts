@@ -57,8 +57,12 @@ export class ClientCommands {
       if (ack === 'projected') await this.whenProjected(recent.seq);
       return outcome(ref, recent);
     }
-    const row = (await this.db.query('select ok, code, order_id from client_commands where ref = $1', [ref]))
-      .rows[0];
+    const row = (
+      await this.db.query<{ ok: boolean; code: string | null; order_id: string | null }>(
+        'select ok, code, order_id from client_commands where ref = $1',
+        [ref],
+      )
+    ).rows[0];
     if (!row) return undefined;
     return outcome(ref, {
       ok: row.ok,

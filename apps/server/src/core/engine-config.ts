@@ -15,13 +15,34 @@ export async function loadEngineConfig(
   db: pg.Pool | pg.PoolClient,
 ): Promise<{ config: EngineConfig; markets: Map<string, MarketInfo> }> {
   const [currencies, markets, fees] = await allQueries(db, [
-    () => db.query('select id, precision from currencies order by position, id'),
     () =>
-      db.query(
+      db.query<{ id: string; precision: number }>(
+        'select id, precision from currencies order by position, id',
+      ),
+    () =>
+      db.query<{
+        id: string;
+        base_unit: string;
+        quote_unit: string;
+        amount_precision: number;
+        price_precision: number;
+        min_price: string;
+        max_price: string;
+        min_amount: string;
+        position: number;
+        state: string;
+        created_at: Date;
+        updated_at: Date;
+        base_precision: number;
+        quote_precision: number;
+      }>(
         `select m.*, b.precision as base_precision, q.precision as quote_precision
          from markets m join currencies b on b.id = m.base_unit join currencies q on q.id = m.quote_unit order by m.position`,
       ),
-    () => db.query(`select market_id, "group", maker::text, taker::text from trading_fees`),
+    () =>
+      db.query<{ market_id: string; group: string; maker: string; taker: string }>(
+        `select market_id, "group", maker::text, taker::text from trading_fees`,
+      ),
   ]);
   const info = new Map<string, MarketInfo>();
   const config: EngineConfig = {

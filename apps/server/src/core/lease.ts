@@ -51,10 +51,10 @@ export class CoreLease {
         if (signal?.aborted) throw new Error('stopped while waiting for the core lease');
         await new Promise((resolve) => setTimeout(resolve, STANDBY_POLL_MS));
       }
-      const raised = await client.query(
+      const raised = await client.query<{ core_term: string }>(
         'update engine_state set core_term = core_term + 1 where id = 1 returning core_term',
       );
-      const term = Number(raised.rows[0].core_term);
+      const term = Number(raised.rows[0]!.core_term);
       return {
         lease: new CoreLease(client, url, term, log),
         waitedMs: Math.round(performance.now() - started),
@@ -83,7 +83,8 @@ export class CoreLease {
       this.log.info(`exchange core took its lease back (term ${this.term})`);
     }
     const current = Number(
-      (await this.client.query('select core_term from engine_state where id = 1')).rows[0].core_term,
+      (await this.client.query<{ core_term: string }>('select core_term from engine_state where id = 1'))
+        .rows[0]!.core_term,
     );
     if (current !== this.term)
       throw new DeposedError(`exchange core term ${this.term} was superseded by term ${current}`);

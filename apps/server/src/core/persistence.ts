@@ -1,7 +1,7 @@
 import type { EngineState, OrderView } from '@exchange/engine';
 import { toUnits } from '@exchange/shared';
 import type pg from 'pg';
-import { allQueries, type Tx } from '../db/pool.ts';
+import { allQueries, type NoRows, type Tx } from '../db/pool.ts';
 import type { MarketInfo } from './market-info.ts';
 
 /** Decimal conversions between the engine's integers and the database's numerics. */
@@ -74,7 +74,7 @@ export async function executeBatch(tx: Tx, statements: Statement[]): Promise<voi
   }
   for (const statement of statements) {
     const { text, name, values } = statement;
-    const result = await (name ? tx.query({ name, text, values }) : tx.query(text, values));
+    const result = await (name ? tx.query<NoRows>({ name, text, values }) : tx.query<NoRows>(text, values));
     if (statement.rows !== undefined && result.rowCount !== statement.rows) {
       throw new Error(`batch statement touched ${result.rowCount} rows, not ${statement.rows}`);
     }
@@ -98,9 +98,37 @@ export async function writeStatements(client: Tx, statements: Statement[]): Prom
   await client.query('commit');
 }
 
-/** An `orders` row (as node-postgres returns it) converted back to the engine's integer view. */
-// biome-ignore lint/suspicious/noExplicitAny: a raw database row
-export function orderViewFromRow(units: Units, o: Record<string, any>): OrderView {
+/** An `orders` row as node-postgres returns it (`select *`): bigint and numeric columns as text. */
+export interface OrderRow {
+  id: string;
+  uuid: string;
+  client_ref: string | null;
+  user_id: string;
+  market_id: string;
+  side: OrderView['side'];
+  ord_type: OrderView['ordType'];
+  price: string | null;
+  stop_price: string | null;
+  origin_volume: string;
+  remaining_volume: string;
+  executed_volume: string;
+  locked: string;
+  funds_received: string;
+  funds_spent: string;
+  trades_count: number;
+  state: OrderView['state'];
+  maker_fee: string;
+  taker_fee: string;
+  seq: string;
+  triggered_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  time_in_force: OrderView['timeInForce'];
+  post_only: boolean;
+}
+
+/** An `orders` row converted back to the engine's integer view. */
+export function orderViewFromRow(units: Units, o: OrderRow): OrderView {
   const market = units.market(o.market_id);
   const view = { market: o.market_id, side: o.side };
   return {
@@ -144,11 +172,11 @@ export interface CorePosition {
 /** Where the core stands (`engine_state`, `core_projection`). */
 export async function readPosition(db: pg.Pool | pg.PoolClient): Promise<CorePosition> {
   const m = (
-    await db.query(
+    await db.query<{ batch_seq: string; projected_seq: string; next_command: string; core_term: string }>(
       `select e.batch_seq, p.projected_seq, e.next_command, e.core_term
        from engine_state e, core_projection p where e.id = 1 and p.id = 1`,
     )
-  ).rows[0];
+  ).rows[0]!;
   return {
     journalSeq: Number(m.batch_seq),
     projectedSeq: Number(m.projected_seq),
@@ -168,23 +196,32 @@ export async function loadEngineState(
   const [position, maxima, balances, system, orders, prices, holds] = await allQueries(db, [
     () => readPosition(db),
     () =>
-      db.query(
+      db.query<{ o: string; t: string; s: string }>(
         `select (select coalesce(max(id), 0) from orders) as o, (select coalesce(max(id), 0) from trades) as t,
            (select coalesce(max(seq), 0) from orders) as s`,
       ),
-    () => db.query('select user_id, currency_id, balance::text, locked::text from balances'),
-    () => db.query('select account, currency_id, amount::text from system_balances'),
-    () => db.query(`select * from orders where state in ('wait', 'pending') order by seq`),
     () =>
-      db.query(
+      db.query<{ user_id: string; currency_id: string; balance: string; locked: string }>(
+        'select user_id, currency_id, balance::text, locked::text from balances',
+      ),
+    () =>
+      db.query<{ account: EngineState['system'][number]['account']; currency_id: string; amount: string }>(
+        'select account, currency_id, amount::text from system_balances',
+      ),
+    () => db.query<OrderRow>(`select * from orders where state in ('wait', 'pending') order by seq`),
+    () =>
+      db.query<{ market_id: string; price: string }>(
         `select distinct on (market_id) market_id, price::text from trades order by market_id, id desc`,
       ),
-    () => db.query('select withdrawal_id, user_id, currency_id, amount::text from withdrawal_holds'),
+    () =>
+      db.query<{ withdrawal_id: string; user_id: string; currency_id: string; amount: string }>(
+        'select withdrawal_id, user_id, currency_id, amount::text from withdrawal_holds',
+      ),
   ]);
   const state: EngineState = {
-    nextOrderId: Number(maxima.rows[0].o) + 1,
-    nextTradeId: Number(maxima.rows[0].t) + 1,
-    nextSeq: Number(maxima.rows[0].s) + 1,
+    nextOrderId: Number(maxima.rows[0]!.o) + 1,
+    nextTradeId: Number(maxima.rows[0]!.t) + 1,
+    nextSeq: Number(maxima.rows[0]!.s) + 1,
     balances: balances.rows.map((b) => ({
       user: Number(b.user_id),
       currency: b.currency_id,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { readOrCreatePassword } from './embedded.ts';
 import { LOCKS, lockSession } from './locks.ts';
+import type { SelectOne } from './pool.ts';
 import { adoptDatabase, ensureLoginRole } from './privileges.ts';
 
 /** Owns the embedded database's schema: migrations run as this role. */
@@ -38,7 +39,7 @@ export async function prepareEmbeddedRoles(
     await ensureLoginRole(client, OWNER_ROLE, owner);
     await ensureLoginRole(client, APP_ROLE, app);
     // The app's role must not inherit the owner's rights, whoever granted them.
-    const member = await client.query(
+    const member = await client.query<SelectOne>(
       `select 1 from pg_auth_members m join pg_roles r on r.oid = m.roleid join pg_roles a on a.oid = m.member
         where r.rolname = $1 and a.rolname = $2`,
       [OWNER_ROLE, APP_ROLE],

@@ -7,6 +7,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { archiveSettings } from '../backup/archive.ts';
 import EmbeddedPostgres from './embedded-postgres.ts';
+import type { SelectOne } from './pool.ts';
 
 /** A running embedded PostgreSQL server and how to reach and stop it. */
 export interface EmbeddedDatabase {
@@ -278,7 +279,7 @@ async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
   client.on('error', () => {});
   await client.connect();
   try {
-    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    const found = await client.query<SelectOne>('select 1 from pg_database where datname = $1', [name]);
     if (found.rowCount === 0) await client.query(`create database ${client.escapeIdentifier(name)}`);
   } finally {
     await client.end();

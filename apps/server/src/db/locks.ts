@@ -90,7 +90,8 @@ export async function lockForTransaction(tx: Tx, key: LockKey): Promise<void> {
 /** Takes a session advisory lock on a connection the caller owns (not a pooled one: see {@link withLock}). */
 export async function lockSession(client: pg.ClientBase, key: LockKey, wait = true): Promise<boolean> {
   const call = lockCall(wait ? 'pg_advisory_lock' : 'pg_try_advisory_lock', key);
-  return (await client.query(call.text, call.values)).rows[0]?.ok !== false;
+  // pg_try_advisory_lock answers a boolean; pg_advisory_lock returns void, which arrives as ''.
+  return (await client.query<{ ok: boolean | '' }>(call.text, call.values)).rows[0]?.ok !== false;
 }
 
 /**
@@ -141,7 +142,7 @@ async function runLocked<T>(
     } finally {
       const call = lockCall('pg_advisory_unlock', key);
       try {
-        if ((await client.query(call.text, call.values)).rows[0]?.ok !== true)
+        if ((await client.query<{ ok: boolean }>(call.text, call.values)).rows[0]?.ok !== true)
           broken = new Error('advisory lock was not held at unlock');
       } catch (err) {
         broken = err as Error;

@@ -70,7 +70,9 @@ export async function migrateSet(
     await client.query(
       `create table if not exists ${table} (name text primary key, applied_at timestamptz not null default now())`,
     );
-    const done = new Set((await client.query(`select name from ${table}`)).rows.map((r) => r.name));
+    const done = new Set(
+      (await client.query<{ name: string }>(`select name from ${table}`)).rows.map((r) => r.name),
+    );
     for (const file of await migrationFiles(set)) {
       if (done.has(file)) continue;
       if (options.before !== undefined && file >= options.before) break;
@@ -108,7 +110,7 @@ export async function pendingMigrations(
     `public.${table}`,
   ]);
   const done = found.rows[0]?.table
-    ? new Set((await pool.query(`select name from ${table}`)).rows.map((r) => r.name))
+    ? new Set((await pool.query<{ name: string }>(`select name from ${table}`)).rows.map((r) => r.name))
     : new Set<string>();
   return (await migrationFiles(set)).filter((file) => !done.has(file));
 }

@@ -12,6 +12,15 @@ export function createPool(url: string, max = 10): pg.Pool {
   return pool;
 }
 
+/**
+ * The row type of a statement that returns no rows (an update or delete without `returning`), where only its
+ * `rowCount` is read.
+ */
+export type NoRows = Record<string, never>;
+
+/** The row of `select 1 ...`, an existence check whose row count is read (pg names the column `?column?`). */
+export type SelectOne = { '?column?': number };
+
 /** A client inside a transaction. */
 export type Tx = pg.PoolClient;
 

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { SelectOne } from './pool.ts';
 
 /**
  * Tables the app only appends to: the staff trail, the ledger, the trades and the security log. The app's role may
@@ -88,7 +89,8 @@ export async function grantAppPrivileges(owner: pg.ClientBase, appRole: string):
  */
 export async function ensureLoginRole(admin: pg.ClientBase, name: string, password: string): Promise<void> {
   const role = admin.escapeIdentifier(name);
-  const exists = (await admin.query('select 1 from pg_roles where rolname = $1', [name])).rowCount === 1;
+  const exists =
+    (await admin.query<SelectOne>('select 1 from pg_roles where rolname = $1', [name])).rowCount === 1;
   const attributes = `login nosuperuser nocreatedb nocreaterole noreplication nobypassrls inherit password ${admin.escapeLiteral(password)}`;
   await admin.query(`${exists ? 'alter' : 'create'} role ${role} with ${attributes}`);
 }

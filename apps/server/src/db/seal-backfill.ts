@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { sealIdNumber } from '../modules/card/context.ts';
 import { encrypt, type ServerKeys, sealBytes } from '../modules/identity/crypto.ts';
+import type { NoRows } from './pool.ts';
 
 /**
  * Rows taken at a time: images are up to 10 MB each, so a few at once keeps the memory this takes small, and each
@@ -12,7 +13,15 @@ const BATCH = 4;
 interface Backfill {
   name: string;
   select: string;
-  seal(db: pg.Pool, row: Record<string, unknown>): Promise<pg.QueryResult>;
+  seal(db: pg.Pool, row: BackfillRow): Promise<pg.QueryResult<NoRows>>;
+}
+
+/** A row a backfill's select finds: its id and the one plain column that backfill seals. */
+interface BackfillRow {
+  id: string;
+  content?: Buffer;
+  doc_number?: string;
+  id_no?: string;
 }
 
 /**
@@ -27,7 +36,7 @@ export async function sealPlainIdentityData(db: pg.Pool, keys: ServerKeys): Prom
     name: `${table}.content`,
     select: `select id, content from ${table} where content is not null limit ${BATCH}`,
     seal: async (db, row) =>
-      db.query(
+      db.query<NoRows>(
         `update ${table} set content_sealed = $2, content = null where id = $1 and content is not null`,
         [row.id, sealBytes(await key(), row.content as Buffer)],
       ),
@@ -39,7 +48,7 @@ export async function sealPlainIdentityData(db: pg.Pool, keys: ServerKeys): Prom
       name: 'kyc_documents.doc_number',
       select: `select id, doc_number from kyc_documents where doc_number is not null limit ${BATCH}`,
       seal: (db, row) =>
-        db.query(
+        db.query<NoRows>(
           'update kyc_documents set doc_number_sealed = $3, doc_number = null where id = $1 and doc_number = $2',
           [row.id, row.doc_number, encrypt(keys, row.doc_number as string)],
         ),
@@ -49,7 +58,7 @@ export async function sealPlainIdentityData(db: pg.Pool, keys: ServerKeys): Prom
       select: `select id, id_no from card_holders where id_no is not null limit ${BATCH}`,
       seal: (db, row) => {
         const sealed = sealIdNumber(keys, row.id_no as string);
-        return db.query(
+        return db.query<NoRows>(
           `update card_holders set id_no_sealed = $3, id_no_hash = $4, id_no = null where id = $1 and id_no = $2`,
           [row.id, row.id_no, sealed.id_no_sealed, sealed.id_no_hash],
         );
@@ -59,7 +68,7 @@ export async function sealPlainIdentityData(db: pg.Pool, keys: ServerKeys): Prom
   const sealed: Record<string, number> = {};
   for (const backfill of backfills) {
     for (;;) {
-      const rows = (await db.query(backfill.select)).rows;
+      const rows = (await db.query<BackfillRow>(backfill.select)).rows;
       let done = 0;
       for (const row of rows) done += (await backfill.seal(db, row)).rowCount ?? 0;
       // Nothing left, or only rows that changed under another process's hands (it seals them): next column.

@@ -90,7 +90,7 @@ export async function seedDemoUsers(
   pool: pg.Pool,
   password: string,
 ): Promise<{ id: string; email: string }[]> {
-  const existing = await pool.query(
+  const existing = await pool.query<{ id: string; email: string }>(
     'select id, email from users where lower(email) = any($1::text[]) order by id',
     [DEMO_USERS.map((u) => u.email)],
   );
@@ -99,12 +99,12 @@ export async function seedDemoUsers(
   const digest = await hash(password, ARGON2_OPTIONS);
   for (const demo of DEMO_USERS) {
     await withTransaction(pool, async (db) => {
-      const inserted = await db.query(
+      const inserted = await db.query<{ id: string }>(
         `insert into users (uid, email, password_digest, level, state) values ($1, $2, $3, 2, 'active')
          on conflict (lower(email)) do nothing returning id`,
         [newUid(), demo.email, digest],
       );
-      const id = inserted.rows[0]?.id as string | undefined;
+      const id = inserted.rows[0]?.id;
       if (!id) return;
       await db.query(
         `insert into labels (user_id, key, value, scope) values ($1, 'email', 'verified', 'private'),

@@ -4,7 +4,8 @@ import type pg from 'pg';
 
 /** The stored key pair (JSON: the public key's PEM, the private key sealed with the server key), if any. */
 export async function readBodyKey(db: pg.Pool): Promise<string | undefined> {
-  const row = (await db.query(`select value from app_secrets where name = 'body_rsa_key'`)).rows[0];
+  const row = (await db.query<{ value: string }>(`select value from app_secrets where name = 'body_rsa_key'`))
+    .rows[0];
   return row?.value;
 }
 

@@ -17,7 +17,7 @@ export async function countHit(
   now: Date,
 ): Promise<{ current: number; ttl: number }> {
   const row = (
-    await db.query(
+    await db.query<{ hits: number; ttl: string }>(
       `insert into rate_limit_hits (key, hits, reset_at) values ($1, 1, $3::timestamptz + make_interval(secs => $2))
        on conflict (key) do update set
          hits = case when rate_limit_hits.reset_at <= $3::timestamptz then 1 else rate_limit_hits.hits + 1 end,
@@ -26,7 +26,7 @@ export async function countHit(
        returning hits, greatest(0, extract(epoch from reset_at - $3::timestamptz) * 1000)::bigint as ttl`,
       [key, windowMs / 1000, now],
     )
-  ).rows[0];
+  ).rows[0]!;
   return { current: Number(row.hits), ttl: Number(row.ttl) };
 }
 

@@ -206,6 +206,14 @@ const CASES: { rule: string; files: Record<string, string> }[] = [
     files: { 'scripts/layers/simulator-tables.txt': '# allowed\napps/server/src/modules/b/service.ts\n' },
   },
   {
+    // A read whose rows are used without their type: they would be `any`.
+    rule: 'untyped-sql-read',
+    files: {
+      'apps/server/src/modules/a/repository.ts':
+        "import type pg from 'pg';\nexport const listA = async (db: pg.Pool) => (await db.query('select 1 as n')).rows;\n",
+    },
+  },
+  {
     rule: 'types-are-dev-dependencies',
     files: {
       'apps/server/package.json': json({
@@ -313,7 +321,7 @@ describe('the layering check (scripts/check-layers.mjs, in npm run lint)', () =>
       {
         rule: 'simulator-tables-in-the-server',
         from: 'apps/server/src/modules/b/service.ts',
-        to: 'a simulator table (kyc_sim_, cardsim_, banksim_, travel_rule_sim_, smssim_, btcsim_, tronsim_)',
+        to: 'a simulator table (kyc_sim_, cardsim_, banksim_, travel_rule_sim_, smssim_, mailsim_, btcsim_, tronsim_)',
       },
     ]);
     // The SMS simulator's tables too: an adapter of the product reading the simulated phone's messages.
@@ -325,6 +333,36 @@ describe('the layering check (scripts/check-layers.mjs, in npm run lint)', () =>
     expect(sms.filter((v) => v.rule.startsWith('simulator-tables')).map((v) => v.from)).toEqual([
       'apps/server/src/adapters/sms/inbox.ts',
     ]);
+  }, 30_000);
+
+  it('asks a read whose rows are used for their type, unless the line says why not', async () => {
+    const file = 'apps/server/src/modules/a/repository.ts';
+    const repository = (body: string) => ({ ...CLEAN, [file]: `import type pg from 'pg';\n${body}` });
+    // Typed, or its result not used: nothing to say.
+    const typed = await violations(
+      repository(
+        'export const listA = async (db: pg.Pool) => {\n' +
+          "  const r = await db.query<{ n: number }>('select 1 as n');\n" +
+          "  await db.query('select 1');\n" +
+          '  return r.rows;\n};\n',
+      ),
+    );
+    expect(typed).toEqual([]);
+    // As the formatter splits a long one over lines.
+    const split = await violations(
+      repository(
+        "export const listA = async (db: pg.Pool) =>\n  (\n    await db.query('select 1 as n')\n  ).rows;\n",
+      ),
+    );
+    expect(split).toEqual([{ rule: 'untyped-sql-read', from: file, to: expect.stringContaining('line 4:') }]);
+    const excused = await violations(
+      repository(
+        'export const listA = async (db: pg.Pool) => {\n' +
+          "  const r = await db.query('select 1 as n'); // untyped: a fixture\n" +
+          '  return r.rowCount;\n};\n',
+      ),
+    );
+    expect(excused).toEqual([]);
   }, 30_000);
 
   it('every rule of the rule set has a case here', async () => {

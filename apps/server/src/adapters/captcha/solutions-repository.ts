@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { NoRows } from '../../db/pool.ts';
 
 /**
  * The ALTCHA challenge ids accepted so far (`captcha_solutions`), shared by every api process: a solution accepted
@@ -7,7 +8,7 @@ import type pg from 'pg';
 
 /** Records an accepted challenge id; false when some process has already recorded it. */
 export async function recordSolution(db: pg.Pool, challengeId: string): Promise<boolean> {
-  const inserted = await db.query(
+  const inserted = await db.query<NoRows>(
     'insert into captcha_solutions (challenge_id) values ($1) on conflict do nothing',
     [challengeId],
   );

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { NoRows } from '../../db/pool.ts';
 
 /**
  * The SQL of `mail_outbox`: the development outbox's records and the SMTP send queue's claims. The queue's
@@ -84,7 +85,7 @@ export async function purgeOld(db: pg.Pool, retentionDays: number, secretHours: 
       where secret_enc is not null and created_at < now() - make_interval(hours => $1)`,
     [secretHours],
   );
-  const deleted = await db.query(
+  const deleted = await db.query<NoRows>(
     'delete from mail_outbox where created_at < now() - make_interval(days => $1)',
     [retentionDays],
   );

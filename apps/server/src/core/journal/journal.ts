@@ -55,7 +55,13 @@ export async function readJournal(
   toSeq?: number,
   limit = 100_000,
 ): Promise<JournalRow[]> {
-  const rows = await db.query(
+  const rows = await db.query<{
+    seq: string;
+    term: string;
+    first_command: string;
+    commands: number;
+    body: string;
+  }>(
     `select seq, term, first_command, commands, body from core_journal
      where seq > $1 and ($2::bigint is null or seq <= $2) order by seq limit $3`,
     [afterSeq, toSeq ?? null, limit],

@@ -101,7 +101,7 @@ export async function newestSnapshot(
   atMost: number,
 ): Promise<StoredSnapshot | undefined> {
   const row = (
-    await db.query(
+    await db.query<{ seq: string; next_command: string; hash: string; state: string }>(
       `select seq, next_command, hash, state from core_snapshots where seq <= $1 order by seq desc limit 1`,
       [atMost],
     )
@@ -113,7 +113,9 @@ export async function newestSnapshot(
 export async function snapshotIndex(
   db: pg.Pool | pg.PoolClient,
 ): Promise<{ seq: number; nextCommand: number; hash: string }[]> {
-  const rows = await db.query('select seq, next_command, hash from core_snapshots order by seq');
+  const rows = await db.query<{ seq: string; next_command: string; hash: string }>(
+    'select seq, next_command, hash from core_snapshots order by seq',
+  );
   return rows.rows.map((r) => ({ seq: Number(r.seq), nextCommand: Number(r.next_command), hash: r.hash }));
 }
 
@@ -123,7 +125,10 @@ export async function snapshotAt(
   seq: number,
 ): Promise<StoredSnapshot | undefined> {
   const row = (
-    await db.query('select seq, next_command, hash, state from core_snapshots where seq = $1', [seq])
+    await db.query<{ seq: string; next_command: string; hash: string; state: string }>(
+      'select seq, next_command, hash, state from core_snapshots where seq = $1',
+      [seq],
+    )
   ).rows[0];
   return row ? stored(row) : undefined;
 }

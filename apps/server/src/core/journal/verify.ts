@@ -144,7 +144,14 @@ async function compareLedger(
 ): Promise<void> {
   const numbers = [...replayed.keys()];
   if (numbers.length === 0) return;
-  const rows = await db.query(
+  const rows = await db.query<{
+    command_seq: string | null;
+    kind: string;
+    ref: string;
+    account: string;
+    currency_id: string;
+    amount: string;
+  }>(
     `select command_seq, kind, coalesce(ref, '') as ref, account, currency_id, amount::text as amount
      from ledger_postings where command_seq between $1 and $2`,
     [Math.min(...numbers), Math.max(...numbers)],

@@ -88,7 +88,11 @@ export class ProjectionWatch {
     if (this.polling || this.waiters.length === 0) return;
     this.polling = setTimeout(async () => {
       try {
-        const row = (await this.db.query('select projected_seq from core_projection where id = 1')).rows[0];
+        const row = (
+          await this.db.query<{ projected_seq: string }>(
+            'select projected_seq from core_projection where id = 1',
+          )
+        ).rows[0]!;
         this.advance(Number(row.projected_seq));
       } catch {
         // The database is away: the deadline refuses the waiters.

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Tx } from '../../db/pool.ts';
+import type { NoRows, Tx } from '../../db/pool.ts';
 
 /** What replaces an erased name or text (the column stays, non-null, and says what happened). */
 export const ERASED = '[erased]';
@@ -20,8 +20,9 @@ export interface ErasureCategory {
   erase(tx: Tx, who: ErasureTarget, due: Date): Promise<number>;
 }
 
-/** Runs one statement of an erasure; the rows it touched. */
-const count = async (tx: Tx, sql: string, values: unknown[]) => (await tx.query(sql, values)).rowCount ?? 0;
+/** Runs one statement of an erasure (a delete or an update, without `returning`); the rows it touched. */
+const count = async (tx: Tx, sql: string, values: unknown[]) =>
+  (await tx.query<NoRows>(sql, values)).rowCount ?? 0;
 
 /** Deletes the account's rows of `table` (by its `user_id`). */
 const deleteOwn = (tx: Tx, w: ErasureTarget, table: string) =>

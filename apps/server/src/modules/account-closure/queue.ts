@@ -21,7 +21,7 @@ export async function closureQueue(
       .balances(Number(r.user_id))
       .filter((b) => b.balance > 0n || b.locked > 0n);
     // A balance with nothing on its way to an address of the user's, 30 days after the request.
-    const waiting = held.some((b) => b.balance > 0n && !(r.sent_currencies as string[]).includes(b.currency));
+    const waiting = held.some((b) => b.balance > 0n && !r.sent_currencies.includes(b.currency));
     return {
       id: r.id,
       uid: r.uid,

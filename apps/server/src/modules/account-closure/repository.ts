@@ -1,6 +1,6 @@
 import { CLOSURE_RETENTION_YEARS } from '@exchange/shared';
 import type pg from 'pg';
-import type { Tx } from '../../db/pool.ts';
+import type { NoRows, Tx } from '../../db/pool.ts';
 import type { TravelRuleBeneficiary } from '../compliance/travel-rule/withdrawal-check.ts';
 
 type Db = pg.Pool | Tx;
@@ -39,9 +39,12 @@ const COLUMNS =
 /** The user's closure under way, if any. */
 export async function openClosure(db: Db, userId: string): Promise<ClosureRow | null> {
   const row = (
-    await db.query(`select ${COLUMNS} from account_closures where user_id = $1 and state = 'open'`, [userId])
+    await db.query<ClosureRow>(
+      `select ${COLUMNS} from account_closures where user_id = $1 and state = 'open'`,
+      [userId],
+    )
   ).rows[0];
-  return (row as ClosureRow | undefined) ?? null;
+  return row ?? null;
 }
 
 /**
@@ -50,13 +53,13 @@ export async function openClosure(db: Db, userId: string): Promise<ClosureRow | 
  */
 export async function insertClosure(tx: Tx, userId: string, at: Date): Promise<ClosureRow> {
   return (
-    await tx.query(
+    await tx.query<ClosureRow>(
       `insert into account_closures (user_id, requested_at, conversion_due_at)
        values ($1, $2, $2::timestamptz + interval '30 days')
        returning ${COLUMNS}`,
       [userId, at],
     )
-  ).rows[0] as ClosureRow;
+  ).rows[0]!;
 }
 
 /** Links a withdrawal to the closure that made it. */
@@ -70,30 +73,30 @@ export async function linkWithdrawal(db: Db, closureId: number, withdrawalId: nu
 /** The closure's withdrawals, newest first. */
 export async function closureWithdrawals(db: Db, closureId: number): Promise<ClosureWithdrawal[]> {
   return (
-    await db.query(
+    await db.query<ClosureWithdrawal>(
       `select w.id::int, w.currency_id, w.blockchain_key, w.state, trim_scale(w.amount)::text as amount,
               trim_scale(w.fee)::text as fee, w.rid
          from account_closure_withdrawals l join withdrawals w on w.id = l.withdrawal_id
         where l.closure_id = $1 order by w.id desc`,
       [closureId],
     )
-  ).rows as ClosureWithdrawal[];
+  ).rows;
 }
 
 /** How many withdrawals of the user (any, not only the closure's) are still on their way. */
 export async function withdrawalsInFlight(db: Db, userId: string): Promise<number> {
   const row = (
-    await db.query('select count(*)::int as n from withdrawals where user_id = $1 and state <> all($2)', [
-      userId,
-      WITHDRAWAL_FINAL,
-    ])
-  ).rows[0];
-  return row.n as number;
+    await db.query<{ n: number }>(
+      'select count(*)::int as n from withdrawals where user_id = $1 and state <> all($2)',
+      [userId, WITHDRAWAL_FINAL],
+    )
+  ).rows[0]!;
+  return row.n;
 }
 
 /** Cancels the closure at `at` if it is still open; false when it was not. */
 export async function cancelClosure(tx: Tx, id: number, at: Date): Promise<boolean> {
-  const done = await tx.query(
+  const done = await tx.query<NoRows>(
     `update account_closures set state = 'canceled', canceled_at = $2 where id = $1 and state = 'open'`,
     [id, at],
   );
@@ -106,7 +109,7 @@ export async function cancelClosure(tx: Tx, id: number, at: Date): Promise<boole
  * inactive (the change feed tells every process). False when the closure was no longer open.
  */
 export async function completeClosure(tx: Tx, closure: ClosureRow, at: Date): Promise<boolean> {
-  const done = await tx.query(
+  const done = await tx.query<NoRows>(
     `update account_closures set state = 'closed', closed_at = $4,
             records_erase_at = $4::timestamptz + make_interval(years => $2),
             correspondence_erase_at = $4::timestamptz + make_interval(years => $3)
@@ -123,32 +126,34 @@ export async function completeClosure(tx: Tx, closure: ClosureRow, at: Date): Pr
 
 /** The user ids of every closure under way (the sweep's work). */
 export async function openClosureUsers(db: Db): Promise<string[]> {
-  return (await db.query(`select user_id::text from account_closures where state = 'open'`)).rows.map(
-    (r) => r.user_id as string,
-  );
+  return (
+    await db.query<{ user_id: string }>(`select user_id::text from account_closures where state = 'open'`)
+  ).rows.map((r) => r.user_id);
 }
 
 /** Precision and the withdrawal rules of a currency on a network; null when there is no such network. */
 export async function networkRules(db: Db, currency: string, blockchainKey: string) {
   const row = (
-    await db.query(
+    await db.query<{
+      min_withdraw_amount: string;
+      withdraw_fee: string;
+      withdraw_enabled: boolean;
+      precision: number;
+    }>(
       `select n.min_withdraw_amount::text, n.withdraw_fee::text, n.withdraw_enabled, c.precision
          from currency_networks n join currencies c on c.id = n.currency_id
         where n.currency_id = $1 and n.blockchain_key = $2`,
       [currency, blockchainKey],
     )
   ).rows[0];
-  return (
-    (row as
-      | { min_withdraw_amount: string; withdraw_fee: string; withdraw_enabled: boolean; precision: number }
-      | undefined) ?? null
-  );
+  return row ?? null;
 }
 
 /** Each currency's precision. */
 export async function precisions(db: Db): Promise<Map<string, number>> {
-  const rows = (await db.query('select id, precision from currencies')).rows;
-  return new Map(rows.map((r) => [r.id as string, r.precision as number]));
+  const rows = (await db.query<{ id: string; precision: number }>('select id, precision from currencies'))
+    .rows;
+  return new Map(rows.map((r) => [r.id, r.precision]));
 }
 
 /**
@@ -161,7 +166,19 @@ export async function closureQueueRows(
   limit: number,
 ) {
   return (
-    await db.query(
+    await db.query<{
+      id: number;
+      user_id: string;
+      uid: string;
+      email: string;
+      state: ClosureRow['state'];
+      requested_at: Date;
+      conversion_due_at: Date;
+      closed_at: Date | null;
+      records_erase_at: Date | null;
+      correspondence_erase_at: Date | null;
+      sent_currencies: string[];
+    }>(
       `select c.id::int, u.id::text as user_id, u.uid, u.email, c.state, c.requested_at, c.conversion_due_at,
               c.closed_at, c.records_erase_at, c.correspondence_erase_at,
               array(select w.currency_id from account_closure_withdrawals l join withdrawals w on w.id = l.withdrawal_id

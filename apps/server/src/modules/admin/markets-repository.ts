@@ -17,12 +17,12 @@ const MARKETS = `select m.id, m.base_unit, m.quote_unit, m.amount_precision::int
 
 /** Every market, in display order. */
 export async function listMarkets(db: pg.Pool): Promise<AdminMarketEntity[]> {
-  return (await db.query(`${MARKETS} order by m.position, m.id`)).rows;
+  return (await db.query<AdminMarketEntity>(`${MARKETS} order by m.position, m.id`)).rows;
 }
 
 /** One market, or undefined. */
 export async function findMarket(db: pg.Pool, id: string): Promise<AdminMarketEntity | undefined> {
-  return (await db.query(`${MARKETS} where m.id = $1`, [id])).rows[0];
+  return (await db.query<AdminMarketEntity>(`${MARKETS} where m.id = $1`, [id])).rows[0];
 }
 
 /** The number of decimals of a currency, or undefined for an unknown currency. */
@@ -39,7 +39,7 @@ const NETWORKS = `select n.currency_id as currency, n.blockchain_key, c.precisio
 
 /** Every currency's networks, in the currencies' display order. */
 export async function listNetworks(db: pg.Pool): Promise<AdminNetworkEntity[]> {
-  return (await db.query(`${NETWORKS} order by c.position, c.id, n.blockchain_key`)).rows;
+  return (await db.query<AdminNetworkEntity>(`${NETWORKS} order by c.position, c.id, n.blockchain_key`)).rows;
 }
 
 /** One network, locked for an update in `tx`. */
@@ -49,10 +49,10 @@ export async function lockNetwork(
   blockchainKey: string,
 ): Promise<AdminNetworkEntity | undefined> {
   return (
-    await tx.query(`${NETWORKS} where n.currency_id = $1 and n.blockchain_key = $2 for update of n`, [
-      currency,
-      blockchainKey,
-    ])
+    await tx.query<AdminNetworkEntity>(
+      `${NETWORKS} where n.currency_id = $1 and n.blockchain_key = $2 for update of n`,
+      [currency, blockchainKey],
+    )
   ).rows[0];
 }
 

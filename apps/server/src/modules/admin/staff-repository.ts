@@ -69,7 +69,7 @@ export async function grantRole(db: Db, email: string, role: string): Promise<{ 
 
 /** Makes the user with this email (any case) a customer (`member`) again: false when no user has the email. */
 export async function revokeRole(db: Db, email: string): Promise<boolean> {
-  const updated = await db.query(
+  const updated = await db.query<{ id: string }>(
     `update users set role = 'member', updated_at = now() where lower(email) = lower($1) returning id`,
     [email],
   );

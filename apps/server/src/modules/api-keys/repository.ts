@@ -45,14 +45,14 @@ export async function listKeys(
 ) {
   const direction = page.ordering === 'desc' ? 'desc' : 'asc';
   const [rows, total] = await Promise.all([
-    db.query(
+    db.query<ApiKeyRecord>(
       `select * from api_keys where user_id = $1 order by ${KEY_ORDER[page.orderBy]} ${direction}, id ${direction}
        limit $2 offset $3`,
       [userId, page.limit, page.offset],
     ),
-    db.query('select count(*)::int as n from api_keys where user_id = $1', [userId]),
+    db.query<{ n: number }>('select count(*)::int as n from api_keys where user_id = $1', [userId]),
   ]);
-  return { items: (rows.rows as ApiKeyRecord[]).map(publicKey), total: total.rows[0].n as number };
+  return { items: rows.rows.map(publicKey), total: total.rows[0]!.n };
 }
 
 /**
@@ -60,11 +60,11 @@ export async function listKeys(
  * row id the next page starts after (the data export; the id itself is not shown).
  */
 export async function keysAfter(db: pg.Pool, userId: string, page: Keyset) {
-  const rows = await db.query(
+  const rows = await db.query<ApiKeyRecord>(
     'select * from api_keys where user_id = $1 and id > $2 and id <= $3 order by id limit $4',
     [userId, page.after, page.upTo, page.limit],
   );
-  return (rows.rows as ApiKeyRecord[]).map((k) => ({ id: Number(k.id), key: publicKey(k) }));
+  return rows.rows.map((k) => ({ id: Number(k.id), key: publicKey(k) }));
 }
 
 export async function insertKey(
@@ -75,11 +75,11 @@ export async function insertKey(
   allowedIps: string[] = [],
 ): Promise<ApiKeyRecord> {
   return (
-    await db.query(
+    await db.query<ApiKeyRecord>(
       'insert into api_keys (user_id, kid, secret_enc, allowed_ips) values ($1, $2, $3, $4) returning *',
       [userId, kid, secretEnc, allowedIps],
     )
-  ).rows[0];
+  ).rows[0]!;
 }
 
 /** A key by kid, only if it belongs to `userId` (authorisation on every object). */
@@ -88,11 +88,13 @@ export async function findOwnKey(
   userId: string,
   kid: string,
 ): Promise<ApiKeyRecord | undefined> {
-  return (await db.query('select * from api_keys where kid = $1 and user_id = $2', [kid, userId])).rows[0];
+  return (
+    await db.query<ApiKeyRecord>('select * from api_keys where kid = $1 and user_id = $2', [kid, userId])
+  ).rows[0];
 }
 
 export async function findKey(db: pg.Pool, kid: string): Promise<ApiKeyRecord | undefined> {
-  return (await db.query('select * from api_keys where kid = $1', [kid])).rows[0];
+  return (await db.query<ApiKeyRecord>('select * from api_keys where kid = $1', [kid])).rows[0];
 }
 
 /**
@@ -105,12 +107,12 @@ export async function updateKey(
   change: { state?: 'active' | 'inactive'; allowedIps?: string[] },
 ): Promise<ApiKeyRecord> {
   return (
-    await db.query(
+    await db.query<ApiKeyRecord>(
       `update api_keys set state = coalesce($2, state), allowed_ips = coalesce($3, allowed_ips), updated_at = now()
         where id = $1 returning *`,
       [id, change.state ?? null, change.allowedIps ?? null],
     )
-  ).rows[0];
+  ).rows[0]!;
 }
 
 export async function deleteKey(db: pg.Pool, id: string): Promise<void> {

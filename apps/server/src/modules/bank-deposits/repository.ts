@@ -1,7 +1,7 @@
 import type { AdminBankTransfer } from '@exchange/shared';
 import type pg from 'pg';
 import type { IncomingCreditTransfer } from '../../adapters/bank/port.ts';
-import type { Tx } from '../../db/pool.ts';
+import type { NoRows, Tx } from '../../db/pool.ts';
 import { newReference } from './reference.ts';
 
 type Db = pg.Pool | Tx;
@@ -26,13 +26,13 @@ const TRANSFER = `id, bank_transaction_id, amount::text as amount, currency, deb
 export async function referenceFor(db: pg.Pool, userId: string): Promise<string> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const row = (
-      await db.query(
+      await db.query<{ reference: string }>(
         `with made as (insert into bank_deposit_references (user_id, reference) values ($1, $2)
            on conflict do nothing returning reference)
          select reference from made union all select reference from bank_deposit_references where user_id = $1`,
         [userId, newReference()],
       )
-    ).rows[0] as { reference: string } | undefined;
+    ).rows[0];
     if (row) return row.reference;
   }
   throw new Error('no free bank deposit reference');
@@ -41,8 +41,10 @@ export async function referenceFor(db: pg.Pool, userId: string): Promise<string>
 /** The owner of a reference, if any. */
 export async function ownerOfReference(db: Db, reference: string): Promise<string | null> {
   const row = (
-    await db.query('select user_id from bank_deposit_references where reference = $1', [reference])
-  ).rows[0] as { user_id: string } | undefined;
+    await db.query<{ user_id: string }>('select user_id from bank_deposit_references where reference = $1', [
+      reference,
+    ])
+  ).rows[0];
   return row?.user_id ?? null;
 }
 
@@ -55,7 +57,7 @@ export async function recordTransfer(
   t: IncomingCreditTransfer,
 ): Promise<{ row: TransferRow; created: boolean }> {
   const inserted = (
-    await db.query(
+    await db.query<TransferRow>(
       `insert into bank_transfers (bank_transaction_id, amount, currency, debtor_name, debtor_iban,
          remittance_information, creditor_reference, end_to_end_id, booking_date)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
@@ -72,11 +74,13 @@ export async function recordTransfer(
         t.bookingDate,
       ],
     )
-  ).rows[0] as TransferRow | undefined;
+  ).rows[0];
   if (inserted) return { row: inserted, created: true };
   const row = (
-    await db.query(`select ${TRANSFER} from bank_transfers where bank_transaction_id = $1`, [t.transactionId])
-  ).rows[0] as TransferRow;
+    await db.query<TransferRow>(`select ${TRANSFER} from bank_transfers where bank_transaction_id = $1`, [
+      t.transactionId,
+    ])
+  ).rows[0]!;
   return { row, created: false };
 }
 
@@ -103,7 +107,7 @@ export async function claimForCredit(
 ): Promise<TransferRow | null> {
   const states = decided ? ['queued'] : ['received', 'crediting'];
   const row = (
-    await db.query(
+    await db.query<TransferRow>(
       `update bank_transfers set state = 'crediting', user_id = $2, decided_by = coalesce($4, decided_by),
          decided_at = case when $4::bigint is null then decided_at else $6::timestamptz end,
          decision_note = coalesce($5, decision_note), updated_at = now()
@@ -111,7 +115,7 @@ export async function claimForCredit(
        returning ${TRANSFER}`,
       [id, userId, states, decided?.by ?? null, decided?.note ?? null, at],
     )
-  ).rows[0] as TransferRow | undefined;
+  ).rows[0];
   return row ?? null;
 }
 
@@ -132,7 +136,8 @@ export async function recordCredit(db: Db, t: TransferRow, userId: string, at: D
     `update bank_transfers set state = 'credited', updated_at = now() where id = $1 and state = 'crediting'`,
     [t.id],
   );
-  const row = (await db.query('select id from deposits where bank_transfer_id = $1', [t.id])).rows[0];
+  const row = (await db.query<{ id: string }>('select id from deposits where bank_transfer_id = $1', [t.id]))
+    .rows[0]!;
   return Number(row.id);
 }
 
@@ -144,7 +149,7 @@ export async function markReturned(
   note: string,
   at: Date,
 ): Promise<boolean> {
-  const result = await db.query(
+  const result = await db.query<NoRows>(
     `update bank_transfers set state = 'returned', decided_by = $2, decided_at = $4, decision_note = $3,
        updated_at = now() where id = $1 and state = 'queued'`,
     [id, staffId, note, at],
@@ -160,7 +165,7 @@ const ADMIN_SELECT = `select t.id::int, t.bank_transaction_id, trim_scale(t.amou
 
 /** One transfer in the console's shape. */
 export async function adminTransfer(db: Db, id: number): Promise<AdminBankTransfer | null> {
-  return ((await db.query(`${ADMIN_SELECT} where t.id = $1`, [id])).rows[0] as AdminBankTransfer) ?? null;
+  return (await db.query<AdminBankTransfer>(`${ADMIN_SELECT} where t.id = $1`, [id])).rows[0] ?? null;
 }
 
 /** The console's list: the queue (oldest first) or the others (newest first), with the total. */
@@ -173,12 +178,11 @@ export async function listAdminTransfers(
   const order = q.state === 'queued' ? 'asc' : 'desc';
   const n = params.length;
   const [rows, count] = await Promise.all([
-    db.query(`${ADMIN_SELECT} ${where} order by t.id ${order} limit $${n + 1} offset $${n + 2}`, [
-      ...params,
-      q.limit,
-      (q.page - 1) * q.limit,
-    ]),
-    db.query(`select count(*)::int as total from bank_transfers t ${where}`, params),
+    db.query<AdminBankTransfer>(
+      `${ADMIN_SELECT} ${where} order by t.id ${order} limit $${n + 1} offset $${n + 2}`,
+      [...params, q.limit, (q.page - 1) * q.limit],
+    ),
+    db.query<{ total: number }>(`select count(*)::int as total from bank_transfers t ${where}`, params),
   ]);
-  return { items: rows.rows as AdminBankTransfer[], total: count.rows[0].total };
+  return { items: rows.rows, total: count.rows[0]!.total };
 }

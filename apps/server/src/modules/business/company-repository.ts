@@ -40,9 +40,10 @@ const DOCUMENT = `id, doc_type, to_char(issued_on, 'YYYY-MM-DD') as issued_on, f
 /** The company of a user (`lock`: for update, inside a transaction), or undefined. */
 export async function findCompany(db: Db, userId: string, lock = false): Promise<CompanyRow | undefined> {
   return (
-    await db.query(`select ${COMPANY} from companies where user_id = $1${lock ? ' for update' : ''}`, [
-      userId,
-    ])
+    await db.query<CompanyRow>(
+      `select ${COMPANY} from companies where user_id = $1${lock ? ' for update' : ''}`,
+      [userId],
+    )
   ).rows[0];
 }
 
@@ -59,21 +60,23 @@ export async function companyOwnerByApplicant(tx: Tx, applicantId: string): Prom
 
 export async function findCompanyByApplicant(tx: Tx, applicantId: string): Promise<CompanyRow | undefined> {
   return (
-    await tx.query(`select ${COMPANY} from companies where applicant_id = $1 for update`, [applicantId])
+    await tx.query<CompanyRow>(`select ${COMPANY} from companies where applicant_id = $1 for update`, [
+      applicantId,
+    ])
   ).rows[0];
 }
 
 /** Inserts or replaces the company's details and its people (the caller checked it may change). */
 export async function saveCompany(tx: Tx, userId: string, input: CompanyInput): Promise<void> {
   const id = (
-    await tx.query(
+    await tx.query<{ id: string }>(
       `insert into companies (user_id, name, registration_number, country, address) values ($1, $2, $3, $4, $5)
        on conflict (user_id) do update set name = excluded.name, registration_number = excluded.registration_number,
          country = excluded.country, address = excluded.address, updated_at = now()
        returning id`,
       [userId, input.name, input.registration_number, input.country, input.address],
     )
-  ).rows[0].id;
+  ).rows[0]!.id;
   await tx.query('delete from company_representatives where company_id = $1', [id]);
   for (const [position, r] of input.representatives.entries()) {
     await tx.query(
@@ -106,17 +109,20 @@ export async function insertCompanyDocument(
   },
 ): Promise<CompanyDocumentRow> {
   return (
-    await db.query(
+    await db.query<CompanyDocumentRow>(
       `insert into company_documents (company_id, doc_type, issued_on, file_name, mime_type, size_bytes, content_sealed)
        values ($1, 'register_extract', $2, $3, $4, $5, $6) returning ${DOCUMENT}`,
       [doc.companyId, doc.issuedOn, doc.fileName, doc.mimeType, doc.sizeBytes, doc.sealed],
     )
-  ).rows[0];
+  ).rows[0]!;
 }
 
 export async function listCompanyDocuments(db: Db, companyId: string): Promise<CompanyDocumentRow[]> {
   return (
-    await db.query(`select ${DOCUMENT} from company_documents where company_id = $1 order by id`, [companyId])
+    await db.query<CompanyDocumentRow>(
+      `select ${DOCUMENT} from company_documents where company_id = $1 order by id`,
+      [companyId],
+    )
   ).rows;
 }
 

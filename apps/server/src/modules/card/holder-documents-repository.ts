@@ -14,7 +14,7 @@ export interface DocumentInfo {
 
 export async function holderDocuments(db: Db, holderId: string): Promise<DocumentInfo[]> {
   return (
-    await db.query(
+    await db.query<DocumentInfo>(
       'select doc_type, mime_type, size_bytes, updated_at from card_holder_documents where holder_id = $1 order by id',
       [holderId],
     )
@@ -36,13 +36,20 @@ export async function putDocument(
   );
 }
 
+/**
+ * A holder's image, sealed. Its `content_sealed` column is null only on an image from before sealing, until the
+ * startup backfill (db/seal-backfill.ts) seals it, so never once the app runs.
+ */
+export interface SealedDocument {
+  doc_type: CardDocumentType;
+  mime_type: string;
+  sealed: Buffer;
+}
+
 /** The images of a holder, sealed (to open and send them to the issuer). */
-export async function documentsWithContent(
-  db: Db,
-  holderId: string,
-): Promise<{ doc_type: CardDocumentType; mime_type: string; sealed: Buffer }[]> {
+export async function documentsWithContent(db: Db, holderId: string): Promise<SealedDocument[]> {
   return (
-    await db.query(
+    await db.query<SealedDocument>(
       `select doc_type, mime_type, content_sealed as sealed from card_holder_documents where holder_id = $1
        order by id`,
       [holderId],
@@ -67,9 +74,9 @@ export async function documentImage(
   db: Db,
   userId: string,
   docType: string,
-): Promise<{ sealed: Buffer } | undefined> {
+): Promise<Pick<SealedDocument, 'sealed'> | undefined> {
   return (
-    await db.query(
+    await db.query<Pick<SealedDocument, 'sealed'>>(
       `select d.content_sealed as sealed from card_holder_documents d join card_holders h on h.id = d.holder_id
        where h.user_id = $1 and d.doc_type = $2`,
       [userId, docType],

@@ -1,7 +1,7 @@
 import type { CardStatus, HolderStatus, IdType, ShippingAddress } from '@exchange/shared';
 import type pg from 'pg';
 import { LOCK_FAMILIES, lockForTransaction } from '../../db/locks.ts';
-import { type Tx, withTransaction } from '../../db/pool.ts';
+import { type NoRows, type SelectOne, type Tx, withTransaction } from '../../db/pool.ts';
 
 type Db = pg.Pool | Tx;
 
@@ -14,7 +14,10 @@ export interface HolderRow {
   last_name: string;
   country: string;
   id_type: IdType;
-  /** The document number, sealed with the server key ({@link sealIdNumber}). */
+  /**
+   * The document number, sealed with the server key ({@link sealIdNumber}). The column is null only on a holder from
+   * before sealing, until the startup backfill (db/seal-backfill.ts) seals it, so never once the app runs.
+   */
   id_no_sealed: string;
   /** Keyed hash of the document number: one holder per number across all users. */
   id_no_hash: string;
@@ -64,12 +67,15 @@ const CARD = `id, user_id, issuer_token, pan_enc, first4, last4, expiry, status,
 /** Advisory-lock namespace of a user's card slots. */
 
 export async function findHolder(db: Db, userId: string): Promise<HolderRow | undefined> {
-  return (await db.query('select * from card_holders where user_id = $1', [userId])).rows[0];
+  return (await db.query<HolderRow>('select * from card_holders where user_id = $1', [userId])).rows[0];
 }
 
 /** Whether a holder has the document number of this keyed hash. */
 export async function idNumberTaken(db: Db, idNoHash: string): Promise<boolean> {
-  return ((await db.query('select 1 from card_holders where id_no_hash = $1', [idNoHash])).rowCount ?? 0) > 0;
+  return (
+    ((await db.query<SelectOne>('select 1 from card_holders where id_no_hash = $1', [idNoHash])).rowCount ??
+      0) > 0
+  );
 }
 
 export async function insertHolder(
@@ -77,7 +83,7 @@ export async function insertHolder(
   h: Omit<HolderRow, 'id' | 'status' | 'description' | 'kyc_token' | 'submitted_at' | 'reviewed_at'>,
 ): Promise<HolderRow> {
   return (
-    await db.query(
+    await db.query<HolderRow>(
       `insert into card_holders (user_id, issuer_user_token, first_name, last_name, country, id_type, id_no_sealed,
          id_no_hash) values ($1, $2, $3, $4, $5, $6, $7, $8) returning *`,
       [
@@ -91,7 +97,7 @@ export async function insertHolder(
         h.id_no_hash,
       ],
     )
-  ).rows[0];
+  ).rows[0]!;
 }
 
 /** Moves the holder to a review state; `from` guards against a decision racing another. */
@@ -102,7 +108,7 @@ export async function setHolderStatus(
   fields: { description?: string | null; kycToken?: string | null; from?: HolderStatus[] } = {},
 ): Promise<HolderRow | undefined> {
   return (
-    await db.query(
+    await db.query<HolderRow>(
       `update card_holders set status = $2, description = $3,
          kyc_token = case when $4::boolean then $5 else kyc_token end,
          submitted_at = case when $2 = 'under_review' then now() else submitted_at end,
@@ -125,7 +131,7 @@ export async function setHolderStatus(
 /** The user's cards the user sees, oldest first. */
 export async function listCards(db: Db, userId: string): Promise<CardRow[]> {
   return (
-    await db.query(`select ${CARD} from cards where user_id = $1 and status = any($2) order by id`, [
+    await db.query<CardRow>(`select ${CARD} from cards where user_id = $1 and status = any($2) order by id`, [
       userId,
       VISIBLE_STATUSES,
     ])
@@ -140,28 +146,30 @@ export async function everyCard(db: Db, userId: string): Promise<CardRow[]> {
 /** Every card of the user the issuer knows (all but an order still being placed), oldest first (the data export). */
 export async function issuedCards(db: Db, userId: string): Promise<CardRow[]> {
   return (
-    await db.query(`select ${CARD} from cards where user_id = $1 and status <> 'ordering' order by id`, [
-      userId,
-    ])
+    await db.query<CardRow>(
+      `select ${CARD} from cards where user_id = $1 and status <> 'ordering' order by id`,
+      [userId],
+    )
   ).rows;
 }
 
 export async function findCard(db: Db, userId: string, id: string): Promise<CardRow | undefined> {
-  return (await db.query(`select ${CARD} from cards where user_id = $1 and id = $2`, [userId, id])).rows[0];
+  return (await db.query<CardRow>(`select ${CARD} from cards where user_id = $1 and id = $2`, [userId, id]))
+    .rows[0];
 }
 
 export async function findCardByToken(db: Db, issuerToken: string): Promise<CardRow | undefined> {
-  return (await db.query(`select ${CARD} from cards where issuer_token = $1`, [issuerToken])).rows[0];
+  return (await db.query<CardRow>(`select ${CARD} from cards where issuer_token = $1`, [issuerToken]))
+    .rows[0];
 }
 
 /** One of the user's visible cards by the keyed hash of its full number. */
 export async function findCardByPanHash(db: Db, userId: string, hash: string): Promise<CardRow | undefined> {
   return (
-    await db.query(`select ${CARD} from cards where user_id = $1 and pan_hash = $2 and status = any($3)`, [
-      userId,
-      hash,
-      VISIBLE_STATUSES,
-    ])
+    await db.query<CardRow>(
+      `select ${CARD} from cards where user_id = $1 and pan_hash = $2 and status = any($3)`,
+      [userId, hash, VISIBLE_STATUSES],
+    )
   ).rows[0];
 }
 
@@ -173,7 +181,7 @@ export async function findCardsByMask(
   last4: string,
 ): Promise<CardRow[]> {
   return (
-    await db.query(
+    await db.query<CardRow>(
       `select ${CARD} from cards where user_id = $1 and first4 = $2 and last4 = $3 and status = any($4)
        order by id desc`,
       [userId, first4, last4, VISIBLE_STATUSES],
@@ -184,11 +192,11 @@ export async function findCardsByMask(
 /** Cards the user holds or is being issued (what counts towards the maximum). */
 export async function countCardSlots(db: Db, userId: string): Promise<number> {
   const row = (
-    await db.query(`select count(*)::int as n from cards where user_id = $1 and status = any($2)`, [
-      userId,
-      [...VISIBLE_STATUSES, 'ordering'],
-    ])
-  ).rows[0];
+    await db.query<{ n: number }>(
+      `select count(*)::int as n from cards where user_id = $1 and status = any($2)`,
+      [userId, [...VISIBLE_STATUSES, 'ordering']],
+    )
+  ).rows[0]!;
   return row.n;
 }
 
@@ -208,11 +216,11 @@ export async function reserveCardSlot(
     await lockForTransaction(tx, [LOCK_FAMILIES.cardSlot, userId]);
     if ((await countCardSlots(tx, userId)) >= max) return null;
     const row = (
-      await tx.query(
+      await tx.query<{ id: string }>(
         `insert into cards (user_id, issuer_token, status, shipping) values ($1, $2, 'ordering', $3) returning id`,
         [userId, issuerToken, JSON.stringify(shipping)],
       )
-    ).rows[0];
+    ).rows[0]!;
     return String(row.id);
   });
 }
@@ -253,7 +261,7 @@ export async function moveCard(
   to: CardRowStatus,
 ): Promise<CardRow | undefined> {
   return (
-    await db.query(
+    await db.query<CardRow>(
       `update cards set status = $3, updated_at = now(),
          activated_at = case when $3 = 'normal' and activated_at is null then now() else activated_at end
        where id = $1 and status = any($2) returning ${CARD}`,
@@ -274,7 +282,7 @@ export async function insertReplacement(
 ): Promise<string> {
   return withTransaction(pool, async (tx) => {
     const row = (
-      await tx.query(
+      await tx.query<{ id: string }>(
         `insert into cards (user_id, issuer_token, pan_enc, pan_hash, first4, last4, expiry, status, shipping,
            fulfillment, replaces_card_id) values ($1, $2, $3, $4, $5, $6, $7, 'replacement_pending', $8, 'ordered', $9)
          returning id`,
@@ -290,7 +298,7 @@ export async function insertReplacement(
           old.id,
         ],
       )
-    ).rows[0];
+    ).rows[0]!;
     await tx.query('update cards set replaced_by = $2, updated_at = now() where id = $1', [old.id, row.id]);
     return String(row.id);
   });
@@ -298,21 +306,22 @@ export async function insertReplacement(
 
 /** A page of one card's charges, newest first. */
 export async function listCharges(db: Db, cardId: string, page: number, limit: number) {
-  const total = (await db.query('select count(*)::int as n from card_charges where card_id = $1', [cardId]))
-    .rows[0].n as number;
+  const total = (
+    await db.query<{ n: number }>('select count(*)::int as n from card_charges where card_id = $1', [cardId])
+  ).rows[0]!.n;
   const rows = (
-    await db.query(
+    await db.query<{
+      fee_type: 'activation' | 'annual';
+      currency: string;
+      fee: string;
+      fee_deduction_date: string;
+      created_at: Date;
+    }>(
       `select fee_type, currency, fee::text as fee, to_char(fee_deduction_date, 'YYYY-MM-DD') as fee_deduction_date,
          created_at from card_charges where card_id = $1 order by id desc limit $2 offset $3`,
       [cardId, limit, (page - 1) * limit],
     )
-  ).rows as {
-    fee_type: 'activation' | 'annual';
-    currency: string;
-    fee: string;
-    fee_deduction_date: string;
-    created_at: Date;
-  }[];
+  ).rows;
   return { total, rows };
 }
 
@@ -321,7 +330,7 @@ export async function recordWebhookEvent(
   tx: Tx,
   event: { token: string; type: string; payload: unknown },
 ): Promise<boolean> {
-  const inserted = await tx.query(
+  const inserted = await tx.query<NoRows>(
     `insert into card_webhook_events (token, type, outcome, payload) values ($1, $2, 'received', $3)
      on conflict (token) do nothing`,
     [event.token, event.type, JSON.stringify(event.payload)],

@@ -1,4 +1,4 @@
-import type { Tx } from '../../db/pool.ts';
+import type { NoRows, Tx } from '../../db/pool.ts';
 import type { CardRow } from './repository.ts';
 
 /**
@@ -11,7 +11,7 @@ export async function moveCardBalance(
   amount: string,
   sign: bigint,
 ): Promise<boolean> {
-  const moved = await tx.query(
+  const moved = await tx.query<NoRows>(
     'update cards set balance = balance + $2::numeric * $3, updated_at = now() where issuer_token = $1',
     [cardToken, amount, sign.toString()],
   );

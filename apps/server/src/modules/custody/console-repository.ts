@@ -18,7 +18,9 @@ export const RECENT_REFUSALS = 50;
 
 /** The cold (watch-only) address of each network that has one. */
 export async function coldAddresses(db: Db): Promise<Map<string, string>> {
-  const rows = await db.query('select blockchain_key, address from cold_wallets');
+  const rows = await db.query<{ blockchain_key: string; address: string }>(
+    'select blockchain_key, address from cold_wallets',
+  );
   return new Map(rows.rows.map((r) => [r.blockchain_key as string, r.address as string]));
 }
 
@@ -77,7 +79,7 @@ export async function networkCurrency(
   currency: string,
 ): Promise<{ exists: boolean; precision: number | null }> {
   const row = (
-    await db.query(
+    await db.query<{ precision: number | null }>(
       `select c.precision from blockchains b
        left join currency_networks n on n.blockchain_key = b.key and n.currency_id = $2
        left join currencies c on c.id = n.currency_id
@@ -93,14 +95,16 @@ const ALERT_COLUMNS = `id::int, blockchain_key as network, kind, detail, ${isoSq
 /** The open chain alerts, newest first. */
 export async function openAlerts(db: Db): Promise<CustodyAlertEntity[]> {
   return (
-    await db.query(`select ${ALERT_COLUMNS} from chain_alerts where resolved_at is null order by id desc`)
+    await db.query<CustodyAlertEntity>(
+      `select ${ALERT_COLUMNS} from chain_alerts where resolved_at is null order by id desc`,
+    )
   ).rows;
 }
 
 /** Resolves an open alert; returns it as it was, or null when there is no open alert with this id. */
 export async function resolveAlert(tx: Tx, id: number): Promise<CustodyAlertEntity | null> {
   const row = (
-    await tx.query(
+    await tx.query<CustodyAlertEntity>(
       `update chain_alerts set resolved_at = now() where id = $1 and resolved_at is null
        returning ${ALERT_COLUMNS}`,
       [id],
@@ -111,7 +115,9 @@ export async function resolveAlert(tx: Tx, id: number): Promise<CustodyAlertEnti
 
 /** The latest custody transfers, newest first, with the explorer's link where the network has one. */
 export async function recentTransfers(db: Db): Promise<CustodyTransferEntity[]> {
-  const rows = await db.query(
+  const rows = await db.query<
+    Omit<CustodyTransferEntity, 'explorer_link'> & { explorer_transaction: string | null }
+  >(
     `select t.id::int, t.blockchain_key as network, t.kind, t.currency_id as currency, t.from_addresses,
        t.to_address, trim_scale(t.amount)::text as amount, t.txid, t.state, b.explorer_transaction,
        ${isoSql('t.created_at')} as created_at
@@ -134,7 +140,7 @@ export function explorerLink(template: string | null, txid: string): string | nu
 /** The signer's latest refusals, newest first. */
 export async function recentRefusals(db: Db): Promise<CustodyRefusalEntity[]> {
   return (
-    await db.query(
+    await db.query<CustodyRefusalEntity>(
       `select id::int, blockchain_key as network, purpose, reference, reason, currency_id as currency,
          trim_scale(amount)::text as amount, destination, ${isoSql('created_at')} as created_at
        from signer_log where decision = 'refused' order by id desc limit $1`,

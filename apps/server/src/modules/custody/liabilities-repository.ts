@@ -31,7 +31,7 @@ export interface CurrencyTotalsRow {
  * keep, and for `cardCurrency` the card top-ups still in flight.
  */
 export async function currencyTotals(db: Queryable, cardCurrency: string): Promise<CurrencyTotalsRow[]> {
-  return (await db.query(TOTALS, [cardCurrency])).rows as CurrencyTotalsRow[];
+  return (await db.query<CurrencyTotalsRow>(TOTALS, [cardCurrency])).rows;
 }
 
 /** One account's amount owed in one currency, as stored. */
@@ -46,7 +46,7 @@ export interface AccountTotalRow {
 /** Per user and currency: balance plus locked, plus (in `cardCurrency`) the user's card top-ups in flight. */
 export async function accountTotals(db: Queryable, cardCurrency: string): Promise<AccountTotalRow[]> {
   return (
-    await db.query(
+    await db.query<AccountTotalRow>(
       `with owed as (
          select user_id, currency_id, balance + locked as amount from balances
          union all select t.user_id, $1, t.amount from card_topups t where ${CARD_IN_FLIGHT})
@@ -55,5 +55,5 @@ export async function accountTotals(db: Queryable, cardCurrency: string): Promis
        group by o.user_id, u.uid, o.currency_id, c.precision order by o.user_id, o.currency_id`,
       [cardCurrency],
     )
-  ).rows as AccountTotalRow[];
+  ).rows;
 }

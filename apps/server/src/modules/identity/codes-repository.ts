@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Tx } from '../../db/pool.ts';
+import type { SelectOne, Tx } from '../../db/pool.ts';
 
 type Db = pg.Pool | Tx;
 
@@ -118,7 +118,7 @@ export async function consumeCodes(tx: Tx, ids: readonly string[], now: Date): P
 
 /** True when the user was ever sent a phone-change code for `number` (the change was started). */
 export async function phoneChangeStarted(db: Db, number: string, userId: string): Promise<boolean> {
-  const started = await db.query(
+  const started = await db.query<SelectOne>(
     `select 1 from one_time_codes where purpose = 'phone_change' and destination = $1 and user_id = $2 limit 1`,
     [number, userId],
   );
@@ -127,7 +127,7 @@ export async function phoneChangeStarted(db: Db, number: string, userId: string)
 
 /** True while the user has an unconsumed phone-change code for `number`. */
 export async function phoneChangePending(db: Db, number: string, userId: string): Promise<boolean> {
-  const started = await db.query(
+  const started = await db.query<SelectOne>(
     `select 1 from one_time_codes where purpose = 'phone_change' and destination = $1 and user_id = $2 and consumed_at is null`,
     [number, userId],
   );

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Tx } from '../../db/pool.ts';
+import type { NoRows, Tx } from '../../db/pool.ts';
 
 type Db = pg.Pool | Tx;
 
@@ -13,7 +13,7 @@ export async function setPendingOtpSecret(db: Db, userId: string, secretEnc: str
  * and the step is newer than the last one used), false otherwise.
  */
 export async function enableOtpWithStep(db: Db, userId: string, step: number): Promise<boolean> {
-  const updated = await db.query(
+  const updated = await db.query<NoRows>(
     `update users set otp = true, otp_secret_enc = otp_pending_secret_enc, otp_pending_secret_enc = null,
        otp_last_step = $2, updated_at = now() where id = $1 and otp = false and otp_last_step < $2`,
     [userId, step],
@@ -34,9 +34,9 @@ export async function clearOtp(db: Db, userId: string): Promise<void> {
  * than the last one (a replayed code, even by two concurrent requests).
  */
 export async function useTotpStep(db: Db, userId: string, step: number): Promise<boolean> {
-  const updated = await db.query('update users set otp_last_step = $2 where id = $1 and otp_last_step < $2', [
-    userId,
-    step,
-  ]);
+  const updated = await db.query<NoRows>(
+    'update users set otp_last_step = $2 where id = $1 and otp_last_step < $2',
+    [userId, step],
+  );
   return updated.rowCount === 1;
 }

@@ -1,11 +1,11 @@
 import type pg from 'pg';
-import type { Tx } from '../../db/pool.ts';
+import type { SelectOne, Tx } from '../../db/pool.ts';
 
 type Db = pg.Pool | Tx;
 
 /** True when the account was mailed a reset link after `since` (the resend gap). */
 export async function resetMailedSince(db: Db, userId: string, since: Date): Promise<boolean> {
-  const rows = await db.query(
+  const rows = await db.query<SelectOne>(
     'select 1 from password_resets where user_id = $1 and created_at > $2 limit 1',
     [userId, since],
   );
@@ -37,7 +37,7 @@ export async function useResetToken(db: Db, tokenHash: string, at: Date): Promis
 
 /** True while the link with this token hash is unused and unexpired at `at`. */
 export async function resetTokenUnused(db: Db, tokenHash: string, at: Date): Promise<boolean> {
-  const rows = await db.query(
+  const rows = await db.query<SelectOne>(
     'select 1 from password_resets where token_hash = $1 and used_at is null and expires_at > $2',
     [tokenHash, at],
   );

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Tx } from '../../db/pool.ts';
+import type { SelectOne, Tx } from '../../db/pool.ts';
 
 type Db = pg.Pool | Tx;
 
@@ -8,7 +8,7 @@ type Db = pg.Pool | Tx;
  * account (a unique index on verified numbers holds it), so a second account cannot verify it.
  */
 export async function phoneTaken(db: Db, number: string, userId?: string): Promise<boolean> {
-  const taken = await db.query(
+  const taken = await db.query<SelectOne>(
     'select 1 from phones where number = $1 and validated_at is not null and user_id is distinct from $2::bigint',
     [number, userId ?? null],
   );
@@ -17,7 +17,10 @@ export async function phoneTaken(db: Db, number: string, userId?: string): Promi
 
 /** True when the account has a phone at all (it registered the spec's way, with a phone to verify). */
 export async function hasAnyPhone(db: Db, userId: string): Promise<boolean> {
-  return ((await db.query('select 1 from phones where user_id = $1 limit 1', [userId])).rowCount ?? 0) > 0;
+  return (
+    ((await db.query<SelectOne>('select 1 from phones where user_id = $1 limit 1', [userId])).rowCount ?? 0) >
+    0
+  );
 }
 
 /** The country of the account's latest phone, or undefined when it has none. */

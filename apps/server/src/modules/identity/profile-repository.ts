@@ -60,7 +60,7 @@ export async function submitLatestProfile(
   userId: string,
   profile: SubmittedProfile,
 ): Promise<boolean> {
-  const updated = await db.query(
+  const updated = await db.query<{ id: string }>(
     `update profiles set gender = $2, dob = $3, address = $4, postcode = $5, city = $6, country = $7,
        first_name = coalesce($8, first_name), last_name = coalesce($9, last_name), state = 'submitted', updated_at = now()
      where id = (select max(id) from profiles where user_id = $1) returning id`,

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Tx } from '../../db/pool.ts';
+import type { NoRows, SelectOne, Tx } from '../../db/pool.ts';
 import { isoSql } from './users-repository.ts';
 
 type Db = pg.Pool | Tx;
@@ -86,7 +86,10 @@ export function readLiveSession(
  * hands back the driver's promise, so the caller awaits the query itself.
  */
 export function touchSession(db: Db, id: string, at: Date): Promise<pg.QueryResult> {
-  return db.query('update sessions set last_seen_at = $2 where id = $1 and revoked_at is null', [id, at]);
+  return db.query<NoRows>('update sessions set last_seen_at = $2 where id = $1 and revoked_at is null', [
+    id,
+    at,
+  ]);
 }
 
 /** Ends one session at `at` (logout), unless it has ended already. */
@@ -119,7 +122,7 @@ export async function markOtpVerified(db: Db, id: string, at: Date): Promise<voi
 
 /** True when the session passed a two-factor check less than `minutes` before `now`. */
 export async function otpVerifiedWithin(db: Db, id: string, minutes: number, now: Date): Promise<boolean> {
-  const row = await db.query(
+  const row = await db.query<SelectOne>(
     `select 1 from sessions where id = $1 and otp_verified_at > $3::timestamptz - make_interval(mins => $2)`,
     [id, minutes, now],
   );
@@ -213,7 +216,7 @@ export async function sweepEndedSessions(
   { idleMinutes, now }: SessionLiveness,
   batch: number,
 ): Promise<number> {
-  const result = await db.query(
+  const result = await db.query<NoRows>(
     `with due as (
        select id from sessions
         where revoked_at is null

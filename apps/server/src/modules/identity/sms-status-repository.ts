@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { NoRows, SelectOne } from '../../db/pool.ts';
 
 /**
  * How far along a text's delivery status is (Twilio's message statuses): it only moves forward, so a callback that
@@ -38,13 +39,13 @@ export async function recordSmsStatus(
   const rank = SMS_STATUS_RANK[report.status];
   if (rank === undefined) return 'stale';
   // The rank is checked by the update itself: a report racing another waits for it and compares with what it wrote.
-  const updated = await db.query(
+  const updated = await db.query<NoRows>(
     `update mail_outbox set delivery_status = $2, delivery_error_code = $3, delivery_updated_at = $4
       where channel = 'sms' and provider_ref = $1 and ${STORED_RANK} < $5`,
     [report.providerRef, report.status, report.errorCode, report.at, rank],
   );
   if ((updated.rowCount ?? 0) > 0) return 'recorded';
-  const known = await db.query(
+  const known = await db.query<SelectOne>(
     `select 1 from mail_outbox where channel = 'sms' and provider_ref = $1 limit 1`,
     [report.providerRef],
   );

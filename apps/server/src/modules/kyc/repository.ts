@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Tx } from '../../db/pool.ts';
+import type { NoRows, Tx } from '../../db/pool.ts';
 import { settleLevel } from '../business/level-repository.ts';
 import type { ProfileRow } from '../identity/profile-repository.ts';
 import { setLabel } from '../identity/users-repository.ts';
@@ -18,7 +18,20 @@ export interface ApplicantRecord {
 }
 
 export async function findApplicantRecord(db: Db, userId: string): Promise<ApplicantRecord | undefined> {
-  return (await db.query('select * from kyc_applicants where user_id = $1', [userId])).rows[0];
+  return (
+    await db.query<{
+      user_id: string;
+      applicant_id: string | null;
+      level_name: string;
+      applied_at_ms: string;
+      review_status: string | null;
+      review_answer: string | null;
+      reject_type: string | null;
+      created_at: Date;
+      updated_at: Date;
+      review_comment: string | null;
+    }>('select * from kyc_applicants where user_id = $1', [userId])
+  ).rows[0];
 }
 
 /** Remembers the applicant id of a user (the provider's id for the user at the configured level). */
@@ -39,7 +52,10 @@ export async function saveApplicantId(
 /** The current `basic-kyc-level` label value of a user, or null. */
 export async function kycLabel(db: Db, userId: string): Promise<string | null> {
   const row = (
-    await db.query('select value from labels where user_id = $1 and key = $2', [userId, KYC_LABEL_KEY])
+    await db.query<{ value: string }>('select value from labels where user_id = $1 and key = $2', [
+      userId,
+      KYC_LABEL_KEY,
+    ])
   ).rows[0];
   return row?.value ?? null;
 }
@@ -51,7 +67,7 @@ export async function userForWebhook(
   applicantId: string,
 ): Promise<string | undefined> {
   const row = (
-    await db.query(
+    await db.query<{ id: string }>(
       `select id from users where uid = $1
        union all select user_id from kyc_applicants where applicant_id = $2 limit 1`,
       [externalUserId ?? null, applicantId],
@@ -69,7 +85,7 @@ export async function recordWebhook(
   event: { type: string; correlationId: string; applicantId: string; payload: unknown },
 ): Promise<string | null> {
   const row = (
-    await tx.query(
+    await tx.query<{ id: string }>(
       `insert into kyc_webhook_events (type, correlation_id, applicant_id, outcome, payload)
        values ($1, $2, $3, 'received', $4) on conflict (type, correlation_id) do nothing returning id`,
       [event.type, event.correlationId, event.applicantId, JSON.stringify(event.payload)],
@@ -156,7 +172,7 @@ export async function insertDocument(
   },
 ): Promise<StoredDocumentRow> {
   return (
-    await db.query(
+    await db.query<StoredDocumentRow>(
       `insert into kyc_documents (user_id, doc_type, doc_number_sealed, doc_expire, file_name, mime_type, size_bytes,
          content_sealed)
        values ($1, $2, $3, $4, $5, $6, $7, $8) returning ${DOCUMENT}`,
@@ -171,12 +187,16 @@ export async function insertDocument(
         doc.sealed,
       ],
     )
-  ).rows[0];
+  ).rows[0]!;
 }
 
 export async function listDocuments(db: Db, userId: string): Promise<StoredDocumentRow[]> {
-  return (await db.query(`select ${DOCUMENT} from kyc_documents where user_id = $1 order by id`, [userId]))
-    .rows;
+  return (
+    await db.query<StoredDocumentRow>(
+      `select ${DOCUMENT} from kyc_documents where user_id = $1 order by id`,
+      [userId],
+    )
+  ).rows;
 }
 
 /** The user's `basic-kyc-level` and `document` labels (the command line's `kyc status`). */
@@ -219,7 +239,7 @@ export async function insertNetVerifyScan(
 
 /** Marks the user's scan submitted; false when the user has no scan with that reference. */
 export async function markNetVerifySubmitted(db: Db, scanRef: string, userId: string): Promise<boolean> {
-  const updated = await db.query(
+  const updated = await db.query<NoRows>(
     `update kyc_net_verify_scans set state = 'submitted', updated_at = now() where scan_ref = $1 and user_id = $2`,
     [scanRef, userId],
   );

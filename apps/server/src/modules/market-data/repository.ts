@@ -1,6 +1,6 @@
 import type { OrderView } from '@exchange/engine';
 import type pg from 'pg';
-import { orderViewFromRow, type Units } from '../../core/persistence.ts';
+import { type OrderRow, orderViewFromRow, type Units } from '../../core/persistence.ts';
 
 /**
  * The SQL of market data: markets, recent trades, candles and tickers built from the trades, the open orders of the
@@ -18,21 +18,42 @@ export async function listPublicMarkets(
   const where = `state <> 'hidden' and ($1::text is null or base_unit = $1) and ($2::text is null or quote_unit = $2)`;
   const filters = [baseUnit, quoteUnit];
   const [rows, total] = await Promise.all([
-    db.query(
+    db.query<{
+      id: string;
+      symbol: string;
+      name: string;
+      type: string;
+      base_unit: string;
+      quote_unit: string;
+      min_price: string;
+      max_price: string;
+      min_amount: string;
+      amount_precision: number;
+      price_precision: number;
+      state: string;
+    }>(
       `select id, id as symbol, upper(base_unit) || '/' || upper(quote_unit) as name, 'spot' as type, base_unit, quote_unit,
          trim_scale(min_price)::text as min_price, trim_scale(max_price)::text as max_price,
          trim_scale(min_amount)::text as min_amount, amount_precision, price_precision, state
        from markets where ${where} order by position, id limit $3 offset $4`,
       [...filters, limit, offset],
     ),
-    db.query(`select count(*)::int as n from markets where ${where}`, filters),
+    db.query<{ n: number }>(`select count(*)::int as n from markets where ${where}`, filters),
   ]);
-  return { items: rows.rows, total: total.rows[0].n as number };
+  return { items: rows.rows, total: total.rows[0]!.n };
 }
 
 /** A market's most recent trades, newest first. */
 export async function recentTrades(db: pg.Pool, market: string, limit: number) {
-  const rows = await db.query(
+  const rows = await db.query<{
+    id: string;
+    price: string;
+    amount: string;
+    total: string;
+    market: string;
+    created_at: Date;
+    taker_type: 'buy' | 'sell';
+  }>(
     `select id, trim_scale(price)::text as price, trim_scale(amount)::text as amount, trim_scale(total)::text as total,
      market_id as market, created_at, taker_type from trades where market_id = $1 order by id desc limit $2`,
     [market, limit],
@@ -42,7 +63,14 @@ export async function recentTrades(db: pg.Pool, market: string, limit: number) {
 
 /** Every trading-fee rule, in id order. */
 export async function tradingFees(db: pg.Pool) {
-  const rows = await db.query(
+  const rows = await db.query<{
+    id: string;
+    group: string;
+    market_id: string;
+    maker: string;
+    taker: string;
+    created_at: Date;
+  }>(
     `select id, "group", market_id, trim_scale(maker)::text as maker, trim_scale(taker)::text as taker, created_at
    from trading_fees order by id`,
   );
@@ -51,7 +79,7 @@ export async function tradingFees(db: pg.Pool) {
 
 /** The fees of each trading level (the rules for any market), by level. */
 export async function tradingLevels(db: pg.Pool) {
-  const rows = await db.query(
+  const rows = await db.query<{ level: string; maker: string; taker: string }>(
     `select "group" as level, trim_scale(maker)::text as maker, trim_scale(taker)::text as taker
    from trading_fees where market_id = 'any' order by "group"`,
   );
@@ -133,7 +161,9 @@ export async function openOrders(
   units: Units,
   markets: { has(id: string): boolean },
 ): Promise<OrderView[]> {
-  const rows = await db.query(`select * from orders where state in ('wait', 'pending') order by seq`);
+  const rows = await db.query<OrderRow>(
+    `select * from orders where state in ('wait', 'pending') order by seq`,
+  );
   return rows.rows.filter((row) => markets.has(row.market_id)).map((row) => orderViewFromRow(units, row));
 }
 
@@ -148,7 +178,7 @@ export async function restingOrders(
   side: 'sell' | 'buy',
   limit: number,
 ): Promise<OrderView[]> {
-  const rows = await db.query(
+  const rows = await db.query<OrderRow>(
     `select * from orders where market_id = $1 and state in ('wait', 'pending') and side = $2
        and price is not null and (ord_type = 'limit' or (ord_type <> 'stop_loss_order' and triggered_at is not null))
      order by price ${side === 'sell' ? 'asc' : 'desc'}, seq limit $3`,

@@ -136,7 +136,8 @@ export async function marketDataRoutes(app: FastifyInstance, deps: MarketDataRou
           ...r,
           id: Number(r.id),
           tid: Number(r.id),
-          date: Math.floor(new Date(r.created_at).getTime() / 1000),
+          created_at: r.created_at.toISOString(),
+          date: Math.floor(r.created_at.getTime() / 1000),
           type: r.taker_type,
         }),
       );

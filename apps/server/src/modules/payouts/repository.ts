@@ -1,5 +1,6 @@
 import { formatUnits, type PayoutFile, type PayoutRow } from '@exchange/shared';
 import type pg from 'pg';
+import type { NoRows } from '../../db/pool.ts';
 import { isoSql } from '../identity/users-repository.ts';
 import type { CheckedRow } from './validate.ts';
 
@@ -30,22 +31,52 @@ const FILE_SQL = `
               where r.file_id = f.id group by 1) s) as progress
   from payout_files f`;
 
+/** A row of {@link FILE_SQL}: times as ISO text, the totals and progress as parsed JSON. */
+interface FileSqlRow {
+  id: string;
+  file_name: string;
+  sha256: string;
+  state: PayoutFile['state'];
+  row_count: number;
+  created_at: string;
+  executed_at: string | null;
+  totals: PayoutFile['totals'];
+  progress: PayoutFile['progress'];
+}
+
 /** The user's files, newest first (at most `limit`). */
 export async function listFiles(db: pg.Pool, userId: number, limit: number): Promise<PayoutFile[]> {
   return (
-    await db.query(`${FILE_SQL} where f.user_id = $1 order by f.id desc limit $2`, [userId, limit])
+    await db.query<FileSqlRow>(`${FILE_SQL} where f.user_id = $1 order by f.id desc limit $2`, [
+      userId,
+      limit,
+    ])
   ).rows.map(fileOf);
 }
 
 /** One file of the user's; null when there is none with that id or it is someone else's. */
 export async function findFile(db: pg.Pool, userId: number, id: number): Promise<PayoutFile | null> {
-  const row = (await db.query(`${FILE_SQL} where f.id = $1 and f.user_id = $2`, [id, userId])).rows[0];
+  const row = (await db.query<FileSqlRow>(`${FILE_SQL} where f.id = $1 and f.user_id = $2`, [id, userId]))
+    .rows[0];
   return row ? fileOf(row) : null;
 }
 
 /** The rows of a file (the caller checked that it is the user's), each with its withdrawal's state. */
 export async function fileRows(db: pg.Pool, fileId: number): Promise<PayoutRow[]> {
-  const rows = await db.query(
+  const rows = await db.query<{
+    line: number;
+    currency_id: string;
+    blockchain_key: string;
+    recipient: string;
+    internal: boolean;
+    amount: string;
+    fee: string;
+    reference: string;
+    state: string;
+    error: string | null;
+    withdrawal_id: string | null;
+    txid: string | null;
+  }>(
     `select r.line, r.currency_id, r.blockchain_key, r.recipient, r.internal_user_id is not null as internal,
        trim_scale(r.amount)::text as amount, trim_scale(r.fee)::text as fee, r.reference,
        case when r.state = 'placed' then w.state else r.state end as state,
@@ -74,7 +105,10 @@ export async function fileRows(db: pg.Pool, fileId: number): Promise<PayoutRow[]
 /** The id of the user's file with these bytes, if one exists. */
 export async function fileWithHash(db: pg.Pool, userId: number, sha256: Buffer): Promise<number | null> {
   const row = (
-    await db.query('select id from payout_files where user_id = $1 and sha256 = $2', [userId, sha256])
+    await db.query<{ id: string }>('select id from payout_files where user_id = $1 and sha256 = $2', [
+      userId,
+      sha256,
+    ])
   ).rows[0];
   return row ? Number(row.id) : null;
 }
@@ -93,7 +127,7 @@ export async function insertFile(
   const client = await db.connect();
   try {
     await client.query('begin');
-    const file = await client.query(
+    const file = await client.query<{ id: string }>(
       `insert into payout_files (user_id, sha256, file_name, row_count) values ($1, $2, $3, $4)
        on conflict (user_id, sha256) do nothing returning id`,
       [userId, sha256, fileName, rows.length],
@@ -102,7 +136,7 @@ export async function insertFile(
       await client.query('rollback');
       return null;
     }
-    const id = Number(file.rows[0].id);
+    const id = Number(file.rows[0]!.id);
     await client.query(
       `insert into payout_rows (file_id, line, currency_id, blockchain_key, recipient, internal_user_id, amount, fee, reference)
        select $1, * from unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::numeric[], $8::numeric[], $9::text[])`,
@@ -130,7 +164,7 @@ export async function insertFile(
 
 /** Deletes a file of the user's that was never executed; false when there is none such. */
 export async function deleteValidated(db: pg.Pool, userId: number, id: number): Promise<boolean> {
-  const deleted = await db.query(
+  const deleted = await db.query<NoRows>(
     `delete from payout_files where id = $1 and user_id = $2 and state = 'validated'`,
     [id, userId],
   );
@@ -143,7 +177,7 @@ export async function fileNeeds(
   fileId: number,
 ): Promise<{ currency: string; amount: string; fee: string }[]> {
   return (
-    await db.query(
+    await db.query<{ currency: string; amount: string; fee: string }>(
       `select currency_id as currency, sum(amount)::text as amount, sum(fee)::text as fee
        from payout_rows where file_id = $1 group by currency_id`,
       [fileId],
@@ -153,7 +187,7 @@ export async function fileNeeds(
 
 /** Moves the user's file from `validated` to `executing`, once; false when it was not waiting. */
 export async function startExecuting(db: pg.Pool, userId: number, id: number): Promise<boolean> {
-  const updated = await db.query(
+  const updated = await db.query<NoRows>(
     `update payout_files set state = 'executing', executed_at = now(), run_at = now()
      where id = $1 and user_id = $2 and state = 'validated'`,
     [id, userId],
@@ -167,7 +201,15 @@ export async function startExecuting(db: pg.Pool, userId: number, id: number): P
  */
 export async function claimRow(db: pg.Pool, fileId: number): Promise<StoredRow | null> {
   const row = (
-    await db.query(
+    await db.query<{
+      line: number;
+      currency_id: string;
+      blockchain_key: string;
+      recipient: string;
+      internal_user_id: string | null;
+      amount: string;
+      fee: string;
+    }>(
       `update payout_rows set state = 'placing'
        where (file_id, line) = (select file_id, line from payout_rows where file_id = $1 and state = 'pending'
                                 order by line limit 1 for update skip locked)
@@ -215,7 +257,7 @@ export async function finishRow(
  * checks, they are never placed again); its pending rows are the new runner's.
  */
 export async function adoptStopped(db: pg.Pool, userId: number, fileId: number): Promise<boolean> {
-  const taken = await db.query(
+  const taken = await db.query<NoRows>(
     `update payout_files set run_at = now()
      where id = $1 and user_id = $2 and state = 'executing' and run_at < now() - interval '1 minute'`,
     [fileId, userId],
@@ -238,16 +280,16 @@ export async function finishFile(db: pg.Pool, fileId: number): Promise<void> {
   );
 }
 
-function fileOf(r: Record<string, unknown>): PayoutFile {
+function fileOf(r: FileSqlRow): PayoutFile {
   return {
     id: Number(r.id),
-    file_name: String(r.file_name),
-    sha256: String(r.sha256),
-    state: r.state as PayoutFile['state'],
-    row_count: Number(r.row_count),
-    totals: r.totals as PayoutFile['totals'],
-    progress: r.progress as PayoutFile['progress'],
-    created_at: String(r.created_at),
-    executed_at: r.executed_at === null ? null : String(r.executed_at),
+    file_name: r.file_name,
+    sha256: r.sha256,
+    state: r.state,
+    row_count: r.row_count,
+    totals: r.totals,
+    progress: r.progress,
+    created_at: r.created_at,
+    executed_at: r.executed_at,
   };
 }

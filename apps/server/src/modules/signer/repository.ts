@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Tx } from '../../db/pool.ts';
+import type { NoRows, SelectOne, Tx } from '../../db/pool.ts';
 
 /**
  * What the signer reads and writes in the exchange's database (as its own role, `exchange_signer`): the token
@@ -11,7 +11,7 @@ type Db = pg.Pool | Tx;
 
 /** Whether `currency` is carried on `network` at all. */
 export async function carriedOn(db: Db, network: string, currency: string): Promise<boolean> {
-  const row = await db.query(
+  const row = await db.query<SelectOne>(
     'select 1 from currency_networks where blockchain_key = $1 and currency_id = $2',
     [network, currency],
   );
@@ -101,7 +101,7 @@ export async function logSignedWithdrawal(
     txid: string;
   },
 ): Promise<boolean> {
-  const signed = await tx.query(
+  const signed = await tx.query<NoRows>(
     `insert into signer_log (blockchain_key, purpose, reference, decision, currency_id, amount, destination, txid)
      values ($1, 'withdrawal', $2, 'signed', $3, $4, $5, $6) on conflict do nothing`,
     [line.network, line.reference, line.currency, line.amount, line.destination, line.txid],

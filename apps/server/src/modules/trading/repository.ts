@@ -1,7 +1,7 @@
 import type { listOrdersQuery } from '@exchange/shared';
 import type pg from 'pg';
 import type { z } from 'zod';
-import { orderViewFromRow, type Units } from '../../core/persistence.ts';
+import { type OrderRow, orderViewFromRow, type Units } from '../../core/persistence.ts';
 import type { Keyset } from '../../db/keyset.ts';
 import { orderEntity } from './presenters.ts';
 
@@ -17,15 +17,15 @@ export async function listOrders(
     and ($4::text is null or ord_type = $4) and ($5::text is null or side = $5)`;
   const params = [userId, q.market ?? null, states, q.ord_type ?? null, q.type ?? null];
   const [rows, total] = await Promise.all([
-    db.query(
+    db.query<OrderRow>(
       `select * from orders where ${where} order by id ${q.order_by === 'asc' ? 'asc' : 'desc'} limit $6 offset $7`,
       [...params, q.limit, (q.page - 1) * q.limit],
     ),
-    db.query(`select count(*)::int as n from orders where ${where}`, params),
+    db.query<{ n: number }>(`select count(*)::int as n from orders where ${where}`, params),
   ]);
   return {
     items: rows.rows.map((r) => orderEntity(units, orderViewFromRow(units, r))),
-    total: total.rows[0].n as number,
+    total: total.rows[0]!.n,
   };
 }
 
@@ -34,7 +34,7 @@ export async function findOwnOrder(db: pg.Pool, units: Units, userId: number, id
   const byUuid = /^[0-9a-f-]{36}$/.test(idOrUuid);
   if (!byUuid && !/^\d{1,18}$/.test(idOrUuid)) return undefined;
   const row = (
-    await db.query(
+    await db.query<OrderRow>(
       `select * from orders where user_id = $1 and ${byUuid ? 'uuid = $2::uuid' : 'id = $2::bigint'}`,
       [userId, idOrUuid],
     )
@@ -56,7 +56,23 @@ const USER_TRADE = `select t.id, trim_scale(t.price)::text as price, trim_scale(
   from trades t join markets m on m.id = t.market_id
   join orders o on o.id = case when t.taker_id = $1 then t.taker_order_id else t.maker_order_id end`;
 
-const userTrade = (r: Record<string, unknown>) => ({ ...r, id: Number(r.id), order_id: Number(r.order_id) });
+/** A row of {@link USER_TRADE}. */
+interface UserTradeRow {
+  id: string;
+  price: string;
+  amount: string;
+  total: string;
+  market: string;
+  created_at: Date;
+  taker_type: 'buy' | 'sell';
+  side: 'buy' | 'sell';
+  order_id: string;
+  fee: string;
+  fee_amount: string;
+  fee_currency: string;
+}
+
+const userTrade = (r: UserTradeRow) => ({ ...r, id: Number(r.id), order_id: Number(r.order_id) });
 
 /** The user's trades, newest first, from their side of each trade. */
 export async function listUserTrades(
@@ -68,20 +84,23 @@ export async function listUserTrades(
 ) {
   const where = `(maker_id = $1 or taker_id = $1) and ($2::text is null or t.market_id = $2)`;
   const [rows, total] = await Promise.all([
-    db.query(`${USER_TRADE} where ${where} order by t.id desc limit $3 offset $4`, [
+    db.query<UserTradeRow>(`${USER_TRADE} where ${where} order by t.id desc limit $3 offset $4`, [
       userId,
       market ?? null,
       limit,
       (page - 1) * limit,
     ]),
-    db.query(`select count(*)::int as n from trades t where ${where}`, [userId, market ?? null]),
+    db.query<{ n: number }>(`select count(*)::int as n from trades t where ${where}`, [
+      userId,
+      market ?? null,
+    ]),
   ]);
-  return { items: rows.rows.map(userTrade), total: total.rows[0].n as number };
+  return { items: rows.rows.map(userTrade), total: total.rows[0]!.n };
 }
 
 /** A {@link Keyset} page of all the user's orders, oldest first, as Peatio's order entity (the data export). */
 export async function ordersAfter(db: pg.Pool, units: Units, userId: number, page: Keyset) {
-  const rows = await db.query(
+  const rows = await db.query<OrderRow>(
     'select * from orders where user_id = $1 and id > $2 and id <= $3 order by id limit $4',
     [userId, page.after, page.upTo, page.limit],
   );
@@ -90,7 +109,7 @@ export async function ordersAfter(db: pg.Pool, units: Units, userId: number, pag
 
 /** A {@link Keyset} page of all the user's trades, oldest first, from their side (the data export). */
 export async function tradesAfter(db: pg.Pool, userId: number, page: Keyset) {
-  const rows = await db.query(
+  const rows = await db.query<UserTradeRow>(
     `${USER_TRADE} where (t.maker_id = $1 or t.taker_id = $1) and t.id > $2 and t.id <= $3 order by t.id limit $4`,
     [userId, page.after, page.upTo, page.limit],
   );
@@ -99,7 +118,7 @@ export async function tradesAfter(db: pg.Pool, userId: number, page: Keyset) {
 
 /** The trades of one of the user's orders, oldest first (Peatio's `trades` of `GET /market/orders/{id}`). */
 export async function orderTrades(db: pg.Pool, userId: number, orderId: number) {
-  const rows = await db.query(
+  const rows = await db.query<UserTradeRow>(
     `${USER_TRADE} where (t.taker_id = $1 and t.taker_order_id = $2) or (t.maker_id = $1 and t.maker_order_id = $2)
      order by t.id`,
     [userId, orderId],
@@ -109,7 +128,13 @@ export async function orderTrades(db: pg.Pool, userId: number, orderId: number) 
 
 /** The user's committed balances in every currency (zero rows included). */
 export async function listBalances(db: pg.Pool, userId: number) {
-  const rows = await db.query(
+  const rows = await db.query<{
+    currency: string;
+    name: string;
+    precision: number;
+    balance: string;
+    locked: string;
+  }>(
     `select c.id as currency, c.name, c.precision, trim_scale(coalesce(b.balance, 0))::text as balance,
        trim_scale(coalesce(b.locked, 0))::text as locked
      from currencies c left join balances b on b.currency_id = c.id and b.user_id = $1 where c.visible order by c.position, c.id`,
@@ -120,11 +145,11 @@ export async function listBalances(db: pg.Pool, userId: number) {
 
 /** The user's favourite market ids, oldest first. */
 export async function listFavourites(db: pg.Pool, userId: number): Promise<string[]> {
-  const rows = await db.query(
+  const rows = await db.query<{ market_id: string }>(
     'select market_id from favourite_markets where user_id = $1 order by created_at, market_id',
     [userId],
   );
-  return rows.rows.map((r) => r.market_id as string);
+  return rows.rows.map((r) => r.market_id);
 }
 
 /** Marks (or unmarks) a market as one of the user's favourites; repeating either is harmless. */

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Keyset } from '../../db/keyset.ts';
-import type { Tx } from '../../db/pool.ts';
+import type { NoRows, SelectOne, Tx } from '../../db/pool.ts';
 import type { TravelRuleBeneficiary } from '../compliance/travel-rule/withdrawal-check.ts';
 
 /** The wallet's SQL on saved withdrawal addresses (`beneficiaries`). */
@@ -75,7 +75,7 @@ export interface BeneficiaryFilters {
 
 /** Whether `id` is a visible currency. */
 export async function isVisibleCurrency(db: Db, id: string): Promise<boolean> {
-  const known = await db.query('select 1 from currencies where id = $1 and visible', [id]);
+  const known = await db.query<SelectOne>('select 1 from currencies where id = $1 and visible', [id]);
   return known.rowCount === 1;
 }
 
@@ -234,7 +234,10 @@ export async function activatePendingBeneficiary(
 
 /** Deletes the user's beneficiary `id`. @returns whether it was deleted. */
 export async function deleteUserBeneficiary(db: Db, id: string, userId: string): Promise<boolean> {
-  const removed = await db.query('delete from beneficiaries where id = $1 and user_id = $2', [id, userId]);
+  const removed = await db.query<NoRows>('delete from beneficiaries where id = $1 and user_id = $2', [
+    id,
+    userId,
+  ]);
   return removed.rowCount === 1;
 }
 

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Tx } from '../../db/pool.ts';
+import type { SelectOne, Tx } from '../../db/pool.ts';
 
 /** The wallet's SQL for the collector: credited deposits to sweep and our own movements (`custody_transfers`). */
 type Db = pg.Pool | Tx;
@@ -66,7 +66,7 @@ export async function markCollectingErrored(db: Db, ids: number[], note: string)
 
 /** Whether a gas top-up to `address` is pending on the network. */
 export async function gasTransferPending(db: Db, key: string, address: string): Promise<boolean> {
-  const pending = await db.query(
+  const pending = await db.query<SelectOne>(
     `select 1 from custody_transfers where blockchain_key = $1 and kind = 'gas' and state = 'pending' and to_address = $2`,
     [key, address],
   );

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Tx } from '../../db/pool.ts';
+import type { SelectOne, Tx } from '../../db/pool.ts';
 
 /** The wallet's SQL on the hot wallet's bounds (`wallet_limits`) and its transfers to cold storage. */
 type Db = pg.Pool | Tx;
@@ -27,7 +27,7 @@ export async function walletLimits(db: Db, key: string): Promise<WalletLimitRow[
 
 /** Whether a transfer of `currency` to cold storage is pending on the network. */
 export async function coldTransferPending(db: Db, key: string, currency: string): Promise<boolean> {
-  const pending = await db.query(
+  const pending = await db.query<SelectOne>(
     `select 1 from custody_transfers where blockchain_key = $1 and currency_id = $2 and kind = 'cold' and state = 'pending'`,
     [key, currency],
   );

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Tx } from '../../db/pool.ts';
+import type { NoRows, Tx } from '../../db/pool.ts';
 
 /** The wallet's SQL on networks: `blockchains`, their currencies (`currency_networks`) and `chain_endpoints`. */
 type Db = pg.Pool | Tx;
@@ -37,7 +37,7 @@ export async function fillExplorerTemplates(
   key: string,
   templates: { transaction: string; address: string },
 ): Promise<boolean> {
-  const filled = await db.query(
+  const filled = await db.query<NoRows>(
     `update blockchains set explorer_transaction = $2, explorer_address = $3
      where key = $1 and explorer_transaction is null and explorer_address is null`,
     [key, templates.transaction, templates.address],

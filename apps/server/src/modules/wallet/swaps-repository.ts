@@ -42,7 +42,7 @@ export interface NewSwap {
  * @returns whether it was recorded (false: its quote was used already).
  */
 export async function insertSwap(db: Db, s: NewSwap): Promise<boolean> {
-  const recorded = await db.query(
+  const recorded = await db.query<{ id: string }>(
     `insert into swaps (user_id, from_currency, to_currency, amount, price, total, fee, state, reason, quote_hash)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) on conflict (quote_hash) do nothing returning id`,
     [s.userId, s.from, s.to, s.amount, s.price, s.total, s.fee, s.state, s.reason, s.quoteHash],

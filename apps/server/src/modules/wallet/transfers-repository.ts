@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Tx } from '../../db/pool.ts';
+import type { SelectOne, Tx } from '../../db/pool.ts';
 
 /** The wallet's SQL for internal transfers: the currency's networks and the recipient's account. */
 type Db = pg.Pool | Tx;
@@ -52,6 +52,6 @@ export async function activeUserIdsByPhoneDigits(db: Db, digits: string): Promis
 /** Whether the user `userId` is active. */
 export async function isActiveUser(db: Db, userId: number): Promise<boolean> {
   return Boolean(
-    (await db.query(`select 1 from users where id = $1 and state = 'active'`, [userId])).rowCount,
+    (await db.query<SelectOne>(`select 1 from users where id = $1 and state = 'active'`, [userId])).rowCount,
   );
 }

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Tx } from '../../db/pool.ts';
+import type { NoRows, Tx } from '../../db/pool.ts';
 
 /** The wallet's SQL for the withdrawal processor: which withdrawals need a step, and their failure. */
 type Db = pg.Pool | Tx;
@@ -96,7 +96,7 @@ export async function markWithdrawalFailed(
   reason: string,
   from: string,
 ): Promise<boolean> {
-  const updated = await db.query(
+  const updated = await db.query<NoRows>(
     `update withdrawals set state = 'failed', error = $2, updated_at = now() where id = $1 and state = $3`,
     [id, reason, from],
   );

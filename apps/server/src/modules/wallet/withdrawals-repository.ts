@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Tx } from '../../db/pool.ts';
+import type { NoRows, Tx } from '../../db/pool.ts';
 
 /** The wallet's SQL on withdrawals (`withdrawals`, and what their checks read). */
 type Db = pg.Pool | Tx;
@@ -69,7 +69,7 @@ export async function reviewFigures(db: Db, w: ReviewFiguresInput): Promise<Revi
  * @returns whether it was errored and unresolved (and so changed).
  */
 export async function resolveErroredAsSent(db: Db, id: number, txid: string): Promise<boolean> {
-  const updated = await db.query(
+  const updated = await db.query<NoRows>(
     `update withdrawals set state = 'confirming', txid = $2, error = null, updated_at = now()
            where id = $1 and state = 'errored' and resolution is null`,
     [id, txid],
@@ -82,7 +82,7 @@ export async function resolveErroredAsSent(db: Db, id: number, txid: string): Pr
  * @returns whether it was errored (and so marked).
  */
 export async function resolveErroredAsFailed(db: Db, id: number): Promise<boolean> {
-  const updated = await db.query(
+  const updated = await db.query<NoRows>(
     `update withdrawals set resolution = 'failed' where id = $1 and state = 'errored'`,
     [id],
   );
@@ -267,7 +267,7 @@ export async function moveWithdrawal(
     reasons: readonly string[] | null;
   },
 ): Promise<boolean> {
-  const updated = await db.query(
+  const updated = await db.query<NoRows>(
     `update withdrawals set state = $2, error = coalesce($3, error), txid = coalesce($4, txid),
        block_height = coalesce($5, block_height), review_reasons = coalesce($7, review_reasons), updated_at = now()
      where id = $1 and state = any($6)`,

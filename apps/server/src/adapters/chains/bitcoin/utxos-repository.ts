@@ -25,7 +25,13 @@ export class UtxoStore {
 
   /** Unspent outputs of `addresses`, largest first. */
   async unspent(q: Queryable, addresses: string[]): Promise<Utxo[]> {
-    const { rows } = await q.query(
+    const { rows } = await q.query<{
+      txid: string;
+      vout: number;
+      address: string;
+      amount: string;
+      script: string;
+    }>(
       `select txid, vout, address, amount::text as amount, script from btc_utxos
         where chain = $1 and address = any($2) and status = 'unspent' order by amount desc, txid, vout`,
       [this.chain, addresses],
@@ -99,7 +105,7 @@ export class UtxoStore {
   }
 
   async broadcast(txid: string): Promise<{ outputs: number; blockHash: string | null } | null> {
-    const { rows } = await this.db.query(
+    const { rows } = await this.db.query<{ outputs: number; block_hash: string | null }>(
       'select outputs, block_hash from btc_transactions where chain = $1 and txid = $2',
       [this.chain, txid],
     );

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { NoRows } from '../../../db/pool.ts';
 import type { OperationKind, RuleHit } from './rules.ts';
 
 /** An operation not yet seen by the monitor, from its own table. */
@@ -25,7 +26,17 @@ const profileCountry = (user: string) =>
  * after a higher one) is still picked up on a later pass.
  */
 export async function newOperations(db: pg.Pool, horizonHours: number, limit = 500): Promise<NewOperation[]> {
-  const rows = await db.query(
+  // `at` is never null: each branch filters on it (`credited_at > ...`).
+  const rows = await db.query<{
+    source: NewOperation['source'];
+    id: string;
+    user_id: string;
+    kind: OperationKind;
+    currency_id: string;
+    amount: string;
+    at: Date;
+    country: string | null;
+  }>(
     `select * from (
        select 'deposit' as source, d.id, d.user_id,
          case when d.internal_withdrawal_id is null then 'deposit' else 'transfer_in' end as kind,
@@ -80,7 +91,7 @@ export async function recordOperation(
   eurCents: bigint | null,
 ): Promise<number | null> {
   const row = (
-    await db.query(
+    await db.query<{ id: string }>(
       `insert into aml_operations (source, source_id, user_id, kind, currency_id, amount, eur_cents,
          counterparty_country, occurred_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9) on conflict (source, source_id) do nothing returning id`,
@@ -110,7 +121,14 @@ export async function customerWindow(
   passThroughMinutes: number,
 ) {
   const row = (
-    await db.query(
+    await db.query<{
+      level: number | null;
+      linked_before: string;
+      linked_ids: string[];
+      recent_in: string;
+      recent_out: string;
+      recent_ids: string[];
+    }>(
       `select (select level from users where id = $2) as level,
          (select coalesce(sum(eur_cents), 0)::text from aml_operations where user_id = $2 and id <> $1
             and occurred_at > $3::timestamptz - make_interval(days => $4) and occurred_at <= $3) as linked_before,
@@ -128,20 +146,20 @@ export async function customerWindow(
             and occurred_at > $3::timestamptz - make_interval(mins => $5) and occurred_at <= $3) as recent_ids`,
       [opId, userId, at, linkedDays, passThroughMinutes],
     )
-  ).rows[0];
+  ).rows[0]!;
   return {
     level: Number(row.level ?? 0),
     linkedBefore: BigInt(row.linked_before),
-    linkedIds: (row.linked_ids as string[]).map(Number),
+    linkedIds: row.linked_ids.map(Number),
     recentIn: passThroughMinutes > 0 ? BigInt(row.recent_in) : 0n,
     recentOut: BigInt(row.recent_out),
-    recentIds: (row.recent_ids as string[]).map(Number),
+    recentIds: row.recent_ids.map(Number),
   };
 }
 
 /** Opens an alert for a hit; nothing when this operation already has one for this rule. */
 export async function openAlert(db: pg.Pool, userId: number, opId: number, hit: RuleHit): Promise<boolean> {
-  const inserted = await db.query(
+  const inserted = await db.query<NoRows>(
     `insert into aml_alerts (user_id, rule, operation_id, operation_ids, eur_cents, facts)
      values ($1, $2, $3, $4, $5, $6) on conflict (operation_id, rule) do nothing`,
     [userId, hit.rule, opId, hit.operationIds, hit.eurCents?.toString() ?? null, JSON.stringify(hit.facts)],
@@ -151,6 +169,6 @@ export async function openAlert(db: pg.Pool, userId: number, opId: number, hit: 
 
 /** The id of the user with this uid, or undefined. */
 export async function userIdByUid(db: pg.Pool, uid: string): Promise<number | undefined> {
-  const row = (await db.query('select id from users where uid = $1', [uid])).rows[0];
+  const row = (await db.query<{ id: string }>('select id from users where uid = $1', [uid])).rows[0];
   return row ? Number(row.id) : undefined;
 }

@@ -1,6 +1,6 @@
 import type { AdminSanctionsHit, SanctionsSubjectKind } from '@exchange/shared';
 import type pg from 'pg';
-import type { Tx } from '../../../db/pool.ts';
+import type { NoRows, SelectOne, Tx } from '../../../db/pool.ts';
 import { isoSql } from '../../identity/users-repository.ts';
 import { lockForDecision, recordDecision } from '../decisions-repository.ts';
 
@@ -81,7 +81,7 @@ export async function countOpenHits(db: Db): Promise<number> {
 /** Whether the customer has a hit that is open or confirmed. */
 export async function hasFreezingHit(db: Db, userId: string | number): Promise<boolean> {
   const row = (
-    await db.query(
+    await db.query<SelectOne>(
       `select 1 from sanctions_hits where user_id = $1 and state in ('open', 'confirmed') limit 1`,
       [userId],
     )
@@ -91,7 +91,7 @@ export async function hasFreezingHit(db: Db, userId: string | number): Promise<b
 
 /** Records a hit; false when the same name was raised against the same entry already (nothing changes then). */
 export async function insertHit(db: Db, hit: NewHit): Promise<boolean> {
-  const inserted = await db.query(
+  const inserted = await db.query<NoRows>(
     `insert into sanctions_hits (user_id, subject_kind, subject_name, list_id, entry_logical_id,
              entry_reference, entry_name, entry_subject_type, entry_regulation, score)
            values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)

@@ -1,6 +1,6 @@
 import type { AdminTravelRuleDeposit, IncomingTravelRuleStatus } from '@exchange/shared';
 import type pg from 'pg';
-import type { Tx } from '../../../db/pool.ts';
+import type { NoRows, SelectOne, Tx } from '../../../db/pool.ts';
 import { isoSql } from '../../identity/users-repository.ts';
 import { lockForDecision } from '../decisions-repository.ts';
 import type { ReturnedDeposit } from './incoming-return.ts';
@@ -101,7 +101,7 @@ export async function recordIncomingAnswer(
   record: Record<string, unknown>,
   checkedAt: Date,
 ): Promise<boolean> {
-  const updated = await db.query(
+  const updated = await db.query<NoRows>(
     `update deposits set travel_rule_status = $2, travel_rule = $3::jsonb, travel_rule_checked_at = $4,
        updated_at = now()
      where id = $1 and state = 'submitted' and (travel_rule_status is null or travel_rule_status = 'awaiting')`,
@@ -112,7 +112,7 @@ export async function recordIncomingAnswer(
 
 /** Whether the app knows this network (`blockchains.key`). */
 export async function networkExists(db: Db, network: string): Promise<boolean> {
-  return (await db.query('select 1 from blockchains where key = $1', [network])).rowCount === 1;
+  return (await db.query<SelectOne>('select 1 from blockchains where key = $1', [network])).rowCount === 1;
 }
 
 /** The sender the chain named for a deposit the app saw (null: none seen, or a chain that names none). */
@@ -122,7 +122,7 @@ export async function depositSender(
 ): Promise<string | null> {
   return (
     (
-      await db.query(
+      await db.query<{ from_address: string | null }>(
         `select from_address from deposits where blockchain_key = $1 and txid = $2 and address = $3
           order by id desc limit 1`,
         [transfer.network, transfer.txid, transfer.address],

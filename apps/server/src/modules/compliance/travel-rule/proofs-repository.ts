@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Tx } from '../../../db/pool.ts';
+import type { NoRows, Tx } from '../../../db/pool.ts';
 
 type Db = pg.Pool | Tx;
 
@@ -56,7 +56,7 @@ export async function countChallengeAttempt(
 
 /** Uses the challenge up at `at`; false when it was used already (another submission recorded it first). */
 export async function useChallenge(db: Db, challengeId: number, at: Date): Promise<boolean> {
-  const used = await db.query(
+  const used = await db.query<NoRows>(
     'update address_proof_challenges set used_at = $2 where id = $1 and used_at is null',
     [challengeId, at],
   );
