@@ -145,6 +145,20 @@ export async function markDead(db: pg.Pool, id: string, error: string): Promise<
   );
 }
 
+/**
+ * Whether a sender (of any process) holds a message whose first attempt has no outcome yet: claimed (counted,
+ * its next attempt set ahead) with neither a delivery nor an error recorded.
+ */
+export async function firstAttemptUnderWay(db: pg.Pool): Promise<boolean> {
+  const row = (
+    await db.query<{ busy: boolean }>(
+      `select exists (select 1 from mail_outbox
+                       where queued and attempts = 1 and error is null and next_attempt_at > now()) as busy`,
+    )
+  ).rows[0];
+  return row?.busy === true;
+}
+
 /** A failed attempt's error, kept until the next one. */
 export async function recordAttemptError(db: pg.Pool, id: string, error: string): Promise<void> {
   await db.query('update mail_outbox set error = $2 where id = $1', [id, error]);

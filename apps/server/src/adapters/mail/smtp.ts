@@ -6,6 +6,7 @@ import { decrypt, type ServerKeys } from '../../modules/identity/crypto.ts';
 import { recordOutgoing } from './outbox.ts';
 import {
   claimNextDue,
+  firstAttemptUnderWay,
   markDead,
   markSent,
   msUntilNextDue,
@@ -16,6 +17,10 @@ import { fillSecret, type MailPort } from './port.ts';
 
 /** How many times the sender tries a message (2 s, 4 s … 256 s apart: about 8.5 minutes) before giving up on it. */
 export const MAIL_MAX_ATTEMPTS = 8;
+
+/** How long a flush waits for another sender's attempt: FLUSH_WAITS looks, FLUSH_WAIT_MS apart. */
+const FLUSH_WAITS = 150;
+const FLUSH_WAIT_MS = 20;
 
 /**
  * The SMTP client's time limits. nodemailer's own allow two minutes to connect and ten for a silent socket; a
@@ -93,11 +98,15 @@ export class MailSender {
 
   /**
    * Delivers everything queued so far before it resolves (the development outbox reads the mail simulator's
-   * mailbox after this): a pass now, or right after the one under way, and any it leads to.
+   * mailbox after this): a pass now, or right after the one under way, and any it leads to. Another process's
+   * sender may have claimed a message first (two apps on one database, as in the tests): its first attempt's
+   * outcome is waited for, a few seconds at most.
    */
   async flush(): Promise<void> {
     this.worker.kick();
     await this.worker.idle();
+    for (let i = 0; i < FLUSH_WAITS && (await firstAttemptUnderWay(this.options.db)); i++)
+      await new Promise((resolve) => setTimeout(resolve, FLUSH_WAIT_MS));
   }
 
   private async pass(): Promise<void> {
