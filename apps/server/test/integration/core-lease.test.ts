@@ -92,8 +92,10 @@ describe('the core lease', () => {
       );
       expect(left.rows[0].n).toBe(0);
     });
-    // The reload after a lost database confirms the lease first: the lock is free and the term unchanged.
-    expect(await lease.confirm()).toBe(lease.term);
+    // The reload after a lost database confirms the lease first: the lock is free and the term unchanged. The
+    // lease hears its connection's end a moment after the backend is gone; until then a confirm fails on the dead
+    // connection and the reload tries again, as here.
+    expect(await vi.waitFor(() => lease.confirm())).toBe(lease.term);
     expect((await credit(core, user)).ok).toBe(true);
     // ...and now a would-be successor waits (it says so), until it is stopped.
     const abort = new AbortController();

@@ -18,6 +18,11 @@ export interface TestApp {
   clock: TestClock;
   /** The app's signer (the real one, with the test mnemonic), unless the test named its own SIGNER_URL. */
   signer: TestSigner | undefined;
+  /**
+   * The app's last error-level log lines (an unexpected error behind a 500 among them), kept in memory when the
+   * test set neither its own log stream nor LOG_LEVEL: a failing test can say why the server failed.
+   */
+  errors(): string[];
   close(): Promise<void>;
 }
 
@@ -60,7 +65,26 @@ export async function createTestApp(
   if (overrides.clock && !(overrides.clock instanceof TestClock))
     throw new Error('a test app runs on a TestClock');
   const clock = overrides.clock ?? new TestClock();
-  const { app, deps } = await composeApp(config, db.pool, { clock, ...overrides });
+  const errors: string[] = [];
+  const keepErrors = !overrides.logStream && env.LOG_LEVEL === undefined;
+  const logged = keepErrors
+    ? {
+        ...config,
+        logLevel: 'error' as const,
+        logFormat: 'json' as const,
+      }
+    : config;
+  const errorStream = {
+    write(line: string) {
+      errors.push(line.trim());
+      if (errors.length > 20) errors.shift();
+    },
+  };
+  const { app, deps } = await composeApp(logged, db.pool, {
+    clock,
+    ...(keepErrors ? { logStream: errorStream } : {}),
+    ...overrides,
+  });
   await app.ready();
   return {
     app,
@@ -68,6 +92,7 @@ export async function createTestApp(
     deps,
     clock,
     signer,
+    errors: () => [...errors],
     async close() {
       await app.close();
       await signer?.close();

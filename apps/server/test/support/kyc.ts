@@ -94,7 +94,10 @@ export function kycHarness(ctx: () => { t: TestApp; base: string }) {
    */
   async function widgetToken(session: Session): Promise<string> {
     const answer = await call('GET', '/resource/sumsub/token', session);
-    if (answer.statusCode !== 200) throw new Error(`no widget token: ${answer.statusCode} ${answer.body}`);
+    if (answer.statusCode !== 200)
+      throw new Error(
+        `no widget token: ${answer.statusCode} ${answer.body}; the app's last errors: ${ctx().t.errors().join('\n') || 'none'}`,
+      );
     return answer.json().token as string;
   }
 

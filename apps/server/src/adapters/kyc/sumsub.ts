@@ -40,6 +40,7 @@ export function createSumsubProvider(options: SumsubOptions): KycProvider {
     };
     if (contentType) headers['Content-Type'] = contentType;
     let response: Response;
+    let text: string;
     try {
       response = await fetch(`${base()}${pathWithQuery}`, {
         method,
@@ -47,10 +48,11 @@ export function createSumsubProvider(options: SumsubOptions): KycProvider {
         body: payload,
         signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
       });
+      // The body is part of the answer: a connection that ends while it is read is the provider's failure too.
+      text = await response.text();
     } catch (err) {
       throw new KycProviderError(503, `kyc provider unreachable: ${(err as Error).message}`);
     }
-    const text = await response.text();
     let data: unknown;
     try {
       data = text ? JSON.parse(text) : undefined;
