@@ -43,17 +43,20 @@ export async function listPublicMarkets(
   return { items: rows.rows, total: total.rows[0]!.n };
 }
 
+/** A trade as the public trades list reads it (decimals as text without trailing zeros). */
+export interface TradeRow {
+  id: string;
+  price: string;
+  amount: string;
+  total: string;
+  market: string;
+  created_at: Date;
+  taker_type: 'buy' | 'sell';
+}
+
 /** A market's most recent trades, newest first. */
 export async function recentTrades(db: pg.Pool, market: string, limit: number) {
-  const rows = await db.query<{
-    id: string;
-    price: string;
-    amount: string;
-    total: string;
-    market: string;
-    created_at: Date;
-    taker_type: 'buy' | 'sell';
-  }>(
+  const rows = await db.query<TradeRow>(
     `select id, trim_scale(price)::text as price, trim_scale(amount)::text as amount, trim_scale(total)::text as total,
      market_id as market, created_at, taker_type from trades where market_id = $1 order by id desc limit $2`,
     [market, limit],

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { z } from 'zod';
 import { type OrderRow, orderViewFromRow, type Units } from '../../core/persistence.ts';
 import type { Keyset } from '../../db/keyset.ts';
+import type { TradeRow } from '../market-data/repository.ts';
 import { orderEntity } from './presenters.ts';
 
 /** The user's orders with Peatio's filters, newest first by default, and the total for the `Total` header. */
@@ -56,15 +57,8 @@ const USER_TRADE = `select t.id, trim_scale(t.price)::text as price, trim_scale(
   from trades t join markets m on m.id = t.market_id
   join orders o on o.id = case when t.taker_id = $1 then t.taker_order_id else t.maker_order_id end`;
 
-/** A row of {@link USER_TRADE}. */
-interface UserTradeRow {
-  id: string;
-  price: string;
-  amount: string;
-  total: string;
-  market: string;
-  created_at: Date;
-  taker_type: 'buy' | 'sell';
+/** A row of {@link USER_TRADE}: the public trade, with the user's side, order and fee. */
+interface UserTradeRow extends TradeRow {
   side: 'buy' | 'sell';
   order_id: string;
   fee: string;
