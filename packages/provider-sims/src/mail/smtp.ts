@@ -1,7 +1,6 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { MailSimulatorCredentials } from '@exchange/server/provider-kit';
-import { simpleParser } from 'mailparser';
 import type pg from 'pg';
 import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
 import { insertMail } from './store.ts';
@@ -73,6 +72,8 @@ export function createSmtpServer(
       collect(stream)
         .then(async (raw) => {
           if (stream.sizeExceeded) return callback(refusal(552, '5.3.4 Message too big'));
+          // Loaded with the first message, not at the exchange's start (it is most of the simulator's code).
+          const { simpleParser } = await import('mailparser');
           const parsed = await simpleParser(raw);
           const from = session.envelope.mailFrom;
           await insertMail(db, key, {
