@@ -65,6 +65,11 @@ export async function mailFor(
   return setup(createQueuedSmtpMail(db, keys), sender, inbox, simulator);
 }
 
+/** The mail port a caller gave (a test's): no sender, no simulator. */
+export function givenMail(mail: MailPort): MailSetup {
+  return setup(mail, undefined, undefined, undefined);
+}
+
 function setup(
   mail: MailPort,
   sender: MailSender | undefined,

@@ -10,7 +10,7 @@ import { OutboxRetention } from './adapters/mail/retention.ts';
 import { buildApp } from './app.ts';
 import type { AppDeps } from './app-deps.ts';
 import { type Clock, systemClock, TestClock } from './clock.ts';
-import { mailFor } from './compose-mail.ts';
+import { givenMail, mailFor } from './compose-mail.ts';
 import { bankFor, cardIssuerFor, kycFor, smsFor, travelRuleFor } from './compose-providers.ts';
 import type { Config } from './config.ts';
 import { startCore } from './core/index.ts';
@@ -93,9 +93,10 @@ export async function composeApp(
   // it: never with SMTP, never without DEV_TOOLS.
   const devOutboxKeys = config.devTools ? keys : undefined;
   // A request only queues its mail; the sender (a background job) delivers it over SMTP (compose-mail.ts).
-  const mailSetup = await mailFor(config, db, keys, devOutboxKeys, selfUrl, () => app, feed, logOf('mail'));
-  const mail = overrides.mail ?? mailSetup.mail;
-  const mailSender = overrides.mail ? undefined : mailSetup.sender;
+  const mailSetup = overrides.mail
+    ? givenMail(overrides.mail)
+    : await mailFor(config, db, keys, devOutboxKeys, selfUrl, () => app, feed, logOf('mail'));
+  const { mail, sender: mailSender } = mailSetup;
   // The signer knows each network's key scheme from the registry, which exists once the wallet has loaded it.
   let schemeOf = (network: string): KeyScheme => {
     throw new Error(`network ${network} is not loaded yet`);

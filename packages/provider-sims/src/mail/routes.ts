@@ -1,5 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
-import type { MailSimulatorCredentials } from '@exchange/server/provider-kit';
+import { checkBasicAuth, type MailSimulatorCredentials } from '@exchange/server/provider-kit';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { z } from 'zod';
@@ -32,11 +31,8 @@ export interface MailSimulatorDeps {
  */
 export async function mailSimulatorRoutes(app: FastifyInstance, deps: MailSimulatorDeps): Promise<void> {
   const { credentials, key, db } = deps;
-  const expected = Buffer.from(`${credentials.user}:${credentials.password}`);
   app.get('/mailbox', async (request, reply) => {
-    const header = request.headers.authorization ?? '';
-    const given = header.startsWith('Basic ') ? Buffer.from(header.slice(6), 'base64') : Buffer.alloc(0);
-    if (!(given.length === expected.length && timingSafeEqual(given, expected)))
+    if (!checkBasicAuth(request.headers.authorization, credentials.user, credentials.password))
       return reply
         .status(401)
         .header('www-authenticate', 'Basic realm="mail-sim"')

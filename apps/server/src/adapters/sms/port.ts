@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { ServerKeys } from '../../modules/identity/crypto.ts';
 import { recordOutgoing } from '../mail/outbox.ts';
 import type { MessageTemplate } from '../mail/port.ts';
+import type { SimulatedInbox } from '../simulated-inbox.ts';
 
 /** A text message: `text` holds the mail port's `SECRET_SLOT` where `secret` goes (see `withSecret`). */
 export interface SmsMessage {
@@ -25,14 +26,8 @@ export function createOutboxSms(db: pg.Pool, keys?: ServerKeys): SmsPort {
   return { send: (message) => recordOutgoing(db, 'sms', { ...message, subject: '' }, { keys }) };
 }
 
-/**
- * A simulated phone's inbox (the SMS simulator's, never a real provider's): the delivered texts of messages by
- * their provider ids, each text given on one read only (later reads get none).
- */
-export interface SmsInbox {
-  /** The delivered texts of these messages that were not read yet, by message id. */
-  take(refs: string[]): Promise<Map<string, string>>;
-}
+/** The SMS simulator's phone inbox: delivered texts by message SID, each once. */
+export type SmsInbox = SimulatedInbox;
 
 /** The provider refused the message (a 4xx other than 429): sending it again would be refused again. */
 export class SmsRejected extends Error {

@@ -1,3 +1,4 @@
+import { simulatedInbox } from '../simulated-inbox.ts';
 import type { SmsInbox } from './port.ts';
 
 /** The SMS simulator's account, as its phone inbox is read with. */
@@ -16,19 +17,15 @@ export interface SimulatorInboxOptions {
  * the development outbox asks it for the texts of the messages it shows. A real provider has no such thing.
  */
 export function simulatorInbox(options: SimulatorInboxOptions): SmsInbox {
-  const authorization = `Basic ${Buffer.from(`${options.accountSid}:${options.authToken}`).toString('base64')}`;
-  return {
-    async take(refs) {
-      const base = options.baseUrl();
-      const wanted = refs.filter((ref) => /^SM[0-9a-f]{32}$/.test(ref));
-      if (!base || wanted.length === 0) return new Map();
-      const response = await (options.fetch ?? fetch)(
-        `${base}/inbox?sid=${wanted.join(',')}&limit=${wanted.length}`,
-        { headers: { authorization }, signal: AbortSignal.timeout(options.timeoutMs ?? 10_000) },
-      );
-      if (!response.ok) throw new Error(`SMS simulator inbox: HTTP ${response.status}`);
-      const messages = (await response.json()) as { sid: string; body: string | null }[];
-      return new Map(messages.flatMap((m) => (m.body === null ? [] : [[m.sid, m.body] as const])));
-    },
-  };
+  return simulatedInbox({
+    baseUrl: options.baseUrl,
+    path: '/inbox',
+    idParam: 'sid',
+    idPattern: /^SM[0-9a-f]{32}$/,
+    user: options.accountSid,
+    password: options.authToken,
+    read: (m) => ({ id: String(m.sid), text: typeof m.body === 'string' ? m.body : null }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
 }
