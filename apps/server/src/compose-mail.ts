@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { createOutboxMail } from './adapters/mail/outbox.ts';
 import type { MailPort } from './adapters/mail/port.ts';
 import { type MailInbox, simulatorMailbox } from './adapters/mail/simulator-mailbox.ts';
-import { createQueuedSmtpMail, MailSender } from './adapters/mail/smtp.ts';
+import { awaitFirstAttempts, createQueuedSmtpMail, MailSender } from './adapters/mail/smtp.ts';
 import type { MailSimulator } from './adapters/simulators.ts';
 import { IN_PROCESS, inProcessFetch, loadSimulator } from './compose-providers.ts';
 import type { Config } from './config.ts';
@@ -24,6 +24,11 @@ export interface MailSetup {
   /** The mail simulator's mailbox, where the development outbox reads delivered mail (only with DEV_TOOLS). */
   inbox: MailInbox | undefined;
   simulator: MailSimulator | undefined;
+  /**
+   * Delivers what is queued before the development outbox reads: with this process's sender, or (a mailbox to
+   * read but another process's sender) by waiting a few seconds for its first attempts.
+   */
+  flush: (() => Promise<void>) | undefined;
   /** Stops the sender, then the simulator's SMTP server. */
   stop(): Promise<void>;
 }
@@ -62,7 +67,9 @@ export async function mailFor(
         fetch: inProcessFetch(self),
       })
     : undefined;
-  return setup(createQueuedSmtpMail(db, keys), sender, inbox, simulator);
+  // A split deployment's api process has no sender: the worker's delivers what this one queued.
+  const awaitWorker = sender === undefined && inbox ? () => awaitFirstAttempts(db) : undefined;
+  return setup(createQueuedSmtpMail(db, keys), sender, inbox, simulator, awaitWorker);
 }
 
 /** The mail port a caller gave (a test's): no sender, no simulator. */
@@ -75,12 +82,14 @@ function setup(
   sender: MailSender | undefined,
   inbox: MailInbox | undefined,
   simulator: MailSimulator | undefined,
+  awaitWorker?: () => Promise<void>,
 ): MailSetup {
   return {
     mail,
     sender,
     inbox,
     simulator,
+    flush: sender ? () => sender.flush() : awaitWorker,
     async stop() {
       await sender?.stop();
       await simulator?.close();

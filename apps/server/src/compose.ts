@@ -163,7 +163,7 @@ export async function composeApp(
     smsInbox: text.inbox,
     mailInbox: mailSetup.inbox,
     mailSimulator: mailSetup.simulator,
-    ...(mailSender ? { flushMail: () => mailSender.flush() } : {}),
+    ...(mailSetup.flush ? { flushMail: mailSetup.flush } : {}),
     smsSimulator: text.simulator,
     smsStatus: text.status,
     captcha: captchaFor(config, keys.captchaKey, db),

@@ -1,12 +1,15 @@
 import type { StandaloneSimulator } from '@exchange/provider-sims/standalone';
 import { startStandalone } from '@exchange/provider-sims/standalone';
 import nodemailer from 'nodemailer';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECRET, withSecret } from '../../src/adapters/mail/port.ts';
 import { simulatorMailbox } from '../../src/adapters/mail/simulator-mailbox.ts';
 import { createQueuedSmtpMail, MailSender } from '../../src/adapters/mail/smtp.ts';
+import { mailFor } from '../../src/compose-mail.ts';
+import type { Role } from '../../src/config.ts';
 import { loadServerKeys, type ServerKeys } from '../../src/modules/identity/crypto.ts';
-import { createTestApp, type TestApp } from '../support/app.ts';
+import { createTestApp, type TestApp, testConfig } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { activeUser, outbox } from '../support/identity.ts';
 
@@ -190,5 +193,48 @@ describe('the mail simulator in the one process (the default without SMTP_URL)',
       headers: { authorization: basic('exchange', 'guess') },
     });
     expect(forged.statusCode).toBe(401);
+  });
+});
+
+describe('the mail simulator in a split deployment (DEV_TOOLS)', () => {
+  /** The composition's mail setup of one role, as that process builds it. */
+  const setupOf = (role: Role) =>
+    mailFor(
+      { ...testConfig({ DEV_TOOLS: 'true' }), roles: new Set<Role>([role]) },
+      db.pool,
+      keys,
+      keys,
+      () => null,
+      () => undefined,
+      undefined,
+      pino({ level: 'silent' }),
+    );
+
+  it("the api process has no sender; its dev outbox's flush waits until the worker's sender has delivered", async () => {
+    const api = await setupOf('api');
+    const worker = await setupOf('worker');
+    try {
+      expect(api.sender).toBeUndefined();
+      expect(api.flush).toBeTypeOf('function');
+      await api.mail.send({
+        to: 'split@example.com',
+        template: 'code.login',
+        subject: withSecret`Code ${SECRET}`,
+        text: withSecret`Your code is ${SECRET}.`,
+        secret: '515151',
+      });
+      worker.sender?.start();
+      await api.flush?.();
+      const row = (
+        await db.pool.query<{ sent_at: Date | null; provider_ref: string | null }>(
+          'select sent_at, provider_ref from mail_outbox where recipient = $1',
+          ['split@example.com'],
+        )
+      ).rows[0];
+      expect(row).toEqual({ sent_at: expect.any(Date), provider_ref: expect.stringMatching(/^<[^<>]+>$/) });
+    } finally {
+      await api.stop();
+      await worker.stop();
+    }
   });
 });

@@ -146,14 +146,15 @@ export async function markDead(db: pg.Pool, id: string, error: string): Promise<
 }
 
 /**
- * Whether a sender (of any process) holds a message whose first attempt has no outcome yet: claimed (counted,
- * its next attempt set ahead) with neither a delivery nor an error recorded.
+ * Whether a queued message waits for its first attempt's outcome: not claimed yet, or claimed by a sender (of any
+ * process: counted, its next attempt set ahead) with neither a delivery nor an error recorded.
  */
-export async function firstAttemptUnderWay(db: pg.Pool): Promise<boolean> {
+export async function firstAttemptPending(db: pg.Pool): Promise<boolean> {
   const row = (
     await db.query<{ busy: boolean }>(
       `select exists (select 1 from mail_outbox
-                       where queued and attempts = 1 and error is null and next_attempt_at > now()) as busy`,
+                       where queued and (attempts = 0 or (attempts = 1 and error is null and next_attempt_at > now())))
+                as busy`,
     )
   ).rows[0];
   return row?.busy === true;

@@ -6,7 +6,7 @@ import { decrypt, type ServerKeys } from '../../modules/identity/crypto.ts';
 import { recordOutgoing } from './outbox.ts';
 import {
   claimNextDue,
-  firstAttemptUnderWay,
+  firstAttemptPending,
   markDead,
   markSent,
   msUntilNextDue,
@@ -21,6 +21,16 @@ export const MAIL_MAX_ATTEMPTS = 8;
 /** How long a flush waits for another sender's attempt: FLUSH_WAITS looks, FLUSH_WAIT_MS apart. */
 const FLUSH_WAITS = 150;
 const FLUSH_WAIT_MS = 20;
+
+/**
+ * Waits until every queued message has had its first attempt, a few seconds at most: for a process whose mail a
+ * sender elsewhere delivers (the api role of a split deployment, or a second app on the same database), before
+ * the development outbox reads the mail simulator's mailbox.
+ */
+export async function awaitFirstAttempts(db: pg.Pool): Promise<void> {
+  for (let i = 0; i < FLUSH_WAITS && (await firstAttemptPending(db)); i++)
+    await new Promise((resolve) => setTimeout(resolve, FLUSH_WAIT_MS));
+}
 
 /**
  * The SMTP client's time limits. nodemailer's own allow two minutes to connect and ten for a silent socket; a
@@ -105,8 +115,7 @@ export class MailSender {
   async flush(): Promise<void> {
     this.worker.kick();
     await this.worker.idle();
-    for (let i = 0; i < FLUSH_WAITS && (await firstAttemptUnderWay(this.options.db)); i++)
-      await new Promise((resolve) => setTimeout(resolve, FLUSH_WAIT_MS));
+    await awaitFirstAttempts(this.options.db);
   }
 
   private async pass(): Promise<void> {
