@@ -2,10 +2,11 @@ import {
   constants,
   createDecipheriv,
   createPrivateKey,
-  generateKeyPairSync,
+  generateKeyPair,
   type KeyObject,
   privateDecrypt,
 } from 'node:crypto';
+import { promisify } from 'node:util';
 import { ERRORS, encryptionKeyResponse } from '@exchange/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type pg from 'pg';
@@ -20,10 +21,16 @@ export interface BodyKey {
   privateKey: KeyObject;
 }
 
-/** Loads the body-encryption key pair, generating it once (shared by every process through the database). */
+const generateRsaKeyPair = promisify(generateKeyPair);
+
+/**
+ * Loads the body-encryption key pair, generating it once (shared by every process through the database). The
+ * generation runs on libuv's thread pool: an RSA key takes from a few dozen milliseconds to over half a second of
+ * CPU, which would otherwise hold the event loop of a process that may already serve requests (a new api process).
+ */
 export async function loadBodyKey(db: pg.Pool, keys: ServerKeys): Promise<BodyKey> {
   if ((await readBodyKey(db)) === undefined) {
-    const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pair = await generateRsaKeyPair('rsa', { modulusLength: 2048 });
     const value = JSON.stringify({
       public: pair.publicKey.export({ type: 'spki', format: 'pem' }),
       private: encrypt(keys, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()),

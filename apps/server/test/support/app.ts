@@ -56,7 +56,7 @@ export async function createTestApp(
   /** An existing test database (a restart of the app against the same data). */
   existing?: TestDatabase,
 ): Promise<TestApp> {
-  const db = existing ?? (await createTestDatabase());
+  const db = existing ?? (await createTestDatabase({ withoutTemplateKeys: env.SECRET_KEY !== undefined }));
   const signer = env.SIGNER_URL ? undefined : await startTestSigner(db.pool);
   const config = testConfig({
     ...(signer ? { SIGNER_URL: signer.url, SIGNER_TOKEN: signer.token } : {}),

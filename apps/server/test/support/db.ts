@@ -17,9 +17,13 @@ export interface TestDatabase {
 
 /**
  * Creates a database from the template; cheap (a file copy), so each test file gets its own. With `empty`, a
- * database never migrated instead (owned by the owner's role; the app's role has no grant in it yet).
+ * database never migrated instead (owned by the owner's role; the app's role has no grant in it yet). With
+ * `withoutTemplateKeys`, without the secret and body key the template was given (support/global-setup.ts): for an
+ * app with a SECRET_KEY of its own, which could not open a body key sealed with the template's secret.
  */
-export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  options: { empty?: boolean; withoutTemplateKeys?: boolean } = {},
+): Promise<TestDatabase> {
   const adminUrl = inject('pgAdminUrl');
   const name = `t_${randomBytes(6).toString('hex')}`;
   const admin = createPool(adminUrl, 1);
@@ -29,6 +33,8 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
   const ownerUrl = inject('pgOwnerUrl').replace(/\/postgres$/, `/${name}`);
   const pool = createPool(url, 5);
   const ownerPool = createPool(ownerUrl, 2);
+  if (options.withoutTemplateKeys && !options.empty)
+    await ownerPool.query(`delete from app_secrets where name in ('secret_key', 'body_rsa_key')`);
   return {
     url,
     pool,

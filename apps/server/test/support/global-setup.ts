@@ -9,6 +9,8 @@ import { APP_ROLE, prepareEmbeddedRoles } from '../../src/db/embedded-roles.ts';
 import { migrate, migrateSet } from '../../src/db/migrate.ts';
 import { createPool } from '../../src/db/pool.ts';
 import { seedReferenceData } from '../../src/db/seed.ts';
+import { loadBodyKey } from '../../src/http/body-encryption.ts';
+import { loadServerKeys } from '../../src/modules/identity/crypto.ts';
 import { freePort } from './ports.ts';
 
 declare module 'vitest' {
@@ -57,6 +59,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await owner.end();
   const app = createPool(roles.appUrl, 1);
   await seedReferenceData(app);
+  // What an app's first start generates and keeps (the server's secret, the body-encryption key pair), made once
+  // here: every file's database starts with them instead of generating its own (the RSA key pair alone cost about
+  // half a second of CPU per app start). An app given a SECRET_KEY gets them removed (support/app.ts).
+  await loadBodyKey(app, await loadServerKeys(app, undefined));
   await app.end();
   project.provide('pgAdminUrl', adminUrl);
   project.provide('pgOwnerUrl', roles.ownerUrl.replace(new RegExp(`/${TEMPLATE}$`), '/postgres'));

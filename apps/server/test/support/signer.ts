@@ -14,6 +14,8 @@ export interface TestSigner {
   close(): Promise<void>;
 }
 
+let testKeys: SignerKeys | undefined;
+
 /** Starts the real signer (HTTP, HMAC, policy) on a loopback port, its xpubs published into `db`. */
 export async function startTestSigner(
   db: pg.Pool,
@@ -45,7 +47,9 @@ export async function startTestSigner(
     production: false,
     ...settings,
   };
-  const keys = new SignerKeys(rootOf(TEST_MNEMONIC));
+  // One per test process: the seed's root (BIP39's 2,048 PBKDF2 rounds) and its xpubs are made once, not per app.
+  testKeys ??= new SignerKeys(rootOf(TEST_MNEMONIC));
+  const keys = testKeys;
   await keys.publish(db);
   const served = await serveSigner(config, db, keys, { info: () => {}, warn: () => {} });
   return { url: served.url, token: config.token, config, close: served.close };

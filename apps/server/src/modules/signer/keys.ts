@@ -13,6 +13,9 @@ export type Scheme = Pick<KeyScheme, 'purpose' | 'coinType'>;
 
 /** The signer's keys: the BIP32 root of its seed, and nothing else. */
 export class SignerKeys {
+  /** Each account's extended public key, derived once (a derivation is a few elliptic-curve multiplications). */
+  private readonly accountXpubs = new Map<string, string>();
+
   constructor(private readonly root: HDKey) {}
 
   /** The private key of `key` in `scheme`; refused for an account or index outside the wallet's. */
@@ -42,7 +45,7 @@ export class SignerKeys {
   async publish(db: pg.Pool): Promise<void> {
     for (const scheme of KEY_SCHEMES) {
       for (const account of ACCOUNTS) {
-        const xpub = accountXpub(this.root, scheme, account);
+        const xpub = this.xpubOf(scheme, account);
         const stored = await publishXpub(db, {
           purpose: scheme.purpose,
           coinType: scheme.coinType,
@@ -62,8 +65,18 @@ export class SignerKeys {
     return KEY_SCHEMES.flatMap((scheme) =>
       ACCOUNTS.map((account) => ({
         path: accountPath(scheme, account),
-        xpub: accountXpub(this.root, scheme, account),
+        xpub: this.xpubOf(scheme, account),
       })),
     );
+  }
+
+  private xpubOf(scheme: Scheme, account: 0 | 1): string {
+    const path = accountPath(scheme, account);
+    let xpub = this.accountXpubs.get(path);
+    if (xpub === undefined) {
+      xpub = accountXpub(this.root, scheme, account);
+      this.accountXpubs.set(path, xpub);
+    }
+    return xpub;
   }
 }
