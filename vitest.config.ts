@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { E2E_WORKERS } from './e2e/support/workers.ts';
@@ -28,6 +29,18 @@ const ALONE = [
   'simulator-wakeups',
 ].map((name) => `apps/server/test/integration/${name}.test.ts`);
 
+const INTEGRATION = 'apps/server/test/integration';
+
+/**
+ * Integration files that replace a module of the server (`vi.mock`): a module replaced for one file must not be the
+ * one the next file gets, so these run isolated, each with modules of its own. Found by reading the files, so a new
+ * one cannot be forgotten.
+ */
+const MOCKING = readdirSync(INTEGRATION)
+  .filter((name) => name.endsWith('.test.ts'))
+  .map((name) => `${INTEGRATION}/${name}`)
+  .filter((file) => /\bvi\.(?:doMock|mock)\(/.test(readFileSync(file, 'utf8')));
+
 /** Three tiers (DESIGN.md §9): unit beside the code, integration against real PostgreSQL, e2e in Chromium. */
 export default defineConfig({
   test: {
@@ -45,8 +58,23 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['apps/server/test/integration/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...ALONE],
+          include: [`${INTEGRATION}/**/*.test.ts`],
+          exclude: [...configDefaults.exclude, ...ALONE, ...MOCKING],
+          globalSetup: ['apps/server/test/support/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          maxWorkers: WORKERS,
+          // A worker's files share the modules they import: each file importing the whole server afresh (over a
+          // thousand modules, the providers' SDKs among them) took about three seconds of every file. Each file
+          // still has its own database and app; what a file changes of a shared object it puts back (spies are
+          // restored, no file changes process.env).
+          isolate: false,
+        },
+      },
+      {
+        test: {
+          name: 'integration-isolated',
+          include: MOCKING,
           globalSetup: ['apps/server/test/support/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -55,7 +83,7 @@ export default defineConfig({
       },
       {
         test: {
-          // `--project 'integration*'` runs both integration projects.
+          // `--project 'integration*'` runs the three integration projects.
           name: 'integration-alone',
           include: ALONE,
           globalSetup: ['apps/server/test/support/global-setup.ts'],
