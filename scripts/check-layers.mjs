@@ -147,12 +147,18 @@ export async function checkLayers(baseDir) {
 
 /**
  * Imports of a package (npm or workspace) that the importing file's workspace does not declare: the closest
- * package.json to the file, plus the root's (the shared toolchain). Node's built-ins need no declaration.
+ * package.json to the file, plus the root's (the shared toolchain), but for the workspaces the root declares (for
+ * its scripts): a workspace that imports another declares it itself. Node's built-ins need no declaration.
  */
 function undeclared(baseDir, modules) {
   /** @type {Violation[]} */
   const found = [];
   const declared = new Map();
+  const workspaceNames = new Set(
+    manifests(baseDir)
+      .filter((m) => m !== 'package.json')
+      .map((m) => JSON.parse(readFileSync(path.join(baseDir, m), 'utf8')).name),
+  );
   for (const module of modules) {
     if (module.source.includes('node_modules/')) continue;
     for (const dep of module.dependencies) {
@@ -166,7 +172,7 @@ function undeclared(baseDir, modules) {
       const name = dep.module.match(/^(@[^/]+\/)?[^/]+/)?.[0];
       const manifest = closestManifest(baseDir, module.source);
       if (!name || !manifest) continue;
-      if (!declared.has(manifest)) declared.set(manifest, declaredNames(baseDir, manifest));
+      if (!declared.has(manifest)) declared.set(manifest, declaredNames(baseDir, manifest, workspaceNames));
       if (!declared.get(manifest).has(name))
         found.push({ rule: 'not-in-package-json', from: module.source, to: `${name} (not in ${manifest})` });
     }
@@ -213,14 +219,15 @@ function closestManifest(baseDir, file) {
   }
 }
 
-/** What a package.json declares (any kind of dependency), plus the root's. */
-function declaredNames(baseDir, manifest) {
+/** What a package.json declares (any kind of dependency), plus the root's but for its `workspaceNames`. */
+function declaredNames(baseDir, manifest, workspaceNames) {
   const names = new Set();
   for (const m of new Set([manifest, 'package.json'])) {
     const pkg = JSON.parse(readFileSync(path.join(baseDir, m), 'utf8'));
+    const counts = (name) => m === manifest || !workspaceNames.has(name);
     names.add(pkg.name);
     for (const field of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'])
-      for (const name of Object.keys(pkg[field] ?? {})) names.add(name);
+      for (const name of Object.keys(pkg[field] ?? {})) if (counts(name)) names.add(name);
   }
   return names;
 }

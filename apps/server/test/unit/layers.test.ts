@@ -178,6 +178,18 @@ const CASES: { rule: string; files: Record<string, string> }[] = [
     },
   },
   {
+    // A workspace the root declares (for its scripts) is not declared for the other workspaces by that.
+    rule: 'not-in-package-json',
+    files: {
+      'package.json': json({
+        ...JSON.parse(CLEAN['package.json'] ?? '{}'),
+        devDependencies: { '@fixture/engine': '*' },
+      }),
+      'apps/server/package.json': json({ name: '@fixture/server', dependencies: { pg: '*' } }),
+      'apps/server/src/core/sequencer.ts': CLEAN['apps/server/src/core/sequencer.ts'] ?? '',
+    },
+  },
+  {
     rule: 'not-resolvable',
     files: {
       'apps/server/src/modules/b/missing.ts':
