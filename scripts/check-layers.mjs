@@ -4,7 +4,9 @@
  * cannot see: route files hold no SQL (no `.query(` in a server `routes.ts` or `*-routes.ts`: it belongs in the
  * module's repository or service), the lists that only shrink (SQL outside repositories, the machine's clock, a
  * simulator's tables named in the server), server reads that declare their row type, and type packages (`@types/*`)
- * are development dependencies. Part of `npm run lint`; prints each violation and exits 1 when there is one.
+ * are development dependencies; and, from the graph, imports a workspace does not declare, and relative imports that
+ * cross into another workspace (a workspace is imported by its package name, through its package.json `exports`).
+ * Part of `npm run lint`; prints each violation and exits 1 when there is one.
  *
  * `checkLayers(baseDir)` is exported for the test that runs it on a tree breaking each rule.
  */
@@ -125,6 +127,7 @@ export async function checkLayers(baseDir) {
     to: v.cycle ? v.cycle.map((step) => (typeof step === 'string' ? step : step.name)).join(' > ') : v.to,
   }));
   violations.push(...undeclared(baseDir, result.output.modules));
+  violations.push(...relativeAcrossWorkspaces(baseDir, result.output.modules));
   for (const file of routeFiles(baseDir)) {
     const text = readFileSync(path.join(baseDir, file), 'utf8');
     if (text.includes('.query(')) violations.push({ rule: 'no-sql-in-routes', from: file, to: '.query(' });
@@ -144,12 +147,18 @@ export async function checkLayers(baseDir) {
 
 /**
  * Imports of a package (npm or workspace) that the importing file's workspace does not declare: the closest
- * package.json to the file, plus the root's (the shared toolchain). Node's built-ins need no declaration.
+ * package.json to the file, plus the root's (the shared toolchain), but for the workspaces the root declares (for
+ * its scripts): a workspace that imports another declares it itself. Node's built-ins need no declaration.
  */
 function undeclared(baseDir, modules) {
   /** @type {Violation[]} */
   const found = [];
   const declared = new Map();
+  const workspaceNames = new Set(
+    manifests(baseDir)
+      .filter((m) => m !== 'package.json')
+      .map((m) => JSON.parse(readFileSync(path.join(baseDir, m), 'utf8')).name),
+  );
   for (const module of modules) {
     if (module.source.includes('node_modules/')) continue;
     for (const dep of module.dependencies) {
@@ -163,9 +172,39 @@ function undeclared(baseDir, modules) {
       const name = dep.module.match(/^(@[^/]+\/)?[^/]+/)?.[0];
       const manifest = closestManifest(baseDir, module.source);
       if (!name || !manifest) continue;
-      if (!declared.has(manifest)) declared.set(manifest, declaredNames(baseDir, manifest));
+      if (!declared.has(manifest)) declared.set(manifest, declaredNames(baseDir, manifest, workspaceNames));
       if (!declared.get(manifest).has(name))
         found.push({ rule: 'not-in-package-json', from: module.source, to: `${name} (not in ${manifest})` });
+    }
+  }
+  return found;
+}
+
+/**
+ * Relative imports (static, dynamic or type-only) whose target lies in another workspace, or that leave the root
+ * package's own files (`scripts`) into a workspace: a workspace is reached by its package name, through an entry of
+ * its package.json `exports` that says what the importer may use, never by a path into its files. A workspace's
+ * file may import the root's (the repository's checks and tools, which no workspace can name as a package).
+ */
+function relativeAcrossWorkspaces(baseDir, modules) {
+  const root = path.join(baseDir, 'package.json');
+  const workspaces = existsSync(root) ? (JSON.parse(readFileSync(root, 'utf8')).workspaces ?? []) : [];
+  /** The workspace folder holding `file`, or undefined for the root package's own files. */
+  const owner = (file) => workspaces.find((w) => file.startsWith(`${w}/`));
+  /** @type {Violation[]} */
+  const found = [];
+  for (const module of modules) {
+    if (module.source.includes('node_modules/')) continue;
+    for (const dep of module.dependencies) {
+      if (!dep.module.startsWith('.') || dep.couldNotResolve || dep.resolved.includes('node_modules/'))
+        continue;
+      const target = owner(dep.resolved);
+      if (target === undefined || target === owner(module.source)) continue;
+      found.push({
+        rule: 'no-relative-import-across-workspaces',
+        from: module.source,
+        to: `${dep.resolved} (in ${target}: import it by its package name, through an entry of the "exports" of ${target}/package.json)`,
+      });
     }
   }
   return found;
@@ -180,14 +219,15 @@ function closestManifest(baseDir, file) {
   }
 }
 
-/** What a package.json declares (any kind of dependency), plus the root's. */
-function declaredNames(baseDir, manifest) {
+/** What a package.json declares (any kind of dependency), plus the root's but for its `workspaceNames`. */
+function declaredNames(baseDir, manifest, workspaceNames) {
   const names = new Set();
   for (const m of new Set([manifest, 'package.json'])) {
     const pkg = JSON.parse(readFileSync(path.join(baseDir, m), 'utf8'));
+    const counts = (name) => m === manifest || !workspaceNames.has(name);
     names.add(pkg.name);
     for (const field of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'])
-      for (const name of Object.keys(pkg[field] ?? {})) names.add(name);
+      for (const name of Object.keys(pkg[field] ?? {})) if (counts(name)) names.add(name);
   }
   return names;
 }
@@ -341,6 +381,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.exit(1);
   }
   console.log(
-    'check-layers: no layering violation, no import circle, every import declared, every SQL read typed',
+    'check-layers: no layering violation, no import circle, every import declared, no relative import across ' +
+      'workspaces, every SQL read typed',
   );
 }

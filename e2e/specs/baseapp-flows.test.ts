@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import {
+  auditLedger,
+  createPool,
+  type ServerProcess,
+  serverSetup,
+  startEmbeddedPostgres,
+  startServerProcess,
+} from '@exchange/server/harness';
 import { encodeP2wpkhAddress, type OutboxMessage } from '@exchange/shared';
 import type pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLedger } from '../../apps/server/src/core/audit.ts';
-import { startEmbeddedPostgres } from '../../apps/server/src/db/embedded.ts';
-import { createPool } from '../../apps/server/src/db/pool.ts';
-import {
-  type ServerProcess,
-  serverSetup,
-  startServerProcess,
-} from '../../apps/server/test/support/process.ts';
 import { baseapp, serveBaseApp } from '../support/baseapp.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
 import { advanceServerClock } from '../support/clock.ts';

@@ -1,15 +1,15 @@
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLedger } from '../../apps/server/src/core/audit.ts';
-import { startEmbeddedPostgres } from '../../apps/server/src/db/embedded.ts';
-import { createPool } from '../../apps/server/src/db/pool.ts';
 import {
+  auditLedger,
+  createPool,
   type ServerProcess,
   serverSetup,
+  startEmbeddedPostgres,
   startServerProcess,
-} from '../../apps/server/test/support/process.ts';
+} from '@exchange/server/harness';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openPage } from '../support/browser.ts';
 
 const WEB_DIST = fileURLToPath(new URL('../../apps/web/dist/', import.meta.url));

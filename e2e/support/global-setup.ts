@@ -3,13 +3,15 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  auditLedger,
+  createPool,
+  freePort,
+  startEmbeddedPostgres,
+  startServerProcess,
+  writeTestCountryDb,
+} from '@exchange/server/harness';
 import type { TestProject } from 'vitest/node';
-import { auditLedger } from '../../apps/server/src/core/audit.ts';
-import { startEmbeddedPostgres } from '../../apps/server/src/db/embedded.ts';
-import { createPool } from '../../apps/server/src/db/pool.ts';
-import { writeTestCountryDb } from '../../apps/server/test/support/mmdb-writer.ts';
-import { freePort } from '../../apps/server/test/support/ports.ts';
-import { startServerProcess } from '../../apps/server/test/support/process.ts';
 import type { SuiteApp } from './suite-app.ts';
 import { E2E_WORKERS } from './workers.ts';
 

@@ -1,8 +1,8 @@
+import { grantRole } from '@exchange/server/harness';
 import { STAFF_ROLES } from '@exchange/shared';
 import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { expect } from 'vitest';
-import { grantRole } from '../../apps/server/src/modules/admin/staff-repository.ts';
 import { activeAccount, apiLogin } from './accounts.ts';
 import { openPage } from './browser.ts';
 import { suiteApp } from './suite-app.ts';

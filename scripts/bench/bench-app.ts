@@ -1,8 +1,7 @@
 import { rm } from 'node:fs/promises';
+import type { AppDeps, Config } from '@exchange/server/bench';
+import { buildServer } from '@exchange/server/build';
 import type pg from 'pg';
-import { buildServer } from '../../apps/server/build.mjs';
-import type { AppDeps } from '../../apps/server/src/app-deps.ts';
-import type { Config } from '../../apps/server/src/config.ts';
 
 /** The server's parts the benchmarks use (server-entry.ts). */
 type ServerParts = typeof import('./server-entry.ts');

@@ -1,11 +1,9 @@
 import { rm } from 'node:fs/promises';
+import { loadServerKeys } from '@exchange/server/bench';
+import { buildServer } from '@exchange/server/build';
+import { RemoteSequencer, serverSetup, startNats, startServerProcess } from '@exchange/server/harness';
 import { connect } from 'nats';
 import type pg from 'pg';
-import { buildServer } from '../../apps/server/build.mjs';
-import { RemoteSequencer } from '../../apps/server/src/core/remote/remote-sequencer.ts';
-import { loadServerKeys } from '../../apps/server/src/modules/identity/crypto.ts';
-import { startNats } from '../../apps/server/test/support/nats.ts';
-import { serverSetup, startServerProcess } from '../../apps/server/test/support/process.ts';
 import { startBenchApp } from './bench-app.ts';
 import { type LoadResult, load } from './load.ts';
 import { printTable, rate } from './stats.ts';

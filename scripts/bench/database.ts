@@ -1,16 +1,16 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startEmbeddedPostgres } from '../../apps/server/src/db/embedded.ts';
-import { migrate, migrateSet } from '../../apps/server/src/db/migrate.ts';
-import { createPool } from '../../apps/server/src/db/pool.ts';
-import { seedReferenceData } from '../../apps/server/src/db/seed.ts';
-import { freePort } from '../../apps/server/test/support/ports.ts';
+import { BITCOIN_SIMULATOR_MIGRATIONS, TRON_SIMULATOR_MIGRATIONS } from '@exchange/chain-sim';
+import { SIMULATOR_MIGRATIONS } from '@exchange/provider-sims/schema';
 import {
-  BITCOIN_SIMULATOR_MIGRATIONS,
-  TRON_SIMULATOR_MIGRATIONS,
-} from '../../packages/chain-sim/src/schema.ts';
-import { SIMULATOR_MIGRATIONS } from '../../packages/provider-sims/src/schema.ts';
+  createPool,
+  freePort,
+  migrate,
+  migrateSet,
+  seedReferenceData,
+  startEmbeddedPostgres,
+} from '@exchange/server/harness';
 
 /** A scratch embedded PostgreSQL with the schema (the simulators' too) and reference data, for one benchmark run. */
 export async function benchDatabase() {

@@ -8,8 +8,8 @@
  * `tsx --max-semi-space-size=32 scripts/bench/durable-cpu.ts [commands=300000] [callers=2000]`
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import type { Submitted } from '../../apps/server/src/core/sequencer.ts';
-import { genMixed } from '../../packages/engine/bench/engine-bench.ts';
+import { genMixed } from '@exchange/engine/bench';
+import type { Submitted } from '@exchange/server/bench';
 import { benchDatabase } from './database.ts';
 import { fundedCore } from './durable.ts';
 import { rate } from './stats.ts';

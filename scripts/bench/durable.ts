@@ -1,8 +1,7 @@
 import type { Command } from '@exchange/engine';
+import { genMixed, runEngineBench } from '@exchange/engine/bench';
+import type { Acknowledgement, ActiveCore, SequencerOptions, Submitted } from '@exchange/server/bench';
 import type pg from 'pg';
-import type { ActiveCore } from '../../apps/server/src/core/index.ts';
-import type { Acknowledgement, SequencerOptions, Submitted } from '../../apps/server/src/core/sequencer.ts';
-import { genMixed, runEngineBench } from '../../packages/engine/bench/engine-bench.ts';
 import { benchServer } from './bench-app.ts';
 import { percentile, printTable, rate } from './stats.ts';
 

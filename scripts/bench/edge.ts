@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { plainUser, sessionFor } from '@exchange/server/harness';
 import type pg from 'pg';
-import { plainUser, sessionFor } from '../../apps/server/test/support/core.ts';
 import { startBenchApp } from './bench-app.ts';
 import { percentile, printTable } from './stats.ts';
 

@@ -1,7 +1,5 @@
+import { hashPassword, LOGIN_POLICY, SESSION_COOKIE } from '@exchange/server/bench';
 import type pg from 'pg';
-import { LOGIN_POLICY } from '../../apps/server/src/modules/identity/lockout.ts';
-import { hashPassword } from '../../apps/server/src/modules/identity/passwords.ts';
-import { SESSION_COOKIE } from '../../apps/server/src/modules/identity/sessions.ts';
 import { startBenchApp } from './bench-app.ts';
 import { measureCeiling, shareOf } from './ceiling.ts';
 import { type LoadResult, load } from './load.ts';

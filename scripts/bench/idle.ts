@@ -1,5 +1,5 @@
+import { startTestSigner } from '@exchange/server/harness';
 import type pg from 'pg';
-import { startTestSigner } from '../../apps/server/test/support/signer.ts';
 import { benchServer } from './bench-app.ts';
 import { printTable } from './stats.ts';
 

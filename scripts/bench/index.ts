@@ -19,7 +19,7 @@ console.log(
     .join(' ')} at start (the machine may be shared)`,
 );
 if (want('engine')) {
-  const { runEngineBench } = await import('../../packages/engine/bench/engine-bench.ts');
+  const { runEngineBench } = await import('@exchange/engine/bench');
   await runEngineBench({ print: true });
 }
 if (want('start')) await startBench();

@@ -12,15 +12,21 @@
  */
 import { readFileSync } from 'node:fs';
 import { Engine } from '@exchange/engine';
-import { loadEngineConfig } from '../../apps/server/src/core/engine-config.ts';
-import { decodeBatch, encodeBatch } from '../../apps/server/src/core/journal/codec.ts';
-import { loadEngineState, Units } from '../../apps/server/src/core/persistence.ts';
-import { type JournalBatch, projectionStatements } from '../../apps/server/src/core/projection.ts';
-import { Projector, writeProjection } from '../../apps/server/src/core/projector.ts';
-import { applyAll } from '../../apps/server/src/core/recovery.ts';
-import type { Submitted } from '../../apps/server/src/core/sequencer.ts';
-import type { Tx } from '../../apps/server/src/db/pool.ts';
-import { genMixed } from '../../packages/engine/bench/engine-bench.ts';
+import { genMixed } from '@exchange/engine/bench';
+import {
+  applyAll,
+  decodeBatch,
+  encodeBatch,
+  type JournalBatch,
+  loadEngineConfig,
+  loadEngineState,
+  Projector,
+  projectionStatements,
+  type Submitted,
+  type Tx,
+  Units,
+  writeProjection,
+} from '@exchange/server/bench';
 import { benchDatabase } from './database.ts';
 import { fundedCore } from './durable.ts';
 

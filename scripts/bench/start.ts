@@ -3,7 +3,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../apps/server/src/net/free-port.ts';
+import { freePort } from '@exchange/server/harness';
 import { percentile, printTable } from './stats.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

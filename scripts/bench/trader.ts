@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { encrypt, newTotpSecret, type ServerKeys } from '@exchange/server/bench';
 import type pg from 'pg';
-import { encrypt, type ServerKeys } from '../../apps/server/src/modules/identity/crypto.ts';
-import { newTotpSecret } from '../../apps/server/src/modules/identity/totp.ts';
 
 /**
  * A bench trader: an active level-2 user with two-factor on and 50 API keys (the load spreads its signed

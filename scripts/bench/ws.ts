@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { plainUser } from '@exchange/server/harness';
 import type pg from 'pg';
-import { plainUser } from '../../apps/server/test/support/core.ts';
 import { benchServer, startBenchApp } from './bench-app.ts';
 import { percentile, printTable, rate } from './stats.ts';
 

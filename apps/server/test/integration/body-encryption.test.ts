@@ -12,7 +12,7 @@ afterAll(() => t.close());
 
 /** The web app's own encryption code, run here with Node's WebCrypto, as a browser would. */
 async function encrypted(body: unknown) {
-  const { encryptBody } = await import('../../../web/src/api/encryption.ts');
+  const { encryptBody } = await import('@exchange/web/encryption');
   return encryptBody(body, `${base}/api/v2/barong/identity/encryption_key`);
 }
 

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,28 +9,47 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
+/** The fixture server's package.json, with `more` dependencies than the clean tree's. */
+const serverManifest = (more: Record<string, string> = {}, exports?: Record<string, string>) =>
+  json({
+    name: '@fixture/server',
+    ...(exports && { exports }),
+    dependencies: { pg: '*', '@fixture/engine': '*', ...more },
+  });
+
+/** The fixture engine's package.json (its one entry, as a workspace is imported: by name). */
+const engineManifest = (more: object = {}) =>
+  json({ name: '@fixture/engine', exports: { '.': './src/index.ts' }, ...more });
+
 /**
  * A small repository that keeps every rule: a server with a core, two modules (routes, repository, service), the
- * app and its composition root, a pure engine and a web app. Each case below adds or replaces files to break one
- * rule.
+ * app and its composition root, a pure engine (imported by its package name) and a web app. Each case below adds or
+ * replaces files to break one rule.
  */
 const CLEAN: Record<string, string> = {
   'package.json': json({
     name: 'fixture',
     private: true,
-    workspaces: ['apps/server', 'apps/web', 'packages/engine'],
+    workspaces: [
+      'apps/server',
+      'apps/web',
+      'packages/engine',
+      'packages/provider-sims',
+      'packages/chain-sim',
+    ],
   }),
-  'apps/server/package.json': json({ name: '@fixture/server', dependencies: { pg: '*' } }),
+  'apps/server/package.json': serverManifest(),
   'apps/web/package.json': json({ name: '@fixture/web' }),
-  'packages/engine/package.json': json({ name: '@fixture/engine' }),
-  'packages/engine/src/index.ts': 'export const add = (a: bigint, b: bigint): bigint => a + b;\n',
+  'packages/engine/package.json': engineManifest(),
+  'packages/engine/src/index.ts':
+    'export const add = (a: bigint, b: bigint): bigint => a + b;\nexport type Add = typeof add;\n',
   'apps/server/src/compose.ts': "import { buildApp } from './app.ts';\nexport const app = buildApp();\n",
   'apps/server/src/app.ts':
     "import type { AppDeps } from './app-deps.ts';\nimport { aRoutes } from './modules/a/routes.ts';\n" +
     'export function buildApp(deps?: AppDeps) {\n  return aRoutes(deps);\n}\n',
   'apps/server/src/app-deps.ts': "import type pg from 'pg';\nexport interface AppDeps {\n  db: pg.Pool;\n}\n",
   'apps/server/src/core/sequencer.ts':
-    "import { add } from '../../../../packages/engine/src/index.ts';\nexport const one = add(0n, 1n);\n",
+    "import { add } from '@fixture/engine';\nexport const one = add(0n, 1n);\n",
   'apps/server/src/db/seed.ts': 'export const seeded = true;\n',
   'apps/server/src/modules/a/deps.ts':
     "import type pg from 'pg';\nexport interface ADeps {\n  db: pg.Pool;\n}\n",
@@ -56,7 +75,7 @@ const CASES: { rule: string; files: Record<string, string> }[] = [
   {
     rule: 'engine-no-io-packages',
     files: {
-      'packages/engine/package.json': json({ name: '@fixture/engine', dependencies: { pg: '*' } }),
+      'packages/engine/package.json': engineManifest({ dependencies: { pg: '*' } }),
       'packages/engine/src/db.ts': "import pg from 'pg';\nexport const p = pg;\n",
     },
   },
@@ -98,34 +117,48 @@ const CASES: { rule: string; files: Record<string, string> }[] = [
   {
     rule: 'simulators-only-in-composition',
     files: {
-      'packages/provider-sims/package.json': json({ name: '@fixture/provider-sims' }),
+      'packages/provider-sims/package.json': json({
+        name: '@fixture/provider-sims',
+        exports: { './kyc': './src/kyc.ts' },
+      }),
       'packages/provider-sims/src/kyc.ts': 'export const kycSimulator = 1;\n',
+      'apps/server/package.json': serverManifest({ '@fixture/provider-sims': '*' }),
       'apps/server/src/modules/b/sim.ts':
-        "import { kycSimulator } from '../../../../../packages/provider-sims/src/kyc.ts';\nexport const s = kycSimulator;\n",
+        "import { kycSimulator } from '@fixture/provider-sims/kyc';\nexport const s = kycSimulator;\n",
     },
   },
   {
     rule: 'chain-simulators-only-in-networks',
     files: {
-      'packages/chain-sim/package.json': json({ name: '@fixture/chain-sim' }),
+      'packages/chain-sim/package.json': json({
+        name: '@fixture/chain-sim',
+        exports: { '.': './src/index.ts' },
+      }),
       'packages/chain-sim/src/index.ts': 'export const node = 1;\n',
+      'apps/server/package.json': serverManifest({ '@fixture/chain-sim': '*' }),
       'apps/server/src/modules/b/node.ts':
-        "import { node } from '../../../../../packages/chain-sim/src/index.ts';\nexport const n = node;\n",
+        "import { node } from '@fixture/chain-sim';\nexport const n = node;\n",
     },
   },
   {
+    // Through another entry of the server than its kit: one meant for e2e and the benchmarks.
     rule: 'simulators-through-kit',
     files: {
-      'packages/provider-sims/package.json': json({ name: '@fixture/provider-sims' }),
+      'apps/server/package.json': serverManifest({}, { './harness': './test/support/harness.ts' }),
+      'apps/server/test/support/harness.ts': "export { listA } from '../../src/modules/a/repository.ts';\n",
+      'packages/provider-sims/package.json': json({
+        name: '@fixture/provider-sims',
+        dependencies: { '@fixture/server': '*' },
+      }),
       'packages/provider-sims/src/kyc.ts':
-        "import { listA } from '../../../apps/server/src/modules/a/repository.ts';\nexport const x = listA;\n",
+        "import { listA } from '@fixture/server/harness';\nexport const x = listA;\n",
     },
   },
   {
     rule: 'web-no-server',
     files: {
-      'apps/web/src/reach.ts':
-        "import { listA } from '../../server/src/modules/a/repository.ts';\nexport const x = listA;\n",
+      'apps/web/package.json': json({ name: '@fixture/web', dependencies: { '@fixture/engine': '*' } }),
+      'apps/web/src/reach.ts': "import { add } from '@fixture/engine';\nexport const x = add;\n",
     },
   },
   {
@@ -145,10 +178,38 @@ const CASES: { rule: string; files: Record<string, string> }[] = [
     },
   },
   {
+    // A workspace the root declares (for its scripts) is not declared for the other workspaces by that.
+    rule: 'not-in-package-json',
+    files: {
+      'package.json': json({
+        ...JSON.parse(CLEAN['package.json'] ?? '{}'),
+        devDependencies: { '@fixture/engine': '*' },
+      }),
+      'apps/server/package.json': json({ name: '@fixture/server', dependencies: { pg: '*' } }),
+      'apps/server/src/core/sequencer.ts': CLEAN['apps/server/src/core/sequencer.ts'] ?? '',
+    },
+  },
+  {
     rule: 'not-resolvable',
     files: {
       'apps/server/src/modules/b/missing.ts':
         "import { gone } from './nowhere.ts';\nexport const x = gone;\n",
+    },
+  },
+  {
+    // From a workspace into another by a path, even for a type: the engine is `@fixture/engine`.
+    rule: 'no-relative-import-across-workspaces',
+    files: {
+      'apps/server/src/core/sequencer.ts':
+        "import type { Add } from '../../../../packages/engine/src/index.ts';\nexport type One = Add;\n",
+    },
+  },
+  {
+    // From the root package's own files (a script) into a workspace, by a dynamic import.
+    rule: 'no-relative-import-across-workspaces',
+    files: {
+      'scripts/bench/engine.ts':
+        "export const engine = () => import('../../packages/engine/src/index.ts');\n",
     },
   },
   {
@@ -216,21 +277,32 @@ const CASES: { rule: string; files: Record<string, string> }[] = [
   {
     rule: 'types-are-dev-dependencies',
     files: {
-      'apps/server/package.json': json({
-        name: '@fixture/server',
-        dependencies: { pg: '*', '@types/pg': '*' },
-      }),
+      'apps/server/package.json': serverManifest({ '@types/pg': '*' }),
     },
   },
 ];
 
-/** Lays out the tree in a new folder whose node_modules is the repository's (so `pg` and `nats` resolve). */
+/**
+ * Lays out the tree in a new folder whose node_modules links the repository's packages (so `pg` and `nats`
+ * resolve) and, as npm does, each workspace of the tree by its name (so `@fixture/engine` resolves).
+ */
 function layOut(files: Record<string, string>): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'layers-'));
-  symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  const modules = path.join(dir, 'node_modules');
+  mkdirSync(modules);
+  for (const name of readdirSync(path.join(REPO, 'node_modules')))
+    symlinkSync(path.join(REPO, 'node_modules', name), path.join(modules, name));
   for (const [file, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), text);
+  }
+  const workspaces: string[] = JSON.parse(files['package.json'] ?? '{}').workspaces ?? [];
+  for (const workspace of workspaces) {
+    const manifest = files[`${workspace}/package.json`];
+    if (manifest === undefined) continue;
+    const link = path.join(modules, (JSON.parse(manifest) as { name: string }).name);
+    mkdirSync(path.dirname(link), { recursive: true });
+    symlinkSync(path.join(dir, workspace), link);
   }
   return dir;
 }
@@ -363,6 +435,30 @@ describe('the layering check (scripts/check-layers.mjs, in npm run lint)', () =>
       ),
     );
     expect(excused).toEqual([]);
+  }, 30_000);
+
+  it("names the rule and the way in: a workspace's package name; a workspace may import the root's tools", async () => {
+    const file = 'apps/server/src/core/sequencer.ts';
+    const found = await violations({
+      ...CLEAN,
+      [file]:
+        "import { add } from '../../../../packages/engine/src/index.ts';\nexport const one = add(0n, 1n);\n",
+    });
+    expect(found).toEqual([
+      {
+        rule: 'no-relative-import-across-workspaces',
+        from: file,
+        to: 'packages/engine/src/index.ts (in packages/engine: import it by its package name, through an entry of the "exports" of packages/engine/package.json)',
+      },
+    ]);
+    // The root's files are no workspace's: a workspace's test may import the repository's checks (no package names them).
+    const tools = await violations({
+      ...CLEAN,
+      'scripts/tool.mjs': 'export const tool = 1;\n',
+      'apps/server/test/tool.test.ts':
+        "import { tool } from '../../../scripts/tool.mjs';\nexport const t = tool;\n",
+    });
+    expect(tools).toEqual([]);
   }, 30_000);
 
   it('every rule of the rule set has a case here', async () => {
