@@ -77,7 +77,7 @@ describe.skipIf(missing(LOOP, 'loop mounts (root and /dev/loop*)'))(
     it('refuses orders before the disk is full, stays up when it is, and recovers by itself', {
       timeout: 180_000,
     }, async () => {
-      const { env, base } = await serverSetup('exchange-full-disk-env-', {
+      const setup = await serverSetup('exchange-full-disk-env-', {
         DEMO_BOOKS: 'false',
         DEMO_PASSWORD: PASSWORD,
         RATE_LIMITS: 'false',
@@ -85,6 +85,9 @@ describe.skipIf(missing(LOOP, 'loop mounts (root and /dev/loop*)'))(
         EVM_DEVNET: 'false',
         DISK_MIN_FREE_MB: String(MIN_FREE_MB),
       });
+      const { env, base } = setup;
+      // The data folder is on the small disk instead: the one the setup made is not used (it was left behind).
+      await rm(setup.dataDir, { recursive: true, force: true });
       const dataDir = path.join(mount, 'data');
       server = await startServerProcess({ ...env, DATA_DIR: dataDir }, 120_000);
       const dbUrl = await embeddedUrl(dataDir, { ...env, DATA_DIR: dataDir });
