@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Tx } from '../../db/pool.ts';
-import { isoSql } from './users-repository.ts';
+import { isoSql, lockUser } from './users-repository.ts';
 
 /** An entry of a user's login whitelist as listed. */
 export interface IpWhitelistEntry {
@@ -33,7 +33,7 @@ export async function loginRules(db: pg.Pool, userId: string): Promise<string[]>
  * processes) are checked one after the other against the list as the other left it.
  */
 export async function lockUserList(tx: Tx, userId: string): Promise<void> {
-  await tx.query('select 1 from users where id = $1 for update', [userId]);
+  await lockUser(tx, userId);
 }
 
 export async function insertEntry(tx: Tx, userId: string, rule: string): Promise<IpWhitelistEntry> {

@@ -78,9 +78,14 @@ export async function findUserById(db: Db, id: string): Promise<UserRecord | und
   ).rows[0];
 }
 
-/** Locks the account's row until the transaction ends (the lock order of changes that concern one account). */
+/**
+ * Locks the account's row until the transaction ends (the lock order of changes that concern one account). Two
+ * holders exclude each other; a row that only references the account (its foreign key takes `key share`) is not
+ * held up, as `for update` would: a write of such a row outside the lock, waited on by the lock's holder, was a
+ * deadlock (the provider's webhook applied while the token request stored the applicant id).
+ */
 export async function lockUser(tx: Tx, id: string): Promise<void> {
-  await tx.query('select 1 from users where id = $1 for update', [id]);
+  await tx.query('select 1 from users where id = $1 for no key update', [id]);
 }
 
 /** The public uid of the account with row id `id`, or undefined. */
