@@ -9,3 +9,6 @@ export function buildServer(options?: {
   metafile?: boolean;
   entryPoints?: Record<string, string>;
 }): Promise<BuildResult>;
+
+/** The absolute path of a built file (`builtFile('main.js')`: what `npm start` runs); see build.mjs. */
+export function builtFile(name: string, outdir?: string): string;

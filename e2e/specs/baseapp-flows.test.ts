@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import {
   auditLedger,
   createPool,
@@ -10,6 +9,7 @@ import {
   startServerProcess,
 } from '@exchange/server/harness';
 import { encodeP2wpkhAddress, type OutboxMessage } from '@exchange/shared';
+import { WEB_DIST } from '@exchange/web/build-output';
 import type pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +22,6 @@ import { totpCodes } from '../support/totp.ts';
 // sign-up, confirmation, a login without two-factor, the deposit address across balance refreshes, the
 // per-currency beneficiary list, a withdrawal with a beneficiary and no blockchain_key, and a beneficiary delete,
 // against a server with BASEAPP_COMPAT on. And our own web app's login there, with its 6-digit code.
-const WEB_DIST = fileURLToPath(new URL('../../apps/web/dist/', import.meta.url));
 const PASSWORD = 'Tr4ding-Desk#Nova';
 const POLL = { timeout: 60_000, interval: 500 };
 

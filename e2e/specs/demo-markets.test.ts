@@ -1,5 +1,4 @@
 import { rm } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import {
   auditLedger,
   createPool,
@@ -8,11 +7,11 @@ import {
   startEmbeddedPostgres,
   startServerProcess,
 } from '@exchange/server/harness';
+import { WEB_DIST } from '@exchange/web/build-output';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openPage } from '../support/browser.ts';
 
-const WEB_DIST = fileURLToPath(new URL('../../apps/web/dist/', import.meta.url));
 const POLL = { timeout: 20_000, interval: 200 };
 
 // The suite's server runs without demo books (its trading tests start from empty books); this one runs as a

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   auditLedger,
   createPool,
@@ -11,6 +10,7 @@ import {
   startServerProcess,
   writeTestCountryDb,
 } from '@exchange/server/harness';
+import { WEB_DIST } from '@exchange/web/build-output';
 import type { TestProject } from 'vitest/node';
 import type { SuiteApp } from './suite-app.ts';
 import { E2E_WORKERS } from './workers.ts';
@@ -21,8 +21,6 @@ declare module 'vitest' {
     apps: SuiteApp[];
   }
 }
-
-const WEB_DIST = fileURLToPath(new URL('../../apps/web/dist/', import.meta.url));
 
 /**
  * Starts the whole app (embedded PostgreSQL, APIs, built web app) once per e2e worker, all at once, and after the

@@ -1,8 +1,10 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildServer, builtFile } from '@exchange/server/build';
 import { freePort } from '@exchange/server/harness';
 import { percentile, printTable } from './stats.ts';
 
@@ -43,14 +45,19 @@ async function timeStart(args: string[], env: Record<string, string>, port: numb
  * source through tsx (`npm run serve`). Target (issue 27): a warm start ready in under 3 s.
  */
 export async function startBench() {
-  execFileSync(process.execPath, ['apps/server/build.mjs'], { cwd: ROOT, stdio: 'ignore' });
+  await buildServer();
   const dataDir = await mkdtemp(join(tmpdir(), 'exchange-bench-start-'));
   // Run as root, the embedded server runs as the postgres user, who must reach the folder (mkdtemp makes it 700).
   await chmod(dataDir, 0o755);
   const env = { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), DEMO_BOT: 'off' };
   const port = await freePort();
-  const built = ['--max-semi-space-size=32', 'apps/server/dist/main.js'];
-  const source = ['--import', 'tsx', '--max-semi-space-size=32', 'apps/server/src/main.ts'];
+  const built = ['--max-semi-space-size=32', builtFile('main.js')];
+  const source = [
+    '--import',
+    'tsx',
+    '--max-semi-space-size=32',
+    createRequire(import.meta.url).resolve('@exchange/server/main'),
+  ];
   try {
     const first = await timeStart(built, env, port);
     const warmBuilt: number[] = [];

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -13,7 +14,8 @@ import { debianProgram, startHaproxy } from './haproxy.ts';
  * port follows CLUSTER_PORT (the balancer's; 3000 by default). It prints how to kill the active core.
  */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const MAIN = path.join(ROOT, 'apps/server/src/main.ts');
+/** The server's entry, through the package's declared entry (not a path into its folder). */
+const MAIN = createRequire(import.meta.url).resolve('@exchange/server/main');
 const DATA = path.join(ROOT, 'data/cluster');
 const PORT = Number(process.env.CLUSTER_PORT ?? 3000);
 /** Every other port is an offset from the balancer's. */
