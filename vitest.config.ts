@@ -102,6 +102,9 @@ export default defineConfig({
           hookTimeout: 120_000,
           // One file at a time per worker, each worker on an app of its own (support/suite-app.ts).
           maxWorkers: E2E_WORKERS,
+          // The spec files share the modules they import (Playwright, pg, the support code): about a second of import
+          // per file otherwise. No spec replaces a module or changes process.env; each launches its own browser.
+          isolate: false,
         },
       },
     ],

@@ -271,11 +271,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   return app;
 }
 
-/** Serves the built web app; any other non-API GET gets index.html (client-side routing). */
+/**
+ * How long a browser keeps a file of the build's `assets` folder: the bundler names each by a hash of its content,
+ * so a name never gets other bytes and a new release names new files. Without it every page load asked again for
+ * each of some thirty scripts (answered 304).
+ */
+const HASHED_ASSET_CACHE = 'public, max-age=31536000, immutable';
+
+/**
+ * Serves the built web app; any other non-API GET gets index.html (client-side routing), never cached, so that a
+ * release reaches the next load.
+ */
 async function serveWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const indexFile = path.join(webDist, 'index.html');
   const indexHtml = existsSync(indexFile) ? await readFile(indexFile) : undefined;
-  if (indexHtml) await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  const hashedAssets = path.join(webDist, 'assets') + path.sep;
+  if (indexHtml)
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      setHeaders: (reply, file) => {
+        if (file.startsWith(hashedAssets)) reply.header('cache-control', HASHED_ASSET_CACHE);
+      },
+    });
   app.setNotFoundHandler(async (request, reply) => {
     const allow = isApiPath(request.url) ? allowedMethods(app, request.method, request.url) : [];
     if (allow.length > 0) {

@@ -14,6 +14,7 @@ beforeAll(async () => {
   await mkdir(path.join(webDist, 'assets'));
   await writeFile(path.join(webDist, 'index.html'), '<!doctype html><div id="root"></div>');
   await writeFile(path.join(webDist, 'assets', 'app.js'), 'console.log(1)');
+  await writeFile(path.join(webDist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   t = await createTestApp({}, { WEB_DIST: webDist });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
@@ -36,6 +37,16 @@ describe('web app serving', () => {
     const res = await t.app.inject({ method: 'GET', url: '/assets/app.js' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('console.log(1)');
+  });
+
+  it('lets browsers keep the hashed assets for good, and asks again for index.html and unhashed files', async () => {
+    const asset = await t.app.inject({ method: 'GET', url: '/assets/app.js' });
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const page = await t.app.inject({ method: 'GET', url: '/settings' });
+    expect(page.headers['cache-control']).toBe('no-cache');
+    const icon = await t.app.inject({ method: 'GET', url: '/favicon.svg' });
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers['cache-control']).toBe('public, max-age=0');
   });
 
   it('never answers an API path with the web app', async () => {
