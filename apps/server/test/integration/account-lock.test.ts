@@ -3,6 +3,7 @@ import { withTransaction } from '../../src/db/pool.ts';
 import { lockUser } from '../../src/modules/identity/users-repository.ts';
 import { applyKycState, findApplicantRecord, saveApplicantId } from '../../src/modules/kyc/repository.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { within } from '../support/within.ts';
 
 let db: TestDatabase;
 let userId: string;
@@ -43,8 +44,7 @@ describe("the account's lock", () => {
         outsideDone = true;
       });
       // Until the outside write has either finished or stopped at a lock: then the webhook goes on.
-      for (let i = 0; i < 500 && !outsideDone && !(await someoneWaitsForALock()); i++)
-        await new Promise((r) => setTimeout(r, 10));
+      await within(5_000, async () => outsideDone || (await someoneWaitsForALock()));
       expect(outsideDone).toBe(true);
       await applyKycState(tx, {
         userId,
@@ -71,8 +71,8 @@ describe("the account's lock", () => {
         await lockUser(tx2, userId);
         order.push('second');
       });
-      for (let i = 0; i < 500 && !(await someoneWaitsForALock()); i++)
-        await new Promise((r) => setTimeout(r, 10));
+      // The second holder is seen waiting for the first (throws if it never waits).
+      await within(5_000, someoneWaitsForALock);
       order.push('first');
     });
     await second;
