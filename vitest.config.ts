@@ -13,7 +13,8 @@ const WORKERS = Math.max(2, availableParallelism());
 
 /**
  * Integration files that run several server processes (a cluster, a standby core, HAProxy, NATS, two apps for the
- * command line to choose from, an app with its backups and restores) or measure how soon something happens (a takeover, a refusal within a second, the
+ * command line to choose from, an app with its backups and restores, an app killed and started again beside a second
+ * one that is refused) or measure how soon something happens (a takeover, a refusal within a second, the
  * event loop's longest turn): they run one at a time, after the others, with the machine to themselves as before.
  */
 const ALONE = [
@@ -26,6 +27,7 @@ const ALONE = [
   'database-kill',
   'mass-payouts',
   'metrics-outage',
+  'restart',
   'simulator-wakeups',
 ].map((name) => `apps/server/test/integration/${name}.test.ts`);
 
