@@ -35,8 +35,12 @@ export function toHex(rgb: Rgb): string {
 
 /** The relative luminance of a colour, as WCAG 2.1 defines it (0 black to 1 white). */
 export function luminance(hex: string): number {
+  return channelsLuminance(parseHex(hex));
+}
+
+function channelsLuminance(channels: Rgb): number {
   const [r, g, b] = rgb(
-    parseHex(hex).map((c) => {
+    channels.map((c) => {
       const s = c / 255;
       return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
     }),
@@ -46,15 +50,21 @@ export function luminance(hex: string): number {
 
 /** The WCAG contrast ratio of two colours, from 1 (none) to 21 (black on white). */
 export function contrastRatio(a: string, b: string): number {
-  const [la, lb] = [luminance(a), luminance(b)];
+  return luminanceRatio(luminance(a), luminance(b));
+}
+
+function luminanceRatio(la: number, lb: number): number {
   return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
 }
 
 /** `color` mixed with `target`: `amount` 0 is `color`, 1 is `target` (in sRGB, as CSS `color-mix` does). */
 export function mix(color: string, target: string, amount: number): string {
-  const from = parseHex(color);
-  const to = parseHex(target);
-  return toHex(rgb(from.map((c, i) => c + ((to[i] ?? c) - c) * amount)));
+  return toHex(mixChannels(parseHex(color), parseHex(target), amount));
+}
+
+/** The channels of `mix`, rounded and clamped as its hex string is: the same colour, without the string. */
+function mixChannels(from: Rgb, to: Rgb, amount: number): Rgb {
+  return rgb(from.map((c, i) => Math.round(Math.min(255, Math.max(0, c + ((to[i] ?? c) - c) * amount)))));
 }
 
 /** The colour seen when `color` at `alpha` opacity is painted over `background`. */
@@ -72,9 +82,14 @@ export function readable(
   toward: '#000000' | '#ffffff',
   minimum = AA_TEXT,
 ): string {
+  // In numbers, not hex strings: the theme calls this some hundred times on every page load.
+  const from = parseHex(color);
+  const to = parseHex(toward);
+  const surfaces = backgrounds.map(luminance);
   for (let step = 0; step <= 100; step++) {
-    const candidate = mix(color, toward, step / 100);
-    if (backgrounds.every((bg) => contrastRatio(candidate, bg) >= minimum)) return candidate;
+    const candidate = mixChannels(from, to, step / 100);
+    const lum = channelsLuminance(candidate);
+    if (surfaces.every((bg) => luminanceRatio(lum, bg) >= minimum)) return toHex(candidate);
   }
   throw new Error(`no colour from ${color} toward ${toward} reaches ${minimum}:1`);
 }

@@ -1,12 +1,18 @@
-import { type ComponentType, lazy, type ReactNode } from 'react';
+import { type ComponentType, lazy } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { LandingPage } from '../features/static/LandingPage.tsx';
-import { GuestOnly, Protected } from './guards.tsx';
+import { GuestOnly, type LazyScreen, Protected } from './guards.tsx';
 import { Layout } from './Layout.tsx';
 
-/** A screen loaded on first visit, so the first page does not carry every screen's code. */
-function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
-  return lazy(async () => ({ default: (await load())[name] }));
+/**
+ * A screen loaded on first visit, so the first page does not carry every screen's code. `preload` asks for its code
+ * ahead of the first render (the guards do, while they check the session).
+ */
+function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): LazyScreen {
+  return Object.assign(
+    lazy(async () => ({ default: (await load())[name] })),
+    { preload: load },
+  );
 }
 
 const ApiTokensPage = page(() => import('../features/api-tokens/ApiTokensPage.tsx'), 'ApiTokensPage');
@@ -58,8 +64,8 @@ const TransactionHistoryPage = page(
   'TransactionHistoryPage',
 );
 
-const guest = (element: ReactNode) => <GuestOnly>{element}</GuestOnly>;
-const protect = (element: ReactNode) => <Protected>{element}</Protected>;
+const guest = (screen: LazyScreen) => <GuestOnly screen={screen} />;
+const protect = (screen: LazyScreen) => <Protected screen={screen} />;
 
 /** The route table of docs/accounts.md#screens and docs/trading.md#screens. */
 export const routes: RouteObject[] = [
@@ -67,10 +73,10 @@ export const routes: RouteObject[] = [
     element: <Layout />,
     children: [
       { path: '/', element: <LandingPage /> },
-      { path: '/login', element: guest(<LoginPage />) },
-      { path: '/2fa', element: guest(<LoginPage />) },
-      { path: '/register', element: guest(<RegisterPage />) },
-      { path: '/forgot-password', element: guest(<ForgotPasswordPage />) },
+      { path: '/login', element: guest(LoginPage) },
+      { path: '/2fa', element: guest(LoginPage) },
+      { path: '/register', element: guest(RegisterPage) },
+      { path: '/forgot-password', element: guest(ForgotPasswordPage) },
       { path: '/password-reset/:token', element: <ResetPasswordPage /> },
       { path: '/verify-account', element: <VerifyAccountPage /> },
       // The confirmation link of an email-and-password sign-up (BASEAPP_COMPAT).
@@ -82,27 +88,27 @@ export const routes: RouteObject[] = [
       { path: '/contact', element: <ContactPage /> },
       { path: '/amlPolicy', element: <AmlPolicyPage /> },
       { path: '/european-account', element: <CardMarketingPage /> },
-      { path: '/settings', element: protect(<SettingsPage />) },
-      { path: '/api-tokens', element: protect(<ApiTokensPage />) },
-      { path: '/update-number/phone', element: protect(<ChangePhonePage />) },
-      { path: '/sumsub-kyc', element: protect(<KycPage />) },
-      { path: '/balance', element: protect(<BalancePage />) },
-      { path: '/deposit_withdraw', element: protect(<DepositWithdrawPage />) },
-      { path: '/deposit/eur', element: protect(<BankDepositPage />) },
-      { path: '/card', element: protect(<CardPage />) },
-      { path: '/view_statement', element: protect(<StatementPage />) },
-      { path: '/history/account', element: protect(<TransactionHistoryPage />) },
-      { path: '/history/orders', element: protect(<OrderHistoryPage />) },
-      { path: '/swap', element: protect(<SwapPage />) },
-      { path: '/payouts', element: protect(<PayoutsPage />) },
-      { path: '/payouts/:id', element: protect(<PayoutFilePage />) },
+      { path: '/settings', element: protect(SettingsPage) },
+      { path: '/api-tokens', element: protect(ApiTokensPage) },
+      { path: '/update-number/phone', element: protect(ChangePhonePage) },
+      { path: '/sumsub-kyc', element: protect(KycPage) },
+      { path: '/balance', element: protect(BalancePage) },
+      { path: '/deposit_withdraw', element: protect(DepositWithdrawPage) },
+      { path: '/deposit/eur', element: protect(BankDepositPage) },
+      { path: '/card', element: protect(CardPage) },
+      { path: '/view_statement', element: protect(StatementPage) },
+      { path: '/history/account', element: protect(TransactionHistoryPage) },
+      { path: '/history/orders', element: protect(OrderHistoryPage) },
+      { path: '/swap', element: protect(SwapPage) },
+      { path: '/payouts', element: protect(PayoutsPage) },
+      { path: '/payouts/:id', element: protect(PayoutFilePage) },
       // Market data is public (docs/trading.md#permissions): visitors see the screen, the order form asks them to log in.
       { path: '/trade/:market?', element: <TradingPage /> },
       { path: '/dev/inbox', element: <DevInboxPage /> },
       { path: '/dev/faucet', element: <DevFaucetPage /> },
       { path: '/dev/card-terminal', element: <DevCardTerminalPage /> },
-      { path: '/kyc', element: protect(<KycStepPage />) },
-      { path: '/admin', element: protect(<AdminPage />) },
+      { path: '/kyc', element: protect(KycStepPage) },
+      { path: '/admin', element: protect(AdminPage) },
       { path: '/profile', element: <Navigate to="/settings" replace /> },
       { path: '*', element: <Navigate to="/" replace /> },
     ],
