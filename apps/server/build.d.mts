@@ -10,5 +10,5 @@ export function buildServer(options?: {
   entryPoints?: Record<string, string>;
 }): Promise<BuildResult>;
 
-/** The absolute path of a built file (`builtFile('main.js')`: what `npm start` runs); see build.mjs. */
-export function builtFile(name: string, outdir?: string): string;
+/** The absolute path of a build's folder, with a trailing slash (`${buildFolder()}main.js`: what `npm start` runs); see build.mjs. */
+export function buildFolder(outdir?: string): string;

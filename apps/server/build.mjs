@@ -71,13 +71,13 @@ export async function buildServer({ outdir = 'dist', metafile = false, entryPoin
 }
 
 /**
- * The absolute path of a built file: `builtFile('main.js')` is what `npm start` runs; `outdir` as given to
- * `buildServer`. For the scripts that start or load a build, so that no path into this package is written twice.
- * @param {string} name
+ * The absolute path of a build's folder, with a trailing slash (`${buildFolder()}main.js` is what `npm start`
+ * runs); `outdir` as given to `buildServer`. For the scripts that start or load a build, so that no path into this
+ * package is written twice.
  * @param {string} [outdir]
  */
-export function builtFile(name, outdir = 'dist') {
-  return `${SERVER}${outdir}/${name}`;
+export function buildFolder(outdir = 'dist') {
+  return `${SERVER}${outdir}/`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -1,14 +1,14 @@
 import { rm } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import type { AppDeps, Config } from '@exchange/server/bench';
-import { buildServer, builtFile } from '@exchange/server/build';
+import { buildFolder, buildServer } from '@exchange/server/build';
 import type pg from 'pg';
 
 /** The server's parts the benchmarks use (server-entry.ts). */
 type ServerParts = typeof import('./server-entry.ts');
 
 /** Where the benchmarks' build of the server goes (beside `dist`, so that paths.ts finds the server's files). */
-const BENCH_BUILD = pathToFileURL(builtFile('', 'dist-bench'));
+const BENCH_BUILD = pathToFileURL(buildFolder('dist-bench'));
 
 let parts: Promise<ServerParts> | undefined;
 
@@ -23,7 +23,7 @@ export function benchServer(): Promise<ServerParts> {
     if (process.env.BENCH_SERVER === 'source') return import('./server-entry.ts');
     // A build kept from before (a folder beside dist-bench), to compare two versions of the code in alternate runs.
     if (process.env.BENCH_SERVER?.startsWith('built:')) {
-      const folder = pathToFileURL(builtFile('', process.env.BENCH_SERVER.slice('built:'.length)));
+      const folder = pathToFileURL(buildFolder(process.env.BENCH_SERVER.slice('built:'.length)));
       return (await import(new URL('bench-server.js', folder).href)) as ServerParts;
     }
     await rm(BENCH_BUILD, { recursive: true, force: true });

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildServer, builtFile } from '@exchange/server/build';
+import { buildFolder, buildServer } from '@exchange/server/build';
 import { freePort } from '@exchange/server/harness';
 import { percentile, printTable } from './stats.ts';
 
@@ -51,7 +51,7 @@ export async function startBench() {
   await chmod(dataDir, 0o755);
   const env = { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), DEMO_BOT: 'off' };
   const port = await freePort();
-  const built = ['--max-semi-space-size=32', builtFile('main.js')];
+  const built = ['--max-semi-space-size=32', `${buildFolder()}main.js`];
   const source = [
     '--import',
     'tsx',
