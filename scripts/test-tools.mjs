@@ -19,12 +19,16 @@ function onPath(name) {
 }
 
 const needed = [
-  // The browser tests (playwright-core drives the system's Chromium; CHROMIUM_PATH names another).
+  // The browser tests (playwright-core drives Debian's headless shell, or the full Chromium when only that is here;
+  // CHROMIUM_PATH names another).
   {
-    pkg: 'chromium',
-    found: [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'].some(
-      (p) => p && runnable(p),
-    ),
+    pkg: 'chromium-headless-shell',
+    found: [
+      process.env.CHROMIUM_PATH,
+      '/usr/lib/chromium/chromium-headless-shell',
+      '/usr/lib/chromium/chromium',
+      '/usr/bin/chromium',
+    ].some((p) => p && runnable(p)),
   },
   // The two-factor tests check our TOTP codes against an implementation we did not write.
   { pkg: 'oathtool', found: onPath('oathtool') },

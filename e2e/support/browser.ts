@@ -5,7 +5,17 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { afterAll, beforeAll, onTestFailed } from 'vitest';
 import { suiteApp } from './suite-app.ts';
 
-const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'];
+/**
+ * Debian's old headless shell first (package chromium-headless-shell: the same engine without the browser's own
+ * window, profile and UI code; a fresh context's first load of /login to its form in 1.2 s here instead of 1.5 s), then the full
+ * browser in its headless mode.
+ */
+const CANDIDATES = [
+  process.env.CHROMIUM_PATH,
+  '/usr/lib/chromium/chromium-headless-shell',
+  '/usr/lib/chromium/chromium',
+  '/usr/bin/chromium',
+];
 
 /**
  * Launches Debian's Chromium headless with the flags this closed network needs, plus `extraArgs` (e.g. a fake
@@ -54,6 +64,8 @@ export async function openPage(
   const context = await browser.newContext({
     baseURL: options.baseUrl ?? suiteApp().baseUrl,
     viewport: { width: 1280, height: 800 },
+    // A browser with a window lets a page write the clipboard on a click; the headless shell asks for the permission.
+    permissions: ['clipboard-write'],
   });
   // Identity calls (login, registration, codes) come from the context's own address; the developer tools
   // (outbox, faucet, mining) refuse any forwarded request, so everything else stays a plain loopback call.
