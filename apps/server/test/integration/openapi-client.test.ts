@@ -1,5 +1,6 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -77,8 +78,10 @@ console.log(btc.data?.no_such_field);
 
 const tsc = (file: string) =>
   spawnSync(
-    path.join(ROOT, 'node_modules/.bin/tsc'),
+    process.execPath,
     [
+      // TypeScript 5.9 by its package, not node_modules/.bin/tsc: TypeScript 7 (typescript-native) has a tsc too.
+      createRequire(import.meta.url).resolve('typescript/bin/tsc'),
       '--noEmit',
       '--strict',
       '--module',
