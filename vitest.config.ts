@@ -12,14 +12,11 @@ import { E2E_WORKERS } from './e2e/support/workers.ts';
 const WORKERS = Math.max(2, availableParallelism());
 
 /**
- * Integration files that run several server processes (a cluster, a standby core, HAProxy, NATS, two apps for the
- * command line to choose from, an app with its backups and restores, an app killed and started again beside a second
- * one that is refused) or measure how soon something happens (a takeover, a refusal within a second, the
- * event loop's longest turn): they run one at a time, after the others, with the machine to themselves as before.
+ * Integration files that run several server processes (a cluster, a standby core, HAProxy, NATS, a database killed
+ * under the app) or measure how soon something happens (a takeover, a refusal within a second, the event loop's
+ * longest turn): they run one at a time, after all others, with the machine to themselves as before.
  */
 const ALONE = [
-  'backup-restore',
-  'cli-locate',
   'cluster',
   'cluster-balancer',
   'core-failover',
@@ -27,9 +24,17 @@ const ALONE = [
   'database-kill',
   'mass-payouts',
   'metrics-outage',
-  'restart',
   'simulator-wakeups',
 ].map((name) => `apps/server/test/integration/${name}.test.ts`);
+
+/**
+ * Integration files that start server processes, an embedded PostgreSQL of their own and the command line through
+ * tsx, and measure nothing by the clock: too heavy to run beside the parallel integration files (their time limits
+ * were passed on a loaded machine), light enough to run beside each other, two at a time after those files.
+ */
+const HEAVY = ['backup-restore', 'cli-locate', 'restart'].map(
+  (name) => `apps/server/test/integration/${name}.test.ts`,
+);
 
 const INTEGRATION = 'apps/server/test/integration';
 
@@ -64,7 +69,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: [`${INTEGRATION}/**/*.test.ts`],
-          exclude: [...configDefaults.exclude, ...ALONE, ...MOCKING],
+          exclude: [...configDefaults.exclude, ...ALONE, ...HEAVY, ...MOCKING],
           globalSetup: ['apps/server/test/support/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -88,7 +93,19 @@ export default defineConfig({
       },
       {
         test: {
-          // `--project 'integration*'` runs the three integration projects.
+          name: 'integration-heavy',
+          include: HEAVY,
+          globalSetup: ['apps/server/test/support/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          maxWorkers: 2,
+          // After the projects of group 0 (unit and integration), before the files that run alone.
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          // `--project 'integration*'` runs the four integration projects.
           name: 'integration-alone',
           include: ALONE,
           globalSetup: ['apps/server/test/support/global-setup.ts'],

@@ -109,8 +109,9 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30
 }
 
 describe('backup and restore of the embedded database', () => {
+  // Three app starts, a backup and two restores: 40-60 s here, beside another heavy file (vitest.config.ts HEAVY).
   it('restores what was committed at the backup and at a moment after it, with the audit clean', {
-    timeout: 120_000,
+    timeout: 240_000,
   }, async () => {
     await start({});
     dbUrl = await embeddedUrl(dataDir, env);
