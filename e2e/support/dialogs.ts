@@ -45,14 +45,25 @@ export async function switchTheme(page: Page, theme: 'dark' | 'light'): Promise<
 export async function dialogProblems(page: Page, dialog: Locator = topDialog(page)): Promise<string[]> {
   await dialog.waitFor();
   const problems: string[] = [];
-  const facts = await dialog.evaluate((el) => {
-    const ids = el.getAttribute('aria-labelledby')?.split(/\s+/).filter(Boolean) ?? [];
-    const labelled = ids.map((id) => document.getElementById(id)?.textContent?.trim() ?? '').join(' ');
-    return {
-      modal: el.getAttribute('aria-modal'),
-      name: (el.getAttribute('aria-label') ?? labelled).trim(),
-      focused: el.contains(document.activeElement),
+  // A dialog is open once its title is in and the focus has moved into it, a few frames after its element appears
+  // (on a loaded machine the first check came before them): up to 2 s for both, then what it has is judged.
+  const facts = await dialog.evaluate(async (el) => {
+    const read = () => {
+      const ids = el.getAttribute('aria-labelledby')?.split(/\s+/).filter(Boolean) ?? [];
+      const labelled = ids.map((id) => document.getElementById(id)?.textContent?.trim() ?? '').join(' ');
+      return {
+        modal: el.getAttribute('aria-modal'),
+        name: (el.getAttribute('aria-label') ?? labelled).trim(),
+        focused: el.contains(document.activeElement),
+      };
     };
+    const until = performance.now() + 2_000;
+    let seen = read();
+    while (!(seen.name && seen.focused) && performance.now() < until) {
+      await new Promise((next) => setTimeout(next, 20));
+      seen = read();
+    }
+    return seen;
   });
   if (facts.modal !== 'true') problems.push('the dialog has no aria-modal="true"');
   if (!facts.name) problems.push('the dialog has no accessible name');
