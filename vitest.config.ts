@@ -11,6 +11,13 @@ import { E2E_WORKERS } from './e2e/support/workers.ts';
  */
 const WORKERS = Math.max(2, availableParallelism());
 
+const INTEGRATION = 'apps/server/test/integration';
+
+/** An integration test file by its name. */
+function integrationFile(name: string): string {
+  return `${INTEGRATION}/${name}.test.ts`;
+}
+
 /**
  * Integration files that run several server processes (a cluster, a standby core, HAProxy, NATS, a database killed
  * under the app) or measure how soon something happens (a takeover, a refusal within a second, the event loop's
@@ -25,18 +32,14 @@ const ALONE = [
   'mass-payouts',
   'metrics-outage',
   'simulator-wakeups',
-].map((name) => `apps/server/test/integration/${name}.test.ts`);
+].map(integrationFile);
 
 /**
  * Integration files that start server processes, an embedded PostgreSQL of their own and the command line through
  * tsx, and measure nothing by the clock: too heavy to run beside the parallel integration files (their time limits
  * were passed on a loaded machine), light enough to run beside each other, two at a time after those files.
  */
-const HEAVY = ['backup-restore', 'cli-locate', 'restart'].map(
-  (name) => `apps/server/test/integration/${name}.test.ts`,
-);
-
-const INTEGRATION = 'apps/server/test/integration';
+const HEAVY = ['backup-restore', 'cli-locate', 'restart'].map(integrationFile);
 
 /**
  * Integration files that replace a module of the server (`vi.mock`): a module replaced for one file must not be the
