@@ -31,7 +31,7 @@ async function trader(email: string): Promise<{ context: BrowserContext; page: P
 const noReload = (page: Page) => page.evaluate(() => (window as unknown as { marker?: number }).marker);
 const ask = (page: Page, price: string) => page.locator(`[data-testid="book-ask"][data-price="${price}"]`);
 const text = async (page: Page, id: string) => (await page.getByTestId(id).textContent()) ?? '';
-/** The whole available balance (the screen cuts it at 8 characters, with a tooltip). */
+/** The whole available balance (the screen cuts it at 8 characters, with a tooltip); '' while it loads. */
 const available = async (page: Page, side: 'buy' | 'sell') =>
   (await page.getByTestId(`${side}-available`).getAttribute('data-value')) ?? '';
 
@@ -61,7 +61,8 @@ describe('trading screen', () => {
     const [alice, bob] = await Promise.all([trader('alice@example.com'), trader('bob@example.com')]);
     const a = alice.page;
     const b = bob.page;
-    // What the balances were as the test began, once the screens have them.
+    // What the balances were as the test began, once the screens have them (the form gives no value while they
+    // load: a CI run once read a "0" shown before they arrived, and its check then missed by her whole balance).
     const before = async (page: Page, side: 'buy' | 'sell') => {
       await expect.poll(() => available(page, side), POLL).not.toBe('');
       return available(page, side);

@@ -77,8 +77,9 @@ export function placementOutcome(order: Pick<Order, 'state' | 'executed_volume' 
 /** Digits and at most one dot; too many decimals are let through so the field can say why it is refused. */
 const accepts = (text: string) => /^\d*\.?\d*$/.test(text);
 
+/** The available balance of a currency; undefined until the balances have loaded (a "0" then would be untrue). */
 const available = (balances: Balance[] | undefined, currency: string) =>
-  balances?.find((b) => b.currency === currency)?.balance ?? '0';
+  balances ? (balances.find((b) => b.currency === currency)?.balance ?? '0') : undefined;
 
 /** The best ask and bid of the market (the ticker's `sell` and `buy`), to tell whether an order would cross. */
 interface Best {
@@ -90,7 +91,8 @@ interface SideProps {
   side: 'buy' | 'sell';
   market: Market;
   ordType: OrdType;
-  balance: string;
+  /** Undefined while the balances load. */
+  balance: string | undefined;
   lastPrice: string;
   best: Best;
   rates: FeeRates | undefined;
@@ -160,7 +162,7 @@ function SideForm({
   const pick = (value: number) => {
     setPercent(value);
     const ap = market.amount_precision;
-    const share = (units(balance) * BigInt(value)) / 100n;
+    const share = (units(balance ?? '0') * BigInt(value)) / 100n;
     if (side === 'sell') return setAmount(formatUnits(share / 10n ** BigInt(SCALE - ap), ap));
     const p = units(effectivePrice);
     if (p > 0n) setAmount(formatUnits((share * 10n ** BigInt(ap)) / p, ap));
@@ -243,7 +245,7 @@ function SideForm({
             {t('trading.form.available')}
           </Text>
           <Text size="xs" data-testid={`${side}-available`} data-value={balance}>
-            <Amount value={balance} /> {side === 'buy' ? quote : base}
+            {balance === undefined ? '…' : <Amount value={balance} />} {side === 'buy' ? quote : base}
           </Text>
         </Group>
         {stopped && input('stop_price', t('trading.form.stopPrice'), stop, setStop, quote)}
