@@ -91,14 +91,16 @@ describe('card network declines', () => {
     expect(await auditLedger(s.db)).toEqual([]);
   });
 
-  // Earlier spending this month is arranged in the simulator's table directly: a cleared authorisation of
-  // 46,500.00 EUR backdated to the first hour of the month (not today, so the daily limit is not what declines).
-  // The network's time is the 15th of this month at noon (UTC), so the test runs on any day, the 1st included.
+  // Earlier spending in the network's month is arranged in the simulator's table directly: a cleared
+  // authorisation of 46,500.00 EUR backdated to the first hour of that month (not the network's day, so the daily
+  // limit is not what declines). The network's time is the 15th of last month at noon (UTC): never today, and never
+  // after the server's today, whose statements refuse a future date; so the test runs on any day of a month (it
+  // named the 15th of this month before, and failed from the 1st to the 14th).
   it('all card spending: 50000.00 EUR a month', async () => {
     const { who, masked, pan } = await loaded('decline-month@example.com', '4000');
     const token = (await s.row(who, masked)).issuer_token;
     const now = new Date();
-    networkTime = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 15, 12));
+    networkTime = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 15, 12));
     try {
       await s.db.query(
         `insert into cardsim_transactions (token, card_token, type_code, status, eur_cents, usdt_units, rate, merchant,
@@ -112,8 +114,8 @@ describe('card network declines', () => {
       // 46,500 + 3,000 + 500 = 50,000.00: one cent more is over, for a purchase or an ATM withdrawal.
       await declined(who, masked, 'monthly_limit', 'spend', pan, '0.01', 'Shop');
       await declined(who, masked, 'monthly_limit', 'atm', pan, '10');
-      // The month's spending is this month's: on the 1st of the next month the same card may spend again.
-      networkTime = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1, 0, 30));
+      // The month's spending is that month's: on the 1st of the next month the same card may spend again.
+      networkTime = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1, 0, 30));
       expect(await net('spend', pan, '10', 'Shop')).toMatchObject({ ok: true });
     } finally {
       networkTime = undefined;
