@@ -2,8 +2,13 @@
 // (the workspace packages included), with every npm dependency left to Node's own resolution. A start then loads
 // no TypeScript loader and resolves a few hundred files less (issue 27: ready in under 3 s).
 //
-// Entry points: the app (main), the signer's process and the projector's worker thread (src/paths.ts names
-// them). The SQL migrations stay in the source tree and are read from there.
+// Entry points: the app (main), the signer's process, the projector's worker thread (src/paths.ts names them) and
+// the operator's command line (cli, `npm run cli`). The SQL migrations stay in the source tree and are read from
+// there.
+//
+// `node apps/server/build.mjs --if-stale` builds only when a source file of the last build changed (what
+// `npm run cli` and the test suite's setups run): the build records which files it was made of.
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -39,19 +44,27 @@ const dependenciesOutside = {
 };
 
 /**
- * Builds the server into `outdir` (relative to apps/server, `dist` for `npm start`). With `metafile`, esbuild's
- * account of the build comes back: which source files each output holds and how outputs import each other (the
- * test that a start with the real providers loads no simulator reads it). `entryPoints` adds entries of its own
- * (the benchmarks load the app from such a build, as `npm start` runs it).
- * @param {{ outdir?: string; metafile?: boolean; entryPoints?: Record<string, string> }} [options]
+ * esbuild's account of a build, written beside it: which source files each output holds and how outputs import
+ * each other (the test that a start with the real providers loads no simulator reads it), the inputs it was made
+ * of, and when it began (`builtAt`, ms since the epoch), so that a later look can tell whether it is still current.
  */
-export async function buildServer({ outdir = 'dist', metafile = false, entryPoints = {} } = {}) {
-  return build({
+const ACCOUNT = 'build-account.json';
+
+/**
+ * Builds the server into `outdir` (relative to apps/server, `dist` for `npm start`) and writes its account
+ * (`build-account.json`, see {@link readBuildAccount}). `entryPoints` adds entries of its own (the benchmarks load
+ * the app from such a build, as `npm start` runs it).
+ * @param {{ outdir?: string; entryPoints?: Record<string, string> }} [options]
+ */
+export async function buildServer({ outdir = 'dist', entryPoints = {} } = {}) {
+  const builtAt = Date.now();
+  const result = await build({
     absWorkingDir: SERVER,
     entryPoints: {
       main: 'src/main.ts',
       'signer-main': 'src/signer-main.ts',
       'projector-worker': 'src/core/projector-worker.ts',
+      cli: 'src/cli.ts',
       ...entryPoints,
     },
     outdir,
@@ -65,9 +78,53 @@ export async function buildServer({ outdir = 'dist', metafile = false, entryPoin
     sourcemap: 'linked',
     chunkNames: 'chunk-[hash]',
     logLevel: 'warning',
-    metafile,
+    metafile: true,
     plugins: [dependenciesOutside],
   });
+  await writeFile(`${buildFolder(outdir)}${ACCOUNT}`, JSON.stringify({ builtAt, ...result.metafile }));
+  return result;
+}
+
+/**
+ * The account of the build in `outdir` (esbuild's metafile and `builtAt`), or undefined when there is none.
+ * @param {string} [outdir]
+ * @returns {Promise<(import('esbuild').Metafile & { builtAt: number }) | undefined>}
+ */
+export async function readBuildAccount(outdir = 'dist') {
+  const text = await readFile(`${buildFolder(outdir)}${ACCOUNT}`, 'utf8').catch(() => undefined);
+  return text === undefined ? undefined : JSON.parse(text);
+}
+
+/**
+ * True when the build in `outdir` exists and none of our files it was made of (nor this build script) changed or
+ * went since it began. npm dependencies are not in the bundle (Node resolves them at run time), so an install
+ * needs no new build.
+ * @param {string} [outdir]
+ */
+export async function buildIsCurrent(outdir = 'dist') {
+  const account = await readBuildAccount(outdir);
+  if (!account) return false;
+  const own = Object.keys(account.inputs).filter((input) => !input.includes('node_modules/'));
+  const files = [...own.map((input) => `${SERVER}${input}`), fileURLToPath(import.meta.url)];
+  const times = await Promise.all(
+    files.map((file) =>
+      stat(file).then(
+        (s) => s.mtimeMs,
+        () => Infinity,
+      ),
+    ),
+  );
+  return times.every((time) => time < account.builtAt);
+}
+
+/**
+ * Builds the server into `dist` unless the build there is current ({@link buildIsCurrent}); true when it built.
+ * The test suite's setups run this before they start server processes or the command line from the build.
+ */
+export async function buildServerIfStale() {
+  if (await buildIsCurrent()) return false;
+  await buildServer();
+  return true;
 }
 
 /**
@@ -82,6 +139,12 @@ export function buildFolder(outdir = 'dist') {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const started = performance.now();
-  await buildServer();
-  console.log(`server built into apps/server/dist in ${Math.round(performance.now() - started)} ms`);
+  if (process.argv.includes('--if-stale')) {
+    // Before the command line's own output (`npm run cli`): a word on stderr only when it built.
+    if (await buildServerIfStale())
+      console.error(`server built into apps/server/dist in ${Math.round(performance.now() - started)} ms`);
+  } else {
+    await buildServer();
+    console.log(`server built into apps/server/dist in ${Math.round(performance.now() - started)} ms`);
+  }
 }

@@ -37,7 +37,6 @@ beforeAll(async () => {
     // Its clock moves for the authenticator codes (support/totp.ts) instead of the test waiting.
     NODE_ENV: 'test',
     WEB_DIST,
-    DEMO_BOOKS: 'false',
     BASEAPP_COMPAT: 'true',
     // A withdrawal right after turning two-factor on would otherwise wait a day.
     WITHDRAW_HOLD_HOURS: '0',

@@ -26,6 +26,7 @@ beforeAll(async () => {
   ({ dataDir, env, base } = await serverSetup('exchange-demo-', {
     NODE_ENV: 'development',
     WEB_DIST,
+    DEMO_BOOKS: 'true',
     DEMO_BOT: 'on',
     DEMO_BOT_INTERVAL_MS: '500',
   }));

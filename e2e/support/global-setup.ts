@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { buildServerIfStale } from '@exchange/server/build';
 import {
   auditLedger,
   createPool,
@@ -24,12 +25,14 @@ declare module 'vitest' {
 
 /**
  * Starts the whole app (embedded PostgreSQL, APIs, built web app) once per e2e worker, all at once, and after the
- * run checks that each app's ledger still balances.
+ * run checks that each app's ledger still balances. The apps and the operator's command line run from the built
+ * server, as `npm start` and `npm run cli` do: built here first if a source file changed.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (!existsSync(path.join(WEB_DIST, 'index.html'))) {
     throw new Error('apps/web/dist is missing: run `npm run build:web` first (npm test does this)');
   }
+  await buildServerIfStale();
   const started = await Promise.allSettled(Array.from({ length: E2E_WORKERS }, () => startApp()));
   const apps = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');

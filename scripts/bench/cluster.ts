@@ -64,7 +64,6 @@ export async function clusterBench(fresh: () => Promise<{ url: string; pool: pg.
       ROLE: role,
       DATABASE_URL: split.url,
       NATS_URL: nats.url,
-      DEMO_BOOKS: 'false',
       SEED_DEMO: 'false',
       RATE_LIMITS: 'false',
       LOG_LEVEL: 'silent',

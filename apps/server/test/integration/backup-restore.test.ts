@@ -42,7 +42,6 @@ beforeAll(async () => {
   await chmod(root, 0o755);
   backupDir = path.join(root, 'backups');
   ({ dataDir, env, base } = await serverSetup('exchange-backup-', {
-    DEMO_BOOKS: 'false',
     DEMO_PASSWORD: PASSWORD,
     RATE_LIMITS: 'false',
     BACKUP_DIR: backupDir,

@@ -5,11 +5,11 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../../build.mjs';
+import { readBuildAccount } from '../../build.mjs';
 import { SignedApiClient } from '../../src/demo/api-client.ts';
 import { apiKeyFor } from '../support/api-key.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { type ServerProcess, serverSetup, startServerProcess } from '../support/process.ts';
+import { BUILT_CLI, type ServerProcess, serverSetup, startServerProcess } from '../support/process.ts';
 import { REAL_PROVIDERS } from '../support/real-providers.ts';
 
 // `npm start` runs the server built into plain JavaScript (apps/server/build.mjs): the app, its signer child and
@@ -22,12 +22,13 @@ let dataDir: string;
 let metafile: Metafile;
 
 beforeAll(async () => {
-  // The build `npm run build:server` makes, with esbuild's account of it (what each output holds and imports).
-  const built = await buildServer({ metafile: true });
-  if (!built.metafile) throw new Error('esbuild gave no metafile');
-  metafile = built.metafile;
+  // The build `npm run build:server` makes (the global setup made it current), with esbuild's account of it (what
+  // each output holds and imports), which the build writes beside it.
+  const account = await readBuildAccount();
+  if (!account) throw new Error('apps/server/dist has no build account: the global setup builds it');
+  metafile = account;
   db = await createTestDatabase();
-  const setup = await serverSetup('exchange-built-', { DATABASE_URL: db.url, DEMO_BOOKS: 'false' });
+  const setup = await serverSetup('exchange-built-', { DATABASE_URL: db.url });
   ({ base, dataDir } = setup);
   server = await startServerProcess(setup.env, 60_000, 'Exchange is running', 'built');
 }, 120_000);
@@ -175,7 +176,6 @@ describe('the simulators apart from the product (issue 34, item 4)', () => {
     const setup = await serverSetup('exchange-real-providers-', {
       DATABASE_URL: realDb.url,
       DATABASE_OWNER_URL: realDb.ownerUrl,
-      DEMO_BOOKS: 'false',
       MODULE_LOAD_LOG: log,
       ...REAL_PROVIDERS,
     });
@@ -236,23 +236,19 @@ describe('the simulators apart from the product (issue 34, item 4)', () => {
 describe('the command line beside a built app on its embedded database', () => {
   // `npm start` runs dist/main.js; the command line must share that app's PostgreSQL, not stop it as a leftover.
   it("shares the running app's embedded PostgreSQL and leaves it running", async () => {
-    const setup = await serverSetup('exchange-built-embedded-', { DEMO_BOOKS: 'false', SIM_BLOCK_MS: '0' });
+    const setup = await serverSetup('exchange-built-embedded-', { SIM_BLOCK_MS: '0' });
     let app: ServerProcess | undefined;
     try {
       app = await startServerProcess(setup.env, 90_000, 'Exchange is running', 'built');
       const postgresPid = async () =>
         (await readFile(path.join(setup.dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0];
       const before = await postgresPid();
-      const cli = execFileSync(
-        process.execPath,
-        ['--import', 'tsx', `${SERVER}src/cli.ts`, 'user', 'show', 'alice@example.com'],
-        {
-          cwd: SERVER,
-          env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', DATA_DIR: setup.dataDir },
-          encoding: 'utf8',
-          timeout: 60_000,
-        },
-      );
+      const cli = execFileSync(process.execPath, [BUILT_CLI, 'user', 'show', 'alice@example.com'], {
+        cwd: SERVER,
+        env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', DATA_DIR: setup.dataDir },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       expect(JSON.parse(cli)).toMatchObject({ email: 'alice@example.com' });
       expect(await postgresPid()).toBe(before);
       expect((await fetch(`${setup.base}/api/v2/peatio/public/health/ready`)).status).toBe(200);

@@ -3,18 +3,14 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServerProcess, serverSetup, startServerProcess } from '../support/process.ts';
+import { BUILT_CLI, type ServerProcess, serverSetup, startServerProcess } from '../support/process.ts';
 
 /**
  * The command line finds the running app's database and port by itself, however the app was started, and
  * refuses in one line (saying what to set) where there is no database, instead of making an empty one and
  * answering "no user" (issue 32 item 10).
  */
-const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
-/** tsx's loader by its path: the command runs from a folder of its own, where `--import tsx` resolves nothing. */
-const TSX = new URL('../../../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
 let dataDir: string;
 let env: Record<string, string>;
 let elsewhere: string;
@@ -29,9 +25,9 @@ function bareEnvironment(): Record<string, string> {
   return { ...bare, NODE_ENV: 'development', LOG_LEVEL: 'warn', RUNTIME_DIR: runtime };
 }
 
-/** `npm run cli -- …` from a folder of its own, with `extra` environment only. */
+/** `npm run cli -- …` (the built command line) from a folder of its own, with `extra` environment only. */
 function cli(args: string[], extra: Record<string, string> = {}) {
-  return spawnSync(process.execPath, ['--import', TSX, CLI, ...args], {
+  return spawnSync(process.execPath, [BUILT_CLI, ...args], {
     cwd: elsewhere,
     env: { ...bareEnvironment(), ...extra },
     encoding: 'utf8',
@@ -92,7 +88,7 @@ describe('the command line without DATA_DIR, PORT or EMBEDDED_PG_PORT', () => {
   }, async () => {
     const { announceRunningApp } = await import('../../src/runtime-registry.ts');
     // A second app is simulated by announcing this test process (a vitest worker) under another folder:
-    // the command line only counts announcements of live processes running src/main.ts, so it is not counted…
+    // the command line only counts announcements of live processes running the app's main, so it is not counted…
     const withdraw = await announceRunningApp(runtime, { dataDir: '/nowhere', port: 1 });
     try {
       const ignored = cli(['user', 'show', 'alice@example.com']);

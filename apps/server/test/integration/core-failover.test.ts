@@ -22,7 +22,6 @@ beforeAll(async () => {
   const env = async (prefix: string) => {
     const setup = await serverSetup(prefix, {
       DATABASE_URL: db.url,
-      DEMO_BOOKS: 'false',
       // Each process starts its own signer child; both must hold the one wallet's seed.
       SIGNER_SEED_FILE: seedFile,
       SIGNER_KEY: 'the failover test signer key',

@@ -27,7 +27,6 @@ let loading = false;
 beforeAll(async () => {
   ({ dataDir, env, base } = await serverSetup('exchange-dbkill-', {
     RATE_LIMITS: 'false',
-    DEMO_BOOKS: 'false',
     DEMO_PASSWORD: PASSWORD,
   }));
 });

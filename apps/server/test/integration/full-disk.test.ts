@@ -78,7 +78,6 @@ describe.skipIf(missing(LOOP, 'loop mounts (root and /dev/loop*)'))(
       timeout: 180_000,
     }, async () => {
       const setup = await serverSetup('exchange-full-disk-env-', {
-        DEMO_BOOKS: 'false',
         DEMO_PASSWORD: PASSWORD,
         RATE_LIMITS: 'false',
         SIM_BLOCK_MS: '0',

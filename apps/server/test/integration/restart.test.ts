@@ -4,7 +4,7 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/ports.ts';
-import { serverSetup, startServerProcess } from '../support/process.ts';
+import { BUILT_CLI, BUILT_MAIN, serverSetup, startServerProcess } from '../support/process.ts';
 
 let dataDir: string;
 let env: Record<string, string>;
@@ -55,14 +55,14 @@ describe('one process with its embedded database', () => {
     expect(rows.rows).toEqual([{ subject: 'Keep me' }]);
 
     // The operator CLI shares the running embedded server instead of starting (or stopping) another.
-    const cli = spawnSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli.ts', 'user', 'list'], {
+    const cli = spawnSync(process.execPath, [BUILT_CLI, 'user', 'list'], {
       env: { ...process.env, ...env },
       encoding: 'utf8',
     });
     expect(cli.status, cli.stderr).toBe(0);
     expect(cli.stdout).toContain('alice@example.com');
     // A second app on the same data folder is refused and leaves the first one running.
-    const third = spawnSync(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    const third = spawnSync(process.execPath, [BUILT_MAIN], {
       env: { ...process.env, ...env, PORT: String(await freePort()) },
       encoding: 'utf8',
       timeout: 30_000,

@@ -52,7 +52,6 @@ export class TestCluster {
       SIGNER_PORT: this.signer.port,
       DATABASE_URL: this.db.url,
       NATS_URL: this.nats.url,
-      DEMO_BOOKS: 'false',
       // The worker reaches the providers' simulators and sends their webhooks through an api process.
       API_URL: this.processes.api1?.base ?? 'http://127.0.0.1:1',
       ...extra,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { BITCOIN_SIMULATOR_MIGRATIONS, TRON_SIMULATOR_MIGRATIONS } from '@exchange/chain-sim';
 import { SIMULATOR_MIGRATIONS } from '@exchange/provider-sims/schema';
 import type { TestProject } from 'vitest/node';
+import { buildServerIfStale } from '../../build.mjs';
 import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
 import { APP_ROLE, prepareEmbeddedRoles } from '../../src/db/embedded-roles.ts';
 import { migrate, migrateSet } from '../../src/db/migrate.ts';
@@ -41,6 +42,9 @@ const THROWAWAY_SETTINGS = ['fsync=off', 'full_page_writes=off'];
  * the roles the app runs with: migrated by the owner, seeded by the app's restricted role.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The server processes and command lines that tests start run from the build, as in production
+  // (support/process.ts): built first if a source file changed. Vitest runs the projects' setups one after another.
+  await buildServerIfStale();
   const dir = await mkdtemp(path.join(tmpdir(), 'exchange-it-'));
   // PostgreSQL runs as its own user when we are root; it must be able to enter the folder.
   await chmod(dir, 0o755);

@@ -19,5 +19,5 @@ export { plainUser, sessionFor } from './core.ts';
 export { writeTestCountryDb } from './mmdb-writer.ts';
 export { startNats, type TestNats } from './nats.ts';
 export { freePort } from './ports.ts';
-export { type ServerProcess, serverSetup, startServerProcess } from './process.ts';
+export { BUILT_CLI, type ServerProcess, serverSetup, startServerProcess } from './process.ts';
 export { startTestSigner, type TestSigner } from './signer.ts';

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { oathtoolCode } from './identity.ts';
+import { BUILT_CLI } from './process.ts';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
@@ -47,9 +48,9 @@ export async function sql<R extends pg.QueryResultRow = Record<string, unknown>>
   }
 }
 
-/** `npm run cli -- <args>` with the server's environment. */
+/** `npm run cli -- <args>` (the built command line) with the server's environment. */
 export function cli(env: Record<string, string>, args: string[]) {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli.ts', ...args], {
+  const run = spawnSync(process.execPath, [BUILT_CLI, ...args], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'test', ...env },
     encoding: 'utf8',

@@ -6,8 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from './ports.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
-/** The built server (`npm run build:server`), as `npm start` runs it. */
-const BUILT_MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+/**
+ * The built server (`npm run build:server`), as `npm start` runs it. The test setups build it when a source file
+ * changed (`buildServerIfStale`, build.mjs).
+ */
+export const BUILT_MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+/** The built operator command line, as `npm run cli` runs it. */
+export const BUILT_CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /** The server started as a real child process, as `npm start` would run it. */
@@ -19,15 +24,16 @@ export interface ServerProcess {
 }
 
 /**
- * Spawns `main.ts` (or the built `main.js`) with the given environment and waits until it reports that it is running (or, with
- * `readyText`, until its output says that: a standby core says so before it serves).
+ * Spawns the built `main.js` (or, `from: 'source'`, `main.ts` through tsx) with the given environment and waits
+ * until it reports that it is running (or, with `readyText`, until its output says that: a standby core says so
+ * before it serves). The build is what production runs, and it starts without compiling a thousand modules first.
  */
 export async function startServerProcess(
   env: Record<string, string>,
   timeoutMs = 60_000,
   readyText = 'Exchange is running',
-  /** `built`: the bundle in apps/server/dist (build it first), with no TypeScript loader. */
-  from: 'source' | 'built' = 'source',
+  /** `built`: the bundle in apps/server/dist (the test setups build it), with no TypeScript loader. */
+  from: 'source' | 'built' = 'built',
   /** Node's own options before the entry point (e.g. `--import` of a module-load recorder). */
   nodeArgs: string[] = [],
 ): Promise<ServerProcess> {
@@ -103,7 +109,9 @@ export async function serverSetup(
     EMBEDDED_PG_PORT: String(await freePort()),
     WEB_DIST: '/nonexistent',
     CAPTCHA_TYPE: 'none',
-    // The demo liquidity bot trades every few seconds; a test that wants it asks for it.
+    // The demo markets' 90 days of past trades take most of a first start (7.6 of 12.8 s here), and the demo
+    // liquidity bot trades every few seconds; a test that wants them asks for them.
+    DEMO_BOOKS: 'false',
     DEMO_BOT: 'off',
     // Withdrawals to a just-saved address would wait for staff; the review tests turn the rules on.
     WITHDRAW_REVIEW_NEW_BENEFICIARY_HOURS: '0',

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const server = path.join(root, 'apps/server');
 const json = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
-const DEV_ONLY = ['hardhat', 'solc', 'smtp-server'];
+/** Development chains and tools; tsx among them: production runs the built JavaScript (`npm start`, `npm run cli`). */
+const DEV_ONLY = ['hardhat', 'solc', 'smtp-server', 'tsx'];
 
 /**
  * The packages and files a module loads when it is imported: static `import … from` and `export … from`, not
@@ -59,20 +60,23 @@ describe('the production dependency tree', () => {
       expect(Object.keys(manifest.dependencies), name).not.toContain(name);
     }
     const lock = json(path.join(root, 'package-lock.json'));
-    for (const name of ['hardhat', 'solc'])
+    for (const name of ['hardhat', 'solc', 'tsx'])
       expect(lock.packages[`node_modules/${name}`]?.dev, name).toBe(true);
   });
 
-  it('loads no development package when the server starts: the devnet is imported only when asked for', () => {
-    const reached = packagesReachedFrom(path.join(server, 'src/main.ts'));
-    expect(reached.size).toBeGreaterThan(10);
-    for (const name of DEV_ONLY) expect(reached.has(name), name).toBe(false);
-    const manifest = json(path.join(server, 'package.json'));
-    const production = new Set([
-      ...Object.keys(manifest.dependencies),
-      ...Object.keys(json(path.join(root, 'packages/shared/package.json')).dependencies ?? {}),
-    ]);
-    const outside = [...reached].filter((name) => !production.has(name));
-    expect(outside).toEqual([]);
-  });
+  it.each(['src/main.ts', 'src/cli.ts'])(
+    'loads no development package from %s: the devnet is imported only when asked for',
+    (entry) => {
+      const reached = packagesReachedFrom(path.join(server, entry));
+      expect(reached.size).toBeGreaterThan(10);
+      for (const name of DEV_ONLY) expect(reached.has(name), name).toBe(false);
+      const manifest = json(path.join(server, 'package.json'));
+      const production = new Set([
+        ...Object.keys(manifest.dependencies),
+        ...Object.keys(json(path.join(root, 'packages/shared/package.json')).dependencies ?? {}),
+      ]);
+      const outside = [...reached].filter((name) => !production.has(name));
+      expect(outside).toEqual([]);
+    },
+  );
 });
