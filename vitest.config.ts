@@ -13,6 +13,9 @@ const WORKERS = Math.max(2, availableParallelism());
 
 const INTEGRATION = 'apps/server/test/integration';
 
+/** The integration projects' setup file: the cores that tests start run their projector thread from the build. */
+const BUILT_PROJECTOR_SETUP = 'apps/server/test/support/built-projector.ts';
+
 /** An integration test file by its name. */
 function integrationFile(name: string): string {
   return `${INTEGRATION}/${name}.test.ts`;
@@ -74,6 +77,7 @@ export default defineConfig({
           include: [`${INTEGRATION}/**/*.test.ts`],
           exclude: [...configDefaults.exclude, ...ALONE, ...HEAVY, ...MOCKING],
           globalSetup: ['apps/server/test/support/global-setup.ts'],
+          setupFiles: [BUILT_PROJECTOR_SETUP],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           maxWorkers: WORKERS,
@@ -89,6 +93,7 @@ export default defineConfig({
           name: 'integration-isolated',
           include: MOCKING,
           globalSetup: ['apps/server/test/support/global-setup.ts'],
+          setupFiles: [BUILT_PROJECTOR_SETUP],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           maxWorkers: WORKERS,
@@ -99,6 +104,7 @@ export default defineConfig({
           name: 'integration-heavy',
           include: HEAVY,
           globalSetup: ['apps/server/test/support/global-setup.ts'],
+          setupFiles: [BUILT_PROJECTOR_SETUP],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           maxWorkers: 2,
@@ -112,6 +118,7 @@ export default defineConfig({
           name: 'integration-alone',
           include: ALONE,
           globalSetup: ['apps/server/test/support/global-setup.ts'],
+          setupFiles: [BUILT_PROJECTOR_SETUP],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           fileParallelism: false,

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 export const SERVER_DIR = new URL('../', import.meta.url);
 
 /** True when this code was loaded from the built bundle rather than from source. */
-export const BUILT = import.meta.url.endsWith('.js');
+const BUILT = import.meta.url.endsWith('.js');
 
 /** The repository's root (the workspace `package.json`). */
 export const REPO_ROOT = fileURLToPath(new URL('../../', SERVER_DIR));
@@ -29,3 +29,9 @@ export function entryPoint(name: 'signer-main' | 'projector-worker'): URL {
   if (BUILT) return new URL(`./${name}.js`, import.meta.url);
   return new URL(name === 'signer-main' ? 'src/signer-main.ts' : 'src/core/projector-worker.ts', SERVER_DIR);
 }
+
+/**
+ * The projector thread's module by default: the server's own, its build's `projector-worker.js` when it runs built,
+ * else the TypeScript source (through tsx).
+ */
+export const PROJECTOR_MODULE = entryPoint('projector-worker');

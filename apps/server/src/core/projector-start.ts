@@ -42,6 +42,7 @@ export function startProjector(
       },
       onFailure,
       options.log,
+      options.projectorModule,
     );
     handle = {
       projector: thread,

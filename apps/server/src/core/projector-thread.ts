@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { DatabaseUnavailableError } from '../db/errors.ts';
-import { BUILT, entryPoint } from '../paths.ts';
+import { PROJECTOR_MODULE } from '../paths.ts';
 import { BatchWaiters } from './batch-waiters.ts';
 import type { ProjectionTiming, TablesProjector } from './projector.ts';
 
@@ -40,9 +40,8 @@ export interface ProjectorWorkerData {
   snapshotEvery: { commands: number; ms: number };
 }
 
-/** From source, the worker registers tsx first (worker-boot.mjs); the built bundle's worker is plain JavaScript. */
-const BOOT = BUILT ? undefined : new URL('./worker-boot.mjs', import.meta.url);
-const ENTRY = entryPoint('projector-worker');
+/** A worker written in TypeScript registers tsx first (worker-boot.mjs); the built bundle's is plain JavaScript. */
+const BOOT = new URL('./worker-boot.mjs', import.meta.url);
 
 /**
  * The projector of the journal into the tables, run on a thread of its own (projector-worker.ts): the core's
@@ -70,12 +69,14 @@ export class ProjectorThread implements TablesProjector {
     /** Called once when the thread fails: the core stops or pauses, and answers the error its callers get. */
     private readonly onFailure: (err: Error) => Error,
     private readonly log: { warn(message: string): void } = console,
+    /** The thread's module ({@link PROJECTOR_MODULE} unless the caller names another build of it). */
+    module: URL = PROJECTOR_MODULE,
   ) {
     this.waiters = new BatchWaiters(data.projectedSeq);
     this.added = data.projectedSeq;
-    this.worker = BOOT
-      ? new Worker(BOOT, { workerData: { ...data, entry: ENTRY.href } })
-      : new Worker(ENTRY, { workerData: data });
+    this.worker = module.pathname.endsWith('.ts')
+      ? new Worker(BOOT, { workerData: { ...data, entry: module.href } })
+      : new Worker(module, { workerData: data });
     let ready!: () => void;
     let notReady!: (err: Error) => void;
     this.ready = new Promise((resolve, reject) => {

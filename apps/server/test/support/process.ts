@@ -11,6 +11,8 @@ const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
  * changed (`buildServerIfStale`, build.mjs).
  */
 export const BUILT_MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+/** The built projector thread (support/built-projector.ts). */
+export const BUILT_PROJECTOR = new URL('../../dist/projector-worker.js', import.meta.url);
 /** The built operator command line, as `npm run cli` runs it. */
 export const BUILT_CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
