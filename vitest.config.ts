@@ -13,8 +13,17 @@ const WORKERS = Math.max(2, availableParallelism());
 
 const INTEGRATION = 'apps/server/test/integration';
 
-/** The integration projects' setup file: the cores that tests start run their projector thread from the build. */
-const BUILT_PROJECTOR_SETUP = 'apps/server/test/support/built-projector.ts';
+/**
+ * What the four integration projects share: one embedded PostgreSQL with a migrated template per project (and the
+ * server built if a source file changed), the cores that tests start running their projector thread from the
+ * build (support/built-projector.ts), and their time limits.
+ */
+const INTEGRATION_COMMON = {
+  globalSetup: ['apps/server/test/support/global-setup.ts'],
+  setupFiles: ['apps/server/test/support/built-projector.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
 
 /** An integration test file by its name. */
 function integrationFile(name: string): string {
@@ -38,8 +47,8 @@ const ALONE = [
 ].map(integrationFile);
 
 /**
- * Integration files that start server processes, an embedded PostgreSQL of their own and the command line through
- * tsx, and measure nothing by the clock: too heavy to run beside the parallel integration files (their time limits
+ * Integration files that start server processes, an embedded PostgreSQL of their own and the command line, and
+ * measure nothing by the clock: too heavy to run beside the parallel integration files (their time limits
  * were passed on a loaded machine), light enough to run beside each other, two at a time after those files.
  */
 const HEAVY = ['backup-restore', 'cli-locate', 'restart'].map(integrationFile);
@@ -76,10 +85,7 @@ export default defineConfig({
           name: 'integration',
           include: [`${INTEGRATION}/**/*.test.ts`],
           exclude: [...configDefaults.exclude, ...ALONE, ...HEAVY, ...MOCKING],
-          globalSetup: ['apps/server/test/support/global-setup.ts'],
-          setupFiles: [BUILT_PROJECTOR_SETUP],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          ...INTEGRATION_COMMON,
           maxWorkers: WORKERS,
           // A worker's files share the modules they import: each file importing the whole server afresh (over a
           // thousand modules, the providers' SDKs among them) took about three seconds of every file. Each file
@@ -92,10 +98,7 @@ export default defineConfig({
         test: {
           name: 'integration-isolated',
           include: MOCKING,
-          globalSetup: ['apps/server/test/support/global-setup.ts'],
-          setupFiles: [BUILT_PROJECTOR_SETUP],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          ...INTEGRATION_COMMON,
           maxWorkers: WORKERS,
         },
       },
@@ -103,10 +106,7 @@ export default defineConfig({
         test: {
           name: 'integration-heavy',
           include: HEAVY,
-          globalSetup: ['apps/server/test/support/global-setup.ts'],
-          setupFiles: [BUILT_PROJECTOR_SETUP],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          ...INTEGRATION_COMMON,
           maxWorkers: 2,
           // After the projects of group 0 (unit and integration), before the files that run alone.
           sequence: { groupOrder: 1 },
@@ -117,10 +117,7 @@ export default defineConfig({
           // `--project 'integration*'` runs the four integration projects.
           name: 'integration-alone',
           include: ALONE,
-          globalSetup: ['apps/server/test/support/global-setup.ts'],
-          setupFiles: [BUILT_PROJECTOR_SETUP],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          ...INTEGRATION_COMMON,
           fileParallelism: false,
         },
       },
