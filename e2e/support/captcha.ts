@@ -3,7 +3,10 @@ import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { Page } from 'playwright-core';
 import { suiteApp } from './suite-app.ts';
 
-/** The proof of work takes about a second in a browser; on a busy machine it may take several. */
+/**
+ * The suite's apps ask for little work (ALTCHA_DIFFICULTY_BITS=4, global-setup.ts); the default's second in a
+ * browser may take several on a busy machine.
+ */
 const SOLVE_TIMEOUT_MS = 45_000;
 
 /**

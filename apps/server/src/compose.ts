@@ -267,7 +267,8 @@ function listeningUrl(app: FastifyInstance): string | null {
 
 /** The captcha adapter for CAPTCHA_TYPE: ALTCHA proof-of-work (self-hosted), reCAPTCHA, or none. */
 function captchaFor(config: Config, key: Buffer, db: pg.Pool): CaptchaPort {
-  if (config.captchaType === 'altcha') return createAltchaCaptcha(key.toString('hex'), db);
+  if (config.captchaType === 'altcha')
+    return createAltchaCaptcha(key.toString('hex'), db, config.altchaDifficultyBits);
   if (config.captchaType === 'recaptcha' && config.recaptcha) return createRecaptcha(config.recaptcha.secret);
   return noCaptcha;
 }

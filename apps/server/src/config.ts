@@ -82,6 +82,13 @@ const envSchema = z.object({
   DISK_MIN_FREE_MB: z.coerce.number().int().min(0).max(10_000_000).default(512),
   SUPPORT_EMAIL: z.email().default('support@example.com'),
   CAPTCHA_TYPE: z.enum(['none', 'altcha', 'recaptcha']).default('altcha'),
+  ALTCHA_DIFFICULTY_BITS: z.coerce
+    .number()
+    .int()
+    .min(4)
+    .max(24)
+    .refine((bits) => bits % 4 === 0, 'must be a multiple of 4 (one hexadecimal zero per 4 bits)')
+    .default(16),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'text']).optional(),
   DEV_TOOLS: bool.optional(),
@@ -172,6 +179,11 @@ export interface Config {
   mailFrom: string;
   supportEmail: string;
   captchaType: 'none' | 'altcha' | 'recaptcha';
+  /**
+   * ALTCHA's proof of work: leading zero bits of the SHA-256 a browser must find (16: about 65,000 hashes, a
+   * second's work in a browser; each 4 more bits is 16 times the work).
+   */
+  altchaDifficultyBits: number;
   logLevel: string;
   /** JSON lines (default in production) or plain text (default otherwise). */
   logFormat: 'json' | 'text';
@@ -325,6 +337,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: e.MAIL_FROM,
     supportEmail: e.SUPPORT_EMAIL,
     captchaType: e.CAPTCHA_TYPE,
+    altchaDifficultyBits: e.ALTCHA_DIFFICULTY_BITS,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT ?? (e.NODE_ENV === 'production' ? 'json' : 'text'),
     devTools: e.DEV_TOOLS ?? !production,

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import { type Challenge, solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAltchaCaptcha } from '../../src/adapters/captcha/altcha.ts';
 import { createRecaptcha } from '../../src/adapters/captcha/recaptcha.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { nextIp } from '../support/identity.ts';
@@ -34,6 +35,22 @@ describe('ALTCHA captcha', () => {
   it('tells the client which captcha to show', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v2/barong/identity/configs' });
     expect(res.json()).toMatchObject({ captcha_type: 'altcha' });
+  });
+
+  it('asks for 16 leading zero bits of SHA-256 by default, ALTCHA_DIFFICULTY_BITS otherwise', async () => {
+    const served = (
+      await t.app.inject({ method: 'GET', url: '/api/v2/barong/identity/captcha/challenge' })
+    ).json() as Challenge;
+    expect(served.parameters.keyPrefix).toBe('0000');
+    const easier = createAltchaCaptcha('e'.repeat(64), t.db.pool, 8);
+    const challenge = await easier.challenge();
+    expect(challenge.parameters.keyPrefix).toBe('00');
+    const solution = await solveChallenge({ challenge, deriveKey });
+    const answer = Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+    await expect(easier.verify(answer, '127.0.0.1')).resolves.toBeUndefined();
+    await expect(easier.verify(answer, '127.0.0.1')).rejects.toMatchObject({
+      codes: ['identity.captcha.verification_failed'],
+    });
   });
 
   it('accepts a solved challenge once', async () => {

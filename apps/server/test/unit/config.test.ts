@@ -5,6 +5,7 @@ describe('configuration', () => {
   it('has working defaults', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', captchaType: 'altcha', devTools: true });
+    expect(config.altchaDifficultyBits).toBe(16);
     expect(config.databaseUrl).toBeUndefined();
   });
 
@@ -35,6 +36,9 @@ describe('configuration', () => {
     ['SMTP_URL', 'http://mail'],
     ['MAIL_PROVIDER', 'pigeon'],
     ['CAPTCHA_TYPE', 'hcaptcha'],
+    ['ALTCHA_DIFFICULTY_BITS', '10'],
+    ['ALTCHA_DIFFICULTY_BITS', '0'],
+    ['ALTCHA_DIFFICULTY_BITS', '28'],
     ['LOG_LEVEL', 'loud'],
     ['DEV_TOOLS', 'maybe'],
     ['TRUST_PROXY', 'true'],
