@@ -119,6 +119,7 @@ export default defineConfig({
           include: ALONE,
           ...INTEGRATION_COMMON,
           fileParallelism: false,
+          isolate: false,
         },
       },
       {

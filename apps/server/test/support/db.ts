@@ -27,7 +27,9 @@ export async function createTestDatabase(
   const adminUrl = inject('pgAdminUrl');
   const name = `t_${randomBytes(6).toString('hex')}`;
   const admin = createPool(adminUrl, 1);
-  const template = options.empty ? '' : ` template ${inject('pgTemplate')}`;
+  // A copy of the template's files (FILE_COPY), not PostgreSQL 15's default of writing every page of it through
+  // the WAL: 15 creates and drops here took 1.0-2.4 s and 0.6-1.2 s that way, 0.7 s and 0.3 s as a copy.
+  const template = options.empty ? '' : ` template ${inject('pgTemplate')} strategy file_copy`;
   await admin.query(`create database ${name}${template} owner ${OWNER_ROLE}`);
   const url = inject('pgAppUrl').replace(/\/postgres$/, `/${name}`);
   const ownerUrl = inject('pgOwnerUrl').replace(/\/postgres$/, `/${name}`);
