@@ -118,8 +118,11 @@ export default defineConfig({
           name: 'integration-alone',
           include: ALONE,
           ...INTEGRATION_COMMON,
+          // One file at a time, after the heavy files; the files share the modules they import.
+          maxWorkers: 1,
           fileParallelism: false,
           isolate: false,
+          sequence: { groupOrder: 2 },
         },
       },
       {
