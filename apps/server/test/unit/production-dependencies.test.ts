@@ -24,19 +24,7 @@ function staticImports(file: string): string[] {
   return out;
 }
 
-/**
- * What the entry point itself imports when it runs (`await import('…')` included): the command line imports the
- * modules of the area a command names only then, so each area counts as loaded.
- */
-function entryImports(file: string): string[] {
-  const dynamic = [...readFileSync(file, 'utf8').matchAll(/\bimport\('([^']+)'\)/g)].map((m) => m[1] ?? '');
-  return [...staticImports(file), ...dynamic];
-}
-
-/**
- * Every package reached from the server's entry point by static imports (workspace packages followed), and from
- * what the entry point imports when it runs.
- */
+/** Every package reached from the server's entry point by static imports (workspace packages followed). */
 function packagesReachedFrom(entry: string): Set<string> {
   const packages = new Set<string>();
   const seen = new Set<string>();
@@ -49,7 +37,7 @@ function packagesReachedFrom(entry: string): Set<string> {
     const file = queue.pop() as string;
     if (seen.has(file)) continue;
     seen.add(file);
-    for (const spec of file === entry ? entryImports(file) : staticImports(file)) {
+    for (const spec of staticImports(file)) {
       if (spec.startsWith('.')) {
         const target = path.resolve(path.dirname(file), spec);
         if (target.endsWith('.ts') && existsSync(target)) queue.push(target);
