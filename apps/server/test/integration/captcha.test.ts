@@ -2,7 +2,6 @@ import { createServer } from 'node:http';
 import { type Challenge, solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAltchaCaptcha } from '../../src/adapters/captcha/altcha.ts';
 import { createRecaptcha } from '../../src/adapters/captcha/recaptcha.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { nextIp } from '../support/identity.ts';
@@ -42,15 +41,26 @@ describe('ALTCHA captcha', () => {
       await t.app.inject({ method: 'GET', url: '/api/v2/barong/identity/captcha/challenge' })
     ).json() as Challenge;
     expect(served.parameters.keyPrefix).toBe('0000');
-    const easier = createAltchaCaptcha('e'.repeat(64), t.db.pool, 8);
-    const challenge = await easier.challenge();
-    expect(challenge.parameters.keyPrefix).toBe('00');
-    const solution = await solveChallenge({ challenge, deriveKey });
-    const answer = Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
-    await expect(easier.verify(answer, '127.0.0.1')).resolves.toBeUndefined();
-    await expect(easier.verify(answer, '127.0.0.1')).rejects.toMatchObject({
-      codes: ['identity.captcha.verification_failed'],
-    });
+    const easier = await createTestApp({}, { CAPTCHA_TYPE: 'altcha', ALTCHA_DIFFICULTY_BITS: '8' });
+    try {
+      const challenge = (
+        await easier.app.inject({ method: 'GET', url: '/api/v2/barong/identity/captcha/challenge' })
+      ).json() as Challenge;
+      expect(challenge.parameters.keyPrefix).toBe('00');
+      const solution = await solveChallenge({ challenge, deriveKey });
+      const captcha_response = Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+      const send = () =>
+        easier.app.inject({
+          method: 'POST',
+          url: '/api/v2/barong/identity/inquiry',
+          payload: { ...message, email: 'easier@example.com', captcha_response },
+          remoteAddress: nextIp(),
+        });
+      expect((await send()).statusCode).toBe(201);
+      expect((await send()).json()).toEqual({ errors: ['identity.captcha.verification_failed'] });
+    } finally {
+      await easier.close();
+    }
   });
 
   it('accepts a solved challenge once', async () => {

@@ -7,8 +7,6 @@ import { AppError } from '../../http/errors.ts';
 import type { CaptchaPort } from './port.ts';
 import { recordSolution, sweepSolutions } from './solutions-repository.ts';
 
-/** Proof-of-work difficulty by default: 16 leading zero bits of SHA-256, about a second of work in a browser. */
-export const DEFAULT_DIFFICULTY_BITS = 16;
 const TTL_SECONDS = 600;
 /** Used challenge ids are swept after this many verifications, once their challenges have expired. */
 const SWEEP_EVERY = 1000;
@@ -37,13 +35,10 @@ function sharedSolutionStore(db: pg.Pool) {
 
 /**
  * Builds the ALTCHA adapter around an HMAC secret (derived from the server secret). `difficultyBits` (a multiple
- * of 4): the leading zero bits a solution's SHA-256 must have, one hexadecimal zero of the key prefix per 4 bits.
+ * of 4, ALTCHA_DIFFICULTY_BITS): the leading zero bits a solution's SHA-256 must have, one hexadecimal zero of the
+ * key prefix per 4 bits.
  */
-export function createAltchaCaptcha(
-  hmacSecret: string,
-  db: pg.Pool,
-  difficultyBits = DEFAULT_DIFFICULTY_BITS,
-): AltchaCaptcha {
+export function createAltchaCaptcha(hmacSecret: string, db: pg.Pool, difficultyBits: number): AltchaCaptcha {
   const used = sharedSolutionStore(db);
   const keyPrefix = '0'.repeat(difficultyBits / 4);
   return {
