@@ -69,6 +69,10 @@ const MOCKING = readdirSync(INTEGRATION)
 /** Three tiers (DESIGN.md §9): unit beside the code, integration against real PostgreSQL, e2e in Chromium. */
 export default defineConfig({
   test: {
+    // Each project has a module runner of its own, which transformed the same server files again (the four
+    // integration projects and e2e's support code): a transformed file is kept on disk by its content, and every
+    // project and later run takes it from there (node_modules/.experimental-vitest-cache).
+    experimental: { fsModuleCache: true },
     projects: [
       {
         test: {

@@ -301,7 +301,13 @@ describe('the provider simulators as their own servers', () => {
         }),
       });
       expect(booked.status, await booked.clone().text()).toBe(201);
-      const [hook] = await webhooks('/bank-process', 1);
+      // A late webhook says why: the outbox's attempts and last error, and what the process printed.
+      const [hook] = await webhooks('/bank-process', 1).catch(async (err: Error) => {
+        const { rows } = await db.pool.query(
+          `select attempts, last_error, delivered_at is not null as delivered from banksim_webhooks`,
+        );
+        throw new Error(`${err.message}; outbox ${JSON.stringify(rows)}; output: ${output}`);
+      });
       expect(verifyBankWebhook(started.credentials.webhookSecret, hook!.body, hook!.headers)).toBe(true);
     } finally {
       if (child.exitCode === null) child.kill('SIGTERM');

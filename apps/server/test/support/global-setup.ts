@@ -37,13 +37,56 @@ const TEMPLATE = 'exchange_template';
  */
 const THROWAWAY_SETTINGS = ['fsync=off', 'full_page_writes=off'];
 
+/** The run's database server and template, as each project's setup provides them. */
+interface Prepared {
+  adminUrl: string;
+  ownerUrl: string;
+  appUrl: string;
+  stop(): Promise<void>;
+}
+
+/** What the integration projects' setups share: the one preparation, and how many projects still use it. */
+interface Shared {
+  ready: Promise<Prepared>;
+  users: number;
+}
+
+/**
+ * Where the shared preparation is kept. Vitest runs every project's global setup in its main process, one after
+ * another, but loads this file afresh for each project, so a module variable would not be shared: the process's
+ * global object is.
+ */
+const SHARED = Symbol.for('exchange.integration-postgres');
+
+/**
+ * One embedded PostgreSQL and one migrated template for all four integration projects (each used to start and
+ * migrate its own, one after another, before any test ran). The last project's teardown stops it.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const holder = globalThis as { [SHARED]?: Shared };
+  holder[SHARED] ??= { ready: prepare(), users: 0 };
+  const shared = holder[SHARED];
+  shared.users++;
+  const prepared = await shared.ready;
+  project.provide('pgAdminUrl', prepared.adminUrl);
+  project.provide('pgOwnerUrl', prepared.ownerUrl);
+  project.provide('pgAppUrl', prepared.appUrl);
+  project.provide('pgTemplate', TEMPLATE);
+  return async () => {
+    shared.users--;
+    if (shared.users > 0) return;
+    delete holder[SHARED];
+    await prepared.stop();
+  };
+}
+
 /**
  * Starts one embedded PostgreSQL for the whole integration run and prepares a migrated template database, with
  * the roles the app runs with: migrated by the owner, seeded by the app's restricted role.
  */
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+async function prepare(): Promise<Prepared> {
   // The server processes and command lines that tests start run from the build, as in production
-  // (support/process.ts): built first if a source file changed. Vitest runs the projects' setups one after another.
+  // (support/process.ts): built first if a source file changed.
   await buildServerIfStale();
   const dir = await mkdtemp(path.join(tmpdir(), 'exchange-it-'));
   // PostgreSQL runs as its own user when we are root; it must be able to enter the folder.
@@ -68,12 +111,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // half a second of CPU per app start). An app given a SECRET_KEY gets them removed (support/app.ts).
   await loadBodyKey(app, await loadServerKeys(app, undefined));
   await app.end();
-  project.provide('pgAdminUrl', adminUrl);
-  project.provide('pgOwnerUrl', roles.ownerUrl.replace(new RegExp(`/${TEMPLATE}$`), '/postgres'));
-  project.provide('pgAppUrl', roles.appUrl.replace(new RegExp(`/${TEMPLATE}$`), '/postgres'));
-  project.provide('pgTemplate', TEMPLATE);
-  return async () => {
-    await server.stop();
-    await rm(dir, { recursive: true, force: true });
+  return {
+    adminUrl,
+    ownerUrl: roles.ownerUrl.replace(new RegExp(`/${TEMPLATE}$`), '/postgres'),
+    appUrl: roles.appUrl.replace(new RegExp(`/${TEMPLATE}$`), '/postgres'),
+    async stop() {
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
   };
 }
