@@ -156,11 +156,14 @@ async function openLoop(pool: pg.Pool, seconds: number, perSecond: number, path:
 }
 
 /**
- * How long a start takes with `count` journalled commands after the newest snapshot (the snapshot every 1M
- * commands is turned off for this), and the journal's size on disk per million commands.
+ * How long a start takes after `count` journalled commands (the snapshot every 1M commands is turned off for this):
+ * after a clean stop, which leaves a snapshot of the tables (nothing to replay), and after a crash, which leaves
+ * none (the stop's snapshot removed: the start replays the journal since the snapshot before it, the tables being
+ * complete). Also the journal's size on disk per million commands.
  */
 async function recovery(pool: pg.Pool, count: number) {
-  const { stream, core } = await setUp(pool, count, { snapshotEvery: { commands: 10 ** 9, ms: 10 ** 9 } });
+  const options = { snapshotEvery: { commands: 10 ** 9, ms: 10 ** 9 } };
+  const { stream, core } = await setUp(pool, count, options);
   await measured(core, stream.length, async () => {
     const started = performance.now();
     for (let i = 0; i < stream.length; i += 10_000) {
@@ -173,19 +176,28 @@ async function recovery(pool: pg.Pool, count: number) {
   });
   const size = (
     await pool.query(
-      `select pg_total_relation_size('core_journal') as bytes, (select sum(commands) from core_journal) as commands,
-         (select next_command from core_snapshots order by seq desc limit 1) as snapshot,
-         (select next_command from engine_state) as head`,
+      `select pg_total_relation_size('core_journal') as bytes, (select sum(commands) from core_journal) as commands`,
     )
   ).rows[0];
   const { startCore } = await benchServer();
-  const t0 = performance.now();
-  const restarted = await startCore(pool, { snapshotEvery: { commands: 10 ** 9, ms: 10 ** 9 } });
-  const startMs = performance.now() - t0;
-  await restarted.sequencer.tables.stop(new Error('bench over'));
+  /** Starts the core on the database as it is; the time to ready and the commands it had to replay. */
+  const start = async () => {
+    const { rows } = await pool.query(
+      `select (select next_command from engine_state) - coalesce((select next_command from core_snapshots
+         order by seq desc limit 1), 1) as replay`,
+    );
+    const t0 = performance.now();
+    const restarted = await startCore(pool, options);
+    const ms = performance.now() - t0;
+    await restarted.sequencer.tables.stop(new Error('bench over'));
+    return { ms, replayed: Number(rows[0].replay) };
+  };
+  const afterStop = await start();
+  await pool.query('delete from core_snapshots where seq = (select max(seq) from core_snapshots)');
+  const afterCrash = await start();
   return {
-    startMs,
-    replayed: Number(size.head) - Number(size.snapshot),
+    afterStop,
+    afterCrash,
     journalCommands: Number(size.commands),
     bytesPerMillion: (Number(size.bytes) / Number(size.commands)) * 1e6,
   };
@@ -256,8 +268,9 @@ export async function durableBench(fresh: () => Promise<{ pool: pg.Pool }>, orde
     'max lag: most commands in the journal and not yet in the tables; catch-up: from the last answer until the tables held everything; projected/s: commands over the run and its catch-up',
   );
   const recovered = await onFreshDatabase((pool) => recovery(pool, 1_000_000));
+  const { afterStop, afterCrash } = recovered;
   console.log(
-    `recovery: a start replays the ${rate(recovered.replayed)} commands journalled after the newest snapshot (of ${rate(recovered.journalCommands)} in the journal) in ${Math.round(recovered.startMs)} ms; the journal takes ${(recovered.bytesPerMillion / 1e6).toFixed(1)} MB per million commands`,
+    `recovery, ${rate(recovered.journalCommands)} commands in the journal: a start after a clean stop replays ${rate(afterStop.replayed)} in ${Math.round(afterStop.ms)} ms; after a crash (no snapshot at the end) it replays ${rate(afterCrash.replayed)} in ${Math.round(afterCrash.ms)} ms; the journal takes ${(recovered.bytesPerMillion / 1e6).toFixed(1)} MB per million commands`,
   );
   return { rows, recovered };
 }
