@@ -14,8 +14,8 @@ const WORKERS = Math.max(2, availableParallelism());
 const INTEGRATION = 'apps/server/test/integration';
 
 /**
- * What the four integration projects share: one embedded PostgreSQL with a migrated template per project (and the
- * server built if a source file changed), the cores that tests start running their projector thread from the
+ * What the four integration projects share: their global setup, which starts one embedded PostgreSQL with a
+ * migrated template for all four (and builds the server if a source file changed), the cores that tests start running their projector thread from the
  * build (support/built-projector.ts), and their time limits.
  */
 const INTEGRATION_COMMON = {
